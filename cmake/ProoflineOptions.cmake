@@ -1,0 +1,30 @@
+# Warnings and sanitizers shared by every proofline target.
+
+add_library(proofline_build_flags INTERFACE)
+target_compile_options(proofline_build_flags INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wno-missing-field-initializers>)
+
+if(PROOFLINE_SANITIZE STREQUAL "address")
+  set(_san_flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+elseif(PROOFLINE_SANITIZE STREQUAL "thread")
+  set(_san_flags -fsanitize=thread -fno-omit-frame-pointer)
+elseif(NOT PROOFLINE_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "PROOFLINE_SANITIZE must be '', 'address' or 'thread', not '${PROOFLINE_SANITIZE}'")
+endif()
+if(_san_flags)
+  # Host code only: nvcc does not take -fsanitize; device code is checked with compute-sanitizer instead.
+  target_compile_options(proofline_build_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:${_san_flags}>)
+  target_link_options(proofline_build_flags INTERFACE ${_san_flags})
+endif()
+
+# Adds a static library of one proofline module with the shared include root and flags.
+function(proofline_add_module name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  add_library(proofline::${name} ALIAS ${name})
+  target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${PROOFLINE_INCLUDE_ROOT}>
+    $<INSTALL_INTERFACE:include>)
+  target_link_libraries(${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS} $<BUILD_INTERFACE:proofline_build_flags>)
+  set_property(GLOBAL APPEND PROPERTY PROOFLINE_MODULES ${name})
+endfunction()

@@ -1,0 +1,35 @@
+#include <doctest/doctest.h>
+
+#include <proofline/util/error.hpp>
+#include <proofline/util/size.hpp>
+
+using namespace proofline;
+
+TEST_CASE("util/size/parses units") {
+  CHECK(parse_size("4096") == 4096);
+  CHECK(parse_size("512M") == 512 * MiB);
+  CHECK(parse_size("64G") == 64 * GiB);
+  CHECK(parse_size("64gib") == 64 * GiB);
+  CHECK(parse_size("1.5G") == 3 * GiB / 2);
+  CHECK(parse_size("2KB") == 2048);
+  CHECK(parse_size("1T") == 1024 * GiB);
+}
+
+TEST_CASE("util/size/rejects nonsense with a clear error") {
+  for (const char* text : {"", "G", "12X", "1.2.3G", "1.5", "99999999999T"}) {
+    CAPTURE(text);
+    try {
+      parse_size(text);
+      FAIL("accepted an invalid size");
+    } catch (const Error& e) {
+      CHECK(e.code() == Errc::invalid_argument);
+      CHECK(std::string(e.what()).find("invalid size") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("util/size/formats for people") {
+  CHECK(format_size(17) == "17 B");
+  CHECK(format_size(512 * MiB) == "512.00 MiB");
+  CHECK(format_size(3 * GiB / 2) == "1.50 GiB");
+}

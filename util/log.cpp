@@ -1,0 +1,101 @@
+#include <proofline/util/log.hpp>
+
+#include <mutex>
+#include <string>
+
+#include <spdlog/sinks/base_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+
+#include <proofline/util/detail/log.hpp>
+#include <proofline/util/error.hpp>
+
+namespace proofline {
+
+namespace {
+
+spdlog::level::level_enum to_spdlog(log::Level level) {
+  switch (level) {
+    case log::Level::trace: return spdlog::level::trace;
+    case log::Level::debug: return spdlog::level::debug;
+    case log::Level::info: return spdlog::level::info;
+    case log::Level::warn: return spdlog::level::warn;
+    case log::Level::error: return spdlog::level::err;
+    case log::Level::off: return spdlog::level::off;
+  }
+  return spdlog::level::info;
+}
+
+log::Level from_spdlog(spdlog::level::level_enum level) {
+  switch (level) {
+    case spdlog::level::trace: return log::Level::trace;
+    case spdlog::level::debug: return log::Level::debug;
+    case spdlog::level::info: return log::Level::info;
+    case spdlog::level::warn: return log::Level::warn;
+    case spdlog::level::err:
+    case spdlog::level::critical: return log::Level::error;
+    default: return log::Level::off;
+  }
+}
+
+/// Forwards formatted lines to a user callback.
+class CallbackSink final : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  explicit CallbackSink(std::function<void(log::Level, std::string_view)> callback)
+      : callback_(std::move(callback)) {}
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    callback_(from_spdlog(msg.level), std::string_view(msg.payload.data(), msg.payload.size()));
+  }
+  void flush_() override {}
+
+ private:
+  std::function<void(log::Level, std::string_view)> callback_;
+};
+
+spdlog::sink_ptr default_sink() { return std::make_shared<spdlog::sinks::stderr_color_sink_mt>(); }
+
+}  // namespace
+
+namespace detail {
+
+spdlog::logger& logger() {
+  static std::shared_ptr<spdlog::logger> instance = [] {
+    if (auto existing = spdlog::get(std::string(log::logger_name))) return existing;
+    auto created = std::make_shared<spdlog::logger>(std::string(log::logger_name), default_sink());
+    created->set_level(spdlog::level::info);
+    created->set_pattern("[%H:%M:%S.%e] [%n] [%^%l%$] %v");
+    spdlog::register_logger(created);
+    return created;
+  }();
+  return *instance;
+}
+
+}  // namespace detail
+
+namespace log {
+
+void set_level(Level level) { detail::logger().set_level(to_spdlog(level)); }
+
+Level level() { return from_spdlog(detail::logger().level()); }
+
+Level parse_level(std::string_view text) {
+  if (text == "trace") return Level::trace;
+  if (text == "debug") return Level::debug;
+  if (text == "info") return Level::info;
+  if (text == "warn" || text == "warning") return Level::warn;
+  if (text == "error") return Level::error;
+  if (text == "off") return Level::off;
+  throw Error(Errc::invalid_argument,
+              "unknown log level '" + std::string(text) + "' (use trace, debug, info, warn, error or off)");
+}
+
+void set_sink(std::function<void(Level, std::string_view)> sink) {
+  auto& sinks = detail::logger().sinks();
+  sinks.clear();
+  if (sink) sinks.push_back(std::make_shared<CallbackSink>(std::move(sink)));
+  else sinks.push_back(default_sink());
+}
+
+}  // namespace log
+}  // namespace proofline
