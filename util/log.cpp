@@ -15,25 +15,37 @@ namespace {
 
 spdlog::level::level_enum to_spdlog(log::Level level) {
   switch (level) {
-    case log::Level::trace: return spdlog::level::trace;
-    case log::Level::debug: return spdlog::level::debug;
-    case log::Level::info: return spdlog::level::info;
-    case log::Level::warn: return spdlog::level::warn;
-    case log::Level::error: return spdlog::level::err;
-    case log::Level::off: return spdlog::level::off;
+    case log::Level::trace:
+      return spdlog::level::trace;
+    case log::Level::debug:
+      return spdlog::level::debug;
+    case log::Level::info:
+      return spdlog::level::info;
+    case log::Level::warn:
+      return spdlog::level::warn;
+    case log::Level::error:
+      return spdlog::level::err;
+    case log::Level::off:
+      return spdlog::level::off;
   }
   return spdlog::level::info;
 }
 
 log::Level from_spdlog(spdlog::level::level_enum level) {
   switch (level) {
-    case spdlog::level::trace: return log::Level::trace;
-    case spdlog::level::debug: return log::Level::debug;
-    case spdlog::level::info: return log::Level::info;
-    case spdlog::level::warn: return log::Level::warn;
+    case spdlog::level::trace:
+      return log::Level::trace;
+    case spdlog::level::debug:
+      return log::Level::debug;
+    case spdlog::level::info:
+      return log::Level::info;
+    case spdlog::level::warn:
+      return log::Level::warn;
     case spdlog::level::err:
-    case spdlog::level::critical: return log::Level::error;
-    default: return log::Level::off;
+    case spdlog::level::critical:
+      return log::Level::error;
+    default:
+      return log::Level::off;
   }
 }
 
@@ -53,7 +65,9 @@ class CallbackSink final : public spdlog::sinks::base_sink<std::mutex> {
   std::function<void(log::Level, std::string_view)> callback_;
 };
 
-spdlog::sink_ptr default_sink() { return std::make_shared<spdlog::sinks::stderr_color_sink_mt>(); }
+spdlog::sink_ptr default_sink() {
+  return std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+}
 
 }  // namespace
 
@@ -75,9 +89,13 @@ spdlog::logger& logger() {
 
 namespace log {
 
-void set_level(Level level) { detail::logger().set_level(to_spdlog(level)); }
+void set_level(Level level) {
+  detail::logger().set_level(to_spdlog(level));
+}
 
-Level level() { return from_spdlog(detail::logger().level()); }
+Level level() {
+  return from_spdlog(detail::logger().level());
+}
 
 Level parse_level(std::string_view text) {
   if (text == "trace") return Level::trace;
@@ -93,8 +111,10 @@ Level parse_level(std::string_view text) {
 void set_sink(std::function<void(Level, std::string_view)> sink) {
   auto& sinks = detail::logger().sinks();
   sinks.clear();
-  if (sink) sinks.push_back(std::make_shared<CallbackSink>(std::move(sink)));
-  else sinks.push_back(default_sink());
+  if (sink)
+    sinks.push_back(std::make_shared<CallbackSink>(std::move(sink)));
+  else
+    sinks.push_back(default_sink());
 }
 
 }  // namespace log

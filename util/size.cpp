@@ -19,21 +19,29 @@ namespace {
 
 std::uint64_t parse_size(std::string_view text) {
   std::size_t pos = 0;
-  while (pos < text.size() && (std::isdigit(static_cast<unsigned char>(text[pos])) || text[pos] == '.')) ++pos;
+  while (pos < text.size() && (std::isdigit(static_cast<unsigned char>(text[pos])) || text[pos] == '.'))
+    ++pos;
   if (pos == 0) bad_size(text, "expected a number such as 64G, 512M or 4096");
   const std::string number(text.substr(0, pos));
   if (number.find('.') != number.rfind('.')) bad_size(text, "more than one decimal point");
   const double value = std::stod(number);
 
   std::string unit;
-  for (char ch : text.substr(pos)) unit.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+  for (char ch : text.substr(pos))
+    unit.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
   std::uint64_t multiplier = 0;
-  if (unit.empty() || unit == "B") multiplier = 1;
-  else if (unit == "K" || unit == "KB" || unit == "KIB") multiplier = KiB;
-  else if (unit == "M" || unit == "MB" || unit == "MIB") multiplier = MiB;
-  else if (unit == "G" || unit == "GB" || unit == "GIB") multiplier = GiB;
-  else if (unit == "T" || unit == "TB" || unit == "TIB") multiplier = GiB * 1024;
-  else bad_size(text, "unknown unit (use K, M, G or T)");
+  if (unit.empty() || unit == "B")
+    multiplier = 1;
+  else if (unit == "K" || unit == "KB" || unit == "KIB")
+    multiplier = KiB;
+  else if (unit == "M" || unit == "MB" || unit == "MIB")
+    multiplier = MiB;
+  else if (unit == "G" || unit == "GB" || unit == "GIB")
+    multiplier = GiB;
+  else if (unit == "T" || unit == "TB" || unit == "TIB")
+    multiplier = GiB * 1024;
+  else
+    bad_size(text, "unknown unit (use K, M, G or T)");
 
   const double bytes = std::round(value * static_cast<double>(multiplier));
   if (!(bytes < 18446744073709551615.0)) bad_size(text, "too large");

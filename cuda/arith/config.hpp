@@ -1,0 +1,17 @@
+// Compiler glue that lets the same arithmetic source compile as host C++ (g++) and as CUDA device code
+// (nvcc).
+#pragma once
+
+#if defined(__CUDACC__)
+#define PL_HD __host__ __device__
+#define PL_HD_INLINE __host__ __device__ __forceinline__
+#else
+#define PL_HD
+#define PL_HD_INLINE inline __attribute__((always_inline))
+#endif
+
+#if defined(__CUDACC__)
+#define PL_UNROLL _Pragma("unroll")
+#else
+#define PL_UNROLL _Pragma("GCC unroll 16")
+#endif
