@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what proofline needs on Debian 12 (only what is missing): the compiler toolchain, CMake and Ninja,
+# oneTBB, Boost.Container, spdlog, doctest, GMP (the tests' big-integer oracle) and Node.js/npm (interop tests).
+# The CUDA toolkit is optional and not installed here: with nvcc >= 12 on PATH or in /usr/local/cuda the
+# CUDA backend is built, otherwise the CPU backend alone.
+set -euo pipefail
+packages=(build-essential cmake ninja-build pkg-config libtbb-dev libboost-container-dev libspdlog-dev doctest-dev
+          libgmp-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+# Node.js may come from another repository (with npm bundled): only ask Debian for it when absent.
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
