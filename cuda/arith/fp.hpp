@@ -15,3 +15,7 @@ using Fp = MontField<FpParams>;
 static_assert(sizeof(Fp) == 48);
 
 }  // namespace proofline
+
+#if defined(__CUDACC__)
+#include <proofline/cuda/arith/detail/fp_mul_device.cuh>  // the device multiplication used by Fp's operators
+#endif

@@ -3,6 +3,10 @@
 
 #include <proofline/cuda/arith/fp.hpp>
 
+#if defined(__CUDACC__)
+#include <proofline/cuda/arith/detail/fp2_mul_device.cuh>  // the device product and square used below
+#endif
+
 namespace proofline {
 
 struct alignas(16) Fp2 {
@@ -28,6 +32,9 @@ struct alignas(16) Fp2 {
 
   /// Karatsuba: 3 base-field multiplications.
   PL_HD_INLINE friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) {
+#if defined(__CUDA_ARCH__)
+    if (!__builtin_is_constant_evaluated()) return detail::fp2_mul_device(a, b);
+#endif
     const Fp v0 = a.c0 * b.c0;
     const Fp v1 = a.c1 * b.c1;
     return {v0 - v1, (a.c0 + a.c1) * (b.c0 + b.c1) - v0 - v1};
@@ -41,6 +48,9 @@ struct alignas(16) Fp2 {
 
   /// (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 multiplications.
   PL_HD_INLINE constexpr Fp2 squared() const {
+#if defined(__CUDA_ARCH__)
+    if (!__builtin_is_constant_evaluated()) return detail::fp2_sqr_device(*this);
+#endif
     const Fp product = c0 * c1;
     return {(c0 + c1) * (c0 - c1), product + product};
   }

@@ -18,3 +18,7 @@ static_assert(sizeof(Fr) == 32);
 inline constexpr unsigned fr_two_adicity = 32;
 
 }  // namespace proofline
+
+#if defined(__CUDACC__)
+#include <proofline/cuda/arith/detail/fr_mul_device.cuh>  // the device multiplication used by Fr's operators
+#endif

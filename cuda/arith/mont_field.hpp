@@ -36,7 +36,27 @@ constexpr BigInt<N> pow2_mod(const BigInt<N>& modulus, std::size_t exponent) {
   return value;
 }
 
+/// Device-only arithmetic tuned for one field, specialised next to its Params (fr.hpp, fp.hpp). In device code
+/// (outside constant evaluation) operator*, + and − call its static mul / add / sub(out, a, b) on 64-bit
+/// limb arrays when the specialisation has that member, and squared() its sqr(out, a, a); the portable code
+/// below serves everything else.
+template <class Params>
+struct DeviceFieldOps {};
+
 }  // namespace detail
+
+#if defined(__CUDA_ARCH__)
+#define PL_DEVICE_FIELD_OP(op, a, b)                                     \
+  if constexpr (requires { &detail::DeviceFieldOps<Params>::op; }) {     \
+    if (!__builtin_is_constant_evaluated()) {                            \
+      MontField out_{};                                                  \
+      detail::DeviceFieldOps<Params>::op(out_.limb, (a).limb, (b).limb); \
+      return out_;                                                       \
+    }                                                                    \
+  }
+#else
+#define PL_DEVICE_FIELD_OP(op, a, b)
+#endif
 
 template <class Params>
 struct alignas(16) MontField {
@@ -113,6 +133,7 @@ struct alignas(16) MontField {
   // ---- arithmetic ------------------------------------------------------------------------------------
 
   PL_HD_INLINE friend constexpr MontField operator+(const MontField& a, const MontField& b) {
+    PL_DEVICE_FIELD_OP(add, a, b)
     MontField out{};
     std::uint64_t carry = 0;
     PL_UNROLL for (std::size_t i = 0; i < N; ++i) out.limb[i] =
@@ -122,6 +143,7 @@ struct alignas(16) MontField {
   }
 
   PL_HD_INLINE friend constexpr MontField operator-(const MontField& a, const MontField& b) {
+    PL_DEVICE_FIELD_OP(sub, a, b)
     MontField out{};
     std::uint64_t borrow = 0;
     PL_UNROLL for (std::size_t i = 0; i < N; ++i) out.limb[i] =
@@ -138,6 +160,7 @@ struct alignas(16) MontField {
   PL_HD_INLINE constexpr MontField operator-() const { return zero() - *this; }
 
   PL_HD_INLINE friend constexpr MontField operator*(const MontField& a, const MontField& b) {
+    PL_DEVICE_FIELD_OP(mul, a, b)
     // CIOS without the extra carry word (valid for moduli with a spare top bit; see the static_assert).
     constexpr Int p = modulus;
     std::uint64_t t[N] = {};
@@ -163,7 +186,10 @@ struct alignas(16) MontField {
   PL_HD_INLINE constexpr MontField& operator-=(const MontField& other) { return *this = *this - other; }
   PL_HD_INLINE constexpr MontField& operator*=(const MontField& other) { return *this = *this * other; }
 
-  PL_HD_INLINE constexpr MontField squared() const { return *this * *this; }
+  PL_HD_INLINE constexpr MontField squared() const {
+    PL_DEVICE_FIELD_OP(sqr, *this, *this)  // a dedicated device squaring where the field has one (Fp)
+    return *this * *this;
+  }
   PL_HD_INLINE constexpr MontField doubled() const { return *this + *this; }
 
   /// this^exponent by left-to-right square-and-multiply (variable time: exponents here are public).
@@ -248,5 +274,7 @@ struct alignas(16) MontField {
     }
   }
 };
+
+#undef PL_DEVICE_FIELD_OP
 
 }  // namespace proofline
