@@ -1,0 +1,122 @@
+#include <proofline/cuda/detail/msm_plan.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+namespace proofline::gpu::detail {
+
+int msm_model_window_bits(std::size_t dense) {
+  const double n = static_cast<double>(std::max<std::size_t>(dense, 1));
+  int best = 4;
+  double best_cost = std::numeric_limits<double>::max();
+  for (int c = 4; c <= 22; ++c) {
+    const double windows = msm_windows(c);
+    const double cost = windows * (10.0 * n + 21.0 * static_cast<double>(std::uint64_t{1} << c));
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = c;
+    }
+  }
+  return best;
+}
+
+std::uint32_t msm_chunk(std::size_t entries) {
+  const std::size_t per_thread = std::max<std::size_t>(entries >> 19, 1);
+  return static_cast<std::uint32_t>(std::clamp<std::size_t>(std::bit_floor(per_thread), 8, 256));
+}
+
+std::vector<ReduceLevel> msm_reduce_levels(std::uint32_t slots_per_window, int windows) {
+  std::vector<ReduceLevel> levels;
+  std::uint32_t in = slots_per_window;
+  int log_scale = 0;
+  // First level: about 2^17 threads over all windows, 2..32 slots each.
+  const std::uint64_t all = static_cast<std::uint64_t>(in) * static_cast<std::uint64_t>(windows);
+  std::uint32_t segment = static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(all >> 17, 1)), 2, 32));
+  while (true) {
+    segment = std::min(segment, in);
+    ReduceLevel level;
+    level.in_per_window = in;
+    level.segment = segment;
+    level.out_per_window = (in + segment - 1) / segment;
+    level.log_scale = log_scale;
+    levels.push_back(level);
+    if (level.out_per_window == 1) break;
+    log_scale += std::countr_zero(segment);  // segments are powers of two except a last one that takes all
+    in = level.out_per_window;
+    segment = 8;
+  }
+  return levels;
+}
+
+namespace {
+
+class Allocator {
+ public:
+  std::size_t take(std::size_t bytes) {
+    const std::size_t at = next_;
+    next_ += (bytes + 255) / 256 * 256;
+    return at;
+  }
+  std::size_t next() const { return next_; }
+  void set_next(std::size_t at) { next_ = at; }
+
+ private:
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+MsmLayout msm_layout(std::size_t max_points, int window_bits, bool split, std::size_t xyzz_bytes,
+                     std::size_t jacobian_bytes, std::uint32_t ones_blocks, std::size_t scan_temp_bytes) {
+  MsmLayout l;
+  l.window_bits = window_bits;
+  l.windows = msm_windows(window_bits);
+  l.slots_per_window = (std::uint32_t{1} << (window_bits - 1)) + 1;
+  const std::size_t n = std::max<std::size_t>(max_points, 1);
+  const std::size_t entries = n * static_cast<std::size_t>(l.windows);
+  l.chunk = msm_chunk(entries);
+  l.chunk_threads = static_cast<std::uint32_t>((entries + l.chunk - 1) / l.chunk);
+  l.levels = msm_reduce_levels(l.slots_per_window, l.windows);
+  l.ones_blocks = split ? ones_blocks : 0;
+  const std::size_t slots = static_cast<std::size_t>(l.windows) * l.slots_per_window;
+
+  Allocator a;
+  l.counters = a.take(sizeof(MsmCounters));
+  l.counts = a.take((slots + 1) * 4);
+  l.starts = a.take((slots + 1) * 4);
+  l.cursor = a.take(slots * 4);
+  if (split) {
+    l.rest_index = a.take(n * 4);
+    l.ones_entry = a.take(n * 4);
+  }
+  l.entries = a.take(entries * 4);
+  // digits die with the scatter; the accumulate partials are written after it.
+  const std::size_t shared_at = a.next();
+  l.digits = a.take(entries * 4);
+  const std::size_t after_digits = a.next();
+  a.set_next(shared_at);
+  l.head_bucket = a.take(std::size_t{l.chunk_threads} * 4);
+  l.hot_list = a.take(std::size_t{l.chunk_threads} * 4);
+  l.head = a.take(std::size_t{l.chunk_threads} * xyzz_bytes);
+  l.cont = a.take(std::size_t{l.chunk_threads} * xyzz_bytes);
+  a.set_next(std::max(a.next(), after_digits));
+  l.buckets = a.take(slots * xyzz_bytes);
+  std::size_t widest = 1;
+  for (const auto& level : l.levels) {
+    widest = std::max<std::size_t>(widest, static_cast<std::size_t>(level.out_per_window) * l.windows);
+  }
+  for (auto& region : l.reduce) region = a.take(widest * xyzz_bytes);
+  if (split) {
+    l.ones_partial = a.take(std::size_t{ones_blocks} * xyzz_bytes);
+    l.ones_total = a.take(xyzz_bytes);
+  }
+  l.result = a.take(jacobian_bytes);
+  l.scan_temp_bytes = scan_temp_bytes;
+  l.scan_temp = a.take(scan_temp_bytes);
+  l.total = a.next();
+  return l;
+}
+
+}  // namespace proofline::gpu::detail

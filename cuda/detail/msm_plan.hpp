@@ -1,0 +1,56 @@
+// Internal: how the GPU MSM sizes one call: window width, chunk of entries per accumulate thread, the levels
+// of the bucket reduction, and where each array sits in the caller's scratch buffer. Plain host C++ (no
+// CUDA): the engine (cuda/gpu_msm.cpp) fills the pointers from it, the CPU tests run the kernel bodies on
+// host memory laid out the same way.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <proofline/cuda/kernels/detail/msm_body.hpp>
+
+namespace proofline::gpu::detail {
+
+/// Largest n: entry positions (W n) must fit 32 bits with the sign bit free in point indices.
+inline constexpr std::size_t kMsmMaxPoints = std::size_t{1} << 28;
+
+/// The window width the cost model picks for `dense` scalars that go through Pippenger: per window, n mixed
+/// additions (about 10 field multiplications) against about 2^c full additions of the running sums (14, and
+/// more memory traffic). Between 4 and 22 bits.
+int msm_model_window_bits(std::size_t dense);
+
+/// Entries per accumulate thread: enough threads to fill the GPU (about 2^19), at most 256 entries each (a
+/// bucket that crosses a chunk boundary costs one more full addition in the fixup).
+std::uint32_t msm_chunk(std::size_t entries);
+
+/// The reduction levels for K slots per window: the first with segments big enough to give every thread a
+/// useful run, the rest small (they are latency bound); the last level leaves one value per window.
+std::vector<ReduceLevel> msm_reduce_levels(std::uint32_t slots_per_window, int windows);
+
+/// Byte offsets of every array of one call in the scratch buffer (each 256-byte aligned), for a capacity of
+/// `max_points` and points of `affine_bytes` / buckets of `xyzz_bytes`.
+struct MsmLayout {
+  int window_bits = 0;
+  int windows = 0;
+  std::uint32_t slots_per_window = 0;
+  std::uint32_t chunk = 0;
+  std::uint32_t chunk_threads = 0;  ///< for max_points
+  std::vector<ReduceLevel> levels;
+  std::uint32_t ones_blocks = 0;  ///< blocks of the ones' batch addition
+
+  std::size_t counters = 0, counts = 0, starts = 0, cursor = 0, rest_index = 0, ones_entry = 0, entries = 0;
+  std::size_t digits =
+      0;  ///< shares its bytes with the four arrays below (dead by the time they are written)
+  std::size_t head_bucket = 0, head = 0, cont = 0, hot_list = 0;
+  std::size_t buckets = 0;
+  std::size_t reduce[4] = {};  ///< (a, s) of even levels, (a, s) of odd levels
+  std::size_t ones_partial = 0, ones_total = 0, result = 0;
+  std::size_t scan_temp = 0, scan_temp_bytes = 0;
+  std::size_t total = 0;
+};
+
+MsmLayout msm_layout(std::size_t max_points, int window_bits, bool split, std::size_t xyzz_bytes,
+                     std::size_t jacobian_bytes, std::uint32_t ones_blocks, std::size_t scan_temp_bytes);
+
+}  // namespace proofline::gpu::detail

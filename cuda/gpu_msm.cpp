@@ -1,0 +1,204 @@
+#include <proofline/cuda/gpu_msm.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include <proofline/cuda/detail/msm_plan.hpp>
+#include <proofline/util/error.hpp>
+
+#if PROOFLINE_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/kernels/detail/msm_launch.hpp>
+#endif
+
+namespace proofline::gpu {
+
+struct MsmEngine::Plan {
+  MsmGroup group = MsmGroup::g1;
+  std::size_t max_points = 0;
+  MsmOptions options;
+  int device = 0;
+  detail::MsmLayout layout;
+};
+
+namespace {
+
+std::size_t xyzz_bytes(MsmGroup group) {
+  return group == MsmGroup::g1 ? sizeof(G1Xyzz) : sizeof(G2Xyzz);
+}
+std::size_t jacobian_bytes(MsmGroup group) {
+  return group == MsmGroup::g1 ? sizeof(G1Jacobian) : sizeof(G2Jacobian);
+}
+
+#if PROOFLINE_HAVE_CUDA
+
+template <class Curve>
+void enqueue(const MsmEngine& engine, const detail::MsmLayout& layout, int device,
+             const AffinePoint<Curve>* points, const Fr* scalars, std::size_t n, JacobianPoint<Curve>* result,
+             void* scratch, CUstream_st* stream) {
+  if (n > engine.max_points()) {
+    throw Error(Errc::invalid_argument, "MSM of " + std::to_string(n) + " points on an engine planned for " +
+                                            std::to_string(engine.max_points()));
+  }
+  if (scratch == nullptr || reinterpret_cast<std::uintptr_t>(scratch) % 256 != 0) {
+    throw Error(Errc::invalid_argument, "MSM scratch must be a 256-byte aligned device buffer");
+  }
+  DeviceGuard guard(device);
+  auto* base = static_cast<std::byte*>(scratch);
+  auto* result_slot = reinterpret_cast<JacobianPoint<Curve>*>(base + layout.result);
+  if (n == 0) {
+    PL_CUDA_CHECK(cudaMemsetAsync(result_slot, 0, sizeof(JacobianPoint<Curve>), stream));
+  } else {
+    detail::MsmArgs<Curve> a;
+    a.n = static_cast<std::uint32_t>(n);
+    a.window_bits = layout.window_bits;
+    a.windows = layout.windows;
+    a.slots_per_window = layout.slots_per_window;
+    a.chunk = layout.chunk;
+    a.chunk_threads = layout.chunk_threads;
+    a.montgomery = engine.options().scalar_form == ScalarForm::montgomery;
+    a.split = engine.options().split_zero_one;
+    a.scalars = scalars;
+    a.points = points;
+    auto at = [&](std::size_t offset) { return base + offset; };
+    a.counters = reinterpret_cast<detail::MsmCounters*>(at(layout.counters));
+    a.counts = reinterpret_cast<std::uint32_t*>(at(layout.counts));
+    a.starts = reinterpret_cast<std::uint32_t*>(at(layout.starts));
+    a.cursor = reinterpret_cast<std::uint32_t*>(at(layout.cursor));
+    if (a.split) {
+      a.rest_index = reinterpret_cast<std::uint32_t*>(at(layout.rest_index));
+      a.ones_entry = reinterpret_cast<std::uint32_t*>(at(layout.ones_entry));
+    }
+    a.digits = reinterpret_cast<std::uint32_t*>(at(layout.digits));
+    a.entries = reinterpret_cast<std::uint32_t*>(at(layout.entries));
+    a.head_bucket = reinterpret_cast<std::uint32_t*>(at(layout.head_bucket));
+    a.hot_list = reinterpret_cast<std::uint32_t*>(at(layout.hot_list));
+    a.buckets = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.buckets));
+    a.head = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.head));
+    a.cont = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.cont));
+    detail::launch_msm_sort(a, at(layout.scan_temp), layout.scan_temp_bytes, stream);
+
+    detail::MsmTail<Curve> tail;
+    tail.args = a;
+    tail.layout = &layout;
+    for (int k = 0; k < 4; ++k) tail.reduce[k] = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.reduce[k]));
+    if (a.split) {
+      tail.ones_partial = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.ones_partial));
+      tail.ones_total = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.ones_total));
+    }
+    tail.result = result_slot;
+    detail::launch_msm_tail(tail, stream);
+  }
+  PL_CUDA_CHECK(
+      cudaMemcpyAsync(result, result_slot, sizeof(JacobianPoint<Curve>), cudaMemcpyDefault, stream));
+}
+
+#endif
+
+}  // namespace
+
+MsmEngine::MsmEngine(MsmGroup group, std::size_t max_points, const MsmOptions& options, int device)
+    : plan_(new Plan) {
+  try {
+    if (max_points == 0 || max_points > detail::kMsmMaxPoints) {
+      throw Error(Errc::invalid_argument, "MSM size " + std::to_string(max_points) + " is outside 1..2^28");
+    }
+    if (options.window_bits != 0 && (options.window_bits < 2 || options.window_bits > 22)) {
+      throw Error(Errc::invalid_argument,
+                  "MSM window width " + std::to_string(options.window_bits) + " is outside 2..22 bits");
+    }
+    plan_->group = group;
+    plan_->max_points = max_points;
+    plan_->options = options;
+    const std::size_t dense =
+        options.expected_dense != 0 ? std::min(options.expected_dense, max_points) : max_points;
+    const int window_bits =
+        options.window_bits != 0 ? options.window_bits : detail::msm_model_window_bits(dense);
+    std::uint32_t sms = 132;
+    std::size_t scan_bytes = 0;
+    const std::size_t slots = static_cast<std::size_t>(detail::msm_windows(window_bits)) *
+                              ((std::size_t{1} << (window_bits - 1)) + 1);
+#if PROOFLINE_HAVE_CUDA
+    if (device < 0) PL_CUDA_CHECK(cudaGetDevice(&device));
+    int count = 0;
+    PL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    sms = static_cast<std::uint32_t>(count);
+    {
+      DeviceGuard guard(device);
+      scan_bytes = detail::msm_scan_temp_bytes(slots + 1);
+    }
+    const std::uint32_t ones_blocks = sms * (group == MsmGroup::g1 ? detail::kOnesBlocksPerSm<G1Params>
+                                                                   : detail::kOnesBlocksPerSm<G2Params>);
+#else
+    if (device < 0) device = 0;
+    (void)slots;
+    const std::uint32_t ones_blocks = sms * 2;
+#endif
+    plan_->device = device;
+    plan_->layout = detail::msm_layout(max_points, window_bits, options.split_zero_one, xyzz_bytes(group),
+                                       jacobian_bytes(group), ones_blocks, scan_bytes);
+  } catch (...) {
+    delete plan_;
+    throw;
+  }
+}
+
+MsmEngine::~MsmEngine() {
+  delete plan_;
+}
+MsmEngine::MsmEngine(MsmEngine&& other) noexcept : plan_(std::exchange(other.plan_, nullptr)) {}
+MsmEngine& MsmEngine::operator=(MsmEngine&& other) noexcept {
+  if (this != &other) {
+    delete plan_;
+    plan_ = std::exchange(other.plan_, nullptr);
+  }
+  return *this;
+}
+
+MsmGroup MsmEngine::group() const noexcept {
+  return plan_->group;
+}
+std::size_t MsmEngine::max_points() const noexcept {
+  return plan_->max_points;
+}
+const MsmOptions& MsmEngine::options() const noexcept {
+  return plan_->options;
+}
+int MsmEngine::window_bits() const noexcept {
+  return plan_->layout.window_bits;
+}
+int MsmEngine::windows() const noexcept {
+  return plan_->layout.windows;
+}
+std::size_t MsmEngine::scratch_bytes() const noexcept {
+  return plan_->layout.total;
+}
+
+void MsmEngine::enqueue_msm_g1(const G1Affine* points, const Fr* scalars, std::size_t n, G1Jacobian* result,
+                               void* scratch, CUstream_st* stream) const {
+  if (plan_->group != MsmGroup::g1) throw Error(Errc::invalid_argument, "enqueue_msm_g1 on a G2 MSM engine");
+#if PROOFLINE_HAVE_CUDA
+  enqueue(*this, plan_->layout, plan_->device, points, scalars, n, result, scratch, stream);
+#else
+  (void)points, (void)scalars, (void)n, (void)result, (void)scratch, (void)stream;
+  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
+#endif
+}
+
+void MsmEngine::enqueue_msm_g2(const G2Affine* points, const Fr* scalars, std::size_t n, G2Jacobian* result,
+                               void* scratch, CUstream_st* stream) const {
+  if (plan_->group != MsmGroup::g2) throw Error(Errc::invalid_argument, "enqueue_msm_g2 on a G1 MSM engine");
+#if PROOFLINE_HAVE_CUDA
+  enqueue(*this, plan_->layout, plan_->device, points, scalars, n, result, scratch, stream);
+#else
+  (void)points, (void)scalars, (void)n, (void)result, (void)scratch, (void)stream;
+  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
+#endif
+}
+
+}  // namespace proofline::gpu

@@ -1,0 +1,78 @@
+// Multi-scalar multiplication on the GPU: result = sum_i s_i·P_i for G1 or G2 points resident in device
+// memory, Pippenger with signed (Booth) window digits, a counting sort of (bucket, point) entries on the GPU,
+// XYZZ buckets filled by mixed additions in fixed-size chunks (so skewed scalars cannot unbalance the
+// threads), and a parallel running-sum reduction of the buckets; the window combination runs on the GPU too,
+// so the result is a single point written where the caller asks, with no host step.
+//
+// Enqueue-only: every call only enqueues work on the caller's stream (no synchronisation, no allocation); the
+// caller owns the scratch memory, sized by scratch_bytes(), and reads the result once the stream has passed
+// the call (an event, a stream callback). Without the CUDA backend the engine can be built (sizes are plain
+// arithmetic) but enqueueing throws Error(Errc::cuda).
+//
+// Groth16 split (options.split_zero_one): witness scalars are mostly 0 and 1. A GPU pass classifies them:
+// zeros are dropped, +-1 (1 and r - 1) are summed by a parallel batch addition, and only the rest go through
+// Pippenger. The counts stay on the device, so the call still never synchronises.
+#pragma once
+
+#include <cstddef>
+
+#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/cuda/arith/g1.hpp>
+#include <proofline/cuda/arith/g2.hpp>
+
+struct CUstream_st;
+
+namespace proofline::gpu {
+
+enum class MsmGroup { g1, g2 };
+
+/// How the scalars are stored: Montgomery form (Fr's own representation, as the witness is in our code) or
+/// canonical integers below r in Fr's limbs (Fr::montgomery() of the value read as an integer).
+enum class ScalarForm { montgomery, canonical };
+
+struct MsmOptions {
+  ScalarForm scalar_form = ScalarForm::montgomery;
+  /// The Groth16 fast path (see above). Costs one classification pass; pays when many scalars are 0 or +-1.
+  bool split_zero_one = false;
+  /// For the window choice: how many scalars are expected to go through Pippenger (0: all of max_points).
+  std::size_t expected_dense = 0;
+  /// Window width in bits (2..22); 0 picks it from the cost model.
+  int window_bits = 0;
+};
+
+/// The plan of one device, group and maximum size: window width, scratch layout. Cheap to build, immutable,
+/// safe to share between threads; enqueues on different streams need different scratch buffers.
+class MsmEngine {
+ public:
+  /// `device`: the CUDA device the calls run on (-1: the current one). Throws Error(invalid_argument) for
+  /// max_points == 0 or above 2^28, or a window width out of range.
+  MsmEngine(MsmGroup group, std::size_t max_points, const MsmOptions& options = {}, int device = -1);
+  ~MsmEngine();
+  MsmEngine(MsmEngine&&) noexcept;
+  MsmEngine& operator=(MsmEngine&&) noexcept;
+  MsmEngine(const MsmEngine&) = delete;
+  MsmEngine& operator=(const MsmEngine&) = delete;
+
+  MsmGroup group() const noexcept;
+  std::size_t max_points() const noexcept;
+  const MsmOptions& options() const noexcept;
+  int window_bits() const noexcept;
+  int windows() const noexcept;
+  /// Device bytes of scratch one enqueue needs (256-byte aligned start).
+  std::size_t scratch_bytes() const noexcept;
+
+  /// Enqueues *result = sum_{i < n} scalars[i]·points[i] on `stream`. points, scalars and scratch are device
+  /// memory; result is device memory or pinned (page-locked) host memory, written when the stream reaches the
+  /// end of this call's work. Points may be the all-zero infinity encoding; n <= max_points (n = 0 gives
+  /// infinity). Throws Error(invalid_argument) for a wrong group or n, Error(cuda) on a CUDA failure.
+  void enqueue_msm_g1(const G1Affine* points, const Fr* scalars, std::size_t n, G1Jacobian* result,
+                      void* scratch, CUstream_st* stream) const;
+  void enqueue_msm_g2(const G2Affine* points, const Fr* scalars, std::size_t n, G2Jacobian* result,
+                      void* scratch, CUstream_st* stream) const;
+
+ private:
+  struct Plan;
+  Plan* plan_ = nullptr;
+};
+
+}  // namespace proofline::gpu

@@ -1,0 +1,159 @@
+#include <proofline/cuda/gpu_ntt.hpp>
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <proofline/cuda/detail/ntt_plan.hpp>
+#include <proofline/util/error.hpp>
+
+#if PROOFLINE_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/detail/device_buffer.hpp>
+#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/kernels/detail/ntt_launch.hpp>
+#endif
+
+namespace proofline::gpu {
+
+#if PROOFLINE_HAVE_CUDA
+
+struct NttEngine::Impl {
+  int device = 0;
+  NttEngineOptions options;
+  std::vector<DeviceBuffer<Fr>> buffers;
+  std::size_t bytes = 0;
+  std::array<std::array<detail::SizeTableView, NttEngine::max_log_n + 1>, 2> views{};
+
+  const Fr* upload(const std::vector<Fr>& host) {
+    if (host.empty()) return nullptr;
+    DeviceBuffer<Fr> buffer(host.size());
+    PL_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), buffer.bytes(), cudaMemcpyHostToDevice));
+    bytes += buffer.bytes();
+    const Fr* pointer = buffer.data();
+    buffers.push_back(std::move(buffer));
+    return pointer;
+  }
+
+  const detail::SizeTableView& view(const Domain& domain) const {
+    const int log_n = static_cast<int>(domain.log_size());
+    if (log_n < NttEngine::min_log_n || log_n > options.max_log_n)
+      throw Error(Errc::invalid_argument,
+                  "GPU NTT: size 2^" + std::to_string(log_n) + " is outside the engine's 2^" +
+                      std::to_string(NttEngine::min_log_n) + "..2^" + std::to_string(options.max_log_n));
+    return views[domain.convention() == HConvention::generator7 ? 0 : 1][static_cast<std::size_t>(log_n)];
+  }
+
+  void run(const std::vector<detail::Launch>& launches, CUstream_st* stream) const {
+    const DeviceGuard guard(device);
+    for (const detail::Launch& launch : launches) {
+      if (launch.is_pass)
+        detail::launch_ntt_pass(launch.pass, stream);
+      else
+        detail::launch_bit_reverse(launch.bitrev, stream);
+    }
+  }
+};
+
+NttEngine::NttEngine(int device, NttEngineOptions options) : impl_(std::make_unique<Impl>()) {
+  if (options.max_log_n < min_log_n || options.max_log_n > max_log_n)
+    throw Error(Errc::invalid_argument, "NttEngine: max_log_n " + std::to_string(options.max_log_n) +
+                                            " is outside " + std::to_string(min_log_n) + ".." +
+                                            std::to_string(max_log_n));
+  if (options.tile_log < 10 || options.tile_log > detail::kMaxTileBits)
+    throw Error(Errc::invalid_argument, "NttEngine: tile_log " + std::to_string(options.tile_log) +
+                                            " is outside 10.." + std::to_string(detail::kMaxTileBits));
+  impl_->device = device;
+  impl_->options = options;
+  const DeviceGuard guard(device);
+  detail::configure_ntt_kernels();
+  for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
+    const int c = convention == HConvention::generator7 ? 0 : 1;
+    const detail::HostRootTables roots = detail::build_root_tables(convention);
+    const Fr* root_hi[2] = {impl_->upload(roots.hi[0]), impl_->upload(roots.hi[1])};
+    const Fr* root_lo[2] = {impl_->upload(roots.lo[0]), impl_->upload(roots.lo[1])};
+    const Fr* full_coset_lo[2] =
+        {};  // generator7's g = 7 is the same for every size: one copy of 2^14 powers
+    for (int log_n = min_log_n; log_n <= options.max_log_n; ++log_n) {
+      const Domain domain = Domain::make(static_cast<unsigned>(log_n), convention);
+      const detail::HostSizeTables host = detail::build_size_tables(domain);
+      detail::SizeTableView& v = impl_->views[static_cast<std::size_t>(c)][static_cast<std::size_t>(log_n)];
+      v.log_n = log_n;
+      v.split = host.split;
+      v.d_full_log = host.d_full_log;
+      v.inv_scale = host.inv_scale;
+      for (int d = 0; d < 2; ++d) {
+        v.root_hi[d] = root_hi[d];
+        v.root_lo[d] = root_lo[d];
+        v.d_full[d] = impl_->upload(host.d_full[d]);
+        const bool shareable = convention == HConvention::generator7 &&
+                               host.coset_lo[d].size() == (std::size_t{1} << detail::kPowerLoBits);
+        if (shareable && full_coset_lo[d] != nullptr) {
+          v.coset_lo[d] = full_coset_lo[d];
+        } else {
+          v.coset_lo[d] = impl_->upload(host.coset_lo[d]);
+          if (shareable) full_coset_lo[d] = v.coset_lo[d];
+        }
+      }
+      v.hi_coset_fwd = impl_->upload(host.hi_coset_fwd);
+      v.hi_coset_inv = impl_->upload(host.hi_coset_inv);
+      v.hi_h_a = impl_->upload(host.hi_h_a);
+      v.hi_h_bc = impl_->upload(host.hi_h_bc);
+    }
+  }
+}
+
+NttEngine::~NttEngine() = default;
+NttEngine::NttEngine(NttEngine&&) noexcept = default;
+NttEngine& NttEngine::operator=(NttEngine&&) noexcept = default;
+
+int NttEngine::device() const noexcept {
+  return impl_ ? impl_->device : -1;
+}
+std::size_t NttEngine::table_bytes() const noexcept {
+  return impl_ ? impl_->bytes : 0;
+}
+
+void NttEngine::enqueue_ntt(Fr* data, const Domain& domain, NttDirection direction, NttOrder order,
+                            bool coset, CUstream_st* stream) const {
+  if (data == nullptr) throw Error(Errc::invalid_argument, "GPU NTT: null data pointer");
+  const detail::SizeTableView& view = impl_->view(domain);
+  impl_->run(detail::plan_ntt(view, data, direction, order, coset, impl_->options.tile_log), stream);
+}
+
+void NttEngine::enqueue_h(Fr* a, Fr* b, Fr* c, const Domain& domain, CUstream_st* stream) const {
+  if (a == nullptr || b == nullptr || c == nullptr) throw Error(Errc::invalid_argument, "GPU H: null vector");
+  if (a == b || a == c || b == c) throw Error(Errc::invalid_argument, "GPU H: a, b and c must be distinct");
+  const detail::SizeTableView& view = impl_->view(domain);
+  impl_->run(detail::plan_h(view, domain.convention(), a, b, c, impl_->options.tile_log), stream);
+}
+
+#else  // without CUDA: the class links, and says why it cannot run
+
+struct NttEngine::Impl {};
+
+NttEngine::NttEngine(int /*device*/, NttEngineOptions /*options*/) {
+  throw Error(Errc::cuda, "NttEngine: proofline was built without CUDA");
+}
+NttEngine::~NttEngine() = default;
+NttEngine::NttEngine(NttEngine&&) noexcept = default;
+NttEngine& NttEngine::operator=(NttEngine&&) noexcept = default;
+int NttEngine::device() const noexcept {
+  return -1;
+}
+std::size_t NttEngine::table_bytes() const noexcept {
+  return 0;
+}
+void NttEngine::enqueue_ntt(Fr*, const Domain&, NttDirection, NttOrder, bool, CUstream_st*) const {
+  throw Error(Errc::cuda, "GPU NTT: proofline was built without CUDA");
+}
+void NttEngine::enqueue_h(Fr*, Fr*, Fr*, const Domain&, CUstream_st*) const {
+  throw Error(Errc::cuda, "GPU H: proofline was built without CUDA");
+}
+
+#endif
+
+}  // namespace proofline::gpu

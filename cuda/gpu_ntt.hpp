@@ -1,0 +1,70 @@
+// NTTs over Fr and Groth16's H polynomial on one CUDA device, enqueued on the caller's stream.
+//
+// Semantics are those of the CPU reference (cuda/cpu/ntt.hpp, cuda/cpu/h_poly.hpp) for the same Domain,
+// bit for bit. Sizes 2^10 .. 2^27. Every enqueue_* call only launches kernels on `stream` (no allocation, no
+// synchronisation, no host callback); the data must stay valid until the stream has run them. Calls on
+// different streams may run concurrently: the engine's tables are read-only after construction.
+//
+// This header needs no CUDA headers: a stream is passed as CUstream_st* (what cudaStream_t is). Without the
+// CUDA backend (PROOFLINE_HAVE_CUDA off) the class still compiles and links, and its constructor throws
+// Error(Errc::cuda, "... built without CUDA"), so callers can keep one code path and pick the CPU backend
+// when gpu::device_count() is 0.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include <proofline/cuda/arith/domain.hpp>
+#include <proofline/cuda/arith/fr.hpp>
+
+struct CUstream_st;
+
+namespace proofline::gpu {
+
+struct NttEngineOptions {
+  int max_log_n = 27;  ///< tables are built for 2^10 .. 2^max_log_n (10..27), both conventions
+  int tile_log = 10;   ///< log2 elements per thread block (10 or 11; passes of 11 bits use 11)
+};
+
+/// One per device: owns the twiddle, coset and diagonal tables of both HConventions.
+class NttEngine {
+ public:
+  static constexpr int min_log_n = 10;
+  static constexpr int max_log_n = 27;
+
+  /// Builds the tables on the host and uploads them to `device` (synchronises; about 0.1 GiB at 2^27).
+  /// Throws Error(Errc::invalid_argument) for options out of range, Error(Errc::cuda) for a CUDA failure.
+  explicit NttEngine(int device = 0, NttEngineOptions options = {});
+  ~NttEngine();
+  NttEngine(NttEngine&&) noexcept;
+  NttEngine& operator=(NttEngine&&) noexcept;
+  NttEngine(const NttEngine&) = delete;
+  NttEngine& operator=(const NttEngine&) = delete;
+
+  int device() const noexcept;
+  /// Device memory the tables hold (charge it to the device's VRAM budget).
+  std::size_t table_bytes() const noexcept;
+  /// Device memory enqueue_h needs besides a, b and c: none, everything is in place.
+  static constexpr std::size_t h_scratch_bytes(int /*log_n*/) noexcept { return 0; }
+
+  /// In-place NTT of the domain.size() elements at `data` (device memory, Montgomery form), exactly as
+  /// cpu::ntt(values, domain, direction, order, coset). NR and RN need no bit-reversal pass (an inverse NR
+  /// followed by a forward RN chains without one); NN and RR add one.
+  /// Throws Error(Errc::invalid_argument) for a size outside 2^10..2^max_log_n, Error(Errc::cuda) when a
+  /// launch fails.
+  void enqueue_ntt(Fr* data, const Domain& domain, NttDirection direction, NttOrder order, bool coset,
+                   CUstream_st* stream) const;
+
+  /// Groth16's H from the evaluations a, b, c (device memory, natural order, domain.size() each), exactly as
+  /// cpu::compute_h: on completion `a` holds the H scalars in natural order (generator7: the coefficients of
+  /// (A·B − C)/Z, 7 NTTs; snarkjs: A·B − C on the odd coset, 6 NTTs); b and c hold intermediates. The three
+  /// vectors go through each launch together, and the pointwise product and all scalings are fused into
+  /// the NTT passes. a, b and c must not overlap.
+  void enqueue_h(Fr* a, Fr* b, Fr* c, const Domain& domain, CUstream_st* stream) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace proofline::gpu

@@ -1,0 +1,62 @@
+// Internal: the host entry points of the MSM kernels (defined in cuda/kernels/msm_*.cu, built only with
+// CUDA). Plain C++ declarations, so that gpu_msm.cpp stays a host compiler file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <proofline/cuda/arith/g1.hpp>
+#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/cuda/detail/msm_plan.hpp>
+
+struct CUstream_st;
+
+namespace proofline::gpu::detail {
+
+/// CUB's temporary storage for the scan of `items` bucket counts.
+std::size_t msm_scan_temp_bytes(std::size_t items);
+
+/// Classify (split mode), digits, scan and scatter: fills a.counts, a.starts, a.entries (and a.rest_index,
+/// a.ones_entry, a.counters). `scan_temp` has msm_scan_temp_bytes(W K + 1) bytes.
+void launch_msm_sort(const MsmCommonArgs& a, void* scan_temp, std::size_t scan_temp_bytes,
+                     CUstream_st* stream);
+
+/// Everything after the sort: the ones' batch addition (split mode), accumulation, fixups, reduction levels
+/// and the window combination; writes one Jacobian point to `result` (scratch). `reduce` holds the four
+/// ping-pong arrays of the reduction, `ones_partial` ones_blocks points and `ones_total` one.
+template <class Curve>
+struct MsmTail {
+  MsmArgs<Curve> args;
+  const MsmLayout* layout = nullptr;
+  XyzzPoint<Curve>* reduce[4] = {};
+  XyzzPoint<Curve>* ones_partial = nullptr;
+  XyzzPoint<Curve>* ones_total = nullptr;
+  JacobianPoint<Curve>* result = nullptr;
+};
+
+void launch_msm_tail(const MsmTail<G1Params>& tail, CUstream_st* stream);
+void launch_msm_tail(const MsmTail<G2Params>& tail, CUstream_st* stream);
+
+/// Threads per block of the block-wide point sums (hot buckets, ones): their shared memory is 24 KiB.
+template <class Curve>
+inline constexpr unsigned kBlockSumThreads = 24576 / sizeof(XyzzPoint<Curve>);
+
+/// Register budget of the kernels whose loop is the mixed addition (accumulate, ones): 128 threads and as
+/// many blocks per SM as the curve's arithmetic allows without heavy spilling (see -Xptxas -v).
+template <class Curve>
+struct AccumulateShape;
+template <>
+struct AccumulateShape<G1Params> {
+  static constexpr unsigned threads = 128, min_blocks = 3;
+};
+template <>
+struct AccumulateShape<G2Params> {
+  static constexpr unsigned threads = 128, min_blocks = 2;
+};
+/// The ones' batch addition runs as many blocks of kBlockSumThreads per SM as fill the same register budget;
+/// its grid is one such wave.
+template <class Curve>
+inline constexpr unsigned kOnesBlocksPerSm =
+    (AccumulateShape<Curve>::min_blocks * AccumulateShape<Curve>::threads) / kBlockSumThreads<Curve>;
+
+}  // namespace proofline::gpu::detail

@@ -1,0 +1,142 @@
+// Internal: the curve-dependent kernels of the GPU MSM (the point additions), templated on the curve and
+// instantiated once per group by cuda/kernels/msm_g1.cu and msm_g2.cu. See msm_body.hpp for the algorithm.
+#pragma once
+
+#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/kernels/detail/msm_body.hpp>
+#include <proofline/cuda/kernels/detail/msm_launch.hpp>
+
+namespace proofline::gpu::detail {
+
+template <class Curve>
+__global__ void __launch_bounds__(AccumulateShape<Curve>::threads, AccumulateShape<Curve>::min_blocks)
+    msm_accumulate_kernel(MsmArgs<Curve> a, std::uint32_t threads) {
+  const std::uint32_t t = blockIdx.x * AccumulateShape<Curve>::threads + threadIdx.x;
+  if (t < threads) accumulate_body(a, t);
+}
+
+template <class Curve>
+__global__ void __launch_bounds__(128) msm_fixup_kernel(MsmArgs<Curve> a, std::uint32_t threads) {
+  const std::uint32_t t = blockIdx.x * 128 + threadIdx.x;
+  if (t < threads) fixup_body(a, t);
+}
+
+/// Sums one point per thread of the block into lane 0's return value (a tree in shared memory).
+template <class Curve>
+__device__ XyzzPoint<Curve> block_sum(XyzzPoint<Curve> value) {
+  constexpr unsigned threads = kBlockSumThreads<Curve>;
+  __shared__ XyzzPoint<Curve> buffer[threads];
+  buffer[threadIdx.x] = value;
+  __syncthreads();
+  for (unsigned half = threads / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) buffer[threadIdx.x] = point_add(buffer[threadIdx.x], buffer[threadIdx.x + half]);
+    __syncthreads();
+  }
+  const XyzzPoint<Curve> sum = buffer[0];
+  __syncthreads();  // the buffer may be written again by the caller's next round
+  return sum;
+}
+
+template <class Curve>
+__global__ void __launch_bounds__(kBlockSumThreads<Curve>) msm_hot_kernel(MsmArgs<Curve> a) {
+  const std::uint32_t hot = a.counters->hot;
+  for (std::uint32_t h = blockIdx.x; h < hot; h += gridDim.x) {
+    const XyzzPoint<Curve> sum = block_sum<Curve>(hot_lane_sum(a, h, threadIdx.x, kBlockSumThreads<Curve>));
+    if (threadIdx.x == 0) store_hot(a, h, sum);
+  }
+}
+
+template <class Curve>
+__global__ void __launch_bounds__(kBlockSumThreads<Curve>, kOnesBlocksPerSm<Curve>)
+    msm_ones_kernel(MsmArgs<Curve> a, XyzzPoint<Curve>* partial) {
+  const std::uint32_t threads = gridDim.x * kBlockSumThreads<Curve>;
+  const XyzzPoint<Curve> sum =
+      block_sum<Curve>(ones_thread_sum(a, blockIdx.x * kBlockSumThreads<Curve> + threadIdx.x, threads));
+  if (threadIdx.x == 0) partial[blockIdx.x] = sum;
+}
+
+/// One block: the sum of `count` points.
+template <class Curve>
+__global__ void __launch_bounds__(kBlockSumThreads<Curve>)
+    msm_sum_kernel(const XyzzPoint<Curve>* points, std::uint32_t count, XyzzPoint<Curve>* out) {
+  XyzzPoint<Curve> acc = XyzzPoint<Curve>::infinity();
+  for (std::uint32_t j = threadIdx.x; j < count; j += kBlockSumThreads<Curve>)
+    acc = point_add(acc, points[j]);
+  const XyzzPoint<Curve> sum = block_sum<Curve>(acc);
+  if (threadIdx.x == 0) *out = sum;
+}
+
+template <class Curve, bool with_plain>
+__global__ void __launch_bounds__(128)
+    msm_reduce_kernel(ReduceLevel level, std::uint32_t windows, const XyzzPoint<Curve>* x,
+                      const std::uint32_t* x_present, const XyzzPoint<Curve>* s, XyzzPoint<Curve>* a_out,
+                      XyzzPoint<Curve>* s_out) {
+  const std::uint32_t t = blockIdx.x * 128 + threadIdx.x;
+  if (t >= level.out_per_window * windows) return;
+  reduce_body<Curve, with_plain>(level, x, x_present, s, a_out, s_out, t / level.out_per_window,
+                                 t % level.out_per_window);
+}
+
+template <class Curve>
+__global__ void msm_combine_kernel(const XyzzPoint<Curve>* window_values, int windows, int window_bits,
+                                   const XyzzPoint<Curve>* ones, JacobianPoint<Curve>* result) {
+  *result = combine_windows(window_values, windows, window_bits, ones);
+}
+
+inline unsigned msm_blocks(std::size_t threads, unsigned block) {
+  return static_cast<unsigned>((threads + block - 1) / block);
+}
+
+template <class Curve>
+void launch_msm_tail_impl(const MsmTail<Curve>& tail, cudaStream_t stream) {
+  const MsmArgs<Curve>& a = tail.args;
+  const MsmLayout& layout = *tail.layout;
+  int device = 0, sms = 0;
+  PL_CUDA_CHECK(cudaGetDevice(&device));
+  PL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  constexpr unsigned sum_threads = kBlockSumThreads<Curve>;
+
+  if (a.split) {
+    msm_ones_kernel<Curve><<<layout.ones_blocks, sum_threads, 0, stream>>>(a, tail.ones_partial);
+    PL_CUDA_CHECK(cudaGetLastError());
+    msm_sum_kernel<Curve>
+        <<<1, sum_threads, 0, stream>>>(tail.ones_partial, layout.ones_blocks, tail.ones_total);
+    PL_CUDA_CHECK(cudaGetLastError());
+  }
+
+  const std::uint64_t entries = static_cast<std::uint64_t>(a.n) * static_cast<std::uint64_t>(a.windows);
+  const std::uint32_t threads = static_cast<std::uint32_t>((entries + a.chunk - 1) / a.chunk);
+  constexpr unsigned acc_threads = AccumulateShape<Curve>::threads;
+  msm_accumulate_kernel<Curve><<<msm_blocks(threads, acc_threads), acc_threads, 0, stream>>>(a, threads);
+  PL_CUDA_CHECK(cudaGetLastError());
+  msm_fixup_kernel<Curve><<<msm_blocks(threads, 128), 128, 0, stream>>>(a, threads);
+  PL_CUDA_CHECK(cudaGetLastError());
+  msm_hot_kernel<Curve><<<static_cast<unsigned>(sms) * 2u, sum_threads, 0, stream>>>(a);
+  PL_CUDA_CHECK(cudaGetLastError());
+
+  const XyzzPoint<Curve>* x = a.buckets;
+  const std::uint32_t* present = a.counts;
+  const XyzzPoint<Curve>* s = nullptr;
+  const auto windows = static_cast<std::uint32_t>(a.windows);
+  for (std::size_t l = 0; l < layout.levels.size(); ++l) {
+    const ReduceLevel& level = layout.levels[l];
+    XyzzPoint<Curve>* a_out = tail.reduce[2 * (l % 2)];
+    XyzzPoint<Curve>* s_out = tail.reduce[2 * (l % 2) + 1];
+    const unsigned blocks = msm_blocks(std::size_t{level.out_per_window} * windows, 128);
+    if (s == nullptr) {
+      msm_reduce_kernel<Curve, false>
+          <<<blocks, 128, 0, stream>>>(level, windows, x, present, s, a_out, s_out);
+    } else {
+      msm_reduce_kernel<Curve, true><<<blocks, 128, 0, stream>>>(level, windows, x, present, s, a_out, s_out);
+    }
+    PL_CUDA_CHECK(cudaGetLastError());
+    x = a_out;
+    s = s_out;
+    present = nullptr;
+  }
+  msm_combine_kernel<Curve>
+      <<<1, 1, 0, stream>>>(s, a.windows, a.window_bits, a.split ? tail.ones_total : nullptr, tail.result);
+  PL_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace proofline::gpu::detail

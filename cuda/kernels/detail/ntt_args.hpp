@@ -1,0 +1,101 @@
+// Internal: the plain-data description of one NTT pass and of one bit-reversal launch, shared by the host
+// planner (cuda/detail/ntt_plan.cpp), the CUDA kernels (cuda/kernels/ntt_pass.cu) and the host emulation of
+// those kernels that the CPU tests run. Everything here is trivially copyable and passed to kernels by value.
+//
+// A size-n NTT (n = 2^L) is done in P <= 3 passes over memory (four-step decomposition). A pass handles k
+// consecutive bits [lo_bits, lo_bits + k) of the position index: each group of K = 2^k elements that differ
+// only in those bits gets a pure K-point transform, and the diagonal D(s, lo) = w_N'^(lo·bitrev_k(s)) with
+// N' = 2^(lo_bits + k) joins it to the passes below (s: the group index bits, lo: the bits below them).
+// Gentleman-Sande (DIF, natural in, bit-reversed out) runs the passes from the top bits down and applies D at
+// a pass's output; Cooley-Tukey (DIT, bit-reversed in, natural out) is its transpose: the passes from the
+// bottom up, D at a pass's input.
+//
+// A block owns a tile of 2^tile_bits elements: C = 2^log_c groups (adjacent columns lo when lo_bits > 0,
+// else adjacent contiguous groups) times K. The tile sits in shared memory as two planes of 16-byte halves;
+// each round moves 8 elements per thread through registers and does up to 3 radix-2 stages on them.
+#pragma once
+
+#include <cstdint>
+
+#include <proofline/cuda/arith/fr.hpp>
+
+namespace proofline::gpu::detail {
+
+inline constexpr int kMinLogN = 10;
+inline constexpr int kMaxLogN = 27;
+inline constexpr int kMaxTileBits = 11;   ///< 2048 elements, 64 KiB of shared memory
+inline constexpr int kMaxRounds = 4;      ///< ceil(11 / 3)
+inline constexpr int kPowerLoBits = 14;   ///< two-level power tables: x^e = hi[e >> 14] · lo[e & 0x3fff]
+inline constexpr int kRootLogOrder = 28;  ///< the power tables of roots are of w_2^28 (e < 2^28)
+
+/// One round: registers 0..7 of a thread hold the elements e_base(thread) | e_off[o]; the radix-2 stages
+/// pair register bit 2, then the registers rotate (bit 2 <- bit 1 <- bit 0 <- bit 2) for the next stage.
+struct RoundPlan {
+  std::uint8_t stages = 0;          ///< 1..3 radix-2 stages in this round
+  std::uint8_t thread_bits = 0;     ///< tile_bits - 3
+  std::uint8_t thread_pos[8] = {};  ///< tile-index bit of each thread-index bit (lanes first, by bank)
+  std::uint8_t log_h[3] = {};       ///< per stage: the butterfly span h = 2^log_h within the K-point group
+  std::uint16_t e_off[8] = {};      ///< tile-index bits of register o
+  std::uint16_t phys_off[8] = {};   ///< swizzled shared-memory slot bits of register o
+  std::uint16_t s_add[3][4] = {};   ///< per stage, group-index bits of the lower register j (0..3)
+};
+
+enum class ScaleKind : std::uint8_t {
+  none,
+  constant,  ///< x *= constant[v]
+  powers,    ///< x *= hi[v][j >> 14] · lo[j & 0x3fff], j = the element's position (or its bit reversal)
+};
+
+/// A per-element factor applied at a pass's input or output (coset shifts, 1/n, 1/Z(g)).
+struct Scale {
+  ScaleKind kind = ScaleKind::none;
+  bool reversed = false;  ///< j = bitrev_L(position): the data is in bit-reversed order there
+  const Fr* hi[3] = {};   ///< per batch vector
+  const Fr* lo = nullptr;
+  Fr constant[3] = {};
+};
+
+struct PassArgs {
+  Fr* data[3] = {};  ///< the batch, transformed in place (one grid row per vector)
+  int batch = 1;
+
+  std::uint8_t log_n = 0;
+  std::uint8_t k = 0;          ///< bits handled by this pass
+  std::uint8_t lo_bits = 0;    ///< bits below them
+  std::uint8_t tile_bits = 0;  ///< log2 of the elements per block
+  std::uint8_t log_c = 0;      ///< tile_bits - k
+  std::uint8_t rounds = 0;
+  bool dif = true;  ///< Gentleman-Sande (NR); false: Cooley-Tukey (RN)
+  RoundPlan round[kMaxRounds];
+
+  /// Inner twiddles and the diagonal's fallback: w^e = root_hi[e >> 14] · root_lo[e & 0x3fff], w = w_2^28 of
+  /// the transform's direction.
+  const Fr* root_hi = nullptr;
+  const Fr* root_lo = nullptr;
+  /// The diagonal as a full table, d_full[(s << lo_bits) + lo] (the inverse's 1/n folded in), or null.
+  const Fr* d_full = nullptr;
+
+  Scale in_scale;   ///< applied where the pass reads (first pass only)
+  Scale out_scale;  ///< applied where the pass writes (last pass only)
+
+  /// Fused H pointwise (last coset-NTT pass of c): out[i] = pw_a[i] · pw_b[i] − value (batch 1).
+  const Fr* pw_a = nullptr;
+  const Fr* pw_b = nullptr;
+  Fr* pw_out = nullptr;
+};
+
+/// Blocks of a pass launch per vector.
+inline std::uint32_t pass_blocks(const PassArgs& args) {
+  return static_cast<std::uint32_t>((std::uint64_t{1} << args.log_n) >> args.tile_bits);
+}
+
+/// In-place bit reversal of n = 2^log_n elements (log_n >= 10) in tiles of 32 x 32.
+struct BitrevArgs {
+  Fr* data[3] = {};
+  int batch = 1;
+  std::uint8_t log_n = 0;
+};
+
+inline constexpr int kBitrevTileLog = 5;  ///< tiles of 2^5 x 2^5 elements: 1 KiB runs in both directions
+
+}  // namespace proofline::gpu::detail

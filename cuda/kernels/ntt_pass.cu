@@ -1,0 +1,110 @@
+// The NTT kernels: one pass of the four-step transform (Gentleman-Sande and Cooley-Tukey, one compile each)
+// and the tiled in-place bit reversal. The work of each phase is in detail/ntt_pass_body.hpp, shared with the
+// host emulation the CPU tests run; this file adds the block-level sequencing, asynchronous copies and
+// barriers.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/kernels/detail/ntt_launch.hpp>
+#include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
+
+namespace proofline::gpu::detail {
+
+namespace {
+
+// 256 threads (a 2048-element tile, 8 per thread) and two blocks per SM: at most 128 registers a thread.
+constexpr int kPassThreads = 1 << (kMaxTileBits - 3);
+
+__device__ __forceinline__ void copy_async_16(Chunk* shared, const void* global) {
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(address), "l"(global) : "memory");
+}
+
+__device__ __forceinline__ void wait_async_copies() {
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
+template <bool Dif>
+__global__ void __launch_bounds__(kPassThreads, 2) ntt_pass_kernel(const __grid_constant__ PassArgs args) {
+  extern __shared__ Chunk smem[];
+  const int v = static_cast<int>(blockIdx.y);
+  const std::uint32_t t = threadIdx.x, threads = blockDim.x;
+  const std::uint32_t plane1 = plane1_offset(args.tile_bits);
+  const Tile tile = tile_of(args, blockIdx.x);
+  Fr* data = args.data[v];
+
+  // Tile in: 16-byte chunks, consecutive threads on consecutive chunks of each run.
+#pragma unroll
+  for (unsigned i = 0; i < 16; ++i) {
+    const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
+    copy_async_16(smem + (half ? plane1 : 0u) + swizzle(e),
+                  reinterpret_cast<const char*>(data + position(args, tile, e)) + 16 * half);
+  }
+  wait_async_copies();
+  __syncthreads();
+
+  if (has_input_phase(args)) {
+    elementwise_phase<Dif>(args, tile, v, true, smem, t);
+    __syncthreads();
+  }
+  for (int r = 0; r < args.rounds; ++r) {
+    round_phase<Dif>(args, args.round[r], smem, t);
+    __syncthreads();
+  }
+  if (has_output_phase(args)) {
+    elementwise_phase<Dif>(args, tile, v, false, smem, t);
+    __syncthreads();
+  }
+  if (args.pw_out != nullptr) return;  // the pointwise phase wrote the results to global memory
+
+#pragma unroll
+  for (unsigned i = 0; i < 16; ++i) {
+    const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
+    *reinterpret_cast<Chunk*>(reinterpret_cast<char*>(data + position(args, tile, e)) + 16 * half) =
+        smem[(half ? plane1 : 0u) + swizzle(e)];
+  }
+}
+
+__global__ void __launch_bounds__(kBitrevThreads)
+    bit_reverse_kernel(const __grid_constant__ BitrevArgs args) {
+  extern __shared__ Chunk smem[];
+  const std::uint32_t m = blockIdx.x;
+  if (!bitrev_block_active(args.log_n, m)) return;
+  Fr* data = args.data[blockIdx.y];
+  bitrev_load_phase(data, args.log_n, m, smem, threadIdx.x);
+  __syncthreads();
+  bitrev_store_phase(data, args.log_n, m, smem, threadIdx.x);
+}
+
+}  // namespace
+
+void configure_ntt_kernels() {
+  const int pass_bytes = static_cast<int>(pass_smem_bytes(kMaxTileBits));
+  PL_CUDA_CHECK(
+      cudaFuncSetAttribute(ntt_pass_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, pass_bytes));
+  PL_CUDA_CHECK(
+      cudaFuncSetAttribute(ntt_pass_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, pass_bytes));
+  PL_CUDA_CHECK(cudaFuncSetAttribute(bit_reverse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(bitrev_smem_bytes())));
+}
+
+void launch_ntt_pass(const PassArgs& args, CUstream_st* stream) {
+  const dim3 grid(static_cast<unsigned>(pass_blocks(args)), static_cast<unsigned>(args.batch));
+  const dim3 block(1u << (args.tile_bits - 3));
+  const std::size_t bytes = pass_smem_bytes(args.tile_bits);
+  if (args.dif)
+    ntt_pass_kernel<true><<<grid, block, bytes, stream>>>(args);
+  else
+    ntt_pass_kernel<false><<<grid, block, bytes, stream>>>(args);
+  PL_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_bit_reverse(const BitrevArgs& args, CUstream_st* stream) {
+  const dim3 grid(1u << (args.log_n - 2 * kBitrevTileLog), static_cast<unsigned>(args.batch));
+  bit_reverse_kernel<<<grid, kBitrevThreads, bitrev_smem_bytes(), stream>>>(args);
+  PL_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace proofline::gpu::detail

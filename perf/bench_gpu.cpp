@@ -1,0 +1,364 @@
+// GPU benchmarks, one section per area, printed as a table beside the public sppark figures measured on the
+// same H200 (../shared/reference/sppark-h200.md) and the integer-multiply model floors
+// (../shared/reference/gpu-anchors.md §3), and optionally written as JSON. The MSM rows join as further
+// sections writing into the same Report.
+//
+//   bench_gpu [--sections probe,ntt,h] [--sizes 20,22,24,26] [--runs N] [--tile-log 10|11] [--json FILE]
+//
+// Method (../shared/device.md): device-resident data filled with pseudo-random field elements (never zeros),
+// CUDA events around each call on one stream, 3 warm-up calls, then the median of N calls (default 11, 7 at
+// 2^26). Calls rotate over enough buffers that each size touches at least 256 MiB, so the 60 MB L2 does not
+// serve the inputs. NTT rows time one in-place transform; H rows one enqueue_h (all launches, a, b, c
+// resident, no transfers).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include <proofline/cuda/arith/domain.hpp>
+#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/detail/device_buffer.hpp>
+#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/device.hpp>
+#include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/util/error.hpp>
+
+#include "bench_gpu_kernels.hpp"
+
+namespace {
+
+using namespace proofline;
+
+struct Options {
+  std::vector<std::string> sections = {"probe", "ntt", "h"};
+  std::vector<unsigned> sizes = {20, 22, 24, 26};
+  int runs = 0;  // 0: 11, or 7 at 2^26 and above
+  int tile_log = gpu::NttEngineOptions{}.tile_log;
+  std::string json_path;
+};
+
+struct Row {
+  std::string section;
+  std::string name;
+  unsigned log_n = 0;
+  std::vector<double> ms;
+  double reference_ms = 0;  // sppark on the same H200 (0: not measured)
+  double floor_ms = 0;      // integer-multiply model floor (0: none)
+  std::string includes;
+
+  double median() const {
+    std::vector<double> s = ms;
+    std::sort(s.begin(), s.end());
+    const std::size_t m = s.size() / 2;
+    return s.size() % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  }
+};
+
+class Report {
+ public:
+  static void header() {
+    std::printf("%-6s %-34s %5s %10s %10s %10s %5s %10s %8s %10s\n", "sect", "operation", "log_n",
+                "median_ms", "min_ms", "max_ms", "runs", "sppark_ms", "vs_spp", "floor_ms");
+  }
+  void add(Row row) {
+    const double med = row.median();
+    const double lo = *std::min_element(row.ms.begin(), row.ms.end());
+    const double hi = *std::max_element(row.ms.begin(), row.ms.end());
+    char reference[32] = "-", ratio[32] = "-", floor[32] = "-";
+    if (row.reference_ms > 0) {
+      std::snprintf(reference, sizeof reference, "%.3f", row.reference_ms);
+      std::snprintf(ratio, sizeof ratio, "%.2fx", row.reference_ms / med);
+    }
+    if (row.floor_ms > 0) std::snprintf(floor, sizeof floor, "%.2f", row.floor_ms);
+    std::printf("%-6s %-34s %5u %10.3f %10.3f %10.3f %5zu %10s %8s %10s\n", row.section.c_str(),
+                row.name.c_str(), row.log_n, med, lo, hi, row.ms.size(), reference, ratio, floor);
+    std::fflush(stdout);
+    rows_.push_back(std::move(row));
+  }
+  void note(const std::string& key, double value) { notes_.emplace_back(key, value); }
+
+  void write_json(const std::string& path, const std::string& device) const {
+    std::ofstream out(path);
+    if (!out) throw Error(Errc::io, "bench_gpu: cannot write " + path);
+    out << "{\n  \"device\": \"" << device << "\",\n  \"notes\": {";
+    for (std::size_t i = 0; i < notes_.size(); ++i)
+      out << (i ? ", " : "") << "\"" << notes_[i].first << "\": " << notes_[i].second;
+    out << "},\n  \"rows\": [\n";
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      const Row& r = rows_[i];
+      out << "    {\"section\": \"" << r.section << "\", \"name\": \"" << r.name
+          << "\", \"log_n\": " << r.log_n << ", \"median_ms\": " << r.median()
+          << ", \"min_ms\": " << *std::min_element(r.ms.begin(), r.ms.end())
+          << ", \"max_ms\": " << *std::max_element(r.ms.begin(), r.ms.end()) << ", \"runs\": " << r.ms.size()
+          << ", \"sppark_ms\": " << r.reference_ms << ", \"floor_ms\": " << r.floor_ms << ", \"includes\": \""
+          << r.includes << "\", \"samples_ms\": [";
+      for (std::size_t k = 0; k < r.ms.size(); ++k) out << (k ? ", " : "") << r.ms[k];
+      out << "]}" << (i + 1 < rows_.size() ? "," : "") << "\n";
+    }
+    out << "  ]\n}\n";
+  }
+
+ private:
+  std::vector<Row> rows_;
+  std::vector<std::pair<std::string, double>> notes_;
+};
+
+// ---- reference figures
+// ---------------------------------------------------------------------------------------
+
+int size_index(unsigned log_n) {
+  switch (log_n) {
+    case 20:
+      return 0;
+    case 22:
+      return 1;
+    case 24:
+      return 2;
+    case 26:
+      return 3;
+    default:
+      return -1;
+  }
+}
+
+/// sppark on this H200 (sppark-h200.md, medians), by variant and size 2^20, 2^22, 2^24, 2^26.
+double sppark_ntt_ms(NttDirection direction, NttOrder order, bool coset, unsigned log_n) {
+  static const double fwd_nr[] = {0.261, 1.046, 4.429, 20.934}, fwd_rn[] = {0.257, 1.035, 4.409, 22.504},
+                      fwd_nr_c[] = {0.300, 1.198, 5.020, 23.317}, fwd_rn_c[] = {0.298, 1.190, 5.008, 24.865},
+                      inv_nr[] = {0.278, 1.111, 4.684, 21.969}, inv_rn[] = {0.273, 1.098, 4.655, 23.479},
+                      inv_nr_c[] = {0.318, 1.265, 5.288, 24.353}, inv_rn_c[] = {0.314, 1.260, 5.250, 25.879},
+                      fwd_nn[] = {0.281, 1.122, 4.740, 23.831};
+  const int i = size_index(log_n);
+  if (i < 0) return 0;
+  const bool fwd = direction == NttDirection::forward;
+  if (order == NttOrder::NN) return fwd && !coset ? fwd_nn[i] : 0;
+  const bool nr = order == NttOrder::NR;
+  if (fwd) return (nr ? (coset ? fwd_nr_c : fwd_nr) : (coset ? fwd_rn_c : fwd_rn))[i];
+  return (nr ? (coset ? inv_nr_c : inv_nr) : (coset ? inv_rn_c : inv_rn))[i];
+}
+
+double sppark_h_ms(unsigned log_n) {
+  static const double h[] = {2.070, 8.308, 34.982, 167.334};  // 7 NTTs + pointwise, generator-7
+  const int i = size_index(log_n);
+  return i < 0 ? 0 : h[i];
+}
+
+/// gpu-anchors.md §3: an Fr NTT at 100% of the integer-multiply peak.
+double ntt_floor_ms(unsigned log_n) {
+  static const double floor[] = {0.20, 0.89, 3.8, 16.4};
+  const int i = size_index(log_n);
+  return i < 0 ? 0 : floor[i];
+}
+
+// ---- timing
+// --------------------------------------------------------------------------------------------------
+
+/// Times `call(buffer_index)` with events: 3 warm-ups, then `runs` timed calls rotating over `buffers`.
+std::vector<double> time_calls(gpu::Stream& stream, int runs, int buffers,
+                               const std::function<void(int)>& call) {
+  gpu::Event start, stop;
+  for (int i = 0; i < 3; ++i) call(i % buffers);
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    start.record(stream);
+    call((i + 3) % buffers);
+    stop.record(stream);
+    stop.synchronize();
+    ms.push_back(stop.elapsed_ms_since(start));
+  }
+  return ms;
+}
+
+/// Buffers so that one size's calls touch at least 256 MiB (8 at 2^20, 2 at 2^22, 1 from 2^24).
+int rotation(unsigned log_n, int vectors_per_call) {
+  const std::size_t bytes = (std::size_t{32} << log_n) * static_cast<std::size_t>(vectors_per_call);
+  return static_cast<int>(std::max<std::size_t>(1, (std::size_t{256} << 20) / bytes));
+}
+
+int runs_for(const Options& options, unsigned log_n) {
+  return options.runs > 0 ? options.runs : (log_n >= 26 ? 7 : 11);
+}
+
+// ---- sections
+// ------------------------------------------------------------------------------------------------
+
+struct Context {
+  Options options;
+  Report report;
+  std::unique_ptr<gpu::NttEngine> engine;
+  gpu::Stream stream;
+};
+
+void section_probe(Context& ctx) {
+  const double rate = bench::fr_mul_per_second();
+  // 224 32-bit multiply-adds per Fr multiplication (8 x 16 products, 8 x 12 reduction products).
+  std::printf("probe  Fr multiplications: %.2f G/s (%.2f T IMAD/s at 224 per multiplication)\n", rate * 1e-9,
+              rate * 224e-12);
+  ctx.report.note("fr_mul_per_s", rate);
+
+  // Device-to-device copy bandwidth (bytes read + written), the memory ceiling.
+  const std::size_t bytes = std::size_t{1} << 31;
+  gpu::DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+  PL_CUDA_CHECK(cudaMemsetAsync(src.data(), 1, bytes, ctx.stream));
+  const auto ms = time_calls(ctx.stream, 5, 1, [&](int) {
+    PL_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, ctx.stream));
+  });
+  const double best = *std::min_element(ms.begin(), ms.end());
+  std::printf("probe  device copy: %.2f TB/s (read + write)\n", 2.0 * bytes / (best * 1e-3) * 1e-12);
+  ctx.report.note("copy_bytes_per_s", 2.0 * bytes / (best * 1e-3));
+}
+
+void section_ntt(Context& ctx) {
+  struct Variant {
+    const char* name;
+    NttDirection direction;
+    NttOrder order;
+    bool coset;
+  };
+  const Variant variants[] = {
+      {"Fr NTT fwd NR (GS)", NttDirection::forward, NttOrder::NR, false},
+      {"Fr NTT fwd RN (CT)", NttDirection::forward, NttOrder::RN, false},
+      {"Fr NTT inv NR", NttDirection::inverse, NttOrder::NR, false},
+      {"Fr NTT inv RN", NttDirection::inverse, NttOrder::RN, false},
+      {"Fr NTT coset fwd NR", NttDirection::forward, NttOrder::NR, true},
+      {"Fr NTT coset fwd RN", NttDirection::forward, NttOrder::RN, true},
+      {"Fr NTT coset inv NR", NttDirection::inverse, NttOrder::NR, true},
+      {"Fr NTT coset inv RN", NttDirection::inverse, NttOrder::RN, true},
+      {"Fr NTT fwd NN (GS + bit reversal)", NttDirection::forward, NttOrder::NN, false},
+  };
+  for (const unsigned log_n : ctx.options.sizes) {
+    const Domain domain = Domain::make(log_n, HConvention::generator7);
+    const int buffers = rotation(log_n, 1);
+    std::vector<gpu::DeviceBuffer<Fr>> data;
+    for (int i = 0; i < buffers; ++i) {
+      data.emplace_back(domain.size());
+      bench::fill_random_fr(data.back().data(), domain.size(), 1000 * log_n + i, ctx.stream);
+    }
+    for (const Variant& v : variants) {
+      Row row;
+      row.section = "ntt";
+      row.name = v.name;
+      row.log_n = log_n;
+      row.ms = time_calls(ctx.stream, runs_for(ctx.options, log_n), buffers, [&](int b) {
+        ctx.engine->enqueue_ntt(data[static_cast<std::size_t>(b)].data(), domain, v.direction, v.order,
+                                v.coset, ctx.stream);
+      });
+      row.reference_ms = sppark_ntt_ms(v.direction, v.order, v.coset, log_n);
+      row.floor_ms = ntt_floor_ms(log_n);
+      row.includes = "one in-place transform, device-resident, generator7 tables";
+      ctx.report.add(std::move(row));
+    }
+  }
+}
+
+void section_h(Context& ctx) {
+  for (const unsigned log_n : ctx.options.sizes) {
+    const int buffers = rotation(log_n, 3);
+    for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
+      const Domain domain = Domain::make(log_n, convention);
+      std::vector<gpu::DeviceBuffer<Fr>> data;
+      for (int i = 0; i < 3 * buffers; ++i) {
+        data.emplace_back(domain.size());
+        bench::fill_random_fr(data.back().data(), domain.size(), 5000 * log_n + i, ctx.stream);
+      }
+      Row row;
+      row.section = "h";
+      const bool g7 = convention == HConvention::generator7;
+      row.name = g7 ? "H generator7 (7 NTTs, fused)" : "H snarkjs (6 NTTs, fused)";
+      row.log_n = log_n;
+      row.ms = time_calls(ctx.stream, runs_for(ctx.options, log_n), buffers, [&](int b) {
+        const std::size_t k = 3 * static_cast<std::size_t>(b);
+        ctx.engine->enqueue_h(data[k].data(), data[k + 1].data(), data[k + 2].data(), domain, ctx.stream);
+      });
+      row.reference_ms = g7 ? sppark_h_ms(log_n) : 0;
+      row.floor_ms = ntt_floor_ms(log_n) * (g7 ? 7 : 6);
+      row.includes = "enqueue_h: all launches, a b c resident, no transfers";
+      ctx.report.add(std::move(row));
+    }
+  }
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream stream(text);
+  for (std::string item; std::getline(stream, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw Error(Errc::invalid_argument, "bench_gpu: " + arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--sections") {
+      o.sections = split_list(value());
+    } else if (arg == "--sizes") {
+      o.sizes.clear();
+      for (const auto& s : split_list(value())) o.sizes.push_back(static_cast<unsigned>(std::stoul(s)));
+    } else if (arg == "--runs") {
+      o.runs = std::stoi(value());
+    } else if (arg == "--tile-log") {
+      o.tile_log = std::stoi(value());
+    } else if (arg == "--json") {
+      o.json_path = value();
+    } else {
+      throw Error(Errc::invalid_argument,
+                  "bench_gpu: unknown option " + arg + " (--sections --sizes --runs --tile-log --json)");
+    }
+  }
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Context ctx;
+    ctx.options = parse(argc, argv);
+    const auto devices = gpu::list_devices();
+    if (devices.empty()) {
+      std::printf("bench_gpu: no CUDA device\n");
+      return 0;
+    }
+    const std::string device = devices[0].name + ", " + std::to_string(devices[0].multiprocessors) + " SMs";
+    unsigned max_log = 20;
+    for (const unsigned s : ctx.options.sizes) max_log = std::max(max_log, s);
+    ctx.engine = std::make_unique<gpu::NttEngine>(
+        0, gpu::NttEngineOptions{static_cast<int>(max_log), ctx.options.tile_log});
+    std::printf("bench_gpu on %s; tile 2^%d; NTT tables %.1f MiB; times in ms\n", device.c_str(),
+                ctx.options.tile_log, static_cast<double>(ctx.engine->table_bytes()) / (1 << 20));
+    const std::pair<const char*, void (*)(Context&)> sections[] = {
+        {"probe", section_probe}, {"ntt", section_ntt}, {"h", section_h}};
+    bool header = false;
+    for (const auto& name : ctx.options.sections) {
+      bool known = false;
+      for (const auto& [key, run] : sections) {
+        if (name != key) continue;
+        known = true;
+        if (!header && name != "probe") {
+          Report::header();
+          header = true;
+        }
+        run(ctx);
+      }
+      if (!known) throw Error(Errc::invalid_argument, "bench_gpu: unknown section " + name);
+    }
+    if (!ctx.options.json_path.empty()) ctx.report.write_json(ctx.options.json_path, device);
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "bench_gpu: %s\n", error.what());
+    return 1;
+  }
+}

@@ -1,0 +1,565 @@
+// GPU MSM and fixed-base benchmarks, printed beside the public sppark figures measured on the same H200
+// (../shared/reference/sppark-h200.md) and the integer-multiply model floors
+// (../shared/reference/gpu-anchors.md §3), and optionally written as JSON. Same table layout as bench_gpu
+// (which holds the NTT sections).
+//
+//   bench_gpu_msm [--sections g1,sweep,g2,mix,setup] [--sizes 20,22,24,26] [--runs N] [--json FILE] [--seed
+//   S]
+//
+// Method (../shared/device.md): points resident on the device (P_i = [k_i]·G made on the GPU by the
+// fixed-base kernel, all distinct), scalars uniform in Fr and already on the device (Montgomery form), two
+// scalar sets rotated so that the L2 does not serve them; CUDA events around one enqueue_msm call on one
+// stream (every kernel, the GPU window combination and the copy of the result point to pinned host memory; no
+// transfers of inputs); one warm-up, then the median of N calls (11 up to 2^22, 7 at 2^24, 5 at 2^26). The
+// last result of every row is checked against the closed form [sum s_i k_i]·G. Ratio rows (G2/G1,
+// mix/uniform) compare rows of this same run. Setup rows time FixedBaseMul::run on host spans (wall clock:
+// the table, the transfers through pinned staging and the kernels).
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <proofline/cuda/arith/g1.hpp>
+#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/detail/device_buffer.hpp>
+#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/device.hpp>
+#include <proofline/cuda/gpu_fixed_base.hpp>
+#include <proofline/cuda/gpu_msm.hpp>
+#include <proofline/memory/pinning.hpp>
+#include <proofline/util/error.hpp>
+
+namespace {
+
+using namespace proofline;
+
+struct Options {
+  std::vector<std::string> sections = {"g1", "sweep", "g2", "mix", "setup"};
+  std::vector<unsigned> sizes = {20, 22, 24, 26};
+  int runs = 0;  // 0: by size
+  std::string json_path;
+  std::uint64_t seed = std::random_device{}();
+};
+
+struct Row {
+  std::string section;
+  std::string name;
+  unsigned log_n = 0;
+  std::vector<double> ms;
+  double reference_ms = 0;  // sppark on the same H200 (0: not measured)
+  double floor_ms = 0;      // integer-multiply model floor (0: none)
+  std::string includes;
+  std::string check = "-";  // closed-form check of the last result
+
+  double median() const {
+    std::vector<double> s = ms;
+    std::sort(s.begin(), s.end());
+    const std::size_t m = s.size() / 2;
+    return s.size() % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  }
+};
+
+class Report {
+ public:
+  static void header() {
+    std::printf("%-6s %-34s %5s %10s %10s %10s %5s %10s %8s %10s %6s\n", "sect", "operation", "log_n",
+                "median_ms", "min_ms", "max_ms", "runs", "sppark_ms", "vs_spp", "floor_ms", "check");
+  }
+  void add(Row row) {
+    const double med = row.median();
+    const double lo = *std::min_element(row.ms.begin(), row.ms.end());
+    const double hi = *std::max_element(row.ms.begin(), row.ms.end());
+    char reference[32] = "-", ratio[32] = "-", floor[32] = "-";
+    if (row.reference_ms > 0) {
+      std::snprintf(reference, sizeof reference, "%.3f", row.reference_ms);
+      std::snprintf(ratio, sizeof ratio, "%.2fx", row.reference_ms / med);
+    }
+    if (row.floor_ms > 0) std::snprintf(floor, sizeof floor, "%.2f", row.floor_ms);
+    std::printf("%-6s %-34s %5u %10.3f %10.3f %10.3f %5zu %10s %8s %10s %6s\n", row.section.c_str(),
+                row.name.c_str(), row.log_n, med, lo, hi, row.ms.size(), reference, ratio, floor,
+                row.check.c_str());
+    std::fflush(stdout);
+    if (row.check == "FAIL") failures_++;
+    rows_.push_back(std::move(row));
+  }
+  void note(const std::string& key, double value) {
+    std::printf("note   %s = %.4f\n", key.c_str(), value);
+    std::fflush(stdout);
+    notes_.emplace_back(key, value);
+  }
+  int failures() const { return failures_; }
+  const Row* find(const std::string& name, unsigned log_n) const {
+    for (const Row& r : rows_) {
+      if (r.name == name && r.log_n == log_n) return &r;
+    }
+    return nullptr;
+  }
+
+  void write_json(const std::string& path, const std::string& device) const {
+    std::ofstream out(path);
+    if (!out) throw Error(Errc::io, "bench_gpu_msm: cannot write " + path);
+    out << "{\n  \"device\": \"" << device << "\",\n  \"notes\": {";
+    for (std::size_t i = 0; i < notes_.size(); ++i)
+      out << (i ? ", " : "") << "\"" << notes_[i].first << "\": " << notes_[i].second;
+    out << "},\n  \"rows\": [\n";
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      const Row& r = rows_[i];
+      out << "    {\"section\": \"" << r.section << "\", \"name\": \"" << r.name
+          << "\", \"log_n\": " << r.log_n << ", \"median_ms\": " << r.median()
+          << ", \"min_ms\": " << *std::min_element(r.ms.begin(), r.ms.end())
+          << ", \"max_ms\": " << *std::max_element(r.ms.begin(), r.ms.end()) << ", \"runs\": " << r.ms.size()
+          << ", \"sppark_ms\": " << r.reference_ms << ", \"floor_ms\": " << r.floor_ms << ", \"includes\": \""
+          << r.includes << "\", \"check\": \"" << r.check << "\", \"samples_ms\": [";
+      for (std::size_t k = 0; k < r.ms.size(); ++k) out << (k ? ", " : "") << r.ms[k];
+      out << "]}" << (i + 1 < rows_.size() ? "," : "") << "\n";
+    }
+    out << "  ]\n}\n";
+  }
+
+ private:
+  std::vector<Row> rows_;
+  std::vector<std::pair<std::string, double>> notes_;
+  int failures_ = 0;
+};
+
+// ---- reference figures
+// ---------------------------------------------------------------------------------------
+
+int size_index(unsigned log_n) {
+  switch (log_n) {
+    case 20:
+      return 0;
+    case 22:
+      return 1;
+    case 24:
+      return 2;
+    case 26:
+      return 3;
+    default:
+      return -1;
+  }
+}
+
+/// sppark G1 MSM on this H200, points resident, scalars on the device (path A'), medians.
+double sppark_g1_ms(unsigned log_n) {
+  static const double ms[] = {21.50, 56.98, 154.86, 572.08};
+  const int i = size_index(log_n);
+  return i < 0 ? 0 : ms[i];
+}
+
+/// gpu-anchors.md §3: G1 MSM at the best window and 100% of the integer-multiply peak.
+double g1_floor_ms(unsigned log_n) {
+  static const double ms[] = {6.5, 24.0, 85.1, 314.0};
+  const int i = size_index(log_n);
+  return i < 0 ? 0 : ms[i];
+}
+
+// ---- inputs
+// --------------------------------------------------------------------------------------------------
+
+std::vector<Fr> random_scalars(std::uint64_t seed, std::size_t n) {
+  std::vector<Fr> out(n);
+  constexpr std::size_t block = std::size_t{1} << 16;
+  tbb::parallel_for(std::size_t{0}, (n + block - 1) / block, [&](std::size_t b) {
+    std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (b + 1)));
+    for (std::size_t i = b * block; i < std::min(n, (b + 1) * block); ++i) {
+      for (;;) {
+        Fr::Int raw;
+        for (auto& limb : raw.limb) limb = rng();
+        raw.limb[3] &= (std::uint64_t{1} << 63) - 1;
+        if (Fr::is_canonical(raw)) {  // uniform Montgomery limbs below r: a uniform field element
+          out[i] = Fr::from_montgomery(raw);
+          break;
+        }
+      }
+    }
+  });
+  return out;
+}
+
+/// 20% zero, 50% one, 30% uniform.
+std::vector<Fr> groth16_mix(std::uint64_t seed, std::size_t n) {
+  std::vector<Fr> out = random_scalars(seed, n);
+  std::mt19937_64 rng(seed + 1);
+  for (auto& s : out) {
+    const auto u = rng() % 10;
+    if (u < 2) {
+      s = Fr::zero();
+    } else if (u < 7) {
+      s = Fr::one();
+    }
+  }
+  return out;
+}
+
+Fr dot(const std::vector<Fr>& a, const std::vector<Fr>& b, std::size_t n) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n, std::size_t{1} << 14), Fr::zero(),
+      [&](const tbb::blocked_range<std::size_t>& range, Fr acc) {
+        for (std::size_t i = range.begin(); i < range.end(); ++i) acc += a[i] * b[i];
+        return acc;
+      },
+      [](const Fr& x, const Fr& y) { return x + y; });
+}
+
+template <class T>
+gpu::DeviceBuffer<T> to_device(const std::vector<T>& host) {
+  gpu::DeviceBuffer<T> out(host.size());
+  PL_CUDA_CHECK(cudaMemcpy(out.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return out;
+}
+
+/// Device points P_i = [k_i]·G (distinct), made by the GPU fixed-base multiplication; k_i kept for checks.
+template <class Curve>
+struct Points {
+  std::vector<Fr> logs;
+  gpu::DeviceBuffer<AffinePoint<Curve>> device;
+
+  Points(std::uint64_t seed, std::size_t n) : logs(random_scalars(seed, n)), device(n) {
+    const gpu::FixedBaseMul<Curve> table(AffinePoint<Curve>::generator());
+    const std::size_t chunk = std::min<std::size_t>(n, std::size_t{1} << 24);
+    gpu::DeviceBuffer<Fr> device_logs(chunk);
+    gpu::DeviceBuffer<std::byte> scratch(gpu::FixedBaseMul<Curve>::scratch_bytes(chunk));
+    gpu::Stream stream;
+    for (std::size_t at = 0; at < n; at += chunk) {
+      const std::size_t m = std::min(chunk, n - at);
+      PL_CUDA_CHECK(cudaMemcpyAsync(device_logs.data(), logs.data() + at, m * sizeof(Fr),
+                                    cudaMemcpyHostToDevice, stream.get()));
+      table.enqueue(device_logs.data(), m, device.data() + at, scratch.data(), stream.get());
+      stream.synchronize();
+    }
+  }
+};
+
+// ---- timing
+// --------------------------------------------------------------------------------------------------
+
+int runs_for(const Options& options, unsigned log_n) {
+  if (options.runs > 0) return options.runs;
+  return log_n >= 26 ? 5 : log_n >= 24 ? 7 : 11;
+}
+
+/// One MSM engine and its scratch, timed with events around enqueue calls that rotate over scalar sets.
+template <class Curve>
+struct MsmTimer {
+  gpu::MsmEngine engine;
+  gpu::DeviceBuffer<std::byte> scratch;
+  std::unique_ptr<memory::PinningBackend> backend = memory::default_backend();
+  memory::PinnedBuffer pinned_buffer = backend->allocate(sizeof(JacobianPoint<Curve>));
+  JacobianPoint<Curve>* pinned = static_cast<JacobianPoint<Curve>*>(pinned_buffer.data);
+
+  MsmTimer(std::size_t n, const gpu::MsmOptions& options)
+      : engine(std::is_same_v<Curve, G1Params> ? gpu::MsmGroup::g1 : gpu::MsmGroup::g2, n, options),
+        scratch(engine.scratch_bytes()) {}
+  ~MsmTimer() { backend->deallocate(pinned_buffer); }
+  MsmTimer(const MsmTimer&) = delete;
+  MsmTimer& operator=(const MsmTimer&) = delete;
+
+  void call(const AffinePoint<Curve>* points, const Fr* scalars, std::size_t n, cudaStream_t stream) {
+    if constexpr (std::is_same_v<Curve, G1Params>) {
+      engine.enqueue_msm_g1(points, scalars, n, pinned, scratch.data(), stream);
+    } else {
+      engine.enqueue_msm_g2(points, scalars, n, pinned, scratch.data(), stream);
+    }
+  }
+
+  /// Times runs calls (after one warm-up) over the scalar sets in turn; leaves the last set's result in
+  /// *pinned.
+  std::vector<double> time(const AffinePoint<Curve>* points, const std::vector<const Fr*>& sets,
+                           std::size_t n, int runs, gpu::Stream& stream) {
+    gpu::Event start, stop;
+    call(points, sets[0], n, stream.get());
+    stream.synchronize();
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+      start.record(stream.get());
+      call(points, sets[static_cast<std::size_t>(i + 1) % sets.size()], n, stream.get());
+      stop.record(stream.get());
+      stop.synchronize();
+      ms.push_back(stop.elapsed_ms_since(start));
+    }
+    return ms;
+  }
+};
+
+// ---- sections
+// ------------------------------------------------------------------------------------------------
+
+struct Context {
+  Options options;
+  Report report;
+  gpu::Stream stream;
+  std::unique_ptr<Points<G1Params>> g1_points;
+  std::unique_ptr<Points<G2Params>> g2_points;
+  unsigned g1_max_log = 0;
+};
+
+Points<G1Params>& g1_points(Context& ctx) {
+  if (!ctx.g1_points) {
+    unsigned max_log = 24;
+    for (unsigned log_n : ctx.options.sizes) max_log = std::max(max_log, log_n);
+    const auto begin = std::chrono::steady_clock::now();
+    ctx.g1_points = std::make_unique<Points<G1Params>>(ctx.options.seed, std::size_t{1} << max_log);
+    ctx.g1_max_log = max_log;
+    ctx.report.note("g1_points_generated_log_n", max_log);
+    ctx.report.note("g1_points_generation_s",
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+  }
+  return *ctx.g1_points;
+}
+
+/// Scalar sets (device) for one size: two uniform sets, kept on the host for the checks.
+struct ScalarSets {
+  std::vector<std::vector<Fr>> host;
+  std::vector<gpu::DeviceBuffer<Fr>> device;
+  std::vector<const Fr*> pointers;
+
+  ScalarSets(std::uint64_t seed, std::size_t n, int count, bool mix = false) {
+    for (int k = 0; k < count; ++k) {
+      host.push_back(mix ? groth16_mix(seed + static_cast<std::uint64_t>(k), n)
+                         : random_scalars(seed + static_cast<std::uint64_t>(k), n));
+      device.push_back(to_device(host.back()));
+      pointers.push_back(device.back().data());
+    }
+  }
+  /// The set that the last of `runs` timed calls used.
+  const std::vector<Fr>& last(int runs) const { return host[static_cast<std::size_t>(runs) % host.size()]; }
+};
+
+template <class Curve>
+std::string check(const JacobianPoint<Curve>& result, const std::vector<Fr>& logs,
+                  const std::vector<Fr>& scalars, std::size_t n) {
+  return result == AffinePoint<Curve>::generator().mul(dot(logs, scalars, n)) ? "PASS" : "FAIL";
+}
+
+template <class Curve>
+Row msm_row(Context& ctx, const std::string& section, const std::string& name, unsigned log_n,
+            const AffinePoint<Curve>* points, const std::vector<Fr>& logs, const ScalarSets& sets,
+            const gpu::MsmOptions& options, int runs) {
+  const std::size_t n = std::size_t{1} << log_n;
+  MsmTimer<Curve> timer(n, options);
+  Row row;
+  row.section = section;
+  row.name = name + " c=" + std::to_string(timer.engine.window_bits());
+  row.log_n = log_n;
+  row.ms = timer.time(points, sets.pointers, n, runs, ctx.stream);
+  row.includes = "all kernels + window combination on GPU + result D2H; points and scalars resident";
+  row.check = check(*timer.pinned, logs, sets.last(runs), n);
+  return row;
+}
+
+void section_g1(Context& ctx) {
+  auto& points = g1_points(ctx);
+  for (unsigned log_n : ctx.options.sizes) {
+    const std::size_t n = std::size_t{1} << log_n;
+    const ScalarSets sets(ctx.options.seed + log_n, n, 2);
+    Row row = msm_row<G1Params>(ctx, "g1", "G1 MSM uniform", log_n, points.device.data(), points.logs, sets,
+                                {}, runs_for(ctx.options, log_n));
+    row.reference_ms = sppark_g1_ms(log_n);
+    row.floor_ms = g1_floor_ms(log_n);
+    ctx.report.add(std::move(row));
+  }
+}
+
+/// Window widths around the model's choice, fewer runs (to calibrate the model).
+void section_sweep(Context& ctx) {
+  auto& points = g1_points(ctx);
+  for (unsigned log_n : ctx.options.sizes) {
+    const std::size_t n = std::size_t{1} << log_n;
+    const ScalarSets sets(ctx.options.seed + 100 + log_n, n, 2);
+    const int model = gpu::MsmEngine(gpu::MsmGroup::g1, n).window_bits();
+    for (int c : {model - 2, model - 1, model + 1}) {
+      if (c < 4 || c > 22) continue;
+      gpu::MsmOptions options;
+      options.window_bits = c;
+      Row row = msm_row<G1Params>(ctx, "sweep", "G1 MSM uniform", log_n, points.device.data(), points.logs,
+                                  sets, options, 3);
+      row.reference_ms = sppark_g1_ms(log_n);
+      row.floor_ms = g1_floor_ms(log_n);
+      ctx.report.add(std::move(row));
+    }
+  }
+}
+
+void section_g2(Context& ctx) {
+  unsigned max_log = 0;
+  for (unsigned log_n : ctx.options.sizes) {
+    if (log_n <= 24) max_log = std::max(max_log, log_n);
+  }
+  if (max_log == 0) return;
+  if (!ctx.g2_points)
+    ctx.g2_points = std::make_unique<Points<G2Params>>(ctx.options.seed + 1, std::size_t{1} << max_log);
+  for (unsigned log_n : ctx.options.sizes) {
+    if (log_n > 24 || log_n < 22) continue;
+    const std::size_t n = std::size_t{1} << log_n;
+    const ScalarSets sets(ctx.options.seed + 200 + log_n, n, 2);
+    Row row = msm_row<G2Params>(ctx, "g2", "G2 MSM uniform", log_n, ctx.g2_points->device.data(),
+                                ctx.g2_points->logs, sets, {}, runs_for(ctx.options, log_n));
+    const double g2 = row.median();
+    ctx.report.add(std::move(row));
+    // The G1 row of this run at the same size, for the ratio (required <= 3.5, stretch 3).
+    for (int c = 4; c <= 22; ++c) {
+      if (const Row* g1 = ctx.report.find("G1 MSM uniform c=" + std::to_string(c), log_n)) {
+        ctx.report.note("g2_over_g1_2^" + std::to_string(log_n), g2 / g1->median());
+        break;
+      }
+    }
+  }
+}
+
+/// Groth16-like scalars (20% zero, 50% one, 30% uniform) at 2^24: with the split fast path (the window sized
+/// for the 30%), and without it, beside the uniform row of this run (required <= 0.5x, stretch 0.35x).
+void section_mix(Context& ctx) {
+  auto& points = g1_points(ctx);
+  for (unsigned log_n : ctx.options.sizes) {
+    if (log_n != 24 && log_n != 22) continue;
+    const std::size_t n = std::size_t{1} << log_n;
+    const ScalarSets sets(ctx.options.seed + 300 + log_n, n, 2, true);
+    gpu::MsmOptions split;
+    split.split_zero_one = true;
+    split.expected_dense = n * 3 / 10;
+    Row row = msm_row<G1Params>(ctx, "mix", "G1 MSM 20/50/30 split", log_n, points.device.data(), points.logs,
+                                sets, split, runs_for(ctx.options, log_n));
+    const double mixed = row.median();
+    ctx.report.add(std::move(row));
+    ctx.report.add(msm_row<G1Params>(ctx, "mix", "G1 MSM 20/50/30 no split", log_n, points.device.data(),
+                                     points.logs, sets, {}, 3));
+    for (int c = 4; c <= 22; ++c) {
+      if (const Row* uniform = ctx.report.find("G1 MSM uniform c=" + std::to_string(c), log_n)) {
+        ctx.report.note("mix_over_uniform_2^" + std::to_string(log_n), mixed / uniform->median());
+        break;
+      }
+    }
+  }
+}
+
+/// Fixed-base batches through the host API (what setup calls): table, pinned staging, transfers, kernels.
+void section_setup(Context& ctx) {
+  double key_s = 0;
+  for (unsigned log_n : {20u, 24u}) {
+    const std::size_t n = std::size_t{1} << log_n;
+    const std::vector<Fr> scalars = random_scalars(ctx.options.seed + 400 + log_n, n);
+    auto time_run = [&](auto tag) {
+      using Curve = decltype(tag);
+      std::vector<AffinePoint<Curve>> out(n);
+      const auto begin = std::chrono::steady_clock::now();
+      gpu::FixedBaseMul<Curve>(AffinePoint<Curve>::generator()).run(scalars, out);
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+      std::mt19937_64 rng(ctx.options.seed);
+      bool ok = true;
+      for (int k = 0; k < 64; ++k) {
+        const std::size_t i = rng() % n;
+        ok = ok && out[i] == AffinePoint<Curve>::generator().mul(scalars[i]).to_affine();
+      }
+      Row row;
+      row.section = "setup";
+      row.name = std::string(std::is_same_v<Curve, G1Params> ? "G1" : "G2") + " fixed-base run (host spans)";
+      row.log_n = log_n;
+      row.ms = {ms};
+      row.includes = "table build + H2D/D2H via pinned staging + kernels + host copies (wall clock)";
+      row.check = ok ? "PASS" : "FAIL";
+      ctx.report.add(std::move(row));
+      return ms;
+    };
+    const double g1_ms = time_run(G1Params{});
+    const double g2_ms = time_run(G2Params{});
+    // A synthetic key of n constraints: A, B1, L (or C) and H in G1, B2 in G2 (about n points each).
+    if (log_n == 24) key_s = (4 * g1_ms + g2_ms) / 1000;
+  }
+  if (key_s > 0) ctx.report.note("setup_key_2^24_points_estimate_s", key_s);
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw Error(Errc::invalid_argument, "bench_gpu_msm: " + arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--sections") {
+      o.sections = split_list(value());
+    } else if (arg == "--sizes") {
+      o.sizes.clear();
+      for (const auto& s : split_list(value())) o.sizes.push_back(static_cast<unsigned>(std::stoul(s)));
+    } else if (arg == "--runs") {
+      o.runs = std::stoi(value());
+    } else if (arg == "--json") {
+      o.json_path = value();
+    } else if (arg == "--seed") {
+      o.seed = std::stoull(value());
+    } else {
+      throw Error(Errc::invalid_argument,
+                  "bench_gpu_msm: unknown option " + arg + " (--sections --sizes --runs --json --seed)");
+    }
+  }
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options options = parse(argc, argv);
+    const auto devices = gpu::list_devices();
+    if (devices.empty()) {
+      std::printf("bench_gpu_msm: no CUDA device\n");
+      return 0;
+    }
+    Context ctx;
+    ctx.options = options;
+    std::printf("bench_gpu_msm on %s (%d SMs), seed %llu\n", devices[0].name.c_str(),
+                devices[0].multiprocessors, static_cast<unsigned long long>(ctx.options.seed));
+    Report::header();
+    const std::pair<const char*, void (*)(Context&)> sections[] = {{"g1", section_g1},
+                                                                   {"sweep", section_sweep},
+                                                                   {"g2", section_g2},
+                                                                   {"mix", section_mix},
+                                                                   {"setup", section_setup}};
+    for (const auto& name : ctx.options.sections) {
+      bool known = false;
+      for (const auto& [key, run] : sections) {
+        if (name == key) {
+          run(ctx);
+          known = true;
+        }
+      }
+      if (!known) throw Error(Errc::invalid_argument, "bench_gpu_msm: unknown section " + name);
+    }
+    if (!ctx.options.json_path.empty()) ctx.report.write_json(ctx.options.json_path, devices[0].name);
+    if (ctx.report.failures() > 0) {
+      std::printf("bench_gpu_msm: %d closed-form checks FAILED\n", ctx.report.failures());
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_gpu_msm: %s\n", e.what());
+    return 1;
+  }
+}

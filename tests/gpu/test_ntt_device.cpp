@@ -1,0 +1,278 @@
+// GPU NTT and H against the CPU reference (cuda/cpu/), bit for bit, on fresh random inputs each run.
+//
+//   2^10..2^20: every direction x order (NN, NR, RN, RR) x coset combination, both conventions, full vectors.
+//   2^21..2^24 and 2^26: four combinations per convention against the full CPU result (forward NR, coset
+//     forward RN, coset inverse NR, inverse NN), and every other combination as a round trip on the GPU.
+//   H: 2^10..2^22 in steps and 2^24, 2^26, both conventions, against cpu::compute_h, for random a, b, c and
+//     for a satisfied system (c = a·b, where generator7's H has degree <= n − 2).
+// PROOFLINE_GPU_TEST_MAX_LOG (default 26) lowers the largest size for quick runs.
+#include <doctest/doctest.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <proofline/cuda/arith/domain.hpp>
+#include <proofline/cuda/arith/random.hpp>
+#include <proofline/cuda/cpu/h_poly.hpp>
+#include <proofline/cuda/cpu/ntt.hpp>
+#include <proofline/cuda/detail/device_buffer.hpp>
+#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/util/error.hpp>
+
+#include "arith_kernels.hpp"
+
+using namespace proofline;
+
+namespace {
+
+int max_log_for_tests() {
+  const char* text = std::getenv("PROOFLINE_GPU_TEST_MAX_LOG");
+  return text != nullptr ? std::atoi(text) : 26;
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device source;
+  const std::uint64_t seed = (static_cast<std::uint64_t>(source()) << 32) | source();
+  std::printf("  seed %llu\n", static_cast<unsigned long long>(seed));
+  return seed;
+}
+
+/// Random elements from per-chunk generators (parallel), with 0, 1 and −1 at the front.
+std::vector<Fr> random_vector(std::uint64_t seed, std::size_t n) {
+  std::vector<Fr> out(n);
+  constexpr std::size_t kChunk = 1 << 14;
+  tbb::parallel_for(std::size_t{0}, (n + kChunk - 1) / kChunk, [&](std::size_t chunk) {
+    std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ULL * (chunk + 1)));
+    for (std::size_t i = chunk * kChunk; i < std::min(n, (chunk + 1) * kChunk); ++i)
+      out[i] = random_field<Fr>(rng);
+  });
+  out[0] = Fr::zero();
+  out[1] = Fr::one();
+  out[2] = -Fr::one();
+  return out;
+}
+
+std::size_t mismatches(const std::vector<Fr>& a, const std::vector<Fr>& b) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, a.size(), 1 << 16), std::size_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, std::size_t count) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) count += a[i] != b[i];
+        return count;
+      },
+      [](std::size_t x, std::size_t y) { return x + y; });
+}
+
+const char* order_name(NttOrder order) {
+  switch (order) {
+    case NttOrder::NN:
+      return "NN";
+    case NttOrder::NR:
+      return "NR";
+    case NttOrder::RN:
+      return "RN";
+    case NttOrder::RR:
+      return "RR";
+  }
+  return "?";
+}
+
+std::string describe(const Domain& domain, NttDirection direction, NttOrder order, bool coset) {
+  return std::string(domain.convention() == HConvention::generator7 ? "generator7" : "snarkjs") + " 2^" +
+         std::to_string(domain.log_size()) +
+         (direction == NttDirection::forward ? " forward " : " inverse ") + order_name(order) +
+         (coset ? " coset" : "");
+}
+
+/// The engine is built once for the whole suite (both conventions, up to 2^26).
+const gpu::NttEngine& engine() {
+  static const gpu::NttEngine instance(0, gpu::NttEngineOptions{std::max(max_log_for_tests(), 20)});
+  return instance;
+}
+
+struct DeviceVector {
+  gpu::DeviceBuffer<Fr> buffer;
+  explicit DeviceVector(std::size_t n) : buffer(n) {}
+  void put(const std::vector<Fr>& host, gpu::Stream& stream) {
+    buffer.upload(host.data(), host.size(), stream);
+  }
+  std::vector<Fr> get(gpu::Stream& stream) {
+    std::vector<Fr> host(buffer.size());
+    buffer.download(host.data(), host.size(), stream);
+    stream.synchronize();
+    return host;
+  }
+};
+
+std::vector<Fr> gpu_ntt(const std::vector<Fr>& input, const Domain& domain, NttDirection direction,
+                        NttOrder order, bool coset) {
+  gpu::Stream stream;
+  DeviceVector data(input.size());
+  data.put(input, stream);
+  engine().enqueue_ntt(data.buffer.data(), domain, direction, order, coset, stream.get());
+  return data.get(stream);
+}
+
+std::vector<Fr> cpu_ntt(std::vector<Fr> values, const Domain& domain, NttDirection direction, NttOrder order,
+                        bool coset) {
+  cpu::ntt(values, domain, direction, order, coset);
+  return values;
+}
+
+constexpr NttOrder kOrders[] = {NttOrder::NN, NttOrder::NR, NttOrder::RN, NttOrder::RR};
+constexpr HConvention kConventions[] = {HConvention::generator7, HConvention::snarkjs};
+
+void check_h(unsigned log_n, HConvention convention, bool satisfied) {
+  const Domain domain = Domain::make(log_n, convention);
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  CAPTURE(log_n);
+  const std::vector<Fr> a = random_vector(seed, domain.size()), b = random_vector(seed + 1, domain.size());
+  std::vector<Fr> c = random_vector(seed + 2, domain.size());
+  if (satisfied) tbb::parallel_for(std::size_t{0}, c.size(), [&](std::size_t i) { c[i] = a[i] * b[i]; });
+  gpu::Stream stream;
+  DeviceVector da(domain.size()), db(domain.size()), dc(domain.size());
+  da.put(a, stream);
+  db.put(b, stream);
+  dc.put(c, stream);
+  engine().enqueue_h(da.buffer.data(), db.buffer.data(), dc.buffer.data(), domain, stream.get());
+  const std::vector<Fr> actual = da.get(stream);
+  std::vector<Fr> ea = a, eb = b, ec = c;
+  cpu::compute_h(ea, eb, ec, domain);
+  const std::string what = std::string(convention == HConvention::generator7 ? "generator7" : "snarkjs") +
+                           (satisfied ? " satisfied" : " random");
+  CAPTURE(what);
+  CHECK(mismatches(actual, ea) == 0);
+  if (satisfied && convention == HConvention::generator7) CHECK(actual.back().is_zero());
+}
+
+}  // namespace
+
+TEST_CASE("gpu/ntt/Fr device arithmetic on limb edge cases equals the host") {
+  // Montgomery representations with zero, all-ones and single-bit 32-bit limbs exercise every carry chain.
+  std::vector<Fr> values = {Fr::zero(), Fr::one(), -Fr::one(), Fr::from_u64(2), -Fr::from_u64(2)};
+  const std::uint64_t patterns[] = {0, 1, 0xffffffffULL, 0x100000000ULL, 0xffffffff00000000ULL, ~0ULL};
+  for (const auto p0 : patterns)
+    for (const auto p1 : patterns) {
+      BigInt<4> x;
+      x.limb[0] = p0;
+      x.limb[1] = p1;
+      x.limb[2] = p0 ^ p1;
+      x.limb[3] = p1 & 0x3fffffffffffffffULL;
+      if (Fr::is_canonical(x)) values.push_back(Fr::from_montgomery(x));
+    }
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  std::vector<Fr> random = random_vector(seed, 1 << 16);
+  std::vector<Fr> a, b;
+  for (const Fr& x : values)
+    for (const Fr& y : values) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  for (std::size_t i = 0; i + 1 < random.size(); i += 2) {
+    a.push_back(random[i]);
+    b.push_back(random[i + 1]);
+  }
+  const std::vector<Fr> device = gpu_test::fr_ops_on_device(a, b);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    bad += (device[4 * i] != a[i] * b[i]) + (device[4 * i + 1] != a[i] + b[i]) +
+           (device[4 * i + 2] != a[i] - b[i]);
+  CHECK(bad == 0);
+}
+
+TEST_CASE("gpu/ntt/every order direction and coset equals the CPU NTT from 2^10 to 2^20") {
+  for (unsigned log_n = 10; log_n <= 20; ++log_n) {
+    for (const HConvention convention : kConventions) {
+      const Domain domain = Domain::make(log_n, convention);
+      const std::uint64_t seed = fresh_seed();
+      CAPTURE(seed);
+      const std::vector<Fr> input = random_vector(seed, domain.size());
+      for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse})
+        for (const NttOrder order : kOrders)
+          for (const bool coset : {false, true}) {
+            const std::string what = describe(domain, direction, order, coset);
+            CAPTURE(what);
+            CHECK(mismatches(gpu_ntt(input, domain, direction, order, coset),
+                             cpu_ntt(input, domain, direction, order, coset)) == 0);
+          }
+    }
+  }
+}
+
+TEST_CASE("gpu/ntt/large sizes equal the CPU NTT and every combination round-trips") {
+  std::vector<unsigned> sizes;
+  for (unsigned log_n = 21; log_n <= 24; ++log_n) sizes.push_back(log_n);
+  sizes.push_back(26);
+  for (const unsigned log_n : sizes) {
+    if (static_cast<int>(log_n) > max_log_for_tests()) continue;
+    for (const HConvention convention : kConventions) {
+      const Domain domain = Domain::make(log_n, convention);
+      const std::uint64_t seed = fresh_seed();
+      CAPTURE(seed);
+      const std::vector<Fr> input = random_vector(seed, domain.size());
+      struct Combo {
+        NttDirection direction;
+        NttOrder order;
+        bool coset;
+      };
+      const Combo full[] = {{NttDirection::forward, NttOrder::NR, false},
+                            {NttDirection::forward, NttOrder::RN, true},
+                            {NttDirection::inverse, NttOrder::NR, true},
+                            {NttDirection::inverse, NttOrder::NN, false}};
+      for (const Combo& combo : full) {
+        const std::string what = describe(domain, combo.direction, combo.order, combo.coset);
+        CAPTURE(what);
+        CHECK(mismatches(gpu_ntt(input, domain, combo.direction, combo.order, combo.coset),
+                         cpu_ntt(input, domain, combo.direction, combo.order, combo.coset)) == 0);
+      }
+      // Round trips of every order and coset: forward then the inverse with the orders swapped back.
+      gpu::Stream stream;
+      DeviceVector data(domain.size());
+      for (const NttOrder order : kOrders)
+        for (const bool coset : {false, true}) {
+          const NttOrder back = order == NttOrder::NR   ? NttOrder::RN
+                                : order == NttOrder::RN ? NttOrder::NR
+                                                        : order;
+          const std::string what = describe(domain, NttDirection::forward, order, coset) + " then back";
+          CAPTURE(what);
+          data.put(input, stream);
+          engine().enqueue_ntt(data.buffer.data(), domain, NttDirection::forward, order, coset, stream.get());
+          engine().enqueue_ntt(data.buffer.data(), domain, NttDirection::inverse, back, coset, stream.get());
+          CHECK(mismatches(data.get(stream), input) == 0);
+        }
+    }
+  }
+}
+
+TEST_CASE("gpu/ntt/H equals the CPU compute_h in both conventions") {
+  for (const unsigned log_n : {10u, 11u, 12u, 16u, 20u, 22u, 24u, 26u}) {
+    if (static_cast<int>(log_n) > max_log_for_tests()) continue;
+    for (const HConvention convention : kConventions) {
+      check_h(log_n, convention, false);
+      if (log_n <= 20) check_h(log_n, convention, true);
+    }
+  }
+}
+
+TEST_CASE("gpu/ntt/sizes outside the engine's range are refused") {
+  gpu::Stream stream;
+  gpu::DeviceBuffer<Fr> data(1 << 9);
+  CHECK_THROWS_AS(engine().enqueue_ntt(data.data(), Domain::make(9, HConvention::generator7),
+                                       NttDirection::forward, NttOrder::NR, false, stream.get()),
+                  Error);
+  CHECK_THROWS_AS(engine().enqueue_ntt(data.data(), Domain::make(28, HConvention::generator7),
+                                       NttDirection::forward, NttOrder::NR, false, stream.get()),
+                  Error);
+  CHECK_THROWS_AS(engine().enqueue_h(data.data(), data.data(), data.data(),
+                                     Domain::make(10, HConvention::snarkjs), stream.get()),
+                  Error);
+}

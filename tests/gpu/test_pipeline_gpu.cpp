@@ -1,0 +1,256 @@
+// The pipeline on the CUDA backend (runs only where a GPU exists): mixed 2^12 and 2^14 jobs prove and verify,
+// baseline mode proves with the same kernels, faults in the GPU stages fail only their job, device slots bound
+// the jobs on a GPU, the graph runs in a two-thread arena, and keys that do not fit VRAM together are evicted
+// least recently used first and come back when needed.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+
+#include <proofline/cuda/gpu_fixed_base.hpp>
+#include <proofline/graph/pipeline.hpp>
+#include <proofline/graph/trace/stats.hpp>
+#include <proofline/groth16/setup.hpp>
+#include <proofline/groth16/synthetic.hpp>
+#include <proofline/groth16/verifier.hpp>
+
+using namespace proofline;
+using namespace proofline::pipeline;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct GpuCircuit {
+  groth16::SyntheticOptions options;
+  std::shared_ptr<const groth16::ConstraintSystem> cs;
+  std::shared_ptr<const groth16::ProvingKey> pk;
+  std::shared_ptr<const groth16::VerifyingKey> vk;
+  groth16::PreparedVerifyingKey pvk;
+
+  KeySpec spec(std::string name) const { return KeySpec{std::move(name), pk, cs, vk}; }
+};
+
+const GpuCircuit& gpu_circuit(unsigned log_size) {
+  static std::mutex mutex;
+  static std::map<unsigned, std::unique_ptr<GpuCircuit>> cache;
+  std::lock_guard lock(mutex);
+  auto& slot = cache[log_size];
+  if (!slot) {
+    auto c = std::make_unique<GpuCircuit>();
+    c->options = groth16::SyntheticOptions{.log_size = log_size, .num_public = 2, .seed = 300 + log_size};
+    groth16::SyntheticCircuit made = groth16::make_synthetic_circuit(c->options);
+    groth16::SetupOptions setup;
+    setup.fixed_base.g1 = [](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> o) {
+      gpu::fixed_base_mul_g1(b, s, o);
+    };
+    setup.fixed_base.g2 = [](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> o) {
+      gpu::fixed_base_mul_g2(b, s, o);
+    };
+    groth16::KeyPair keys = groth16::setup_from_trapdoor(made.cs, groth16::trapdoor_from_seed(log_size), setup);
+    c->cs = std::make_shared<const groth16::ConstraintSystem>(std::move(made.cs));
+    c->pk = std::make_shared<const groth16::ProvingKey>(std::move(keys.pk));
+    c->pvk = groth16::prepare(keys.vk);
+    c->vk = std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk));
+    slot = std::move(c);
+  }
+  return *slot;
+}
+
+Config gpu_config() {
+  Config config;
+  config.backend = Backend::cuda;
+  config.host_budget = 8ull << 30;
+  config.max_log_n = 14;
+  config.verify = true;
+  return config;
+}
+
+Job gpu_job(const GpuCircuit& c, KeyHandle key, std::uint64_t seed) {
+  Job j;
+  j.key = key;
+  j.witness = WitnessCallback{[&c, seed](const WitnessTarget& t) {
+    groth16::synthetic_witness_into(*c.cs, c.options, seed, t.z.unchecked());
+  }};
+  return j;
+}
+
+JobResult await(Submission& s) {
+  REQUIRE_MESSAGE(s.result.wait_for(600s) == std::future_status::ready, "job " << s.id << " never finished");
+  return s.result.get();
+}
+
+bool verifies(const GpuCircuit& c, const JobResult& r) {
+  return r.proof && groth16::verify(c.pvk, r.public_inputs, *r.proof);
+}
+
+}  // namespace
+
+TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and every proof verifies") {
+  const GpuCircuit& small = gpu_circuit(12);
+  const GpuCircuit& large = gpu_circuit(14);
+  Pipeline pipeline(gpu_config());
+  REQUIRE(pipeline.backend() == Backend::cuda);
+  const KeyHandle k12 = pipeline.add_key(small.spec("n12"));
+  const KeyHandle k14 = pipeline.add_key(large.spec("n14"));
+  std::vector<std::pair<const GpuCircuit*, Submission>> submitted;
+  for (std::uint64_t i = 0; i < 12; ++i) {
+    const GpuCircuit& c = i % 2 == 0 ? small : large;
+    submitted.emplace_back(&c, pipeline.submit(gpu_job(c, i % 2 == 0 ? k12 : k14, i)));
+  }
+  for (auto& [c, s] : submitted) {
+    const JobResult r = await(s);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(r.verified);
+    CHECK(r.gpu == 0);
+    CHECK(verifies(*c, r));
+  }
+  pipeline.drain();
+  PipelineStats s = pipeline.stats();
+  CHECK(s.proofs == 12);
+  CHECK(s.pool.slots_out == 0);
+  REQUIRE(s.gpus.size() >= 1);
+  CHECK(s.gpus[0].device_slots_in_use == 0);
+  // Every job's copy and compute are on the trace, on the GPU's streams, on the host clock.
+  const trace::Snapshot snapshot = pipeline.recorder().snapshot();
+  const auto h2d = snapshot.find_stage("h2d");
+  const auto ntt = snapshot.find_stage("ntt");
+  const auto msm = snapshot.find_stage("msm");
+  REQUIRE(h2d);
+  REQUIRE(ntt);
+  REQUIRE(msm);
+  std::size_t copies = 0, hs = 0, msms = 0;
+  for (const trace::Span& span : snapshot.spans) {
+    if (snapshot.track(span.track).kind != trace::TrackKind::cuda_stream) continue;
+    CHECK(span.end_ns >= span.begin_ns);
+    copies += span.stage == *h2d;
+    hs += span.stage == *ntt;
+    msms += span.stage == *msm;
+  }
+  CHECK(copies == 12);
+  CHECK(hs == 12);
+  CHECK(msms == 12);
+  CHECK(trace::bytes_per_second(snapshot, *h2d) > 1e9);
+  pipeline.shutdown();
+  CHECK(pipeline.stats().pool.bytes_leased == 0);
+}
+
+TEST_CASE("pipeline/gpu/baseline mode proves with the same kernels") {
+  const GpuCircuit& c = gpu_circuit(12);
+  Config config = gpu_config();
+  config.mode = Mode::baseline;
+  Pipeline pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n12"));
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 40 + i)));
+  for (auto& s : submitted) {
+    const JobResult r = await(s);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(verifies(c, r));
+  }
+  pipeline.shutdown();
+  const PipelineStats s = pipeline.stats();
+  CHECK(s.pool.slot_leases == 0);
+  CHECK(s.pool.bytes_leased == 0);
+}
+
+TEST_CASE("pipeline/gpu/a fault in a GPU stage fails only that job") {
+  const GpuCircuit& c = gpu_circuit(12);
+  for (const Stage stage : {Stage::h2d, Stage::ntt, Stage::msm}) {
+    CAPTURE(to_string(stage));
+    std::mutex mutex;
+    JobId victim = 0;
+    Config config = gpu_config();
+    config.fault_hook = [&](Stage at, JobId id) {
+      std::lock_guard lock(mutex);
+      if (at == stage && id == victim) throw Error(Errc::cuda, "injected CUDA failure");
+    };
+    Pipeline pipeline(config);
+    const KeyHandle key = pipeline.add_key(c.spec("n12"));
+    std::vector<Submission> submitted;
+    {
+      std::lock_guard lock(mutex);
+      for (std::uint64_t i = 0; i < 5; ++i) {
+        submitted.push_back(pipeline.submit(gpu_job(c, key, i)));
+        if (i == 2) victim = submitted.back().id;
+      }
+    }
+    for (auto& s : submitted) {
+      const JobResult r = await(s);
+      if (r.id == victim) {
+        REQUIRE(r.error);
+        CHECK(r.error->stage == stage);
+        CHECK(r.error->code == Errc::cuda);
+      } else {
+        CHECK_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+        CHECK(verifies(c, r));
+      }
+    }
+    pipeline.drain();
+    const PipelineStats s = pipeline.stats();
+    CHECK(s.proofs == 4);
+    CHECK(s.failed == 1);
+    CHECK(s.pool.slots_out == 0);
+    CHECK(s.gpus[0].device_slots_in_use == 0);
+  }
+}
+
+TEST_CASE("pipeline/gpu/device slots bound the jobs on a GPU and the graph runs in two threads") {
+  const GpuCircuit& c = gpu_circuit(12);
+  std::atomic<Pipeline*> self{nullptr};
+  std::atomic<std::size_t> most{0};
+  Config config = gpu_config();
+  config.max_threads = 2;
+  config.device_slots = 2;
+  config.fault_hook = [&](Stage, JobId) {
+    if (Pipeline* p = self.load()) {
+      const std::size_t in_use = p->stats().gpus[0].device_slots_in_use;
+      std::size_t seen = most.load();
+      while (in_use > seen && !most.compare_exchange_weak(seen, in_use)) {
+      }
+    }
+  };
+  Pipeline pipeline(config);
+  self = &pipeline;
+  const KeyHandle key = pipeline.add_key(c.spec("n12"));
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 16; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 70 + i)));
+  for (auto& s : submitted) CHECK(await(s).ok());
+  pipeline.drain();
+  self = nullptr;
+  CHECK(most.load() >= 1);
+  CHECK(most.load() <= 2);
+}
+
+TEST_CASE("pipeline/gpu/keys that do not fit VRAM together are evicted least recently used first") {
+  const GpuCircuit& a = gpu_circuit(12);
+  const GpuCircuit& b = gpu_circuit(14);
+  // Measure what the device slots and one key take, then give the next pipeline room for the slots and the
+  // larger key only.
+  std::uint64_t fixed = 0;
+  const std::uint64_t a_bytes = a.pk->query_bytes(), b_bytes = b.pk->query_bytes();
+  {
+    Pipeline probe(gpu_config());
+    probe.add_key(a.spec("a"));
+    fixed = probe.stats().gpus[0].vram.used - a_bytes;
+  }
+  Config config = gpu_config();
+  config.vram_budget = fixed + b_bytes + a_bytes / 2;
+  Pipeline pipeline(config);
+  const KeyHandle ka = pipeline.add_key(a.spec("a"));
+  const KeyHandle kb = pipeline.add_key(b.spec("b"));  // evicts a (idle)
+  PipelineStats s = pipeline.stats();
+  CHECK(s.gpus[0].keys.evictions >= 1);
+  CHECK(s.gpus[0].keys.entries == 1);
+  auto ja = pipeline.submit(gpu_job(a, ka, 1));  // a comes back, b (idle) goes
+  const JobResult ra = await(ja);
+  REQUIRE_MESSAGE(ra.ok(), (ra.error ? ra.error->message : ""));
+  CHECK(verifies(a, ra));
+  auto jb = pipeline.submit(gpu_job(b, kb, 2));
+  const JobResult rb = await(jb);
+  REQUIRE_MESSAGE(rb.ok(), (rb.error ? rb.error->message : ""));
+  CHECK(verifies(b, rb));
+  s = pipeline.stats();
+  CHECK(s.gpus[0].keys.loads >= 3);
+  CHECK(s.gpus[0].vram.high_water <= *config.vram_budget);
+}

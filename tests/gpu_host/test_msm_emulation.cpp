@@ -1,0 +1,350 @@
+// The GPU MSM's and fixed-base multiplication's kernel bodies (cuda/kernels/detail/msm_body.hpp,
+// fixed_base_body.hpp) run on the host, phase by phase as the kernels run them, against a naive
+// double-and-add reference: Booth digits and the abs trick, the counting sort, chunked accumulation with
+// head/continuation partials, the serial and hot-bucket fixups, the leveled bucket reduction, the window
+// combination, the Groth16 split, and the fixed-base table and batch affine conversion. Small windows and
+// chunks make every path (spanning buckets, hot buckets, empty buckets) common. The GPU suite repeats the
+// comparison on the device.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include <proofline/cuda/arith/g1.hpp>
+#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/cuda/arith/random.hpp>
+#include <proofline/cuda/detail/msm_plan.hpp>
+#include <proofline/cuda/kernels/detail/fixed_base_body.hpp>
+#include <proofline/cuda/kernels/detail/msm_body.hpp>
+
+using namespace proofline;
+using namespace proofline::gpu::detail;
+
+namespace {
+
+std::uint64_t fresh_seed() {
+  std::random_device source;
+  return (static_cast<std::uint64_t>(source()) << 32) | source();
+}
+
+template <class Curve>
+JacobianPoint<Curve> naive_msm(const std::vector<AffinePoint<Curve>>& points,
+                               const std::vector<Fr>& scalars) {
+  JacobianPoint<Curve> sum = JacobianPoint<Curve>::infinity();
+  for (std::size_t i = 0; i < points.size(); ++i) sum = sum + points[i].mul(scalars[i]);
+  return sum;
+}
+
+template <class Curve>
+AffinePoint<Curve> random_point(std::mt19937_64& rng) {
+  return AffinePoint<Curve>::generator().mul(random_field<Fr>(rng)).to_affine();
+}
+
+struct EmulationShape {
+  int window_bits = 5;
+  std::uint32_t chunk = 8;
+  bool split = false;
+  bool montgomery = true;
+};
+
+/// The GPU MSM's phases in kernel order, every body called for every thread coordinate.
+template <class Curve>
+JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
+                                 const std::vector<Fr>& scalars, const EmulationShape& shape,
+                                 std::uint32_t* hot_buckets = nullptr) {
+  using Xyzz = XyzzPoint<Curve>;
+  const auto n = static_cast<std::uint32_t>(points.size());
+  MsmArgs<Curve> a;
+  a.n = n;
+  a.window_bits = shape.window_bits;
+  a.windows = msm_windows(shape.window_bits);
+  a.slots_per_window = (std::uint32_t{1} << (shape.window_bits - 1)) + 1;
+  a.chunk = shape.chunk;
+  const std::uint64_t entries = std::uint64_t{n} * static_cast<std::uint64_t>(a.windows);
+  const auto threads = static_cast<std::uint32_t>((entries + a.chunk - 1) / a.chunk);
+  a.chunk_threads = threads;
+  a.montgomery = shape.montgomery;
+  a.split = shape.split;
+  const std::uint32_t slots = a.bucket_slots();
+
+  MsmCounters counters;
+  std::vector<std::uint32_t> rest(n), ones(n), counts(slots + 1, 0), starts(slots + 1), cursor(slots);
+  std::vector<std::uint32_t> digits(entries, 0xdeadbeefu), sorted(entries, 0xdeadbeefu);
+  std::vector<std::uint32_t> head_bucket(threads, 0xdeadbeefu), hot_list(threads);
+  std::vector<Xyzz> buckets(slots, Xyzz::generator()), head(threads), cont(threads);  // poisoned buckets
+  a.scalars = scalars.data();
+  a.points = points.data();
+  a.counters = &counters;
+  a.rest_index = rest.data();
+  a.ones_entry = ones.data();
+  a.counts = counts.data();
+  a.starts = starts.data();
+  a.cursor = cursor.data();
+  a.digits = digits.data();
+  a.entries = sorted.data();
+  a.head_bucket = head_bucket.data();
+  a.hot_list = hot_list.data();
+  a.buckets = buckets.data();
+  a.head = head.data();
+  a.cont = cont.data();
+
+  if (a.split) {
+    for (std::uint32_t i = 0; i < n; ++i) {
+      std::uint32_t entry = 0;
+      const ScalarClass cls = classify_scalar(scalars[i], a.montgomery, i, entry);
+      if (cls == ScalarClass::rest) rest[counters.rest++] = i;
+      if (cls == ScalarClass::one) ones[counters.ones++] = entry;
+    }
+  }
+  for (std::uint32_t j = 0; j < a.item_count(); ++j) digits_body(a, j);
+  std::exclusive_scan(counts.begin(), counts.end(), starts.begin(), std::uint32_t{0});
+  std::copy(starts.begin(), starts.end() - 1, cursor.begin());
+  for (int w = 0; w < a.windows; ++w) {
+    for (std::uint32_t j = 0; j < a.item_count(); ++j) scatter_body(a, j, w);
+  }
+  for (std::uint32_t t = 0; t < threads; ++t) accumulate_body(a, t);
+  for (std::uint32_t t = 0; t < threads; ++t) fixup_body(a, t);
+  constexpr std::uint32_t lanes = 4;
+  for (std::uint32_t h = 0; h < counters.hot; ++h) {
+    Xyzz sum = Xyzz::infinity();
+    for (std::uint32_t lane = 0; lane < lanes; ++lane) sum = sum + hot_lane_sum(a, h, lane, lanes);
+    store_hot(a, h, sum);
+  }
+  if (hot_buckets != nullptr) *hot_buckets = counters.hot;
+
+  const std::vector<ReduceLevel> levels = msm_reduce_levels(a.slots_per_window, a.windows);
+  std::vector<Xyzz> reduce[4];
+  for (auto& r : reduce) r.assign(std::size_t{levels.front().out_per_window} * a.windows, Xyzz::generator());
+  const Xyzz* x = buckets.data();
+  const std::uint32_t* present = counts.data();
+  const Xyzz* s = nullptr;
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    Xyzz* a_out = reduce[2 * (l % 2)].data();
+    Xyzz* s_out = reduce[2 * (l % 2) + 1].data();
+    for (std::uint32_t w = 0; w < static_cast<std::uint32_t>(a.windows); ++w) {
+      for (std::uint32_t g = 0; g < levels[l].out_per_window; ++g) {
+        if (s == nullptr) {
+          reduce_body<Curve, false>(levels[l], x, present, s, a_out, s_out, w, g);
+        } else {
+          reduce_body<Curve, true>(levels[l], x, present, s, a_out, s_out, w, g);
+        }
+      }
+    }
+    x = a_out;
+    s = s_out;
+    present = nullptr;
+  }
+  Xyzz ones_total = Xyzz::infinity();
+  if (a.split) {
+    for (std::uint32_t t = 0; t < 5; ++t) ones_total = ones_total + ones_thread_sum(a, t, 5);
+  }
+  return combine_windows(s, a.windows, a.window_bits, a.split ? &ones_total : nullptr);
+}
+
+template <class Curve>
+void check_msm(const std::vector<AffinePoint<Curve>>& points, const std::vector<Fr>& scalars,
+               const EmulationShape& shape) {
+  CAPTURE(shape.window_bits);
+  CAPTURE(shape.chunk);
+  CAPTURE(shape.split);
+  CHECK(emulate_msm(points, scalars, shape) == naive_msm(points, scalars));
+}
+
+/// Scalars with every edge: 0, 1, 2, r - 1, r - 2, (r-1)/2 and its neighbours (the abs trick's border),
+/// powers of two, and random values.
+std::vector<Fr> edge_scalars(std::mt19937_64& rng, std::size_t n) {
+  BigInt<4> half = Fr::modulus;
+  half.shift_right_1();
+  BigInt<4> half_plus = half;
+  half_plus.add_in_place(BigInt<4>::from_u64(1));
+  std::vector<Fr> out = {Fr::zero(),
+                         Fr::one(),
+                         Fr::from_u64(2),
+                         -Fr::one(),
+                         -Fr::from_u64(2),
+                         Fr::from_canonical(half),
+                         Fr::from_canonical(half_plus),
+                         Fr::from_u64(1) + Fr::from_canonical(half_plus)};
+  for (int k = 0; k < 254; k += 37) {
+    BigInt<4> power;
+    power.limb[k / 64] = std::uint64_t{1} << (k % 64);
+    out.push_back(Fr::from_canonical(power));
+  }
+  while (out.size() < n) out.push_back(random_field<Fr>(rng));
+  out.resize(n);
+  std::shuffle(out.begin(), out.end(), rng);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("gpu_host/msm/booth digits with the abs trick recompose the scalar") {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  for (int c : {2, 5, 8, 13, 16, 20, 22}) {
+    CAPTURE(c);
+    for (const Fr& scalar : edge_scalars(rng, 64)) {
+      const AbsScalar s = abs_scalar(scalar, true);
+      CHECK(s.value.bit_length() <= 254);
+      Fr sum = Fr::zero(), power = Fr::one();
+      const Fr radix = Fr::from_u64(std::uint64_t{1} << c);
+      for (int w = 0; w < msm_windows(c); ++w) {
+        const int d = booth_digit(s.value, w, c);
+        CHECK(d >= -(1 << (c - 1)));
+        CHECK(d <= (1 << (c - 1)));
+        const Fr magnitude = Fr::from_u64(static_cast<std::uint64_t>(d < 0 ? -d : d));
+        sum += (d < 0 ? -magnitude : magnitude) * power;
+        power *= radix;
+      }
+      CHECK((s.negate ? -sum : sum) == scalar);
+    }
+  }
+}
+
+TEST_CASE("gpu_host/msm/emulated G1 MSM equals naive double-and-add on edge scalars and points") {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 97;
+  std::vector<G1Affine> points(n);
+  for (auto& p : points) p = random_point<G1Params>(rng);
+  points[3] = G1Affine::infinity();
+  points[10] = points[11];  // repeated points meet in buckets: the doubling branch
+  points[12] = points[11];
+  points[20] = -points[21];  // P + (-P) in one bucket
+  std::vector<Fr> scalars = edge_scalars(rng, n);
+  scalars[10] = scalars[11] = scalars[12];
+  scalars[20] = scalars[21];
+  for (const EmulationShape& shape :
+       {EmulationShape{5, 8, false}, EmulationShape{4, 16, false}, EmulationShape{7, 8, false},
+        EmulationShape{5, 8, true}, EmulationShape{2, 32, true}, EmulationShape{9, 128, false}}) {
+    check_msm(points, scalars, shape);
+  }
+  // Canonical scalars: the same integers stored as raw limbs.
+  std::vector<Fr> canonical(n);
+  for (std::size_t i = 0; i < n; ++i) canonical[i] = Fr::from_montgomery(scalars[i].canonical());
+  CHECK(emulate_msm(points, canonical, EmulationShape{5, 8, false, false}) == naive_msm(points, scalars));
+  CHECK(emulate_msm(points, canonical, EmulationShape{5, 8, true, false}) == naive_msm(points, scalars));
+}
+
+TEST_CASE("gpu_host/msm/hot buckets spread over many chunks are summed by the hot path") {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 300;
+  std::vector<G1Affine> points(n);
+  for (auto& p : points) p = random_point<G1Params>(rng);
+  std::vector<Fr> scalars(n, Fr::from_u64(3));  // one bucket of window 0 holds every point
+  for (std::size_t i = 0; i < n; i += 7) scalars[i] = random_field<Fr>(rng);
+  std::uint32_t hot = 0;
+  const EmulationShape shape{6, 8, false};
+  CHECK(emulate_msm(points, scalars, shape, &hot) == naive_msm(points, scalars));
+  CHECK(hot >= 1);
+}
+
+TEST_CASE("gpu_host/msm/Groth16 split with zeros ones and minus ones") {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 200;
+  std::vector<G1Affine> points(n);
+  for (auto& p : points) p = random_point<G1Params>(rng);
+  points[7] = G1Affine::infinity();
+  std::vector<Fr> scalars(n);
+  for (auto& s : scalars) {
+    const auto u = rng() % 10;
+    s = u < 2 ? Fr::zero() : u < 7 ? Fr::one() : u < 8 ? -Fr::one() : random_field<Fr>(rng);
+  }
+  for (const EmulationShape& shape : {EmulationShape{5, 8, true}, EmulationShape{3, 16, true}}) {
+    check_msm(points, scalars, shape);
+  }
+  std::vector<Fr> all_zero(n, Fr::zero());
+  check_msm(points, all_zero, EmulationShape{5, 8, true});
+  check_msm(points, all_zero, EmulationShape{5, 8, false});
+  std::vector<Fr> all_one(n, Fr::one());
+  check_msm(points, all_one, EmulationShape{5, 8, true});
+}
+
+TEST_CASE("gpu_host/msm/emulated G2 MSM equals naive double-and-add") {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 23;
+  std::vector<G2Affine> points(n);
+  for (auto& p : points) p = random_point<G2Params>(rng);
+  points[1] = G2Affine::infinity();
+  points[5] = points[6];
+  std::vector<Fr> scalars = edge_scalars(rng, n);
+  scalars[5] = scalars[6];
+  check_msm(points, scalars, EmulationShape{4, 8, false});
+  check_msm(points, scalars, EmulationShape{4, 8, true});
+  std::vector<G2Affine> one_point = {points[0]};
+  std::vector<Fr> one_scalar = {-Fr::from_u64(5)};
+  check_msm(one_point, one_scalar, EmulationShape{4, 8, false});
+}
+
+TEST_CASE("gpu_host/msm/plan levels reduce to one value per window and regions do not overlap") {
+  for (int c = 2; c <= 22; ++c) {
+    CAPTURE(c);
+    const std::uint32_t slots = (std::uint32_t{1} << (c - 1)) + 1;
+    const auto levels = msm_reduce_levels(slots, msm_windows(c));
+    REQUIRE(!levels.empty());
+    CHECK(levels.front().in_per_window == slots);
+    CHECK(levels.back().out_per_window == 1);
+    for (std::size_t l = 1; l < levels.size(); ++l) {
+      CHECK(levels[l].in_per_window == levels[l - 1].out_per_window);
+      CHECK(levels[l].log_scale == levels[l - 1].log_scale + std::countr_zero(levels[l - 1].segment));
+    }
+  }
+  for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{1} << 20, std::size_t{1} << 26}) {
+    CAPTURE(n);
+    const int c = msm_model_window_bits(n);
+    CHECK(c >= 4);
+    CHECK(c <= 22);
+    for (bool split : {false, true}) {
+      const MsmLayout l = msm_layout(n, c, split, sizeof(G2Xyzz), sizeof(G2Jacobian), 528, 1000);
+      // Every region's start is aligned and inside the total; the digits share bytes only with the partials.
+      for (std::size_t at : {l.counters, l.counts, l.starts, l.cursor, l.entries, l.digits, l.head_bucket,
+                             l.head, l.cont, l.hot_list, l.buckets, l.result, l.scan_temp}) {
+        CHECK(at % 256 == 0);
+        CHECK(at < l.total);
+      }
+      const std::size_t entries = n * static_cast<std::size_t>(l.windows);
+      CHECK(l.entries + entries * 4 <= l.digits);
+      CHECK(l.digits + entries * 4 <= l.buckets);
+      CHECK(l.cont + std::size_t{l.chunk_threads} * sizeof(G2Xyzz) <= l.buckets);
+      CHECK(std::uint64_t{l.chunk_threads} * l.chunk >= entries);
+    }
+  }
+  CHECK(msm_model_window_bits(std::size_t{1} << 24) >= 16);
+}
+
+TEST_CASE("gpu_host/fixed_base/table scalar multiples and batch affine equal host multiplication") {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  const G1Affine base = random_point<G1Params>(rng);
+  std::vector<G1Xyzz> table_xyzz(kFixedBaseTableSize);
+  for (int w = 0; w < kFixedBaseWindows; ++w) table_window_body(base, table_xyzz.data(), w);
+  std::vector<G1Affine> table(kFixedBaseTableSize);
+  for (std::uint32_t g = 0; g < kFixedBaseTableSize / kAffineGroup; ++g) {
+    to_affine_body(table_xyzz.data(), table.data(), kFixedBaseTableSize, g);
+  }
+  CHECK(table[0] == base);
+  CHECK(table[5] == base.mul(BigInt<1>::from_u64(6)).to_affine());
+  CHECK(table[3 * kFixedBaseDigits + 99] == base.mul(BigInt<1>::from_u64(100ull << 24)).to_affine());
+
+  std::vector<Fr> scalars = edge_scalars(rng, 70);
+  std::vector<G1Xyzz> products(scalars.size());
+  for (std::size_t j = 0; j < scalars.size(); ++j) products[j] = fixed_base_body(table.data(), scalars[j]);
+  std::vector<G1Affine> out(scalars.size(), G1Affine::generator());  // poisoned
+  const auto n = static_cast<std::uint32_t>(scalars.size());
+  for (std::uint32_t g = 0; g * kAffineGroup < n; ++g) to_affine_body(products.data(), out.data(), n, g);
+  std::size_t mismatches = 0;
+  for (std::size_t j = 0; j < scalars.size(); ++j) mismatches += out[j] != base.mul(scalars[j]).to_affine();
+  CHECK(mismatches == 0);
+}

@@ -1,0 +1,170 @@
+// The GPU NTT's plans and kernel phases run on the host (ntt_pass_body.hpp's run_pass_on_host): every
+// transform, order, direction and coset, and the H computation, must equal the CPU reference bit for bit.
+// This checks the tiling, rounds, twiddle and diagonal indices, scale tables and fusions without a GPU; the
+// GPU suite repeats the comparison on the device.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <proofline/cuda/arith/domain.hpp>
+#include <proofline/cuda/arith/random.hpp>
+#include <proofline/cuda/cpu/h_poly.hpp>
+#include <proofline/cuda/cpu/ntt.hpp>
+#include <proofline/cuda/detail/ntt_plan.hpp>
+#include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
+
+using namespace proofline;
+using namespace proofline::gpu::detail;
+
+namespace {
+
+std::uint64_t fresh_seed() {
+  std::random_device source;
+  return (static_cast<std::uint64_t>(source()) << 32) | source();
+}
+
+std::vector<Fr> random_vector(std::mt19937_64& rng, std::size_t n) {
+  std::vector<Fr> out(n);
+  for (auto& x : out) x = random_field<Fr>(rng);
+  return out;
+}
+
+/// Host copies of one (convention, size)'s tables and the view the planner takes.
+struct HostTables {
+  HostRootTables roots;
+  HostSizeTables size;
+  SizeTableView view;
+
+  HostTables(const Domain& domain, std::span<const int> split)
+      : roots(build_root_tables(domain.convention())), size(build_size_tables(domain, split)) {
+    view.log_n = size.log_n;
+    view.split = size.split;
+    view.d_full_log = size.d_full_log;
+    view.inv_scale = size.inv_scale;
+    for (int d = 0; d < 2; ++d) {
+      view.root_hi[d] = roots.hi[d].data();
+      view.root_lo[d] = roots.lo[d].data();
+      view.d_full[d] = size.d_full[d].empty() ? nullptr : size.d_full[d].data();
+      view.coset_lo[d] = size.coset_lo[d].data();
+    }
+    view.hi_coset_fwd = size.hi_coset_fwd.data();
+    view.hi_coset_inv = size.hi_coset_inv.data();
+    view.hi_h_a = size.hi_h_a.data();
+    view.hi_h_bc = size.hi_h_bc.data();
+  }
+};
+
+void run_on_host(const std::vector<Launch>& launches) {
+  for (const Launch& launch : launches) {
+    if (!launch.is_pass)
+      run_bitrev_on_host(launch.bitrev);
+    else if (launch.pass.dif)
+      run_pass_on_host<true>(launch.pass);
+    else
+      run_pass_on_host<false>(launch.pass);
+  }
+}
+
+const char* order_name(NttOrder order) {
+  switch (order) {
+    case NttOrder::NN:
+      return "NN";
+    case NttOrder::NR:
+      return "NR";
+    case NttOrder::RN:
+      return "RN";
+    case NttOrder::RR:
+      return "RR";
+  }
+  return "?";
+}
+
+std::size_t mismatches(const std::vector<Fr>& a, const std::vector<Fr>& b) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) count += a[i] != b[i];
+  return count;
+}
+
+/// Every order/direction/coset combination at one size and split against cpu::ntt.
+void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_bits) {
+  const auto seed = fresh_seed();
+  CAPTURE(seed);
+  CAPTURE(log_n);
+  CAPTURE(tile_bits);
+  std::mt19937_64 rng(seed);
+  for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
+    const std::string convention_text = convention == HConvention::generator7 ? "generator7" : "snarkjs";
+    CAPTURE(convention_text);
+    const Domain domain = Domain::make(log_n, convention);
+    HostTables tables(domain, split);
+    for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse}) {
+      for (const NttOrder order : {NttOrder::NR, NttOrder::RN, NttOrder::NN, NttOrder::RR}) {
+        for (const bool coset : {false, true}) {
+          const std::string what =
+              std::string(direction == NttDirection::forward ? "forward " : "inverse ") + order_name(order);
+          CAPTURE(what);
+          CAPTURE(coset);
+          const std::vector<Fr> input = random_vector(rng, domain.size());
+          std::vector<Fr> expected = input, actual = input;
+          cpu::ntt(expected, domain, direction, order, coset);
+          run_on_host(plan_ntt(tables.view, actual.data(), direction, order, coset, tile_bits));
+          CHECK(mismatches(actual, expected) == 0);
+        }
+      }
+    }
+  }
+}
+
+void check_h(unsigned log_n, std::span<const int> split, bool satisfied, int tile_bits = kMaxTileBits) {
+  const auto seed = fresh_seed();
+  CAPTURE(seed);
+  CAPTURE(log_n);
+  std::mt19937_64 rng(seed);
+  for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
+    const std::string convention_text = convention == HConvention::generator7 ? "generator7" : "snarkjs";
+    CAPTURE(convention_text);
+    const Domain domain = Domain::make(log_n, convention);
+    HostTables tables(domain, split);
+    std::vector<Fr> a = random_vector(rng, domain.size()), b = random_vector(rng, domain.size()),
+                    c = random_vector(rng, domain.size());
+    if (satisfied)
+      for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] * b[i];
+    std::vector<Fr> ea = a, eb = b, ec = c;
+    cpu::compute_h(ea, eb, ec, domain);
+    run_on_host(plan_h(tables.view, convention, a.data(), b.data(), c.data(), tile_bits));
+    CHECK(mismatches(a, ea) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gpu/ntt emulation/one pass at 2^10 and 2^11 equals the CPU NTT in every order and direction") {
+  check_all_transforms(10, {}, kMaxTileBits);
+  check_all_transforms(11, {}, kMaxTileBits);
+}
+
+TEST_CASE("gpu/ntt emulation/two passes at 2^12 to 2^14 equal the CPU NTT in every order and direction") {
+  for (unsigned log_n = 12; log_n <= 14; ++log_n) check_all_transforms(log_n, {}, kMaxTileBits);
+  for (unsigned log_n = 12; log_n <= 14; ++log_n)
+    check_all_transforms(log_n, {}, 10);  // the engine's default tile
+}
+
+TEST_CASE("gpu/ntt emulation/three passes (forced small splits) equal the CPU NTT in every order") {
+  const int split_13[] = {5, 4, 4};  // 1- and 2-bit rounds, a 256-element middle tile
+  check_all_transforms(13, split_13, kMaxTileBits);
+  const int split_16[] = {6, 5, 5};
+  check_all_transforms(16, split_16, kMaxTileBits);
+}
+
+TEST_CASE("gpu/ntt emulation/H equals the CPU compute_h in both conventions") {
+  check_h(10, {}, false);
+  check_h(13, {}, true);
+  check_h(14, {}, false);
+  check_h(14, {}, true, 10);
+  const int split_15[] = {5, 5, 5};
+  check_h(15, split_15, true);
+}
