@@ -1,0 +1,19 @@
+// Internal: the primes that appear in circom/snarkjs headers, so that a file for another curve is refused with
+// a message that says which curve it is for.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+namespace proofline::groth16::detail {
+
+/// "bn128's scalar field r", "BLS12-381's base field q", ... or "an unknown prime 0x..." for a little-endian
+/// prime of any length.
+std::string describe_prime(std::span<const std::byte> prime_le);
+
+/// Whether the little-endian bytes are exactly BLS12-381's scalar field r (32 bytes) or base field q (48).
+bool is_bls12_381_r(std::span<const std::byte> prime_le);
+bool is_bls12_381_q(std::span<const std::byte> prime_le);
+
+}  // namespace proofline::groth16::detail

@@ -1,0 +1,150 @@
+#include <proofline/groth16/prover.hpp>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <proofline/cuda/arith/domain.hpp>
+#include <proofline/cuda/cpu/h_poly.hpp>
+#include <proofline/groth16/os_random.hpp>
+#include <proofline/util/error.hpp>
+
+namespace proofline::groth16 {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// The first row with a_i·b_i != c_i, or none.
+std::optional<std::uint64_t> first_mismatch(std::span<const Fr> a, std::span<const Fr> b,
+                                            std::span<const Fr> c, std::uint64_t rows) {
+  constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t row = tbb::parallel_reduce(
+      tbb::blocked_range<std::uint64_t>(0, rows, 1 << 14), none,
+      [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
+        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i)
+          if (a[i] * b[i] != c[i]) return i;
+        return found;
+      },
+      [](std::uint64_t x, std::uint64_t y) { return std::min(x, y); });
+  if (row == none) return std::nullopt;
+  return row;
+}
+
+}  // namespace
+
+ProofRandomness draw_proof_randomness() {
+  return {os_random_fr(), os_random_fr()};
+}
+
+void check_compatible(const ProvingKey& pk, const ConstraintSystem& cs) {
+  if (pk.num_variables != cs.num_variables || pk.num_public != cs.num_public)
+    throw Error(Errc::invalid_argument,
+                "prove: the key is for " + std::to_string(pk.num_variables) + " variables and " +
+                    std::to_string(pk.num_public) + " public inputs, the constraint system has " +
+                    std::to_string(cs.num_variables) + " and " + std::to_string(cs.num_public));
+  if (cs.num_constraints() > pk.domain_size())
+    throw Error(Errc::invalid_argument, "prove: " + std::to_string(cs.num_constraints()) +
+                                            " rows do not fit the key's domain of " +
+                                            std::to_string(pk.domain_size()));
+}
+
+void synthesize(const ProvingKey& pk, const ConstraintSystem& cs, std::span<const Fr> z, std::span<Fr> a,
+                std::span<Fr> b, std::span<Fr> c) {
+  check_compatible(pk, cs);
+  check_witness_shape(cs, z);
+  if (a.size() != pk.domain_size())
+    throw Error(Errc::invalid_argument, "synthesize: buffers of " + std::to_string(a.size()) +
+                                            " values for a domain of " + std::to_string(pk.domain_size()));
+  evaluate(cs, z, a, b, c);
+}
+
+std::span<const Fr> compute_h_scalars(const ProvingKey& pk, std::span<Fr> a, std::span<Fr> b,
+                                      std::span<Fr> c) {
+  const Domain domain = Domain::make(pk.log_domain_size, pk.convention);
+  cpu::compute_h(a, b, c, domain);
+  return std::span<const Fr>(a.data(), pk.h_query.size());
+}
+
+MsmResults compute_msms(const ProvingKey& pk, std::span<const Fr> z, std::span<const Fr> h,
+                        const cpu::MsmOptions& options, ProveTimings* timings) {
+  if (z.size() != pk.num_variables || h.size() != pk.h_query.size())
+    throw Error(Errc::invalid_argument, "compute_msms: " + std::to_string(z.size()) + " witness values and " +
+                                            std::to_string(h.size()) + " H scalars for a key of " +
+                                            std::to_string(pk.num_variables) + " variables and " +
+                                            std::to_string(pk.h_query.size()) + " H points");
+  ProveTimings local;
+  ProveTimings& t = timings != nullptr ? *timings : local;
+  MsmResults out;
+  auto mark = Clock::now();
+  out.a = cpu::msm(pk.a_query.span(), z, options);
+  t.msm_a_s = seconds_since(mark);
+  mark = Clock::now();
+  out.b1 = cpu::msm(pk.b1_query.span(), z, options);
+  t.msm_b1_s = seconds_since(mark);
+  mark = Clock::now();
+  out.b2 = cpu::msm(pk.b2_query.span(), z, options);
+  t.msm_b2_s = seconds_since(mark);
+  mark = Clock::now();
+  out.l = cpu::msm(pk.l_query.span(), z.subspan(pk.num_public + 1), options);
+  t.msm_l_s = seconds_since(mark);
+  mark = Clock::now();
+  out.h = cpu::msm(pk.h_query.span(), h, options);
+  t.msm_h_s = seconds_since(mark);
+  return out;
+}
+
+Proof assemble_proof(const ProvingKey& pk, const MsmResults& msm, const ProofRandomness& randomness) {
+  const Fr& r = randomness.r;
+  const Fr& s = randomness.s;
+  const G1Jacobian delta1 = pk.delta1.to_jacobian();
+  const G1Jacobian a = msm.a + pk.alpha1 + delta1.mul(r);
+  const G2Jacobian b = msm.b2 + pk.beta2 + pk.delta2.to_jacobian().mul(s);
+  const G1Jacobian b1 = msm.b1 + pk.beta1 + delta1.mul(s);
+  const G1Jacobian c = msm.l + msm.h + a.mul(s) + b1.mul(r) - delta1.mul(r * s);
+  return Proof{a.to_affine(), b.to_affine(), c.to_affine()};
+}
+
+Proof prove(const ProvingKey& pk, const ConstraintSystem& cs, std::span<const Fr> z,
+            const ProveOptions& options, ProveTimings* timings) {
+  const auto start = Clock::now();
+  ProveTimings local;
+  ProveTimings& t = timings != nullptr ? *timings : local;
+  t = ProveTimings{};
+  const std::uint64_t n = pk.domain_size();
+  std::vector<Fr> a(n), b(n), c(n);
+
+  auto mark = Clock::now();
+  synthesize(pk, cs, z, a, b, c);
+  if (options.check_witness && cs.c) {
+    if (const auto row = first_mismatch(a, b, c, cs.num_constraints()))
+      throw Error(Errc::bad_input,
+                  "prove: the witness does not satisfy constraint row " + std::to_string(*row));
+  }
+  t.synthesis_s = seconds_since(mark);
+
+  mark = Clock::now();
+  const std::span<const Fr> h = compute_h_scalars(pk, a, b, c);
+  t.h_s = seconds_since(mark);
+
+  const MsmResults msm = compute_msms(pk, z, h, options.msm, &t);
+
+  mark = Clock::now();
+  const ProofRandomness randomness =
+      options.fixed_randomness ? *options.fixed_randomness : draw_proof_randomness();
+  const Proof proof = assemble_proof(pk, msm, randomness);
+  t.assembly_s = seconds_since(mark);
+  t.total_s = seconds_since(start);
+  return proof;
+}
+
+}  // namespace proofline::groth16

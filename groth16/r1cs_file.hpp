@@ -1,0 +1,55 @@
+// circom's constraint files (.r1cs, version 1; r1csfile/src/r1csfile.js, ../shared/reference/snarkjs.md §6)
+// read into our ConstraintSystem. All integers little-endian; the container is binfile.hpp's.
+//
+//   section 1, header: n8 u32 | prime (n8 bytes) | nWires u32 | nPubOut u32 | nPubIn u32 | nPrvIn u32 |
+//                      nLabels u64 | nConstraints u32
+//   section 2, constraints: nConstraints × three linear combinations A, B, C, each
+//                      nTerms u32 | nTerms × { wireId u32 | coefficient (n8 bytes, canonical, below r) }
+//   section 3, wire-to-label map: nWires × u64 (checked for its size only)
+//   sections 4, 5: custom gates (PLONK only): refused
+//
+// A constraint holds when <A, w>·<B, w> = <C, w>; wire 0 is the constant 1, then the public outputs, the
+// public inputs and the rest, so num_public = nPubOut + nPubIn (snarkjs's nPublic). Every failure is
+// Error(Errc::bad_input, "<path>: <what is wrong>"): wrong magic or version, truncation, a prime other than
+// BLS12-381's r (a bn128 circuit says so), a wire out of range, a coefficient not below r.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string_view>
+
+#include <proofline/groth16/constraint_system.hpp>
+
+namespace proofline::groth16 {
+
+struct R1csHeader {
+  std::uint32_t num_wires = 0;  ///< nVars: witness length, wire 0 included
+  std::uint32_t num_public_outputs = 0;
+  std::uint32_t num_public_inputs = 0;
+  std::uint32_t num_private_inputs = 0;
+  std::uint64_t num_labels = 0;
+  std::uint32_t num_constraints = 0;
+
+  std::uint64_t num_public() const noexcept { return std::uint64_t{num_public_outputs} + num_public_inputs; }
+};
+
+struct R1csOptions {
+  /// Append snarkjs's input rows after the constraints: one A-row {s: 1} for every s = 0..num_public, B = C = 0.
+  /// `groth16 setup` adds exactly these to make the public-input polynomials independent, so with this set the
+  /// A and B matrices equal the ones a .zkey's coefficient section holds (read_zkey), row for row.
+  bool snarkjs_input_rows = false;
+};
+
+struct R1csFile {
+  R1csHeader header;
+  ConstraintSystem cs;  ///< A, B and C, num_variables = nWires, num_public = nPubOut + nPubIn
+};
+
+R1csFile read_r1cs(const std::filesystem::path& path, const R1csOptions& options = {});
+
+/// The same from a file image in memory (fuzzers, tests); `name` stands for the path in messages.
+R1csFile parse_r1cs(std::span<const std::byte> image, std::string_view name, const R1csOptions& options = {});
+
+}  // namespace proofline::groth16

@@ -1,0 +1,60 @@
+// The pieces a batch tool needs to prove circom witnesses with a snarkjs key and leave snarkjs's files behind
+// (batch_prove --zkey KEY.zkey --wtns A.wtns B.wtns ... --out DIR): one job per witness file, checked against
+// the key before anything is proved, and the outputs DIR/A.proof.json and DIR/A.public.json.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/groth16/constraint_system.hpp>
+#include <proofline/groth16/proof.hpp>
+#include <proofline/groth16/proving_key.hpp>
+#include <proofline/groth16/verifying_key.hpp>
+#include <proofline/groth16/zkey.hpp>
+
+namespace proofline::groth16 {
+
+/// A .zkey loaded for sharing: what a pipeline KeySpec takes (pk, cs, vk), named after the file.
+struct SnarkjsKey {
+  std::string name;  ///< the file name without ".zkey"
+  ZkeyHeader header;
+  std::shared_ptr<const ProvingKey> pk;
+  std::shared_ptr<const ConstraintSystem> cs;
+  std::shared_ptr<const VerifyingKey> vk;
+};
+
+/// read_zkey(path, options), split into shared parts.
+SnarkjsKey load_snarkjs_key(const std::filesystem::path& zkey, const ZkeyOptions& options = {});
+
+struct WtnsJob {
+  std::filesystem::path wtns;
+  std::string name;  ///< the file name without ".wtns": "A" for dir/A.wtns
+};
+
+/// "A" for ".../A.wtns"; a name without that extension is kept whole.
+std::string wtns_job_name(const std::filesystem::path& wtns);
+
+/// One job per file, in order. Reads each file's header and checks it against the key (BLS12-381's r,
+/// `num_variables` values), and that no two files give the same name (their outputs would overwrite each
+/// other). Throws Error(bad_input, "<file>: <what is wrong>") naming `key_name` on a mismatch.
+std::vector<WtnsJob> plan_wtns_jobs(std::span<const std::filesystem::path> files, std::uint64_t num_variables,
+                                    std::string_view key_name);
+
+struct SnarkjsOutputs {
+  std::filesystem::path proof;          ///< DIR/<name>.proof.json
+  std::filesystem::path public_inputs;  ///< DIR/<name>.public.json
+};
+
+SnarkjsOutputs snarkjs_output_paths(const std::filesystem::path& dir, std::string_view name);
+
+/// Writes both files (snarkjs's formats, atomically) and returns their paths. Throws Error(io).
+SnarkjsOutputs write_snarkjs_outputs(const std::filesystem::path& dir, std::string_view name, const Proof& proof,
+                                     std::span<const Fr> public_inputs);
+
+}  // namespace proofline::groth16

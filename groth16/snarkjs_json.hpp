@@ -1,0 +1,82 @@
+// snarkjs's JSON files for Groth16 on bls12381 (../shared/reference/snarkjs.md §10): proof.json, public.json
+// and verification_key.json, written byte for byte as snarkjs writes them (JSON.stringify(value, null, 1): one
+// item per line, one space of indent per level, no trailing newline) and read back with full validation.
+//
+//   proof.json   {"pi_a": [x, y, "1"], "pi_b": [[x.c0, x.c1], [y.c0, y.c1], ["1", "0"]], "pi_c": [x, y, "1"],
+//                 "protocol": "groth16", "curve": "bls12381"}
+//   public.json  ["<z[1]>", ..., "<z[nPublic]>"]
+//   verification_key.json  {"protocol", "curve", "nPublic", "vk_alpha_1", "vk_beta_2", "vk_gamma_2",
+//                 "vk_delta_2", "vk_alphabeta_12", "IC"}
+//
+// Numbers are decimal strings of canonical (non-Montgomery) integers. Points are affine written as projective
+// triples with z = 1; the point at infinity is ["0", "1", "0"] (G1) or [["0", "0"], ["1", "0"], ["0", "0"]] (G2),
+// as ffjavascript writes it. Readers accept exactly these forms (z must be 1, or 0 for infinity).
+// vk_alphabeta_12 = e(alpha1, beta2) in ffjavascript's layout [[[c0.c0.c0, c0.c0.c1], [c0.c1.c0, c0.c1.c1],
+// [c0.c2.c0, c0.c2.c1]], [[c1.c0.c0, ...], ...]]: computed by our pairing when writing, checked when reading.
+//
+// Readers throw Error(Errc::bad_input, "<context>: <what is wrong>"), context being the file name.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <proofline/cuda/arith/fp12.hpp>
+#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/groth16/json.hpp>
+#include <proofline/groth16/proof.hpp>
+#include <proofline/groth16/verifying_key.hpp>
+
+namespace proofline::groth16 {
+
+/// Whether a reader checks that proof points are on their curves and in the subgroups. A verifier that wants
+/// to report "invalid proof" rather than "unusable file" for such points reads with `shape_only` and lets
+/// verify_status() judge them.
+enum class ProofPointCheck { full, shape_only };
+
+// ---- proof.json -----------------------------------------------------------------------------------------
+
+json::Value snarkjs_proof_to_json(const Proof& proof);
+Proof snarkjs_proof_from_json(const json::Value& value, std::string_view context = "proof.json",
+                              ProofPointCheck check = ProofPointCheck::full);
+
+// ---- public.json ----------------------------------------------------------------------------------------
+
+json::Value snarkjs_public_to_json(std::span<const Fr> public_inputs);
+/// Every entry a decimal string below r.
+std::vector<Fr> snarkjs_public_from_json(const json::Value& value, std::string_view context = "public.json");
+
+// ---- verification_key.json ------------------------------------------------------------------------------
+
+/// Computes vk_alphabeta_12 = e(alpha1, beta2) with our pairing.
+json::Value snarkjs_verifying_key_to_json(const VerifyingKey& vk);
+/// Checks protocol "groth16", curve "bls12381", nPublic = |IC| − 1, every point (full), and vk_alphabeta_12
+/// (when present) against e(alpha1, beta2).
+VerifyingKey snarkjs_verifying_key_from_json(const json::Value& value,
+                                             std::string_view context = "verification_key.json");
+
+/// ffjavascript's JSON form of an Fp12 element (the vk_alphabeta_12 layout) and its inverse.
+json::Value snarkjs_fp12_to_json(const Fp12& value);
+Fp12 snarkjs_fp12_from_json(const json::Value& value, std::string_view context);
+
+// ---- text and files -------------------------------------------------------------------------------------
+
+/// JSON.stringify(value, null, 1): what snarkjs writes (no trailing newline).
+std::string snarkjs_stringify(const json::Value& value);
+
+/// The text of a JSON file (at most 64 MiB) parsed; Error(bad_input, "<path>: ...") when it is missing,
+/// unreadable, too large or not JSON.
+json::Value read_json_file(const std::filesystem::path& path);
+
+void write_snarkjs_proof(const std::filesystem::path& path, const Proof& proof);
+void write_snarkjs_public(const std::filesystem::path& path, std::span<const Fr> public_inputs);
+void write_snarkjs_verifying_key(const std::filesystem::path& path, const VerifyingKey& vk);
+
+Proof read_snarkjs_proof(const std::filesystem::path& path, ProofPointCheck check = ProofPointCheck::full);
+std::vector<Fr> read_snarkjs_public(const std::filesystem::path& path);
+VerifyingKey read_snarkjs_verifying_key(const std::filesystem::path& path);
+
+}  // namespace proofline::groth16

@@ -1,0 +1,148 @@
+#include <proofline/groth16/wtns.hpp>
+
+#include <atomic>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <proofline/groth16/binfile.hpp>
+#include <proofline/groth16/detail/iden3_fields.hpp>
+#include <proofline/groth16/detail/le_bytes.hpp>
+#include <proofline/util/error.hpp>
+
+namespace proofline::groth16 {
+
+namespace {
+
+constexpr std::uint32_t wtns_version = 2;
+constexpr std::uint32_t section_header = 1;
+constexpr std::uint32_t section_values = 2;
+constexpr std::uint32_t n8 = 32;
+// Values per parallel task: big enough to amortize scheduling, small enough to spread a 2^20 witness.
+constexpr std::size_t grain_values = 1 << 13;
+
+struct Parsed {
+  WtnsHeader header;
+  std::span<const std::byte> values;
+};
+
+Parsed parse(const BinFile& file) {
+  BinReader head(file, file.require(section_header, "header section"), "header section");
+  const std::uint32_t field_bytes = head.u32("n8");
+  if (field_bytes != n8)
+    file.fail("field elements of " + std::to_string(field_bytes) +
+              " bytes: not a BLS12-381 witness (its scalars take 32 bytes)");
+  const auto prime = head.bytes(n8, "the prime");
+  if (!detail::is_bls12_381_r(prime))
+    file.fail("the witness is over " + detail::describe_prime(prime) +
+              ", not BLS12-381's scalar field r (a witness for another curve's field)");
+  Parsed out;
+  out.header.version = file.version();
+  out.header.num_witness = head.u32("nWitness");
+  head.expect_end();
+
+  const BinFile::Section& values = file.require(section_values, "values section");
+  if (values.size != out.header.num_witness * n8)
+    file.fail("values section of " + std::to_string(values.size) + " bytes for " +
+              std::to_string(out.header.num_witness) + " values of 32 bytes");
+  out.header.values_offset = values.offset;
+  out.values = file.payload(values);
+  return out;
+}
+
+BinFile open_wtns(const std::filesystem::path& path) {
+  return BinFile::open(path, "wtns", ".wtns", wtns_version);
+}
+
+void convert(const BinFile& file, const Parsed& parsed, std::span<Fr> out) {
+  if (parsed.header.num_witness != out.size())
+    file.fail("the witness has " + std::to_string(parsed.header.num_witness) + " values, the circuit " +
+              std::to_string(out.size()) + " variables");
+  // The lowest index of a value not below r, so the message does not depend on the thread schedule.
+  std::atomic<std::uint64_t> first_bad{std::numeric_limits<std::uint64_t>::max()};
+  const std::byte* values = parsed.values.data();
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), grain_values),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+                        const auto value = detail::load_bigint<4>(values + i * n8);
+                        if (!Fr::is_canonical(value)) {
+                          std::uint64_t seen = first_bad.load();
+                          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+                          }
+                          continue;
+                        }
+                        out[i] = Fr::from_canonical(value);
+                      }
+                    });
+  if (const std::uint64_t bad = first_bad.load(); bad != std::numeric_limits<std::uint64_t>::max())
+    file.fail("value " + std::to_string(bad) + " is not below the field modulus r");
+  if (!out.empty() && !out[0].is_one())
+    file.fail("w[0] is not 1 (every R1CS witness starts with the constant 1)");
+}
+
+}  // namespace
+
+WtnsHeader read_wtns_header(const std::filesystem::path& path) {
+  return parse(open_wtns(path)).header;
+}
+
+void read_wtns_into(const std::filesystem::path& path, std::span<Fr> out) {
+  const BinFile file = open_wtns(path);
+  convert(file, parse(file), out);
+}
+
+std::vector<Fr> read_wtns(const std::filesystem::path& path) {
+  const BinFile file = open_wtns(path);
+  const Parsed parsed = parse(file);
+  std::vector<Fr> z(parsed.header.num_witness);
+  convert(file, parsed, z);
+  return z;
+}
+
+std::vector<Fr> parse_wtns(std::span<const std::byte> image, std::string_view name) {
+  const BinFile file = BinFile::from_memory(nullptr, image, std::string(name), "wtns", ".wtns", wtns_version);
+  const Parsed parsed = parse(file);
+  std::vector<Fr> z(parsed.header.num_witness);
+  convert(file, parsed, z);
+  return z;
+}
+
+void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& header, std::uint64_t num_variables,
+                       std::string_view key_name) {
+  if (header.num_witness != num_variables)
+    throw Error(Errc::bad_input, path.string() + ": the witness has " + std::to_string(header.num_witness) +
+                                     " values, " + std::string(key_name) + " expects " +
+                                     std::to_string(num_variables) + " variables (a witness of another circuit?)");
+}
+
+std::vector<std::byte> wtns_bytes(std::span<const Fr> z) {
+  if (z.size() > std::numeric_limits<std::uint32_t>::max())
+    throw Error(Errc::invalid_argument, "wtns: a .wtns file holds at most 2^32 - 1 values");
+  std::vector<std::byte> header;
+  append_u32(header, n8);
+  std::byte prime[n8];
+  detail::store_bigint(prime, Fr::modulus);
+  append_bytes(header, prime);
+  append_u32(header, static_cast<std::uint32_t>(z.size()));
+  std::vector<std::byte> values(z.size() * n8);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, z.size(), grain_values),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      for (std::size_t i = range.begin(); i != range.end(); ++i)
+                        detail::store_bigint(values.data() + i * n8, z[i].canonical());
+                    });
+  BinFileWriter writer("wtns", wtns_version);
+  writer.add_section(section_header, std::move(header));
+  writer.add_section(section_values, std::move(values));
+  return writer.bytes();
+}
+
+void write_wtns(const std::filesystem::path& path, std::span<const Fr> z) {
+  if (z.size() > std::numeric_limits<std::uint32_t>::max())
+    throw Error(Errc::invalid_argument, path.string() + ": a .wtns file holds at most 2^32 - 1 values");
+  write_file_atomically(path, wtns_bytes(z));
+}
+
+}  // namespace proofline::groth16

@@ -1,0 +1,323 @@
+#include <proofline/groth16/zkey.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <proofline/cuda/arith/pairing.hpp>
+#include <proofline/groth16/binfile.hpp>
+#include <proofline/groth16/detail/iden3_fields.hpp>
+#include <proofline/groth16/detail/le_bytes.hpp>
+#include <proofline/groth16/detail/point_checks.hpp>
+#include <proofline/util/error.hpp>
+
+namespace proofline::groth16 {
+
+namespace {
+
+constexpr std::uint32_t zkey_version = 1;
+constexpr std::uint32_t protocol_groth16 = 1;
+constexpr std::uint32_t section_protocol = 1;
+constexpr std::uint32_t section_groth16 = 2;
+constexpr std::uint32_t section_ic = 3;
+constexpr std::uint32_t section_coefficients = 4;
+constexpr std::uint32_t section_a = 5;
+constexpr std::uint32_t section_b1 = 6;
+constexpr std::uint32_t section_b2 = 7;
+constexpr std::uint32_t section_c = 8;
+constexpr std::uint32_t section_h = 9;
+constexpr std::uint32_t n8q = 48;
+constexpr std::uint32_t n8r = 32;
+constexpr std::uint64_t coefficient_bytes = 12 + n8r;
+// Points per parallel task of the checks and copies: a full subgroup check costs tens of microseconds.
+constexpr std::size_t point_grain = 256;
+constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
+
+static_assert(sizeof(G1Affine) == 2 * n8q && sizeof(G2Affine) == 4 * n8q);
+
+std::string section_label(const char* what, std::uint32_t type) {
+  return std::string(what) + " (section " + std::to_string(type) + ")";
+}
+
+template <class Affine>
+Affine load_point(std::span<const std::byte> bytes) {
+  Affine point;
+  std::memcpy(static_cast<void*>(&point), bytes.data(), sizeof(Affine));
+  return point;
+}
+
+/// Why a point fails `level`, or nullptr.
+template <class Affine>
+const char* point_problem(const Affine& p, PointCheck level) {
+  if (level == PointCheck::trusted) return nullptr;
+  if (!detail::is_valid_coordinates(p)) return "has a coordinate that is not reduced mod q";
+  if (!p.is_on_curve()) return "is not on the curve";
+  if (level == PointCheck::full && !is_in_subgroup(p)) return "is not in the prime-order subgroup";
+  return nullptr;
+}
+
+template <class Affine>
+Affine header_point(const BinFile& file, BinReader& in, const char* name) {
+  const Affine p = load_point<Affine>(in.bytes(sizeof(Affine), name));
+  if (const char* problem = point_problem(p, PointCheck::full))
+    file.fail(std::string("the Groth16 header's ") + name + " " + problem);
+  if (p.is_infinity()) file.fail(std::string("the Groth16 header's ") + name + " is the point at infinity");
+  return p;
+}
+
+struct Counts {
+  std::uint64_t mapped = 0;
+  std::uint64_t copied = 0;
+};
+
+/// A query section as an array of points: a view into the image when the section is aligned for Affine and
+/// someone owns the image, otherwise a parallel copy; then the points are checked at `level`.
+template <class Affine>
+SharedArray<Affine> read_query(const BinFile& file, std::uint32_t type, const char* what, std::uint64_t count,
+                               const char* count_text, PointCheck level, Counts& counts) {
+  const BinFile::Section& section = file.require(type, what);
+  if (section.size / sizeof(Affine) != count || section.size % sizeof(Affine) != 0)
+    file.fail(section_label(what, type) + " has " + std::to_string(section.size) + " bytes; " + count_text +
+              " = " + std::to_string(count) + " points need " + std::to_string(count * sizeof(Affine)));
+  const std::byte* bytes = file.payload(section).data();
+  SharedArray<Affine> out;
+  if (file.owner() != nullptr && reinterpret_cast<std::uintptr_t>(bytes) % alignof(Affine) == 0) {
+    out = SharedArray<Affine>(std::span<const Affine>(reinterpret_cast<const Affine*>(bytes), count), file.owner());
+    counts.mapped += section.size;
+  } else {
+    std::vector<Affine> copy(count);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+      std::memcpy(static_cast<void*>(copy.data() + r.begin()), bytes + r.begin() * sizeof(Affine),
+                  (r.end() - r.begin()) * sizeof(Affine));
+    });
+    out = SharedArray<Affine>(std::move(copy));
+    counts.copied += section.size;
+  }
+  if (level == PointCheck::trusted) return out;
+  const Affine* points = out.data();
+  // The lowest failing index, so the message does not depend on the schedule.
+  const std::uint64_t bad = tbb::parallel_reduce(
+      tbb::blocked_range<std::uint64_t>(0, count, point_grain), none,
+      [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
+        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i)
+          if (point_problem(points[i], level) != nullptr) return i;
+        return found;
+      },
+      [](std::uint64_t x, std::uint64_t y) { return std::min(x, y); });
+  if (bad != none)
+    file.fail(section_label(what, type) + ": point " + std::to_string(bad) + " " +
+              point_problem(points[bad], level));
+  return out;
+}
+
+/// e(p1, G2) = e(G1, p2), i.e. p1 and p2 are the same multiple of the generators.
+bool same_discrete_log(const G1Affine& p1, const G2Affine& p2) {
+  const std::pair<G1Affine, G2Affine> pairs[] = {{p1, G2Affine::generator()}, {-G1Affine::generator(), p2}};
+  return final_exponentiation(multi_miller_loop(std::span<const std::pair<G1Affine, G2Affine>>(pairs))).is_one();
+}
+
+void read_protocol(const BinFile& file) {
+  BinReader in(file, file.require(section_protocol, "header section"), "header section");
+  const std::uint32_t protocol = in.u32("the protocol");
+  in.expect_end();
+  if (protocol == protocol_groth16) return;
+  const std::string name = protocol == 2 ? "a PLONK key" : protocol == 10 ? "an FFLONK key" : "protocol " + std::to_string(protocol);
+  file.fail(name + ", not a Groth16 key (protocol 1)");
+}
+
+struct GrothHeader {
+  ZkeyHeader counts;
+  G1Affine alpha1, beta1, delta1;
+  G2Affine beta2, gamma2, delta2;
+};
+
+GrothHeader read_groth_header(const BinFile& file) {
+  BinReader in(file, file.require(section_groth16, "Groth16 header section"), "Groth16 header section");
+  const std::uint32_t q_bytes = in.u32("n8q");
+  const auto q = in.bytes(q_bytes, "the base field prime q");
+  const std::uint32_t r_bytes = in.u32("n8r");
+  const auto r = in.bytes(r_bytes, "the scalar field prime r");
+  if (!detail::is_bls12_381_q(q) || !detail::is_bls12_381_r(r)) {
+    const std::string curve = detail::describe_prime(q).rfind("bn128", 0) == 0 ? "the key is for curve bn128"
+                                                                               : "the key is for another curve";
+    file.fail(curve + " (q is " + detail::describe_prime(q) + ", r is " + detail::describe_prime(r) +
+              "), not bls12381: proofline proves BLS12-381 keys only (circom --prime bls12381, snarkjs powersoftau "
+              "new bls12381)");
+  }
+  static_assert(n8q == 48 && n8r == 32);
+  GrothHeader h;
+  h.counts.num_variables = in.u32("nVars");
+  h.counts.num_public = in.u32("nPublic");
+  h.counts.domain_size = in.u32("domainSize");
+  h.alpha1 = header_point<G1Affine>(file, in, "alpha1");
+  h.beta1 = header_point<G1Affine>(file, in, "beta1");
+  h.beta2 = header_point<G2Affine>(file, in, "beta2");
+  h.gamma2 = header_point<G2Affine>(file, in, "gamma2");
+  h.delta1 = header_point<G1Affine>(file, in, "delta1");
+  h.delta2 = header_point<G2Affine>(file, in, "delta2");
+  in.expect_end();
+  const ZkeyHeader& c = h.counts;
+  if (std::uint64_t{c.num_public} + 1 > c.num_variables)
+    file.fail("nPublic = " + std::to_string(c.num_public) + " public inputs do not fit in nVars = " +
+              std::to_string(c.num_variables) + " variables (z[0] = 1 comes first)");
+  if (c.domain_size < 2 || !std::has_single_bit(c.domain_size) ||
+      std::countr_zero(c.domain_size) > static_cast<int>(max_ntt_log_size))
+    file.fail("domainSize = " + std::to_string(c.domain_size) + " is not a power of two in 2..2^" +
+              std::to_string(max_ntt_log_size));
+  if (!same_discrete_log(h.delta1, h.delta2))
+    file.fail("delta1 and delta2 are not the same multiple of the generators (a corrupted key)");
+  if (!same_discrete_log(h.beta1, h.beta2))
+    file.fail("beta1 and beta2 are not the same multiple of the generators (a corrupted key)");
+  return h;
+}
+
+struct Coefficient {
+  std::uint32_t matrix, row, column;
+};
+
+/// A and B in CSR form from the coefficients section: a counting sort by row that keeps the file's order
+/// within a row.
+std::pair<CsrMatrix, CsrMatrix> read_coefficients(const BinFile& file, ZkeyHeader& counts, bool build) {
+  BinReader in(file, file.require(section_coefficients, "coefficients section"), "coefficients section");
+  counts.num_coefficients = in.u32("nCoef");
+  const auto entries = in.array(counts.num_coefficients, coefficient_bytes, "the coefficients");
+  in.expect_end();
+  const std::byte* base = entries.data();
+  const std::uint64_t n = counts.num_coefficients;
+
+  const auto entry = [&](std::uint64_t i) {
+    const std::byte* p = base + i * coefficient_bytes;
+    return Coefficient{detail::load_u32(p), detail::load_u32(p + 4), detail::load_u32(p + 8)};
+  };
+  std::uint64_t rows = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const Coefficient e = entry(i);
+    const std::string where = "coefficient " + std::to_string(i);
+    if (e.matrix > 1) file.fail(where + ": matrix " + std::to_string(e.matrix) + " (only 0 = A and 1 = B exist)");
+    if (e.row >= counts.domain_size)
+      file.fail(where + ": constraint " + std::to_string(e.row) + " is not below domainSize = " +
+                std::to_string(counts.domain_size));
+    if (e.column >= counts.num_variables)
+      file.fail(where + ": signal " + std::to_string(e.column) + " is not below nVars = " +
+                std::to_string(counts.num_variables));
+    if (!Fr::is_canonical(detail::load_bigint<4>(base + i * coefficient_bytes + 12)))
+      file.fail(where + ": the value is not below r");
+    rows = std::max<std::uint64_t>(rows, std::uint64_t{e.row} + 1);
+  }
+  counts.num_rows = rows;
+  if (!build) return {};
+
+  std::vector<std::uint64_t> offsets[2] = {std::vector<std::uint64_t>(rows + 1, 0),
+                                           std::vector<std::uint64_t>(rows + 1, 0)};
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const Coefficient e = entry(i);
+    ++offsets[e.matrix][e.row + 1];
+  }
+  for (auto& o : offsets)
+    for (std::uint64_t row = 0; row < rows; ++row) o[row + 1] += o[row];
+  std::vector<std::uint32_t> columns[2] = {std::vector<std::uint32_t>(offsets[0][rows]),
+                                           std::vector<std::uint32_t>(offsets[1][rows])};
+  std::vector<Fr> values[2] = {std::vector<Fr>(offsets[0][rows]), std::vector<Fr>(offsets[1][rows])};
+  {
+    std::vector<std::uint64_t> next[2] = {offsets[0], offsets[1]};
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const Coefficient e = entry(i);
+      const std::uint64_t at = next[e.matrix][e.row]++;
+      columns[e.matrix][at] = e.column;
+      values[e.matrix][at] = zkey_coefficient_from_stored(detail::load_bigint<4>(base + i * coefficient_bytes + 12));
+    }
+  }
+  const auto take = [&](int m) {
+    return CsrMatrix{SharedArray<std::uint64_t>(std::move(offsets[m])),
+                     SharedArray<std::uint32_t>(std::move(columns[m])), SharedArray<Fr>(std::move(values[m]))};
+  };
+  return {take(0), take(1)};
+}
+
+ZkeyFile parse(const BinFile& file, const ZkeyOptions& options) {
+  read_protocol(file);
+  const GrothHeader h = read_groth_header(file);
+  ZkeyFile out;
+  out.header = h.counts;
+  ZkeyHeader& counts = out.header;
+
+  auto [a, b] = read_coefficients(file, counts, options.constraint_system);
+
+  Counts bytes;
+  const std::uint64_t n_vars = counts.num_variables;
+  const std::uint64_t n_public = counts.num_public;
+  ProvingKey& pk = out.pk;
+  pk.convention = HConvention::snarkjs;
+  pk.num_variables = n_vars;
+  pk.num_public = n_public;
+  pk.log_domain_size = static_cast<unsigned>(std::countr_zero(counts.domain_size));
+  pk.alpha1 = h.alpha1;
+  pk.beta1 = h.beta1;
+  pk.delta1 = h.delta1;
+  pk.beta2 = h.beta2;
+  pk.delta2 = h.delta2;
+  pk.a_query = read_query<G1Affine>(file, section_a, "A query", n_vars, "nVars", options.points, bytes);
+  pk.b1_query = read_query<G1Affine>(file, section_b1, "B1 query", n_vars, "nVars", options.points, bytes);
+  pk.b2_query = read_query<G2Affine>(file, section_b2, "B2 query", n_vars, "nVars", options.points, bytes);
+  pk.l_query = read_query<G1Affine>(file, section_c, "C query", n_vars - n_public - 1, "nVars - nPublic - 1",
+                                    options.points, bytes);
+  pk.h_query = read_query<G1Affine>(file, section_h, "H query", counts.domain_size, "domainSize", options.points,
+                                    bytes);
+  out.mapped_bytes = bytes.mapped;
+  out.copied_bytes = bytes.copied;
+
+  // The IC points are few and end up in a vector anyway: always copied and checked in full.
+  Counts ic_bytes;
+  const SharedArray<G1Affine> ic =
+      read_query<G1Affine>(file, section_ic, "IC", n_public + 1, "nPublic + 1", PointCheck::full, ic_bytes);
+  out.vk.alpha1 = h.alpha1;
+  out.vk.beta2 = h.beta2;
+  out.vk.gamma2 = h.gamma2;
+  out.vk.delta2 = h.delta2;
+  out.vk.ic.assign(ic.begin(), ic.end());
+
+  if (options.constraint_system) {
+    out.cs.num_variables = n_vars;
+    out.cs.num_public = n_public;
+    out.cs.a = std::move(a);
+    out.cs.b = std::move(b);
+    // Structure only: the values were checked below r on the way in.
+    validate(out.cs, Errc::bad_input, file.name(), /*check_values=*/false);
+  }
+  validate(out.pk, Errc::bad_input, file.name(), /*check_queries=*/false);
+  return out;
+}
+
+}  // namespace
+
+Fr zkey_coefficient_from_stored(const BigInt<4>& stored) {
+  // from_montgomery(S) has the value S·R⁻¹; its canonical integer S·R⁻¹ = coef·R is exactly the Montgomery form
+  // of coef.
+  return Fr::from_montgomery(Fr::from_montgomery(stored).canonical());
+}
+
+BigInt<4> zkey_coefficient_to_stored(const Fr& coefficient) {
+  // The limbs of coef are coef·R; the element with that value has the limbs coef·R².
+  return Fr::from_canonical(coefficient.montgomery()).montgomery();
+}
+
+ZkeyFile read_zkey(const std::filesystem::path& path, const ZkeyOptions& options) {
+  return parse(BinFile::open(path, "zkey", ".zkey", zkey_version), options);
+}
+
+ZkeyFile parse_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image, std::string_view name,
+                    const ZkeyOptions& options) {
+  return parse(BinFile::from_memory(std::move(owner), image, std::string(name), "zkey", ".zkey", zkey_version),
+               options);
+}
+
+}  // namespace proofline::groth16

@@ -1,0 +1,92 @@
+// snarkjs Groth16 proving keys (.zkey, version 1) for curve bls12381, read into our ProvingKey (snarkjs's H
+// convention), ConstraintSystem and VerifyingKey: everything the pipeline's KeySpec needs to prove from a
+// circom circuit's witness files. Layout (snarkjs/src/zkey_utils.js, ../shared/reference/snarkjs.md §7); the
+// container is binfile.hpp's, all integers little-endian:
+//
+//   1 header:  u32 protocol (1 = Groth16)
+//   2 Groth16: n8q u32 (48) | q | n8r u32 (32) | r | nVars u32 | nPublic u32 | domainSize u32 |
+//              alpha1 | beta1 | beta2 | gamma2 | delta1 | delta2
+//   3 IC:      (nPublic + 1) G1                       -> vk.ic
+//   4 coeffs:  nCoef u32 | nCoef × { matrix u32 (0 = A, 1 = B) | constraint u32 | signal u32 | value (32 B) }
+//                                                     -> cs.a, cs.b (C absent: c = a∘b)
+//   5 A, 6 B1: nVars G1; 7 B2: nVars G2              -> pk.a_query, pk.b1_query, pk.b2_query
+//   8 C:       (nVars − nPublic − 1) G1               -> pk.l_query
+//   9 H:       domainSize G1 (odd-coset Lagrange basis) -> pk.h_query (HConvention::snarkjs)
+//   10 contributions (the MPC transcript): not needed to prove, not read
+//
+// Points are affine, x‖y, each Fq coordinate 48 bytes little-endian in Montgomery form, G2 as x.c0‖x.c1‖y.c0‖y.c1,
+// the point at infinity all zero: exactly our in-memory G1Affine / G2Affine. So a query is a zero-copy view into
+// the mapped file when its section happens to start at an offset aligned for G1Affine (16 bytes); snarkjs's
+// layout puts most sections at offsets of 4, 8 or 12 mod 16, and those are copied once, in parallel, into owned
+// memory (ZkeyFile reports both amounts).
+//
+// Coefficients are stored as coef·R² mod r (R = 2^256; zkey_new.js writeCoef). Our Fr keeps coef·R in its limbs,
+// so the stored integer S becomes the element whose limbs are montmul(S, 1) = S·R⁻¹ = coef·R.
+//
+// Validation (every failure is Error(Errc::bad_input, "<path>: <what is wrong>")): magic, version, every section
+// present once with exactly the size the header's counts give, the protocol (a PLONK or FFLONK key is named as
+// such), the curve (q and r must be BLS12-381's: a bn128 key is refused with a message saying bn128), counts
+// that fit each other (nPublic < nVars, domainSize a power of two up to 2^28, every coefficient's matrix,
+// constraint < domainSize, signal < nVars, value < r), and the points: the six header points always in full
+// (reduced coordinates, on the curve, in the subgroup, not infinity, and δ1/δ2 and β1/β2 consistent by a
+// pairing check), the queries as ZkeyOptions::points says.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include <proofline/groth16/constraint_system.hpp>
+#include <proofline/groth16/proving_key.hpp>
+#include <proofline/groth16/verifying_key.hpp>
+
+namespace proofline::groth16 {
+
+/// How much of the query points a loader checks. All-zero points (infinity, which snarkjs writes for
+/// variables that never appear in a matrix) pass every level.
+enum class PointCheck {
+  full,      ///< coordinates below p, on the curve, in the prime-order subgroup; TBB-parallel over the points
+  on_curve,  ///< coordinates below p and on the curve (about 20 times cheaper than full)
+  trusted,   ///< none: a key you made or checked before. Header points and sizes are still checked in full
+};
+
+struct ZkeyOptions {
+  PointCheck points = PointCheck::full;
+  /// Build the constraint system from the coefficients section (false: cs stays empty, e.g. to export a
+  /// verifying key).
+  bool constraint_system = true;
+};
+
+struct ZkeyHeader {
+  std::uint32_t num_variables = 0;  ///< nVars, z[0] = 1 included
+  std::uint32_t num_public = 0;     ///< nPublic, not counting z[0]
+  std::uint32_t domain_size = 0;
+  std::uint32_t num_coefficients = 0;
+  std::uint64_t num_rows = 0;  ///< rows of A and B: the constraints plus snarkjs's nPublic + 1 input rows
+};
+
+struct ZkeyFile {
+  ZkeyHeader header;
+  ProvingKey pk;        ///< HConvention::snarkjs
+  ConstraintSystem cs;  ///< A and B, no C (c = a∘b, as snarkjs's prover computes it)
+  VerifyingKey vk;      ///< alpha1, beta2, gamma2, delta2 from the header, ic from section 3
+  std::uint64_t mapped_bytes = 0;  ///< query bytes that are views into the file's mapping
+  std::uint64_t copied_bytes = 0;  ///< query bytes copied out of it (sections not aligned for our point types)
+};
+
+ZkeyFile read_zkey(const std::filesystem::path& path, const ZkeyOptions& options = {});
+
+/// The same over an image in memory (fuzzers, tests). With an `owner`, aligned sections become views that keep
+/// it alive; without one everything is copied. `name` stands for the path in messages.
+ZkeyFile parse_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image, std::string_view name,
+                    const ZkeyOptions& options = {});
+
+/// The coefficient encoding in both directions (exposed for tests and writers of zkeys): the element whose
+/// value is stored·R⁻² mod r, and the stored integer of an element. `stored` must be below r.
+Fr zkey_coefficient_from_stored(const BigInt<4>& stored);
+BigInt<4> zkey_coefficient_to_stored(const Fr& coefficient);
+
+}  // namespace proofline::groth16
