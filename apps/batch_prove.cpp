@@ -1,0 +1,486 @@
+// batch_prove: proves a batch of Groth16 jobs through the pipeline and reports what bounded it.
+//
+// With no arguments it proves a small synthetic batch on whatever backend the machine has and prints a
+// summary. Exit codes: 0 every proof made (and verified, with --verify), 1 some jobs failed, 2 unusable input
+// or options (one line on stderr saying which and why).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unistd.h>
+#include <vector>
+
+#include <proofline/cuda/device.hpp>
+#include <proofline/cuda/gpu_fixed_base.hpp>
+#include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/graph/pipeline.hpp>
+#include <proofline/graph/report.hpp>
+#include <proofline/graph/trace/chrome_trace.hpp>
+#include <proofline/graph/trace/progress.hpp>
+#include <proofline/graph/trace/timeline_svg.hpp>
+#include <proofline/groth16/key_cache.hpp>
+#include <proofline/groth16/proof.hpp>
+#include <proofline/groth16/proof_json.hpp>
+#include <proofline/groth16/setup.hpp>
+#include <proofline/groth16/snarkjs_jobs.hpp>
+#include <proofline/groth16/synthetic.hpp>
+#include <proofline/util/error.hpp>
+#include <proofline/util/log.hpp>
+#include <proofline/util/size.hpp>
+
+namespace {
+
+using namespace proofline;
+namespace fs = std::filesystem;
+
+constexpr const char* usage = R"(usage: batch_prove [options]
+
+Proves a batch of synthetic Groth16 jobs (BLS12-381) through proofline's flow-graph pipeline.
+
+workload
+  --synthetic LOG2        constraints per job: a synthetic circuit of 2^LOG2 rows (1..28; default 12)
+  --count N               jobs in the batch (default 8)
+  --seed S                circuit and witness seed (never the proofs' r, s; default 1)
+  --key-cache DIR         keep the (known-trapdoor, test-only) keys in DIR between runs
+snarkjs (circom) keys and witnesses, instead of the synthetic workload
+  --zkey KEY.zkey         a snarkjs Groth16 key for curve bls12381
+  --wtns A.wtns B.wtns... witness files (circom's .wtns), one job each; with --out DIR, writes
+                          DIR/A.proof.json and DIR/A.public.json in snarkjs's formats
+  --zkey-check full|curve|trusted
+                          how the key's points are checked: on the curve and in the subgroup (default),
+                          on the curve only, or not at all (a key checked before)
+backend
+  --backend auto|cpu|cuda where H and the MSMs run (default auto: CUDA when a GPU is usable)
+  --gpus LIST             CUDA devices, e.g. 0,1 (default: all)
+  --mode pinned|baseline  pinned slots and overlapping streams (default), or the old design for comparison:
+                          pageable vectors and one mutex per GPU across H2D + NTT + MSM
+  --pin-backend alloc|register|host
+                          pinned memory from cudaHostAlloc, mmap + cudaHostRegister, or plain host pages
+                          (default: register with a GPU, else host)
+resources
+  --host-budget SIZE      host memory for keys and pinned slots, e.g. 64G (default: what the process may use)
+  --vram-budget SIZE      per GPU (default: free VRAM less a margin)
+  --slots N               most pinned slots in flight (default: synthesis jobs + 2 per GPU)
+  --device-slots N        jobs bound to one GPU at once (default 2)
+  --synth-threads N       jobs synthesized at once (default: half the threads)
+  --threads N             threads the pipeline may use (default: all)
+  --job-timeout MS        fail a job not done MS milliseconds after submission (default: none)
+output
+  --verify                verify every proof before counting it
+  --out DIR               write each proof as DIR/proof-NNNNNN.json and its 192-byte encoding as .bin
+  --report FILE.json      the run's numbers (proofs/s, GPU busy, H2D GB/s, per-stage p50/p99, pool, budget)
+  --trace FILE.json       Chrome trace event JSON of every span (open in ui.perfetto.dev)
+  --timeline FILE.svg     a picture of the run: streams, CPU workers, pool bytes
+  --log-level LEVEL       trace, debug, info, warn, error, off (default warn)
+  --no-progress           no progress line
+  --help                  this text
+testing
+  --inject-fault STAGE:I  fail the I-th job (from 0) in STAGE (admission, synthesis, h2d, ntt, msm, release,
+                          baseline), as a real error there would
+)";
+
+/// An unusable option or input: exit code 2 with one line.
+struct UsageError {
+  std::string message;
+};
+
+struct Options {
+  unsigned log2 = 12;
+  std::uint64_t count = 8;
+  std::uint64_t seed = 1;
+  std::optional<fs::path> key_cache;
+  pipeline::Config config;
+  std::optional<fs::path> out, report, trace, timeline;
+  log::Level log_level = log::Level::warn;
+  bool progress = true;
+  std::optional<std::pair<pipeline::Stage, std::uint64_t>> fault;
+  // snarkjs mode (issue 7): --zkey KEY.zkey --wtns A.wtns ... (run_snarkjs below).
+  std::optional<fs::path> zkey;
+  std::vector<fs::path> wtns;
+  groth16::PointCheck zkey_check = groth16::PointCheck::full;
+};
+
+std::uint64_t parse_count(std::string_view option, std::string_view text, std::uint64_t lo, std::uint64_t hi) {
+  std::uint64_t value = 0;
+  if (text.empty() || text.size() > 19) throw UsageError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
+  for (const char ch : text) {
+    if (ch < '0' || ch > '9') throw UsageError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
+    value = value * 10 + static_cast<std::uint64_t>(ch - '0');
+  }
+  if (value < lo || value > hi)
+    throw UsageError{std::string(option) + ": " + std::string(text) + " is outside " + std::to_string(lo) + ".." +
+                     std::to_string(hi)};
+  return value;
+}
+
+std::uint64_t parse_bytes(std::string_view option, std::string_view text) {
+  std::uint64_t bytes = 0;
+  try {
+    bytes = parse_size(text);
+  } catch (const Error& e) {
+    throw UsageError{std::string(option) + ": " + e.what()};
+  }
+  if (bytes == 0) throw UsageError{std::string(option) + ": a budget of 0 bytes"};
+  if (bytes > (std::uint64_t{1} << 50)) throw UsageError{std::string(option) + ": " + std::string(text) + " is absurd (more than 1 PiB)"};
+  return bytes;
+}
+
+pipeline::Stage parse_stage(std::string_view text) {
+  using pipeline::Stage;
+  for (const Stage stage : {Stage::admission, Stage::synthesis, Stage::h2d, Stage::ntt, Stage::msm, Stage::release,
+                            Stage::baseline})
+    if (text == pipeline::to_string(stage)) return stage;
+  throw UsageError{"--inject-fault: unknown stage '" + std::string(text) + "'"};
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  o.config.backend = pipeline::Backend::automatic;
+  o.config.queue_capacity = 64;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool inline_value = false;
+    if (const auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      inline_value = true;
+    }
+    const auto next = [&]() -> std::string {
+      if (inline_value) return value;
+      if (i + 1 >= argc) throw UsageError{arg + " needs a value"};
+      return argv[++i];
+    };
+    const auto flag = [&] {
+      if (inline_value) throw UsageError{arg + " takes no value"};
+    };
+    try {
+      if (arg == "--help" || arg == "-h") {
+        std::fputs(usage, stdout);
+        std::exit(0);
+      } else if (arg == "--synthetic") {
+        o.log2 = static_cast<unsigned>(parse_count(arg, next(), 1, 28));
+      } else if (arg == "--count") {
+        o.count = parse_count(arg, next(), 1, 10'000'000);
+      } else if (arg == "--seed") {
+        o.seed = parse_count(arg, next(), 0, ~std::uint64_t{0} >> 1);
+      } else if (arg == "--key-cache") {
+        o.key_cache = next();
+      } else if (arg == "--backend") {
+        o.config.backend = pipeline::parse_backend(next());
+      } else if (arg == "--gpus") {
+        const std::string list = next();
+        o.config.gpus.clear();
+        std::size_t start = 0;
+        while (start <= list.size()) {
+          const std::size_t comma = std::min(list.find(',', start), list.size());
+          o.config.gpus.push_back(static_cast<int>(parse_count(arg, list.substr(start, comma - start), 0, 1023)));
+          start = comma + 1;
+        }
+      } else if (arg == "--mode") {
+        o.config.mode = pipeline::parse_mode(next());
+      } else if (arg == "--pin-backend") {
+        const std::string name = next();
+        if (name == "alloc") {
+          o.config.pinning = memory::PinningKind::cuda_host_alloc;
+        } else if (name == "register") {
+          o.config.pinning = memory::PinningKind::cuda_host_register;
+        } else if (name == "host") {
+          o.config.pinning = memory::PinningKind::host;
+        } else {
+          o.config.pinning = memory::parse_pinning_kind(name);
+        }
+      } else if (arg == "--host-budget") {
+        o.config.host_budget = parse_bytes(arg, next());
+      } else if (arg == "--vram-budget") {
+        o.config.vram_budget = parse_bytes(arg, next());
+      } else if (arg == "--slots") {
+        o.config.slots = parse_count(arg, next(), 1, 4096);
+      } else if (arg == "--device-slots") {
+        o.config.device_slots = parse_count(arg, next(), 1, 64);
+      } else if (arg == "--synth-threads") {
+        o.config.synthesis_concurrency = parse_count(arg, next(), 1, 4096);
+      } else if (arg == "--threads") {
+        o.config.max_threads = parse_count(arg, next(), 1, 4096);
+      } else if (arg == "--job-timeout") {
+        o.config.job_timeout = std::chrono::milliseconds(parse_count(arg, next(), 1, 86'400'000));
+      } else if (arg == "--verify") {
+        flag();
+        o.config.verify = true;
+      } else if (arg == "--out") {
+        o.out = next();
+      } else if (arg == "--report") {
+        o.report = next();
+      } else if (arg == "--trace") {
+        o.trace = next();
+      } else if (arg == "--timeline") {
+        o.timeline = next();
+      } else if (arg == "--log-level") {
+        o.log_level = log::parse_level(next());
+      } else if (arg == "--no-progress") {
+        flag();
+        o.progress = false;
+      } else if (arg == "--inject-fault") {
+        const std::string spec = next();
+        const auto colon = spec.find(':');
+        if (colon == std::string::npos) throw UsageError{"--inject-fault: expected STAGE:INDEX, got '" + spec + "'"};
+        o.fault = std::make_pair(parse_stage(spec.substr(0, colon)),
+                                 parse_count(arg, spec.substr(colon + 1), 0, ~std::uint64_t{0} >> 1));
+      } else if (arg == "--zkey") {  // snarkjs mode (issue 7)
+        o.zkey = next();
+      } else if (arg == "--wtns") {
+        if (inline_value) o.wtns.emplace_back(value);
+        while (i + 1 < argc && std::string_view(argv[i + 1]).rfind("--", 0) != 0) o.wtns.emplace_back(argv[++i]);
+        if (o.wtns.empty()) throw UsageError{"--wtns needs at least one witness file"};
+      } else if (arg == "--zkey-check") {
+        const std::string level = next();
+        if (level == "full") {
+          o.zkey_check = groth16::PointCheck::full;
+        } else if (level == "curve") {
+          o.zkey_check = groth16::PointCheck::on_curve;
+        } else if (level == "trusted") {
+          o.zkey_check = groth16::PointCheck::trusted;
+        } else {
+          throw UsageError{"--zkey-check: expected full, curve or trusted, got '" + level + "'"};
+        }
+      } else {
+        throw UsageError{"unknown option '" + arg + "'"};
+      }
+    } catch (const Error& e) {
+      throw UsageError{arg + ": " + e.what()};
+    }
+  }
+  if (o.zkey.has_value() != !o.wtns.empty())
+    throw UsageError{o.zkey ? "--zkey needs witness files (--wtns A.wtns ...)" : "--wtns needs a key (--zkey KEY.zkey)"};
+  return o;
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw Error(Errc::io, path.string() + ": cannot write");
+}
+
+std::string job_name(std::uint64_t index) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "proof-%06llu", static_cast<unsigned long long>(index));
+  return buffer;
+}
+
+int run(const Options& o) {
+  log::set_level(o.log_level);
+  pipeline::Config config = o.config;
+  if (o.fault) {
+    const auto [stage, index] = *o.fault;
+    // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
+    config.fault_hook = [stage = stage, id = index + 1](pipeline::Stage at, pipeline::JobId job) {
+      if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
+    };
+  }
+  std::mutex mutex;
+  std::vector<pipeline::JobResult> results;
+  std::optional<trace::ProgressReporter> progress;
+  std::uint64_t done = 0;
+  config.on_result = [&](const pipeline::JobResult& r) {
+    std::lock_guard lock(mutex);
+    results.push_back(r);
+    ++done;
+    if (progress) progress->update(done);
+  };
+
+  // Everything up to the first submission is setup: any error there is unusable input or options (exit 2).
+  std::optional<pipeline::Pipeline> prover;
+  pipeline::KeyHandle key;
+  groth16::SyntheticOptions circuit_options;
+  std::shared_ptr<const groth16::ConstraintSystem> cs;
+  try {
+    prover.emplace(config);
+    if (prover->backend() == pipeline::Backend::cuda && o.log2 < 10)
+      throw UsageError{"--synthetic " + std::to_string(o.log2) +
+                       ": the GPU NTT needs at least 2^10 rows (or use --backend cpu)"};
+    if (o.out) fs::create_directories(*o.out);
+    circuit_options = groth16::SyntheticOptions{.log_size = o.log2, .num_public = 1, .seed = o.seed};
+    groth16::SyntheticCircuit circuit = groth16::make_synthetic_circuit(circuit_options);
+    groth16::SetupOptions setup;
+    if (prover->backend() == pipeline::Backend::cuda) {
+      // Known-trapdoor setup is fixed-base multiplication; the GPU does it in a fraction of the CPU's time.
+      const int device = config.gpus.empty() ? 0 : config.gpus.front();
+      setup.fixed_base.g1 = [device](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> out) {
+        gpu::fixed_base_mul_g1(b, s, out, device);
+      };
+      setup.fixed_base.g2 = [device](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> out) {
+        gpu::fixed_base_mul_g2(b, s, out, device);
+      };
+    }
+    const auto setup_start = std::chrono::steady_clock::now();
+    bool loaded = false;
+    groth16::KeyPair keys =
+        o.key_cache ? groth16::load_or_setup(circuit.cs,
+                                             groth16::KeyCacheRequest{*o.key_cache,
+                                                                      groth16::synthetic_circuit_name(circuit_options),
+                                                                      o.seed},
+                                             setup, &loaded)
+                    : groth16::setup_from_trapdoor(circuit.cs, groth16::trapdoor_from_seed(o.seed), setup);
+    const double setup_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+    cs = std::make_shared<const groth16::ConstraintSystem>(std::move(circuit.cs));
+    key = prover->add_key(pipeline::KeySpec{
+        groth16::synthetic_circuit_name(circuit_options), std::make_shared<const groth16::ProvingKey>(std::move(keys.pk)),
+        cs, std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk))});
+    const pipeline::PipelineStats s = prover->stats();
+    std::printf("batch_prove: %llu jobs of 2^%u rows on the %s backend (%s mode), keys %s in %.2f s, %zu tokens of %s\n",
+                static_cast<unsigned long long>(o.count), o.log2, std::string(pipeline::to_string(prover->backend())).c_str(),
+                std::string(pipeline::to_string(prover->mode())).c_str(), loaded ? "loaded" : "made", setup_s,
+                s.token_target, format_size(s.slot_bytes).c_str());
+    std::fflush(stdout);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error& e) {
+    throw UsageError{e.what()};
+  }
+
+  if (o.progress) progress.emplace(stderr, trace::ProgressOptions{.total = o.count});
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t i = 0; i < o.count; ++i) {
+    pipeline::Job job;
+    job.key = key;
+    job.label = job_name(i);
+    const std::uint64_t witness_seed = o.seed * 1'000'003 + i;
+    job.witness = pipeline::WitnessCallback{[cs, circuit_options, witness_seed](const pipeline::WitnessTarget& t) {
+      groth16::synthetic_witness_into(*cs, circuit_options, witness_seed, t.z.unchecked());
+    }};
+    prover->submit(std::move(job));
+  }
+  prover->drain();
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  prover->shutdown();
+  if (progress) progress->finish();
+
+  const pipeline::RunReport report = pipeline::make_run_report(prover->recorder().snapshot(), prover->roles(),
+                                                               prover->stats(), o.count, wall_s);
+  std::fputs(pipeline::report_summary(report).c_str(), stdout);
+  std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; });
+  for (const auto& r : results)
+    if (r.error) std::fprintf(stderr, "batch_prove: job %s failed: %s\n", r.label.c_str(), r.error->message.c_str());
+  if (o.out) {
+    for (const auto& r : results) {
+      if (!r.proof) continue;
+      write_file(*o.out / (r.label + ".json"), groth16::write_proof_json(*r.proof));
+      const auto bytes = groth16::encode_proof(*r.proof);
+      write_file(*o.out / (r.label + ".bin"), std::string(bytes.begin(), bytes.end()));
+    }
+  }
+  if (o.report) write_file(*o.report, pipeline::report_json(report));
+  const trace::Snapshot snapshot = prover->recorder().snapshot();
+  if (o.trace) trace::write_chrome_trace_file(snapshot, o.trace->string());
+  if (o.timeline) {
+    trace::TimelineOptions options;
+    options.title = "batch_prove: " + std::to_string(o.count) + " jobs of 2^" + std::to_string(o.log2) + " rows, " +
+                    report.backend + ", " + report.mode;
+    std::vector<trace::TrackId> pool;
+    for (const char* name : {"pool leased bytes", "pool idle bytes"})
+      if (const auto track = snapshot.find_track(name)) pool.push_back(*track);
+    if (!pool.empty()) options.counter_charts.push_back({"pinned pool (leased, idle)", pool, trace::CounterUnit::bytes, true});
+    if (const auto waiting = snapshot.find_track("jobs waiting for a token"))
+      options.counter_charts.push_back({"jobs waiting for a token", {*waiting}, trace::CounterUnit::count, false});
+    trace::write_timeline_svg_file(snapshot, options, o.timeline->string());
+  }
+  const bool all_good = report.failed == 0 && report.proofs == o.count && (!o.config.verify || report.verified == o.count);
+  return all_good ? 0 : 1;
+}
+
+// ---- snarkjs mode (issue 7): prove circom witnesses with a snarkjs key, write snarkjs's files -------------
+
+int run_snarkjs(const Options& o) {
+  log::set_level(o.log_level);
+  // Everything before the first submission is setup: an unusable key, witness or option is exit 2.
+  groth16::SnarkjsKey key;
+  std::vector<groth16::WtnsJob> planned;
+  pipeline::Config config = o.config;
+  try {
+    const auto load_start = std::chrono::steady_clock::now();
+    key = groth16::load_snarkjs_key(*o.zkey, groth16::ZkeyOptions{.points = o.zkey_check});
+    const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
+    planned = groth16::plan_wtns_jobs(o.wtns, key.pk->num_variables, o.zkey->string());
+    // The GPU NTT starts at 2^10 rows: small circuits go to the CPU unless the GPU was asked for.
+    if (config.backend == pipeline::Backend::automatic && key.pk->log_domain_size < gpu::NttEngine::min_log_n)
+      config.backend = pipeline::Backend::cpu;
+    if (o.out) fs::create_directories(*o.out);
+    std::printf("batch_prove: %zu witnesses for %s (2^%u rows, %llu variables, %llu public), key read in %.2f s\n",
+                planned.size(), o.zkey->string().c_str(), key.pk->log_domain_size,
+                static_cast<unsigned long long>(key.pk->num_variables),
+                static_cast<unsigned long long>(key.pk->num_public), load_s);
+    std::fflush(stdout);
+  } catch (const Error& e) {
+    throw UsageError{e.what()};
+  }
+
+  std::mutex mutex;
+  std::vector<pipeline::JobResult> results;
+  std::optional<trace::ProgressReporter> progress;
+  config.on_result = [&](const pipeline::JobResult& r) {
+    std::lock_guard lock(mutex);
+    results.push_back(r);
+    if (progress) progress->update(results.size());
+  };
+  std::optional<pipeline::Pipeline> prover;
+  pipeline::KeyHandle handle;
+  try {
+    prover.emplace(config);
+    handle = prover->add_key(pipeline::KeySpec{key.name, key.pk, key.cs, key.vk});
+  } catch (const Error& e) {
+    throw UsageError{e.what()};
+  }
+  if (o.progress) progress.emplace(stderr, trace::ProgressOptions{.total = planned.size()});
+  const auto start = std::chrono::steady_clock::now();
+  for (const groth16::WtnsJob& job : planned)
+    prover->submit(pipeline::Job{.key = handle, .witness = pipeline::WtnsFile{job.wtns}, .label = job.name});
+  prover->drain();
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  prover->shutdown();
+  if (progress) progress->finish();
+
+  const pipeline::RunReport report = pipeline::make_run_report(prover->recorder().snapshot(), prover->roles(),
+                                                               prover->stats(), planned.size(), wall_s);
+  std::fputs(pipeline::report_summary(report).c_str(), stdout);
+  std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; });
+  std::size_t written = 0;
+  for (const auto& r : results) {
+    if (r.error) {
+      std::fprintf(stderr, "batch_prove: %s failed: %s\n", r.label.c_str(), r.error->message.c_str());
+    } else if (o.out && r.proof) {
+      groth16::write_snarkjs_outputs(*o.out, r.label, *r.proof, r.public_inputs);
+      ++written;
+    }
+  }
+  if (o.out) std::printf("batch_prove: wrote %zu proofs to %s\n", written, o.out->string().c_str());
+  if (o.report) write_file(*o.report, pipeline::report_json(report));
+  if (o.trace) trace::write_chrome_trace_file(prover->recorder().snapshot(), o.trace->string());
+  const bool all_good = report.failed == 0 && report.proofs == planned.size() &&
+                        (!o.config.verify || report.verified == planned.size());
+  return all_good ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options options = parse(argc, argv);
+    return options.zkey ? run_snarkjs(options) : run(options);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "batch_prove: %s (see --help)\n", e.message.c_str());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "batch_prove: %s\n", e.what());
+    return 1;
+  }
+}

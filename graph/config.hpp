@@ -1,0 +1,123 @@
+// What a Pipeline is built from: backend and mode, budgets, slot counts, threads, delivery options, and the
+// test-only fault hook. Every field has a working default; a default-constructed Config proves on whatever
+// backend the machine has.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <proofline/memory/pinning.hpp>
+
+namespace proofline::pipeline {
+
+/// Where H and the MSMs run.
+enum class Backend {
+  automatic,  ///< CUDA when this build has it and a device is usable, else CPU
+  cpu,        ///< the CPU algorithms (cuda/cpu/); no H2D stage
+  cuda,       ///< NVIDIA GPUs; Error(cuda) at construction when none is usable
+};
+
+/// How witnesses reach the compute stages.
+enum class Mode {
+  pinned,    ///< a, b, c, z in pooled pinned slots; copy and compute overlap on separate streams (the design)
+  baseline,  ///< the old design, for side-by-side measurement: pageable heap vectors and one mutex per GPU
+             ///< held across H2D + NTT + MSM, synchronously (same kernels, keys and VRAM-resident SRS)
+};
+
+/// The stages a job passes, in order. Errors name the stage they happened in; fault hooks get it.
+enum class Stage : std::uint8_t {
+  queue,      ///< submitted, waiting for a pinned-slot token
+  admission,  ///< token taken, slot being leased
+  synthesis,  ///< witness into z, then a = A·z, b = B·z, c = C·z into the slot
+  h2d,        ///< slot -> device slot (CUDA backend)
+  ntt,        ///< the H polynomial
+  msm,        ///< the five MSMs
+  release,    ///< proof assembly, self-verification, delivery; resources go back
+  baseline,   ///< baseline mode: H2D + NTT + MSM under the GPU (or CPU) mutex
+};
+
+const char* to_string(Stage stage) noexcept;
+/// "auto" | "cpu" | "cuda".
+std::string_view to_string(Backend backend) noexcept;
+/// "pinned" | "baseline".
+std::string_view to_string(Mode mode) noexcept;
+/// Parse the names above ("auto" or "automatic"); Error(invalid_argument) naming the text otherwise.
+Backend parse_backend(std::string_view text);
+Mode parse_mode(std::string_view text);
+
+using JobId = std::uint64_t;
+
+/// TESTS ONLY. Called at the start of every stage body for every job that reaches it; an exception it throws
+/// fails that job in that stage exactly as a real error there would (tokens and leases still come home).
+/// It may block (to hold a job in a stage) but then holds a worker thread.
+using FaultHook = std::function<void(Stage stage, JobId job)>;
+
+struct JobResult;
+
+struct Config {
+  Backend backend = Backend::automatic;
+  Mode mode = Mode::pinned;
+  /// CUDA devices to use; empty: every usable one. Ignored by the CPU backend.
+  std::vector<int> gpus;
+
+  /// Host budget for everything pinned or resident (pool, keys, PCE, baseline vectors). None: what this
+  /// process may use (memory::host_budget_bytes). Set it where RAM grows on demand (the GPU machine).
+  std::optional<std::uint64_t> host_budget;
+  /// VRAM budget per GPU (device slots, MSM scratch, NTT tables, resident SRS). None: the device's free
+  /// memory less a margin.
+  std::optional<std::uint64_t> vram_budget;
+
+  /// Most pinned slots (tokens) in flight; 0: synthesis_concurrency + 2 per GPU (+ 2 on the CPU backend).
+  /// The real count is the smaller of this and what the host budget holds for the largest key's slot.
+  std::size_t slots = 0;
+  /// Device slots (a, b, c, z on the device) per GPU: jobs bound to one GPU at once. At least 1.
+  std::size_t device_slots = 2;
+  /// Jobs synthesized at once (each is TBB-parallel inside); 0: half the threads, at least 1.
+  std::size_t synthesis_concurrency = 0;
+  /// Threads the pipeline's task_arena may use; 0: every hardware thread.
+  std::size_t max_threads = 0;
+  /// Device slots are sized for 2^max_log_n rows (CUDA backend); 0: the first key's domain. A key larger
+  /// than the device slots is refused by add_key with a message naming this field.
+  unsigned max_log_n = 0;
+
+  /// Where pinned memory comes from; none: memory::default_backend() (cudaHostRegister with a GPU, else
+  /// host pages).
+  std::optional<memory::PinningKind> pinning;
+  /// Pin the token count's worth of slots of each new largest key up front, so the steady state pins nothing.
+  bool prewarm = true;
+
+  /// Verify every proof with the key's verifying key before delivering it (a failed check fails the job).
+  bool verify = false;
+  /// Check a_i·b_i = c_i on every row after synthesis (one multiplication per row): a witness that does not
+  /// satisfy the circuit fails in synthesis with the row, instead of giving a proof that will not verify.
+  bool check_witness = true;
+  /// Deliver results in submission order (a sequencer holds early ones back).
+  bool in_order = false;
+  /// Fail a job that has not finished this long after its submission (0: no limit); Job::timeout overrides.
+  std::chrono::milliseconds job_timeout{0};
+  /// Jobs submitted and not yet holding a token: submit() waits and try_submit() refuses beyond it.
+  std::size_t queue_capacity = 1024;
+  /// Keys resident in host memory that nobody uses are evictable after this long (reloading is slow).
+  std::chrono::milliseconds key_idle_timeout{std::chrono::minutes(5)};
+  /// NVTX ranges for node bodies (Nsight Systems); spans are always recorded.
+  bool nvtx = false;
+
+  /// Called once for every result (in submission order when in_order), on a pipeline thread, after the
+  /// job's own callback. Keep it short: it runs on a worker.
+  std::function<void(const JobResult&)> on_result;
+
+  /// TESTS ONLY (see FaultHook).
+  FaultHook fault_hook;
+};
+
+enum class ShutdownMode {
+  drain,   ///< finish every submitted job
+  cancel,  ///< cancel the jobs still queued, finish those holding a token
+};
+
+}  // namespace proofline::pipeline

@@ -1,0 +1,87 @@
+// Internal: the flow graph (DESIGN.md, "Data flow" and "Flow graph rules"):
+//
+//   jobs (priority_queue_node) ──► admit_join (reserving) ◄── tokens (buffer_node) ◄──────────────┐
+//                                        │                                                         │
+//                     admit (lease the slot; requeue / withhold on a transient failure) ──────────┤
+//                                        ▼                                                         │
+//                                    synthesis                                                     │
+//   CPU backend:  ──► cpu_ntt ──► cpu_msm ──────────────────────────────────────────► release ────┤
+//   CUDA, per GPU:──► route ─► ready ─► bind_join (reserving) ◄─ device_tokens ◄─ gpu_done ◄┐     │
+//                                        ▼                                                   │     │
+//                          h2d (async, copy stream) ─► unpin (slot and token home) ─► ntt ─► msm ─┘  (async,
+//                                                                                   compute stream)
+//   baseline mode: synthesis ─► baseline (CPU, or per GPU behind route) ─► release
+//   release ─► [sequencer] ─► sink (callbacks, futures)
+//
+// Every node after a GPU async_node is queueing (never lightweight): the gateways are fed from CUDA host
+// functions, and a lightweight successor would run its body on the driver's thread.
+#pragma once
+
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include <oneapi/tbb/flow_graph.h>
+
+#include <proofline/graph/detail/core.hpp>
+
+namespace proofline::pipeline::detail {
+
+namespace flow = oneapi::tbb::flow;
+
+using Token = TokenGate::Token;
+using JobQueue = flow::priority_queue_node<JobMsg, JobOrder>;
+using TokenBuffer = flow::buffer_node<Token>;
+using AdmitJoin = flow::join_node<std::tuple<JobMsg, Token>, flow::reserving>;
+using AdmitNode = flow::multifunction_node<std::tuple<JobMsg, Token>, std::tuple<Work, Token, JobMsg>>;
+using WorkNode = flow::function_node<Work, Work>;
+using ReleaseNode = flow::multifunction_node<Work, std::tuple<Token>>;
+using RouteNode = flow::multifunction_node<Work, std::tuple<Work>, flow::lightweight>;
+using Bound = std::tuple<Work, DeviceSlotMsg>;
+using BindJoin = flow::join_node<Bound, flow::reserving>;
+using H2dNode = flow::async_node<Bound, Work, flow::queueing>;
+using UnpinNode = flow::multifunction_node<Work, std::tuple<Token, Work>>;
+using GpuNode = flow::async_node<Work, Work, flow::queueing>;
+using GpuDoneNode = flow::multifunction_node<Work, std::tuple<DeviceSlotMsg, Work>>;
+using Gateway = GpuNode::gateway_type;
+static_assert(std::is_same_v<Gateway, H2dNode::gateway_type>);
+using Sequencer = flow::sequencer_node<ResultMsg>;
+using Sink = flow::function_node<ResultMsg, flow::continue_msg>;
+
+/// The stage set of one GPU.
+struct GpuNodes {
+  GpuNodes(flow::graph& graph, Core& core, GpuLane& lane);
+
+  RouteNode route;
+  // pinned mode
+  std::unique_ptr<flow::queue_node<Work>> ready;
+  std::unique_ptr<flow::buffer_node<DeviceSlotMsg>> device_tokens;
+  std::unique_ptr<BindJoin> bind;
+  std::unique_ptr<H2dNode> h2d;
+  std::unique_ptr<UnpinNode> unpin;
+  std::unique_ptr<GpuNode> ntt;
+  std::unique_ptr<GpuNode> msm;
+  std::unique_ptr<GpuDoneNode> done;
+  // baseline mode
+  std::unique_ptr<WorkNode> baseline;
+};
+
+struct Flow {
+  /// Builds the graph for core.backend and core.mode. Call inside core.arena (the graph attaches to the
+  /// arena it is built in).
+  explicit Flow(Core& core);
+
+  flow::graph graph;  // first member: destroyed after every node
+  JobQueue jobs;
+  TokenBuffer tokens;
+  AdmitJoin admit_join;
+  AdmitNode admit;
+  WorkNode synthesis;
+  std::unique_ptr<WorkNode> cpu_ntt, cpu_msm, cpu_baseline;
+  std::vector<std::unique_ptr<GpuNodes>> gpus;
+  ReleaseNode release;
+  std::unique_ptr<Sequencer> sequencer;
+  std::unique_ptr<Sink> sink;
+};
+
+}  // namespace proofline::pipeline::detail

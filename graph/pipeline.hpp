@@ -1,0 +1,84 @@
+// The batch prover: a oneTBB flow graph whose concurrency is governed by pinned-slot tokens (DESIGN.md,
+// "Data flow"). Build it from a Config, register keys, submit jobs; each job's result (a proof or an error)
+// arrives as soon as it is done, through the job's callback, Config::on_result and its future.
+//
+//   pipeline::Pipeline prover(pipeline::Config{.verify = true});
+//   const auto key = prover.add_key({.name = "my-circuit", .pk = pk, .cs = cs, .vk = vk});
+//   auto submitted = prover.submit({.key = key, .witness = pipeline::MemoryWitness{z}});
+//   const pipeline::JobResult result = submitted.result.get();
+//
+// Thread safety: every member function may be called from any thread, concurrently, except that the
+// destructor must not race with other calls. Callbacks run on pipeline threads and may call submit/cancel
+// (not shutdown or the destructor, which wait for the callbacks).
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include <proofline/graph/config.hpp>
+#include <proofline/graph/job.hpp>
+#include <proofline/graph/stats.hpp>
+#include <proofline/graph/trace/recorder.hpp>
+#include <proofline/graph/trace/verdict.hpp>
+
+namespace proofline::pipeline {
+
+namespace detail {
+struct Core;
+}
+
+class Pipeline {
+ public:
+  /// Resolves the backend, sizes the host budget, creates the pinned pool, the GPUs' streams and budgets, and
+  /// the graph. Throws Error(invalid_argument) for unusable options, Error(cuda) when the CUDA backend is
+  /// asked for and no device is usable, Error(out_of_budget) for a budget that cannot hold anything.
+  explicit Pipeline(Config config = {});
+  /// shutdown(ShutdownMode::drain) if it was not called.
+  ~Pipeline();
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+
+  /// Registers a key and makes it resident before any of its jobs is admitted: its bytes are charged to the
+  /// host budget (evicting idle pool buffers first) and, on the CUDA backend, its SRS is uploaded to the GPUs
+  /// whose VRAM budget holds it (least recently used keys evicted). May block for that. Throws
+  /// Error(invalid_argument) for an inconsistent key, Error(out_of_budget) when the host budget cannot hold
+  /// the key and one pinned slot of its jobs (a clear error at start, not a hang later).
+  KeyHandle add_key(KeySpec spec);
+  /// Unregisters a key once no queued or running job uses it (waits for that); its memory becomes
+  /// evictable and the pool may grow into it.
+  void remove_key(KeyHandle key);
+
+  /// Accepts a job, waiting while the queue holds Config::queue_capacity jobs. May block to bring the key's
+  /// SRS back into VRAM after an eviction. Throws Error(invalid_argument) for an unknown key or a witness
+  /// source the key cannot serve, Error(cancelled) after shutdown.
+  Submission submit(Job job);
+  /// Like submit, but returns nullopt at once when the queue is full.
+  std::optional<Submission> try_submit(Job job);
+
+  /// Cancels a job that is still queued (its result: Errc::cancelled, at once). False when the job is
+  /// unknown, already running or done.
+  bool cancel(JobId id);
+  /// Cancels every queued job; returns how many.
+  std::size_t cancel_queued();
+
+  /// Waits until every job submitted so far has its result and every slot is back.
+  void drain();
+  /// Stops accepting jobs, drains (cancelling the queued ones first with ShutdownMode::cancel) and releases
+  /// the GPUs. Afterwards no pinned byte is leased. Idempotent.
+  void shutdown(ShutdownMode mode = ShutdownMode::drain);
+
+  PipelineStats stats() const;
+  /// The backend and mode in use (automatic resolved).
+  Backend backend() const noexcept;
+  Mode mode() const noexcept;
+  const Config& config() const noexcept;
+  /// Every node body and GPU operation of this pipeline is a span here.
+  trace::Recorder& recorder() noexcept;
+  /// Which stages and tracks play which part, for trace::verdict_input.
+  trace::RunRoles roles() const;
+
+ private:
+  std::unique_ptr<detail::Core> core_;
+};
+
+}  // namespace proofline::pipeline

@@ -1,0 +1,73 @@
+// The numbers of one batch, computed from the pipeline's spans and statistics: what batch_prove prints at
+// the end and writes with --report (and what issue 8's benchmark reads). Everything comes from the trace
+// (trace/stats.hpp), so the report describes exactly what the timeline shows.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <proofline/graph/stats.hpp>
+#include <proofline/graph/trace/snapshot.hpp>
+#include <proofline/graph/trace/stats.hpp>
+#include <proofline/graph/trace/verdict.hpp>
+
+namespace proofline::pipeline {
+
+struct StageReport {
+  std::string name;
+  std::size_t count = 0;
+  double busy_s = 0;  ///< summed span time (CPU-seconds for stages on several threads)
+  double p50_ms = 0;
+  double p99_ms = 0;
+  double mean_ms = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct RunReport {
+  std::string backend;
+  std::string mode;
+  std::vector<int> gpus;  ///< device ordinals (empty on the CPU backend)
+
+  std::uint64_t jobs = 0;
+  std::uint64_t proofs = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t verified = 0;
+  double wall_s = 0;
+  double proofs_per_s = 0;
+  std::size_t max_inflight_slots = 0;
+  std::size_t tokens = 0;
+  std::uint64_t slot_bytes = 0;
+
+  std::vector<StageReport> stages;  ///< every stage with spans, over the whole run
+  /// Compute-stream busy time over the steady-state window (first and last job excluded), per GPU, averaged
+  /// over GPUs. None on the CPU backend or with too few jobs for a steady state.
+  std::optional<double> gpu_busy_fraction;
+  std::optional<double> h2d_gbps;  ///< copy bytes over copy time, as the copy spans measured them
+  std::optional<double> steady_state_s;
+  std::string verdict;  ///< one line: what bounds the run
+
+  struct Pool {
+    std::uint64_t leases = 0, hits = 0, misses = 0, pin_calls = 0, pin_calls_after_warmup = 0;
+    double pin_s = 0;
+    std::uint64_t bytes_pinned = 0, high_water_bytes = 0, leased_bytes_at_exit = 0;
+  } pool;
+  struct Budget {
+    std::uint64_t host_total = 0, host_high_water = 0;
+  } budget;
+};
+
+/// `stats` taken after the batch (after drain or shutdown, so leased_bytes_at_exit means what it says);
+/// `wall_s` the batch's wall time as the caller measured it (> 0).
+RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles& roles, const PipelineStats& stats,
+                          std::uint64_t jobs, double wall_s);
+
+/// The report as JSON text (pretty-printed, trailing newline), every field of RunReport; absent optionals
+/// are null.
+std::string report_json(const RunReport& report);
+
+/// The end-of-run summary for people, a few lines.
+std::string report_summary(const RunReport& report);
+
+}  // namespace proofline::pipeline

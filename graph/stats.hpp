@@ -1,0 +1,62 @@
+// Live statistics of a Pipeline: queue depth, jobs per stage, tokens, the pinned pool, the budgets. A plain
+// value, copied out under the pipeline's locks; cheap enough to poll for a status page.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <proofline/graph/config.hpp>
+#include <proofline/memory/budget.hpp>
+#include <proofline/memory/pinned_pool.hpp>
+#include <proofline/memory/residency.hpp>
+
+namespace proofline::pipeline {
+
+/// Jobs in each stage now (a job waiting for a stage counts in it; h2d includes waiting for a device slot).
+struct StageCounts {
+  std::size_t queue = 0, admission = 0, synthesis = 0, h2d = 0, ntt = 0, msm = 0, release = 0, baseline = 0;
+
+  std::size_t in_flight() const noexcept { return admission + synthesis + h2d + ntt + msm + release + baseline; }
+};
+
+struct GpuStats {
+  int device = 0;
+  std::string name;
+  memory::BudgetStats vram;
+  memory::ResidencyStats keys;  ///< proving keys resident in this GPU's memory
+  std::size_t device_slots = 0;
+  std::size_t device_slots_in_use = 0;
+  std::uint64_t jobs = 0;  ///< jobs routed here so far
+  bool healthy = true;     ///< false after a sticky CUDA error: its jobs fail, others go on
+};
+
+struct PipelineStats {
+  Backend backend = Backend::cpu;
+  Mode mode = Mode::pinned;
+
+  std::uint64_t submitted = 0;  ///< accepted by submit/try_submit
+  std::uint64_t refused = 0;    ///< try_submit found the queue full
+  std::uint64_t proofs = 0;     ///< results with a proof
+  std::uint64_t failed = 0;     ///< results with an error (cancelled and timed-out included)
+  std::uint64_t cancelled = 0;
+  std::uint64_t timed_out = 0;
+  std::uint64_t verified = 0;
+
+  std::size_t queue_depth = 0;  ///< jobs waiting for a token
+  StageCounts stages;
+
+  std::size_t tokens = 0;              ///< tokens alive (in the buffer or held by jobs)
+  std::size_t token_target = 0;        ///< what the pool can hold now for the largest key's slot, capped
+  std::size_t slots_in_flight = 0;     ///< slots leased by jobs now
+  std::size_t max_inflight_slots = 0;  ///< the most ever leased at once
+  std::uint64_t slot_bytes = 0;        ///< the largest key's slot (a, b, c, z)
+
+  memory::PoolStats pool;
+  memory::BudgetStats host_budget;
+  memory::ResidencyStats host_keys;
+  std::vector<GpuStats> gpus;
+};
+
+}  // namespace proofline::pipeline

@@ -1,0 +1,75 @@
+// Baseline mode on the CUDA backend, reproducing the old design for side-by-side measurement: the same
+// kernels, keys and VRAM-resident SRS, but a, b, c, z come from pageable heap vectors and one mutex per GPU is
+// held across H2D + H + MSMs, synchronously (the worker waits for the stream). It blocks a worker on purpose.
+#include <proofline/nodes/detail/gpu_device.hpp>
+
+#include <cstring>
+#include <mutex>
+
+#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/nodes/detail/stages.hpp>
+
+namespace proofline::pipeline::detail {
+
+void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
+  core.enter(job, Stage::baseline);
+  if (!lane.healthy.load()) core.fail(job, Stage::baseline, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
+  if (job.skip()) return;
+  GpuDevice& g = device_of(lane);
+  std::unique_lock<std::mutex> lock;
+  {
+    trace::ScopedSpan wait(core.recorder, core.ids.baseline_lock, job.id, lane.device);
+    lock = std::unique_lock(g.baseline_mutex);
+  }
+  trace::ScopedSpan span(core.recorder, core.ids.baseline, job.id, lane.device);
+  core.guarded(job, Stage::baseline, [&] {
+    core.hook(Stage::baseline, job);
+    gpu::DeviceGuard guard(lane.device);
+    DeviceSlot& slot = *g.slots.front();
+    slot.anchor = g.current_anchor();
+    const groth16::ProvingKey& pk = *job.key->pk;
+    const DeviceKey& key = *job.gpu_key.as<DeviceKey>();
+    const std::uint64_t abc = job.key->slot_sizes[0];
+    const std::uint64_t bytes = 3 * abc + job.key->slot_sizes[3];
+    slot.h2d_begin.record(g.copy);
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.a.data(), job.a.data(), abc, cudaMemcpyHostToDevice, g.copy));
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.b.data(), job.b.data(), abc, cudaMemcpyHostToDevice, g.copy));
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.c.data(), job.c.data(), abc, cudaMemcpyHostToDevice, g.copy));
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.z.data(), job.z.data(), job.key->slot_sizes[3], cudaMemcpyHostToDevice, g.copy));
+    slot.h2d_end.record(g.copy);
+    slot.h2d_end.make_wait(g.compute);
+    cudaStream_t stream = g.compute;
+    slot.ntt_begin.record(stream);
+    g.ntt->enqueue_h(slot.a.data(), slot.b.data(), slot.c.data(), job.key->domain, stream);
+    slot.ntt_end.record(stream);
+    MsmResultsDevice* r = slot.results.data();
+    void* scratch = g.scratch.data();
+    const std::size_t nv = pk.num_variables;
+    slot.msm_begin.record(stream);
+    g.msm_sparse_g1->enqueue_msm_g1(key.a.data(), slot.z.data(), nv, &r->a, scratch, stream);
+    g.msm_sparse_g1->enqueue_msm_g1(key.b1.data(), slot.z.data(), nv, &r->b1, scratch, stream);
+    g.msm_sparse_g2->enqueue_msm_g2(key.b2.data(), slot.z.data(), nv, &r->b2, scratch, stream);
+    g.msm_sparse_g1->enqueue_msm_g1(key.l.data(), slot.z.data() + pk.num_public + 1, pk.l_query.size(), &r->l,
+                                    scratch, stream);
+    g.msm_dense_g1->enqueue_msm_g1(key.h.data(), slot.a.data(), pk.h_query.size(), &r->h, scratch, stream);
+    slot.msm_end.record(stream);
+    PL_CUDA_CHECK(
+        cudaMemcpyAsync(slot.host_results.data(), r, sizeof(MsmResultsDevice), cudaMemcpyDeviceToHost, stream));
+    PL_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old design: the worker waits, holding the mutex
+    record_device_span(core, slot, core.ids.h2d, lane.copy_track, slot.h2d_begin, slot.h2d_end, job.id, bytes);
+    record_device_span(core, slot, core.ids.gpu_ntt, lane.compute_track, slot.ntt_begin, slot.ntt_end, job.id, 3 * abc);
+    record_device_span(core, slot, core.ids.gpu_msm, lane.compute_track, slot.msm_begin, slot.msm_end, job.id, 0);
+    MsmResultsDevice results;
+    std::memcpy(&results, slot.host_results.data(), sizeof results);
+    job.msm = groth16::MsmResults{results.a, results.b1, results.b2, results.l, results.h};
+  });
+  if (job.error) {
+    // Whatever was queued before the failure finishes before the next job (holding the mutex) reuses the slot.
+    (void)cudaSetDevice(lane.device);
+    (void)cudaStreamSynchronize(g.copy);
+    (void)cudaStreamSynchronize(g.compute);
+  }
+}
+
+}  // namespace proofline::pipeline::detail

@@ -1,0 +1,316 @@
+// The resources of one GPU for the CUDA backend: its VRAM budget, streams (copy, compute, and an idle one for
+// clock anchors), the device slots, NTT tables and MSM scratch (allocated once, at the first key, charged to
+// the VRAM budget), the keys' SRS in VRAM (a memory::Residency over the VRAM budget: least recently used idle
+// keys are evicted when another needs the room), clock anchors and the health check.
+#include <proofline/nodes/detail/gpu_device.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/nodes/detail/stages.hpp>
+#include <proofline/util/detail/log.hpp>
+#include <proofline/util/error.hpp>
+#include <proofline/util/size.hpp>
+
+namespace proofline::pipeline::detail {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+/// Re-anchor well before cudaEventElapsedTime's float loses microseconds (about 16 s after the anchor).
+constexpr auto anchor_period = 4s;
+
+std::string gpu_name(const GpuLane& lane) {
+  return "GPU " + std::to_string(lane.device);
+}
+
+std::string key_name(const KeyState& key) {
+  return "key " + std::to_string(key.id);
+}
+
+/// What the VRAM budget may hold when none is configured: the free memory less a margin for the driver,
+/// the CUDA context's own allocations and other processes' growth.
+std::uint64_t default_vram_budget() {
+  std::size_t free = 0, total = 0;
+  PL_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  const std::uint64_t margin = std::max<std::uint64_t>(GiB, free / 20);
+  if (free <= margin) throw Error(Errc::out_of_budget, "less than " + format_size(margin) + " of VRAM is free");
+  return free - margin;
+}
+
+template <class T>
+void upload(gpu::DeviceBuffer<T>& buffer, const groth16::SharedArray<T>& host) {
+  buffer = gpu::DeviceBuffer<T>(host.size());
+  if (!host.empty()) PL_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
+}
+
+void fire(Core& core, Completion& done, Stage stage, const std::string& why) {
+  if (!done.armed.exchange(false, std::memory_order_acq_rel)) return;
+  // No body holds this job now (it waits for the host function that will never run): the error is ours to set.
+  core.fail(*done.work.job, stage, Errc::cuda, why);
+  Gateway* gateway = done.gateway;
+  const Work work = done.work;
+  gateway->try_put(work);
+  gateway->release_wait();
+}
+
+}  // namespace
+
+DeviceKey::~DeviceKey() {
+  try {
+    gpu::DeviceGuard guard(device);
+    a.reset();
+    b1.reset();
+    b2.reset();
+    h.reset();
+    l.reset();
+  } catch (...) {
+    // The device is gone; the buffers go with the context.
+  }
+}
+
+GpuDevice::GpuDevice(Core& c, GpuLane& l, std::uint64_t vram_total)
+    : core(c), lane(l), vram("gpu" + std::to_string(l.device), vram_total) {
+  keys = std::make_unique<memory::Residency>(
+      vram, memory::ResidencyOptions{.name = "gpu" + std::to_string(l.device) + " keys",
+                                     .idle_timeout = std::chrono::seconds(0)});
+  reanchor();
+}
+
+GpuDevice::~GpuDevice() {
+  // Nothing may still run on the streams when the buffers and completions below go away.
+  (void)cudaStreamSynchronize(copy);
+  (void)cudaStreamSynchronize(compute);
+}
+
+std::shared_ptr<const ClockAnchor> GpuDevice::current_anchor() {
+  std::lock_guard lock(anchor_mutex);
+  return anchor;
+}
+
+void GpuDevice::reanchor() {
+  auto fresh = std::make_shared<ClockAnchor>();
+  const std::int64_t before = core.recorder.now_ns();
+  fresh->event.record(clock);
+  fresh->event.synchronize();
+  const std::int64_t after = core.recorder.now_ns();
+  fresh->host.host_ns = before + (after - before) / 2;
+  std::lock_guard lock(anchor_mutex);
+  anchor = std::move(fresh);
+  anchored_at = std::chrono::steady_clock::now();
+}
+
+void GpuDeleter::operator()(GpuDevice* device) const noexcept {
+  if (device == nullptr) return;
+  try {
+    gpu::DeviceGuard guard(device->lane.device);
+    delete device;
+  } catch (...) {
+    delete device;
+  }
+}
+
+void CUDART_CB complete_stage(void* completion) {
+  auto* done = static_cast<Completion*>(completion);
+  if (!done->armed.exchange(false, std::memory_order_acq_rel)) return;  // the supervisor completed it
+  Gateway* gateway = done->gateway;
+  const Work work = done->work;
+  gateway->try_put(work);
+  gateway->release_wait();
+}
+
+void launch_completion(Completion& done, Gateway& gateway, Work work, cudaStream_t stream) {
+  done.gateway = &gateway;
+  done.work = work;
+  done.armed.store(true, std::memory_order_release);
+  gateway.reserve_wait();  // before the launch: the host function may run at once
+  const cudaError_t status = cudaLaunchHostFunc(stream, complete_stage, &done);
+  if (status != cudaSuccess) {
+    done.armed.store(false, std::memory_order_release);
+    gateway.release_wait();
+    proofline::detail::throw_cuda_error(status, "cudaLaunchHostFunc", __FILE__, __LINE__);
+  }
+}
+
+void record_device_span(Core& core, const DeviceSlot& slot, trace::StageId stage, trace::TrackId track,
+                        const gpu::Event& begin, const gpu::Event& end, std::uint64_t job, std::uint64_t bytes) {
+  if (!slot.anchor) return;
+  float begin_ms = 0, end_ms = 0;
+  // Both events completed before the host function that led here ran: this never waits.
+  if (cudaEventElapsedTime(&begin_ms, slot.anchor->event, begin) != cudaSuccess ||
+      cudaEventElapsedTime(&end_ms, slot.anchor->event, end) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  trace::Span span;
+  span.begin_ns = slot.anchor->host.to_host_ns(begin_ms);
+  span.end_ns = slot.anchor->host.to_host_ns(end_ms);
+  span.job = job;
+  span.bytes = bytes;
+  span.stage = stage;
+  span.gpu = static_cast<std::int16_t>(slot.lane->device);
+  span.track = track;
+  core.recorder.record_span(span);
+}
+
+std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane) {
+  gpu::DeviceGuard guard(lane.device);  // streams and events belong to the device current at creation
+  const std::uint64_t budget = core.config.vram_budget ? *core.config.vram_budget : default_vram_budget();
+  std::unique_ptr<GpuDevice, GpuDeleter> device(new GpuDevice(core, lane, budget));
+  PL_LOG_INFO("{} ({}): VRAM budget {}", gpu_name(lane), lane.name, format_size(budget));
+  return device;
+}
+
+std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n, std::uint64_t z_cap) {
+  GpuDevice& g = device_of(lane);
+  gpu::DeviceGuard guard(lane.device);
+  if (log_n > static_cast<unsigned>(gpu::NttEngine::max_log_n))
+    throw Error(Errc::invalid_argument, gpu_name(lane) + ": the GPU NTT handles at most 2^" +
+                                            std::to_string(gpu::NttEngine::max_log_n) + " rows, not 2^" +
+                                            std::to_string(log_n));
+  const unsigned table_log = std::max<unsigned>(log_n, gpu::NttEngine::min_log_n);
+  const std::uint64_t n = std::uint64_t{1} << log_n;
+  g.ntt = std::make_unique<gpu::NttEngine>(lane.device, gpu::NttEngineOptions{.max_log_n = static_cast<int>(table_log)});
+  g.msm_sparse_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, std::max(n, z_cap),
+                                                     gpu::MsmOptions{.split_zero_one = true}, lane.device);
+  g.msm_dense_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, n, gpu::MsmOptions{}, lane.device);
+  g.msm_sparse_g2 =
+      std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g2, z_cap, gpu::MsmOptions{.split_zero_one = true}, lane.device);
+  const std::size_t scratch = std::max(
+      {g.msm_sparse_g1->scratch_bytes(), g.msm_dense_g1->scratch_bytes(), g.msm_sparse_g2->scratch_bytes()});
+  const std::size_t count = core.config.device_slots;
+  const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + sizeof(MsmResultsDevice);
+  const std::uint64_t bytes = g.ntt->table_bytes() + scratch + count * per_slot;
+  auto charge = g.vram.try_reserve(bytes);
+  if (!charge)
+    throw Error(Errc::out_of_budget,
+                gpu_name(lane) + ": " + std::to_string(count) + " device slots for 2^" + std::to_string(log_n) +
+                    " rows, the NTT tables and the MSM scratch need " + format_size(bytes) + ", the VRAM budget has " +
+                    format_size(g.vram.available()) + " (--vram-budget, --device-slots)");
+  g.fixed = std::move(*charge);
+  g.log_n_cap = log_n;
+  g.z_cap = z_cap;
+  g.scratch = gpu::DeviceBuffer<std::byte>(scratch);
+  std::vector<DeviceSlot*> out;
+  for (std::size_t i = 0; i < count; ++i) {
+    auto slot = std::make_unique<DeviceSlot>();
+    slot->lane = &lane;
+    slot->index = static_cast<int>(i);
+    slot->a = gpu::DeviceBuffer<Fr>(n);
+    slot->b = gpu::DeviceBuffer<Fr>(n);
+    slot->c = gpu::DeviceBuffer<Fr>(n);
+    slot->z = gpu::DeviceBuffer<Fr>(z_cap);
+    slot->results = gpu::DeviceBuffer<MsmResultsDevice>(1);
+    slot->host_results = core.pool->lease(sizeof(MsmResultsDevice));
+    if (!slot->host_results.page_locked())
+      PL_LOG_WARN("{}: the MSM result buffer is not page-locked; result copies will be synchronous", gpu_name(lane));
+    out.push_back(slot.get());
+    g.slots.push_back(std::move(slot));
+  }
+  PL_LOG_INFO("{}: {} device slots of {} for 2^{} rows, scratch {}, tables {}", gpu_name(lane), count,
+              format_size(per_slot), log_n, format_size(scratch), format_size(g.ntt->table_bytes()));
+  return out;
+}
+
+void check_key_fits_device(const GpuLane& lane, const KeyState& key) {
+  const GpuDevice& g = *lane.resources;
+  const groth16::ProvingKey& pk = *key.pk;
+  if (pk.log_domain_size > g.log_n_cap || pk.num_variables > g.z_cap)
+    throw Error(Errc::invalid_argument,
+                "add_key: key '" + key.name + "' has 2^" + std::to_string(pk.log_domain_size) + " rows and " +
+                    std::to_string(pk.num_variables) + " variables, but the device slots were sized for 2^" +
+                    std::to_string(g.log_n_cap) + " rows and " + std::to_string(g.z_cap) +
+                    " variables by the first key; set Config::max_log_n to the largest key's size");
+}
+
+std::uint64_t device_key_bytes(const KeyState& key) {
+  const groth16::ProvingKey& pk = *key.pk;
+  return pk.a_query.size_bytes() + pk.b1_query.size_bytes() + pk.b2_query.size_bytes() + pk.h_query.size_bytes() +
+         pk.l_query.size_bytes();
+}
+
+std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const KeyState& key) {
+  if (!lane.resources) return std::nullopt;
+  return device_of(lane).keys->find(key_name(key));
+}
+
+memory::ResidentHandle acquire_device_key(Core& core, GpuLane& lane, const KeyState& key,
+                                          std::optional<std::chrono::milliseconds> patience) {
+  (void)core;
+  GpuDevice& g = device_of(lane);
+  memory::ReserveOptions options;
+  if (patience) options.deadline = memory::Clock::now() + *patience;
+  try {
+    return g.keys->acquire(
+        key_name(key), device_key_bytes(key),
+        [&](const std::string&) {
+          gpu::DeviceGuard guard(lane.device);
+          auto resident = std::make_shared<DeviceKey>();
+          resident->device = lane.device;
+          const groth16::ProvingKey& pk = *key.pk;
+          upload(resident->a, pk.a_query);
+          upload(resident->b1, pk.b1_query);
+          upload(resident->b2, pk.b2_query);
+          upload(resident->h, pk.h_query);
+          upload(resident->l, pk.l_query);
+          PL_LOG_INFO("{}: SRS of key '{}' resident ({})", gpu_name(lane), key.name,
+                      format_size(device_key_bytes(key)));
+          return memory::LoadedRegion{std::move(resident), 0};
+        },
+        options);
+  } catch (const Error& e) {
+    if (e.code() != Errc::timeout) throw;
+    throw Error(Errc::out_of_budget, gpu_name(lane) + ": no VRAM for the SRS of key '" + key.name + "' (" +
+                                         format_size(device_key_bytes(key)) + ") within " +
+                                         std::to_string(patience ? patience->count() : 0) + " ms: " + e.what());
+  }
+}
+
+void evict_device_key(GpuLane& lane, const KeyState& key) {
+  if (lane.resources) device_of(lane).keys->evict(key_name(key));
+}
+
+std::uint64_t device_vram_available(const GpuLane& lane) {
+  return lane.resources ? lane.resources->vram.available() : 0;
+}
+
+GpuStats device_stats(const GpuLane& lane) {
+  GpuStats stats;
+  stats.device = lane.device;
+  stats.name = lane.name;
+  if (const GpuDevice* g = lane.resources.get()) {
+    stats.vram = g->vram.stats();
+    stats.keys = g->keys->stats();
+    stats.device_slots = g->slots.size();
+    stats.device_slots_in_use = g->slots_in_use.load();
+  }
+  return stats;
+}
+
+void device_tick(Core& core, GpuLane& lane) {
+  if (!lane.resources) return;
+  GpuDevice& g = device_of(lane);
+  gpu::DeviceGuard guard(lane.device);
+  if (lane.healthy.load() && std::chrono::steady_clock::now() - g.anchored_at >= anchor_period) g.reanchor();
+  if (!lane.healthy.load() || lane.outstanding.load() == 0) return;
+  for (cudaStream_t stream : {g.copy.get(), g.compute.get()}) {
+    const cudaError_t status = cudaStreamQuery(stream);
+    if (status == cudaSuccess || status == cudaErrorNotReady) continue;
+    // A sticky error: the context is dead and no host function of it will run. Complete the stages in
+    // flight here, failed, so their tokens come home and the graph cannot hang; route nothing here again.
+    lane.healthy.store(false);
+    const std::string why = gpu_name(lane) + " failed: " + cudaGetErrorName(status) + " (" +
+                            cudaGetErrorString(status) + "); its jobs fail, the other GPUs go on";
+    PL_LOG_ERROR("{}", why);
+    for (auto& slot : g.slots) {
+      fire(core, slot->h2d_done, Stage::h2d, why);
+      fire(core, slot->ntt_done, Stage::ntt, why);
+      fire(core, slot->msm_done, Stage::msm, why);
+    }
+    return;
+  }
+}
+
+}  // namespace proofline::pipeline::detail

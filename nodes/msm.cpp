@@ -1,0 +1,25 @@
+// The MSM stage on the CPU backend: the five MSMs (A, B1, B2 over z, L over the private part of z, H over the
+// H scalars the H stage left in a). The CUDA backend's MSM stage is msm_cuda.cpp.
+#include <proofline/nodes/detail/stages.hpp>
+
+#include <oneapi/tbb/task_arena.h>
+
+#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/groth16/prover.hpp>
+
+namespace proofline::pipeline::detail {
+
+void cpu_msm(Core& core, JobState& job) {
+  core.enter(job, Stage::msm);
+  if (job.skip()) return;
+  trace::ScopedSpan span(core.recorder, core.ids.msm, job.id);
+  core.guarded(job, Stage::msm, [&] {
+    core.hook(Stage::msm, job);
+    const groth16::ProvingKey& pk = *job.key->pk;
+    oneapi::tbb::this_task_arena::isolate([&] {
+      job.msm = groth16::compute_msms(pk, job.z, job.a.first(pk.h_query.size()));
+    });
+  });
+}
+
+}  // namespace proofline::pipeline::detail

@@ -1,0 +1,113 @@
+// Synthesis: the witness z into the job's slot (from memory, a .wtns file, or the caller's callback), then
+// a = A·z, b = B·z, c = C·z with the key's constraint system (the PCE), all written straight into the leased
+// slot (pinned in pinned mode), TBB-parallel inside. With Config::check_witness every row is checked
+// (a_i·b_i = c_i), so a bad witness fails here, naming its row, instead of as a proof that does not verify.
+#include <proofline/nodes/detail/stages.hpp>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_reduce.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <variant>
+
+#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/groth16/constraint_system.hpp>
+#include <proofline/groth16/wtns.hpp>
+#include <proofline/util/error.hpp>
+
+namespace proofline::pipeline::detail {
+
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+/// The lowest row i < rows with a_i·b_i != c_i.
+std::optional<std::uint64_t> first_bad_row(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c) {
+  constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t row = oneapi::tbb::parallel_reduce(
+      oneapi::tbb::blocked_range<std::uint64_t>(0, a.size(), 1 << 14), none,
+      [&](const oneapi::tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
+        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i)
+          if (a[i] * b[i] != c[i]) return i;
+        return found;
+      },
+      [](std::uint64_t x, std::uint64_t y) { return std::min(x, y); });
+  if (row == none) return std::nullopt;
+  return row;
+}
+
+void copy_parallel(std::span<const Fr> from, std::span<Fr> to) {
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, from.size(), 1 << 16),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                              std::copy(from.begin() + static_cast<std::ptrdiff_t>(r.begin()),
+                                        from.begin() + static_cast<std::ptrdiff_t>(r.end()),
+                                        to.begin() + static_cast<std::ptrdiff_t>(r.begin()));
+                            });
+}
+
+void run(Core& core, JobState& job) {
+  const KeyState& key = *job.key;
+  bool evaluate = true;
+  std::visit(Overloaded{
+                 [&](const MemoryWitness& w) {
+                   if (!w.z) throw Error(Errc::invalid_argument, "the memory witness is empty");
+                   if (w.z->size() != job.z.size())
+                     throw Error(Errc::bad_input, "the witness has " + std::to_string(w.z->size()) +
+                                                      " values, the circuit of key '" + key.name + "' " +
+                                                      std::to_string(job.z.size()) + " variables");
+                   copy_parallel(*w.z, job.z);
+                 },
+                 [&](const WtnsFile& f) { groth16::read_wtns_into(f.path, job.z); },
+                 [&](const WitnessCallback& cb) {
+                   const WitnessTarget target{CheckedSpan<Fr>(job.z, "z"),
+                                              CheckedSpan<Fr>(job.a, "a"),
+                                              CheckedSpan<Fr>(job.b, "b"),
+                                              CheckedSpan<Fr>(job.c, "c"),
+                                              key.pk->num_public,
+                                              key.pk->domain_size(),
+                                              job.id};
+                   cb.fill(target);
+                   evaluate = cb.fills == WitnessCallback::Fills::witness;
+                 },
+             },
+             job.witness);
+  if (job.z.empty() || !job.z[0].is_one())
+    throw Error(Errc::bad_input, "z[0] is not 1 (every R1CS witness starts with the constant 1)");
+  if (evaluate) {
+    if (!key.cs) throw Error(Errc::invalid_argument, "key '" + key.name + "' has no constraint system to evaluate");
+    groth16::evaluate(*key.cs, job.z, job.a, job.b, job.c);
+  }
+  if (core.config.check_witness) {
+    if (const auto row = first_bad_row(job.a, job.b, job.c))
+      throw Error(Errc::bad_input, "the witness does not satisfy constraint row " + std::to_string(*row) +
+                                       " of key '" + key.name + "'");
+  }
+  const auto publics = job.z.subspan(1, key.pk->num_public);
+  job.publics.assign(publics.begin(), publics.end());
+}
+
+}  // namespace
+
+void synthesize(Core& core, JobState& job) {
+  core.enter(job, Stage::synthesis);
+  if (job.skip()) return;
+  trace::ScopedSpan span(core.recorder, core.ids.synthesis, job.id);
+  core.guarded(job, Stage::synthesis, [&] {
+    core.hook(Stage::synthesis, job);
+    // Isolated: while this body waits for its own parallel loops, its thread must not pick up another node's
+    // task (a second synthesis, a baseline body holding a mutex) on top of its stack.
+    oneapi::tbb::this_task_arena::isolate([&] { run(core, job); });
+    span.set_bytes(job.key->slot_bytes);
+  });
+}
+
+}  // namespace proofline::pipeline::detail

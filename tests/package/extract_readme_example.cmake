@@ -1,0 +1,18 @@
+# Writes the README's embedding example (the C++ block between the "embedding-example" markers) to a source
+# file, so that the example people copy is the one the build compiles and the tests run.
+function(proofline_extract_readme_example readme output)
+  file(READ "${readme}" text)
+  string(REGEX MATCH "<!-- embedding-example:begin -->[^`]*```cpp\n(.*)```[^`]*<!-- embedding-example:end -->" found "${text}")
+  if(NOT found)
+    message(FATAL_ERROR "${readme}: no C++ block between <!-- embedding-example:begin --> and :end -->")
+  endif()
+  set(body "${CMAKE_MATCH_1}")
+  set(content "// Generated from ${readme} (the embedding example); edit it there.\n${body}")
+  if(EXISTS "${output}")
+    file(READ "${output}" old)
+    if(old STREQUAL content)
+      return()
+    endif()
+  endif()
+  file(WRITE "${output}" "${content}")
+endfunction()

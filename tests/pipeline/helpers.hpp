@@ -1,0 +1,172 @@
+// Shared by the pipeline tests: small synthetic circuits with keys made once per process, a CPU-backend
+// configuration, jobs, and waits that fail a test instead of hanging it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <oneapi/tbb/global_control.h>
+
+#include <proofline/graph/pipeline.hpp>
+#include <proofline/groth16/setup.hpp>
+#include <proofline/groth16/synthetic.hpp>
+#include <proofline/groth16/verifier.hpp>
+
+namespace proofline::pipeline::test {
+
+using namespace std::chrono_literals;
+
+/// oneTBB starts one worker per core less one; on a two-core CI machine that is a single worker, and then a
+/// test of "at most one job synthesizes at a time" could not fail. Eight threads make the limits under test
+/// (tokens, synthesis concurrency, the task arena's cap) the only ones.
+inline const oneapi::tbb::global_control test_parallelism(oneapi::tbb::global_control::max_allowed_parallelism, 8);
+
+/// A synthetic circuit and its keys, shared (read-only) by every test of the process.
+struct Circuit {
+  groth16::SyntheticOptions options;
+  std::shared_ptr<const groth16::ConstraintSystem> cs;
+  std::shared_ptr<const groth16::ProvingKey> pk;
+  std::shared_ptr<const groth16::VerifyingKey> vk;
+  groth16::PreparedVerifyingKey pvk;
+
+  KeySpec spec(std::string name, bool with_cs = true) const {
+    return KeySpec{std::move(name), pk, with_cs ? cs : nullptr, vk};
+  }
+  std::vector<Fr> witness(std::uint64_t seed) const { return groth16::synthetic_witness(*cs, options, seed); }
+};
+
+inline const Circuit& circuit(unsigned log_size, HConvention convention = HConvention::generator7) {
+  static std::mutex mutex;
+  static std::map<std::pair<unsigned, int>, std::unique_ptr<Circuit>> cache;
+  std::lock_guard lock(mutex);
+  auto& slot = cache[{log_size, static_cast<int>(convention)}];
+  if (!slot) {
+    auto c = std::make_unique<Circuit>();
+    c->options = groth16::SyntheticOptions{.log_size = log_size, .num_public = 2, .seed = 100 + log_size};
+    groth16::SyntheticCircuit made = groth16::make_synthetic_circuit(c->options);
+    groth16::KeyPair keys = groth16::setup_from_trapdoor(made.cs, groth16::trapdoor_from_seed(7 + log_size),
+                                                         groth16::SetupOptions{.convention = convention});
+    c->cs = std::make_shared<const groth16::ConstraintSystem>(std::move(made.cs));
+    c->pk = std::make_shared<const groth16::ProvingKey>(std::move(keys.pk));
+    c->pvk = groth16::prepare(keys.vk);
+    c->vk = std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk));
+    slot = std::move(c);
+  }
+  return *slot;
+}
+
+/// The CPU backend on host pages, a budget far above what the tests use, threads capped.
+inline Config cpu_config() {
+  Config config;
+  config.backend = Backend::cpu;
+  config.pinning = memory::PinningKind::host;
+  config.host_budget = 256ull << 20;
+  config.max_threads = 4;
+  config.synthesis_concurrency = 2;
+  return config;
+}
+
+/// A job whose witness (another one of the same circuit for each seed) is written into the slot by a
+/// callback, as a circuit library would.
+inline Job job(const Circuit& c, KeyHandle key, std::uint64_t seed, int priority = 0) {
+  Job j;
+  j.key = key;
+  j.priority = priority;
+  j.label = "seed " + std::to_string(seed);
+  j.witness = WitnessCallback{[&c, seed](const WitnessTarget& target) {
+                                groth16::synthetic_witness_into(*c.cs, c.options, seed, target.z.unchecked());
+                              },
+                              WitnessCallback::Fills::witness};
+  return j;
+}
+
+/// The result, or a failed check (instead of a hang) when it does not come within `limit`.
+inline JobResult await(Submission& submission, std::chrono::seconds limit = 300s) {
+  REQUIRE_MESSAGE(submission.result.wait_for(limit) == std::future_status::ready,
+                  "job " << submission.id << " has no result after " << limit.count() << " s");
+  return submission.result.get();
+}
+
+/// Whether the proof verifies with the circuit's key for its public inputs (independently of Config::verify).
+inline bool verifies(const Circuit& c, const JobResult& r) {
+  return r.proof && groth16::verify(c.pvk, r.public_inputs, *r.proof);
+}
+
+/// Polls until `condition` holds or `limit` passes.
+inline bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds limit = 60s) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(200us);
+  }
+  return true;
+}
+
+/// A gate jobs wait at (inside a fault hook) until the test opens it. Opening twice is fine; the destructor
+/// opens it, so a failed check never leaves a worker waiting.
+class Gate {
+ public:
+  ~Gate() { open(); }
+  void open() {
+    std::lock_guard lock(mutex_);
+    open_ = true;
+    opened_.notify_all();
+  }
+  void wait() {
+    std::unique_lock lock(mutex_);
+    ++waiting_;
+    opened_.wait(lock, [&] { return open_; });
+    --waiting_;
+  }
+  int waiting() {
+    std::lock_guard lock(mutex_);
+    return waiting_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable opened_;
+  bool open_ = false;
+  int waiting_ = 0;
+};
+
+/// A fresh temporary directory, removed at scope exit.
+class TempDir {
+ public:
+  TempDir() {
+    static std::atomic<int> counter{0};
+    path_ = std::filesystem::temp_directory_path() /
+            ("proofline-pipeline-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Nothing leased, nothing in flight, every token home.
+inline void check_idle(const Pipeline& pipeline) {
+  const PipelineStats s = pipeline.stats();
+  CHECK(s.pool.bytes_leased == 0);
+  CHECK(s.pool.slots_out == 0);
+  CHECK(s.slots_in_flight == 0);
+  CHECK(s.stages.in_flight() == 0);
+  CHECK(s.queue_depth == 0);
+}
+
+}  // namespace proofline::pipeline::test

@@ -1,0 +1,120 @@
+// batch_prove as a program: exit code 0 when every proof is made, 1 when a job fails, 2 with one clear line
+// for unusable options (absurd sizes, an unknown backend, a budget too small for one slot); its outputs.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+#include <proofline/groth16/json.hpp>
+#include <proofline/groth16/proof.hpp>
+#include <proofline/groth16/proof_json.hpp>
+
+#include "pipeline/helpers.hpp"
+
+using namespace proofline;
+using proofline::pipeline::test::TempDir;
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Outcome batch_prove(const std::string& args) {
+  TempDir dir;
+  const auto out = dir.path() / "stdout", err = dir.path() / "stderr";
+  const std::string command = std::string(PROOFLINE_BATCH_PROVE) + " --no-progress --threads 4 " + args + " > " +
+                              out.string() + " 2> " + err.string();
+  const int status = std::system(command.c_str());
+  Outcome o;
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  o.out = slurp(out);
+  o.err = slurp(err);
+  return o;
+}
+
+/// Exit code 2 with a single line naming the problem.
+void check_refused(const std::string& args, const std::string& expected) {
+  CAPTURE(args);
+  const Outcome o = batch_prove(args);
+  CHECK(o.code == 2);
+  CHECK_MESSAGE(o.err.find(expected) != std::string::npos, o.err);
+  CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
+}
+
+}  // namespace
+
+TEST_CASE("pipeline/cli/batch_prove proves a small batch and writes its outputs") {
+  TempDir dir;
+  const auto proofs = dir.path() / "proofs";
+  const auto report = dir.path() / "report.json";
+  const auto trace = dir.path() / "trace.json";
+  const auto timeline = dir.path() / "timeline.svg";
+  const Outcome o = batch_prove("--backend cpu --synthetic 8 --count 4 --verify --out " + proofs.string() +
+                                " --report " + report.string() + " --trace " + trace.string() + " --timeline " +
+                                timeline.string());
+  REQUIRE_MESSAGE(o.code == 0, o.out << o.err);
+  CHECK(o.out.find("proofs 4/4 (verified 4)") != std::string::npos);
+  CHECK(o.out.find("verdict:") != std::string::npos);
+  for (int i = 0; i < 4; ++i) {
+    const std::string name = "proof-00000" + std::to_string(i);
+    const auto json = slurp(proofs / (name + ".json"));
+    const auto bin = slurp(proofs / (name + ".bin"));
+    REQUIRE(bin.size() == groth16::proof_encoded_size);
+    const groth16::Proof from_json = groth16::read_proof_json(json);
+    const std::vector<std::uint8_t> bytes(bin.begin(), bin.end());
+    CHECK(groth16::decode_proof(bytes) == from_json);
+  }
+  const groth16::json::Value doc = groth16::json::parse(slurp(report), "report");
+  CHECK(doc.at("proofs").as_u64() == 4);
+  CHECK(doc.at("verified").as_u64() == 4);
+  CHECK(doc.at("failed").as_u64() == 0);
+  CHECK(doc.at("pool").at("leased_bytes_at_exit").as_u64() == 0);
+  CHECK(groth16::json::parse(slurp(trace), "trace").find("traceEvents") != nullptr);
+  CHECK(slurp(timeline).find("<svg") != std::string::npos);
+}
+
+TEST_CASE("pipeline/cli/batch_prove exits 1 when a job fails and names it") {
+  const Outcome o = batch_prove("--backend cpu --synthetic 8 --count 3 --inject-fault msm:1");
+  CHECK(o.code == 1);
+  CHECK(o.out.find("proofs 2/3") != std::string::npos);
+  CHECK(o.err.find("proof-000001 failed: msm:") != std::string::npos);
+  const Outcome baseline = batch_prove("--backend cpu --mode baseline --synthetic 8 --count 2 --inject-fault baseline:0");
+  CHECK(baseline.code == 1);
+}
+
+TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable options") {
+  check_refused("--backend quantum", "unknown backend 'quantum'");
+  check_refused("--synthetic 40", "--synthetic: 40 is outside 1..28");
+  check_refused("--synthetic many", "not a number");
+  check_refused("--count 0", "--count: 0 is outside");
+  check_refused("--host-budget lots", "--host-budget");
+  check_refused("--host-budget 5000T", "absurd");
+  check_refused("--mode fast", "unknown mode 'fast'");
+  check_refused("--pin-backend glue", "unknown pinning backend 'glue'");
+  check_refused("--frobnicate", "unknown option '--frobnicate'");
+  check_refused("--count", "--count needs a value");
+  check_refused("--inject-fault nowhere:1", "unknown stage 'nowhere'");
+  // A budget that holds the key but not one slot of its jobs: refused before any job runs.
+  check_refused("--backend cpu --synthetic 10 --host-budget 800K", "raise the host budget");
+}
+
+TEST_CASE("pipeline/cli/batch_prove --help describes every option") {
+  const Outcome o = batch_prove("--help");
+  CHECK(o.code == 0);
+  for (const char* option : {"--synthetic", "--count", "--backend", "--gpus", "--slots", "--device-slots",
+                             "--synth-threads", "--host-budget", "--vram-budget", "--pin-backend", "--mode",
+                             "--verify", "--out", "--report", "--seed", "--log-level", "--trace", "--timeline",
+                             "--key-cache"})
+    CHECK_MESSAGE(o.out.find(option) != std::string::npos, option);
+}

@@ -1,0 +1,299 @@
+// Controlling a running pipeline: per-job timeouts (queued and in flight), cancelling queued jobs, bounded
+// submission (waiting and refusing), priorities, in-order delivery, shutdown with nothing leased, and the
+// whole graph in a task_arena of two threads.
+#include <doctest/doctest.h>
+
+#include <future>
+#include <mutex>
+#include <set>
+
+#include "pipeline/helpers.hpp"
+
+using namespace proofline;
+using namespace proofline::pipeline;
+using namespace proofline::pipeline::test;
+
+namespace {
+
+/// A configuration whose synthesis stage holds every job listed in `held` at `gate`.
+Config holding(Gate& gate, std::mutex& mutex, std::set<JobId>& held) {
+  Config config = cpu_config();
+  config.slots = 1;
+  config.fault_hook = [&gate, &mutex, &held](Stage stage, JobId id) {
+    if (stage != Stage::synthesis) return;
+    bool hold = false;
+    {
+      std::lock_guard lock(mutex);
+      hold = held.count(id) != 0;
+    }
+    if (hold) gate.wait();
+  };
+  return config;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline/control/a job that runs past its timeout fails with the stage it was in") {
+  const Circuit& c = circuit(8);
+  Gate gate;
+  Config config = cpu_config();
+  config.fault_hook = [&](Stage stage, JobId) {
+    if (stage == Stage::synthesis) gate.wait();
+  };
+  Pipeline pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  Job slow = job(c, key, 1);
+  slow.timeout = 50ms;
+  auto s = pipeline.submit(std::move(slow));
+  // The result comes at the deadline, while the job is still held in synthesis.
+  const JobResult r = await(s);
+  CHECK(gate.waiting() == 1);
+  REQUIRE(r.error);
+  CHECK(r.error->code == Errc::timeout);
+  CHECK(r.error->stage == Stage::synthesis);
+  CHECK(r.error->message.find("50 ms") != std::string::npos);
+  gate.open();
+  pipeline.drain();  // its slot and token still come home
+  const PipelineStats st = pipeline.stats();
+  CHECK(st.timed_out == 1);
+  CHECK(st.proofs == 0);
+  check_idle(pipeline);
+}
+
+TEST_CASE("pipeline/control/a job that waits past its timeout for a token fails in the queue") {
+  const Circuit& c = circuit(8);
+  Gate gate;
+  std::mutex mutex;
+  std::set<JobId> held;
+  Config config = holding(gate, mutex, held);
+  config.job_timeout = 60ms;  // the default for every job
+  Pipeline pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  Job first = job(c, key, 1);
+  first.timeout = 0ms;  // no limit for the job holding the only slot
+  std::vector<Submission> submitted;
+  {
+    std::lock_guard lock(mutex);
+    submitted.push_back(pipeline.submit(std::move(first)));
+    held.insert(submitted.back().id);
+  }
+  submitted.push_back(pipeline.submit(job(c, key, 2)));
+  const JobResult queued = await(submitted[1]);
+  REQUIRE(queued.error);
+  CHECK(queued.error->code == Errc::timeout);
+  CHECK(queued.error->stage == Stage::queue);
+  gate.open();
+  CHECK(await(submitted[0]).ok());
+  pipeline.drain();
+  check_idle(pipeline);
+}
+
+TEST_CASE("pipeline/control/queued jobs can be cancelled and running ones cannot") {
+  const Circuit& c = circuit(8);
+  Gate gate;
+  std::mutex mutex;
+  std::set<JobId> held;
+  Pipeline pipeline(holding(gate, mutex, held));
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::vector<Submission> submitted;
+  {
+    std::lock_guard lock(mutex);
+    submitted.push_back(pipeline.submit(job(c, key, 0)));
+    held.insert(submitted.back().id);
+  }
+  for (std::uint64_t i = 1; i < 5; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
+  REQUIRE(eventually([&] { return gate.waiting() == 1; }));
+  CHECK_FALSE(pipeline.cancel(submitted[0].id));  // in synthesis
+  CHECK(pipeline.cancel(submitted[2].id));
+  CHECK(pipeline.cancel(submitted[4].id));
+  CHECK_FALSE(pipeline.cancel(submitted[4].id));  // once
+  CHECK_FALSE(pipeline.cancel(987654));           // unknown
+  // A cancelled job's result is out at once, before the held job moves.
+  const JobResult r2 = await(submitted[2]);
+  REQUIRE(r2.error);
+  CHECK(r2.error->code == Errc::cancelled);
+  CHECK(r2.error->stage == Stage::queue);
+  CHECK(pipeline.stats().queue_depth == 2);
+  gate.open();
+  for (std::size_t i : {0, 1, 3}) CHECK(await(submitted[i]).ok());
+  CHECK(await(submitted[4]).error->code == Errc::cancelled);
+  pipeline.drain();
+  const PipelineStats s = pipeline.stats();
+  CHECK(s.cancelled == 2);
+  CHECK(s.proofs == 3);
+  check_idle(pipeline);
+}
+
+TEST_CASE("pipeline/control/submit waits and try_submit refuses when the queue is full") {
+  const Circuit& c = circuit(8);
+  Gate gate;
+  std::mutex mutex;
+  std::set<JobId> held;
+  Config config = holding(gate, mutex, held);
+  config.queue_capacity = 2;
+  Pipeline pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::vector<Submission> submitted;
+  {
+    std::lock_guard lock(mutex);
+    submitted.push_back(pipeline.submit(job(c, key, 0)));
+    held.insert(submitted.back().id);
+  }
+  REQUIRE(eventually([&] { return gate.waiting() == 1; }));  // admitted: out of the queue
+  submitted.push_back(pipeline.submit(job(c, key, 1)));
+  submitted.push_back(pipeline.submit(job(c, key, 2)));
+  CHECK(pipeline.stats().queue_depth == 2);
+  CHECK_FALSE(pipeline.try_submit(job(c, key, 3)).has_value());
+  CHECK(pipeline.stats().refused == 1);
+
+  std::atomic<bool> returned{false};
+  auto blocked = std::async(std::launch::async, [&] {
+    Submission s = pipeline.submit(job(c, key, 4));
+    returned = true;
+    return s;
+  });
+  std::this_thread::sleep_for(100ms);
+  CHECK_FALSE(returned.load());  // waiting for room
+  gate.open();
+  REQUIRE(blocked.wait_for(120s) == std::future_status::ready);
+  submitted.push_back(blocked.get());
+  for (auto& s : submitted) CHECK(await(s).ok());
+  pipeline.drain();
+  check_idle(pipeline);
+}
+
+TEST_CASE("pipeline/control/higher priorities are admitted first") {
+  const Circuit& c = circuit(8);
+  Gate gate;
+  std::mutex mutex;
+  std::set<JobId> held;
+  std::vector<JobId> order;
+  Config config = holding(gate, mutex, held);
+  auto hold = config.fault_hook;
+  config.fault_hook = [&, hold](Stage stage, JobId id) {
+    if (stage == Stage::synthesis) {
+      std::lock_guard lock(mutex);
+      order.push_back(id);
+    }
+    hold(stage, id);
+  };
+  Pipeline pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::vector<Submission> submitted;
+  {
+    std::lock_guard lock(mutex);
+    submitted.push_back(pipeline.submit(job(c, key, 0)));
+    held.insert(submitted.back().id);
+  }
+  REQUIRE(eventually([&] { return gate.waiting() == 1; }));
+  submitted.push_back(pipeline.submit(job(c, key, 1, 0)));
+  submitted.push_back(pipeline.submit(job(c, key, 2, 5)));
+  submitted.push_back(pipeline.submit(job(c, key, 3, 1)));
+  submitted.push_back(pipeline.submit(job(c, key, 4, 5)));
+  gate.open();
+  for (auto& s : submitted) CHECK(await(s).ok());
+  std::lock_guard lock(mutex);
+  const std::vector<JobId> expected = {submitted[0].id, submitted[2].id, submitted[4].id, submitted[3].id,
+                                       submitted[1].id};
+  CHECK(order == expected);
+}
+
+TEST_CASE("pipeline/control/in-order delivery keeps submission order whatever finishes first") {
+  const Circuit& small = circuit(8);
+  const Circuit& large = circuit(10);
+  std::mutex mutex;
+  std::vector<std::uint64_t> seen;
+  Config config = cpu_config();
+  config.in_order = true;
+  config.slots = 4;
+  config.on_result = [&](const JobResult& r) {
+    std::lock_guard lock(mutex);
+    seen.push_back(r.seq);
+  };
+  // Every other job is slowed in synthesis, so later jobs finish before earlier ones.
+  config.fault_hook = [&](Stage stage, JobId id) {
+    if (stage == Stage::synthesis && id % 2 == 1) std::this_thread::sleep_for(30ms);
+  };
+  Pipeline pipeline(config);
+  const KeyHandle k8 = pipeline.add_key(small.spec("n8"));
+  const KeyHandle k10 = pipeline.add_key(large.spec("n10"));
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 10; ++i)
+    submitted.push_back(pipeline.submit(i % 3 == 0 ? job(large, k10, i) : job(small, k8, i)));
+  // A failed job keeps its place too.
+  submitted.push_back(pipeline.submit(Job{.key = k8, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>()}}));
+  for (auto& s : submitted) await(s);
+  pipeline.drain();
+  std::lock_guard lock(mutex);
+  REQUIRE(seen.size() == submitted.size());
+  for (std::size_t i = 0; i < seen.size(); ++i) CHECK(seen[i] == i);
+}
+
+TEST_CASE("pipeline/control/shutdown drains or cancels and leaves nothing leased") {
+  const Circuit& c = circuit(8);
+  SUBCASE("drain") {
+    Pipeline pipeline(cpu_config());
+    const KeyHandle key = pipeline.add_key(c.spec("n8"));
+    std::vector<Submission> submitted;
+    for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
+    pipeline.shutdown(ShutdownMode::drain);
+    for (auto& s : submitted) {
+      REQUIRE(s.result.wait_for(0s) == std::future_status::ready);
+      CHECK(s.result.get().ok());
+    }
+    const PipelineStats st = pipeline.stats();
+    CHECK(st.pool.bytes_leased == 0);
+    CHECK(st.pool.slots_out == 0);
+    try {
+      pipeline.submit(job(c, key, 9));
+      FAIL("submit after shutdown");
+    } catch (const Error& e) {
+      CHECK(e.code() == Errc::cancelled);
+    }
+    pipeline.shutdown();  // idempotent
+  }
+  SUBCASE("cancel") {
+    Gate gate;
+    std::mutex mutex;
+    std::set<JobId> held;
+    Pipeline pipeline(holding(gate, mutex, held));
+    const KeyHandle key = pipeline.add_key(c.spec("n8"));
+    std::vector<Submission> submitted;
+    {
+      std::lock_guard lock(mutex);
+      submitted.push_back(pipeline.submit(job(c, key, 0)));
+      held.insert(submitted.back().id);
+    }
+    REQUIRE(eventually([&] { return gate.waiting() == 1; }));
+    for (std::uint64_t i = 1; i < 5; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
+    auto stopping = std::async(std::launch::async, [&] { pipeline.shutdown(ShutdownMode::cancel); });
+    // The queued jobs are cancelled at once; the running one finishes when let go.
+    for (std::size_t i = 1; i < 5; ++i) CHECK(await(submitted[i]).error->code == Errc::cancelled);
+    gate.open();
+    REQUIRE(stopping.wait_for(120s) == std::future_status::ready);
+    CHECK(await(submitted[0]).ok());
+    const PipelineStats st = pipeline.stats();
+    CHECK(st.pool.bytes_leased == 0);
+    CHECK(st.cancelled == 4);
+  }
+}
+
+TEST_CASE("pipeline/control/the whole graph runs in a task arena of two threads") {
+  const Circuit& c = circuit(8);
+  for (const Mode mode : {Mode::pinned, Mode::baseline}) {
+    CAPTURE(to_string(mode));
+    Config config = cpu_config();
+    config.mode = mode;
+    config.max_threads = 2;
+    config.synthesis_concurrency = 2;
+    config.slots = 3;
+    config.verify = true;
+    Pipeline pipeline(config);
+    const KeyHandle key = pipeline.add_key(c.spec("n8"));
+    std::vector<Submission> submitted;
+    for (std::uint64_t i = 0; i < 16; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
+    for (auto& s : submitted) CHECK(await(s, 300s).verified);
+    pipeline.drain();
+    check_idle(pipeline);
+  }
+}

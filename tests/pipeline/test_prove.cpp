@@ -1,0 +1,184 @@
+// The pipeline on the CPU backend proves: every job yields exactly one result, every proof verifies (with
+// the groth16 verifier, independently of the pipeline's own self-check), from each witness source, in both
+// H conventions and in baseline mode; and afterwards nothing is leased.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+
+#include <proofline/cuda/device.hpp>
+#include <proofline/groth16/wtns.hpp>
+
+#include "pipeline/helpers.hpp"
+
+using namespace proofline;
+using namespace proofline::pipeline;
+using namespace proofline::pipeline::test;
+
+TEST_CASE("pipeline/prove/every job yields exactly one result and every proof verifies") {
+  const Circuit& c = circuit(8);
+  std::mutex mutex;
+  std::map<JobId, int> callbacks;
+  Config config = cpu_config();
+  config.verify = true;
+  config.on_result = [&](const JobResult& r) {
+    std::lock_guard lock(mutex);
+    ++callbacks[r.id];
+  };
+  Pipeline pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 12; ++i) submitted.push_back(pipeline.submit(job(c, key, 1000 + i)));
+  std::set<std::uint64_t> seqs;
+  for (auto& s : submitted) {
+    const JobResult r = await(s);
+    CHECK_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(r.verified);
+    CHECK(r.id == s.id);
+    CHECK(r.public_inputs.size() == 2);
+    CHECK(verifies(c, r));
+    seqs.insert(r.seq);
+  }
+  CHECK(seqs.size() == 12);
+  pipeline.drain();
+  {
+    std::lock_guard lock(mutex);
+    CHECK(callbacks.size() == 12);
+    for (const auto& [id, count] : callbacks) CHECK(count == 1);
+  }
+  const PipelineStats s = pipeline.stats();
+  CHECK(s.proofs == 12);
+  CHECK(s.verified == 12);
+  CHECK(s.failed == 0);
+  CHECK(s.submitted == 12);
+  check_idle(pipeline);
+}
+
+TEST_CASE("pipeline/prove/different witnesses give different public inputs and valid proofs") {
+  const Circuit& c = circuit(8);
+  Pipeline pipeline(cpu_config());
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  auto a = pipeline.submit(job(c, key, 1));
+  auto b = pipeline.submit(job(c, key, 2));
+  const JobResult ra = await(a), rb = await(b);
+  REQUIRE(ra.ok());
+  REQUIRE(rb.ok());
+  CHECK(ra.public_inputs != rb.public_inputs);
+  CHECK(verifies(c, ra));
+  CHECK(verifies(c, rb));
+  // A proof does not verify for the other job's public inputs.
+  CHECK_FALSE(groth16::verify(c.pvk, rb.public_inputs, *ra.proof));
+}
+
+TEST_CASE("pipeline/prove/a witness in memory and a wtns file both prove") {
+  const Circuit& c = circuit(8);
+  TempDir dir;
+  const std::vector<Fr> z = c.witness(77);
+  const auto path = dir.path() / "w.wtns";
+  groth16::write_wtns(path, z);
+  Pipeline pipeline(cpu_config());
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  Job from_memory{.key = key, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>(z)}};
+  Job from_file{.key = key, .witness = WtnsFile{path}};
+  auto m = pipeline.submit(std::move(from_memory));
+  auto f = pipeline.submit(std::move(from_file));
+  const JobResult rm = await(m), rf = await(f);
+  REQUIRE_MESSAGE(rm.ok(), (rm.error ? rm.error->message : ""));
+  REQUIRE_MESSAGE(rf.ok(), (rf.error ? rf.error->message : ""));
+  CHECK(verifies(c, rm));
+  CHECK(verifies(c, rf));
+  CHECK(rm.public_inputs == std::vector<Fr>(z.begin() + 1, z.begin() + 3));
+  CHECK(rf.public_inputs == rm.public_inputs);
+}
+
+TEST_CASE("pipeline/prove/a callback that fills a b and c proves without a constraint system") {
+  const Circuit& c = circuit(8);
+  Pipeline pipeline(cpu_config());
+  const KeyHandle key = pipeline.add_key(c.spec("no-pce", false));
+  Job j;
+  j.key = key;
+  j.witness = WitnessCallback{[&c](const WitnessTarget& t) {
+                                groth16::synthetic_witness_into(*c.cs, c.options, 5, t.z.unchecked());
+                                // The circuit library's own evaluation, written through the checked spans.
+                                std::vector<Fr> a(t.a.size()), b(t.b.size()), cc(t.c.size());
+                                std::vector<Fr> z(t.z.unchecked().begin(), t.z.unchecked().end());
+                                groth16::evaluate(*c.cs, z, a, b, cc);
+                                t.a.write(0, a);
+                                t.b.write(0, b);
+                                t.c.write(0, cc);
+                              },
+                              WitnessCallback::Fills::witness_and_abc};
+  auto s = pipeline.submit(std::move(j));
+  const JobResult r = await(s);
+  REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+  CHECK(verifies(c, r));
+  // Other sources need the constraint system, and the key has none.
+  CHECK_THROWS_AS(pipeline.submit(job(c, key, 6)), Error);
+}
+
+TEST_CASE("pipeline/prove/a callback writing past its span fails its job with the span's name") {
+  const Circuit& c = circuit(8);
+  Pipeline pipeline(cpu_config());
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  Job j;
+  j.key = key;
+  j.witness = WitnessCallback{[](const WitnessTarget& t) { t.z[t.z.size()] = Fr::one(); }};
+  auto bad = pipeline.submit(std::move(j));
+  auto good = pipeline.submit(job(c, key, 3));
+  const JobResult rb = await(bad);
+  REQUIRE(rb.error);
+  CHECK(rb.error->stage == Stage::synthesis);
+  CHECK(rb.error->message.find("z[") != std::string::npos);
+  CHECK(await(good).ok());
+  pipeline.drain();
+  check_idle(pipeline);
+}
+
+TEST_CASE("pipeline/prove/the snarkjs H convention proves too") {
+  const Circuit& c = circuit(8, HConvention::snarkjs);
+  Pipeline pipeline(cpu_config());
+  const KeyHandle key = pipeline.add_key(c.spec("snarkjs"));
+  auto s = pipeline.submit(job(c, key, 9));
+  const JobResult r = await(s);
+  REQUIRE(r.ok());
+  CHECK(verifies(c, r));
+}
+
+TEST_CASE("pipeline/prove/baseline mode proves from pageable vectors") {
+  const Circuit& c = circuit(8);
+  Config config = cpu_config();
+  config.mode = Mode::baseline;
+  config.verify = true;
+  Pipeline pipeline(config);
+  CHECK(pipeline.mode() == Mode::baseline);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(job(c, key, 50 + i)));
+  for (auto& s : submitted) {
+    const JobResult r = await(s);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(r.verified);
+    CHECK(verifies(c, r));
+  }
+  pipeline.drain();
+  const PipelineStats s = pipeline.stats();
+  CHECK(s.pool.slot_leases == 0);  // nothing pinned: the old design's vectors
+  CHECK(s.slots_in_flight == 0);
+  CHECK(s.host_budget.used == s.host_keys.bytes_resident);
+}
+
+TEST_CASE("pipeline/prove/the backend resolves to the CPU without a GPU and refuses CUDA clearly") {
+  Config config = cpu_config();
+  config.backend = Backend::automatic;
+  if (gpu::built_with_cuda() && gpu::device_count() > 0) return;  // a GPU machine: the CUDA suite covers it
+  Pipeline pipeline(config);
+  CHECK(pipeline.backend() == Backend::cpu);
+  config.backend = Backend::cuda;
+  try {
+    Pipeline refused(config);
+    FAIL("the CUDA backend was built without a device");
+  } catch (const Error& e) {
+    CHECK(e.code() == Errc::cuda);
+    CHECK(std::string(e.what()).find("CUDA") != std::string::npos);
+  }
+}

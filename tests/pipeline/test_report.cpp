@@ -1,0 +1,66 @@
+// The run report: built from a real run's spans and stats, it holds the numbers issue 8 reads, and its JSON
+// parses and carries every field.
+#include <doctest/doctest.h>
+
+#include <proofline/graph/report.hpp>
+#include <proofline/groth16/json.hpp>
+
+#include "pipeline/helpers.hpp"
+
+using namespace proofline;
+using namespace proofline::pipeline;
+using namespace proofline::pipeline::test;
+
+TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every field") {
+  const Circuit& c = circuit(8);
+  Config config = cpu_config();
+  config.verify = true;
+  config.slots = 2;
+  Pipeline pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
+  for (auto& s : submitted) CHECK(await(s).ok());
+  pipeline.shutdown();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const RunReport report =
+      make_run_report(pipeline.recorder().snapshot(), pipeline.roles(), pipeline.stats(), 6, wall);
+  CHECK(report.backend == "cpu");
+  CHECK(report.proofs == 6);
+  CHECK(report.verified == 6);
+  CHECK(report.failed == 0);
+  CHECK(report.proofs_per_s == doctest::Approx(6 / wall));
+  CHECK(report.max_inflight_slots == 2);
+  CHECK(report.pool.leased_bytes_at_exit == 0);
+  CHECK(report.pool.leases == 6);
+  CHECK(report.pool.pin_calls_after_warmup == 0);
+  CHECK_FALSE(report.gpu_busy_fraction);  // no GPU
+  CHECK_FALSE(report.h2d_gbps);
+  CHECK(report.budget.host_total == 256ull << 20);
+  CHECK(report.budget.host_high_water > 0);
+  for (const char* stage : {"admission", "synthesis", "ntt", "msm", "release"}) {
+    CAPTURE(stage);
+    const auto it = std::find_if(report.stages.begin(), report.stages.end(),
+                                 [&](const StageReport& s) { return s.name == stage; });
+    REQUIRE(it != report.stages.end());
+    CHECK(it->count == 6);
+    CHECK(it->p50_ms <= it->p99_ms);
+    CHECK(it->busy_s > 0);
+  }
+  CHECK(report.verdict.find("CPU backend") != std::string::npos);
+
+  const groth16::json::Value doc = groth16::json::parse(report_json(report), "report");
+  for (const char* field : {"proofs", "failed", "verified", "wall_s", "proofs_per_s", "max_inflight_slots",
+                            "gpu_busy_fraction", "h2d_gbps", "stages", "pool", "budget", "verdict"})
+    CHECK_MESSAGE(doc.find(field) != nullptr, field);
+  for (const char* field : {"leases", "hits", "misses", "pin_calls", "pin_calls_after_warmup", "pin_s",
+                            "bytes_pinned", "high_water_bytes", "leased_bytes_at_exit"})
+    CHECK_MESSAGE(doc.at("pool").find(field) != nullptr, field);
+  CHECK(doc.at("budget").find("host_total") != nullptr);
+  CHECK(doc.at("budget").find("host_high_water") != nullptr);
+  CHECK(doc.at("stages").at("synthesis").find("p99_ms") != nullptr);
+  CHECK(doc.at("proofs").as_u64() == 6);
+  CHECK(doc.at("gpu_busy_fraction").is_null());
+  CHECK(report_summary(report).find("proofs 6/6") != std::string::npos);
+}

@@ -1,0 +1,186 @@
+// Backpressure from the pinned pool: jobs in flight never exceed the tokens, synthesis waits for tokens when
+// slots are fewer than synthesis workers, the token count follows the pool when a key load trims it and when
+// a removal frees room, jobs of different sizes mix, and a budget too small for one slot is an error at once.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include <proofline/graph/trace/stats.hpp>
+
+#include "pipeline/helpers.hpp"
+
+using namespace proofline;
+using namespace proofline::pipeline;
+using namespace proofline::pipeline::test;
+
+namespace {
+
+void raise_to(std::atomic<std::size_t>& max, std::size_t value) {
+  std::size_t seen = max.load();
+  while (value > seen && !max.compare_exchange_weak(seen, value)) {
+  }
+}
+
+}  // namespace
+
+TEST_CASE("pipeline/tokens/jobs in flight never exceed the tokens") {
+  const Circuit& c = circuit(8);
+  std::atomic<Pipeline*> self{nullptr};
+  std::atomic<std::size_t> most{0};
+  Config config = cpu_config();
+  config.slots = 2;
+  config.synthesis_concurrency = 3;
+  config.fault_hook = [&](Stage, JobId) {
+    if (Pipeline* p = self.load()) raise_to(most, p->stats().pool.slots_out);
+  };
+  Pipeline pipeline(config);
+  self = &pipeline;
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  CHECK(pipeline.stats().token_target == 2);
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 10; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
+  for (auto& s : submitted) CHECK(await(s).ok());
+  pipeline.drain();
+  self = nullptr;
+  CHECK(most.load() >= 1);
+  CHECK(most.load() <= 2);
+  const PipelineStats s = pipeline.stats();
+  CHECK(s.max_inflight_slots <= 2);
+  CHECK(s.tokens == 2);
+  CHECK(s.pool.slot_leases == 10);
+  // Prewarmed: the two slots were pinned before the first job and reused by every one after.
+  CHECK(s.pool.pin_calls_since_warm == 0);
+  check_idle(pipeline);
+}
+
+TEST_CASE("pipeline/tokens/with fewer slots than synthesis workers synthesis waits for tokens") {
+  const Circuit& c = circuit(8);
+  std::atomic<int> synthesizing{0};
+  std::atomic<std::size_t> most{0};
+  Config config = cpu_config();
+  config.slots = 1;
+  config.synthesis_concurrency = 4;
+  config.fault_hook = [&](Stage stage, JobId) {
+    if (stage != Stage::synthesis) return;
+    raise_to(most, static_cast<std::size_t>(++synthesizing));
+    std::this_thread::sleep_for(10ms);
+    --synthesizing;
+  };
+  Pipeline pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
+  for (auto& s : submitted) CHECK(await(s).ok());
+  pipeline.drain();
+  CHECK(most.load() == 1);
+  CHECK(pipeline.stats().max_inflight_slots == 1);
+  // The trace shows the others waiting: the "jobs waiting for a token" counter rose above zero.
+  const trace::Snapshot snapshot = pipeline.recorder().snapshot();
+  const auto waiting = snapshot.find_track("jobs waiting for a token");
+  REQUIRE(waiting);
+  CHECK(trace::counter_max(snapshot, *waiting) >= 1);
+}
+
+TEST_CASE("pipeline/tokens/a key load withholds tokens and a removal adds them") {
+  const Circuit& small = circuit(8);
+  const Circuit& large = circuit(10);
+  Config config = cpu_config();
+  config.host_budget = 4ull << 20;
+  config.slots = 40;
+  Pipeline pipeline(config);
+  const KeyHandle key = pipeline.add_key(small.spec("n8"));
+  PipelineStats s = pipeline.stats();
+  CHECK(s.token_target == 40);
+  CHECK(s.tokens == 40);
+
+  // The 2^10 key takes host memory and has larger slots: the pool holds fewer of them.
+  const KeyHandle big = pipeline.add_key(large.spec("n10"));
+  s = pipeline.stats();
+  const std::size_t target = s.token_target;
+  CHECK(target < 40);
+  CHECK(target >= 1);
+  CHECK(target == std::min<std::size_t>(40, (s.host_budget.total - s.host_keys.bytes_resident) / s.slot_bytes));
+  CHECK(s.tokens == 40);  // withheld lazily: as tokens come home
+
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 10; ++i) submitted.push_back(pipeline.submit(job(small, key, i)));
+  for (auto& r : submitted) CHECK(await(r).ok());
+  pipeline.drain();
+  s = pipeline.stats();
+  CHECK(s.tokens == std::max<std::size_t>(target, 40 - 10));
+  CHECK(s.max_inflight_slots <= 40);
+
+  submitted.clear();
+  for (std::uint64_t i = 0; i < 40; ++i) submitted.push_back(pipeline.submit(job(small, key, 100 + i)));
+  for (auto& r : submitted) CHECK(await(r).ok());
+  pipeline.drain();
+  CHECK(pipeline.stats().tokens == target);
+
+  // Removing the large key frees its memory and its slot size: the count grows back to the cap.
+  pipeline.remove_key(big);
+  s = pipeline.stats();
+  CHECK(s.token_target == 40);
+  CHECK(s.tokens == 40);
+  auto after = pipeline.submit(job(small, key, 999));
+  CHECK(await(after).ok());
+  CHECK_THROWS_AS(pipeline.submit(job(large, big, 1)), Error);
+}
+
+TEST_CASE("pipeline/tokens/jobs of different sizes mix") {
+  const Circuit& small = circuit(10);
+  const Circuit& large = circuit(12);
+  Config config = cpu_config();
+  config.verify = true;
+  config.slots = 3;
+  Pipeline pipeline(config);
+  const KeyHandle k10 = pipeline.add_key(small.spec("n10"));
+  const KeyHandle k12 = pipeline.add_key(large.spec("n12"));
+  std::vector<std::pair<const Circuit*, Submission>> submitted;
+  for (std::uint64_t i = 0; i < 8; ++i) {
+    const Circuit& c = i % 2 == 0 ? small : large;
+    submitted.emplace_back(&c, pipeline.submit(job(c, i % 2 == 0 ? k10 : k12, 10 + i)));
+  }
+  for (auto& [c, s] : submitted) {
+    const JobResult r = await(s);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(r.verified);
+    CHECK(verifies(*c, r));
+  }
+  pipeline.drain();
+  const PipelineStats s = pipeline.stats();
+  CHECK(s.pool.slot_leases == 8);
+  CHECK(s.max_inflight_slots <= 3);
+  CHECK(s.slot_bytes == 4 * (std::uint64_t{1} << 12) * sizeof(Fr) -
+                            ((std::uint64_t{1} << 12) - large.pk->num_variables) * sizeof(Fr));
+  check_idle(pipeline);
+}
+
+TEST_CASE("pipeline/tokens/a budget too small for one slot is a clear error at start") {
+  const Circuit& c = circuit(10);
+  const std::uint64_t key_bytes = c.pk->query_bytes() + c.cs->size_bytes();
+  {
+    Config config = cpu_config();
+    config.host_budget = key_bytes / 2;
+    Pipeline pipeline(config);
+    try {
+      pipeline.add_key(c.spec("n10"));
+      FAIL("a budget smaller than the key was accepted");
+    } catch (const Error& e) {
+      CHECK(e.code() == Errc::out_of_budget);
+    }
+  }
+  Config config = cpu_config();
+  config.host_budget = key_bytes + 16 * 1024;  // the key and an eighth of a slot
+  Pipeline pipeline(config);
+  try {
+    pipeline.add_key(c.spec("n10"));
+    FAIL("a budget without room for one slot was accepted");
+  } catch (const Error& e) {
+    CHECK(e.code() == Errc::out_of_budget);
+    const std::string message = e.what();
+    CHECK(message.find("pinned slot") != std::string::npos);
+    CHECK(message.find("host budget") != std::string::npos);
+  }
+  // Nothing half-registered stays behind: the budget holds nothing.
+  CHECK(pipeline.stats().host_budget.used == 0);
+}
