@@ -3,6 +3,7 @@
 // With no arguments it proves a small synthetic batch on whatever backend the machine has and prints a
 // summary. Exit codes: 0 every proof made (and verified, with --verify), 1 some jobs failed, 2 unusable input
 // or options (one line on stderr saying which and why).
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,7 +16,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 #include <vector>
 
 #include <proofline/cuda/device.hpp>
@@ -108,16 +108,19 @@ struct Options {
   groth16::PointCheck zkey_check = groth16::PointCheck::full;
 };
 
-std::uint64_t parse_count(std::string_view option, std::string_view text, std::uint64_t lo, std::uint64_t hi) {
+std::uint64_t parse_count(std::string_view option, std::string_view text, std::uint64_t lo,
+                          std::uint64_t hi) {
   std::uint64_t value = 0;
-  if (text.empty() || text.size() > 19) throw UsageError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
+  if (text.empty() || text.size() > 19)
+    throw UsageError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
   for (const char ch : text) {
-    if (ch < '0' || ch > '9') throw UsageError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
+    if (ch < '0' || ch > '9')
+      throw UsageError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
     value = value * 10 + static_cast<std::uint64_t>(ch - '0');
   }
   if (value < lo || value > hi)
-    throw UsageError{std::string(option) + ": " + std::string(text) + " is outside " + std::to_string(lo) + ".." +
-                     std::to_string(hi)};
+    throw UsageError{std::string(option) + ": " + std::string(text) + " is outside " + std::to_string(lo) +
+                     ".." + std::to_string(hi)};
   return value;
 }
 
@@ -129,14 +132,15 @@ std::uint64_t parse_bytes(std::string_view option, std::string_view text) {
     throw UsageError{std::string(option) + ": " + e.what()};
   }
   if (bytes == 0) throw UsageError{std::string(option) + ": a budget of 0 bytes"};
-  if (bytes > (std::uint64_t{1} << 50)) throw UsageError{std::string(option) + ": " + std::string(text) + " is absurd (more than 1 PiB)"};
+  if (bytes > (std::uint64_t{1} << 50))
+    throw UsageError{std::string(option) + ": " + std::string(text) + " is absurd (more than 1 PiB)"};
   return bytes;
 }
 
 pipeline::Stage parse_stage(std::string_view text) {
   using pipeline::Stage;
-  for (const Stage stage : {Stage::admission, Stage::synthesis, Stage::h2d, Stage::ntt, Stage::msm, Stage::release,
-                            Stage::baseline})
+  for (const Stage stage : {Stage::admission, Stage::synthesis, Stage::h2d, Stage::ntt, Stage::msm,
+                            Stage::release, Stage::baseline})
     if (text == pipeline::to_string(stage)) return stage;
   throw UsageError{"--inject-fault: unknown stage '" + std::string(text) + "'"};
 }
@@ -182,7 +186,8 @@ Options parse(int argc, char** argv) {
         std::size_t start = 0;
         while (start <= list.size()) {
           const std::size_t comma = std::min(list.find(',', start), list.size());
-          o.config.gpus.push_back(static_cast<int>(parse_count(arg, list.substr(start, comma - start), 0, 1023)));
+          o.config.gpus.push_back(
+              static_cast<int>(parse_count(arg, list.substr(start, comma - start), 0, 1023)));
           start = comma + 1;
         }
       } else if (arg == "--mode") {
@@ -231,14 +236,16 @@ Options parse(int argc, char** argv) {
       } else if (arg == "--inject-fault") {
         const std::string spec = next();
         const auto colon = spec.find(':');
-        if (colon == std::string::npos) throw UsageError{"--inject-fault: expected STAGE:INDEX, got '" + spec + "'"};
+        if (colon == std::string::npos)
+          throw UsageError{"--inject-fault: expected STAGE:INDEX, got '" + spec + "'"};
         o.fault = std::make_pair(parse_stage(spec.substr(0, colon)),
                                  parse_count(arg, spec.substr(colon + 1), 0, ~std::uint64_t{0} >> 1));
       } else if (arg == "--zkey") {  // snarkjs mode (issue 7)
         o.zkey = next();
       } else if (arg == "--wtns") {
         if (inline_value) o.wtns.emplace_back(value);
-        while (i + 1 < argc && std::string_view(argv[i + 1]).rfind("--", 0) != 0) o.wtns.emplace_back(argv[++i]);
+        while (i + 1 < argc && std::string_view(argv[i + 1]).rfind("--", 0) != 0)
+          o.wtns.emplace_back(argv[++i]);
         if (o.wtns.empty()) throw UsageError{"--wtns needs at least one witness file"};
       } else if (arg == "--zkey-check") {
         const std::string level = next();
@@ -259,7 +266,8 @@ Options parse(int argc, char** argv) {
     }
   }
   if (o.zkey.has_value() != !o.wtns.empty())
-    throw UsageError{o.zkey ? "--zkey needs witness files (--wtns A.wtns ...)" : "--wtns needs a key (--zkey KEY.zkey)"};
+    throw UsageError{o.zkey ? "--zkey needs witness files (--wtns A.wtns ...)"
+                            : "--wtns needs a key (--zkey KEY.zkey)"};
   return o;
 }
 
@@ -324,23 +332,27 @@ int run(const Options& o) {
     const auto setup_start = std::chrono::steady_clock::now();
     bool loaded = false;
     groth16::KeyPair keys =
-        o.key_cache ? groth16::load_or_setup(circuit.cs,
-                                             groth16::KeyCacheRequest{*o.key_cache,
-                                                                      groth16::synthetic_circuit_name(circuit_options),
-                                                                      o.seed},
-                                             setup, &loaded)
+        o.key_cache ? groth16::load_or_setup(
+                          circuit.cs,
+                          groth16::KeyCacheRequest{*o.key_cache,
+                                                   groth16::synthetic_circuit_name(circuit_options), o.seed},
+                          setup, &loaded)
                     : groth16::setup_from_trapdoor(circuit.cs, groth16::trapdoor_from_seed(o.seed), setup);
     const double setup_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
     cs = std::make_shared<const groth16::ConstraintSystem>(std::move(circuit.cs));
-    key = prover->add_key(pipeline::KeySpec{
-        groth16::synthetic_circuit_name(circuit_options), std::make_shared<const groth16::ProvingKey>(std::move(keys.pk)),
-        cs, std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk))});
+    key =
+        prover->add_key(pipeline::KeySpec{groth16::synthetic_circuit_name(circuit_options),
+                                          std::make_shared<const groth16::ProvingKey>(std::move(keys.pk)), cs,
+                                          std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk))});
     const pipeline::PipelineStats s = prover->stats();
-    std::printf("batch_prove: %llu jobs of 2^%u rows on the %s backend (%s mode), keys %s in %.2f s, %zu tokens of %s\n",
-                static_cast<unsigned long long>(o.count), o.log2, std::string(pipeline::to_string(prover->backend())).c_str(),
-                std::string(pipeline::to_string(prover->mode())).c_str(), loaded ? "loaded" : "made", setup_s,
-                s.token_target, format_size(s.slot_bytes).c_str());
+    std::printf(
+        "batch_prove: %llu jobs of 2^%u rows on the %s backend (%s mode), keys %s in %.2f s, %zu tokens of "
+        "%s\n",
+        static_cast<unsigned long long>(o.count), o.log2,
+        std::string(pipeline::to_string(prover->backend())).c_str(),
+        std::string(pipeline::to_string(prover->mode())).c_str(), loaded ? "loaded" : "made", setup_s,
+        s.token_target, format_size(s.slot_bytes).c_str());
     std::fflush(stdout);
   } catch (const UsageError&) {
     throw;
@@ -355,9 +367,10 @@ int run(const Options& o) {
     job.key = key;
     job.label = job_name(i);
     const std::uint64_t witness_seed = o.seed * 1'000'003 + i;
-    job.witness = pipeline::WitnessCallback{[cs, circuit_options, witness_seed](const pipeline::WitnessTarget& t) {
-      groth16::synthetic_witness_into(*cs, circuit_options, witness_seed, t.z.unchecked());
-    }};
+    job.witness =
+        pipeline::WitnessCallback{[cs, circuit_options, witness_seed](const pipeline::WitnessTarget& t) {
+          groth16::synthetic_witness_into(*cs, circuit_options, witness_seed, t.z.unchecked());
+        }};
     prover->submit(std::move(job));
   }
   prover->drain();
@@ -370,7 +383,8 @@ int run(const Options& o) {
   std::fputs(pipeline::report_summary(report).c_str(), stdout);
   std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; });
   for (const auto& r : results)
-    if (r.error) std::fprintf(stderr, "batch_prove: job %s failed: %s\n", r.label.c_str(), r.error->message.c_str());
+    if (r.error)
+      std::fprintf(stderr, "batch_prove: job %s failed: %s\n", r.label.c_str(), r.error->message.c_str());
   if (o.out) {
     for (const auto& r : results) {
       if (!r.proof) continue;
@@ -384,17 +398,20 @@ int run(const Options& o) {
   if (o.trace) trace::write_chrome_trace_file(snapshot, o.trace->string());
   if (o.timeline) {
     trace::TimelineOptions options;
-    options.title = "batch_prove: " + std::to_string(o.count) + " jobs of 2^" + std::to_string(o.log2) + " rows, " +
-                    report.backend + ", " + report.mode;
+    options.title = "batch_prove: " + std::to_string(o.count) + " jobs of 2^" + std::to_string(o.log2) +
+                    " rows, " + report.backend + ", " + report.mode;
     std::vector<trace::TrackId> pool;
     for (const char* name : {"pool leased bytes", "pool idle bytes"})
       if (const auto track = snapshot.find_track(name)) pool.push_back(*track);
-    if (!pool.empty()) options.counter_charts.push_back({"pinned pool (leased, idle)", pool, trace::CounterUnit::bytes, true});
+    if (!pool.empty())
+      options.counter_charts.push_back({"pinned pool (leased, idle)", pool, trace::CounterUnit::bytes, true});
     if (const auto waiting = snapshot.find_track("jobs waiting for a token"))
-      options.counter_charts.push_back({"jobs waiting for a token", {*waiting}, trace::CounterUnit::count, false});
+      options.counter_charts.push_back(
+          {"jobs waiting for a token", {*waiting}, trace::CounterUnit::count, false});
     trace::write_timeline_svg_file(snapshot, options, o.timeline->string());
   }
-  const bool all_good = report.failed == 0 && report.proofs == o.count && (!o.config.verify || report.verified == o.count);
+  const bool all_good =
+      report.failed == 0 && report.proofs == o.count && (!o.config.verify || report.verified == o.count);
   return all_good ? 0 : 1;
 }
 
@@ -409,16 +426,18 @@ int run_snarkjs(const Options& o) {
   try {
     const auto load_start = std::chrono::steady_clock::now();
     key = groth16::load_snarkjs_key(*o.zkey, groth16::ZkeyOptions{.points = o.zkey_check});
-    const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
+    const double load_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
     planned = groth16::plan_wtns_jobs(o.wtns, key.pk->num_variables, o.zkey->string());
     // The GPU NTT starts at 2^10 rows: small circuits go to the CPU unless the GPU was asked for.
     if (config.backend == pipeline::Backend::automatic && key.pk->log_domain_size < gpu::NttEngine::min_log_n)
       config.backend = pipeline::Backend::cpu;
     if (o.out) fs::create_directories(*o.out);
-    std::printf("batch_prove: %zu witnesses for %s (2^%u rows, %llu variables, %llu public), key read in %.2f s\n",
-                planned.size(), o.zkey->string().c_str(), key.pk->log_domain_size,
-                static_cast<unsigned long long>(key.pk->num_variables),
-                static_cast<unsigned long long>(key.pk->num_public), load_s);
+    std::printf(
+        "batch_prove: %zu witnesses for %s (2^%u rows, %llu variables, %llu public), key read in %.2f s\n",
+        planned.size(), o.zkey->string().c_str(), key.pk->log_domain_size,
+        static_cast<unsigned long long>(key.pk->num_variables),
+        static_cast<unsigned long long>(key.pk->num_public), load_s);
     std::fflush(stdout);
   } catch (const Error& e) {
     throw UsageError{e.what()};

@@ -8,23 +8,34 @@ namespace proofline::pipeline {
 
 const char* to_string(Stage stage) noexcept {
   switch (stage) {
-    case Stage::queue: return "queue";
-    case Stage::admission: return "admission";
-    case Stage::synthesis: return "synthesis";
-    case Stage::h2d: return "h2d";
-    case Stage::ntt: return "ntt";
-    case Stage::msm: return "msm";
-    case Stage::release: return "release";
-    case Stage::baseline: return "baseline";
+    case Stage::queue:
+      return "queue";
+    case Stage::admission:
+      return "admission";
+    case Stage::synthesis:
+      return "synthesis";
+    case Stage::h2d:
+      return "h2d";
+    case Stage::ntt:
+      return "ntt";
+    case Stage::msm:
+      return "msm";
+    case Stage::release:
+      return "release";
+    case Stage::baseline:
+      return "baseline";
   }
   return "unknown";
 }
 
 std::string_view to_string(Backend backend) noexcept {
   switch (backend) {
-    case Backend::automatic: return "auto";
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
+    case Backend::automatic:
+      return "auto";
+    case Backend::cpu:
+      return "cpu";
+    case Backend::cuda:
+      return "cuda";
   }
   return "unknown";
 }
@@ -37,13 +48,15 @@ Backend parse_backend(std::string_view text) {
   if (text == "auto" || text == "automatic") return Backend::automatic;
   if (text == "cpu") return Backend::cpu;
   if (text == "cuda" || text == "gpu") return Backend::cuda;
-  throw Error(Errc::invalid_argument, "unknown backend '" + std::string(text) + "' (expected auto, cpu or cuda)");
+  throw Error(Errc::invalid_argument,
+              "unknown backend '" + std::string(text) + "' (expected auto, cpu or cuda)");
 }
 
 Mode parse_mode(std::string_view text) {
   if (text == "pinned") return Mode::pinned;
   if (text == "baseline") return Mode::baseline;
-  throw Error(Errc::invalid_argument, "unknown mode '" + std::string(text) + "' (expected pinned or baseline)");
+  throw Error(Errc::invalid_argument,
+              "unknown mode '" + std::string(text) + "' (expected pinned or baseline)");
 }
 
 }  // namespace proofline::pipeline

@@ -7,8 +7,8 @@
 
 #include <proofline/cuda/device.hpp>
 #include <proofline/graph/detail/flow.hpp>
-#include <proofline/nodes/detail/stages.hpp>
 #include <proofline/memory/host_memory.hpp>
+#include <proofline/nodes/detail/stages.hpp>
 #include <proofline/util/detail/log.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
@@ -22,7 +22,9 @@ std::size_t stage_index(Stage stage) noexcept {
 }
 
 void check_config(const Config& c) {
-  const auto bad = [](const std::string& what) { throw Error(Errc::invalid_argument, "pipeline config: " + what); };
+  const auto bad = [](const std::string& what) {
+    throw Error(Errc::invalid_argument, "pipeline config: " + what);
+  };
   if (c.queue_capacity == 0) bad("queue_capacity must be at least 1");
   if (c.device_slots == 0) bad("device_slots must be at least 1");
   if (c.device_slots > 64) bad("device_slots " + std::to_string(c.device_slots) + " is absurd (at most 64)");
@@ -43,8 +45,10 @@ void check_config(const Config& c) {
 Backend resolve_backend(Backend wanted) {
   const bool usable = gpu::built_with_cuda() && gpu::device_count() > 0;
   switch (wanted) {
-    case Backend::automatic: return usable ? Backend::cuda : Backend::cpu;
-    case Backend::cpu: return Backend::cpu;
+    case Backend::automatic:
+      return usable ? Backend::cuda : Backend::cpu;
+    case Backend::cpu:
+      return Backend::cpu;
     case Backend::cuda:
       if (!gpu::built_with_cuda())
         throw Error(Errc::cuda, "the CUDA backend was asked for, but proofline was built without CUDA");
@@ -61,12 +65,14 @@ Core::Core(Config c) : config(std::move(c)) {
   backend = resolve_backend(config.backend);
   mode = config.mode;
 
-  const std::size_t hardware = static_cast<std::size_t>(std::max(1, oneapi::tbb::info::default_concurrency()));
+  const std::size_t hardware =
+      static_cast<std::size_t>(std::max(1, oneapi::tbb::info::default_concurrency()));
   threads = config.max_threads != 0 ? config.max_threads : hardware;
-  synthesis_concurrency =
-      config.synthesis_concurrency != 0 ? config.synthesis_concurrency : std::max<std::size_t>(1, threads / 2);
+  synthesis_concurrency = config.synthesis_concurrency != 0 ? config.synthesis_concurrency
+                                                            : std::max<std::size_t>(1, threads / 2);
   // No slot is reserved for outside threads: the pipeline's work runs on workers alone, whoever submits.
-  if (threads > hardware) thread_limit.emplace(oneapi::tbb::global_control::max_allowed_parallelism, threads + 1);
+  if (threads >= hardware)
+    thread_limit.emplace(oneapi::tbb::global_control::max_allowed_parallelism, threads + 1);
   arena.initialize(static_cast<int>(threads), 0);
 
   ids.admission = recorder.add_stage("admission");
@@ -104,7 +110,8 @@ Core::Core(Config c) : config(std::move(c)) {
     if (wanted.empty())
       for (const auto& d : devices) wanted.push_back(d.index);
     for (const int ordinal : wanted) {
-      const auto it = std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.index == ordinal; });
+      const auto it =
+          std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.index == ordinal; });
       if (it == devices.end())
         throw Error(Errc::invalid_argument, "GPU " + std::to_string(ordinal) + " does not exist (" +
                                                 std::to_string(devices.size()) + " usable)");
@@ -280,7 +287,8 @@ void Core::deliver_now(const std::shared_ptr<JobState>& job) noexcept {
 void Core::retire(JobState& job) noexcept {
   in_stage[stage_index(job.stage.load(std::memory_order_relaxed))].fetch_sub(1, std::memory_order_relaxed);
   job.gpu_key.reset();
-  if (job.gpu >= 0) gpus[static_cast<std::size_t>(job.gpu)]->outstanding.fetch_sub(1, std::memory_order_relaxed);
+  if (job.gpu >= 0)
+    gpus[static_cast<std::size_t>(job.gpu)]->outstanding.fetch_sub(1, std::memory_order_relaxed);
   const std::shared_ptr<KeyState> key = job.key;
   const JobId id = job.id;
   const auto deadline = job.deadline;

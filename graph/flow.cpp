@@ -14,11 +14,12 @@ void put_tokens(Port& port, const std::vector<Token>& tokens) {
 }  // namespace
 
 GpuNodes::GpuNodes(flow::graph& graph, Core& core, GpuLane& lane)
-    : route(graph, flow::unlimited,
-            // Runs inline in synthesis's task (lightweight + noexcept): a filter, no CUDA, nothing to wait for.
-            [index = lane.index](const Work& work, RouteNode::output_ports_type& ports) noexcept {
-              if (work.job->gpu == index) std::get<0>(ports).try_put(work);
-            }) {
+    : route(
+          graph, flow::unlimited,
+          // Runs inline in synthesis's task (lightweight + noexcept): a filter, no CUDA, nothing to wait for.
+          [index = lane.index](const Work& work, RouteNode::output_ports_type& ports) noexcept {
+            if (work.job->gpu == index) std::get<0>(ports).try_put(work);
+          }) {
   if (core.mode == Mode::baseline) {
     baseline = std::make_unique<WorkNode>(graph, flow::unlimited, [&core, &lane](Work work) {
       gpu_baseline(core, lane, *work.job);
@@ -42,16 +43,18 @@ GpuNodes::GpuNodes(flow::graph& graph, Core& core, GpuLane& lane)
                                         put_tokens(std::get<0>(ports), tokens);
                                         std::get<1>(ports).try_put(work);
                                       });
-  ntt = std::make_unique<GpuNode>(graph, flow::serial,
-                                  [&core, &lane](const Work& work, Gateway& gateway) { gpu_ntt(core, lane, work, gateway); });
-  msm = std::make_unique<GpuNode>(graph, flow::serial,
-                                  [&core, &lane](const Work& work, Gateway& gateway) { gpu_msm(core, lane, work, gateway); });
-  done = std::make_unique<GpuDoneNode>(graph, flow::unlimited,
-                                       [&core, &lane](const Work& work, GpuDoneNode::output_ports_type& ports) {
-                                         DeviceSlot* slot = gpu_done(core, lane, *work.job);
-                                         if (slot != nullptr) std::get<0>(ports).try_put(DeviceSlotMsg{slot});
-                                         std::get<1>(ports).try_put(work);
-                                       });
+  ntt = std::make_unique<GpuNode>(graph, flow::serial, [&core, &lane](const Work& work, Gateway& gateway) {
+    gpu_ntt(core, lane, work, gateway);
+  });
+  msm = std::make_unique<GpuNode>(graph, flow::serial, [&core, &lane](const Work& work, Gateway& gateway) {
+    gpu_msm(core, lane, work, gateway);
+  });
+  done = std::make_unique<GpuDoneNode>(
+      graph, flow::unlimited, [&core, &lane](const Work& work, GpuDoneNode::output_ports_type& ports) {
+        DeviceSlot* slot = gpu_done(core, lane, *work.job);
+        if (slot != nullptr) std::get<0>(ports).try_put(DeviceSlotMsg{slot});
+        std::get<1>(ports).try_put(work);
+      });
   flow::make_edge(flow::output_port<0>(route), *ready);
   flow::make_edge(*ready, flow::input_port<0>(*bind));
   flow::make_edge(*device_tokens, flow::input_port<1>(*bind));
@@ -72,9 +75,14 @@ Flow::Flow(Core& core)
               JobState& job = *std::get<0>(in).job;
               std::vector<Token> back;
               switch (detail::admit(core, job, std::get<1>(in), back)) {
-                case Admit::proceed: std::get<0>(ports).try_put(Work{&job}); break;
-                case Admit::requeue: std::get<2>(ports).try_put(std::get<0>(in)); break;
-                case Admit::drop: break;
+                case Admit::proceed:
+                  std::get<0>(ports).try_put(Work{&job});
+                  break;
+                case Admit::requeue:
+                  std::get<2>(ports).try_put(std::get<0>(in));
+                  break;
+                case Admit::drop:
+                  break;
               }
               put_tokens(std::get<1>(ports), back);
             }),

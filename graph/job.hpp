@@ -144,9 +144,9 @@ struct JobResult {
   std::vector<Fr> public_inputs;  ///< z[1..num_public] (empty when synthesis did not get that far)
   bool verified = false;          ///< Config::verify was set and the proof passed
   std::optional<JobError> error;
-  int gpu = -1;            ///< the GPU it ran on (-1: CPU backend or never bound)
-  double queued_s = 0;     ///< submit -> token
-  double latency_s = 0;    ///< submit -> result
+  int gpu = -1;          ///< the GPU it ran on (-1: CPU backend or never bound)
+  double queued_s = 0;   ///< submit -> token
+  double latency_s = 0;  ///< submit -> result
 
   bool ok() const noexcept { return proof.has_value() && !error; }
 };

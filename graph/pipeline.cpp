@@ -50,7 +50,8 @@ void notify_key_released(Core& core, KeyState& key) {
 }
 
 /// The GPU for a job of `key`: the least busy healthy GPU that holds its SRS, or else the one with the most
-/// free VRAM, after uploading the SRS there (blocking; this runs on the submitting thread, never in the graph).
+/// free VRAM, after uploading the SRS there (blocking; this runs on the submitting thread, never in the
+/// graph).
 std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
                                              std::optional<std::chrono::milliseconds> patience) {
   GpuLane* best = nullptr;
@@ -177,8 +178,9 @@ KeyHandle Pipeline::add_key(KeySpec spec) {
     groth16::check_compatible(pk, *spec.cs);
   }
   if (spec.vk && spec.vk->num_public() != pk.num_public)
-    throw Error(Errc::invalid_argument, what + ": the verifying key has " + std::to_string(spec.vk->num_public()) +
-                                            " public inputs, the proving key " + std::to_string(pk.num_public));
+    throw Error(Errc::invalid_argument,
+                what + ": the verifying key has " + std::to_string(spec.vk->num_public()) +
+                    " public inputs, the proving key " + std::to_string(pk.num_public));
   if (core.config.verify && !spec.vk)
     throw Error(Errc::invalid_argument, what + " has no verifying key, and Config::verify is set");
 
@@ -208,8 +210,9 @@ KeyHandle Pipeline::add_key(KeySpec spec) {
   if (core.backend == Backend::cuda) {
     if (pk.log_domain_size < gpu::NttEngine::min_log_n)
       throw Error(Errc::invalid_argument, what + ": the GPU NTT needs domains of at least 2^" +
-                                              std::to_string(gpu::NttEngine::min_log_n) + " rows, the key has 2^" +
-                                              std::to_string(pk.log_domain_size) + " (use the CPU backend)");
+                                              std::to_string(gpu::NttEngine::min_log_n) +
+                                              " rows, the key has 2^" + std::to_string(pk.log_domain_size) +
+                                              " (use the CPU backend)");
     if (!core.device_slots_ready) {
       const unsigned log_n = std::max(core.config.max_log_n, pk.log_domain_size);
       const std::uint64_t z_cap = std::max<std::uint64_t>(std::uint64_t{1} << log_n, pk.num_variables);
@@ -278,13 +281,13 @@ KeyHandle Pipeline::add_key(KeySpec spec) {
     }
     recompute_largest(core);
     const memory::BudgetStats budget = core.host_budget->stats();
-    throw Error(Errc::out_of_budget,
-                what + ": the host budget of " + format_size(budget.total) + " holds its keys (" +
-                    format_size(host_bytes) + ") but not one " +
-                    (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") + " of " +
-                    format_size(key->slot_bytes) + " for its 2^" + std::to_string(pk.log_domain_size) +
-                    " jobs next to everything else (" + format_size(budget.used) +
-                    " in use); raise the host budget (--host-budget)");
+    throw Error(Errc::out_of_budget, what + ": the host budget of " + format_size(budget.total) +
+                                         " holds its keys (" + format_size(host_bytes) + ") but not one " +
+                                         (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") +
+                                         " of " + format_size(key->slot_bytes) + " for its 2^" +
+                                         std::to_string(pk.log_domain_size) +
+                                         " jobs next to everything else (" + format_size(budget.used) +
+                                         " in use); raise the host budget (--host-budget)");
   }
   unload.dismiss();
 
@@ -295,7 +298,8 @@ KeyHandle Pipeline::add_key(KeySpec spec) {
       core.pool->prewarm_slots(count, key->slot_sizes);
       core.pool->mark_warm();
     } catch (const Error& e) {
-      PL_LOG_WARN("{}: prewarming {} slots failed ({}); they will be pinned on first use", what, count, e.what());
+      PL_LOG_WARN("{}: prewarming {} slots failed ({}); they will be pinned on first use", what, count,
+                  e.what());
     }
   }
   core.refill_tokens();
@@ -334,12 +338,14 @@ std::optional<Submission> enqueue(Core& core, Job job, bool wait) {
     throw Error(Errc::invalid_argument, "submit: the memory witness is empty");
   const bool fills_abc = callback != nullptr && callback->fills == WitnessCallback::Fills::witness_and_abc;
   if (!key->cs && !fills_abc)
-    throw Error(Errc::invalid_argument, "submit: key '" + key->name +
-                                            "' has no constraint system: only a witness callback that fills a, b "
-                                            "and c can prove with it");
+    throw Error(Errc::invalid_argument,
+                "submit: key '" + key->name +
+                    "' has no constraint system: only a witness callback that fills a, b "
+                    "and c can prove with it");
   {
     std::lock_guard lock(core.keys_mutex);
-    if (key->removing) throw Error(Errc::invalid_argument, "submit: key '" + key->name + "' is being removed");
+    if (key->removing)
+      throw Error(Errc::invalid_argument, "submit: key '" + key->name + "' is being removed");
     key->jobs.fetch_add(1, std::memory_order_acq_rel);
   }
   ScopeGuard unkey([&] { notify_key_released(core, *key); });

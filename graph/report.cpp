@@ -32,8 +32,8 @@ std::string fixed(double value, int decimals) {
 
 }  // namespace
 
-RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles& roles, const PipelineStats& stats,
-                          std::uint64_t jobs, double wall_s) {
+RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles& roles,
+                          const PipelineStats& stats, std::uint64_t jobs, double wall_s) {
   RunReport r;
   r.backend = std::string(to_string(stats.backend));
   r.mode = std::string(to_string(stats.mode));
@@ -58,7 +58,8 @@ RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles
     // Per GPU: the union of its compute streams over the window; averaged, since a union over GPUs is no
     // utilisation.
     std::map<int, std::vector<trace::TrackId>> per_gpu;
-    for (const trace::TrackId track : roles.compute_streams) per_gpu[snapshot.track(track).gpu].push_back(track);
+    for (const trace::TrackId track : roles.compute_streams)
+      per_gpu[snapshot.track(track).gpu].push_back(track);
     double sum = 0;
     for (const auto& [gpu, tracks] : per_gpu) sum += trace::busy_fraction(snapshot, tracks, *steady);
     r.gpu_busy_fraction = sum / static_cast<double>(per_gpu.size());
@@ -161,25 +162,27 @@ std::string report_summary(const RunReport& r) {
   if (r.verified > 0) out += " (verified " + std::to_string(r.verified) + ")";
   out += ", failed " + std::to_string(r.failed) + ", wall " + fixed(r.wall_s, 2) + " s, " +
          fixed(r.proofs_per_s, 2) + " proofs/s [" + r.backend + ", " + r.mode + "]\n";
-  out += "slots: at most " + std::to_string(r.max_inflight_slots) + " in flight, " + std::to_string(r.tokens) +
-         " tokens of " + format_size(r.slot_bytes) + "\n";
+  out += "slots: at most " + std::to_string(r.max_inflight_slots) + " in flight, " +
+         std::to_string(r.tokens) + " tokens of " + format_size(r.slot_bytes) + "\n";
   if (r.gpu_busy_fraction || r.h2d_gbps) {
     out += "gpu:";
     if (r.gpu_busy_fraction) out += " busy " + fixed(100 * *r.gpu_busy_fraction, 1) + "% of the steady state";
-    if (r.h2d_gbps) out += (r.gpu_busy_fraction ? ", " : " ") + std::string("H2D ") + fixed(*r.h2d_gbps, 1) + " GB/s";
+    if (r.h2d_gbps)
+      out += (r.gpu_busy_fraction ? ", " : " ") + std::string("H2D ") + fixed(*r.h2d_gbps, 1) + " GB/s";
     out += "\n";
   }
   out += "stages (count, p50/p99 ms):";
   for (const StageReport& s : r.stages)
-    out += " " + s.name + " " + std::to_string(s.count) + " " + fixed(s.p50_ms, 2) + "/" + fixed(s.p99_ms, 2) + ";";
+    out += " " + s.name + " " + std::to_string(s.count) + " " + fixed(s.p50_ms, 2) + "/" +
+           fixed(s.p99_ms, 2) + ";";
   out += "\n";
-  out += "pool: " + std::to_string(r.pool.leases) + " slot leases, " + std::to_string(r.pool.hits) + " buffer hits, " +
-         std::to_string(r.pool.misses) + " misses, " + std::to_string(r.pool.pin_calls) + " pin calls (" +
-         std::to_string(r.pool.pin_calls_after_warmup) + " after warm-up, " + fixed(r.pool.pin_s, 3) +
-         " s), high water " + format_size(r.pool.high_water_bytes) + ", leased at exit " +
-         format_size(r.pool.leased_bytes_at_exit) + "\n";
-  out += "budget: host " + format_size(r.budget.host_total) + ", high water " + format_size(r.budget.host_high_water) +
-         "\n";
+  out += "pool: " + std::to_string(r.pool.leases) + " slot leases, " + std::to_string(r.pool.hits) +
+         " buffer hits, " + std::to_string(r.pool.misses) + " misses, " + std::to_string(r.pool.pin_calls) +
+         " pin calls (" + std::to_string(r.pool.pin_calls_after_warmup) + " after warm-up, " +
+         fixed(r.pool.pin_s, 3) + " s), high water " + format_size(r.pool.high_water_bytes) +
+         ", leased at exit " + format_size(r.pool.leased_bytes_at_exit) + "\n";
+  out += "budget: host " + format_size(r.budget.host_total) + ", high water " +
+         format_size(r.budget.host_high_water) + "\n";
   out += "verdict: " + r.verdict + "\n";
   return out;
 }

@@ -60,8 +60,8 @@ struct RunReport {
 
 /// `stats` taken after the batch (after drain or shutdown, so leased_bytes_at_exit means what it says);
 /// `wall_s` the batch's wall time as the caller measured it (> 0).
-RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles& roles, const PipelineStats& stats,
-                          std::uint64_t jobs, double wall_s);
+RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles& roles,
+                          const PipelineStats& stats, std::uint64_t jobs, double wall_s);
 
 /// The report as JSON text (pretty-printed, trailing newline), every field of RunReport; absent optionals
 /// are null.

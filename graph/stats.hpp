@@ -18,7 +18,9 @@ namespace proofline::pipeline {
 struct StageCounts {
   std::size_t queue = 0, admission = 0, synthesis = 0, h2d = 0, ntt = 0, msm = 0, release = 0, baseline = 0;
 
-  std::size_t in_flight() const noexcept { return admission + synthesis + h2d + ntt + msm + release + baseline; }
+  std::size_t in_flight() const noexcept {
+    return admission + synthesis + h2d + ntt + msm + release + baseline;
+  }
 };
 
 struct GpuStats {

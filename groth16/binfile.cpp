@@ -72,12 +72,14 @@ BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic,
   if (!S_ISREG(info.st_mode)) throw Error(Errc::bad_input, name + ": not a regular file");
   const auto size = static_cast<std::uint64_t>(info.st_size);
   if (size == 0)
-    throw Error(Errc::bad_input, name + ": truncated: the file is empty (not a " + std::string(kind) + " file)");
+    throw Error(Errc::bad_input,
+                name + ": truncated: the file is empty (not a " + std::string(kind) + " file)");
   void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
   if (mapped == MAP_FAILED) throw Error(Errc::io, name + ": mmap failed: " + errno_text(errno));
   std::shared_ptr<const void> owner(mapped, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
-  return from_memory(std::move(owner), std::span<const std::byte>(static_cast<const std::byte*>(mapped), size),
-                     name, magic, kind, version);
+  return from_memory(std::move(owner),
+                     std::span<const std::byte>(static_cast<const std::byte*>(mapped), size), name, magic,
+                     kind, version);
 }
 
 BinFile BinFile::from_memory(std::shared_ptr<const void> owner, std::span<const std::byte> image,
@@ -97,10 +99,11 @@ void BinFile::parse(std::string_view magic, std::string_view kind, std::uint32_t
     // (Built with append: GCC 12 warns falsely (-Wrestrict) about "literal" + std::string&& here.)
     std::string found = size < 4 ? std::string("only ").append(std::to_string(size)).append(" bytes")
                                  : std::string("\"").append(printable(image_.first(4))).append("\"");
-    fail("not a " + std::string(kind) + " file (wrong magic: " + found + ", expected \"" + std::string(magic) +
-         "\")");
+    fail("not a " + std::string(kind) + " file (wrong magic: " + found + ", expected \"" +
+         std::string(magic) + "\")");
   }
-  if (size < header_bytes) fail("truncated: the file header needs 12 bytes, the file has " + std::to_string(size));
+  if (size < header_bytes)
+    fail("truncated: the file header needs 12 bytes, the file has " + std::to_string(size));
   version_ = detail::load_u32(image_.data() + 4);
   if (version_ != version)
     fail("unsupported " + std::string(kind) + " version " + std::to_string(version_) + " (expected " +
@@ -207,7 +210,8 @@ void append_bytes(std::vector<std::byte>& out, std::span<const std::byte> bytes)
   out.insert(out.end(), bytes.begin(), bytes.end());
 }
 
-BinFileWriter::BinFileWriter(std::string_view magic, std::uint32_t version) : magic_(magic), version_(version) {
+BinFileWriter::BinFileWriter(std::string_view magic, std::uint32_t version)
+    : magic_(magic), version_(version) {
   if (magic_.size() != 4) throw Error(Errc::invalid_argument, "BinFileWriter: a magic has 4 characters");
 }
 
@@ -240,7 +244,8 @@ void write_file_atomically(const std::filesystem::path& path, std::span<const st
   std::filesystem::path temp = path;
   temp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
   Descriptor fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (fd.get() < 0) throw Error(Errc::io, path.string() + ": cannot create " + temp.string() + ": " + errno_text(errno));
+  if (fd.get() < 0)
+    throw Error(Errc::io, path.string() + ": cannot create " + temp.string() + ": " + errno_text(errno));
   try {
     std::size_t done = 0;
     while (done < bytes.size()) {
@@ -251,9 +256,11 @@ void write_file_atomically(const std::filesystem::path& path, std::span<const st
       }
       done += static_cast<std::size_t>(n);
     }
-    if (::close(fd.release()) != 0) throw Error(Errc::io, path.string() + ": close failed: " + errno_text(errno));
+    if (::close(fd.release()) != 0)
+      throw Error(Errc::io, path.string() + ": close failed: " + errno_text(errno));
     if (::rename(temp.c_str(), path.c_str()) != 0)
-      throw Error(Errc::io, path.string() + ": cannot rename the temporary file into place: " + errno_text(errno));
+      throw Error(Errc::io,
+                  path.string() + ": cannot rename the temporary file into place: " + errno_text(errno));
   } catch (...) {
     ::unlink(temp.c_str());
     throw;

@@ -4,13 +4,13 @@
 //   magic[4] | version u32 | nSections u32 | { sectionType u32 | sectionSize u64 | payload[sectionSize] } ...
 //
 // Sections may come in any order (circom writes an .r1cs as 2, 1, 3; `groth16 setup` a .zkey as 1, 2, 4, 3,
-// 9, ...), so readers find them through the table. Opening a file checks the magic, the version and that every
-// section lies inside the file; a section type that appears twice is an error only when a reader asks for it.
-// Bytes after the last section are ignored, as snarkjs ignores them.
+// 9, ...), so readers find them through the table. Opening a file checks the magic, the version and that
+// every section lies inside the file; a section type that appears twice is an error only when a reader asks
+// for it. Bytes after the last section are ignored, as snarkjs ignores them.
 //
-// Files are mapped read-only (mmap), so opening a multi-gigabyte key costs nothing until its sections are read,
-// and readers can hand out views into the mapping. Every failure is Error(Errc::bad_input, "<path>: <what is
-// wrong>"), or Error(Errc::io, ...) when the operating system refuses to open or map the file.
+// Files are mapped read-only (mmap), so opening a multi-gigabyte key costs nothing until its sections are
+// read, and readers can hand out views into the mapping. Every failure is Error(Errc::bad_input, "<path>:
+// <what is wrong>"), or Error(Errc::io, ...) when the operating system refuses to open or map the file.
 #pragma once
 
 #include <cstddef>

@@ -27,8 +27,8 @@ struct MatrixBuilder {
   std::vector<Fr> values;
 
   CsrMatrix take() {
-    return CsrMatrix{SharedArray<std::uint64_t>(std::move(offsets)), SharedArray<std::uint32_t>(std::move(columns)),
-                     SharedArray<Fr>(std::move(values))};
+    return CsrMatrix{SharedArray<std::uint64_t>(std::move(offsets)),
+                     SharedArray<std::uint32_t>(std::move(columns)), SharedArray<Fr>(std::move(values))};
   }
 };
 
@@ -55,8 +55,9 @@ R1csHeader parse_header(const BinFile& file) {
   const std::uint64_t inputs = 1 + header.num_public() + std::uint64_t{header.num_private_inputs};
   if (inputs > header.num_wires)
     file.fail("1 + " + std::to_string(header.num_public_outputs) + " outputs + " +
-              std::to_string(header.num_public_inputs) + " public + " + std::to_string(header.num_private_inputs) +
-              " private inputs do not fit in " + std::to_string(header.num_wires) + " wires");
+              std::to_string(header.num_public_inputs) + " public + " +
+              std::to_string(header.num_private_inputs) + " private inputs do not fit in " +
+              std::to_string(header.num_wires) + " wires");
   return header;
 }
 
@@ -68,8 +69,8 @@ void read_combination(BinReader& in, const BinFile& file, std::uint32_t wires, M
   for (std::uint32_t t = 0; t < terms; ++t, p += term_bytes) {
     const std::uint32_t wire = detail::load_u32(p);
     if (wire >= wires)
-      file.fail("constraint " + std::to_string(constraint) + ", " + matrix + ": wire " + std::to_string(wire) +
-                " is not below nWires = " + std::to_string(wires));
+      file.fail("constraint " + std::to_string(constraint) + ", " + matrix + ": wire " +
+                std::to_string(wire) + " is not below nWires = " + std::to_string(wires));
     const auto value = detail::load_bigint<4>(p + 4);
     if (!Fr::is_canonical(value))
       file.fail("constraint " + std::to_string(constraint) + ", " + matrix + ": the coefficient of wire " +
@@ -140,7 +141,8 @@ R1csFile read_r1cs(const std::filesystem::path& path, const R1csOptions& options
 }
 
 R1csFile parse_r1cs(std::span<const std::byte> image, std::string_view name, const R1csOptions& options) {
-  return parse(BinFile::from_memory(nullptr, image, std::string(name), "r1cs", ".r1cs", r1cs_version), options);
+  return parse(BinFile::from_memory(nullptr, image, std::string(name), "r1cs", ".r1cs", r1cs_version),
+               options);
 }
 
 }  // namespace proofline::groth16

@@ -36,9 +36,9 @@ struct R1csHeader {
 };
 
 struct R1csOptions {
-  /// Append snarkjs's input rows after the constraints: one A-row {s: 1} for every s = 0..num_public, B = C = 0.
-  /// `groth16 setup` adds exactly these to make the public-input polynomials independent, so with this set the
-  /// A and B matrices equal the ones a .zkey's coefficient section holds (read_zkey), row for row.
+  /// Append snarkjs's input rows after the constraints: one A-row {s: 1} for every s = 0..num_public, B = C =
+  /// 0. `groth16 setup` adds exactly these to make the public-input polynomials independent, so with this set
+  /// the A and B matrices equal the ones a .zkey's coefficient section holds (read_zkey), row for row.
   bool snarkjs_input_rows = false;
 };
 

@@ -31,7 +31,8 @@ std::vector<WtnsJob> plan_wtns_jobs(std::span<const std::filesystem::path> files
     const WtnsHeader header = read_wtns_header(file);
     check_wtns_length(file, header, num_variables, key_name);
     std::string name = wtns_job_name(file);
-    if (name.empty()) throw Error(Errc::bad_input, file.string() + ": no file name to name its outputs after");
+    if (name.empty())
+      throw Error(Errc::bad_input, file.string() + ": no file name to name its outputs after");
     if (const auto [it, fresh] = seen.emplace(name, file); !fresh)
       throw Error(Errc::bad_input, file.string() + ": its outputs " + name + ".proof.json and " + name +
                                        ".public.json would overwrite those of " + it->second.string());
@@ -41,11 +42,12 @@ std::vector<WtnsJob> plan_wtns_jobs(std::span<const std::filesystem::path> files
 }
 
 SnarkjsOutputs snarkjs_output_paths(const std::filesystem::path& dir, std::string_view name) {
-  return SnarkjsOutputs{dir / (std::string(name) + ".proof.json"), dir / (std::string(name) + ".public.json")};
+  return SnarkjsOutputs{dir / (std::string(name) + ".proof.json"),
+                        dir / (std::string(name) + ".public.json")};
 }
 
-SnarkjsOutputs write_snarkjs_outputs(const std::filesystem::path& dir, std::string_view name, const Proof& proof,
-                                     std::span<const Fr> public_inputs) {
+SnarkjsOutputs write_snarkjs_outputs(const std::filesystem::path& dir, std::string_view name,
+                                     const Proof& proof, std::span<const Fr> public_inputs) {
   SnarkjsOutputs paths = snarkjs_output_paths(dir, name);
   write_snarkjs_public(paths.public_inputs, public_inputs);
   write_snarkjs_proof(paths.proof, proof);

@@ -54,7 +54,7 @@ struct SnarkjsOutputs {
 SnarkjsOutputs snarkjs_output_paths(const std::filesystem::path& dir, std::string_view name);
 
 /// Writes both files (snarkjs's formats, atomically) and returns their paths. Throws Error(io).
-SnarkjsOutputs write_snarkjs_outputs(const std::filesystem::path& dir, std::string_view name, const Proof& proof,
-                                     std::span<const Fr> public_inputs);
+SnarkjsOutputs write_snarkjs_outputs(const std::filesystem::path& dir, std::string_view name,
+                                     const Proof& proof, std::span<const Fr> public_inputs);
 
 }  // namespace proofline::groth16

@@ -36,9 +36,10 @@ void expect_string(const json::Value& object, std::string_view key, std::string_
   const json::Value& value = member(object, key, context);
   if (!value.is_string() || value.as_string() != expected) {
     // append, not "literal" + std::string&&: GCC 12 warns falsely (-Wrestrict) about the latter.
-    const std::string found =
-        value.is_string() ? std::string("\"").append(value.as_string()).append("\"") : std::string("not a string");
-    fail(context, "\"" + std::string(key) + "\" is " + found + ", expected \"" + std::string(expected) + "\"");
+    const std::string found = value.is_string() ? std::string("\"").append(value.as_string()).append("\"")
+                                                : std::string("not a string");
+    fail(context,
+         "\"" + std::string(key) + "\" is " + found + ", expected \"" + std::string(expected) + "\"");
   }
 }
 
@@ -50,7 +51,8 @@ const json::Value& array_of(const json::Value& value, std::size_t size, std::str
 
 template <class Field>
 Field field_from(const json::Value& value, std::string_view context, const char* field_name) {
-  if (!value.is_string()) fail(context, std::string("expected a decimal string (an element of ") + field_name + ")");
+  if (!value.is_string())
+    fail(context, std::string("expected a decimal string (an element of ") + field_name + ")");
   const auto element = field_from_decimal<Field>(value.as_string());
   if (!element) {
     const std::string& text = value.as_string();
@@ -116,7 +118,8 @@ G2Affine g2_from(const json::Value& value, std::string_view context, ProofPointC
   const Fp2 y = fp2_from(triple.at(std::size_t{1}), context);
   const Fp2 z = fp2_from(triple.at(std::size_t{2}), context);
   if (z.is_zero()) return G2Affine::infinity();
-  if (!z.c0.is_one() || !z.c1.is_zero()) fail(context, "z must be [\"1\", \"0\"] (an affine point) or [\"0\", \"0\"] (infinity)");
+  if (!z.c0.is_one() || !z.c1.is_zero())
+    fail(context, "z must be [\"1\", \"0\"] (an affine point) or [\"0\", \"0\"] (infinity)");
   const G2Affine p{x, y};
   if (p.is_infinity()) fail(context, "(0, 0) is not on the curve");
   check_point(p, context, check);
@@ -127,13 +130,27 @@ void escape_into(std::string& out, const std::string& text) {
   out += '"';
   for (const char ch : text) {
     switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(ch) < 0x20) {
           static const char* hex = "0123456789abcdef";
@@ -154,10 +171,18 @@ void stringify_into(std::string& out, const json::Value& value, int level) {
     out.append(static_cast<std::size_t>(depth), ' ');
   };
   switch (value.type()) {
-    case json::Value::Type::null: out += "null"; return;
-    case json::Value::Type::boolean: out += value.as_bool() ? "true" : "false"; return;
-    case json::Value::Type::number: out += value.number_text(); return;
-    case json::Value::Type::string: escape_into(out, value.as_string()); return;
+    case json::Value::Type::null:
+      out += "null";
+      return;
+    case json::Value::Type::boolean:
+      out += value.as_bool() ? "true" : "false";
+      return;
+    case json::Value::Type::number:
+      out += value.number_text();
+      return;
+    case json::Value::Type::string:
+      escape_into(out, value.as_string());
+      return;
     case json::Value::Type::array: {
       const auto& items = value.as_array();
       if (items.empty()) {
@@ -293,10 +318,9 @@ VerifyingKey snarkjs_verifying_key_from_json(const json::Value& value, std::stri
   vk.ic.reserve(ic.size());
   for (std::size_t i = 0; i < ic.size(); ++i)
     vk.ic.push_back(g1_from(ic.at(i), at(context, "IC[" + std::to_string(i) + "]"), ProofPointCheck::full));
-  for (const auto& [name, infinite] : {std::pair{"vk_alpha_1", vk.alpha1.is_infinity()},
-                                       std::pair{"vk_beta_2", vk.beta2.is_infinity()},
-                                       std::pair{"vk_gamma_2", vk.gamma2.is_infinity()},
-                                       std::pair{"vk_delta_2", vk.delta2.is_infinity()}})
+  for (const auto& [name, infinite] :
+       {std::pair{"vk_alpha_1", vk.alpha1.is_infinity()}, std::pair{"vk_beta_2", vk.beta2.is_infinity()},
+        std::pair{"vk_gamma_2", vk.gamma2.is_infinity()}, std::pair{"vk_delta_2", vk.delta2.is_infinity()}})
     if (infinite) fail(context, std::string(name) + " is the point at infinity");
   if (const json::Value* alphabeta = value.find("vk_alphabeta_12")) {
     if (snarkjs_fp12_from_json(*alphabeta, at(context, "vk_alphabeta_12")) != pairing(vk.alpha1, vk.beta2))
@@ -322,7 +346,8 @@ json::Value read_json_file(const std::filesystem::path& path) {
   }
   const std::uint64_t size = std::filesystem::file_size(path, ec);
   if (ec) fail(name, "cannot read its size: " + ec.message());
-  if (size > max_json_bytes) fail(name, std::to_string(size) + " bytes is too large for a JSON proof or key file");
+  if (size > max_json_bytes)
+    fail(name, std::to_string(size) + " bytes is too large for a JSON proof or key file");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(name, "cannot open");
   std::string text((std::istreambuf_iterator<char>(in)), {});

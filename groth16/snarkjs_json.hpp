@@ -1,6 +1,6 @@
 // snarkjs's JSON files for Groth16 on bls12381 (../shared/reference/snarkjs.md §10): proof.json, public.json
-// and verification_key.json, written byte for byte as snarkjs writes them (JSON.stringify(value, null, 1): one
-// item per line, one space of indent per level, no trailing newline) and read back with full validation.
+// and verification_key.json, written byte for byte as snarkjs writes them (JSON.stringify(value, null, 1):
+// one item per line, one space of indent per level, no trailing newline) and read back with full validation.
 //
 //   proof.json   {"pi_a": [x, y, "1"], "pi_b": [[x.c0, x.c1], [y.c0, y.c1], ["1", "0"]], "pi_c": [x, y, "1"],
 //                 "protocol": "groth16", "curve": "bls12381"}
@@ -9,8 +9,8 @@
 //                 "vk_delta_2", "vk_alphabeta_12", "IC"}
 //
 // Numbers are decimal strings of canonical (non-Montgomery) integers. Points are affine written as projective
-// triples with z = 1; the point at infinity is ["0", "1", "0"] (G1) or [["0", "0"], ["1", "0"], ["0", "0"]] (G2),
-// as ffjavascript writes it. Readers accept exactly these forms (z must be 1, or 0 for infinity).
+// triples with z = 1; the point at infinity is ["0", "1", "0"] (G1) or [["0", "0"], ["1", "0"], ["0", "0"]]
+// (G2), as ffjavascript writes it. Readers accept exactly these forms (z must be 1, or 0 for infinity).
 // vk_alphabeta_12 = e(alpha1, beta2) in ffjavascript's layout [[[c0.c0.c0, c0.c0.c1], [c0.c1.c0, c0.c1.c1],
 // [c0.c2.c0, c0.c2.c1]], [[c1.c0.c0, ...], ...]]: computed by our pairing when writing, checked when reading.
 //

@@ -110,12 +110,13 @@ std::vector<Fr> parse_wtns(std::span<const std::byte> image, std::string_view na
   return z;
 }
 
-void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& header, std::uint64_t num_variables,
-                       std::string_view key_name) {
+void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& header,
+                       std::uint64_t num_variables, std::string_view key_name) {
   if (header.num_witness != num_variables)
     throw Error(Errc::bad_input, path.string() + ": the witness has " + std::to_string(header.num_witness) +
                                      " values, " + std::string(key_name) + " expects " +
-                                     std::to_string(num_variables) + " variables (a witness of another circuit?)");
+                                     std::to_string(num_variables) +
+                                     " variables (a witness of another circuit?)");
 }
 
 std::vector<std::byte> wtns_bytes(std::span<const Fr> z) {

@@ -1,14 +1,14 @@
-// circom/snarkjs witness files (.wtns, version 2): the reader the pipeline's witness sources use, and a writer
-// for tests and tools. Layout (../shared/reference/snarkjs.md §4-5; the container is binfile.hpp's), all
-// integers little-endian:
+// circom/snarkjs witness files (.wtns, version 2): the reader the pipeline's witness sources use, and a
+// writer for tests and tools. Layout (../shared/reference/snarkjs.md §4-5; the container is binfile.hpp's),
+// all integers little-endian:
 //
-//   "wtns" | version u32 (2) | nSections u32 | { type u32 | size u64 | payload } ...   (sections in any order)
-//   section 1, header: n8 u32 (32) | prime (n8 bytes: the scalar field r) | nWitness u32
-//   section 2, values: nWitness × n8 bytes, each a canonical (non-Montgomery) integer below r
+//   "wtns" | version u32 (2) | nSections u32 | { type u32 | size u64 | payload } ...   (sections in any
+//   order) section 1, header: n8 u32 (32) | prime (n8 bytes: the scalar field r) | nWitness u32 section 2,
+//   values: nWitness × n8 bytes, each a canonical (non-Montgomery) integer below r
 //
 // Every failure is Error(bad_input, "<file>: <what is wrong>"): truncated files, a wrong magic or version, a
-// field other than BLS12-381's Fr (a bn128 witness names bn128), a value not below r, w[0] != 1, a length that
-// is not the caller's (the key's variable count). The file is mapped, and the values are converted to
+// field other than BLS12-381's Fr (a bn128 witness names bn128), a value not below r, w[0] != 1, a length
+// that is not the caller's (the key's variable count). The file is mapped, and the values are converted to
 // Montgomery form in parallel straight into the caller's memory (a pinned slot in the pipeline), so a witness
 // never needs a second full-size copy.
 #pragma once
@@ -47,8 +47,8 @@ std::vector<Fr> parse_wtns(std::span<const std::byte> image, std::string_view na
 
 /// Throws Error(bad_input, "<path>: the witness has N values, <key> expects M variables") unless the
 /// witness fits a circuit of `num_variables` variables (the check batch tools make before proving).
-void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& header, std::uint64_t num_variables,
-                       std::string_view key_name);
+void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& header,
+                       std::uint64_t num_variables, std::string_view key_name);
 
 /// Writes `z` as a version-2 .wtns file (what circom's witness calculator writes), atomically. Throws
 /// Error(io).

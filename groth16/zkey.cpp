@@ -91,14 +91,16 @@ SharedArray<Affine> read_query(const BinFile& file, std::uint32_t type, const ch
   const std::byte* bytes = file.payload(section).data();
   SharedArray<Affine> out;
   if (file.owner() != nullptr && reinterpret_cast<std::uintptr_t>(bytes) % alignof(Affine) == 0) {
-    out = SharedArray<Affine>(std::span<const Affine>(reinterpret_cast<const Affine*>(bytes), count), file.owner());
+    out = SharedArray<Affine>(std::span<const Affine>(reinterpret_cast<const Affine*>(bytes), count),
+                              file.owner());
     counts.mapped += section.size;
   } else {
     std::vector<Affine> copy(count);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-      std::memcpy(static_cast<void*>(copy.data() + r.begin()), bytes + r.begin() * sizeof(Affine),
-                  (r.end() - r.begin()) * sizeof(Affine));
-    });
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, count, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+          std::memcpy(static_cast<void*>(copy.data() + r.begin()), bytes + r.begin() * sizeof(Affine),
+                      (r.end() - r.begin()) * sizeof(Affine));
+        });
     out = SharedArray<Affine>(std::move(copy));
     counts.copied += section.size;
   }
@@ -122,7 +124,8 @@ SharedArray<Affine> read_query(const BinFile& file, std::uint32_t type, const ch
 /// e(p1, G2) = e(G1, p2), i.e. p1 and p2 are the same multiple of the generators.
 bool same_discrete_log(const G1Affine& p1, const G2Affine& p2) {
   const std::pair<G1Affine, G2Affine> pairs[] = {{p1, G2Affine::generator()}, {-G1Affine::generator(), p2}};
-  return final_exponentiation(multi_miller_loop(std::span<const std::pair<G1Affine, G2Affine>>(pairs))).is_one();
+  return final_exponentiation(multi_miller_loop(std::span<const std::pair<G1Affine, G2Affine>>(pairs)))
+      .is_one();
 }
 
 void read_protocol(const BinFile& file) {
@@ -130,7 +133,9 @@ void read_protocol(const BinFile& file) {
   const std::uint32_t protocol = in.u32("the protocol");
   in.expect_end();
   if (protocol == protocol_groth16) return;
-  const std::string name = protocol == 2 ? "a PLONK key" : protocol == 10 ? "an FFLONK key" : "protocol " + std::to_string(protocol);
+  const std::string name = protocol == 2    ? "a PLONK key"
+                           : protocol == 10 ? "an FFLONK key"
+                                            : "protocol " + std::to_string(protocol);
   file.fail(name + ", not a Groth16 key (protocol 1)");
 }
 
@@ -147,11 +152,13 @@ GrothHeader read_groth_header(const BinFile& file) {
   const std::uint32_t r_bytes = in.u32("n8r");
   const auto r = in.bytes(r_bytes, "the scalar field prime r");
   if (!detail::is_bls12_381_q(q) || !detail::is_bls12_381_r(r)) {
-    const std::string curve = detail::describe_prime(q).rfind("bn128", 0) == 0 ? "the key is for curve bn128"
-                                                                               : "the key is for another curve";
-    file.fail(curve + " (q is " + detail::describe_prime(q) + ", r is " + detail::describe_prime(r) +
-              "), not bls12381: proofline proves BLS12-381 keys only (circom --prime bls12381, snarkjs powersoftau "
-              "new bls12381)");
+    const std::string curve = detail::describe_prime(q).rfind("bn128", 0) == 0
+                                  ? "the key is for curve bn128"
+                                  : "the key is for another curve";
+    file.fail(
+        curve + " (q is " + detail::describe_prime(q) + ", r is " + detail::describe_prime(r) +
+        "), not bls12381: proofline proves BLS12-381 keys only (circom --prime bls12381, snarkjs powersoftau "
+        "new bls12381)");
   }
   static_assert(n8q == 48 && n8r == 32);
   GrothHeader h;
@@ -202,13 +209,14 @@ std::pair<CsrMatrix, CsrMatrix> read_coefficients(const BinFile& file, ZkeyHeade
   for (std::uint64_t i = 0; i < n; ++i) {
     const Coefficient e = entry(i);
     const std::string where = "coefficient " + std::to_string(i);
-    if (e.matrix > 1) file.fail(where + ": matrix " + std::to_string(e.matrix) + " (only 0 = A and 1 = B exist)");
+    if (e.matrix > 1)
+      file.fail(where + ": matrix " + std::to_string(e.matrix) + " (only 0 = A and 1 = B exist)");
     if (e.row >= counts.domain_size)
-      file.fail(where + ": constraint " + std::to_string(e.row) + " is not below domainSize = " +
-                std::to_string(counts.domain_size));
+      file.fail(where + ": constraint " + std::to_string(e.row) +
+                " is not below domainSize = " + std::to_string(counts.domain_size));
     if (e.column >= counts.num_variables)
-      file.fail(where + ": signal " + std::to_string(e.column) + " is not below nVars = " +
-                std::to_string(counts.num_variables));
+      file.fail(where + ": signal " + std::to_string(e.column) +
+                " is not below nVars = " + std::to_string(counts.num_variables));
     if (!Fr::is_canonical(detail::load_bigint<4>(base + i * coefficient_bytes + 12)))
       file.fail(where + ": the value is not below r");
     rows = std::max<std::uint64_t>(rows, std::uint64_t{e.row} + 1);
@@ -233,12 +241,14 @@ std::pair<CsrMatrix, CsrMatrix> read_coefficients(const BinFile& file, ZkeyHeade
       const Coefficient e = entry(i);
       const std::uint64_t at = next[e.matrix][e.row]++;
       columns[e.matrix][at] = e.column;
-      values[e.matrix][at] = zkey_coefficient_from_stored(detail::load_bigint<4>(base + i * coefficient_bytes + 12));
+      values[e.matrix][at] =
+          zkey_coefficient_from_stored(detail::load_bigint<4>(base + i * coefficient_bytes + 12));
     }
   }
   const auto take = [&](int m) {
     return CsrMatrix{SharedArray<std::uint64_t>(std::move(offsets[m])),
-                     SharedArray<std::uint32_t>(std::move(columns[m])), SharedArray<Fr>(std::move(values[m]))};
+                     SharedArray<std::uint32_t>(std::move(columns[m])),
+                     SharedArray<Fr>(std::move(values[m]))};
   };
   return {take(0), take(1)};
 }
@@ -270,8 +280,8 @@ ZkeyFile parse(const BinFile& file, const ZkeyOptions& options) {
   pk.b2_query = read_query<G2Affine>(file, section_b2, "B2 query", n_vars, "nVars", options.points, bytes);
   pk.l_query = read_query<G1Affine>(file, section_c, "C query", n_vars - n_public - 1, "nVars - nPublic - 1",
                                     options.points, bytes);
-  pk.h_query = read_query<G1Affine>(file, section_h, "H query", counts.domain_size, "domainSize", options.points,
-                                    bytes);
+  pk.h_query = read_query<G1Affine>(file, section_h, "H query", counts.domain_size, "domainSize",
+                                    options.points, bytes);
   out.mapped_bytes = bytes.mapped;
   out.copied_bytes = bytes.copied;
 
@@ -300,8 +310,8 @@ ZkeyFile parse(const BinFile& file, const ZkeyOptions& options) {
 }  // namespace
 
 Fr zkey_coefficient_from_stored(const BigInt<4>& stored) {
-  // from_montgomery(S) has the value S·R⁻¹; its canonical integer S·R⁻¹ = coef·R is exactly the Montgomery form
-  // of coef.
+  // from_montgomery(S) has the value S·R⁻¹; its canonical integer S·R⁻¹ = coef·R is exactly the Montgomery
+  // form of coef.
   return Fr::from_montgomery(Fr::from_montgomery(stored).canonical());
 }
 
@@ -314,10 +324,11 @@ ZkeyFile read_zkey(const std::filesystem::path& path, const ZkeyOptions& options
   return parse(BinFile::open(path, "zkey", ".zkey", zkey_version), options);
 }
 
-ZkeyFile parse_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image, std::string_view name,
-                    const ZkeyOptions& options) {
-  return parse(BinFile::from_memory(std::move(owner), image, std::string(name), "zkey", ".zkey", zkey_version),
-               options);
+ZkeyFile parse_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image,
+                    std::string_view name, const ZkeyOptions& options) {
+  return parse(
+      BinFile::from_memory(std::move(owner), image, std::string(name), "zkey", ".zkey", zkey_version),
+      options);
 }
 
 }  // namespace proofline::groth16

@@ -14,22 +14,22 @@
 //   9 H:       domainSize G1 (odd-coset Lagrange basis) -> pk.h_query (HConvention::snarkjs)
 //   10 contributions (the MPC transcript): not needed to prove, not read
 //
-// Points are affine, x‖y, each Fq coordinate 48 bytes little-endian in Montgomery form, G2 as x.c0‖x.c1‖y.c0‖y.c1,
-// the point at infinity all zero: exactly our in-memory G1Affine / G2Affine. So a query is a zero-copy view into
-// the mapped file when its section happens to start at an offset aligned for G1Affine (16 bytes); snarkjs's
-// layout puts most sections at offsets of 4, 8 or 12 mod 16, and those are copied once, in parallel, into owned
-// memory (ZkeyFile reports both amounts).
+// Points are affine, x‖y, each Fq coordinate 48 bytes little-endian in Montgomery form, G2 as
+// x.c0‖x.c1‖y.c0‖y.c1, the point at infinity all zero: exactly our in-memory G1Affine / G2Affine. So a query
+// is a zero-copy view into the mapped file when its section happens to start at an offset aligned for
+// G1Affine (16 bytes); snarkjs's layout puts most sections at offsets of 4, 8 or 12 mod 16, and those are
+// copied once, in parallel, into owned memory (ZkeyFile reports both amounts).
 //
-// Coefficients are stored as coef·R² mod r (R = 2^256; zkey_new.js writeCoef). Our Fr keeps coef·R in its limbs,
-// so the stored integer S becomes the element whose limbs are montmul(S, 1) = S·R⁻¹ = coef·R.
+// Coefficients are stored as coef·R² mod r (R = 2^256; zkey_new.js writeCoef). Our Fr keeps coef·R in its
+// limbs, so the stored integer S becomes the element whose limbs are montmul(S, 1) = S·R⁻¹ = coef·R.
 //
-// Validation (every failure is Error(Errc::bad_input, "<path>: <what is wrong>")): magic, version, every section
-// present once with exactly the size the header's counts give, the protocol (a PLONK or FFLONK key is named as
-// such), the curve (q and r must be BLS12-381's: a bn128 key is refused with a message saying bn128), counts
-// that fit each other (nPublic < nVars, domainSize a power of two up to 2^28, every coefficient's matrix,
-// constraint < domainSize, signal < nVars, value < r), and the points: the six header points always in full
-// (reduced coordinates, on the curve, in the subgroup, not infinity, and δ1/δ2 and β1/β2 consistent by a
-// pairing check), the queries as ZkeyOptions::points says.
+// Validation (every failure is Error(Errc::bad_input, "<path>: <what is wrong>")): magic, version, every
+// section present once with exactly the size the header's counts give, the protocol (a PLONK or FFLONK key is
+// named as such), the curve (q and r must be BLS12-381's: a bn128 key is refused with a message saying
+// bn128), counts that fit each other (nPublic < nVars, domainSize a power of two up to 2^28, every
+// coefficient's matrix, constraint < domainSize, signal < nVars, value < r), and the points: the six header
+// points always in full (reduced coordinates, on the curve, in the subgroup, not infinity, and δ1/δ2 and
+// β1/β2 consistent by a pairing check), the queries as ZkeyOptions::points says.
 #pragma once
 
 #include <cstddef>
@@ -70,19 +70,20 @@ struct ZkeyHeader {
 
 struct ZkeyFile {
   ZkeyHeader header;
-  ProvingKey pk;        ///< HConvention::snarkjs
-  ConstraintSystem cs;  ///< A and B, no C (c = a∘b, as snarkjs's prover computes it)
-  VerifyingKey vk;      ///< alpha1, beta2, gamma2, delta2 from the header, ic from section 3
+  ProvingKey pk;                   ///< HConvention::snarkjs
+  ConstraintSystem cs;             ///< A and B, no C (c = a∘b, as snarkjs's prover computes it)
+  VerifyingKey vk;                 ///< alpha1, beta2, gamma2, delta2 from the header, ic from section 3
   std::uint64_t mapped_bytes = 0;  ///< query bytes that are views into the file's mapping
-  std::uint64_t copied_bytes = 0;  ///< query bytes copied out of it (sections not aligned for our point types)
+  std::uint64_t copied_bytes =
+      0;  ///< query bytes copied out of it (sections not aligned for our point types)
 };
 
 ZkeyFile read_zkey(const std::filesystem::path& path, const ZkeyOptions& options = {});
 
-/// The same over an image in memory (fuzzers, tests). With an `owner`, aligned sections become views that keep
-/// it alive; without one everything is copied. `name` stands for the path in messages.
-ZkeyFile parse_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image, std::string_view name,
-                    const ZkeyOptions& options = {});
+/// The same over an image in memory (fuzzers, tests). With an `owner`, aligned sections become views that
+/// keep it alive; without one everything is copied. `name` stands for the path in messages.
+ZkeyFile parse_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image,
+                    std::string_view name, const ZkeyOptions& options = {});
 
 /// The coefficient encoding in both directions (exposed for tests and writers of zkeys): the element whose
 /// value is stored·R⁻² mod r, and the stored integer of an element. `stored` must be below r.

@@ -1,6 +1,7 @@
 // Baseline mode on the CUDA backend, reproducing the old design for side-by-side measurement: the same
-// kernels, keys and VRAM-resident SRS, but a, b, c, z come from pageable heap vectors and one mutex per GPU is
-// held across H2D + H + MSMs, synchronously (the worker waits for the stream). It blocks a worker on purpose.
+// kernels, keys and VRAM-resident SRS, but a, b, c, z come from pageable heap vectors and one mutex per GPU
+// is held across H2D + H + MSMs, synchronously (the worker waits for the stream). It blocks a worker on
+// purpose.
 #include <proofline/nodes/detail/gpu_device.hpp>
 
 #include <cstring>
@@ -14,7 +15,8 @@ namespace proofline::pipeline::detail {
 
 void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
   core.enter(job, Stage::baseline);
-  if (!lane.healthy.load()) core.fail(job, Stage::baseline, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
+  if (!lane.healthy.load())
+    core.fail(job, Stage::baseline, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
   if (job.skip()) return;
   GpuDevice& g = device_of(lane);
   std::unique_lock<std::mutex> lock;
@@ -36,7 +38,8 @@ void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
     PL_CUDA_CHECK(cudaMemcpyAsync(slot.a.data(), job.a.data(), abc, cudaMemcpyHostToDevice, g.copy));
     PL_CUDA_CHECK(cudaMemcpyAsync(slot.b.data(), job.b.data(), abc, cudaMemcpyHostToDevice, g.copy));
     PL_CUDA_CHECK(cudaMemcpyAsync(slot.c.data(), job.c.data(), abc, cudaMemcpyHostToDevice, g.copy));
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot.z.data(), job.z.data(), job.key->slot_sizes[3], cudaMemcpyHostToDevice, g.copy));
+    PL_CUDA_CHECK(
+        cudaMemcpyAsync(slot.z.data(), job.z.data(), job.key->slot_sizes[3], cudaMemcpyHostToDevice, g.copy));
     slot.h2d_end.record(g.copy);
     slot.h2d_end.make_wait(g.compute);
     cudaStream_t stream = g.compute;
@@ -54,18 +57,22 @@ void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
                                     scratch, stream);
     g.msm_dense_g1->enqueue_msm_g1(key.h.data(), slot.a.data(), pk.h_query.size(), &r->h, scratch, stream);
     slot.msm_end.record(stream);
-    PL_CUDA_CHECK(
-        cudaMemcpyAsync(slot.host_results.data(), r, sizeof(MsmResultsDevice), cudaMemcpyDeviceToHost, stream));
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), r, sizeof(MsmResultsDevice),
+                                  cudaMemcpyDeviceToHost, stream));
     PL_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old design: the worker waits, holding the mutex
-    record_device_span(core, slot, core.ids.h2d, lane.copy_track, slot.h2d_begin, slot.h2d_end, job.id, bytes);
-    record_device_span(core, slot, core.ids.gpu_ntt, lane.compute_track, slot.ntt_begin, slot.ntt_end, job.id, 3 * abc);
-    record_device_span(core, slot, core.ids.gpu_msm, lane.compute_track, slot.msm_begin, slot.msm_end, job.id, 0);
+    record_device_span(core, slot, core.ids.h2d, lane.copy_track, slot.h2d_begin, slot.h2d_end, job.id,
+                       bytes);
+    record_device_span(core, slot, core.ids.gpu_ntt, lane.compute_track, slot.ntt_begin, slot.ntt_end, job.id,
+                       3 * abc);
+    record_device_span(core, slot, core.ids.gpu_msm, lane.compute_track, slot.msm_begin, slot.msm_end, job.id,
+                       0);
     MsmResultsDevice results;
     std::memcpy(&results, slot.host_results.data(), sizeof results);
     job.msm = groth16::MsmResults{results.a, results.b1, results.b2, results.l, results.h};
   });
   if (job.error) {
-    // Whatever was queued before the failure finishes before the next job (holding the mutex) reuses the slot.
+    // Whatever was queued before the failure finishes before the next job (holding the mutex) reuses the
+    // slot.
     (void)cudaSetDevice(lane.device);
     (void)cudaStreamSynchronize(g.copy);
     (void)cudaStreamSynchronize(g.compute);

@@ -36,19 +36,22 @@ std::uint64_t default_vram_budget() {
   std::size_t free = 0, total = 0;
   PL_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   const std::uint64_t margin = std::max<std::uint64_t>(GiB, free / 20);
-  if (free <= margin) throw Error(Errc::out_of_budget, "less than " + format_size(margin) + " of VRAM is free");
+  if (free <= margin)
+    throw Error(Errc::out_of_budget, "less than " + format_size(margin) + " of VRAM is free");
   return free - margin;
 }
 
 template <class T>
 void upload(gpu::DeviceBuffer<T>& buffer, const groth16::SharedArray<T>& host) {
   buffer = gpu::DeviceBuffer<T>(host.size());
-  if (!host.empty()) PL_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
+  if (!host.empty())
+    PL_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
 }
 
 void fire(Core& core, Completion& done, Stage stage, const std::string& why) {
   if (!done.armed.exchange(false, std::memory_order_acq_rel)) return;
-  // No body holds this job now (it waits for the host function that will never run): the error is ours to set.
+  // No body holds this job now (it waits for the host function that will never run): the error is ours to
+  // set.
   core.fail(*done.work.job, stage, Errc::cuda, why);
   Gateway* gateway = done.gateway;
   const Work work = done.work;
@@ -135,7 +138,8 @@ void launch_completion(Completion& done, Gateway& gateway, Work work, cudaStream
 }
 
 void record_device_span(Core& core, const DeviceSlot& slot, trace::StageId stage, trace::TrackId track,
-                        const gpu::Event& begin, const gpu::Event& end, std::uint64_t job, std::uint64_t bytes) {
+                        const gpu::Event& begin, const gpu::Event& end, std::uint64_t job,
+                        std::uint64_t bytes) {
   if (!slot.anchor) return;
   float begin_ms = 0, end_ms = 0;
   // Both events completed before the host function that led here ran: this never waits.
@@ -163,7 +167,8 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane
   return device;
 }
 
-std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n, std::uint64_t z_cap) {
+std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n,
+                                               std::uint64_t z_cap) {
   GpuDevice& g = device_of(lane);
   gpu::DeviceGuard guard(lane.device);
   if (log_n > static_cast<unsigned>(gpu::NttEngine::max_log_n))
@@ -172,12 +177,13 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
                                             std::to_string(log_n));
   const unsigned table_log = std::max<unsigned>(log_n, gpu::NttEngine::min_log_n);
   const std::uint64_t n = std::uint64_t{1} << log_n;
-  g.ntt = std::make_unique<gpu::NttEngine>(lane.device, gpu::NttEngineOptions{.max_log_n = static_cast<int>(table_log)});
+  g.ntt = std::make_unique<gpu::NttEngine>(lane.device,
+                                           gpu::NttEngineOptions{.max_log_n = static_cast<int>(table_log)});
   g.msm_sparse_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, std::max(n, z_cap),
                                                      gpu::MsmOptions{.split_zero_one = true}, lane.device);
   g.msm_dense_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, n, gpu::MsmOptions{}, lane.device);
-  g.msm_sparse_g2 =
-      std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g2, z_cap, gpu::MsmOptions{.split_zero_one = true}, lane.device);
+  g.msm_sparse_g2 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g2, z_cap,
+                                                     gpu::MsmOptions{.split_zero_one = true}, lane.device);
   const std::size_t scratch = std::max(
       {g.msm_sparse_g1->scratch_bytes(), g.msm_dense_g1->scratch_bytes(), g.msm_sparse_g2->scratch_bytes()});
   const std::size_t count = core.config.device_slots;
@@ -186,9 +192,10 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
   auto charge = g.vram.try_reserve(bytes);
   if (!charge)
     throw Error(Errc::out_of_budget,
-                gpu_name(lane) + ": " + std::to_string(count) + " device slots for 2^" + std::to_string(log_n) +
-                    " rows, the NTT tables and the MSM scratch need " + format_size(bytes) + ", the VRAM budget has " +
-                    format_size(g.vram.available()) + " (--vram-budget, --device-slots)");
+                gpu_name(lane) + ": " + std::to_string(count) + " device slots for 2^" +
+                    std::to_string(log_n) + " rows, the NTT tables and the MSM scratch need " +
+                    format_size(bytes) + ", the VRAM budget has " + format_size(g.vram.available()) +
+                    " (--vram-budget, --device-slots)");
   g.fixed = std::move(*charge);
   g.log_n_cap = log_n;
   g.z_cap = z_cap;
@@ -205,7 +212,8 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
     slot->results = gpu::DeviceBuffer<MsmResultsDevice>(1);
     slot->host_results = core.pool->lease(sizeof(MsmResultsDevice));
     if (!slot->host_results.page_locked())
-      PL_LOG_WARN("{}: the MSM result buffer is not page-locked; result copies will be synchronous", gpu_name(lane));
+      PL_LOG_WARN("{}: the MSM result buffer is not page-locked; result copies will be synchronous",
+                  gpu_name(lane));
     out.push_back(slot.get());
     g.slots.push_back(std::move(slot));
   }
@@ -227,8 +235,8 @@ void check_key_fits_device(const GpuLane& lane, const KeyState& key) {
 
 std::uint64_t device_key_bytes(const KeyState& key) {
   const groth16::ProvingKey& pk = *key.pk;
-  return pk.a_query.size_bytes() + pk.b1_query.size_bytes() + pk.b2_query.size_bytes() + pk.h_query.size_bytes() +
-         pk.l_query.size_bytes();
+  return pk.a_query.size_bytes() + pk.b1_query.size_bytes() + pk.b2_query.size_bytes() +
+         pk.h_query.size_bytes() + pk.l_query.size_bytes();
 }
 
 std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const KeyState& key) {
@@ -264,7 +272,8 @@ memory::ResidentHandle acquire_device_key(Core& core, GpuLane& lane, const KeySt
     if (e.code() != Errc::timeout) throw;
     throw Error(Errc::out_of_budget, gpu_name(lane) + ": no VRAM for the SRS of key '" + key.name + "' (" +
                                          format_size(device_key_bytes(key)) + ") within " +
-                                         std::to_string(patience ? patience->count() : 0) + " ms: " + e.what());
+                                         std::to_string(patience ? patience->count() : 0) +
+                                         " ms: " + e.what());
   }
 }
 

@@ -26,7 +26,8 @@ void gpu_h2d(Core& core, GpuLane& lane, Work work, DeviceSlot* slot, Gateway& ga
   slot->h2d_recorded = slot->ntt_recorded = slot->msm_recorded = false;
   core.enter(job, Stage::h2d);
   trace::ScopedSpan span(core.recorder, core.ids.h2d_submit, job.id, lane.device);
-  if (!lane.healthy.load()) core.fail(job, Stage::h2d, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
+  if (!lane.healthy.load())
+    core.fail(job, Stage::h2d, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
   if (job.skip()) {
     gateway.try_put(work);
     return;
@@ -42,8 +43,8 @@ void gpu_h2d(Core& core, GpuLane& lane, Work work, DeviceSlot* slot, Gateway& ga
     PL_CUDA_CHECK(cudaMemcpyAsync(slot->a.data(), job.a.data(), abc, cudaMemcpyHostToDevice, g.copy));
     PL_CUDA_CHECK(cudaMemcpyAsync(slot->b.data(), job.b.data(), abc, cudaMemcpyHostToDevice, g.copy));
     PL_CUDA_CHECK(cudaMemcpyAsync(slot->c.data(), job.c.data(), abc, cudaMemcpyHostToDevice, g.copy));
-    PL_CUDA_CHECK(
-        cudaMemcpyAsync(slot->z.data(), job.z.data(), job.key->slot_sizes[3], cudaMemcpyHostToDevice, g.copy));
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot->z.data(), job.z.data(), job.key->slot_sizes[3],
+                                  cudaMemcpyHostToDevice, g.copy));
     slot->h2d_end.record(g.copy);
     slot->h2d_recorded = true;
     span.set_bytes(copy_bytes(job));

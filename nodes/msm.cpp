@@ -16,9 +16,8 @@ void cpu_msm(Core& core, JobState& job) {
   core.guarded(job, Stage::msm, [&] {
     core.hook(Stage::msm, job);
     const groth16::ProvingKey& pk = *job.key->pk;
-    oneapi::tbb::this_task_arena::isolate([&] {
-      job.msm = groth16::compute_msms(pk, job.z, job.a.first(pk.h_query.size()));
-    });
+    oneapi::tbb::this_task_arena::isolate(
+        [&] { job.msm = groth16::compute_msms(pk, job.z, job.a.first(pk.h_query.size())); });
   });
 }
 

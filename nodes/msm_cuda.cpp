@@ -19,12 +19,13 @@ void gpu_msm(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   if (slot->ntt_recorded) {
     try {
       gpu::DeviceGuard guard(lane.device);
-      record_device_span(core, *slot, core.ids.gpu_ntt, lane.compute_track, slot->ntt_begin, slot->ntt_end, job.id,
-                         3 * job.key->slot_sizes[0]);
+      record_device_span(core, *slot, core.ids.gpu_ntt, lane.compute_track, slot->ntt_begin, slot->ntt_end,
+                         job.id, 3 * job.key->slot_sizes[0]);
     } catch (const std::exception&) {
     }
   }
-  if (!lane.healthy.load()) core.fail(job, Stage::msm, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
+  if (!lane.healthy.load())
+    core.fail(job, Stage::msm, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
   if (job.skip()) {
     gateway.try_put(work);
     return;
@@ -44,12 +45,12 @@ void gpu_msm(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
     g.msm_sparse_g1->enqueue_msm_g1(key.a.data(), slot->z.data(), nv, &r->a, scratch, stream);
     g.msm_sparse_g1->enqueue_msm_g1(key.b1.data(), slot->z.data(), nv, &r->b1, scratch, stream);
     g.msm_sparse_g2->enqueue_msm_g2(key.b2.data(), slot->z.data(), nv, &r->b2, scratch, stream);
-    g.msm_sparse_g1->enqueue_msm_g1(key.l.data(), slot->z.data() + pk.num_public + 1, pk.l_query.size(), &r->l,
-                                    scratch, stream);
+    g.msm_sparse_g1->enqueue_msm_g1(key.l.data(), slot->z.data() + pk.num_public + 1, pk.l_query.size(),
+                                    &r->l, scratch, stream);
     g.msm_dense_g1->enqueue_msm_g1(key.h.data(), slot->a.data(), pk.h_query.size(), &r->h, scratch, stream);
     slot->msm_end.record(stream);
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot->host_results.data(), r, sizeof(MsmResultsDevice), cudaMemcpyDeviceToHost,
-                                  stream));
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot->host_results.data(), r, sizeof(MsmResultsDevice),
+                                  cudaMemcpyDeviceToHost, stream));
     slot->msm_recorded = true;
     launch_completion(slot->msm_done, gateway, work, stream);
   } catch (const std::exception& e) {

@@ -18,16 +18,29 @@ void GpuDeleter::operator()(GpuDevice* device) const noexcept {
   (void)device;
 }
 
-std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core&, GpuLane&) { no_cuda(); }
-std::vector<DeviceSlot*> allocate_device_slots(Core&, GpuLane&, unsigned, std::uint64_t) { no_cuda(); }
-void check_key_fits_device(const GpuLane&, const KeyState&) { no_cuda(); }
-std::uint64_t device_key_bytes(const KeyState&) { no_cuda(); }
-std::optional<memory::ResidentHandle> find_device_key(GpuLane&, const KeyState&) { no_cuda(); }
-memory::ResidentHandle acquire_device_key(Core&, GpuLane&, const KeyState&, std::optional<std::chrono::milliseconds>) {
+std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core&, GpuLane&) {
+  no_cuda();
+}
+std::vector<DeviceSlot*> allocate_device_slots(Core&, GpuLane&, unsigned, std::uint64_t) {
+  no_cuda();
+}
+void check_key_fits_device(const GpuLane&, const KeyState&) {
+  no_cuda();
+}
+std::uint64_t device_key_bytes(const KeyState&) {
+  no_cuda();
+}
+std::optional<memory::ResidentHandle> find_device_key(GpuLane&, const KeyState&) {
+  no_cuda();
+}
+memory::ResidentHandle acquire_device_key(Core&, GpuLane&, const KeyState&,
+                                          std::optional<std::chrono::milliseconds>) {
   no_cuda();
 }
 void evict_device_key(GpuLane&, const KeyState&) {}
-std::uint64_t device_vram_available(const GpuLane&) { return 0; }
+std::uint64_t device_vram_available(const GpuLane&) {
+  return 0;
+}
 GpuStats device_stats(const GpuLane& lane) {
   GpuStats stats;
   stats.device = lane.device;
@@ -35,11 +48,23 @@ GpuStats device_stats(const GpuLane& lane) {
   return stats;
 }
 void device_tick(Core&, GpuLane&) {}
-void gpu_h2d(Core&, GpuLane&, Work, DeviceSlot*, Gateway&) { no_cuda(); }
-void gpu_unpin(Core&, GpuLane&, JobState&, std::vector<Token>&) { no_cuda(); }
-void gpu_ntt(Core&, GpuLane&, Work, Gateway&) { no_cuda(); }
-void gpu_msm(Core&, GpuLane&, Work, Gateway&) { no_cuda(); }
-DeviceSlot* gpu_done(Core&, GpuLane&, JobState&) { no_cuda(); }
-void gpu_baseline(Core&, GpuLane&, JobState&) { no_cuda(); }
+void gpu_h2d(Core&, GpuLane&, Work, DeviceSlot*, Gateway&) {
+  no_cuda();
+}
+void gpu_unpin(Core&, GpuLane&, JobState&, std::vector<Token>&) {
+  no_cuda();
+}
+void gpu_ntt(Core&, GpuLane&, Work, Gateway&) {
+  no_cuda();
+}
+void gpu_msm(Core&, GpuLane&, Work, Gateway&) {
+  no_cuda();
+}
+DeviceSlot* gpu_done(Core&, GpuLane&, JobState&) {
+  no_cuda();
+}
+void gpu_baseline(Core&, GpuLane&, JobState&) {
+  no_cuda();
+}
 
 }  // namespace proofline::pipeline::detail

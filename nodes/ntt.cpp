@@ -16,7 +16,8 @@ void cpu_ntt(Core& core, JobState& job) {
   core.guarded(job, Stage::ntt, [&] {
     core.hook(Stage::ntt, job);
     // Isolated so that waiting for its own parallel loops never stacks another node's body on this thread.
-    oneapi::tbb::this_task_arena::isolate([&] { groth16::compute_h_scalars(*job.key->pk, job.a, job.b, job.c); });
+    oneapi::tbb::this_task_arena::isolate(
+        [&] { groth16::compute_h_scalars(*job.key->pk, job.a, job.b, job.c); });
     span.set_bytes(3 * job.key->slot_sizes[0]);
   });
 }

@@ -13,7 +13,8 @@ void gpu_ntt(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   DeviceSlot* slot = job.device_slot;
   core.enter(job, Stage::ntt);
   trace::ScopedSpan span(core.recorder, core.ids.ntt_submit, job.id, lane.device);
-  if (!lane.healthy.load()) core.fail(job, Stage::ntt, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
+  if (!lane.healthy.load())
+    core.fail(job, Stage::ntt, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
   if (job.skip()) {
     gateway.try_put(work);
     return;

@@ -26,7 +26,8 @@ void release(Core& core, JobState& job, std::vector<Token>& tokens) {
         if (core.config.verify) {
           const groth16::VerifyStatus status = groth16::verify_status(*key.pvk, job.publics, *job.proof);
           if (status != groth16::VerifyStatus::ok)
-            throw Error(Errc::internal, std::string("self-verification failed: ") + groth16::to_string(status));
+            throw Error(Errc::internal,
+                        std::string("self-verification failed: ") + groth16::to_string(status));
           job.verified = true;
         }
       });

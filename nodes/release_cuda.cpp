@@ -17,8 +17,8 @@ DeviceSlot* gpu_done(Core& core, GpuLane& lane, JobState& job) {
   if (slot->msm_recorded) {
     try {
       gpu::DeviceGuard guard(lane.device);
-      record_device_span(core, *slot, core.ids.gpu_msm, lane.compute_track, slot->msm_begin, slot->msm_end, job.id,
-                         0);
+      record_device_span(core, *slot, core.ids.gpu_msm, lane.compute_track, slot->msm_begin, slot->msm_end,
+                         job.id, 0);
     } catch (const std::exception&) {
     }
     if (!job.skip()) {

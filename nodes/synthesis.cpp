@@ -31,7 +31,8 @@ template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
 /// The lowest row i < rows with a_i·b_i != c_i.
-std::optional<std::uint64_t> first_bad_row(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c) {
+std::optional<std::uint64_t> first_bad_row(std::span<const Fr> a, std::span<const Fr> b,
+                                           std::span<const Fr> c) {
   constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
   const std::uint64_t row = oneapi::tbb::parallel_reduce(
       oneapi::tbb::blocked_range<std::uint64_t>(0, a.size(), 1 << 14), none,
@@ -83,7 +84,8 @@ void run(Core& core, JobState& job) {
   if (job.z.empty() || !job.z[0].is_one())
     throw Error(Errc::bad_input, "z[0] is not 1 (every R1CS witness starts with the constant 1)");
   if (evaluate) {
-    if (!key.cs) throw Error(Errc::invalid_argument, "key '" + key.name + "' has no constraint system to evaluate");
+    if (!key.cs)
+      throw Error(Errc::invalid_argument, "key '" + key.name + "' has no constraint system to evaluate");
     groth16::evaluate(*key.cs, job.z, job.a, job.b, job.c);
   }
   if (core.config.check_witness) {

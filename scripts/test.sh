@@ -10,11 +10,6 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=${JOBS:-$(nproc)}
 
-echo "== CPU-only build (every CPU test) =="
-cmake -S . -B build-cpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DPROOFLINE_ENABLE_CUDA=OFF
-cmake --build build-cpu -j "$jobs"
-ctest --test-dir build-cpu --output-on-failure -j "$jobs"
-
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   echo "== CUDA build (kernels compile; GPU suite runs only where a GPU exists) =="
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
@@ -23,3 +18,18 @@ if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
 else
   echo "== no nvcc >= 12 found: CUDA build skipped =="
 fi
+
+# The file readers under libFuzzer (issue 7): a clang build of the libraries and tests/fuzz with ASan and UBSan,
+# each target for PROOFLINE_FUZZ_SECONDS (10) from its committed corpus (ctest label fuzz).
+echo "== fuzz targets (clang, ASan + UBSan, ${PROOFLINE_FUZZ_SECONDS:-10} s each) =="
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROOFLINE_ENABLE_CUDA=OFF \
+  -DPROOFLINE_BUILD_TESTS=OFF -DPROOFLINE_BUILD_PERF=OFF -DPROOFLINE_BUILD_FUZZERS=ON -DPROOFLINE_SANITIZE=address \
+  -DPROOFLINE_FUZZ_SECONDS="${PROOFLINE_FUZZ_SECONDS:-10}"
+cmake --build build-fuzz -j "$jobs" --target proofline_fuzzers
+ctest --test-dir build-fuzz --output-on-failure -L fuzz
+
+# Last, so that its summary (every CPU test) is what a log reader sees at the end.
+echo "== CPU-only build (every CPU test) =="
+cmake -S . -B build-cpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DPROOFLINE_ENABLE_CUDA=OFF
+cmake --build build-cpu -j "$jobs"
+ctest --test-dir build-cpu --output-on-failure -j "$jobs"

@@ -40,11 +40,19 @@ struct alignas(16) Fp2 {
     return {v0 - v1, (a.c0 + a.c1) * (b.c0 + b.c1) - v0 - v1};
   }
   /// Multiplication by an element of the base field.
-  PL_HD_INLINE friend constexpr Fp2 operator*(const Fp2& a, const Fp& b) { return {a.c0 * b, a.c1 * b}; }
+  PL_HD_INLINE friend constexpr Fp2 operator*(const Fp2& a, const Fp& b) {
+    return {a.c0 * b, a.c1 * b};
+  }
 
-  PL_HD_INLINE constexpr Fp2& operator+=(const Fp2& other) { return *this = *this + other; }
-  PL_HD_INLINE constexpr Fp2& operator-=(const Fp2& other) { return *this = *this - other; }
-  PL_HD_INLINE constexpr Fp2& operator*=(const Fp2& other) { return *this = *this * other; }
+  PL_HD_INLINE constexpr Fp2& operator+=(const Fp2& other) {
+    return *this = *this + other;
+  }
+  PL_HD_INLINE constexpr Fp2& operator-=(const Fp2& other) {
+    return *this = *this - other;
+  }
+  PL_HD_INLINE constexpr Fp2& operator*=(const Fp2& other) {
+    return *this = *this * other;
+  }
 
   /// (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 multiplications.
   PL_HD_INLINE constexpr Fp2 squared() const {
@@ -54,19 +62,29 @@ struct alignas(16) Fp2 {
     const Fp product = c0 * c1;
     return {(c0 + c1) * (c0 - c1), product + product};
   }
-  PL_HD_INLINE constexpr Fp2 doubled() const { return {c0.doubled(), c1.doubled()}; }
+  PL_HD_INLINE constexpr Fp2 doubled() const {
+    return {c0.doubled(), c1.doubled()};
+  }
 
   /// Complex conjugate, which is also the p-power Frobenius map on Fp2.
-  PL_HD_INLINE constexpr Fp2 conjugate() const { return {c0, -c1}; }
+  PL_HD_INLINE constexpr Fp2 conjugate() const {
+    return {c0, -c1};
+  }
 
   /// Multiplication by the non-residue 1 + u used to build Fp6 and Fp12 and the G2 twist.
-  PL_HD_INLINE constexpr Fp2 mul_by_nonresidue() const { return {c0 - c1, c0 + c1}; }
+  PL_HD_INLINE constexpr Fp2 mul_by_nonresidue() const {
+    return {c0 - c1, c0 + c1};
+  }
 
   /// Norm c0^2 + c1^2, an element of Fp.
-  PL_HD_INLINE constexpr Fp norm() const { return c0.squared() + c1.squared(); }
+  PL_HD_INLINE constexpr Fp norm() const {
+    return c0.squared() + c1.squared();
+  }
 
   /// 1 / (c0 + c1 u) = (c0 - c1 u) / (c0^2 + c1^2); the inverse of zero is zero.
-  PL_HD constexpr Fp2 inverse() const { return conjugate() * norm().inverse(); }
+  PL_HD constexpr Fp2 inverse() const {
+    return conjugate() * norm().inverse();
+  }
 
   template <std::size_t M>
   PL_HD constexpr Fp2 pow(const BigInt<M>& exponent) const {

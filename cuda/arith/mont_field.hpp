@@ -36,8 +36,8 @@ constexpr BigInt<N> pow2_mod(const BigInt<N>& modulus, std::size_t exponent) {
   return value;
 }
 
-/// Device-only arithmetic tuned for one field, specialised next to its Params (fr.hpp, fp.hpp). In device code
-/// (outside constant evaluation) operator*, + and − call its static mul / add / sub(out, a, b) on 64-bit
+/// Device-only arithmetic tuned for one field, specialised next to its Params (fr.hpp, fp.hpp). In device
+/// code (outside constant evaluation) operator*, + and − call its static mul / add / sub(out, a, b) on 64-bit
 /// limb arrays when the specialisation has that member, and squared() its sqr(out, a, a); the portable code
 /// below serves everything else.
 template <class Params>

@@ -87,7 +87,7 @@ struct KeyState {
   /// Slot buffer sizes in bytes: a, b, c (domain) and z (variables).
   std::array<std::uint64_t, 4> slot_sizes{};
   std::uint64_t slot_bytes = 0;
-  memory::ResidentHandle host;  ///< the host budget's charge for pk and cs while registered
+  memory::ResidentHandle host;       ///< the host budget's charge for pk and cs while registered
   std::atomic<std::size_t> jobs{0};  ///< accepted and not yet retired
   bool removing = false;             ///< guarded by Core::keys_mutex
 };
@@ -144,7 +144,8 @@ struct JobState : std::enable_shared_from_this<JobState> {
   bool skip() const noexcept { return error.has_value() || abandoned.load(std::memory_order_acquire); }
 };
 
-// ---- GPUs (the CUDA-free part; the rest is GpuDevice) ------------------------------------------------------
+// ---- GPUs (the CUDA-free part; the rest is GpuDevice)
+// ------------------------------------------------------
 
 struct GpuDeleter {
   void operator()(GpuDevice* device) const noexcept;
@@ -165,11 +166,11 @@ struct GpuLane {
 // ---- the core --------------------------------------------------------------------------------------------
 
 struct StageIds {
-  trace::StageId admission, synthesis, ntt, msm, release;                       // node bodies
-  trace::StageId h2d_submit, unpin, ntt_submit, msm_submit, gpu_done;           // CUDA node bodies
-  trace::StageId baseline, baseline_lock;                                       // baseline mode
-  trace::StageId h2d, gpu_ntt, gpu_msm;                                         // device work on streams
-  trace::TrackId pool_leased, pool_idle, waiting;                               // counters
+  trace::StageId admission, synthesis, ntt, msm, release;              // node bodies
+  trace::StageId h2d_submit, unpin, ntt_submit, msm_submit, gpu_done;  // CUDA node bodies
+  trace::StageId baseline, baseline_lock;                              // baseline mode
+  trace::StageId h2d, gpu_ntt, gpu_msm;                                // device work on streams
+  trace::TrackId pool_leased, pool_idle, waiting;                      // counters
 };
 
 struct Core {
@@ -194,7 +195,7 @@ struct Core {
 
   TokenGate gate;
   std::atomic<std::uint64_t> baseline_held{0};  ///< bytes of pageable vectors leased now (baseline mode)
-  std::mutex cpu_baseline_mutex;                 ///< the CPU backend's "device" in baseline mode
+  std::mutex cpu_baseline_mutex;                ///< the CPU backend's "device" in baseline mode
 
   // Keys.
   mutable std::mutex keys_mutex;
@@ -214,9 +215,9 @@ struct Core {
   std::multimap<SteadyClock::time_point, JobId> deadlines;
   JobId next_job_id = 1;
   std::uint64_t next_seq = 0;
-  std::size_t queued = 0;                   ///< phase queued
-  std::atomic<std::size_t> queued_now{0};   ///< the same, readable without the lock (counters, stats)
-  std::size_t outstanding = 0;              ///< accepted, message not retired
+  std::size_t queued = 0;                  ///< phase queued
+  std::atomic<std::size_t> queued_now{0};  ///< the same, readable without the lock (counters, stats)
+  std::size_t outstanding = 0;             ///< accepted, message not retired
   std::uint64_t results_delivered = 0;
   bool closed = false;
   bool shut_down = false;
@@ -228,8 +229,9 @@ struct Core {
   std::atomic<std::size_t> slots_in_flight{0}, max_inflight_slots{0};
 
   // The graph and the thread that watches deadlines, tokens and GPU clocks.
-  /// Held only when max_threads exceeds the hardware threads: raises oneTBB's process-wide worker limit so the
-  /// arena really gets the threads asked for (declared before the arena, so it outlives it).
+  /// Held when the arena wants as many workers as there are hardware threads or more: raises oneTBB's
+  /// process-wide worker limit so the arena really gets the threads asked for (declared before the arena, so
+  /// it outlives it).
   std::optional<oneapi::tbb::global_control> thread_limit;
   oneapi::tbb::task_arena arena;
   std::unique_ptr<Flow> flow;
@@ -238,7 +240,8 @@ struct Core {
   bool supervisor_stop = false;
   std::thread supervisor;
 
-  // ---- helpers used by the node bodies (graph/core.cpp) ----------------------------------------------------
+  // ---- helpers used by the node bodies (graph/core.cpp)
+  // ----------------------------------------------------
 
   /// Moves a job to `stage` in the per-stage counts.
   void enter(JobState& job, Stage stage) noexcept;

@@ -1,5 +1,5 @@
-// Internal: the primes that appear in circom/snarkjs headers, so that a file for another curve is refused with
-// a message that says which curve it is for.
+// Internal: the primes that appear in circom/snarkjs headers, so that a file for another curve is refused
+// with a message that says which curve it is for.
 #pragma once
 
 #include <cstddef>

@@ -112,7 +112,8 @@ void launch_completion(Completion& done, Gateway& gateway, Work work, cudaStream
 
 /// A span on `track` from two events of this slot, converted to the host clock through the slot's anchor.
 void record_device_span(Core& core, const DeviceSlot& slot, trace::StageId stage, trace::TrackId track,
-                        const gpu::Event& begin, const gpu::Event& end, std::uint64_t job, std::uint64_t bytes);
+                        const gpu::Event& begin, const gpu::Event& end, std::uint64_t job,
+                        std::uint64_t bytes);
 
 inline GpuDevice& device_of(GpuLane& lane) {
   return *lane.resources;

@@ -49,7 +49,8 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane
 /// Allocates the device slots, NTT tables and MSM scratch for 2^log_n rows and z_cap witness values, charged
 /// to the GPU's VRAM budget; returns the device slots (the device-token buffer's seed). Throws
 /// Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA failure.
-std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n, std::uint64_t z_cap);
+std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n,
+                                               std::uint64_t z_cap);
 /// Throws Error(invalid_argument) naming Config::max_log_n when the key is larger than the device slots.
 void check_key_fits_device(const GpuLane& lane, const KeyState& key);
 /// Bytes of the key's SRS on a device.
@@ -69,7 +70,8 @@ GpuStats device_stats(const GpuLane& lane);
 /// callbacks of a GPU whose context died (a sticky CUDA error never runs them), so the graph cannot hang.
 void device_tick(Core& core, GpuLane& lane);
 
-// ---- CUDA backend: stage bodies (h2d.cpp, ntt_cuda.cpp, msm_cuda.cpp, release_cuda.cpp, baseline_cuda.cpp) --
+// ---- CUDA backend: stage bodies (h2d.cpp, ntt_cuda.cpp, msm_cuda.cpp, release_cuda.cpp, baseline_cuda.cpp)
+// --
 
 /// Binds the job to `slot` and enqueues a, b, c, z -> device on the copy stream; the completion comes back
 /// through `gateway` from a host function.

@@ -1,7 +1,7 @@
 // The pipeline on the CUDA backend (runs only where a GPU exists): mixed 2^12 and 2^14 jobs prove and verify,
-// baseline mode proves with the same kernels, faults in the GPU stages fail only their job, device slots bound
-// the jobs on a GPU, the graph runs in a two-thread arena, and keys that do not fit VRAM together are evicted
-// least recently used first and come back when needed.
+// baseline mode proves with the same kernels, faults in the GPU stages fail only their job, device slots
+// bound the jobs on a GPU, the graph runs in a two-thread arena, and keys that do not fit VRAM together are
+// evicted least recently used first and come back when needed.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -47,7 +47,8 @@ const GpuCircuit& gpu_circuit(unsigned log_size) {
     setup.fixed_base.g2 = [](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> o) {
       gpu::fixed_base_mul_g2(b, s, o);
     };
-    groth16::KeyPair keys = groth16::setup_from_trapdoor(made.cs, groth16::trapdoor_from_seed(log_size), setup);
+    groth16::KeyPair keys =
+        groth16::setup_from_trapdoor(made.cs, groth16::trapdoor_from_seed(log_size), setup);
     c->cs = std::make_shared<const groth16::ConstraintSystem>(std::move(made.cs));
     c->pk = std::make_shared<const groth16::ProvingKey>(std::move(keys.pk));
     c->pvk = groth16::prepare(keys.vk);

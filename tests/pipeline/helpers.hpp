@@ -2,6 +2,7 @@
 // configuration, jobs, and waits that fail a test instead of hanging it.
 #pragma once
 
+#include <unistd.h>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -11,7 +12,6 @@
 #include <memory>
 #include <mutex>
 #include <thread>
-#include <unistd.h>
 
 #include <doctest/doctest.h>
 
@@ -29,7 +29,8 @@ using namespace std::chrono_literals;
 /// oneTBB starts one worker per core less one; on a two-core CI machine that is a single worker, and then a
 /// test of "at most one job synthesizes at a time" could not fail. Eight threads make the limits under test
 /// (tokens, synthesis concurrency, the task arena's cap) the only ones.
-inline const oneapi::tbb::global_control test_parallelism(oneapi::tbb::global_control::max_allowed_parallelism, 8);
+inline const oneapi::tbb::global_control test_parallelism(
+    oneapi::tbb::global_control::max_allowed_parallelism, 8);
 
 /// A synthetic circuit and its keys, shared (read-only) by every test of the process.
 struct Circuit {

@@ -2,10 +2,10 @@
 // for unusable options (absurd sizes, an unknown backend, a budget too small for one slot); its outputs.
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/proof.hpp>
@@ -33,8 +33,8 @@ std::string slurp(const std::filesystem::path& path) {
 Outcome batch_prove(const std::string& args) {
   TempDir dir;
   const auto out = dir.path() / "stdout", err = dir.path() / "stderr";
-  const std::string command = std::string(PROOFLINE_BATCH_PROVE) + " --no-progress --threads 4 " + args + " > " +
-                              out.string() + " 2> " + err.string();
+  const std::string command = std::string(PROOFLINE_BATCH_PROVE) + " --no-progress --threads 4 " + args +
+                              " > " + out.string() + " 2> " + err.string();
   const int status = std::system(command.c_str());
   Outcome o;
   o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -60,9 +60,9 @@ TEST_CASE("pipeline/cli/batch_prove proves a small batch and writes its outputs"
   const auto report = dir.path() / "report.json";
   const auto trace = dir.path() / "trace.json";
   const auto timeline = dir.path() / "timeline.svg";
-  const Outcome o = batch_prove("--backend cpu --synthetic 8 --count 4 --verify --out " + proofs.string() +
-                                " --report " + report.string() + " --trace " + trace.string() + " --timeline " +
-                                timeline.string());
+  const Outcome o =
+      batch_prove("--backend cpu --synthetic 8 --count 4 --verify --out " + proofs.string() + " --report " +
+                  report.string() + " --trace " + trace.string() + " --timeline " + timeline.string());
   REQUIRE_MESSAGE(o.code == 0, o.out << o.err);
   CHECK(o.out.find("proofs 4/4 (verified 4)") != std::string::npos);
   CHECK(o.out.find("verdict:") != std::string::npos);
@@ -89,7 +89,8 @@ TEST_CASE("pipeline/cli/batch_prove exits 1 when a job fails and names it") {
   CHECK(o.code == 1);
   CHECK(o.out.find("proofs 2/3") != std::string::npos);
   CHECK(o.err.find("proof-000001 failed: msm:") != std::string::npos);
-  const Outcome baseline = batch_prove("--backend cpu --mode baseline --synthetic 8 --count 2 --inject-fault baseline:0");
+  const Outcome baseline =
+      batch_prove("--backend cpu --mode baseline --synthetic 8 --count 2 --inject-fault baseline:0");
   CHECK(baseline.code == 1);
 }
 
@@ -112,9 +113,9 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
 TEST_CASE("pipeline/cli/batch_prove --help describes every option") {
   const Outcome o = batch_prove("--help");
   CHECK(o.code == 0);
-  for (const char* option : {"--synthetic", "--count", "--backend", "--gpus", "--slots", "--device-slots",
-                             "--synth-threads", "--host-budget", "--vram-budget", "--pin-backend", "--mode",
-                             "--verify", "--out", "--report", "--seed", "--log-level", "--trace", "--timeline",
-                             "--key-cache"})
+  for (const char* option :
+       {"--synthetic", "--count", "--backend", "--gpus", "--slots", "--device-slots", "--synth-threads",
+        "--host-budget", "--vram-budget", "--pin-backend", "--mode", "--verify", "--out", "--report",
+        "--seed", "--log-level", "--trace", "--timeline", "--key-cache"})
     CHECK_MESSAGE(o.out.find(option) != std::string::npos, option);
 }

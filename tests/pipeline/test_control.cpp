@@ -221,7 +221,8 @@ TEST_CASE("pipeline/control/in-order delivery keeps submission order whatever fi
   for (std::uint64_t i = 0; i < 10; ++i)
     submitted.push_back(pipeline.submit(i % 3 == 0 ? job(large, k10, i) : job(small, k8, i)));
   // A failed job keeps its place too.
-  submitted.push_back(pipeline.submit(Job{.key = k8, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>()}}));
+  submitted.push_back(
+      pipeline.submit(Job{.key = k8, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>()}}));
   for (auto& s : submitted) await(s);
   pipeline.drain();
   std::lock_guard lock(mutex);

@@ -98,7 +98,8 @@ TEST_CASE("pipeline/faults/a witness that does not satisfy the circuit fails in 
   z[o] += Fr::one();
   Pipeline pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
-  auto bad = pipeline.submit(Job{.key = key, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>(z)}});
+  auto bad =
+      pipeline.submit(Job{.key = key, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>(z)}});
   auto good = pipeline.submit(job(c, key, 4));
   const JobResult r = await(bad);
   REQUIRE(r.error);
@@ -116,8 +117,10 @@ TEST_CASE("pipeline/faults/witnesses of the wrong length or with z0 not 1 fail i
   shorter.pop_back();
   std::vector<Fr> no_one = c.witness(3);
   no_one[0] = Fr::from_u64(2);
-  auto a = pipeline.submit(Job{.key = key, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>(shorter)}});
-  auto b = pipeline.submit(Job{.key = key, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>(no_one)}});
+  auto a = pipeline.submit(
+      Job{.key = key, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>(shorter)}});
+  auto b = pipeline.submit(
+      Job{.key = key, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>(no_one)}});
   const JobResult ra = await(a), rb = await(b);
   REQUIRE(ra.error);
   CHECK(ra.error->stage == Stage::synthesis);
@@ -139,7 +142,8 @@ TEST_CASE("pipeline/faults/a broken wtns file fails in synthesis naming the file
   {
     std::ifstream in(good_path, std::ios::binary);
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
-    std::ofstream(truncated, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+    std::ofstream(truncated, std::ios::binary)
+        .write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
   }
   std::vector<Fr> z = c.witness(8);
   z.pop_back();
@@ -164,7 +168,8 @@ TEST_CASE("pipeline/faults/a callback that throws fails its job and the rest go 
   const Circuit& c = circuit(8);
   Pipeline pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
-  Job j{.key = key, .witness = WitnessCallback{[](const WitnessTarget&) { throw std::runtime_error("library bug"); }}};
+  Job j{.key = key,
+        .witness = WitnessCallback{[](const WitnessTarget&) { throw std::runtime_error("library bug"); }}};
   auto bad = pipeline.submit(std::move(j));
   auto good = pipeline.submit(job(c, key, 1));
   const JobResult r = await(bad);

@@ -99,7 +99,8 @@ TEST_CASE("pipeline/tokens/a key load withholds tokens and a removal adds them")
   const std::size_t target = s.token_target;
   CHECK(target < 40);
   CHECK(target >= 1);
-  CHECK(target == std::min<std::size_t>(40, (s.host_budget.total - s.host_keys.bytes_resident) / s.slot_bytes));
+  CHECK(target ==
+        std::min<std::size_t>(40, (s.host_budget.total - s.host_keys.bytes_resident) / s.slot_bytes));
   CHECK(s.tokens == 40);  // withheld lazily: as tokens come home
 
   std::vector<Submission> submitted;

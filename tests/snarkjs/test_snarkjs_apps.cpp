@@ -1,0 +1,163 @@
+// The programs: verify_proof's exit codes (0 valid, 1 invalid, 2 unusable input, one line each) and
+// batch_prove --zkey --wtns --out, whose files verify_proof accepts.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <proofline/groth16/snarkjs_json.hpp>
+
+#include "groth16/helpers.hpp"
+#include "snarkjs/helpers.hpp"
+
+using namespace proofline;
+using namespace proofline::groth16;
+using namespace proofline::snarkjs_test;
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+Outcome run(const std::string& program, const std::string& args) {
+  groth16::test::TempDir dir;
+  const auto out = dir / "stdout", err = dir / "stderr";
+  const std::string command =
+      program + " " + args + " > " + out.string() + " 2> " + err.string() + " < /dev/null";
+  const int status = std::system(command.c_str());
+  Outcome o;
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  o.out = file_text(out);
+  o.err = file_text(err);
+  return o;
+}
+
+Outcome verify_proof(const std::filesystem::path& vk, const std::filesystem::path& pub,
+                     const std::filesystem::path& proof) {
+  return run(PROOFLINE_VERIFY_PROOF, vk.string() + " " + pub.string() + " " + proof.string());
+}
+
+std::size_t lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+void replace_first(std::string& text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("apps/verify_proof/exit codes 0 valid 1 invalid 2 unusable with one line each") {
+  const auto vk = fixture("chain_16", "verification_key.json");
+  const auto pub = fixture("chain_16", "public.json");
+  const auto proof = fixture("chain_16", "proof.json");
+  Outcome o = verify_proof(vk, pub, proof);
+  CHECK(o.code == 0);
+  CHECK(contains(o.out, "valid"));
+  CHECK(lines(o.out) == 1);
+  CHECK(verify_proof(vk, pub, fixture("chain_16", "proof_ref_rs0.json")).code == 0);
+
+  groth16::test::TempDir dir;
+  // Invalid: another public input, a valid point in the wrong place, a point off the curve, too few inputs,
+  // the other circuit's proof.
+  write_file_text(
+      dir / "pub8.json",
+      "[\n \"29049125087672762777949792943236458661345873421723313147801953791830564713830\",\n \"8\"\n]");
+  o = verify_proof(vk, dir / "pub8.json", proof);
+  CHECK(o.code == 1);
+  CHECK(contains(o.out, "invalid: the pairing check failed"));
+  CHECK(lines(o.out) == 1);
+  const Proof good = read_snarkjs_proof(proof);
+  Proof swapped = good;
+  std::swap(swapped.a, swapped.c);
+  write_snarkjs_proof(dir / "swapped.json", swapped);
+  CHECK(verify_proof(vk, pub, dir / "swapped.json").code == 1);
+  std::string text = file_text(proof);
+  replace_first(text, "\"2007", "\"2008");
+  write_file_text(dir / "offcurve.json", text);
+  o = verify_proof(vk, pub, dir / "offcurve.json");
+  CHECK(o.code == 1);
+  CHECK(contains(o.out, "proof point A is not a valid G1 element"));
+  write_file_text(dir / "pub1.json", "[\"7\"]");
+  o = verify_proof(vk, dir / "pub1.json", proof);
+  CHECK(o.code == 1);
+  CHECK(contains(o.out, "has 1, the key expects 2"));
+  CHECK(verify_proof(vk, fixture("chain_1024", "public.json"), fixture("chain_1024", "proof.json")).code ==
+        1);
+
+  // Unusable: missing file, not JSON, a bn128 proof, a vk for another curve, a public value not below r,
+  // usage.
+  o = verify_proof(vk, pub, dir / "missing.json");
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "missing.json"));
+  CHECK(lines(o.err) == 1);
+  CHECK(o.out.empty());
+  write_file_text(dir / "garbage.json", "{\"pi_a\": [1, 2");
+  o = verify_proof(vk, pub, dir / "garbage.json");
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "garbage.json"));
+  text = file_text(proof);
+  replace_first(text, "bls12381", "bn128");
+  write_file_text(dir / "bn128.json", text);
+  o = verify_proof(vk, pub, dir / "bn128.json");
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "bn128"));
+  text = file_text(vk);
+  replace_first(text, "bls12381", "bn128");
+  write_file_text(dir / "vk_bn128.json", text);
+  CHECK(verify_proof(dir / "vk_bn128.json", pub, proof).code == 2);
+  write_file_text(
+      dir / "pub_r.json",
+      "[\"52435875175126190479447740508185965837690552500527637822603658699938581184513\", \"7\"]");
+  CHECK(verify_proof(vk, dir / "pub_r.json", proof).code == 2);
+  o = run(PROOFLINE_VERIFY_PROOF, vk.string());
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "expected 3 arguments"));
+}
+
+TEST_CASE("apps/batch_prove/zkey and wtns files give snarkjs proof and public files that verify") {
+  groth16::test::TempDir dir;
+  std::filesystem::copy_file(fixture("chain_16", "witness.wtns"), dir / "A.wtns");
+  std::filesystem::copy_file(fixture("chain_16", "witness.wtns"), dir / "B.wtns");
+  const auto zkey = fixture("chain_16", "circuit_final.zkey");
+  const auto out = dir / "out";
+  Outcome o = run(PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --backend cpu --verify --zkey " +
+                                             zkey.string() + " --wtns " + (dir / "A.wtns").string() + " " +
+                                             (dir / "B.wtns").string() + " --out " + out.string());
+  INFO(o.out << o.err);
+  REQUIRE(o.code == 0);
+  for (const char* name : {"A", "B"}) {
+    CAPTURE(name);
+    const auto proof = out / (std::string(name) + ".proof.json");
+    const auto pub = out / (std::string(name) + ".public.json");
+    CHECK(file_text(pub) == file_text(fixture("chain_16", "public.json")));
+    CHECK(verify_proof(fixture("chain_16", "verification_key.json"), pub, proof).code == 0);
+  }
+  CHECK_FALSE(file_text(out / "A.proof.json") == file_text(out / "B.proof.json"));  // fresh r, s per proof
+
+  // Unusable input is exit 2 with one line, before anything is proved: a witness of another circuit, a
+  // missing key, --zkey without witnesses.
+  o = run(PROOFLINE_BATCH_PROVE, "--no-progress --zkey " + zkey.string() + " --wtns " +
+                                     fixture("chain_1024", "witness.wtns").string() + " --out " +
+                                     out.string());
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "the witness has 1027 values"));
+  CHECK(lines(o.err) == 1);
+  o = run(PROOFLINE_BATCH_PROVE,
+          "--no-progress --zkey " + (dir / "none.zkey").string() + " --wtns " + (dir / "A.wtns").string());
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "none.zkey"));
+  o = run(PROOFLINE_BATCH_PROVE, "--no-progress --zkey " + zkey.string());
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "--zkey needs witness files"));
+  o = run(PROOFLINE_BATCH_PROVE,
+          "--no-progress --zkey " + (dir / "A.wtns").string() + " --wtns " + (dir / "A.wtns").string());
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "not a .zkey file"));
+}
