@@ -5,6 +5,7 @@
 // or options (one line on stderr saying which and why).
 #include <unistd.h>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <proofline/cuda/device.hpp>
@@ -26,6 +28,7 @@
 #include <proofline/graph/trace/chrome_trace.hpp>
 #include <proofline/graph/trace/progress.hpp>
 #include <proofline/graph/trace/timeline_svg.hpp>
+#include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/key_cache.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/proof_json.hpp>
@@ -35,6 +38,13 @@
 #include <proofline/util/error.hpp>
 #include <proofline/util/log.hpp>
 #include <proofline/util/size.hpp>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include "h2d_probe.hpp"
 
 namespace {
 
@@ -50,6 +60,9 @@ workload
   --count N               jobs in the batch (default 8)
   --seed S                circuit and witness seed (never the proofs' r, s; default 1)
   --key-cache DIR         keep the (known-trapdoor, test-only) keys in DIR between runs
+  --presynthesize         make the jobs' z, a, b, c before the timed batch (at most 16 GiB of distinct
+                          witnesses, reused round robin); synthesis then only copies them into the slot, so
+                          the GPU side is measured alone
 snarkjs (circom) keys and witnesses, instead of the synthetic workload
   --zkey KEY.zkey         a snarkjs Groth16 key for curve bls12381
   --wtns A.wtns B.wtns... witness files (circom's .wtns), one job each; with --out DIR, writes
@@ -61,7 +74,10 @@ backend
   --backend auto|cpu|cuda where H and the MSMs run (default auto: CUDA when a GPU is usable)
   --gpus LIST             CUDA devices, e.g. 0,1 (default: all)
   --mode pinned|baseline  pinned slots and overlapping streams (default), or the old design for comparison:
-                          pageable vectors and one mutex per GPU across H2D + NTT + MSM
+                          pageable vectors and one mutex per GPU across H2D + NTT + MSM; a list
+                          (pinned,baseline) runs the batch once per mode with the same keys, one after the
+                          other, and writes --report/--trace/--timeline files with the mode in their names;
+                          MODE:pre presynthesizes that run's jobs (as --presynthesize does for every run)
   --pin-backend alloc|register|host
                           pinned memory from cudaHostAlloc, mmap + cudaHostRegister, or plain host pages
                           (default: register with a GPU, else host)
@@ -79,6 +95,8 @@ output
   --report FILE.json      the run's numbers (proofs/s, GPU busy, H2D GB/s, per-stage p50/p99, pool, budget)
   --trace FILE.json       Chrome trace event JSON of every span (open in ui.perfetto.dev)
   --timeline FILE.svg     a picture of the run: streams, CPU workers, pool bytes
+  --h2d-probe             before the batch, measure H2D from pinned and from pageable memory while the
+                          synthesis threads run (the same host load); the rates go into the report's "extra"
   --log-level LEVEL       trace, debug, info, warn, error, off (default warn)
   --no-progress           no progress line
   --help                  this text
@@ -102,6 +120,13 @@ struct Options {
   log::Level log_level = log::Level::warn;
   bool progress = true;
   std::optional<std::pair<pipeline::Stage, std::uint64_t>> fault;
+  struct Run {
+    pipeline::Mode mode = pipeline::Mode::pinned;
+    bool presynthesized = false;
+  };
+  std::vector<Run> runs{Run{}};
+  bool presynthesize = false;
+  bool h2d_probe = false;
   // snarkjs mode (issue 7): --zkey KEY.zkey --wtns A.wtns ... (run_snarkjs below).
   std::optional<fs::path> zkey;
   std::vector<fs::path> wtns;
@@ -191,7 +216,28 @@ Options parse(int argc, char** argv) {
           start = comma + 1;
         }
       } else if (arg == "--mode") {
-        o.config.mode = pipeline::parse_mode(next());
+        const std::string list = next();
+        o.runs.clear();
+        std::size_t start = 0;
+        while (start <= list.size()) {
+          const std::size_t comma = std::min(list.find(',', start), list.size());
+          std::string item = list.substr(start, comma - start);
+          Options::Run run;
+          if (item.size() > 4 && item.ends_with(":pre")) {
+            run.presynthesized = true;
+            item.resize(item.size() - 4);
+          }
+          run.mode = pipeline::parse_mode(item);
+          o.runs.push_back(run);
+          start = comma + 1;
+        }
+        o.config.mode = o.runs.front().mode;
+      } else if (arg == "--presynthesize") {
+        flag();
+        o.presynthesize = true;
+      } else if (arg == "--h2d-probe") {
+        flag();
+        o.h2d_probe = true;
       } else if (arg == "--pin-backend") {
         const std::string name = next();
         if (name == "alloc") {
@@ -265,6 +311,8 @@ Options parse(int argc, char** argv) {
       throw UsageError{arg + ": " + e.what()};
     }
   }
+  if (o.presynthesize)
+    for (auto& run : o.runs) run.presynthesized = true;
   if (o.zkey.has_value() != !o.wtns.empty())
     throw UsageError{o.zkey ? "--zkey needs witness files (--wtns A.wtns ...)"
                             : "--wtns needs a key (--zkey KEY.zkey)"};
@@ -284,9 +332,156 @@ std::string job_name(std::uint64_t index) {
   return buffer;
 }
 
-int run(const Options& o) {
-  log::set_level(o.log_level);
+/// "pinned", "baseline-pre", ...: what a run's files are called apart.
+std::string run_name(const Options::Run& run) {
+  return std::string(pipeline::to_string(run.mode)) + (run.presynthesized ? "-pre" : "");
+}
+
+/// `path` with the run's name before its extension (run.json -> run.pinned.json) when several runs are made.
+fs::path for_run(const fs::path& path, const Options::Run& run, bool several) {
+  if (!several) return path;
+  fs::path out = path;
+  out.replace_filename(path.stem().string() + "." + run_name(run) + path.extension().string());
+  return out;
+}
+
+/// One job's z, a, b, c made before the timed batch (--presynthesize).
+struct Presynthesized {
+  std::vector<Fr> z, a, b, c;
+};
+
+void copy_parallel(std::span<const Fr> from, std::span<Fr> to) {
+  if (from.size() != to.size())
+    throw Error(Errc::internal, "presynthesized vector of " + std::to_string(from.size()) +
+                                    " values for a slot region of " + std::to_string(to.size()));
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, from.size(), 1 << 16),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                              std::copy(from.begin() + static_cast<std::ptrdiff_t>(r.begin()),
+                                        from.begin() + static_cast<std::ptrdiff_t>(r.end()),
+                                        to.begin() + static_cast<std::ptrdiff_t>(r.begin()));
+                            });
+}
+
+/// What every mode of one invocation shares: the circuit, its keys, presynthesized jobs, the H2D probe.
+struct Prepared {
+  groth16::SyntheticOptions circuit_options;
+  std::shared_ptr<const groth16::ConstraintSystem> cs;
+  std::shared_ptr<const groth16::ProvingKey> pk;
+  std::shared_ptr<const groth16::VerifyingKey> vk;
+  bool loaded = false;
+  double setup_s = 0;
+  std::vector<std::shared_ptr<const Presynthesized>> presynthesized;
+  double presynthesis_s = 0;
+  std::optional<apps::H2dProbeResult> probe;
+  std::size_t probe_load_jobs = 0;
+  bool ready = false;
+};
+
+std::uint64_t witness_seed(const Options& o, std::uint64_t i) {
+  return o.seed * 1'000'003 + i;
+}
+
+/// The threads and concurrent syntheses a pipeline built from `config` uses (the same rule as the pipeline).
+std::pair<std::size_t, std::size_t> pipeline_threads(const pipeline::Config& config) {
+  const std::size_t threads =
+      config.max_threads != 0
+          ? config.max_threads
+          : static_cast<std::size_t>(std::max(1, oneapi::tbb::info::default_concurrency()));
+  const std::size_t synth = config.synthesis_concurrency != 0 ? config.synthesis_concurrency
+                                                              : std::max<std::size_t>(1, threads / 2);
+  return {threads, synth};
+}
+
+void prepare(const Options& o, const pipeline::Config& config, pipeline::Backend backend, Prepared& p) {
+  p.circuit_options = groth16::SyntheticOptions{.log_size = o.log2, .num_public = 1, .seed = o.seed};
+  groth16::SyntheticCircuit circuit = groth16::make_synthetic_circuit(p.circuit_options);
+  groth16::SetupOptions setup;
+  const int device = config.gpus.empty() ? 0 : config.gpus.front();
+  if (backend == pipeline::Backend::cuda) {
+    // Known-trapdoor setup is fixed-base multiplication; the GPU does it in a fraction of the CPU's time.
+    setup.fixed_base.g1 = [device](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> out) {
+      gpu::fixed_base_mul_g1(b, s, out, device);
+    };
+    setup.fixed_base.g2 = [device](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> out) {
+      gpu::fixed_base_mul_g2(b, s, out, device);
+    };
+  }
+  const auto setup_start = std::chrono::steady_clock::now();
+  groth16::KeyPair keys =
+      o.key_cache ? groth16::load_or_setup(
+                        circuit.cs,
+                        groth16::KeyCacheRequest{*o.key_cache,
+                                                 groth16::synthetic_circuit_name(p.circuit_options), o.seed},
+                        setup, &p.loaded)
+                  : groth16::setup_from_trapdoor(circuit.cs, groth16::trapdoor_from_seed(o.seed), setup);
+  p.setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+  p.cs = std::make_shared<const groth16::ConstraintSystem>(std::move(circuit.cs));
+  p.pk = std::make_shared<const groth16::ProvingKey>(std::move(keys.pk));
+  p.vk = std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk));
+  const std::uint64_t n = p.pk->domain_size();
+  const std::uint64_t nv = p.pk->num_variables;
+  const std::uint64_t job_bytes = (3 * n + nv) * sizeof(Fr);
+
+  if (std::any_of(o.runs.begin(), o.runs.end(), [](const auto& r) { return r.presynthesized; })) {
+    // Distinct witnesses up to 16 GiB, reused round robin: every proof still differs (fresh r, s).
+    const std::uint64_t cap = std::max<std::uint64_t>(1, (std::uint64_t{16} << 30) / job_bytes);
+    const std::uint64_t k = std::min<std::uint64_t>(o.count, cap);
+    const auto start = std::chrono::steady_clock::now();
+    for (std::uint64_t i = 0; i < k; ++i) {
+      auto job = std::make_shared<Presynthesized>();
+      job->z.resize(nv);
+      job->a.resize(n);
+      job->b.resize(n);
+      job->c.resize(n);
+      groth16::synthetic_witness_into(*p.cs, p.circuit_options, witness_seed(o, i), job->z);
+      groth16::evaluate(*p.cs, job->z, job->a, job->b, job->c);
+      p.presynthesized.push_back(std::move(job));
+    }
+    p.presynthesis_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  if (o.h2d_probe && backend == pipeline::Backend::cuda) {
+    // The same host load as the pipeline's steady state: `synth` jobs synthesized at once (each parallel
+    // inside) on `threads` threads, into heap vectors (fewer jobs if that much memory would not fit).
+    const auto [threads, synth] = pipeline_threads(config);
+    const std::size_t jobs = static_cast<std::size_t>(
+        std::min<std::uint64_t>(synth, std::max<std::uint64_t>(1, (std::uint64_t{24} << 30) / job_bytes)));
+    p.probe_load_jobs = jobs;
+    std::vector<Presynthesized> scratch(jobs);
+    for (auto& s : scratch) {
+      s.z.resize(nv);
+      s.a.resize(n);
+      s.b.resize(n);
+      s.c.resize(n);
+    }
+    const auto& cs = *p.cs;
+    const auto options = p.circuit_options;
+    const std::uint64_t seed = o.seed;
+    p.probe = apps::probe_h2d(device, std::min<std::uint64_t>(job_bytes, std::uint64_t{1} << 30), 1.5,
+                              [&, threads = threads](const std::atomic<bool>& stop) {
+                                oneapi::tbb::task_arena arena(static_cast<int>(threads));
+                                arena.execute([&] {
+                                  std::uint64_t round = 0;
+                                  while (!stop.load()) {
+                                    oneapi::tbb::parallel_for(std::size_t{0}, jobs, [&](std::size_t j) {
+                                      if (stop.load()) return;
+                                      Presynthesized& s = scratch[j];
+                                      groth16::synthetic_witness_into(
+                                          cs, options, seed * 7'777'777 + round * jobs + j, s.z);
+                                      groth16::evaluate(cs, s.z, s.a, s.b, s.c);
+                                    });
+                                    ++round;
+                                  }
+                                });
+                              });
+  }
+  p.ready = true;
+}
+
+int run_one(const Options& o, const Options::Run& run, Prepared& prep) {
+  const bool several = o.runs.size() > 1;
   pipeline::Config config = o.config;
+  config.mode = run.mode;
   if (o.fault) {
     const auto [stage, index] = *o.fault;
     // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
@@ -308,51 +503,32 @@ int run(const Options& o) {
   // Everything up to the first submission is setup: any error there is unusable input or options (exit 2).
   std::optional<pipeline::Pipeline> prover;
   pipeline::KeyHandle key;
-  groth16::SyntheticOptions circuit_options;
-  std::shared_ptr<const groth16::ConstraintSystem> cs;
   try {
     prover.emplace(config);
     if (prover->backend() == pipeline::Backend::cuda && o.log2 < 10)
       throw UsageError{"--synthetic " + std::to_string(o.log2) +
                        ": the GPU NTT needs at least 2^10 rows (or use --backend cpu)"};
     if (o.out) fs::create_directories(*o.out);
-    circuit_options = groth16::SyntheticOptions{.log_size = o.log2, .num_public = 1, .seed = o.seed};
-    groth16::SyntheticCircuit circuit = groth16::make_synthetic_circuit(circuit_options);
-    groth16::SetupOptions setup;
-    if (prover->backend() == pipeline::Backend::cuda) {
-      // Known-trapdoor setup is fixed-base multiplication; the GPU does it in a fraction of the CPU's time.
-      const int device = config.gpus.empty() ? 0 : config.gpus.front();
-      setup.fixed_base.g1 = [device](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> out) {
-        gpu::fixed_base_mul_g1(b, s, out, device);
-      };
-      setup.fixed_base.g2 = [device](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> out) {
-        gpu::fixed_base_mul_g2(b, s, out, device);
-      };
-    }
-    const auto setup_start = std::chrono::steady_clock::now();
-    bool loaded = false;
-    groth16::KeyPair keys =
-        o.key_cache ? groth16::load_or_setup(
-                          circuit.cs,
-                          groth16::KeyCacheRequest{*o.key_cache,
-                                                   groth16::synthetic_circuit_name(circuit_options), o.seed},
-                          setup, &loaded)
-                    : groth16::setup_from_trapdoor(circuit.cs, groth16::trapdoor_from_seed(o.seed), setup);
-    const double setup_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
-    cs = std::make_shared<const groth16::ConstraintSystem>(std::move(circuit.cs));
-    key =
-        prover->add_key(pipeline::KeySpec{groth16::synthetic_circuit_name(circuit_options),
-                                          std::make_shared<const groth16::ProvingKey>(std::move(keys.pk)), cs,
-                                          std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk))});
+    if (!prep.ready) prepare(o, config, prover->backend(), prep);
+    key = prover->add_key(
+        pipeline::KeySpec{groth16::synthetic_circuit_name(prep.circuit_options), prep.pk, prep.cs, prep.vk});
     const pipeline::PipelineStats s = prover->stats();
     std::printf(
         "batch_prove: %llu jobs of 2^%u rows on the %s backend (%s mode), keys %s in %.2f s, %zu tokens of "
         "%s\n",
         static_cast<unsigned long long>(o.count), o.log2,
         std::string(pipeline::to_string(prover->backend())).c_str(),
-        std::string(pipeline::to_string(prover->mode())).c_str(), loaded ? "loaded" : "made", setup_s,
-        s.token_target, format_size(s.slot_bytes).c_str());
+        std::string(pipeline::to_string(prover->mode())).c_str(), prep.loaded ? "loaded" : "made",
+        prep.setup_s, s.token_target, format_size(s.slot_bytes).c_str());
+    if (run.presynthesized)
+      std::printf("batch_prove: %zu distinct jobs presynthesized in %.2f s (reused round robin)\n",
+                  prep.presynthesized.size(), prep.presynthesis_s);
+    if (prep.probe)
+      std::printf(
+          "batch_prove: H2D probe under the load of %zu jobs synthesizing: pinned %.1f GB/s (%d copies), "
+          "pageable %.1f GB/s (%d copies) of %s\n",
+          prep.probe_load_jobs, prep.probe->pinned_gbps, prep.probe->pinned_copies, prep.probe->pageable_gbps,
+          prep.probe->pageable_copies, format_size(prep.probe->bytes).c_str());
     std::fflush(stdout);
   } catch (const UsageError&) {
     throw;
@@ -362,44 +538,70 @@ int run(const Options& o) {
 
   if (o.progress) progress.emplace(stderr, trace::ProgressOptions{.total = o.count});
   const auto start = std::chrono::steady_clock::now();
+  const std::int64_t batch_begin_ns = prover->recorder().now_ns();
   for (std::uint64_t i = 0; i < o.count; ++i) {
     pipeline::Job job;
     job.key = key;
     job.label = job_name(i);
-    const std::uint64_t witness_seed = o.seed * 1'000'003 + i;
-    job.witness =
-        pipeline::WitnessCallback{[cs, circuit_options, witness_seed](const pipeline::WitnessTarget& t) {
-          groth16::synthetic_witness_into(*cs, circuit_options, witness_seed, t.z.unchecked());
-        }};
+    if (run.presynthesized) {
+      std::shared_ptr<const Presynthesized> made = prep.presynthesized[i % prep.presynthesized.size()];
+      job.witness = pipeline::WitnessCallback{[made](const pipeline::WitnessTarget& t) {
+                                                copy_parallel(made->z, t.z.unchecked());
+                                                copy_parallel(made->a, t.a.unchecked());
+                                                copy_parallel(made->b, t.b.unchecked());
+                                                copy_parallel(made->c, t.c.unchecked());
+                                              },
+                                              pipeline::WitnessCallback::Fills::witness_and_abc};
+    } else {
+      job.witness = pipeline::WitnessCallback{[cs = prep.cs, options = prep.circuit_options,
+                                               seed = witness_seed(o, i)](const pipeline::WitnessTarget& t) {
+        groth16::synthetic_witness_into(*cs, options, seed, t.z.unchecked());
+      }};
+    }
     prover->submit(std::move(job));
   }
   prover->drain();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::int64_t batch_end_ns = prover->recorder().now_ns();
   prover->shutdown();
   if (progress) progress->finish();
 
-  const pipeline::RunReport report = pipeline::make_run_report(prover->recorder().snapshot(), prover->roles(),
-                                                               prover->stats(), o.count, wall_s);
+  pipeline::RunReport report = pipeline::make_run_report(prover->recorder().snapshot(), prover->roles(),
+                                                         prover->stats(), o.count, wall_s);
+  report.extra.emplace_back("log2", static_cast<double>(o.log2));
+  report.extra.emplace_back("presynthesized", run.presynthesized ? 1.0 : 0.0);
+  report.extra.emplace_back("setup_s", prep.setup_s);
+  if (prep.probe) {
+    report.extra.emplace_back("probe_pinned_h2d_gbps", prep.probe->pinned_gbps);
+    report.extra.emplace_back("probe_pageable_h2d_gbps", prep.probe->pageable_gbps);
+    report.extra.emplace_back("probe_bytes", static_cast<double>(prep.probe->bytes));
+    report.extra.emplace_back("probe_load_jobs", static_cast<double>(prep.probe_load_jobs));
+  }
   std::fputs(pipeline::report_summary(report).c_str(), stdout);
   std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; });
   for (const auto& r : results)
     if (r.error)
       std::fprintf(stderr, "batch_prove: job %s failed: %s\n", r.label.c_str(), r.error->message.c_str());
   if (o.out) {
+    const fs::path dir = several ? *o.out / run_name(run) : *o.out;
+    if (several) fs::create_directories(dir);
     for (const auto& r : results) {
       if (!r.proof) continue;
-      write_file(*o.out / (r.label + ".json"), groth16::write_proof_json(*r.proof));
+      write_file(dir / (r.label + ".json"), groth16::write_proof_json(*r.proof));
       const auto bytes = groth16::encode_proof(*r.proof);
-      write_file(*o.out / (r.label + ".bin"), std::string(bytes.begin(), bytes.end()));
+      write_file(dir / (r.label + ".bin"), std::string(bytes.begin(), bytes.end()));
     }
   }
-  if (o.report) write_file(*o.report, pipeline::report_json(report));
+  if (o.report) write_file(for_run(*o.report, run, several), pipeline::report_json(report));
   const trace::Snapshot snapshot = prover->recorder().snapshot();
-  if (o.trace) trace::write_chrome_trace_file(snapshot, o.trace->string());
+  if (o.trace) trace::write_chrome_trace_file(snapshot, for_run(*o.trace, run, several).string());
   if (o.timeline) {
     trace::TimelineOptions options;
     options.title = "batch_prove: " + std::to_string(o.count) + " jobs of 2^" + std::to_string(o.log2) +
-                    " rows, " + report.backend + ", " + report.mode;
+                    " rows, " + report.backend + ", " + report.mode +
+                    (run.presynthesized ? ", presynthesized" : "");
+    // The batch only: the counters are sampled from the pipeline's start, through key setup.
+    options.window = trace::Window{batch_begin_ns, batch_end_ns};
     std::vector<trace::TrackId> pool;
     for (const char* name : {"pool leased bytes", "pool idle bytes"})
       if (const auto track = snapshot.find_track(name)) pool.push_back(*track);
@@ -408,11 +610,19 @@ int run(const Options& o) {
     if (const auto waiting = snapshot.find_track("jobs waiting for a token"))
       options.counter_charts.push_back(
           {"jobs waiting for a token", {*waiting}, trace::CounterUnit::count, false});
-    trace::write_timeline_svg_file(snapshot, options, o.timeline->string());
+    trace::write_timeline_svg_file(snapshot, options, for_run(*o.timeline, run, several).string());
   }
   const bool all_good =
       report.failed == 0 && report.proofs == o.count && (!o.config.verify || report.verified == o.count);
   return all_good ? 0 : 1;
+}
+
+int run(const Options& o) {
+  log::set_level(o.log_level);
+  Prepared prep;
+  int status = 0;
+  for (const Options::Run& run : o.runs) status = std::max(status, run_one(o, run, prep));
+  return status;
 }
 
 // ---- snarkjs mode (issue 7): prove circom witnesses with a snarkjs key, write snarkjs's files -------------

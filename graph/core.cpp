@@ -197,6 +197,18 @@ void Core::refill_tokens() {
   for (const TokenGate::Token token : gate.grow(token_target())) flow->tokens.try_put(token);
 }
 
+void Core::settle_tokens() {
+  const std::size_t target = token_target();
+  TokenGate::Token token;
+  while (gate.live() > target && flow->tokens.try_get(token)) {
+    if (!gate.withdraw(token, target)) {
+      flow->tokens.try_put(token);  // a token came home meanwhile and was retired in its place
+      break;
+    }
+  }
+  refill_tokens();
+}
+
 void Core::release_buffers(JobState& job) noexcept {
   if (job.slot != nullptr) {
     try {

@@ -464,7 +464,10 @@ void Pipeline::drain() {
     core.finished.wait(lock, [&] { return core.outstanding == 0; });
   }
   // Messages still moving (the sequencer's deliveries, tokens on their way home) finish here.
-  core.arena.execute([&] { core.flow->graph.wait_for_all(); });
+  core.arena.execute([&] {
+    core.flow->graph.wait_for_all();
+    core.settle_tokens();
+  });
 }
 
 void Pipeline::shutdown(ShutdownMode mode) {

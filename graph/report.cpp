@@ -1,6 +1,7 @@
 #include <proofline/graph/report.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -15,6 +16,9 @@ namespace {
 
 namespace json = groth16::json;
 
+/// The share of the time at which a stage counts as saturated (trace::VerdictRule's default).
+const double saturated_share = trace::VerdictRule{}.saturated;
+
 json::Value number(double value) {
   const std::string text = trace::detail::json_number(value);
   return text == "null" ? json::Value() : json::Value::number(text);
@@ -28,6 +32,34 @@ std::string fixed(double value, int decimals) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
   return buffer;
+}
+
+/// The steady state of one GPU's compute streams: from the end of the first job's work on them to the begin
+/// of the last job's work on them. The fill (the first job's synthesis and copy, while the GPU has nothing
+/// yet) and the drain (the last job alone) are cut off, so the fraction says whether the GPU waited for the
+/// host while jobs were in flight. Nullopt with fewer than three jobs on the streams (no steady state).
+std::optional<trace::Window> compute_steady_window(const trace::Snapshot& snapshot,
+                                                   const std::vector<trace::TrackId>& tracks) {
+  std::map<std::uint64_t, trace::Window> jobs;  // per job: its first begin and last end on these streams
+  for (const trace::Span& span : snapshot.spans) {
+    if (span.job == trace::no_job || std::find(tracks.begin(), tracks.end(), span.track) == tracks.end())
+      continue;
+    const auto [it, fresh] = jobs.try_emplace(span.job, trace::Window{span.begin_ns, span.end_ns});
+    if (!fresh) {
+      it->second.begin_ns = std::min(it->second.begin_ns, span.begin_ns);
+      it->second.end_ns = std::max(it->second.end_ns, span.end_ns);
+    }
+  }
+  if (jobs.size() < 3) return std::nullopt;
+  const trace::Window* first = nullptr;
+  const trace::Window* last = nullptr;
+  for (const auto& [id, w] : jobs) {
+    if (first == nullptr || w.begin_ns < first->begin_ns) first = &w;
+    if (last == nullptr || w.end_ns > last->end_ns) last = &w;
+  }
+  const trace::Window window{first->end_ns, last->begin_ns};
+  if (window.end_ns <= window.begin_ns) return std::nullopt;
+  return window;
 }
 
 }  // namespace
@@ -54,22 +86,37 @@ RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles
 
   const std::optional<trace::Window> steady = trace::steady_state_window(snapshot);
   if (steady) r.steady_state_s = steady->seconds();
-  if (steady && !roles.compute_streams.empty()) {
-    // Per GPU: the union of its compute streams over the window; averaged, since a union over GPUs is no
-    // utilisation.
+  std::optional<trace::Window> gpu_window;  // the first GPU's, for the verdict
+  if (!roles.compute_streams.empty()) {
+    // Per GPU: the union of its compute streams over its own steady state (first and last job on it
+    // excluded), and over the whole batch; averaged, since a union over GPUs is no utilisation.
     std::map<int, std::vector<trace::TrackId>> per_gpu;
     for (const trace::TrackId track : roles.compute_streams)
       per_gpu[snapshot.track(track).gpu].push_back(track);
-    double sum = 0;
-    for (const auto& [gpu, tracks] : per_gpu) sum += trace::busy_fraction(snapshot, tracks, *steady);
-    r.gpu_busy_fraction = sum / static_cast<double>(per_gpu.size());
+    const trace::Window whole = trace::extent(snapshot);
+    double sum = 0, sum_run = 0, seconds = 0;
+    std::size_t counted = 0;
+    for (const auto& [gpu, tracks] : per_gpu) {
+      if (whole.length_ns() > 0) sum_run += trace::busy_fraction(snapshot, tracks, whole);
+      const std::optional<trace::Window> window = compute_steady_window(snapshot, tracks);
+      if (!window) continue;
+      if (!gpu_window) gpu_window = window;
+      sum += trace::busy_fraction(snapshot, tracks, *window);
+      seconds += window->seconds();
+      ++counted;
+    }
+    if (counted > 0) {
+      r.gpu_busy_fraction = sum / static_cast<double>(counted);
+      r.gpu_steady_s = seconds / static_cast<double>(counted);
+    }
+    if (whole.length_ns() > 0) r.gpu_busy_fraction_run = sum_run / static_cast<double>(per_gpu.size());
   }
   if (const auto h2d = snapshot.find_stage("h2d")) {
     const double rate = trace::bytes_per_second(snapshot, *h2d);
     if (rate > 0) r.h2d_gbps = rate * 1e-9;
   }
 
-  const trace::Window window = steady ? *steady : trace::extent(snapshot);
+  const trace::Window window = gpu_window ? *gpu_window : steady ? *steady : trace::extent(snapshot);
   if (window.length_ns() > 0) {
     trace::VerdictInput input = trace::verdict_input(snapshot, roles, window);
     std::string prefix;
@@ -83,7 +130,32 @@ RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles
       prefix = "(CPU backend: the H and MSM stages count as the device) ";
     }
     try {
-      r.verdict = prefix + trace::verdict(input).reason;
+      const trace::Verdict v = trace::verdict(input);
+      r.verdict = prefix + v.reason;
+      const std::uint64_t headroom = stats.host_budget.total > stats.host_budget.high_water
+                                         ? stats.host_budget.total - stats.host_budget.high_water
+                                         : 0;
+      if (stats.mode == Mode::baseline && !roles.compute_streams.empty() &&
+          v.bound != trace::Bound::gpu_compute && v.gpu + v.h2d >= saturated_share) {
+        // The old design: one mutex per GPU across H2D and compute, so the two add up instead of overlapping.
+        r.verdict = prefix + "GPU mutex bound (baseline mode): H2D " +
+                    std::to_string(std::lround(100 * v.h2d)) + "% + compute " +
+                    std::to_string(std::lround(100 * v.gpu)) +
+                    "% of the steady state under one mutex; the copy cannot overlap the compute" +
+                    (v.reason.rfind(" (") == std::string::npos ? std::string()
+                                                               : v.reason.substr(v.reason.rfind(" (")));
+      } else if (v.bound == trace::Bound::tokens && stats.slot_bytes > 0 && headroom >= stats.slot_bytes) {
+        // Jobs waited for a token although the budget never ran short: the slot cap (--slots), not the
+        // budget, kept them waiting; with every job submitted at once that is the queue, not a shortage.
+        r.verdict = prefix +
+                    "slot-cap bound: jobs queue for a pinned slot, but the host budget always had room "
+                    "for " +
+                    std::to_string(headroom / stats.slot_bytes) +
+                    " more slots: the token count is the slot cap (--slots; default synthesis jobs + 2 per "
+                    "GPU), not the budget; no stage is saturated" +
+                    (v.reason.rfind(" (") == std::string::npos ? std::string()
+                                                               : v.reason.substr(v.reason.rfind(" (")));
+      }
     } catch (const std::exception& e) {
       r.verdict = std::string("no verdict: ") + e.what();
     }
@@ -132,6 +204,8 @@ std::string report_json(const RunReport& r) {
       {"host_total", json::Value(r.budget.host_total)},
       {"host_high_water", json::Value(r.budget.host_high_water)},
   });
+  json::Value extra = json::Value::object();
+  for (const auto& [name, value] : r.extra) extra.set(name, number(value));
   const json::Value doc = json::Value::object({
       {"backend", json::Value(r.backend)},
       {"mode", json::Value(r.mode)},
@@ -146,12 +220,15 @@ std::string report_json(const RunReport& r) {
       {"tokens", json::Value(static_cast<std::uint64_t>(r.tokens))},
       {"slot_bytes", json::Value(r.slot_bytes)},
       {"gpu_busy_fraction", optional_number(r.gpu_busy_fraction)},
+      {"gpu_busy_fraction_run", optional_number(r.gpu_busy_fraction_run)},
+      {"gpu_steady_s", optional_number(r.gpu_steady_s)},
       {"h2d_gbps", optional_number(r.h2d_gbps)},
       {"steady_state_s", optional_number(r.steady_state_s)},
       {"verdict", json::Value(r.verdict)},
       {"stages", stages},
       {"pool", pool},
       {"budget", budget},
+      {"extra", extra},
   });
   return json::dump(doc, 2) + "\n";
 }
@@ -167,6 +244,9 @@ std::string report_summary(const RunReport& r) {
   if (r.gpu_busy_fraction || r.h2d_gbps) {
     out += "gpu:";
     if (r.gpu_busy_fraction) out += " busy " + fixed(100 * *r.gpu_busy_fraction, 1) + "% of the steady state";
+    if (r.gpu_busy_fraction_run)
+      out += (r.gpu_busy_fraction ? " (" : " busy ") + fixed(100 * *r.gpu_busy_fraction_run, 1) +
+             "% of the whole batch" + (r.gpu_busy_fraction ? ")" : "");
     if (r.h2d_gbps)
       out += (r.gpu_busy_fraction ? ", " : " ") + std::string("H2D ") + fixed(*r.h2d_gbps, 1) + " GB/s";
     out += "\n";
@@ -183,6 +263,11 @@ std::string report_summary(const RunReport& r) {
          ", leased at exit " + format_size(r.pool.leased_bytes_at_exit) + "\n";
   out += "budget: host " + format_size(r.budget.host_total) + ", high water " +
          format_size(r.budget.host_high_water) + "\n";
+  if (!r.extra.empty()) {
+    out += "extra:";
+    for (const auto& [name, value] : r.extra) out += " " + name + " " + fixed(value, 3) + ";";
+    out += "\n";
+  }
   out += "verdict: " + r.verdict + "\n";
   return out;
 }

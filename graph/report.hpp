@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <proofline/graph/stats.hpp>
@@ -41,9 +42,15 @@ struct RunReport {
   std::uint64_t slot_bytes = 0;
 
   std::vector<StageReport> stages;  ///< every stage with spans, over the whole run
-  /// Compute-stream busy time over the steady-state window (first and last job excluded), per GPU, averaged
-  /// over GPUs. None on the CPU backend or with too few jobs for a steady state.
+  /// Compute-stream busy time over each GPU's steady state (from the end of the first job's compute-stream
+  /// work to the begin of the last job's: the first and last job excluded), averaged over GPUs. None on the
+  /// CPU backend or with fewer than three jobs on a GPU.
   std::optional<double> gpu_busy_fraction;
+  /// The same over the whole batch (fill and drain included).
+  std::optional<double> gpu_busy_fraction_run;
+  /// The length of that steady state (per GPU: from the end of the first job's compute-stream work to the
+  /// begin of the last job's), averaged over GPUs.
+  std::optional<double> gpu_steady_s;
   std::optional<double> h2d_gbps;  ///< copy bytes over copy time, as the copy spans measured them
   std::optional<double> steady_state_s;
   std::string verdict;  ///< one line: what bounds the run
@@ -56,6 +63,10 @@ struct RunReport {
   struct Budget {
     std::uint64_t host_total = 0, host_high_water = 0;
   } budget;
+
+  /// Numbers the caller adds about the run (batch_prove: the circuit size, presynthesis, its H2D probe), in
+  /// order; written as the "extra" object and one summary line.
+  std::vector<std::pair<std::string, double>> extra;
 };
 
 /// `stats` taken after the batch (after drain or shutdown, so leased_bytes_at_exit means what it says);

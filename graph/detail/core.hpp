@@ -269,6 +269,11 @@ struct Core {
   void return_token(JobState& job, std::vector<TokenGate::Token>& out);
   /// Puts tokens into the token buffer from outside the graph (start, keys added or removed, supervisor).
   void refill_tokens();
+  /// When nothing is in flight (drain): makes the token count equal the target now. Withholding is lazy
+  /// (tokens are retired as they come home) and the pool's target dips while a lease pins or an idle buffer
+  /// is unpinned, so without this the count after a batch depends on which tokens happened to come home
+  /// when; surplus tokens still in the buffer are retired and missing ones minted.
+  void settle_tokens();
 
   /// Takes a job's pinned slot or pageable vectors back (idempotent).
   void release_buffers(JobState& job) noexcept;

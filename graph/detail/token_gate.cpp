@@ -46,6 +46,14 @@ void TokenGate::drop(Token token) {
   last_drop_ = std::chrono::steady_clock::now();
 }
 
+bool TokenGate::withdraw(Token token, std::size_t target) {
+  std::lock_guard lock(mutex_);
+  target_ = target;
+  if (live_ <= target_) return false;
+  retire_locked(token);
+  return true;
+}
+
 std::size_t TokenGate::live() const {
   std::lock_guard lock(mutex_);
   return live_;

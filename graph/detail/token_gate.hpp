@@ -27,6 +27,9 @@ class TokenGate {
   /// The holder could not lease a slot with it right now: the token is withheld until the next grow(), so
   /// that the job can wait in the queue instead of spinning through admission.
   void drop(Token token);
+  /// A token taken out of the token buffer while the pipeline is quiet (Core::settle_tokens): retired if
+  /// there are more than `target`, else false and the caller puts it back.
+  bool withdraw(Token token, std::size_t target);
 
   std::size_t live() const;
   std::size_t target() const;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/proof.hpp>
@@ -84,6 +85,35 @@ TEST_CASE("pipeline/cli/batch_prove proves a small batch and writes its outputs"
   CHECK(slurp(timeline).find("<svg") != std::string::npos);
 }
 
+TEST_CASE("pipeline/cli/batch_prove runs several modes in one invocation with presynthesized jobs") {
+  TempDir dir;
+  const auto report = dir.path() / "run.json";
+  const auto proofs = dir.path() / "proofs";
+  const Outcome o =
+      batch_prove("--backend cpu --synthetic 8 --count 5 --verify --mode pinned,baseline:pre --out " +
+                  proofs.string() + " --report " + report.string());
+  REQUIRE_MESSAGE(o.code == 0, o.out << o.err);
+  // Five distinct witnesses fit the presynthesis cap; the baseline run prints it, the pinned one does not.
+  CHECK(o.out.find("5 distinct jobs presynthesized") != std::string::npos);
+  const auto check_run = [&](const std::string& name, const std::string& mode, double presynthesized) {
+    CAPTURE(name);
+    const groth16::json::Value doc =
+        groth16::json::parse(slurp(dir.path() / ("run." + name + ".json")), "report");
+    CHECK(doc.at("mode").as_string() == mode);
+    CHECK(doc.at("proofs").as_u64() == 5);
+    CHECK(doc.at("verified").as_u64() == 5);
+    CHECK(std::stod(doc.at("extra").at("presynthesized").number_text()) == presynthesized);
+    CHECK(std::stod(doc.at("extra").at("log2").number_text()) == 8);
+    for (int i = 0; i < 5; ++i) {
+      const auto bin = slurp(proofs / name / ("proof-00000" + std::to_string(i) + ".bin"));
+      CHECK(bin.size() == groth16::proof_encoded_size);
+    }
+  };
+  check_run("pinned", "pinned", 0);
+  check_run("baseline-pre", "baseline", 1);
+  CHECK(!std::filesystem::exists(report));
+}
+
 TEST_CASE("pipeline/cli/batch_prove exits 1 when a job fails and names it") {
   const Outcome o = batch_prove("--backend cpu --synthetic 8 --count 3 --inject-fault msm:1");
   CHECK(o.code == 1);
@@ -96,6 +126,7 @@ TEST_CASE("pipeline/cli/batch_prove exits 1 when a job fails and names it") {
 
 TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable options") {
   check_refused("--backend quantum", "unknown backend 'quantum'");
+  check_refused("--mode pinned,fast", "unknown mode 'fast'");
   check_refused("--synthetic 40", "--synthetic: 40 is outside 1..28");
   check_refused("--synthetic many", "not a number");
   check_refused("--count 0", "--count: 0 is outside");

@@ -108,7 +108,8 @@ TEST_CASE("pipeline/tokens/a key load withholds tokens and a removal adds them")
   for (auto& r : submitted) CHECK(await(r).ok());
   pipeline.drain();
   s = pipeline.stats();
-  CHECK(s.tokens == std::max<std::size_t>(target, 40 - 10));
+  // drain() settles the count on the target: surplus tokens still in the buffer are retired too.
+  CHECK(s.tokens == target);
   CHECK(s.max_inflight_slots <= 40);
 
   submitted.clear();
