@@ -381,6 +381,8 @@ std::span<const std::byte> NativeImage::raw(std::uint32_t id, std::uint64_t expe
 NativeKind read_native_kind(const std::filesystem::path& path) {
   std::uint64_t size = 0;
   FileDescriptor fd = open_for_reading(path, size);
+  // The same words as NativeImage::open, whichever of the two looks at the file first.
+  if (size == 0) throw Error(Errc::bad_input, path.string() + ": the file is empty");
   const std::uint64_t prefix =
       std::min<std::uint64_t>(size, sizeof(FileHeader) + native_max_sections * sizeof(SectionEntry));
   std::vector<std::byte> head(prefix);

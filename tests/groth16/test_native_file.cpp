@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -342,6 +343,50 @@ TEST_CASE("groth16/native/truncated and extended files fail cleanly") {
   test::write_bytes(bad, longer);
   expect_error(bad, error_of([&] { load_proving_key(bad); }), "(trailing data)");
   CHECK_THROWS_WITH_AS(load_proving_key(dir / "missing"), doctest::Contains("missing: cannot open"), Error);
+}
+
+TEST_CASE("groth16/native/truncated verifying key and constraint system files fail cleanly") {
+  test::TempDir dir;
+  const auto& f = fixture();
+  write_verifying_key(dir / "k.plvk", f.keys.vk);
+  write_constraint_system(dir / "k.plpce", f.circuit.cs);
+  using Load = std::function<void(const std::filesystem::path&, const LoadOptions&)>;
+  const std::pair<std::filesystem::path, Load> kinds[] = {
+      {dir / "k.plvk",
+       [](const std::filesystem::path& p, const LoadOptions& o) { load_verifying_key(p, o); }},
+      {dir / "k.plpce",
+       [](const std::filesystem::path& p, const LoadOptions& o) { load_constraint_system(p, o); }}};
+  const auto bad = dir / "bad";
+  for (const auto& [path, load] : kinds) {
+    CAPTURE(path.string());
+    const auto original = test::read_bytes(path);
+    const auto table = section_table(original);
+    const std::size_t header_end = 256 + 48 * table.size();
+    std::vector<std::size_t> lengths = {
+        0, 1, 8, 255, 256, 257, header_end - 1, header_end, original.size() / 2, original.size() - 1};
+    for (const auto& e : table) {
+      lengths.push_back(e.offset);
+      lengths.push_back(e.offset + e.bytes / 2);
+      lengths.push_back(e.offset + e.bytes - 1);
+    }
+    for (const std::size_t length : lengths) {
+      if (length >= original.size()) continue;
+      CAPTURE(length);
+      test::write_bytes(bad, std::vector<std::uint8_t>(
+                                 original.begin(), original.begin() + static_cast<std::ptrdiff_t>(length)));
+      for (const auto mode : {LoadOptions::Mode::map, LoadOptions::Mode::read}) {
+        for (const bool checksums : {true, false}) {
+          const std::string message =
+              error_of([&] { load(bad, LoadOptions{.mode = mode, .verify_checksums = checksums}); });
+          CHECK_MESSAGE(message.rfind(bad.string() + ": ", 0) == 0, message);
+          if (length == 0) CHECK(message.find("empty") != std::string::npos);
+          if (length >= header_end) CHECK(message.find("(truncated)") != std::string::npos);
+        }
+      }
+    }
+    // The intact file still loads, so the errors above came from the truncation alone.
+    CHECK_NOTHROW(load(path, LoadOptions{}));
+  }
 }
 
 TEST_CASE("groth16/native/wrong magic, version, kind and curve") {
