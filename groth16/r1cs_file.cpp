@@ -89,6 +89,17 @@ R1csFile parse(const BinFile& file, const R1csOptions& options) {
   out.header = parse_header(file);
   const R1csHeader& h = out.header;
 
+  // The map's size bounds nWires by the file's, before anything is sized by a count from the header: the
+  // input rows below take memory for every public wire, and nothing else limits how many the header claims.
+  const BinFile::Section* map = file.find(section_wire_map, "wire-to-label map");
+  if (map != nullptr && map->size != std::uint64_t{h.num_wires} * 8)
+    file.fail("the wire-to-label map has " + std::to_string(map->size) + " bytes, " +
+              std::to_string(h.num_wires) + " wires need " + std::to_string(std::uint64_t{h.num_wires} * 8));
+  if (map == nullptr && options.snarkjs_input_rows)
+    file.fail("no wire-to-label map (section 3), which circom always writes: without it the header's " +
+              std::to_string(h.num_public()) +
+              " public wires are not backed by the file, and snarkjs's input rows are not made for them");
+
   const BinFile::Section& section = file.require(section_constraints, "constraints section");
   BinReader in(file, section, "constraints section");
   // Each constraint takes at least its three term counts: a count the section cannot hold is truncation, and
@@ -118,11 +129,6 @@ R1csFile parse(const BinFile& file, const R1csOptions& options) {
     b.offsets.push_back(b.columns.size());
     c.offsets.push_back(c.columns.size());
   }
-
-  if (const BinFile::Section* map = file.find(section_wire_map, "wire-to-label map");
-      map != nullptr && map->size != std::uint64_t{h.num_wires} * 8)
-    file.fail("the wire-to-label map has " + std::to_string(map->size) + " bytes, " +
-              std::to_string(h.num_wires) + " wires need " + std::to_string(std::uint64_t{h.num_wires} * 8));
 
   out.cs.num_variables = h.num_wires;
   out.cs.num_public = h.num_public();

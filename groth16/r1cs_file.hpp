@@ -5,7 +5,8 @@
 //                      nLabels u64 | nConstraints u32
 //   section 2, constraints: nConstraints × three linear combinations A, B, C, each
 //                      nTerms u32 | nTerms × { wireId u32 | coefficient (n8 bytes, canonical, below r) }
-//   section 3, wire-to-label map: nWires × u64 (checked for its size only)
+//   section 3, wire-to-label map: nWires × u64 (checked for its size only; required with
+//                      R1csOptions::snarkjs_input_rows, since it is what bounds nWires by the file's size)
 //   sections 4, 5: custom gates (PLONK only): refused
 //
 // A constraint holds when <A, w>·<B, w> = <C, w>; wire 0 is the constant 1, then the public outputs, the

@@ -28,7 +28,7 @@ std::vector<WtnsJob> plan_wtns_jobs(std::span<const std::filesystem::path> files
   jobs.reserve(files.size());
   std::map<std::string, std::filesystem::path> seen;
   for (const std::filesystem::path& file : files) {
-    const WtnsHeader header = read_wtns_header(file);
+    const WtnsHeader header = check_wtns(file);
     check_wtns_length(file, header, num_variables, key_name);
     std::string name = wtns_job_name(file);
     if (name.empty())

@@ -57,36 +57,71 @@ BinFile open_wtns(const std::filesystem::path& path) {
   return BinFile::open(path, "wtns", ".wtns", wtns_version);
 }
 
+[[noreturn]] void fail_not_below_r(const BinFile& file, std::uint64_t index) {
+  file.fail("value " + std::to_string(index) + " is not below the field modulus r");
+}
+
+[[noreturn]] void fail_first_not_one(const BinFile& file) {
+  file.fail("w[0] is not 1 (every R1CS witness starts with the constant 1)");
+}
+
+constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
+
+/// Keeps the lowest index of a value not below r, so the message does not depend on the thread schedule.
+void lower_to(std::atomic<std::uint64_t>& first_bad, std::uint64_t i) {
+  std::uint64_t seen = first_bad.load();
+  while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+  }
+}
+
+void check_values(const BinFile& file, const Parsed& parsed) {
+  std::atomic<std::uint64_t> first_bad{none};
+  const std::byte* values = parsed.values.data();
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, parsed.header.num_witness, grain_values),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      for (std::size_t i = range.begin(); i != range.end(); ++i)
+                        if (!Fr::is_canonical(detail::load_bigint<4>(values + i * n8))) {
+                          lower_to(first_bad, i);
+                          return;
+                        }
+                    });
+  if (const std::uint64_t bad = first_bad.load(); bad != none) fail_not_below_r(file, bad);
+  if (parsed.header.num_witness != 0 && !Fr::from_canonical(detail::load_bigint<4>(values)).is_one())
+    fail_first_not_one(file);
+}
+
 void convert(const BinFile& file, const Parsed& parsed, std::span<Fr> out) {
   if (parsed.header.num_witness != out.size())
     file.fail("the witness has " + std::to_string(parsed.header.num_witness) + " values, the circuit " +
               std::to_string(out.size()) + " variables");
-  // The lowest index of a value not below r, so the message does not depend on the thread schedule.
-  std::atomic<std::uint64_t> first_bad{std::numeric_limits<std::uint64_t>::max()};
+  std::atomic<std::uint64_t> first_bad{none};
   const std::byte* values = parsed.values.data();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), grain_values),
                     [&](const tbb::blocked_range<std::size_t>& range) {
                       for (std::size_t i = range.begin(); i != range.end(); ++i) {
                         const auto value = detail::load_bigint<4>(values + i * n8);
                         if (!Fr::is_canonical(value)) {
-                          std::uint64_t seen = first_bad.load();
-                          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
-                          }
+                          lower_to(first_bad, i);
                           continue;
                         }
                         out[i] = Fr::from_canonical(value);
                       }
                     });
-  if (const std::uint64_t bad = first_bad.load(); bad != std::numeric_limits<std::uint64_t>::max())
-    file.fail("value " + std::to_string(bad) + " is not below the field modulus r");
-  if (!out.empty() && !out[0].is_one())
-    file.fail("w[0] is not 1 (every R1CS witness starts with the constant 1)");
+  if (const std::uint64_t bad = first_bad.load(); bad != none) fail_not_below_r(file, bad);
+  if (!out.empty() && !out[0].is_one()) fail_first_not_one(file);
 }
 
 }  // namespace
 
 WtnsHeader read_wtns_header(const std::filesystem::path& path) {
   return parse(open_wtns(path)).header;
+}
+
+WtnsHeader check_wtns(const std::filesystem::path& path) {
+  const BinFile file = open_wtns(path);
+  const Parsed parsed = parse(file);
+  check_values(file, parsed);
+  return parsed.header;
 }
 
 void read_wtns_into(const std::filesystem::path& path, std::span<Fr> out) {

@@ -34,6 +34,11 @@ struct WtnsHeader {
 /// section of exactly nWitness × 32 bytes).
 WtnsHeader read_wtns_header(const std::filesystem::path& path);
 
+/// read_wtns_header, plus every value checked as read_wtns checks it (below r, z[0] = 1) without converting
+/// or keeping any: what a batch tool runs on each witness file before it proves anything, so that a broken
+/// witness is refused up front instead of failing its job.
+WtnsHeader check_wtns(const std::filesystem::path& path);
+
 /// Reads the whole witness into `out`, which must have exactly header.num_witness elements (the caller knows
 /// the circuit's variable count; a mismatch names both numbers), converting every value to Montgomery form.
 /// Checks that every value is below r and that z[0] = 1.

@@ -79,15 +79,23 @@ struct Counts {
   std::uint64_t copied = 0;
 };
 
+/// The section of a query, which must hold exactly `count` points.
+template <class Affine>
+const BinFile::Section& query_section(const BinFile& file, std::uint32_t type, const char* what,
+                                      std::uint64_t count, const char* count_text) {
+  const BinFile::Section& section = file.require(type, what);
+  if (section.size / sizeof(Affine) != count || section.size % sizeof(Affine) != 0)
+    file.fail(section_label(what, type) + " has " + std::to_string(section.size) + " bytes; " + count_text +
+              " = " + std::to_string(count) + " points need " + std::to_string(count * sizeof(Affine)));
+  return section;
+}
+
 /// A query section as an array of points: a view into the image when the section is aligned for Affine and
 /// someone owns the image, otherwise a parallel copy; then the points are checked at `level`.
 template <class Affine>
 SharedArray<Affine> read_query(const BinFile& file, std::uint32_t type, const char* what, std::uint64_t count,
                                const char* count_text, PointCheck level, Counts& counts) {
-  const BinFile::Section& section = file.require(type, what);
-  if (section.size / sizeof(Affine) != count || section.size % sizeof(Affine) != 0)
-    file.fail(section_label(what, type) + " has " + std::to_string(section.size) + " bytes; " + count_text +
-              " = " + std::to_string(count) + " points need " + std::to_string(count * sizeof(Affine)));
+  const BinFile::Section& section = query_section<Affine>(file, type, what, count, count_text);
   const std::byte* bytes = file.payload(section).data();
   SharedArray<Affine> out;
   if (file.owner() != nullptr && reinterpret_cast<std::uintptr_t>(bytes) % alignof(Affine) == 0) {
@@ -259,12 +267,21 @@ ZkeyFile parse(const BinFile& file, const ZkeyOptions& options) {
   ZkeyFile out;
   out.header = h.counts;
   ZkeyHeader& counts = out.header;
+  // Every query's size against the header's counts before anything is sized by those counts: the header
+  // alone could claim domainSize = 2^28 and make the coefficient matrices' row offsets take gigabytes, while
+  // the H query of a domain that large takes 24 GiB of file.
+  const std::uint64_t n_vars = counts.num_variables;
+  const std::uint64_t n_public = counts.num_public;
+  query_section<G1Affine>(file, section_ic, "IC", n_public + 1, "nPublic + 1");
+  query_section<G1Affine>(file, section_a, "A query", n_vars, "nVars");
+  query_section<G1Affine>(file, section_b1, "B1 query", n_vars, "nVars");
+  query_section<G2Affine>(file, section_b2, "B2 query", n_vars, "nVars");
+  query_section<G1Affine>(file, section_c, "C query", n_vars - n_public - 1, "nVars - nPublic - 1");
+  query_section<G1Affine>(file, section_h, "H query", counts.domain_size, "domainSize");
 
   auto [a, b] = read_coefficients(file, counts, options.constraint_system);
 
   Counts bytes;
-  const std::uint64_t n_vars = counts.num_variables;
-  const std::uint64_t n_public = counts.num_public;
   ProvingKey& pk = out.pk;
   pk.convention = HConvention::snarkjs;
   pk.num_variables = n_vars;

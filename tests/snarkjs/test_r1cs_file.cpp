@@ -110,11 +110,12 @@ TEST_CASE("groth16/r1cs/malformed files are clear errors") {
       }),
       "bad.r1cs: the circuit is over bn128's scalar field r"));
   CHECK(contains(error([&](auto& b) { b[header_at] = std::byte{8}; }), "field elements of 8 bytes"));
-  // Fewer wires than the inputs need, and than constraint 0 (C = {2, 4}) uses.
+  // Fewer wires than the inputs need, and than the wire map holds (that constraint 0, C = {2, 4}, uses wire 4
+  // is checked below, on a file without the map).
   CHECK(contains(error([&](auto& b) { groth16::detail::store_u32(b.data() + header_at + 36, 3); }),
                  "do not fit in 3 wires"));
   CHECK(contains(error([&](auto& b) { groth16::detail::store_u32(b.data() + header_at + 36, 4); }),
-                 "constraint 0, C: wire 4 is not below nWires = 4"));
+                 "the wire-to-label map has 152 bytes, 4 wires need 32"));
   // The first coefficient of constraint 0 (A: nTerms, wire, value) set to r.
   CHECK(contains(
       error([&](auto& b) { groth16::detail::store_bigint(b.data() + constraints_at + 8, Fr::modulus); }),
@@ -126,6 +127,30 @@ TEST_CASE("groth16/r1cs/malformed files are clear errors") {
                  "truncated"));
   CHECK(contains(error([&](auto& b) { groth16::detail::store_u32(b.data() + header_at + 60, 15); }),
                  "unexpected bytes"));
+  // Counts the file does not back: 2^31 wires, 2^30 of them public outputs, refused by the wire map's size
+  // before any memory is sized by them; without the map, snarkjs's input rows are not made at all.
+  const auto huge = [&](auto& b) {
+    groth16::detail::store_u32(b.data() + header_at + 36, 1u << 31);
+    groth16::detail::store_u32(b.data() + header_at + 40, 1u << 30);
+  };
+  CHECK(contains(error(huge), "the wire-to-label map has 152 bytes, 2147483648 wires need 17179869184"));
+  BinFileWriter no_map("r1cs", 1);
+  for (const auto& s : layout.sections()) {
+    const auto p = layout.payload(s);
+    if (s.type != 3) no_map.add_section(s.type, std::vector<std::byte>(p.begin(), p.end()));
+  }
+  auto unmapped = no_map.bytes();
+  CHECK(parse_r1cs(unmapped, "nomap.r1cs").cs.num_constraints() == 16);
+  CHECK(contains(
+      bad_input_message([&] { parse_r1cs(unmapped, "nomap.r1cs", R1csOptions{.snarkjs_input_rows = true}); }),
+      "nomap.r1cs: no wire-to-label map (section 3)"));
+  // Without the map, the wires the constraints use are what checks nWires.
+  groth16::detail::store_u32(
+      unmapped.data() +
+          BinFile::from_memory(nullptr, unmapped, "x", "r1cs", ".r1cs", 1).require(1, "h").offset + 36,
+      4);
+  CHECK(contains(bad_input_message([&] { parse_r1cs(unmapped, "nomap.r1cs"); }),
+                 "constraint 0, C: wire 4 is not below nWires = 4"));
   // Custom gates (PLONK only).
   BinFileWriter writer("r1cs", 1);
   for (const auto& s : layout.sections()) {

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/groth16/binfile.hpp>
+#include <proofline/groth16/detail/le_bytes.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 
 #include "groth16/helpers.hpp"
@@ -160,4 +163,65 @@ TEST_CASE("apps/batch_prove/zkey and wtns files give snarkjs proof and public fi
           "--no-progress --zkey " + (dir / "A.wtns").string() + " --wtns " + (dir / "A.wtns").string());
   CHECK(o.code == 2);
   CHECK(contains(o.err, "not a .zkey file"));
+}
+
+TEST_CASE(
+    "apps/batch_prove/a broken key or witness is exit 2 with one line naming the file and nothing is "
+    "proved") {
+  groth16::test::TempDir dir;
+  const auto zkey = fixture("chain_16", "circuit_final.zkey");
+  const auto wtns = file_bytes(fixture("chain_16", "witness.wtns"));
+  write_file_bytes(dir / "good.wtns", wtns);
+  const auto out = dir / "out";
+  // The good witness comes first: a broken one after it must still stop the batch before any proof.
+  const auto prove = [&](const std::filesystem::path& key, const std::string& bad_wtns) {
+    return run(PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --backend cpu --zkey " + key.string() +
+                                          " --wtns " + (dir / "good.wtns").string() + " " +
+                                          (dir / bad_wtns).string() + " --out " + out.string());
+  };
+  const auto expect_refused = [&](const Outcome& o, const std::string& file, const std::string& problem) {
+    INFO(o.out << o.err);
+    CHECK(o.code == 2);
+    CHECK(lines(o.err) == 1);
+    CHECK(contains(o.err, file));
+    CHECK(contains(o.err, problem));
+    CHECK_FALSE(std::filesystem::exists(out / "good.proof.json"));
+  };
+
+  // Witnesses (the values start at byte 76, the header's prime at 28): truncated, a value equal to r, w[0] =
+  // 0, another curve's field.
+  write_file_bytes(dir / "short.wtns", std::vector<std::byte>(wtns.begin(), wtns.begin() + 300));
+  expect_refused(prove(zkey, "short.wtns"), "short.wtns", "truncated");
+  auto bytes = wtns;
+  groth16::detail::store_bigint(bytes.data() + 76 + 5 * 32, Fr::modulus);
+  write_file_bytes(dir / "r.wtns", bytes);
+  expect_refused(prove(zkey, "r.wtns"), "r.wtns", "value 5 is not below the field modulus r");
+  bytes = wtns;
+  bytes[76] = std::byte{0};
+  write_file_bytes(dir / "zero.wtns", bytes);
+  expect_refused(prove(zkey, "zero.wtns"), "zero.wtns", "w[0] is not 1");
+  bytes = wtns;
+  groth16::detail::store_bigint(
+      bytes.data() + 28,
+      BigInt<4>::from_hex("0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001"));
+  write_file_bytes(dir / "bn.wtns", bytes);
+  expect_refused(prove(zkey, "bn.wtns"), "bn.wtns", "bn128");
+
+  // Keys: truncated, a wrong version, a query point off the curve (one bit of H's point 7).
+  const auto key = file_bytes(zkey);
+  write_file_bytes(dir / "half.zkey", std::vector<std::byte>(key.begin(), key.begin() + key.size() / 2));
+  expect_refused(prove(dir / "half.zkey", "good.wtns"), "half.zkey", "truncated");
+  bytes = key;
+  bytes[4] = std::byte{2};
+  write_file_bytes(dir / "v2.zkey", bytes);
+  expect_refused(prove(dir / "v2.zkey", "good.wtns"), "v2.zkey", "unsupported .zkey version 2");
+  bytes = key;
+  {
+    const BinFile file = BinFile::from_memory(nullptr, key, "k", "zkey", ".zkey", 1);
+    const BinFile::Section& h = file.require(9, "H query");
+    bytes[h.offset + 7 * sizeof(G1Affine)] ^= std::byte{1};
+  }
+  write_file_bytes(dir / "off.zkey", bytes);
+  expect_refused(prove(dir / "off.zkey", "good.wtns"), "off.zkey",
+                 "H query (section 9): point 7 is not on the curve");
 }

@@ -97,6 +97,20 @@ TEST_CASE("groth16/wtns/batch planning checks every witness against the key befo
   write_wtns(dir / "sub" / "A.wtns", z);
   files.push_back(dir / "sub" / "A.wtns");
   CHECK(contains(bad_input_message([&] { plan_wtns_jobs(files, 19, "key.zkey"); }), "would overwrite"));
+  // Every value is checked at planning time, not only the header: a value not below r, w[0] != 1.
+  auto bytes = wtns_bytes(z);
+  groth16::detail::store_bigint(bytes.data() + 76 + 7 * 32, Fr::modulus);
+  write_file_bytes(dir / "r.wtns", bytes);
+  files = {dir / "A.wtns", dir / "r.wtns"};
+  CHECK(contains(bad_input_message([&] { plan_wtns_jobs(files, 19, "key.zkey"); }),
+                 (dir / "r.wtns").string() + ": value 7 is not below the field modulus r"));
+  CHECK(contains(bad_input_message([&] { check_wtns(dir / "r.wtns"); }), "value 7 is not below"));
+  bytes = wtns_bytes(z);
+  bytes[76] = std::byte{2};
+  write_file_bytes(dir / "two.wtns", bytes);
+  files = {dir / "two.wtns"};
+  CHECK(contains(bad_input_message([&] { plan_wtns_jobs(files, 19, "key.zkey"); }), "w[0] is not 1"));
+  CHECK(check_wtns(dir / "A.wtns").num_witness == 19);
   files = {dir / "missing.wtns"};
   CHECK(contains(bad_input_message([&] { plan_wtns_jobs(files, 19, "key.zkey"); }), "cannot open"));
 }

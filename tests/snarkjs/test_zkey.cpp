@@ -274,6 +274,14 @@ TEST_CASE("groth16/zkey/malformed headers sections and coefficients are clear er
   CHECK(contains(changed(2, [](auto& p) { p[300] ^= std::byte{1}; }), "beta2 is not on the curve"));
   CHECK(contains(changed(2, [](auto& p) { put_point(p, 676, G1Affine::generator()); }),
                  "delta1 and delta2 are not the same multiple"));
+  // The query sizes are checked before the coefficients, whose matrices the header's domainSize sizes: a
+  // 15 KB file claiming 2^28 rows is refused for its H query before a bad coefficient is even looked at.
+  CHECK(contains(error_of(rebuild(good,
+                                  [](std::uint32_t type, auto& p) {
+                                    if (type == 2) groth16::detail::store_u32(p.data() + 96, 1u << 28);
+                                    if (type == 4) groth16::detail::store_u32(p.data() + 4 + 44 * 3, 2);
+                                  })),
+                 "H query (section 9) has 3072 bytes; domainSize = 268435456 points need"));
   // Coefficients: nCoef past the section, a third matrix, indices out of range, a value not below r.
   CHECK(contains(changed(4, [](auto& p) { groth16::detail::store_u32(p.data(), 100000); }), "truncated"));
   CHECK(contains(changed(4, [](auto& p) { groth16::detail::store_u32(p.data() + 4 + 44 * 3, 2); }),
