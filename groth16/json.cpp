@@ -249,39 +249,6 @@ class Parser {
   std::size_t pos_ = 0;
 };
 
-void dump_string(std::string& out, const std::string& text) {
-  out += '"';
-  for (const char ch : text) {
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x",
-                        static_cast<unsigned>(static_cast<unsigned char>(ch)));
-          out += buffer;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-}
-
 void newline(std::string& out, int indent, int level) {
   if (indent < 0) return;
   out += '\n';
@@ -300,7 +267,7 @@ void dump_value(std::string& out, const Value& value, int indent, int level) {
       out += value.number_text();
       return;
     case Value::Type::string:
-      dump_string(out, value.as_string());
+      append_quoted(out, value.as_string());
       return;
     case Value::Type::array: {
       const auto& items = value.as_array();
@@ -335,7 +302,7 @@ void dump_value(std::string& out, const Value& value, int indent, int level) {
       for (std::size_t i = 0; i < members.size(); ++i) {
         if (i) out += ',';
         newline(out, indent, level + 1);
-        dump_string(out, members[i].first);
+        append_quoted(out, members[i].first);
         out += indent < 0 ? ":" : ": ";
         dump_value(out, members[i].second, indent, level + 1);
       }
@@ -471,6 +438,45 @@ Value& Value::set(std::string key, Value item) {
   }
   members_.emplace_back(std::move(key), std::move(item));
   return members_.back().second;
+}
+
+void append_quoted(std::string& out, std::string_view text) {
+  out += '"';
+  for (const char ch : text) {
+    switch (ch) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof buffer, "\\u%04x",
+                        static_cast<unsigned>(static_cast<unsigned char>(ch)));
+          out += buffer;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
 }
 
 std::string dump(const Value& value, int indent) {

@@ -78,8 +78,12 @@ class Value {
 };
 
 /// Serializes; indent < 0 writes everything on one line, otherwise nested values are indented by `indent`
-/// spaces. Strings are escaped as JSON requires (control characters as \u00XX); bytes >= 0x80 pass through.
+/// spaces. Strings are written by append_quoted.
 std::string dump(const Value& value, int indent = 2);
+
+/// Appends `text` as a JSON string literal, escaped as JavaScript's JSON.stringify does (\b \f \n \r \t,
+/// other control characters as \u00xx); bytes >= 0x80 pass through.
+void append_quoted(std::string& out, std::string_view text);
 
 /// Parses one JSON text (RFC 8259; surrounding whitespace allowed). `context` prefixes error messages (a file
 /// name). Nesting deeper than 128 levels is rejected.

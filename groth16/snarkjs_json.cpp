@@ -126,45 +126,6 @@ G2Affine g2_from(const json::Value& value, std::string_view context, ProofPointC
   return p;
 }
 
-void escape_into(std::string& out, const std::string& text) {
-  out += '"';
-  for (const char ch : text) {
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          static const char* hex = "0123456789abcdef";
-          out += "\\u00";
-          out += hex[(ch >> 4) & 15];
-          out += hex[ch & 15];
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-}
-
 void stringify_into(std::string& out, const json::Value& value, int level) {
   const auto newline = [&out](int depth) {
     out += '\n';
@@ -181,7 +142,7 @@ void stringify_into(std::string& out, const json::Value& value, int level) {
       out += value.number_text();
       return;
     case json::Value::Type::string:
-      escape_into(out, value.as_string());
+      json::append_quoted(out, value.as_string());
       return;
     case json::Value::Type::array: {
       const auto& items = value.as_array();
@@ -209,7 +170,7 @@ void stringify_into(std::string& out, const json::Value& value, int level) {
       for (std::size_t i = 0; i < members.size(); ++i) {
         if (i) out += ',';
         newline(level + 1);
-        escape_into(out, members[i].first);
+        json::append_quoted(out, members[i].first);
         out += ": ";
         stringify_into(out, members[i].second, level + 1);
       }
