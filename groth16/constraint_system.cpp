@@ -184,4 +184,21 @@ std::optional<std::uint64_t> first_unsatisfied_row(const ConstraintSystem& cs, s
   return row;
 }
 
+std::optional<std::uint64_t> first_unsatisfied_row(std::span<const Fr> a, std::span<const Fr> b,
+                                                   std::span<const Fr> c) {
+  if (b.size() < a.size() || c.size() < a.size())
+    throw Error(Errc::invalid_argument, "first_unsatisfied_row: b and c are shorter than a");
+  constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t row = tbb::parallel_reduce(
+      tbb::blocked_range<std::uint64_t>(0, a.size(), row_grain), none,
+      [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
+        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i)
+          if (a[i] * b[i] != c[i]) return i;
+        return found;
+      },
+      [](std::uint64_t x, std::uint64_t y) { return std::min(x, y); });
+  if (row == none) return std::nullopt;
+  return row;
+}
+
 }  // namespace proofline::groth16

@@ -77,6 +77,11 @@ void evaluate(const ConstraintSystem& cs, std::span<const Fr> z, std::span<Fr> a
 /// C). Throws like evaluate for a wrong z size.
 std::optional<std::uint64_t> first_unsatisfied_row(const ConstraintSystem& cs, std::span<const Fr> z);
 
+/// The same over vectors already evaluated (a = A·z, b = B·z, c = C·z): the lowest i < a.size() with
+/// a_i·b_i != c_i, or nullopt. b and c hold at least a.size() values. TBB-parallel.
+std::optional<std::uint64_t> first_unsatisfied_row(std::span<const Fr> a, std::span<const Fr> b,
+                                                   std::span<const Fr> c);
+
 inline bool is_satisfied(const ConstraintSystem& cs, std::span<const Fr> z) {
   return !first_unsatisfied_row(cs, z).has_value();
 }

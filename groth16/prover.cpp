@@ -1,11 +1,9 @@
 #include <proofline/groth16/prover.hpp>
 
 #include <tbb/blocked_range.h>
-#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -22,22 +20,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-/// The first row with a_i·b_i != c_i, or none.
-std::optional<std::uint64_t> first_mismatch(std::span<const Fr> a, std::span<const Fr> b,
-                                            std::span<const Fr> c, std::uint64_t rows) {
-  constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
-  const std::uint64_t row = tbb::parallel_reduce(
-      tbb::blocked_range<std::uint64_t>(0, rows, 1 << 14), none,
-      [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
-        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i)
-          if (a[i] * b[i] != c[i]) return i;
-        return found;
-      },
-      [](std::uint64_t x, std::uint64_t y) { return std::min(x, y); });
-  if (row == none) return std::nullopt;
-  return row;
 }
 
 }  // namespace
@@ -126,7 +108,8 @@ Proof prove(const ProvingKey& pk, const ConstraintSystem& cs, std::span<const Fr
   auto mark = Clock::now();
   synthesize(pk, cs, z, a, b, c);
   if (options.check_witness && cs.c) {
-    if (const auto row = first_mismatch(a, b, c, cs.num_constraints()))
+    const std::size_t rows = cs.num_constraints();
+    if (const auto row = first_unsatisfied_row(std::span(a).first(rows), b, c))
       throw Error(Errc::bad_input,
                   "prove: the witness does not satisfy constraint row " + std::to_string(*row));
   }

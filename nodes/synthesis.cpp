@@ -6,11 +6,9 @@
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
-#include <oneapi/tbb/parallel_reduce.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
-#include <limits>
 #include <string>
 #include <variant>
 
@@ -29,22 +27,6 @@ struct Overloaded : F... {
 };
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
-
-/// The lowest row i < rows with a_i·b_i != c_i.
-std::optional<std::uint64_t> first_bad_row(std::span<const Fr> a, std::span<const Fr> b,
-                                           std::span<const Fr> c) {
-  constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
-  const std::uint64_t row = oneapi::tbb::parallel_reduce(
-      oneapi::tbb::blocked_range<std::uint64_t>(0, a.size(), 1 << 14), none,
-      [&](const oneapi::tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
-        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i)
-          if (a[i] * b[i] != c[i]) return i;
-        return found;
-      },
-      [](std::uint64_t x, std::uint64_t y) { return std::min(x, y); });
-  if (row == none) return std::nullopt;
-  return row;
-}
 
 void copy_parallel(std::span<const Fr> from, std::span<Fr> to) {
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, from.size(), 1 << 16),
@@ -89,7 +71,7 @@ void run(Core& core, JobState& job) {
     groth16::evaluate(*key.cs, job.z, job.a, job.b, job.c);
   }
   if (core.config.check_witness) {
-    if (const auto row = first_bad_row(job.a, job.b, job.c))
+    if (const auto row = groth16::first_unsatisfied_row(job.a, job.b, job.c))
       throw Error(Errc::bad_input, "the witness does not satisfy constraint row " + std::to_string(*row) +
                                        " of key '" + key.name + "'");
   }
