@@ -32,10 +32,15 @@
 #include <proofline/util/error.hpp>
 
 #include "bench_gpu_kernels.hpp"
+#include "gpu_bench_report.hpp"
 
 namespace {
 
 using namespace proofline;
+using bench::Report;
+using bench::Row;
+using bench::size_index;
+using bench::split_list;
 
 struct Options {
   std::vector<std::string> sections = {"probe", "ntt", "h"};
@@ -45,89 +50,7 @@ struct Options {
   std::string json_path;
 };
 
-struct Row {
-  std::string section;
-  std::string name;
-  unsigned log_n = 0;
-  std::vector<double> ms;
-  double reference_ms = 0;  // sppark on the same H200 (0: not measured)
-  double floor_ms = 0;      // integer-multiply model floor (0: none)
-  std::string includes;
-
-  double median() const {
-    std::vector<double> s = ms;
-    std::sort(s.begin(), s.end());
-    const std::size_t m = s.size() / 2;
-    return s.size() % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-  }
-};
-
-class Report {
- public:
-  static void header() {
-    std::printf("%-6s %-34s %5s %10s %10s %10s %5s %10s %8s %10s\n", "sect", "operation", "log_n",
-                "median_ms", "min_ms", "max_ms", "runs", "sppark_ms", "vs_spp", "floor_ms");
-  }
-  void add(Row row) {
-    const double med = row.median();
-    const double lo = *std::min_element(row.ms.begin(), row.ms.end());
-    const double hi = *std::max_element(row.ms.begin(), row.ms.end());
-    char reference[32] = "-", ratio[32] = "-", floor[32] = "-";
-    if (row.reference_ms > 0) {
-      std::snprintf(reference, sizeof reference, "%.3f", row.reference_ms);
-      std::snprintf(ratio, sizeof ratio, "%.2fx", row.reference_ms / med);
-    }
-    if (row.floor_ms > 0) std::snprintf(floor, sizeof floor, "%.2f", row.floor_ms);
-    std::printf("%-6s %-34s %5u %10.3f %10.3f %10.3f %5zu %10s %8s %10s\n", row.section.c_str(),
-                row.name.c_str(), row.log_n, med, lo, hi, row.ms.size(), reference, ratio, floor);
-    std::fflush(stdout);
-    rows_.push_back(std::move(row));
-  }
-  void note(const std::string& key, double value) { notes_.emplace_back(key, value); }
-
-  void write_json(const std::string& path, const std::string& device) const {
-    std::ofstream out(path);
-    if (!out) throw Error(Errc::io, "bench_gpu: cannot write " + path);
-    out << "{\n  \"device\": \"" << device << "\",\n  \"notes\": {";
-    for (std::size_t i = 0; i < notes_.size(); ++i)
-      out << (i ? ", " : "") << "\"" << notes_[i].first << "\": " << notes_[i].second;
-    out << "},\n  \"rows\": [\n";
-    for (std::size_t i = 0; i < rows_.size(); ++i) {
-      const Row& r = rows_[i];
-      out << "    {\"section\": \"" << r.section << "\", \"name\": \"" << r.name
-          << "\", \"log_n\": " << r.log_n << ", \"median_ms\": " << r.median()
-          << ", \"min_ms\": " << *std::min_element(r.ms.begin(), r.ms.end())
-          << ", \"max_ms\": " << *std::max_element(r.ms.begin(), r.ms.end()) << ", \"runs\": " << r.ms.size()
-          << ", \"sppark_ms\": " << r.reference_ms << ", \"floor_ms\": " << r.floor_ms << ", \"includes\": \""
-          << r.includes << "\", \"samples_ms\": [";
-      for (std::size_t k = 0; k < r.ms.size(); ++k) out << (k ? ", " : "") << r.ms[k];
-      out << "]}" << (i + 1 < rows_.size() ? "," : "") << "\n";
-    }
-    out << "  ]\n}\n";
-  }
-
- private:
-  std::vector<Row> rows_;
-  std::vector<std::pair<std::string, double>> notes_;
-};
-
-// ---- reference figures
-// ---------------------------------------------------------------------------------------
-
-int size_index(unsigned log_n) {
-  switch (log_n) {
-    case 20:
-      return 0;
-    case 22:
-      return 1;
-    case 24:
-      return 2;
-    case 26:
-      return 3;
-    default:
-      return -1;
-  }
-}
+// ---- reference figures ----
 
 /// sppark on this H200 (sppark-h200.md, medians), by variant and size 2^20, 2^22, 2^24, 2^26.
 double sppark_ntt_ms(NttDirection direction, NttOrder order, bool coset, unsigned log_n) {
@@ -284,14 +207,6 @@ void section_h(Context& ctx) {
       ctx.report.add(std::move(row));
     }
   }
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream stream(text);
-  for (std::string item; std::getline(stream, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
 }
 
 Options parse(int argc, char** argv) {
