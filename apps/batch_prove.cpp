@@ -84,6 +84,10 @@ backend
 resources
   --host-budget SIZE      host memory for keys and pinned slots, e.g. 64G (default: what the process may use)
   --vram-budget SIZE      per GPU (default: free VRAM less a margin)
+  --srs auto|vram|host    where the keys' points live on the GPU backend: in VRAM when a GPU's budget holds
+                          them, else streamed from page-locked host memory (auto, the default); VRAM only; or
+                          always streamed
+  --srs-buffer SIZE       each of the two per-GPU staging buffers of a streamed SRS (default 256M)
   --slots N               most pinned slots in flight (default: synthesis jobs + 2 per GPU)
   --device-slots N        jobs bound to one GPU at once (default 2)
   --synth-threads N       jobs synthesized at once (default: half the threads)
@@ -253,6 +257,10 @@ Options parse(int argc, char** argv) {
         o.config.host_budget = parse_bytes(arg, next());
       } else if (arg == "--vram-budget") {
         o.config.vram_budget = parse_bytes(arg, next());
+      } else if (arg == "--srs") {
+        o.config.srs = pipeline::parse_srs_placement(next());
+      } else if (arg == "--srs-buffer") {
+        o.config.srs_stream_buffer = parse_bytes(arg, next());
       } else if (arg == "--slots") {
         o.config.slots = parse_count(arg, next(), 1, 4096);
       } else if (arg == "--device-slots") {

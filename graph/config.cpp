@@ -44,6 +44,18 @@ std::string_view to_string(Mode mode) noexcept {
   return mode == Mode::pinned ? "pinned" : "baseline";
 }
 
+std::string_view to_string(SrsPlacement placement) noexcept {
+  switch (placement) {
+    case SrsPlacement::automatic:
+      return "auto";
+    case SrsPlacement::device:
+      return "vram";
+    case SrsPlacement::host:
+      return "host";
+  }
+  return "unknown";
+}
+
 Backend parse_backend(std::string_view text) {
   if (text == "auto" || text == "automatic") return Backend::automatic;
   if (text == "cpu") return Backend::cpu;
@@ -57,6 +69,14 @@ Mode parse_mode(std::string_view text) {
   if (text == "baseline") return Mode::baseline;
   throw Error(Errc::invalid_argument,
               "unknown mode '" + std::string(text) + "' (expected pinned or baseline)");
+}
+
+SrsPlacement parse_srs_placement(std::string_view text) {
+  if (text == "auto" || text == "automatic") return SrsPlacement::automatic;
+  if (text == "vram" || text == "device") return SrsPlacement::device;
+  if (text == "host") return SrsPlacement::host;
+  throw Error(Errc::invalid_argument,
+              "unknown SRS placement '" + std::string(text) + "' (expected auto, vram or host)");
 }
 
 }  // namespace proofline::pipeline

@@ -29,6 +29,13 @@ enum class Mode {
              ///< held across H2D + NTT + MSM, synchronously (same kernels, keys and VRAM-resident SRS)
 };
 
+/// Where a key's SRS (the proving key's query points) lives on the CUDA backend.
+enum class SrsPlacement {
+  automatic,  ///< in VRAM where a GPU's budget holds it, else streamed from page-locked host memory
+  device,     ///< in VRAM only: add_key fails when no GPU's budget holds the key
+  host,       ///< always streamed from page-locked host memory (VRAM stays free for slots and other keys)
+};
+
 /// The stages a job passes, in order. Errors name the stage they happened in; fault hooks get it.
 enum class Stage : std::uint8_t {
   queue,      ///< submitted, waiting for a pinned-slot token
@@ -46,9 +53,13 @@ const char* to_string(Stage stage) noexcept;
 std::string_view to_string(Backend backend) noexcept;
 /// "pinned" | "baseline".
 std::string_view to_string(Mode mode) noexcept;
-/// Parse the names above ("auto" or "automatic"); Error(invalid_argument) naming the text otherwise.
+/// "auto" | "vram" | "host".
+std::string_view to_string(SrsPlacement placement) noexcept;
+/// Parse the names above ("auto" or "automatic"; "device" for "vram"); Error(invalid_argument) naming the
+/// text otherwise.
 Backend parse_backend(std::string_view text);
 Mode parse_mode(std::string_view text);
+SrsPlacement parse_srs_placement(std::string_view text);
 
 using JobId = std::uint64_t;
 
@@ -84,6 +95,12 @@ struct Config {
   /// Device slots are sized for 2^max_log_n rows (CUDA backend); 0: the first key's domain. A key larger
   /// than the device slots is refused by add_key with a message naming this field.
   unsigned max_log_n = 0;
+
+  /// Where keys' SRS live (CUDA backend). A streamed key's MSMs upload its points in batches through two
+  /// staging buffers of srs_stream_buffer bytes per GPU while the previous batch is summed: slower than
+  /// VRAM-resident points when the MSMs are short, but a key larger than VRAM still proves.
+  SrsPlacement srs = SrsPlacement::automatic;
+  std::uint64_t srs_stream_buffer = std::uint64_t{256} << 20;
 
   /// Where pinned memory comes from; none: memory::default_backend() (cudaHostRegister with a GPU, else
   /// host pages).

@@ -49,11 +49,64 @@ void notify_key_released(Core& core, KeyState& key) {
   }
 }
 
-/// The GPU for a job of `key`: the least busy healthy GPU that holds its SRS, or else the one with the most
-/// free VRAM, after uploading the SRS there (blocking; this runs on the submitting thread, never in the
-/// graph).
+/// Puts the key's SRS in VRAM on every GPU whose budget holds it, or (Config::srs allowing) makes it ready to
+/// stream from page-locked host memory on every GPU that can hold the staging buffers. Throws
+/// Error(out_of_budget) when neither works.
+void place_srs(Core& core, KeyState& key, const std::string& what) {
+  const SrsPlacement placement = core.config.srs;
+  std::size_t placed = 0;
+  std::string why;
+  if (placement != SrsPlacement::host) {
+    for (auto& lane : core.gpus) {
+      if (!lane->healthy.load()) continue;
+      try {
+        // Resident and idle afterwards: jobs find it there. Where keys in use hold the VRAM, give up soon.
+        detail::acquire_device_key(core, *lane, key, std::chrono::seconds(2));
+        ++placed;
+      } catch (const Error& e) {
+        if (e.code() != Errc::out_of_budget) throw;
+        why = e.what();
+      }
+    }
+    if (placed > 0) return;
+    if (placement == SrsPlacement::device)
+      throw Error(Errc::out_of_budget, what + ": its SRS (" + format_size(detail::device_key_bytes(key)) +
+                                           ") fits no GPU's VRAM budget next to the device slots (" + why +
+                                           "); SRS placement 'auto' would stream it from host memory");
+  }
+  auto srs = std::make_unique<detail::HostSrs>(detail::make_host_srs(*key.pk, *core.pool, what));
+  for (auto& lane : core.gpus) {
+    if (!lane->healthy.load()) continue;
+    try {
+      detail::enable_srs_streaming(core, *lane);
+      ++placed;
+    } catch (const Error& e) {
+      if (e.code() != Errc::out_of_budget) throw;
+      why = e.what();
+    }
+  }
+  if (placed == 0)
+    throw Error(Errc::out_of_budget, what + ": no GPU can stream its SRS from host memory: " + why);
+  PL_LOG_INFO("{}: SRS of {} streamed from host memory ({} in {:.2f} s)", what, format_size(srs->bytes),
+              srs->copied() ? "a pinned copy made" : "its own pinned points", srs->seconds);
+  key.host_srs = std::move(srs);
+}
+
+/// The GPU for a job of `key`: for a streamed key the least busy healthy GPU; else the least busy healthy GPU
+/// that holds its SRS, or else the one with the most free VRAM, after uploading the SRS there (blocking; this
+/// runs on the submitting thread, never in the graph).
 std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
                                              std::optional<std::chrono::milliseconds> patience) {
+  if (key.host_srs) {
+    GpuLane* least = nullptr;
+    for (auto& lane : core.gpus)
+      if (lane->healthy.load() && detail::srs_streaming(*lane) &&
+          (least == nullptr || lane->outstanding.load() < least->outstanding.load()))
+        least = lane.get();
+    if (least == nullptr)
+      throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
+    return {least->index, {}};
+  }
   GpuLane* best = nullptr;
   memory::ResidentHandle best_handle;
   for (auto& lane : core.gpus) {
@@ -240,26 +293,7 @@ KeyHandle Pipeline::add_key(KeySpec spec) {
     for (auto& lane : core.gpus) detail::evict_device_key(*lane, *key);
   });
 
-  if (core.backend == Backend::cuda) {
-    std::size_t placed = 0;
-    std::string why;
-    for (auto& lane : core.gpus) {
-      if (!lane->healthy.load()) continue;
-      try {
-        // Resident and idle afterwards: jobs find it there. Where keys in use hold the VRAM, give up soon.
-        detail::acquire_device_key(core, *lane, *key, std::chrono::seconds(2));
-        ++placed;
-      } catch (const Error& e) {
-        if (e.code() != Errc::out_of_budget) throw;
-        why = e.what();
-      }
-    }
-    if (placed == 0)
-      throw Error(Errc::out_of_budget,
-                  what + ": its SRS (" + format_size(detail::device_key_bytes(*key)) +
-                      ") fits no GPU's VRAM budget next to the device slots (" + why +
-                      "); the GPU MSM reads device-resident points only, so a key must fit one GPU");
-  }
+  if (core.backend == Backend::cuda) place_srs(core, *key, what);
 
   {
     std::lock_guard lock(core.keys_mutex);
@@ -489,6 +523,11 @@ void Pipeline::shutdown(ShutdownMode mode) {
   core.arena.execute([&] { core.flow->graph.wait_for_all(); });
   // The GPUs go now (their pinned result buffers back to the pool); stats and the recorder stay readable.
   for (auto& lane : core.gpus) lane->resources.reset();
+  {
+    // Pinned copies of streamed keys' points go back too: at shutdown no pinned byte stays leased.
+    std::lock_guard lock(core.keys_mutex);
+    for (auto& [id, key] : core.keys) key->host_srs.reset();
+  }
   core.sample_counters();
   {
     std::lock_guard lock(core.jobs_mutex);

@@ -40,9 +40,12 @@ class Pipeline {
 
   /// Registers a key and makes it resident before any of its jobs is admitted: its bytes are charged to the
   /// host budget (evicting idle pool buffers first) and, on the CUDA backend, its SRS is uploaded to the GPUs
-  /// whose VRAM budget holds it (least recently used keys evicted). May block for that. Throws
-  /// Error(invalid_argument) for an inconsistent key, Error(out_of_budget) when the host budget cannot hold
-  /// the key and one pinned slot of its jobs (a clear error at start, not a hang later).
+  /// whose VRAM budget holds it (least recently used keys evicted). A key that no GPU's VRAM holds (or every
+  /// key, with Config::srs = host) is streamed instead: its points stay in host memory - used where they are
+  /// when already page-locked, else copied once into a pinned buffer charged to the host budget - and its
+  /// MSMs upload them in batches. May block for that. Throws Error(invalid_argument) for an inconsistent key,
+  /// Error(out_of_budget) when the host budget cannot hold the key and one pinned slot of its jobs, or when
+  /// Config::srs = vram and no GPU holds the SRS (a clear error at start, not a hang later).
   KeyHandle add_key(KeySpec spec);
   /// Unregisters a key once no queued or running job uses it (waits for that); its memory becomes
   /// evictable and the pool may grow into it.

@@ -69,7 +69,11 @@ RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles
   RunReport r;
   r.backend = std::string(to_string(stats.backend));
   r.mode = std::string(to_string(stats.mode));
-  for (const GpuStats& gpu : stats.gpus) r.gpus.push_back(gpu.device);
+  for (const GpuStats& gpu : stats.gpus) {
+    r.gpus.push_back(gpu.device);
+    r.gpu_jobs.push_back(gpu.jobs);
+    r.srs_stream_bytes += gpu.srs_stream_bytes;
+  }
   r.jobs = jobs;
   r.proofs = stats.proofs;
   r.failed = stats.failed;
@@ -180,6 +184,8 @@ RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles
 std::string report_json(const RunReport& r) {
   json::Value gpus = json::Value::array();
   for (const int gpu : r.gpus) gpus.push_back(json::Value(gpu));
+  json::Value gpu_jobs = json::Value::array();
+  for (const std::uint64_t jobs : r.gpu_jobs) gpu_jobs.push_back(json::Value(jobs));
   json::Value stages = json::Value::object();
   for (const StageReport& s : r.stages) {
     stages.set(s.name, json::Value::object({{"count", json::Value(static_cast<std::uint64_t>(s.count))},
@@ -210,6 +216,8 @@ std::string report_json(const RunReport& r) {
       {"backend", json::Value(r.backend)},
       {"mode", json::Value(r.mode)},
       {"gpus", gpus},
+      {"gpu_jobs", gpu_jobs},
+      {"srs_stream_bytes", json::Value(r.srs_stream_bytes)},
       {"jobs", json::Value(r.jobs)},
       {"proofs", json::Value(r.proofs)},
       {"failed", json::Value(r.failed)},
@@ -251,6 +259,14 @@ std::string report_summary(const RunReport& r) {
       out += (r.gpu_busy_fraction ? ", " : " ") + std::string("H2D ") + fixed(*r.h2d_gbps, 1) + " GB/s";
     out += "\n";
   }
+  if (r.gpus.size() > 1) {
+    out += "jobs per GPU:";
+    for (std::size_t i = 0; i < r.gpus.size() && i < r.gpu_jobs.size(); ++i)
+      out += " " + std::to_string(r.gpus[i]) + ": " + std::to_string(r.gpu_jobs[i]) + ";";
+    out += "\n";
+  }
+  if (r.srs_stream_bytes > 0)
+    out += "srs: " + format_size(r.srs_stream_bytes) + " of points streamed from host memory\n";
   out += "stages (count, p50/p99 ms):";
   for (const StageReport& s : r.stages)
     out += " " + s.name + " " + std::to_string(s.count) + " " + fixed(s.p50_ms, 2) + "/" +

@@ -29,7 +29,10 @@ struct StageReport {
 struct RunReport {
   std::string backend;
   std::string mode;
-  std::vector<int> gpus;  ///< device ordinals (empty on the CPU backend)
+  std::vector<int> gpus;                ///< device ordinals (empty on the CPU backend)
+  std::vector<std::uint64_t> gpu_jobs;  ///< jobs routed to each of `gpus`
+  /// Bytes of SRS points streamed from host memory to the GPUs (keys not resident in VRAM), all GPUs.
+  std::uint64_t srs_stream_bytes = 0;
 
   std::uint64_t jobs = 0;
   std::uint64_t proofs = 0;

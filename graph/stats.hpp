@@ -31,7 +31,10 @@ struct GpuStats {
   std::size_t device_slots = 0;
   std::size_t device_slots_in_use = 0;
   std::uint64_t jobs = 0;  ///< jobs routed here so far
-  bool healthy = true;     ///< false after a sticky CUDA error: its jobs fail, others go on
+  /// Keys streamed from host memory: MSM batches uploaded and their bytes (0 when every key is in VRAM).
+  std::uint64_t srs_stream_batches = 0;
+  std::uint64_t srs_stream_bytes = 0;
+  bool healthy = true;  ///< false after a sticky CUDA error: its jobs fail, others go on
 };
 
 struct PipelineStats {

@@ -1,7 +1,7 @@
 // Baseline mode on the CUDA backend, reproducing the old design for side-by-side measurement: the same
-// kernels, keys and VRAM-resident SRS, but a, b, c, z come from pageable heap vectors and one mutex per GPU
-// is held across H2D + H + MSMs, synchronously (the worker waits for the stream). It blocks a worker on
-// purpose.
+// kernels, keys and SRS placement (VRAM or streamed), but a, b, c, z come from pageable heap vectors and one
+// mutex per GPU is held across H2D + H + MSMs, synchronously (the worker waits for the stream). It blocks a
+// worker on purpose.
 #include <proofline/nodes/detail/gpu_device.hpp>
 
 #include <cstring>
@@ -30,8 +30,6 @@ void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
     gpu::DeviceGuard guard(lane.device);
     DeviceSlot& slot = *g.slots.front();
     slot.anchor = g.current_anchor();
-    const groth16::ProvingKey& pk = *job.key->pk;
-    const DeviceKey& key = *job.gpu_key.as<DeviceKey>();
     const std::uint64_t abc = job.key->slot_sizes[0];
     const std::uint64_t bytes = 3 * abc + job.key->slot_sizes[3];
     slot.h2d_begin.record(g.copy);
@@ -46,18 +44,10 @@ void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
     slot.ntt_begin.record(stream);
     g.ntt->enqueue_h(slot.a.data(), slot.b.data(), slot.c.data(), job.key->domain, stream);
     slot.ntt_end.record(stream);
-    MsmResultsDevice* r = slot.results.data();
-    void* scratch = g.scratch.data();
-    const std::size_t nv = pk.num_variables;
     slot.msm_begin.record(stream);
-    g.msm_sparse_g1->enqueue_msm_g1(key.a.data(), slot.z.data(), nv, &r->a, scratch, stream);
-    g.msm_sparse_g1->enqueue_msm_g1(key.b1.data(), slot.z.data(), nv, &r->b1, scratch, stream);
-    g.msm_sparse_g2->enqueue_msm_g2(key.b2.data(), slot.z.data(), nv, &r->b2, scratch, stream);
-    g.msm_sparse_g1->enqueue_msm_g1(key.l.data(), slot.z.data() + pk.num_public + 1, pk.l_query.size(), &r->l,
-                                    scratch, stream);
-    g.msm_dense_g1->enqueue_msm_g1(key.h.data(), slot.a.data(), pk.h_query.size(), &r->h, scratch, stream);
+    enqueue_job_msms(g, job, slot, stream);
     slot.msm_end.record(stream);
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), r, sizeof(MsmResultsDevice),
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(), sizeof(MsmResultsDevice),
                                   cudaMemcpyDeviceToHost, stream));
     PL_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old design: the worker waits, holding the mutex
     record_device_span(core, slot, core.ids.h2d, lane.copy_track, slot.h2d_begin, slot.h2d_end, job.id,

@@ -86,6 +86,11 @@ GpuDevice::~GpuDevice() {
   // Nothing may still run on the streams when the buffers and completions below go away.
   (void)cudaStreamSynchronize(copy);
   (void)cudaStreamSynchronize(compute);
+  if (point_stream) {
+    const auto streamed = point_stream->stats();
+    lane.srs_stream_batches_final = streamed.batches;
+    lane.srs_stream_bytes_final = streamed.bytes_uploaded;
+  }
 }
 
 std::shared_ptr<const ClockAnchor> GpuDevice::current_anchor() {
@@ -184,8 +189,20 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
   g.msm_dense_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, n, gpu::MsmOptions{}, lane.device);
   g.msm_sparse_g2 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g2, z_cap,
                                                      gpu::MsmOptions{.split_zero_one = true}, lane.device);
-  const std::size_t scratch = std::max(
-      {g.msm_sparse_g1->scratch_bytes(), g.msm_dense_g1->scratch_bytes(), g.msm_sparse_g2->scratch_bytes()});
+  // Streamed keys: one batch is what a staging buffer holds; these engines are only plans until used.
+  const std::uint64_t buffer = core.config.srs_stream_buffer;
+  const std::uint64_t g1_batch = std::min<std::uint64_t>(buffer / sizeof(G1Affine), std::max(n, z_cap));
+  const std::uint64_t g2_batch = std::min<std::uint64_t>(buffer / sizeof(G2Affine), z_cap);
+  g.stream_sparse_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, g1_batch,
+                                                        gpu::MsmOptions{.split_zero_one = true}, lane.device);
+  g.stream_dense_g1 = std::make_unique<gpu::MsmEngine>(
+      gpu::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n), gpu::MsmOptions{}, lane.device);
+  g.stream_sparse_g2 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g2, g2_batch,
+                                                        gpu::MsmOptions{.split_zero_one = true}, lane.device);
+  std::size_t scratch = 0;
+  for (const auto* engine : {g.msm_sparse_g1.get(), g.msm_dense_g1.get(), g.msm_sparse_g2.get(),
+                             g.stream_sparse_g1.get(), g.stream_dense_g1.get(), g.stream_sparse_g2.get()})
+    scratch = std::max(scratch, engine->scratch_bytes());
   const std::size_t count = core.config.device_slots;
   const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + sizeof(MsmResultsDevice);
   const std::uint64_t bytes = g.ntt->table_bytes() + scratch + count * per_slot;
@@ -281,6 +298,54 @@ void evict_device_key(GpuLane& lane, const KeyState& key) {
   if (lane.resources) device_of(lane).keys->evict(key_name(key));
 }
 
+void enable_srs_streaming(Core& core, GpuLane& lane) {
+  GpuDevice& g = device_of(lane);
+  std::lock_guard lock(g.point_stream_mutex);
+  if (g.point_stream) return;
+  const std::uint64_t buffer = core.config.srs_stream_buffer;
+  const std::uint64_t bytes = 2 * buffer + 2 * sizeof(G2Jacobian);
+  auto charge = g.vram.try_reserve(bytes);
+  if (!charge)
+    throw Error(Errc::out_of_budget, gpu_name(lane) + ": the SRS staging buffers need " + format_size(bytes) +
+                                         ", the VRAM budget has " + format_size(g.vram.available()));
+  gpu::DeviceGuard guard(lane.device);
+  g.point_stream = std::make_unique<gpu::MsmPointStream>(buffer, lane.device);
+  g.point_stream_charge = std::move(*charge);
+  PL_LOG_INFO("{}: streams SRS from host memory through 2 x {} of staging", gpu_name(lane),
+              format_size(buffer));
+}
+
+bool srs_streaming(const GpuLane& lane) {
+  if (!lane.resources) return false;
+  std::lock_guard lock(lane.resources->point_stream_mutex);
+  return lane.resources->point_stream != nullptr;
+}
+
+void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot, cudaStream_t stream) {
+  const groth16::ProvingKey& pk = *job.key->pk;
+  const std::size_t nv = pk.num_variables;
+  const Fr* z = slot.z.data();
+  const Fr* z_private = z + pk.num_public + 1;
+  const Fr* h_scalars = slot.a.data();  // the NTT stage leaves H's coefficients in a
+  MsmResultsDevice* r = slot.results.data();
+  void* scratch = g.scratch.data();
+  if (const HostSrs* srs = job.key->host_srs.get()) {
+    gpu::MsmPointStream& points = *g.point_stream;
+    points.enqueue_msm_g1(*g.stream_sparse_g1, srs->a, z, nv, &r->a, scratch, stream);
+    points.enqueue_msm_g1(*g.stream_sparse_g1, srs->b1, z, nv, &r->b1, scratch, stream);
+    points.enqueue_msm_g2(*g.stream_sparse_g2, srs->b2, z, nv, &r->b2, scratch, stream);
+    points.enqueue_msm_g1(*g.stream_sparse_g1, srs->l, z_private, pk.l_query.size(), &r->l, scratch, stream);
+    points.enqueue_msm_g1(*g.stream_dense_g1, srs->h, h_scalars, pk.h_query.size(), &r->h, scratch, stream);
+    return;
+  }
+  const DeviceKey& key = *job.gpu_key.as<DeviceKey>();
+  g.msm_sparse_g1->enqueue_msm_g1(key.a.data(), z, nv, &r->a, scratch, stream);
+  g.msm_sparse_g1->enqueue_msm_g1(key.b1.data(), z, nv, &r->b1, scratch, stream);
+  g.msm_sparse_g2->enqueue_msm_g2(key.b2.data(), z, nv, &r->b2, scratch, stream);
+  g.msm_sparse_g1->enqueue_msm_g1(key.l.data(), z_private, pk.l_query.size(), &r->l, scratch, stream);
+  g.msm_dense_g1->enqueue_msm_g1(key.h.data(), h_scalars, pk.h_query.size(), &r->h, scratch, stream);
+}
+
 std::uint64_t device_vram_available(const GpuLane& lane) {
   return lane.resources ? lane.resources->vram.available() : 0;
 }
@@ -289,11 +354,19 @@ GpuStats device_stats(const GpuLane& lane) {
   GpuStats stats;
   stats.device = lane.device;
   stats.name = lane.name;
+  stats.srs_stream_batches = lane.srs_stream_batches_final.load();
+  stats.srs_stream_bytes = lane.srs_stream_bytes_final.load();
   if (const GpuDevice* g = lane.resources.get()) {
     stats.vram = g->vram.stats();
     stats.keys = g->keys->stats();
     stats.device_slots = g->slots.size();
     stats.device_slots_in_use = g->slots_in_use.load();
+    std::lock_guard lock(g->point_stream_mutex);
+    if (g->point_stream) {
+      const auto streamed = g->point_stream->stats();
+      stats.srs_stream_batches = streamed.batches;
+      stats.srs_stream_bytes = streamed.bytes_uploaded;
+    }
   }
   return stats;
 }

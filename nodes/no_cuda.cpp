@@ -41,6 +41,12 @@ void evict_device_key(GpuLane&, const KeyState&) {}
 std::uint64_t device_vram_available(const GpuLane&) {
   return 0;
 }
+void enable_srs_streaming(Core&, GpuLane&) {
+  no_cuda();
+}
+bool srs_streaming(const GpuLane&) {
+  return false;
+}
 GpuStats device_stats(const GpuLane& lane) {
   GpuStats stats;
   stats.device = lane.device;

@@ -3,8 +3,8 @@
 // (../shared/reference/gpu-anchors.md §3), and optionally written as JSON. Same table layout as bench_gpu
 // (which holds the NTT sections).
 //
-//   bench_gpu_msm [--sections g1,sweep,g2,mix,setup] [--sizes 20,22,24,26] [--runs N] [--json FILE] [--seed
-//   S]
+//   bench_gpu_msm [--sections g1,sweep,g2,mix,stream,setup] [--sizes 20,22,24,26] [--runs N] [--json FILE]
+//   [--seed S]
 //
 // Method (../shared/device.md): points resident on the device (P_i = [k_i]·G made on the GPU by the
 // fixed-base kernel, all distinct), scalars uniform in Fr and already on the device (Montgomery form), two
@@ -12,7 +12,8 @@
 // stream (every kernel, the GPU window combination and the copy of the result point to pinned host memory; no
 // transfers of inputs); one warm-up, then the median of N calls (11 up to 2^22, 7 at 2^24, 5 at 2^26). The
 // last result of every row is checked against the closed form [sum s_i k_i]·G. Ratio rows (G2/G1,
-// mix/uniform) compare rows of this same run. Setup rows time FixedBaseMul::run on host spans (wall clock:
+// mix/uniform, streamed/resident) compare rows of this same run. Stream rows keep the points in pinned
+// host memory and include their upload. Setup rows time FixedBaseMul::run on host spans (wall clock:
 // the table, the transfers through pinned staging and the kernels).
 #include <algorithm>
 #include <chrono>
@@ -41,6 +42,7 @@
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
+#include <proofline/cuda/gpu_msm_stream.hpp>
 #include <proofline/memory/pinning.hpp>
 #include <proofline/util/error.hpp>
 
@@ -55,7 +57,7 @@ using bench::size_index;
 using bench::split_list;
 
 struct Options {
-  std::vector<std::string> sections = {"g1", "sweep", "g2", "mix", "setup"};
+  std::vector<std::string> sections = {"g1", "sweep", "g2", "mix", "stream", "setup"};
   std::vector<unsigned> sizes = {20, 22, 24, 26};
   int runs = 0;  // 0: by size
   std::string json_path;
@@ -357,6 +359,69 @@ void section_mix(Context& ctx) {
   }
 }
 
+/// Points streamed from pinned host memory (MsmPointStream, default 2 x 256 MiB staging), uniform and
+/// Groth16-mix scalars, beside the resident uniform row of this run: what a key larger than VRAM costs.
+void section_stream(Context& ctx) {
+  auto& points = g1_points(ctx);
+  const auto backend = memory::default_backend();
+  const std::size_t max_n = std::size_t{1} << ctx.g1_max_log;
+  const memory::PinnedBuffer host = backend->allocate(max_n * sizeof(G1Affine));
+  auto* host_points = static_cast<G1Affine*>(host.data);
+  PL_CUDA_CHECK(
+      cudaMemcpy(host_points, points.device.data(), max_n * sizeof(G1Affine), cudaMemcpyDeviceToHost));
+  const memory::PinnedBuffer result_buffer = backend->allocate(sizeof(G1Jacobian));
+  auto* result = static_cast<G1Jacobian*>(result_buffer.data);
+  gpu::MsmPointStream stream;
+  const std::size_t batch = stream.buffer_bytes() / sizeof(G1Affine);
+  for (unsigned log_n : ctx.options.sizes) {
+    if (log_n < 22) continue;
+    const std::size_t n = std::size_t{1} << log_n;
+    for (const bool mix : {false, true}) {
+      const ScalarSets sets(ctx.options.seed + 500 + log_n + (mix ? 1 : 0), n, 2, mix);
+      gpu::MsmOptions options;
+      options.split_zero_one = mix;
+      if (mix) options.expected_dense = batch * 3 / 10;
+      const gpu::MsmEngine engine(gpu::MsmGroup::g1, std::min(batch, n), options);
+      gpu::DeviceBuffer<std::byte> scratch(engine.scratch_bytes());
+      const int runs = runs_for(ctx.options, log_n);
+      auto call = [&](int set) {
+        stream.enqueue_msm_g1(engine, host_points, sets.pointers[static_cast<std::size_t>(set) % 2], n,
+                              result, scratch.data(), ctx.stream.get());
+      };
+      gpu::Event start, stop;
+      call(0);
+      ctx.stream.synchronize();
+      Row row;
+      for (int i = 0; i < runs; ++i) {
+        start.record(ctx.stream.get());
+        call(i + 1);
+        stop.record(ctx.stream.get());
+        stop.synchronize();
+        row.ms.push_back(stop.elapsed_ms_since(start));
+      }
+      row.section = "stream";
+      row.name = std::string(mix ? "G1 MSM 20/50/30 split" : "G1 MSM uniform") +
+                 " streamed c=" + std::to_string(engine.window_bits());
+      row.log_n = log_n;
+      row.includes =
+          "H2D of every point from pinned memory (2 x 256 MiB staging) overlapped with per-batch "
+          "Pippenger, batch sums, result D2H; scalars resident";
+      row.check = check(*result, points.logs, sets.last(runs), n);
+      const double streamed = row.median();
+      ctx.report.add(std::move(row));
+      if (mix) continue;
+      for (int c = 4; c <= 22; ++c) {
+        if (const Row* resident = ctx.report.find("G1 MSM uniform c=" + std::to_string(c), log_n)) {
+          ctx.report.note("streamed_over_resident_2^" + std::to_string(log_n), streamed / resident->median());
+          break;
+        }
+      }
+    }
+  }
+  backend->deallocate(result_buffer);
+  backend->deallocate(host);
+}
+
 /// Fixed-base batches through the host API (what setup calls): table, pinned staging, transfers, kernels.
 void section_setup(Context& ctx) {
   double key_s = 0;
@@ -436,11 +501,9 @@ int main(int argc, char** argv) {
     std::printf("bench_gpu_msm on %s (%d SMs), seed %llu\n", devices[0].name.c_str(),
                 devices[0].multiprocessors, static_cast<unsigned long long>(ctx.options.seed));
     Report::header();
-    const std::pair<const char*, void (*)(Context&)> sections[] = {{"g1", section_g1},
-                                                                   {"sweep", section_sweep},
-                                                                   {"g2", section_g2},
-                                                                   {"mix", section_mix},
-                                                                   {"setup", section_setup}};
+    const std::pair<const char*, void (*)(Context&)> sections[] = {
+        {"g1", section_g1},   {"sweep", section_sweep},   {"g2", section_g2},
+        {"mix", section_mix}, {"stream", section_stream}, {"setup", section_setup}};
     for (const auto& name : ctx.options.sections) {
       bool known = false;
       for (const auto& [key, run] : sections) {

@@ -7,4 +7,8 @@ void launch_msm_tail(const MsmTail<G1Params>& tail, CUstream_st* stream) {
   launch_msm_tail_impl(tail, stream);
 }
 
+void launch_msm_add_result(G1Jacobian* total, const G1Jacobian* partial, bool first, CUstream_st* stream) {
+  launch_msm_add_result_impl(total, partial, first, stream);
+}
+
 }  // namespace proofline::gpu::detail

@@ -25,6 +25,7 @@
 
 #include <proofline/cuda/arith/domain.hpp>
 #include <proofline/graph/config.hpp>
+#include <proofline/graph/detail/host_srs.hpp>
 #include <proofline/graph/detail/token_gate.hpp>
 #include <proofline/graph/job.hpp>
 #include <proofline/graph/stats.hpp>
@@ -83,6 +84,9 @@ struct KeyState {
   std::shared_ptr<const groth16::ConstraintSystem> cs;
   std::shared_ptr<const groth16::VerifyingKey> vk;
   std::optional<groth16::PreparedVerifyingKey> pvk;
+  /// Set when the SRS is streamed from host memory (CUDA backend): no GPU holds it in VRAM. Declared after
+  /// pk, so it is unpinned before the points can go; jobs hold the key, so it outlives their MSMs.
+  std::unique_ptr<const HostSrs> host_srs;
   Domain domain = Domain::make(1, HConvention::generator7);
   /// Slot buffer sizes in bytes: a, b, c (domain) and z (variables).
   std::array<std::uint64_t, 4> slot_sizes{};
@@ -158,8 +162,10 @@ struct GpuLane {
   std::atomic<std::size_t> outstanding{0};  ///< jobs routed here and not retired
   std::atomic<std::uint64_t> jobs{0};
   std::atomic<bool> healthy{true};  ///< false after a sticky CUDA error: its jobs fail, none is routed here
-  trace::TrackId copy_track{};      ///< spans of the copy stream (H2D)
-  trace::TrackId compute_track{};   ///< spans of the compute stream (H, MSMs)
+  /// The streamed-SRS counters of the last GpuDevice (kept for stats after shutdown frees the device).
+  std::atomic<std::uint64_t> srs_stream_batches_final{0}, srs_stream_bytes_final{0};
+  trace::TrackId copy_track{};     ///< spans of the copy stream (H2D)
+  trace::TrackId compute_track{};  ///< spans of the compute stream (H, MSMs)
   std::unique_ptr<GpuDevice, GpuDeleter> resources;
 };
 

@@ -21,4 +21,8 @@ std::unique_ptr<PinningBackend> make_cuda_register_backend(const BackendOptions&
   return nullptr;
 }
 
+bool is_page_locked(const void*) noexcept {
+  return false;
+}
+
 }  // namespace proofline::memory::detail

@@ -21,6 +21,7 @@
 #include <proofline/cuda/detail/device_buffer.hpp>
 #include <proofline/cuda/detail/stream.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
+#include <proofline/cuda/gpu_msm_stream.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
@@ -92,6 +93,12 @@ struct GpuDevice {
   std::unique_ptr<gpu::MsmEngine> msm_sparse_g1;  ///< witness scalars: the 0/±1 fast path
   std::unique_ptr<gpu::MsmEngine> msm_dense_g1;   ///< H scalars: dense
   std::unique_ptr<gpu::MsmEngine> msm_sparse_g2;
+  /// Keys streamed from host memory (KeyState::host_srs): MSM engines planned for one staging buffer's batch
+  /// (their scratch is counted in `scratch`), the staging buffers made at the first such key.
+  std::unique_ptr<gpu::MsmEngine> stream_sparse_g1, stream_dense_g1, stream_sparse_g2;
+  std::unique_ptr<gpu::MsmPointStream> point_stream;
+  mutable std::mutex point_stream_mutex;  ///< guards creating point_stream (add_key vs. stats)
+  memory::Reservation point_stream_charge;
   gpu::DeviceBuffer<std::byte> scratch;  ///< one compute stream, MSMs one after another: one scratch
   std::vector<std::unique_ptr<DeviceSlot>> slots;
   std::atomic<std::size_t> slots_in_use{0};
@@ -102,6 +109,10 @@ struct GpuDevice {
   /// A fresh anchor (blocks on one event of the idle clock stream: never call it from a node body).
   void reanchor();
 };
+
+/// Enqueues the job's five MSMs on `stream` against its key's SRS - in this GPU's VRAM, or streamed from
+/// page-locked host memory - with the results in slot.results.
+void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot, cudaStream_t stream);
 
 /// The host function of every GPU stage: try_put, then release_wait, nothing else.
 void CUDART_CB complete_stage(void* completion);

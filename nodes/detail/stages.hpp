@@ -65,6 +65,10 @@ memory::ResidentHandle acquire_device_key(Core& core, GpuLane& lane, const KeySt
 /// Drops the key's SRS from this GPU if nobody uses it.
 void evict_device_key(GpuLane& lane, const KeyState& key);
 std::uint64_t device_vram_available(const GpuLane& lane);
+/// Makes this GPU ready for keys streamed from host memory (the staging buffers, charged to its VRAM
+/// budget; idempotent). Throws Error(out_of_budget) when the budget cannot hold them.
+void enable_srs_streaming(Core& core, GpuLane& lane);
+bool srs_streaming(const GpuLane& lane);
 GpuStats device_stats(const GpuLane& lane);
 /// Supervisor work: a fresh clock anchor every few seconds; a health check that completes the stage
 /// callbacks of a GPU whose context died (a sticky CUDA error never runs them), so the graph cannot hang.

@@ -4,13 +4,19 @@
 // evicted least recently used first and come back when needed.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
 
+#include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/graph/trace/stats.hpp>
+#include <proofline/groth16/native_file.hpp>
 #include <proofline/groth16/setup.hpp>
 #include <proofline/groth16/synthetic.hpp>
 #include <proofline/groth16/verifier.hpp>
@@ -103,7 +109,7 @@ TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and eve
     const JobResult r = await(s);
     REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
     CHECK(r.verified);
-    CHECK(r.gpu == 0);
+    CHECK(r.gpu >= 0);
     CHECK(verifies(*c, r));
   }
   pipeline.drain();
@@ -254,4 +260,127 @@ TEST_CASE("pipeline/gpu/keys that do not fit VRAM together are evicted least rec
   s = pipeline.stats();
   CHECK(s.gpus[0].keys.loads >= 3);
   CHECK(s.gpus[0].vram.high_water <= *config.vram_budget);
+}
+
+TEST_CASE("pipeline/gpu/a key larger than the VRAM budget streams its SRS from host memory") {
+  const GpuCircuit& a = gpu_circuit(12);
+  const GpuCircuit& b = gpu_circuit(14);
+  const auto config_with = [](std::optional<std::uint64_t> vram, SrsPlacement srs) {
+    Config config = gpu_config();
+    config.vram_budget = vram;
+    config.srs = srs;
+    config.srs_stream_buffer = 1 << 20;  // 10922 G1 / 5461 G2 points a batch: every MSM of b takes 2-4
+    return config;
+  };
+  std::uint64_t fixed = 0;
+  {
+    Pipeline probe(config_with(std::nullopt, SrsPlacement::automatic));
+    probe.add_key(a.spec("a"));
+    fixed = probe.stats().gpus[0].vram.used - a.pk->query_bytes();
+  }
+  // Room for the slots, a's SRS and the staging buffers, not for b's SRS.
+  const std::uint64_t vram = fixed + a.pk->query_bytes() + (3u << 20);
+  REQUIRE(b.pk->query_bytes() > vram - fixed);
+  {
+    Pipeline strict(config_with(vram, SrsPlacement::device));
+    strict.add_key(a.spec("a"));
+    CHECK_THROWS_WITH_AS(strict.add_key(b.spec("b")), doctest::Contains("fits no GPU's VRAM budget"), Error);
+  }
+  for (const Mode mode : {Mode::pinned, Mode::baseline}) {
+    CAPTURE(to_string(mode));
+    Config config = config_with(vram, SrsPlacement::automatic);
+    config.mode = mode;
+    Pipeline pipeline(config);
+    const KeyHandle ka = pipeline.add_key(a.spec("a"));  // in VRAM
+    const KeyHandle kb = pipeline.add_key(b.spec("b"));  // streamed
+    std::vector<std::pair<const GpuCircuit*, Submission>> submitted;
+    for (std::uint64_t i = 0; i < 6; ++i) {
+      const GpuCircuit& c = i % 3 == 0 ? a : b;
+      submitted.emplace_back(&c, pipeline.submit(gpu_job(c, i % 3 == 0 ? ka : kb, 40 + i)));
+    }
+    for (auto& [c, s] : submitted) {
+      const JobResult r = await(s);
+      REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+      CHECK(verifies(*c, r));
+    }
+    pipeline.drain();
+    pipeline.shutdown();
+    const PipelineStats s = pipeline.stats();  // the streamed counters outlive the GPUs' resources
+    CHECK(s.proofs == 6);
+    CHECK(s.pool.bytes_leased == 0);
+    // Four jobs of b (on whichever GPUs), each streaming every point of b's five queries exactly once.
+    std::uint64_t bytes = 0, batches = 0;
+    for (const GpuStats& gpu : s.gpus) {
+      bytes += gpu.srs_stream_bytes;
+      batches += gpu.srs_stream_batches;
+      CHECK(gpu.vram.high_water <= vram);
+    }
+    CHECK(bytes == 4 * b.pk->query_bytes());
+    CHECK(batches >= 4 * 10);
+  }
+}
+
+TEST_CASE("pipeline/gpu/a key mapped from its file streams from a pinned copy of its points") {
+  const GpuCircuit& c = gpu_circuit(14);
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("proofline-gpu-mapped-" + std::to_string(::getpid()) + ".plkey");
+  groth16::write_proving_key(path, *c.pk, c.vk.get());
+  auto loaded = groth16::load_proving_key(path);  // mmap, PROT_READ
+  std::filesystem::remove(path);                  // the mapping keeps the pages
+  Config config = gpu_config();
+  config.srs = SrsPlacement::host;
+  Pipeline pipeline(config);
+  const KeyHandle key = pipeline.add_key(
+      KeySpec{"mapped", std::make_shared<const groth16::ProvingKey>(std::move(loaded.value.pk)), c.cs, c.vk});
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 3; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 80 + i)));
+  for (auto& s : submitted) {
+    const JobResult r = await(s);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(verifies(c, r));
+  }
+  CHECK(pipeline.stats().host_budget.used >= 2 * c.pk->query_bytes());  // the key and its pinned copy
+  pipeline.shutdown();
+  std::uint64_t bytes = 0;
+  for (const GpuStats& gpu : pipeline.stats().gpus) bytes += gpu.srs_stream_bytes;
+  CHECK(bytes == 3 * c.pk->query_bytes());
+}
+
+TEST_CASE("pipeline/gpu/every GPU takes jobs, with keys in VRAM and streamed (needs two GPUs)") {
+  if (gpu::device_count() < 2) {
+    MESSAGE("one CUDA device: the multi-GPU case did not run");
+    return;
+  }
+  const GpuCircuit& c = gpu_circuit(14);
+  for (const SrsPlacement srs : {SrsPlacement::automatic, SrsPlacement::host}) {
+    CAPTURE(to_string(srs));
+    Config config = gpu_config();
+    config.gpus = {0, 1};
+    config.srs = srs;
+    Pipeline pipeline(config);
+    const KeyHandle key = pipeline.add_key(c.spec("c"));
+    std::vector<Submission> submitted;
+    for (std::uint64_t i = 0; i < 16; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 60 + i)));
+    std::set<int> used;
+    for (auto& s : submitted) {
+      const JobResult r = await(s);
+      REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+      CHECK(verifies(c, r));
+      used.insert(r.gpu);
+    }
+    CHECK(used == std::set<int>{0, 1});
+    const PipelineStats s = pipeline.stats();
+    REQUIRE(s.gpus.size() == 2);
+    CHECK(s.gpus[0].jobs + s.gpus[1].jobs == 16);
+    CHECK(s.gpus[0].jobs > 0);
+    CHECK(s.gpus[1].jobs > 0);
+    if (srs == SrsPlacement::host) {
+      CHECK(s.gpus[0].srs_stream_bytes + s.gpus[1].srs_stream_bytes == 16 * c.pk->query_bytes());
+    } else {
+      CHECK(s.gpus[0].keys.entries == 1);
+      CHECK(s.gpus[1].keys.entries == 1);
+    }
+    pipeline.shutdown();
+    CHECK(pipeline.stats().pool.bytes_leased == 0);
+  }
 }

@@ -37,6 +37,10 @@ struct MsmTail {
 void launch_msm_tail(const MsmTail<G1Params>& tail, CUstream_st* stream);
 void launch_msm_tail(const MsmTail<G2Params>& tail, CUstream_st* stream);
 
+/// Streamed MSM, after each batch: *total = first ? *partial : *total + *partial (device memory).
+void launch_msm_add_result(G1Jacobian* total, const G1Jacobian* partial, bool first, CUstream_st* stream);
+void launch_msm_add_result(G2Jacobian* total, const G2Jacobian* partial, bool first, CUstream_st* stream);
+
 /// Threads per block of the block-wide point sums (hot buckets, ones): their shared memory is 24 KiB.
 template <class Curve>
 inline constexpr unsigned kBlockSumThreads = 24576 / sizeof(XyzzPoint<Curve>);

@@ -83,6 +83,20 @@ __global__ void msm_combine_kernel(const XyzzPoint<Curve>* window_values, int wi
   *result = combine_windows(window_values, windows, window_bits, ones);
 }
 
+/// Streamed MSM: total = first ? partial : total + partial (one thread; a batch's result joins the sum).
+template <class Curve>
+__global__ void msm_add_result_kernel(JacobianPoint<Curve>* total, const JacobianPoint<Curve>* partial,
+                                      bool first) {
+  *total = first ? *partial : *total + *partial;
+}
+
+template <class Curve>
+void launch_msm_add_result_impl(JacobianPoint<Curve>* total, const JacobianPoint<Curve>* partial, bool first,
+                                cudaStream_t stream) {
+  msm_add_result_kernel<Curve><<<1, 1, 0, stream>>>(total, partial, first);
+  PL_CUDA_CHECK(cudaGetLastError());
+}
+
 inline unsigned msm_blocks(std::size_t threads, unsigned block) {
   return static_cast<unsigned>((threads + block - 1) / block);
 }

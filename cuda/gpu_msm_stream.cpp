@@ -1,0 +1,177 @@
+#include <proofline/cuda/gpu_msm_stream.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <type_traits>
+
+#include <proofline/util/error.hpp>
+#include <proofline/util/size.hpp>
+
+#if PROOFLINE_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/detail/device_buffer.hpp>
+#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/kernels/detail/msm_launch.hpp>
+#endif
+
+namespace proofline::gpu {
+
+namespace {
+
+constexpr std::size_t point_bytes(MsmGroup group) {
+  return group == MsmGroup::g1 ? sizeof(G1Affine) : sizeof(G2Affine);
+}
+
+}  // namespace
+
+#if PROOFLINE_HAVE_CUDA
+
+struct MsmPointStream::State {
+  int device = 0;
+  std::size_t buffer_bytes = 0;
+  Stream upload;
+  DeviceBuffer<std::byte> staging[2];
+  DeviceBuffer<G2Jacobian> sums;  ///< [0] the running total, [1] the batch result (G1 uses the front bytes)
+  /// uploaded[b]: buffer b holds its batch; consumed[b]: the compute stream is done reading it.
+  Event uploaded[2]{Event(Event::Timing::disabled), Event(Event::Timing::disabled)};
+  Event consumed[2]{Event(Event::Timing::disabled), Event(Event::Timing::disabled)};
+  bool in_use[2] = {false, false};
+  int next = 0;
+  std::atomic<std::uint64_t> calls{0}, batches{0}, bytes_uploaded{0};  ///< read by stats() from any thread
+
+  ~State() { (void)cudaStreamSynchronize(upload); }
+};
+
+namespace {
+
+bool page_locked(const void* p) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeHost;
+}
+
+template <class Curve>
+void enqueue_streamed(MsmPointStream::State& s, const MsmEngine& engine,
+                      const AffinePoint<Curve>* host_points, const Fr* scalars, std::size_t n,
+                      JacobianPoint<Curve>* result, void* scratch, cudaStream_t compute) {
+  using Point = AffinePoint<Curve>;
+  DeviceGuard guard(s.device);
+  auto* total = reinterpret_cast<JacobianPoint<Curve>*>(s.sums.data());
+  auto* partial = reinterpret_cast<JacobianPoint<Curve>*>(s.sums.data() + 1);
+  if (n == 0) {
+    PL_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(JacobianPoint<Curve>), compute));
+  } else {
+    if (!page_locked(host_points) || !page_locked(host_points + (n - 1)))
+      throw Error(
+          Errc::invalid_argument,
+          "streamed MSM: the " + std::to_string(n) +
+              " points are not all in page-locked host memory (pin them: cudaHostRegister or a pinned "
+              "buffer)");
+    const std::size_t batch = std::min(s.buffer_bytes / sizeof(Point), engine.max_points());
+    for (std::size_t offset = 0, k = 0; offset < n; offset += batch, ++k) {
+      const std::size_t count = std::min(batch, n - offset);
+      const int b = s.next;
+      s.next ^= 1;
+      // Overwrite buffer b only after the compute stream has finished the batch that used it last.
+      if (s.in_use[b]) s.consumed[b].make_wait(s.upload);
+      PL_CUDA_CHECK(cudaMemcpyAsync(s.staging[b].data(), host_points + offset, count * sizeof(Point),
+                                    cudaMemcpyHostToDevice, s.upload));
+      s.uploaded[b].record(s.upload);
+      s.uploaded[b].make_wait(compute);
+      const auto* points = reinterpret_cast<const Point*>(s.staging[b].data());
+      if constexpr (std::is_same_v<Curve, G1Params>)
+        engine.enqueue_msm_g1(points, scalars + offset, count, partial, scratch, compute);
+      else
+        engine.enqueue_msm_g2(points, scalars + offset, count, partial, scratch, compute);
+      s.consumed[b].record(compute);
+      s.in_use[b] = true;
+      detail::launch_msm_add_result(total, partial, k == 0, compute);
+      s.batches.fetch_add(1, std::memory_order_relaxed);
+      s.bytes_uploaded.fetch_add(count * sizeof(Point), std::memory_order_relaxed);
+    }
+  }
+  PL_CUDA_CHECK(cudaMemcpyAsync(result, total, sizeof(JacobianPoint<Curve>), cudaMemcpyDefault, compute));
+  s.calls.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+MsmPointStream::MsmPointStream(std::size_t buffer_bytes, int device) {
+  if (buffer_bytes < sizeof(G2Affine))
+    throw Error(Errc::invalid_argument,
+                "streamed MSM: a staging buffer of " + format_size(buffer_bytes) + " holds no point");
+  if (device < 0) PL_CUDA_CHECK(cudaGetDevice(&device));
+  DeviceGuard guard(device);  // the stream, events and buffers belong to `device`
+  state_ = std::make_unique<State>();
+  state_->device = device;
+  state_->buffer_bytes = buffer_bytes;
+  for (auto& buffer : state_->staging) buffer = DeviceBuffer<std::byte>(buffer_bytes);
+  state_->sums = DeviceBuffer<G2Jacobian>(2);
+}
+
+void MsmPointStream::enqueue_msm_g1(const MsmEngine& engine, const G1Affine* host_points, const Fr* scalars,
+                                    std::size_t n, G1Jacobian* result, void* scratch, CUstream_st* compute) {
+  if (engine.group() != MsmGroup::g1)
+    throw Error(Errc::invalid_argument, "streamed MSM: enqueue_msm_g1 with a G2 engine");
+  enqueue_streamed(*state_, engine, host_points, scalars, n, result, scratch, compute);
+}
+
+void MsmPointStream::enqueue_msm_g2(const MsmEngine& engine, const G2Affine* host_points, const Fr* scalars,
+                                    std::size_t n, G2Jacobian* result, void* scratch, CUstream_st* compute) {
+  if (engine.group() != MsmGroup::g2)
+    throw Error(Errc::invalid_argument, "streamed MSM: enqueue_msm_g2 with a G1 engine");
+  enqueue_streamed(*state_, engine, host_points, scalars, n, result, scratch, compute);
+}
+
+#else
+
+struct MsmPointStream::State {
+  int device = 0;
+  std::size_t buffer_bytes = 0;
+  std::atomic<std::uint64_t> calls{0}, batches{0}, bytes_uploaded{0};
+};
+
+MsmPointStream::MsmPointStream(std::size_t, int) {
+  throw Error(Errc::cuda, "streamed MSM: proofline was built without CUDA");
+}
+
+void MsmPointStream::enqueue_msm_g1(const MsmEngine&, const G1Affine*, const Fr*, std::size_t, G1Jacobian*,
+                                    void*, CUstream_st*) {
+  throw Error(Errc::cuda, "streamed MSM: proofline was built without CUDA");
+}
+
+void MsmPointStream::enqueue_msm_g2(const MsmEngine&, const G2Affine*, const Fr*, std::size_t, G2Jacobian*,
+                                    void*, CUstream_st*) {
+  throw Error(Errc::cuda, "streamed MSM: proofline was built without CUDA");
+}
+
+#endif
+
+MsmPointStream::~MsmPointStream() = default;
+MsmPointStream::MsmPointStream(MsmPointStream&&) noexcept = default;
+MsmPointStream& MsmPointStream::operator=(MsmPointStream&&) noexcept = default;
+
+int MsmPointStream::device() const noexcept {
+  return state_->device;
+}
+std::size_t MsmPointStream::buffer_bytes() const noexcept {
+  return state_->buffer_bytes;
+}
+std::size_t MsmPointStream::device_bytes() const noexcept {
+  return 2 * state_->buffer_bytes + 2 * sizeof(G2Jacobian);
+}
+std::size_t MsmPointStream::batch_points(const MsmEngine& engine) const noexcept {
+  return std::min(state_->buffer_bytes / point_bytes(engine.group()), engine.max_points());
+}
+MsmPointStream::Stats MsmPointStream::stats() const noexcept {
+  return {state_->calls.load(std::memory_order_relaxed), state_->batches.load(std::memory_order_relaxed),
+          state_->bytes_uploaded.load(std::memory_order_relaxed)};
+}
+
+}  // namespace proofline::gpu
