@@ -63,9 +63,9 @@ NttEngine::NttEngine(int device, NttEngineOptions options) : impl_(std::make_uni
     throw Error(Errc::invalid_argument, "NttEngine: max_log_n " + std::to_string(options.max_log_n) +
                                             " is outside " + std::to_string(min_log_n) + ".." +
                                             std::to_string(max_log_n));
-  if (options.tile_log < 10 || options.tile_log > detail::kMaxTileBits)
+  if (options.tile_log < 8 || options.tile_log > detail::kMaxTileBits)
     throw Error(Errc::invalid_argument, "NttEngine: tile_log " + std::to_string(options.tile_log) +
-                                            " is outside 10.." + std::to_string(detail::kMaxTileBits));
+                                            " is outside 8.." + std::to_string(detail::kMaxTileBits));
   impl_->device = device;
   impl_->options = options;
   const DeviceGuard guard(device);

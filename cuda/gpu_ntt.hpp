@@ -23,7 +23,7 @@ namespace proofline::gpu {
 
 struct NttEngineOptions {
   int max_log_n = 27;  ///< tables are built for 2^10 .. 2^max_log_n (10..27), both conventions
-  int tile_log = 10;   ///< log2 elements per thread block (10 or 11; passes of 11 bits use 11)
+  int tile_log = 9;    ///< log2 elements per thread block (8 to 10; passes of more bits use their own)
 };
 
 /// One per device: owns the twiddle, coset and diagonal tables of both HConventions.

@@ -3,7 +3,7 @@
 // (../shared/reference/gpu-anchors.md §3), and optionally written as JSON. The MSM rows join as further
 // sections writing into the same Report.
 //
-//   bench_gpu [--sections probe,ntt,h] [--sizes 20,22,24,26] [--runs N] [--tile-log 10|11] [--json FILE]
+//   bench_gpu [--sections probe,ntt,h] [--sizes 20,22,24,26] [--runs N] [--tile-log 8..10] [--json FILE]
 //
 // Method (../shared/device.md): device-resident data filled with pseudo-random field elements (never zeros),
 // CUDA events around each call on one stream, 3 warm-up calls, then the median of N calls (default 11, 7 at

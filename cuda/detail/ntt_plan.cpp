@@ -26,15 +26,15 @@ Fr pow2k(Fr x, unsigned k) {
   return x;
 }
 
-/// rotr3^times(j): the original register of register j after `times` rotations.
-unsigned rotate_right3(unsigned j, unsigned times) {
-  for (unsigned i = 0; i < times; ++i) j = ((j & 1u) << 2) | (j >> 1);
+/// The original register of register j after `times` rotations of the kRegBits register bits.
+unsigned rotate_registers(unsigned j, unsigned times) {
+  for (unsigned i = 0; i < times; ++i) j = ((j & 1u) << (kRegBits - 1)) | (j >> 1);
   return j;
 }
 
 /// The lanes' tile bits can all have distinct residues mod 5 unless `taken` covers a whole residue class.
 bool lanes_feasible(unsigned tile_bits, unsigned taken) {
-  const unsigned lanes = std::min(5u, tile_bits - 3);
+  const unsigned lanes = std::min(5u, tile_bits - kRegBits);
   unsigned residues = 0;
   for (unsigned p = 0; p < tile_bits; ++p)
     if (!((taken >> p) & 1u)) residues |= 1u << (p % 5);
@@ -44,28 +44,28 @@ bool lanes_feasible(unsigned tile_bits, unsigned taken) {
 RoundPlan make_round(const PassArgs& a, unsigned b, unsigned r) {
   RoundPlan rp;
   rp.stages = static_cast<std::uint8_t>(r);
-  rp.thread_bits = static_cast<std::uint8_t>(a.tile_bits - 3);
+  rp.thread_bits = static_cast<std::uint8_t>(a.tile_bits - kRegBits);
   const unsigned s_shift = a.lo_bits > 0 ? a.log_c : 0;
   const unsigned c_shift = a.lo_bits > 0 ? 0 : a.k;
   const unsigned log_c = a.log_c;
 
-  // Register bit 2 holds stage 0's bit, bit 1 stage 1's, bit 0 stage 2's (or bits outside the round).
-  unsigned reg_pos[3] = {};
+  // The top register bit holds stage 0's bit, the next stage 1's, ... (or bits outside the round).
+  unsigned reg_pos[kRegBits] = {};
   unsigned taken = 0;
   for (unsigned st = 0; st < r; ++st) {
     const unsigned bit = a.dif ? b + r - 1 - st : b + st;
     rp.log_h[st] = static_cast<std::uint8_t>(bit);
-    reg_pos[2 - st] = s_shift + bit;
+    reg_pos[kRegBits - 1 - st] = s_shift + bit;
     taken |= 1u << (s_shift + bit);
   }
-  if (r < 3) {
+  if (r < kRegBits) {
     // Extra register bits: columns first (they leave the twiddles alone), then group bits above the round,
     // then below; keep a free position in every residue class so the lanes stay conflict-free.
     std::vector<unsigned> candidates;
     for (unsigned i = log_c; i-- > 0;) candidates.push_back(c_shift + i);
     for (unsigned q = b + r; q < a.k; ++q) candidates.push_back(s_shift + q);
     for (unsigned q = b; q-- > 0;) candidates.push_back(s_shift + q);
-    for (unsigned st = r; st < 3; ++st) {
+    for (unsigned st = r; st < kRegBits; ++st) {
       unsigned pick = ~0u;
       for (unsigned p : candidates)
         if (!((taken >> p) & 1u) && lanes_feasible(a.tile_bits, taken | (1u << p))) {
@@ -79,14 +79,29 @@ RoundPlan make_round(const PassArgs& a, unsigned b, unsigned r) {
             break;
           }
       if (pick == ~0u) throw Error(Errc::internal, "GPU NTT plan: tile too small for a round");
-      reg_pos[2 - st] = pick;
+      reg_pos[kRegBits - 1 - st] = pick;
       taken |= 1u << pick;
     }
   }
 
-  // Thread bits: lane bit i on a position of residue i where possible, then the rest from the bottom up.
+  // Warp bits (thread bits above the lanes): when they can hold all group bits below the round, they do, so
+  // the round's twiddle indices s mod h are uniform across a warp and the warps whose twiddle is 1 skip the
+  // multiplication instead of running it with those lanes masked (a quarter and an eighth of the round
+  // b = 2's butterflies).
+  const unsigned lanes = std::min(5u, a.tile_bits - static_cast<unsigned>(kRegBits));
+  const unsigned warp_bits = rp.thread_bits - lanes;
+  unsigned reserved = 0;
+  if (b > 0 && b <= warp_bits) {
+    bool free = true;
+    for (unsigned q = 0; q < b; ++q) free = free && !((taken >> (s_shift + q)) & 1u);
+    if (free)
+      for (unsigned q = 0; q < b; ++q) reserved |= 1u << (s_shift + q);
+  }
+  taken |= reserved;
+
+  // Thread bits: lane bit i on a position of residue i where possible, then the reserved warp bits, then the
+  // rest from the bottom up.
   unsigned count = 0;
-  const unsigned lanes = std::min(5u, a.tile_bits - 3u);
   for (unsigned residue = 0; residue < 5 && count < lanes; ++residue)
     for (unsigned p = residue; p < a.tile_bits; p += 5)
       if (!((taken >> p) & 1u)) {
@@ -94,6 +109,13 @@ RoundPlan make_round(const PassArgs& a, unsigned b, unsigned r) {
         taken |= 1u << p;
         break;
       }
+  for (unsigned p = 0; p < a.tile_bits && count < lanes; ++p)
+    if (!((taken >> p) & 1u)) {
+      rp.thread_pos[count++] = static_cast<std::uint8_t>(p);
+      taken |= 1u << p;
+    }
+  for (unsigned p = 0; p < a.tile_bits; ++p)
+    if ((reserved >> p) & 1u) rp.thread_pos[count++] = static_cast<std::uint8_t>(p);
   for (unsigned p = 0; p < a.tile_bits; ++p)
     if (!((taken >> p) & 1u)) {
       rp.thread_pos[count++] = static_cast<std::uint8_t>(p);
@@ -101,29 +123,29 @@ RoundPlan make_round(const PassArgs& a, unsigned b, unsigned r) {
     }
   if (count != rp.thread_bits) throw Error(Errc::internal, "GPU NTT plan: thread bits do not cover the tile");
 
-  std::uint32_t s_off[8];
-  for (unsigned o = 0; o < 8; ++o) {
+  std::uint32_t s_off[kRegs];
+  for (unsigned o = 0; o < kRegs; ++o) {
     std::uint32_t e = 0;
-    for (unsigned i = 0; i < 3; ++i)
+    for (unsigned i = 0; i < kRegBits; ++i)
       if ((o >> i) & 1u) e |= 1u << reg_pos[i];
     rp.e_off[o] = static_cast<std::uint16_t>(e);
     rp.phys_off[o] = static_cast<std::uint16_t>(swizzle(e));
     s_off[o] = group_index(a, e);
   }
-  for (unsigned st = 0; st < 3; ++st)
-    for (unsigned j = 0; j < 4; ++j)
-      rp.s_add[st][j] = static_cast<std::uint16_t>(s_off[rotate_right3(j, st)]);
+  for (unsigned st = 0; st < kRegBits; ++st)
+    for (unsigned j = 0; j < kRegs / 2; ++j)
+      rp.s_add[st][j] = static_cast<std::uint16_t>(s_off[rotate_registers(j, st)]);
   return rp;
 }
 
 void make_rounds(PassArgs& a) {
-  const unsigned k = a.k, rem = k % 3;
-  std::vector<unsigned> sizes(k / 3, 3u);
+  const unsigned k = a.k, rem = k % kRegBits;
+  std::vector<unsigned> sizes(k / kRegBits, static_cast<unsigned>(kRegBits));
   if (rem != 0) {
     if (a.dif)
-      sizes.insert(sizes.begin(), rem);  // DIF: the short round on top, the cheap 3-bit one (b = 0) last
+      sizes.insert(sizes.begin(), rem);  // DIF: the short round on top, the cheap full one (b = 0) last
     else
-      sizes.push_back(rem);  // DIT: the cheap 3-bit round (b = 0) first
+      sizes.push_back(rem);  // DIT: the cheap full round (b = 0) first
   }
   if (sizes.size() > static_cast<std::size_t>(kMaxRounds))
     throw Error(Errc::internal, "GPU NTT plan: too many rounds");

@@ -13,7 +13,7 @@
 
 namespace proofline::gpu::detail {
 
-/// Bits per pass from the top down: as few passes as 2^11-element tiles allow, balanced (24 -> 8,8,8).
+/// Bits per pass from the top down: as few passes as 2^10-element tiles allow, balanced (24 -> 8,8,8).
 std::vector<int> default_split(int log_n);
 
 /// The contents of every table one (convention, size) needs, on the host.
@@ -60,7 +60,8 @@ struct SizeTableView {
 
 /// One transform (all its passes) of the vectors `data` (1 to 3, in place): Gentleman-Sande (natural in,
 /// bit-reversed out) when dif, else Cooley-Tukey (bit-reversed in, natural out). first_in scales the
-/// input of the first pass, last_out the output of the last one. tile_bits: the preferred tile (11).
+/// input of the first pass, last_out the output of the last one. tile_bits: the preferred tile (the engine
+/// uses 9).
 std::vector<PassArgs> plan_transform(const SizeTableView& tables, std::span<Fr* const> data,
                                      NttDirection direction, bool dif, const Scale& first_in,
                                      const Scale& last_out, int tile_bits = kMaxTileBits);

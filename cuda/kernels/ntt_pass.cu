@@ -14,9 +14,6 @@ namespace proofline::gpu::detail {
 
 namespace {
 
-// 256 threads (a 2048-element tile, 8 per thread) and two blocks per SM: at most 128 registers a thread.
-constexpr int kPassThreads = 1 << (kMaxTileBits - 3);
-
 __device__ __forceinline__ void copy_async_16(Chunk* shared, const void* global) {
   const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(address), "l"(global) : "memory");
@@ -26,8 +23,13 @@ __device__ __forceinline__ void wait_async_copies() {
   asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
+// 4 elements a thread (radix-4 rounds): at most 80 registers (76 used, no spills), so that six 128-thread
+// blocks (2^9-element tiles, the engine's default, 16 KiB of shared memory each) or three 256-thread blocks
+// (2^10) share an SM: 24 warps, against 16 with 8 elements a thread and ~120 registers. perf/NOTES-gpu-ntt.md
+// has the measurements.
+
 template <bool Dif>
-__global__ void __launch_bounds__(kPassThreads, 2) ntt_pass_kernel(const __grid_constant__ PassArgs args) {
+__global__ void __maxnreg__(80) ntt_pass_kernel(const __grid_constant__ PassArgs args) {
   extern __shared__ Chunk smem[];
   const int v = static_cast<int>(blockIdx.y);
   const std::uint32_t t = threadIdx.x, threads = blockDim.x;
@@ -37,7 +39,7 @@ __global__ void __launch_bounds__(kPassThreads, 2) ntt_pass_kernel(const __grid_
 
   // Tile in: 16-byte chunks, consecutive threads on consecutive chunks of each run.
 #pragma unroll
-  for (unsigned i = 0; i < 16; ++i) {
+  for (unsigned i = 0; i < 2 * kRegs; ++i) {
     const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
     copy_async_16(smem + (half ? plane1 : 0u) + swizzle(e),
                   reinterpret_cast<const char*>(data + position(args, tile, e)) + 16 * half);
@@ -60,7 +62,7 @@ __global__ void __launch_bounds__(kPassThreads, 2) ntt_pass_kernel(const __grid_
   if (args.pw_out != nullptr) return;  // the pointwise phase wrote the results to global memory
 
 #pragma unroll
-  for (unsigned i = 0; i < 16; ++i) {
+  for (unsigned i = 0; i < 2 * kRegs; ++i) {
     const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
     *reinterpret_cast<Chunk*>(reinterpret_cast<char*>(data + position(args, tile, e)) + 16 * half) =
         smem[(half ? plane1 : 0u) + swizzle(e)];
@@ -92,7 +94,7 @@ void configure_ntt_kernels() {
 
 void launch_ntt_pass(const PassArgs& args, CUstream_st* stream) {
   const dim3 grid(static_cast<unsigned>(pass_blocks(args)), static_cast<unsigned>(args.batch));
-  const dim3 block(1u << (args.tile_bits - 3));
+  const dim3 block(1u << (args.tile_bits - kRegBits));
   const std::size_t bytes = pass_smem_bytes(args.tile_bits);
   if (args.dif)
     ntt_pass_kernel<true><<<grid, block, bytes, stream>>>(args);

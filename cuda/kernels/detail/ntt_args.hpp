@@ -12,7 +12,8 @@
 //
 // A block owns a tile of 2^tile_bits elements: C = 2^log_c groups (adjacent columns lo when lo_bits > 0,
 // else adjacent contiguous groups) times K. The tile sits in shared memory as two planes of 16-byte halves;
-// each round moves 8 elements per thread through registers and does up to 3 radix-2 stages on them.
+// each round moves kRegs elements per thread through registers and does up to kRegBits radix-2 stages on
+// them.
 #pragma once
 
 #include <cstdint>
@@ -23,21 +24,24 @@ namespace proofline::gpu::detail {
 
 inline constexpr int kMinLogN = 10;
 inline constexpr int kMaxLogN = 27;
-inline constexpr int kMaxTileBits = 11;   ///< 2048 elements, 64 KiB of shared memory
-inline constexpr int kMaxRounds = 4;      ///< ceil(11 / 3)
+inline constexpr int kMaxTileBits = 10;  ///< 1024 elements, 32 KiB of shared memory
+inline constexpr int kRegBits = 2;       ///< log2 of the elements a thread holds in a round (radix-4 rounds)
+inline constexpr int kRegs = 1 << kRegBits;
+inline constexpr int kMaxRounds = (kMaxTileBits + kRegBits - 1) / kRegBits;
 inline constexpr int kPowerLoBits = 14;   ///< two-level power tables: x^e = hi[e >> 14] · lo[e & 0x3fff]
 inline constexpr int kRootLogOrder = 28;  ///< the power tables of roots are of w_2^28 (e < 2^28)
 
-/// One round: registers 0..7 of a thread hold the elements e_base(thread) | e_off[o]; the radix-2 stages
-/// pair register bit 2, then the registers rotate (bit 2 <- bit 1 <- bit 0 <- bit 2) for the next stage.
+/// One round: registers 0..kRegs-1 of a thread hold the elements e_base(thread) | e_off[o]; the radix-2
+/// stages pair the top register bit, then the register bits rotate left by one (the top one to bit 0) for the
+/// next stage.
 struct RoundPlan {
-  std::uint8_t stages = 0;          ///< 1..3 radix-2 stages in this round
-  std::uint8_t thread_bits = 0;     ///< tile_bits - 3
-  std::uint8_t thread_pos[8] = {};  ///< tile-index bit of each thread-index bit (lanes first, by bank)
-  std::uint8_t log_h[3] = {};       ///< per stage: the butterfly span h = 2^log_h within the K-point group
-  std::uint16_t e_off[8] = {};      ///< tile-index bits of register o
-  std::uint16_t phys_off[8] = {};   ///< swizzled shared-memory slot bits of register o
-  std::uint16_t s_add[3][4] = {};   ///< per stage, group-index bits of the lower register j (0..3)
+  std::uint8_t stages = 0;                        ///< 1..kRegBits radix-2 stages in this round
+  std::uint8_t thread_bits = 0;                   ///< tile_bits - kRegBits
+  std::uint8_t thread_pos[kMaxTileBits] = {};     ///< tile-index bit of each thread-index bit (lanes first)
+  std::uint8_t log_h[kRegBits] = {};              ///< per stage: the butterfly span h = 2^log_h in the group
+  std::uint16_t e_off[kRegs] = {};                ///< tile-index bits of register o
+  std::uint16_t phys_off[kRegs] = {};             ///< swizzled shared-memory slot bits of register o
+  std::uint16_t s_add[kRegBits][kRegs / 2] = {};  ///< per stage, group-index bits of the lower register j
 };
 
 enum class ScaleKind : std::uint8_t {

@@ -214,7 +214,7 @@ PL_HD_INLINE bool has_output_phase(const PassArgs& a) {
 template <bool Dif>
 PL_HD_INLINE void elementwise_phase(const PassArgs& a, const Tile& tile, int v, bool input, Chunk* sm,
                                     std::uint32_t t) {
-  const unsigned threads = 1u << (a.tile_bits - 3);
+  const unsigned threads = 1u << (a.tile_bits - kRegBits);
   const std::uint32_t plane1 = plane1_offset(a.tile_bits);
   const bool diagonal = a.lo_bits > 0 && (input != Dif);
   const Scale& scale = input ? a.in_scale : a.out_scale;
@@ -222,7 +222,7 @@ PL_HD_INLINE void elementwise_phase(const PassArgs& a, const Tile& tile, int v, 
 #if defined(__CUDA_ARCH__)
 #pragma unroll 2
 #endif
-  for (unsigned i = 0; i < 8; ++i) {
+  for (unsigned i = 0; i < kRegs; ++i) {
     const std::uint32_t e = t + threads * i;
     const std::uint32_t slot = swizzle(e);
     const std::uint64_t pos = position(a, tile, e);
@@ -243,7 +243,7 @@ PL_HD_INLINE void elementwise_phase(const PassArgs& a, const Tile& tile, int v, 
   }
 }
 
-/// One round: load 8 elements, up to 3 radix-2 stages, store them back to the same slots.
+/// One round: load kRegs elements, up to kRegBits radix-2 stages, store them back to the same slots.
 template <bool Dif>
 PL_HD_INLINE void round_phase(const PassArgs& a, const RoundPlan& rp, Chunk* sm, std::uint32_t t) {
   const std::uint32_t plane1 = plane1_offset(a.tile_bits);
@@ -251,43 +251,38 @@ PL_HD_INLINE void round_phase(const PassArgs& a, const RoundPlan& rp, Chunk* sm,
   for (unsigned m = 0; m < rp.thread_bits; ++m) e_base |= ((t >> m) & 1u) << rp.thread_pos[m];
   const std::uint32_t slot_base = swizzle(e_base);
   const std::uint32_t s_base = group_index(a, e_base);
-  Fr x[8];
-  PL_UNROLL for (int o = 0; o < 8; ++o) x[o] = smem_load(sm, plane1, slot_base ^ rp.phys_off[o]);
+  constexpr int half = kRegs / 2;
+  Fr x[kRegs];
+  PL_UNROLL for (int o = 0; o < kRegs; ++o) x[o] = smem_load(sm, plane1, slot_base ^ rp.phys_off[o]);
 
-#if defined(__CUDA_ARCH__)
-#pragma unroll 1
-#endif
-  for (int stage = 0; stage < 3; ++stage) {
+  // Unrolled: the rotation below is a renaming of registers, not moves.
+  PL_UNROLL for (int stage = 0; stage < kRegBits; ++stage) {
     if (stage < rp.stages) {
       const unsigned log_h = rp.log_h[stage];
       const std::uint32_t h_mask = (1u << log_h) - 1u;
-      PL_UNROLL for (int j = 0; j < 4; ++j) {
+      PL_UNROLL for (int j = 0; j < half; ++j) {
         // w_2h^(s mod h) = w_2^28^((s mod h) << (27 − log_h)): an entry of the high table.
         const std::uint32_t idx = (s_base | rp.s_add[stage][j]) & h_mask;
         if constexpr (Dif) {
-          Fr d = x[j] - x[j + 4];
-          x[j] = x[j] + x[j + 4];
+          Fr d = x[j] - x[j + half];
+          x[j] = x[j] + x[j + half];
           if (idx != 0) d = d * load_table(a.root_hi + (idx << (13 - log_h)));
-          x[j + 4] = d;
+          x[j + half] = d;
         } else {
-          Fr y = x[j + 4];
+          Fr y = x[j + half];
           if (idx != 0) y = y * load_table(a.root_hi + (idx << (13 - log_h)));
-          x[j + 4] = x[j] - y;
+          x[j + half] = x[j] - y;
           x[j] = x[j] + y;
         }
       }
     }
-    // Rotate the register bits (2 <- 1 <- 0 <- 2): the next stage pairs what was bit 1. After three
-    // rotations every register holds its own element again.
-    const Fr r1 = x[1], r3 = x[3];
-    x[1] = x[4];
-    x[4] = x[2];
+    // Rotate the register bits (swap bits 0 and 1): the next stage pairs what was bit 0. After two rotations
+    // every register holds its own element again.
+    const Fr r1 = x[1];
+    x[1] = x[2];
     x[2] = r1;
-    x[3] = x[5];
-    x[5] = x[6];
-    x[6] = r3;
   }
-  PL_UNROLL for (int o = 0; o < 8; ++o) smem_store(sm, plane1, slot_base ^ rp.phys_off[o], x[o]);
+  PL_UNROLL for (int o = 0; o < kRegs; ++o) smem_store(sm, plane1, slot_base ^ rp.phys_off[o], x[o]);
 }
 
 // ---- bit reversal
@@ -357,7 +352,7 @@ PL_HD_INLINE void bitrev_store_phase(Fr* data, unsigned log_n, std::uint32_t m, 
 /// Runs one pass launch over all its blocks, phase by phase, exactly as the kernel does (for tests).
 template <bool Dif>
 inline void run_pass_on_host(const PassArgs& a) {
-  const std::uint32_t tile_size = 1u << a.tile_bits, threads = tile_size / 8;
+  const std::uint32_t tile_size = 1u << a.tile_bits, threads = tile_size >> kRegBits;
   const std::uint32_t blocks = static_cast<std::uint32_t>((std::uint64_t{1} << a.log_n) >> a.tile_bits);
   const std::uint32_t plane1 = plane1_offset(a.tile_bits);
   const bool in_ops = has_input_phase(a);
@@ -367,7 +362,7 @@ inline void run_pass_on_host(const PassArgs& a) {
     for (std::uint32_t block = 0; block < blocks; ++block) {
       const Tile tile = tile_of(a, block);
       for (std::uint32_t t = 0; t < threads; ++t) {
-        for (unsigned i = 0; i < 16; ++i) {
+        for (unsigned i = 0; i < 2 * kRegs; ++i) {
           const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
           std::memcpy(&sm[(half ? plane1 : 0u) + swizzle(e)],
                       reinterpret_cast<const char*>(a.data[v] + position(a, tile, e)) + 16 * half, 16);
@@ -381,7 +376,7 @@ inline void run_pass_on_host(const PassArgs& a) {
         for (std::uint32_t t = 0; t < threads; ++t) elementwise_phase<Dif>(a, tile, v, false, sm, t);
       if (a.pw_out == nullptr) {
         for (std::uint32_t t = 0; t < threads; ++t) {
-          for (unsigned i = 0; i < 16; ++i) {
+          for (unsigned i = 0; i < 2 * kRegs; ++i) {
             const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
             std::memcpy(reinterpret_cast<char*>(a.data[v] + position(a, tile, e)) + 16 * half,
                         &sm[(half ? plane1 : 0u) + swizzle(e)], 16);
