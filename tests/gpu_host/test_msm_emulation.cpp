@@ -17,8 +17,12 @@
 #include <proofline/cuda/arith/g2.hpp>
 #include <proofline/cuda/arith/random.hpp>
 #include <proofline/cuda/detail/msm_plan.hpp>
+#include <proofline/cuda/device.hpp>
+#include <proofline/cuda/gpu_msm.hpp>
+#include <proofline/cuda/gpu_msm_stream.hpp>
 #include <proofline/cuda/kernels/detail/fixed_base_body.hpp>
 #include <proofline/cuda/kernels/detail/msm_body.hpp>
+#include <proofline/util/error.hpp>
 
 using namespace proofline;
 using namespace proofline::gpu::detail;
@@ -347,4 +351,15 @@ TEST_CASE("gpu_host/fixed_base/table scalar multiples and batch affine equal hos
   std::size_t mismatches = 0;
   for (std::size_t j = 0; j < scalars.size(); ++j) mismatches += out[j] != base.mul(scalars[j]).to_affine();
   CHECK(mismatches == 0);
+}
+
+TEST_CASE("gpu_host/msm/without a usable GPU the engines plan but enqueueing and streaming are refused") {
+  if (gpu::device_count() > 0) {
+    MESSAGE("a CUDA device is present: the refusal path did not run here");
+    return;
+  }
+  const gpu::MsmEngine engine(gpu::MsmGroup::g1, 1000);  // a plan is plain arithmetic
+  CHECK(engine.scratch_bytes() > 0);
+  CHECK_THROWS_AS(engine.enqueue_msm_g1(nullptr, nullptr, 1, nullptr, nullptr, nullptr), Error);
+  CHECK_THROWS_AS(gpu::MsmPointStream(std::size_t{1} << 20), Error);
 }
