@@ -20,6 +20,7 @@
 #include <proofline/groth16/setup.hpp>
 #include <proofline/groth16/synthetic.hpp>
 #include <proofline/groth16/verifier.hpp>
+#include <proofline/memory/pinning.hpp>
 
 using namespace proofline;
 using namespace proofline::pipeline;
@@ -320,30 +321,52 @@ TEST_CASE("pipeline/gpu/a key larger than the VRAM budget streams its SRS from h
   }
 }
 
-TEST_CASE("pipeline/gpu/a key mapped from its file streams from a pinned copy of its points") {
+TEST_CASE(
+    "pipeline/gpu/a key from its file streams: mapped through a pinned copy, read into pinned memory in "
+    "place") {
   const GpuCircuit& c = gpu_circuit(14);
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("proofline-gpu-mapped-" + std::to_string(::getpid()) + ".plkey");
+                                     ("proofline-gpu-keyfile-" + std::to_string(::getpid()) + ".plkey");
   groth16::write_proving_key(path, *c.pk, c.vk.get());
-  auto loaded = groth16::load_proving_key(path);  // mmap, PROT_READ
-  std::filesystem::remove(path);                  // the mapping keeps the pages
-  Config config = gpu_config();
-  config.srs = SrsPlacement::host;
-  Pipeline pipeline(config);
-  const KeyHandle key = pipeline.add_key(
-      KeySpec{"mapped", std::make_shared<const groth16::ProvingKey>(std::move(loaded.value.pk)), c.cs, c.vk});
-  std::vector<Submission> submitted;
-  for (std::uint64_t i = 0; i < 3; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 80 + i)));
-  for (auto& s : submitted) {
-    const JobResult r = await(s);
-    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
-    CHECK(verifies(c, r));
+  std::shared_ptr<memory::PinningBackend> pinning =
+      memory::make_backend(memory::PinningKind::cuda_host_register);
+  for (const bool pinned : {false, true}) {
+    CAPTURE(pinned);
+    groth16::LoadOptions load;  // default: mmap, PROT_READ
+    if (pinned) {
+      load.mode = groth16::LoadOptions::Mode::read;
+      load.allocate = [pinning](std::size_t bytes) -> std::shared_ptr<void> {
+        const memory::PinnedBuffer block = pinning->allocate(bytes);
+        return {block.data, [pinning, block](void*) { pinning->deallocate(block); }};
+      };
+    }
+    auto loaded = groth16::load_proving_key(path, load);
+    Config config = gpu_config();
+    config.srs = SrsPlacement::host;
+    Pipeline pipeline(config);
+    const KeyHandle key = pipeline.add_key(
+        KeySpec{"file", std::make_shared<const groth16::ProvingKey>(std::move(loaded.value.pk)), c.cs, c.vk});
+    // A mapped key's points are copied into a pinned pool buffer; points read into pinned memory are used
+    // there.
+    const std::uint64_t leased = pipeline.stats().pool.bytes_leased;
+    if (pinned)
+      CHECK(leased == 0);
+    else
+      CHECK(leased >= c.pk->query_bytes());
+    std::vector<Submission> submitted;
+    for (std::uint64_t i = 0; i < 3; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 80 + i)));
+    for (auto& s : submitted) {
+      const JobResult r = await(s);
+      REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+      CHECK(verifies(c, r));
+    }
+    pipeline.shutdown();
+    CHECK(pipeline.stats().pool.bytes_leased == 0);
+    std::uint64_t bytes = 0;
+    for (const GpuStats& gpu : pipeline.stats().gpus) bytes += gpu.srs_stream_bytes;
+    CHECK(bytes == 3 * c.pk->query_bytes());
   }
-  CHECK(pipeline.stats().host_budget.used >= 2 * c.pk->query_bytes());  // the key and its pinned copy
-  pipeline.shutdown();
-  std::uint64_t bytes = 0;
-  for (const GpuStats& gpu : pipeline.stats().gpus) bytes += gpu.srs_stream_bytes;
-  CHECK(bytes == 3 * c.pk->query_bytes());
+  std::filesystem::remove(path);
 }
 
 TEST_CASE("pipeline/gpu/every GPU takes jobs, with keys in VRAM and streamed (needs two GPUs)") {
