@@ -21,8 +21,10 @@ namespace proofline::gpu {
 
 namespace {
 
-constexpr std::size_t point_bytes(MsmGroup group) {
-  return group == MsmGroup::g1 ? sizeof(G1Affine) : sizeof(G2Affine);
+/// Points a batch holds: what one staging buffer takes, at most what the engine was planned for.
+std::size_t batch_for(std::size_t buffer_bytes, const MsmEngine& engine) {
+  const std::size_t point_bytes = engine.group() == MsmGroup::g1 ? sizeof(G1Affine) : sizeof(G2Affine);
+  return std::min(buffer_bytes / point_bytes, engine.max_points());
 }
 
 }  // namespace
@@ -73,7 +75,7 @@ void enqueue_streamed(MsmPointStream::State& s, const MsmEngine& engine,
           "streamed MSM: the " + std::to_string(n) +
               " points are not all in page-locked host memory (pin them: cudaHostRegister or a pinned "
               "buffer)");
-    const std::size_t batch = std::min(s.buffer_bytes / sizeof(Point), engine.max_points());
+    const std::size_t batch = batch_for(s.buffer_bytes, engine);
     for (std::size_t offset = 0, k = 0; offset < n; offset += batch, ++k) {
       const std::size_t count = std::min(batch, n - offset);
       const int b = s.next;
@@ -167,7 +169,7 @@ std::size_t MsmPointStream::device_bytes() const noexcept {
   return 2 * state_->buffer_bytes + 2 * sizeof(G2Jacobian);
 }
 std::size_t MsmPointStream::batch_points(const MsmEngine& engine) const noexcept {
-  return std::min(state_->buffer_bytes / point_bytes(engine.group()), engine.max_points());
+  return batch_for(state_->buffer_bytes, engine);
 }
 MsmPointStream::Stats MsmPointStream::stats() const noexcept {
   return {state_->calls.load(std::memory_order_relaxed), state_->batches.load(std::memory_order_relaxed),
