@@ -88,6 +88,8 @@ resources
                           them, else streamed from page-locked host memory (auto, the default); VRAM only; or
                           always streamed
   --srs-buffer SIZE       each of the two per-GPU staging buffers of a streamed SRS (default 256M)
+  --no-ntt-table          the GPU NTT multiplies by root powers in its top pass instead of reading a table
+                          of 2^n x 64 bytes per GPU (1 GiB at 2^24; used by default when VRAM allows)
   --slots N               most pinned slots in flight (default: synthesis jobs + 2 per GPU)
   --device-slots N        jobs bound to one GPU at once (default 2)
   --synth-threads N       jobs synthesized at once (default: half the threads)
@@ -261,6 +263,9 @@ Options parse(int argc, char** argv) {
         o.config.srs = pipeline::parse_srs_placement(next());
       } else if (arg == "--srs-buffer") {
         o.config.srs_stream_buffer = parse_bytes(arg, next());
+      } else if (arg == "--no-ntt-table") {
+        flag();
+        o.config.ntt_top_diagonal = false;
       } else if (arg == "--slots") {
         o.config.slots = parse_count(arg, next(), 1, 4096);
       } else if (arg == "--device-slots") {

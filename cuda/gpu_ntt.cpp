@@ -38,6 +38,22 @@ struct NttEngine::Impl {
     return pointer;
   }
 
+  /// Fills both directions' top diagonal of one size on the GPU (once per size and convention).
+  void build_top_diagonal(const NttSize& size) {
+    detail::SizeTableView& v =
+        views[size.convention == HConvention::generator7 ? 0 : 1][static_cast<std::size_t>(size.log_n)];
+    if (v.d_top[0] != nullptr) return;
+    const unsigned k = static_cast<unsigned>(v.split.front());
+    const unsigned lo_bits = static_cast<unsigned>(size.log_n) - k;
+    for (int d = 0; d < 2; ++d) {
+      DeviceBuffer<Fr> table(std::size_t{1} << size.log_n);
+      detail::launch_diagonal_table(table.data(), v.root_hi[d], v.root_lo[d], lo_bits, k, nullptr);
+      bytes += table.bytes();
+      v.d_top[d] = table.data();
+      buffers.push_back(std::move(table));
+    }
+  }
+
   const detail::SizeTableView& view(const Domain& domain) const {
     const int log_n = static_cast<int>(domain.log_size());
     if (log_n < NttEngine::min_log_n || log_n > options.max_log_n)
@@ -66,6 +82,11 @@ NttEngine::NttEngine(int device, NttEngineOptions options) : impl_(std::make_uni
   if (options.tile_log < 8 || options.tile_log > detail::kMaxTileBits)
     throw Error(Errc::invalid_argument, "NttEngine: tile_log " + std::to_string(options.tile_log) +
                                             " is outside 8.." + std::to_string(detail::kMaxTileBits));
+  for (const NttSize& size : options.top_diagonals)
+    if (size.log_n <= min_log_n || size.log_n > options.max_log_n)
+      throw Error(Errc::invalid_argument, "NttEngine: top diagonal size 2^" + std::to_string(size.log_n) +
+                                              " is outside 2^" + std::to_string(min_log_n + 1) + "..2^" +
+                                              std::to_string(options.max_log_n));
   impl_->device = device;
   impl_->options = options;
   const DeviceGuard guard(device);
@@ -104,6 +125,8 @@ NttEngine::NttEngine(int device, NttEngineOptions options) : impl_(std::make_uni
       v.hi_h_bc = impl_->upload(host.hi_h_bc);
     }
   }
+  for (const NttSize& size : options.top_diagonals) impl_->build_top_diagonal(size);
+  PL_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 NttEngine::~NttEngine() = default;

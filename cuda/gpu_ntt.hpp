@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include <proofline/cuda/arith/domain.hpp>
 #include <proofline/cuda/arith/fr.hpp>
@@ -21,9 +22,20 @@ struct CUstream_st;
 
 namespace proofline::gpu {
 
+/// One transform size of one convention.
+struct NttSize {
+  int log_n = 0;
+  HConvention convention = HConvention::generator7;
+};
+
 struct NttEngineOptions {
   int max_log_n = 27;  ///< tables are built for 2^10 .. 2^max_log_n (10..27), both conventions
   int tile_log = 9;    ///< log2 elements per thread block (8 to 10; passes of more bits use their own)
+  /// Sizes (2^11 .. 2^max_log_n) whose top pass reads its diagonal from a precomputed table instead of
+  /// multiplying each element by two root powers: one Fr multiplication an element less in that pass (about
+  /// a twelfth of a 2^24 transform's), for 2^log_n x 64 bytes of device memory (both directions: 1 GiB at
+  /// 2^24, 4 GiB at 2^26). Results are the same with or without.
+  std::vector<NttSize> top_diagonals;
 };
 
 /// One per device: owns the twiddle, coset and diagonal tables of both HConventions.
@@ -32,7 +44,8 @@ class NttEngine {
   static constexpr int min_log_n = 10;
   static constexpr int max_log_n = 27;
 
-  /// Builds the tables on the host and uploads them to `device` (synchronises; about 0.1 GiB at 2^27).
+  /// Builds the tables on the host and uploads them to `device`, and fills options.top_diagonals' tables on
+  /// the GPU (synchronises; about 0.1 GiB at 2^27 without top diagonals).
   /// Throws Error(Errc::invalid_argument) for options out of range, Error(Errc::cuda) for a CUDA failure.
   explicit NttEngine(int device = 0, NttEngineOptions options = {});
   ~NttEngine();

@@ -270,7 +270,7 @@ KeyHandle Pipeline::add_key(KeySpec spec) {
       const unsigned log_n = std::max(core.config.max_log_n, pk.log_domain_size);
       const std::uint64_t z_cap = std::max<std::uint64_t>(std::uint64_t{1} << log_n, pk.num_variables);
       for (auto& lane : core.gpus) {
-        const auto slots = detail::allocate_device_slots(core, *lane, log_n, z_cap);
+        const auto slots = detail::allocate_device_slots(core, *lane, log_n, z_cap, pk.convention);
         auto& nodes = *core.flow->gpus[static_cast<std::size_t>(lane->index)];
         if (nodes.device_tokens)
           for (detail::DeviceSlot* slot : slots) nodes.device_tokens->try_put(detail::DeviceSlotMsg{slot});

@@ -172,8 +172,8 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane
   return device;
 }
 
-std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n,
-                                               std::uint64_t z_cap) {
+std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
+                                               HConvention convention) {
   GpuDevice& g = device_of(lane);
   gpu::DeviceGuard guard(lane.device);
   if (log_n > static_cast<unsigned>(gpu::NttEngine::max_log_n))
@@ -182,8 +182,10 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
                                             std::to_string(log_n));
   const unsigned table_log = std::max<unsigned>(log_n, gpu::NttEngine::min_log_n);
   const std::uint64_t n = std::uint64_t{1} << log_n;
-  g.ntt = std::make_unique<gpu::NttEngine>(lane.device,
-                                           gpu::NttEngineOptions{.max_log_n = static_cast<int>(table_log)});
+  gpu::NttEngineOptions ntt_options{.max_log_n = static_cast<int>(table_log)};
+  if (core.config.ntt_top_diagonal && log_n > static_cast<unsigned>(gpu::NttEngine::min_log_n))
+    ntt_options.top_diagonals.push_back({static_cast<int>(log_n), convention});
+  g.ntt = std::make_unique<gpu::NttEngine>(lane.device, ntt_options);
   g.msm_sparse_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, std::max(n, z_cap),
                                                      gpu::MsmOptions{.split_zero_one = true}, lane.device);
   g.msm_dense_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, n, gpu::MsmOptions{}, lane.device);
@@ -205,8 +207,18 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
     scratch = std::max(scratch, engine->scratch_bytes());
   const std::size_t count = core.config.device_slots;
   const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + sizeof(MsmResultsDevice);
-  const std::uint64_t bytes = g.ntt->table_bytes() + scratch + count * per_slot;
+  std::uint64_t bytes = g.ntt->table_bytes() + scratch + count * per_slot;
   auto charge = g.vram.try_reserve(bytes);
+  if (!charge && !ntt_options.top_diagonals.empty()) {
+    // The top-pass table is a speed-up (2^log_n x 64 bytes): drop it before refusing the slots.
+    const std::uint64_t with_table = g.ntt->table_bytes();
+    ntt_options.top_diagonals.clear();
+    g.ntt = std::make_unique<gpu::NttEngine>(lane.device, ntt_options);
+    PL_LOG_WARN("{}: no room in the VRAM budget for the NTT's top-pass table ({}); NTTs multiply instead",
+                gpu_name(lane), format_size(with_table - g.ntt->table_bytes()));
+    bytes = g.ntt->table_bytes() + scratch + count * per_slot;
+    charge = g.vram.try_reserve(bytes);
+  }
   if (!charge)
     throw Error(Errc::out_of_budget,
                 gpu_name(lane) + ": " + std::to_string(count) + " device slots for 2^" +

@@ -21,7 +21,7 @@ void GpuDeleter::operator()(GpuDevice* device) const noexcept {
 std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core&, GpuLane&) {
   no_cuda();
 }
-std::vector<DeviceSlot*> allocate_device_slots(Core&, GpuLane&, unsigned, std::uint64_t) {
+std::vector<DeviceSlot*> allocate_device_slots(Core&, GpuLane&, unsigned, std::uint64_t, HConvention) {
   no_cuda();
 }
 void check_key_fits_device(const GpuLane&, const KeyState&) {

@@ -3,7 +3,11 @@
 // (../shared/reference/gpu-anchors.md §3), and optionally written as JSON. The MSM rows join as further
 // sections writing into the same Report.
 //
-//   bench_gpu [--sections probe,ntt,h] [--sizes 20,22,24,26] [--runs N] [--tile-log 8..10] [--json FILE]
+//   bench_gpu [--sections probe,ntt,h] [--sizes 20,22,24,26] [--runs N] [--tile-log 8..10] [--top-diagonals]
+//             [--json FILE]
+//
+// --top-diagonals: the engine precomputes the top pass's diagonal of every size benchmarked, both conventions
+// (NttEngineOptions::top_diagonals: 2^log_n x 64 bytes of VRAM each).
 //
 // Method (../shared/device.md): device-resident data filled with pseudo-random field elements (never zeros),
 // CUDA events around each call on one stream, 3 warm-up calls, then the median of N calls (default 11, 7 at
@@ -47,6 +51,7 @@ struct Options {
   std::vector<unsigned> sizes = {20, 22, 24, 26};
   int runs = 0;  // 0: 11, or 7 at 2^26 and above
   int tile_log = gpu::NttEngineOptions{}.tile_log;
+  bool top_diagonals = false;
   std::string json_path;
 };
 
@@ -226,11 +231,14 @@ Options parse(int argc, char** argv) {
       o.runs = std::stoi(value());
     } else if (arg == "--tile-log") {
       o.tile_log = std::stoi(value());
+    } else if (arg == "--top-diagonals") {
+      o.top_diagonals = true;
     } else if (arg == "--json") {
       o.json_path = value();
     } else {
       throw Error(Errc::invalid_argument,
-                  "bench_gpu: unknown option " + arg + " (--sections --sizes --runs --tile-log --json)");
+                  "bench_gpu: unknown option " + arg +
+                      " (--sections --sizes --runs --tile-log --top-diagonals --json)");
     }
   }
   return o;
@@ -250,10 +258,17 @@ int main(int argc, char** argv) {
     const std::string device = devices[0].name + ", " + std::to_string(devices[0].multiprocessors) + " SMs";
     unsigned max_log = 20;
     for (const unsigned s : ctx.options.sizes) max_log = std::max(max_log, s);
-    ctx.engine = std::make_unique<gpu::NttEngine>(
-        0, gpu::NttEngineOptions{static_cast<int>(max_log), ctx.options.tile_log});
-    std::printf("bench_gpu on %s; tile 2^%d; NTT tables %.1f MiB; times in ms\n", device.c_str(),
-                ctx.options.tile_log, static_cast<double>(ctx.engine->table_bytes()) / (1 << 20));
+    gpu::NttEngineOptions engine_options{.max_log_n = static_cast<int>(max_log),
+                                         .tile_log = ctx.options.tile_log};
+    if (ctx.options.top_diagonals)
+      for (const unsigned s : ctx.options.sizes)
+        for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs})
+          engine_options.top_diagonals.push_back({static_cast<int>(s), convention});
+    ctx.engine = std::make_unique<gpu::NttEngine>(0, engine_options);
+    std::printf("bench_gpu on %s; tile 2^%d; top diagonals %s; NTT tables %.1f MiB; times in ms\n",
+                device.c_str(), ctx.options.tile_log, ctx.options.top_diagonals ? "on" : "off",
+                static_cast<double>(ctx.engine->table_bytes()) / (1 << 20));
+    ctx.report.note("top_diagonals", ctx.options.top_diagonals ? 1 : 0);
     const std::pair<const char*, void (*)(Context&)> sections[] = {
         {"probe", section_probe}, {"ntt", section_ntt}, {"h", section_h}};
     bool header = false;

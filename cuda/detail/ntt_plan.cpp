@@ -183,6 +183,16 @@ HostRootTables build_root_tables(HConvention convention) {
   return tables;
 }
 
+std::vector<Fr> build_top_diagonal(const HostRootTables& roots, std::span<const int> split, int dir) {
+  if (split.size() < 2) throw Error(Errc::internal, "GPU NTT plan: a top diagonal needs two passes or more");
+  const unsigned k = static_cast<unsigned>(split[0]);
+  const unsigned lo_bits = static_cast<unsigned>(std::accumulate(split.begin() + 1, split.end(), 0));
+  std::vector<Fr> out(std::size_t{1} << (lo_bits + k));
+  for (std::uint32_t i = 0; i < out.size(); ++i)
+    out[i] = diagonal_entry(roots.hi[dir].data(), roots.lo[dir].data(), lo_bits, k, i);
+  return out;
+}
+
 HostSizeTables build_size_tables(const Domain& domain, std::span<const int> split) {
   HostSizeTables t;
   t.log_n = static_cast<int>(domain.log_size());
@@ -256,6 +266,7 @@ std::vector<PassArgs> plan_transform(const SizeTableView& tables, std::span<Fr* 
     a.root_hi = tables.root_hi[dir];
     a.root_lo = tables.root_lo[dir];
     if (below > 0 && below + a.k == tables.d_full_log) a.d_full = tables.d_full[dir];
+    if (below > 0 && below + a.k == log_n) a.d_full = tables.d_top[dir];  // null: two root powers
     if (i == 0) a.in_scale = first_in;
     if (i + 1 == passes) a.out_scale = last_out;
     make_rounds(a);

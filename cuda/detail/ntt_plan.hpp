@@ -39,6 +39,11 @@ struct HostRootTables {
 
 HostRootTables build_root_tables(HConvention convention);
 
+/// The top pass's full diagonal for direction `dir` (0 forward, 1 inverse) of a split of two or three passes:
+/// entry (s << lo_bits) + lo = w_n^(lo·bitrev_k(s)), k = split[0], lo_bits = log2 n − k. The engine fills the
+/// same table on the GPU (launch_diagonal_table); tests use this one.
+std::vector<Fr> build_top_diagonal(const HostRootTables& roots, std::span<const int> split, int dir);
+
 /// `split` overrides the default (tests use it to run three passes at small sizes).
 HostSizeTables build_size_tables(const Domain& domain, std::span<const int> split = {});
 
@@ -48,6 +53,9 @@ struct SizeTableView {
   std::vector<int> split;
   int d_full_log = 0;
   const Fr* d_full[2] = {};
+  /// The top pass's diagonal (N' = n) as full tables, or null: that pass then multiplies once an element
+  /// instead of twice (root_hi · root_lo).
+  const Fr* d_top[2] = {};
   const Fr* root_hi[2] = {};
   const Fr* root_lo[2] = {};
   Fr inv_scale;

@@ -4,6 +4,7 @@
 // barriers.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include <proofline/cuda/detail/cuda_check.hpp>
@@ -37,30 +38,31 @@ __global__ void __maxnreg__(80) ntt_pass_kernel(const __grid_constant__ PassArgs
   const Tile tile = tile_of(args, blockIdx.x);
   Fr* data = args.data[v];
 
-  // Tile in: 16-byte chunks, consecutive threads on consecutive chunks of each run.
-#pragma unroll
-  for (unsigned i = 0; i < 2 * kRegs; ++i) {
-    const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
-    copy_async_16(smem + (half ? plane1 : 0u) + swizzle(e),
-                  reinterpret_cast<const char*>(data + position(args, tile, e)) + 16 * half);
-  }
-  wait_async_copies();
-  __syncthreads();
-
+  // Tile in: the input phase reads and scales it, or 16-byte chunks with consecutive threads on consecutive
+  // chunks of each run.
   if (has_input_phase(args)) {
     elementwise_phase<Dif>(args, tile, v, true, smem, t);
-    __syncthreads();
+  } else {
+#pragma unroll
+    for (unsigned i = 0; i < 2 * kRegs; ++i) {
+      const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
+      copy_async_16(smem + (half ? plane1 : 0u) + swizzle(e),
+                    reinterpret_cast<const char*>(data + position(args, tile, e)) + 16 * half);
+    }
+    wait_async_copies();
   }
+  __syncthreads();
+
   for (int r = 0; r < args.rounds; ++r) {
     round_phase<Dif>(args, args.round[r], smem, t);
     __syncthreads();
   }
+
+  // Tile out: the output phase scales and writes it, or the same chunks back.
   if (has_output_phase(args)) {
     elementwise_phase<Dif>(args, tile, v, false, smem, t);
-    __syncthreads();
+    return;
   }
-  if (args.pw_out != nullptr) return;  // the pointwise phase wrote the results to global memory
-
 #pragma unroll
   for (unsigned i = 0; i < 2 * kRegs; ++i) {
     const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
@@ -78,6 +80,13 @@ __global__ void __launch_bounds__(kBitrevThreads)
   bitrev_load_phase(data, args.log_n, m, smem, threadIdx.x);
   __syncthreads();
   bitrev_store_phase(data, args.log_n, m, smem, threadIdx.x);
+}
+
+__global__ void diagonal_table_kernel(Fr* out, const Fr* root_hi, const Fr* root_lo, unsigned lo_bits,
+                                      unsigned k) {
+  const std::uint32_t size = 1u << (lo_bits + k);
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < size; i += gridDim.x * blockDim.x)
+    store_global(out + i, diagonal_entry(root_hi, root_lo, lo_bits, k, i));
 }
 
 }  // namespace
@@ -100,6 +109,14 @@ void launch_ntt_pass(const PassArgs& args, CUstream_st* stream) {
     ntt_pass_kernel<true><<<grid, block, bytes, stream>>>(args);
   else
     ntt_pass_kernel<false><<<grid, block, bytes, stream>>>(args);
+  PL_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_diagonal_table(Fr* out, const Fr* root_hi, const Fr* root_lo, unsigned lo_bits, unsigned k,
+                           CUstream_st* stream) {
+  const std::uint32_t size = 1u << (lo_bits + k), threads = 256;
+  diagonal_table_kernel<<<std::min(size / threads, 4096u), threads, 0, stream>>>(out, root_hi, root_lo,
+                                                                                 lo_bits, k);
   PL_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -47,10 +47,11 @@ void release(Core& core, JobState& job, std::vector<Token>& tokens);
 /// Streams, VRAM budget and the clock anchor of lane.device. Throws Error(cuda).
 std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane);
 /// Allocates the device slots, NTT tables and MSM scratch for 2^log_n rows and z_cap witness values, charged
-/// to the GPU's VRAM budget; returns the device slots (the device-token buffer's seed). Throws
-/// Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA failure.
-std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n,
-                                               std::uint64_t z_cap);
+/// to the GPU's VRAM budget; returns the device slots (the device-token buffer's seed). With
+/// Config::ntt_top_diagonal the NTT of 2^log_n rows in `convention` gets its top-pass table when the budget
+/// holds it. Throws Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA failure.
+std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
+                                               HConvention convention);
 /// Throws Error(invalid_argument) naming Config::max_log_n when the key is larger than the device slots.
 void check_key_fits_device(const GpuLane& lane, const KeyState& key);
 /// Bytes of the key's SRS on a device.

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -116,11 +117,11 @@ struct DeviceVector {
 };
 
 std::vector<Fr> gpu_ntt(const std::vector<Fr>& input, const Domain& domain, NttDirection direction,
-                        NttOrder order, bool coset) {
+                        NttOrder order, bool coset, const gpu::NttEngine& with = engine()) {
   gpu::Stream stream;
   DeviceVector data(input.size());
   data.put(input, stream);
-  engine().enqueue_ntt(data.buffer.data(), domain, direction, order, coset, stream.get());
+  with.enqueue_ntt(data.buffer.data(), domain, direction, order, coset, stream.get());
   return data.get(stream);
 }
 
@@ -174,7 +175,7 @@ void check_forward_nr_by_evaluation(const std::vector<Fr>& input, const Domain& 
 constexpr NttOrder kOrders[] = {NttOrder::NN, NttOrder::NR, NttOrder::RN, NttOrder::RR};
 constexpr HConvention kConventions[] = {HConvention::generator7, HConvention::snarkjs};
 
-void check_h(unsigned log_n, HConvention convention, bool satisfied) {
+void check_h(unsigned log_n, HConvention convention, bool satisfied, const gpu::NttEngine& with = engine()) {
   const Domain domain = Domain::make(log_n, convention);
   const std::uint64_t seed = fresh_seed();
   CAPTURE(seed);
@@ -187,7 +188,7 @@ void check_h(unsigned log_n, HConvention convention, bool satisfied) {
   da.put(a, stream);
   db.put(b, stream);
   dc.put(c, stream);
-  engine().enqueue_h(da.buffer.data(), db.buffer.data(), dc.buffer.data(), domain, stream.get());
+  with.enqueue_h(da.buffer.data(), db.buffer.data(), dc.buffer.data(), domain, stream.get());
   const std::vector<Fr> actual = da.get(stream);
   std::vector<Fr> ea = a, eb = b, ec = c;
   cpu::compute_h(ea, eb, ec, domain);
@@ -320,6 +321,58 @@ TEST_CASE("gpu/ntt/H equals the CPU compute_h in both conventions") {
       check_h(log_n, convention, false);
       if (log_n <= 20) check_h(log_n, convention, true);
     }
+  }
+}
+
+TEST_CASE("gpu/ntt/an engine with top diagonals equals the CPU NTT and H") {
+  // Two-pass sizes (2^11, 2^16, 2^20: the top diagonal is the only one) and three-pass sizes (2^22, 2^24).
+  const int top_max = std::min(max_log_for_tests(), 24);
+  gpu::NttEngineOptions options{.max_log_n = std::max(top_max, 22)};
+  for (const int log_n : {11, 16, 20, 22, top_max})
+    for (const HConvention convention : kConventions) options.top_diagonals.push_back({log_n, convention});
+  const gpu::NttEngine with_top(0, options);
+  const gpu::NttEngine without_top(0, gpu::NttEngineOptions{.max_log_n = options.max_log_n});
+  // Both directions of both conventions, 2^n x 32 bytes each, once per size even where a size is named twice.
+  const std::set<int> sizes = {11, 16, 20, 22, top_max};
+  std::size_t expected_bytes = 0;
+  for (const int log_n : sizes) expected_bytes += 2 * 2 * (std::size_t{32} << log_n);
+  CHECK(with_top.table_bytes() - without_top.table_bytes() == expected_bytes);
+
+  for (const int size : sizes) {
+    const unsigned log_n = static_cast<unsigned>(size);
+    if (log_n == 20) continue;  // 2^20 is checked through H below
+
+    for (const HConvention convention : kConventions) {
+      const Domain domain = Domain::make(log_n, convention);
+      const std::uint64_t seed = fresh_seed();
+      CAPTURE(seed);
+      const std::vector<Fr> input = random_vector(seed, domain.size());
+      for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse})
+        for (const NttOrder order : kOrders)
+          for (const bool coset : {false, true}) {
+            // Above 2^16 the CPU comparison covers the orders without a bit reversal.
+            if (log_n > 16 && (order == NttOrder::NN || order == NttOrder::RR)) continue;
+            const std::string what = describe(domain, direction, order, coset);
+            CAPTURE(what);
+            CHECK(mismatches(gpu_ntt(input, domain, direction, order, coset, with_top),
+                             cpu_ntt(input, domain, direction, order, coset)) == 0);
+          }
+    }
+  }
+  for (const HConvention convention : kConventions) {
+    check_h(16, convention, true, with_top);
+    check_h(20, convention, false, with_top);
+    check_h(22, convention, false, with_top);
+  }
+  if (top_max == 24) check_h(24, HConvention::generator7, false, with_top);
+}
+
+TEST_CASE("gpu/ntt/top diagonals outside 2^11 to the engine's largest size are refused") {
+  for (const int log_n : {10, 21}) {
+    gpu::NttEngineOptions options{.max_log_n = 20};
+    options.top_diagonals.push_back({log_n, HConvention::snarkjs});
+    CAPTURE(log_n);
+    CHECK_THROWS_AS(gpu::NttEngine(0, options), Error);
   }
 }
 

@@ -37,10 +37,16 @@ std::vector<Fr> random_vector(std::mt19937_64& rng, std::size_t n) {
 struct HostTables {
   HostRootTables roots;
   HostSizeTables size;
+  std::vector<Fr> top[2];
   SizeTableView view;
 
-  HostTables(const Domain& domain, std::span<const int> split)
+  HostTables(const Domain& domain, std::span<const int> split, bool top_diagonal = false)
       : roots(build_root_tables(domain.convention())), size(build_size_tables(domain, split)) {
+    if (top_diagonal && size.split.size() >= 2)
+      for (int d = 0; d < 2; ++d) {
+        top[d] = build_top_diagonal(roots, size.split, d);
+        view.d_top[d] = top[d].data();
+      }
     view.log_n = size.log_n;
     view.split = size.split;
     view.d_full_log = size.d_full_log;
@@ -90,17 +96,19 @@ std::size_t mismatches(const std::vector<Fr>& a, const std::vector<Fr>& b) {
 }
 
 /// Every order/direction/coset combination at one size and split against cpu::ntt.
-void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_bits) {
+void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_bits,
+                          bool top_diagonal = false) {
   const auto seed = fresh_seed();
   CAPTURE(seed);
   CAPTURE(log_n);
   CAPTURE(tile_bits);
+  CAPTURE(top_diagonal);
   std::mt19937_64 rng(seed);
   for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
     const std::string convention_text = convention == HConvention::generator7 ? "generator7" : "snarkjs";
     CAPTURE(convention_text);
     const Domain domain = Domain::make(log_n, convention);
-    HostTables tables(domain, split);
+    HostTables tables(domain, split, top_diagonal);
     for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse}) {
       for (const NttOrder order : {NttOrder::NR, NttOrder::RN, NttOrder::NN, NttOrder::RR}) {
         for (const bool coset : {false, true}) {
@@ -119,16 +127,18 @@ void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_b
   }
 }
 
-void check_h(unsigned log_n, std::span<const int> split, bool satisfied, int tile_bits = kMaxTileBits) {
+void check_h(unsigned log_n, std::span<const int> split, bool satisfied, int tile_bits = kMaxTileBits,
+             bool top_diagonal = false) {
   const auto seed = fresh_seed();
   CAPTURE(seed);
   CAPTURE(log_n);
+  CAPTURE(top_diagonal);
   std::mt19937_64 rng(seed);
   for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
     const std::string convention_text = convention == HConvention::generator7 ? "generator7" : "snarkjs";
     CAPTURE(convention_text);
     const Domain domain = Domain::make(log_n, convention);
-    HostTables tables(domain, split);
+    HostTables tables(domain, split, top_diagonal);
     std::vector<Fr> a = random_vector(rng, domain.size()), b = random_vector(rng, domain.size()),
                     c = random_vector(rng, domain.size());
     if (satisfied)
@@ -169,4 +179,13 @@ TEST_CASE("gpu/ntt emulation/H equals the CPU compute_h in both conventions") {
   const int split_15[] = {5, 5, 5};
   check_h(15, split_15, true);
   check_h(15, split_15, false, 9);
+}
+
+TEST_CASE("gpu/ntt emulation/the top pass's diagonal from a full table changes no result") {
+  check_all_transforms(14, {}, 9, true);  // two passes: the top diagonal is the only one
+  const int split_16[] = {6, 5, 5};
+  check_all_transforms(16, split_16, 9, true);
+  const int split_15[] = {5, 5, 5};
+  check_h(15, split_15, true, 9, true);
+  check_h(13, {}, false, 9, true);
 }

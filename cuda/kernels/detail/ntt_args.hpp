@@ -76,7 +76,8 @@ struct PassArgs {
   /// the transform's direction.
   const Fr* root_hi = nullptr;
   const Fr* root_lo = nullptr;
-  /// The diagonal as a full table, d_full[(s << lo_bits) + lo] (the inverse's 1/n folded in), or null.
+  /// The diagonal as a full table, d_full[(s << lo_bits) + lo], or null. The middle pass's table has the
+  /// inverse's 1/n folded in; the top pass's (when the engine built one) holds the root powers alone.
   const Fr* d_full = nullptr;
 
   Scale in_scale;   ///< applied where the pass reads (first pass only)
