@@ -265,8 +265,13 @@ TEST_CASE("pipeline/gpu/keys that do not fit VRAM together are evicted least rec
 
 TEST_CASE("pipeline/gpu/the NTT's top-pass table is charged to VRAM, and left out when the budget is short") {
   const GpuCircuit& c = gpu_circuit(14);
+  // Device slots for 2^16 rows (a 4 MiB table) and the SRS streamed through two 1 MiB buffers, so that
+  // a budget can hold the slots and the buffers but not the table.
   const auto used_after_add_key = [&](bool table, std::optional<std::uint64_t> vram) {
     Config config = gpu_config();
+    config.max_log_n = 16;
+    config.srs = SrsPlacement::host;
+    config.srs_stream_buffer = 1 << 20;
     config.ntt_top_diagonal = table;
     config.vram_budget = vram;
     Pipeline pipeline(config);
@@ -280,9 +285,8 @@ TEST_CASE("pipeline/gpu/the NTT's top-pass table is charged to VRAM, and left ou
   };
   const std::uint64_t without = used_after_add_key(false, std::nullopt);
   const std::uint64_t with = used_after_add_key(true, std::nullopt);
-  CHECK(with - without == std::uint64_t{64} << 14);  // both directions of 2^14 entries
-  // A budget that holds everything but the table: the pipeline proves without it.
-  CHECK(used_after_add_key(true, without + (std::uint64_t{32} << 14)) == without);
+  CHECK(with - without == std::uint64_t{64} << 16);  // both directions of 2^16 entries
+  CHECK(used_after_add_key(true, without + (std::uint64_t{1} << 20)) == without);
 }
 
 TEST_CASE("pipeline/gpu/a key larger than the VRAM budget streams its SRS from host memory") {

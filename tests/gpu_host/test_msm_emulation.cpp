@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -353,13 +354,22 @@ TEST_CASE("gpu_host/fixed_base/table scalar multiples and batch affine equal hos
   CHECK(mismatches == 0);
 }
 
-TEST_CASE("gpu_host/msm/without a usable GPU the engines plan but enqueueing and streaming are refused") {
+TEST_CASE("gpu_host/msm/without a usable GPU, engines are refused with Error before any kernel runs") {
   if (gpu::device_count() > 0) {
     MESSAGE("a CUDA device is present: the refusal path did not run here");
     return;
   }
-  const gpu::MsmEngine engine(gpu::MsmGroup::g1, 1000);  // a plan is plain arithmetic
-  CHECK(engine.scratch_bytes() > 0);
-  CHECK_THROWS_AS(engine.enqueue_msm_g1(nullptr, nullptr, 1, nullptr, nullptr, nullptr), Error);
+  // Built without CUDA, a plan is plain arithmetic and only enqueueing is refused; built with CUDA on a
+  // machine without a usable device, the engine already asks the device for its SM count and is refused.
+  std::optional<gpu::MsmEngine> engine;
+  try {
+    engine.emplace(gpu::MsmGroup::g1, 1000);
+  } catch (const Error& e) {
+    CHECK(e.code() == Errc::cuda);
+  }
+  if (engine) {
+    CHECK(engine->scratch_bytes() > 0);
+    CHECK_THROWS_AS(engine->enqueue_msm_g1(nullptr, nullptr, 1, nullptr, nullptr, nullptr), Error);
+  }
   CHECK_THROWS_AS(gpu::MsmPointStream(std::size_t{1} << 20), Error);
 }
