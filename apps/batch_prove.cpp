@@ -91,7 +91,8 @@ resources
   --no-ntt-table          the GPU NTT multiplies by root powers in its top pass instead of reading a table
                           of 2^n x 64 bytes per GPU (1 GiB at 2^24; used by default when VRAM allows)
   --slots N               most pinned slots in flight (default: synthesis jobs + 2 per GPU)
-  --device-slots N        jobs bound to one GPU at once (default 2)
+  --device-slots N        jobs bound to one GPU at once, each with its own compute stream and MSM scratch
+                          (default 2)
   --synth-threads N       jobs synthesized at once (default: half the threads)
   --threads N             threads the pipeline may use (default: all)
   --job-timeout MS        fail a job not done MS milliseconds after submission (default: none)

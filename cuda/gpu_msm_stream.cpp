@@ -42,6 +42,10 @@ struct MsmPointStream::State {
   Event consumed[2]{Event(Event::Timing::disabled), Event(Event::Timing::disabled)};
   bool in_use[2] = {false, false};
   int next = 0;
+  /// The end of the last call's work on its compute stream: a call on another stream waits for it.
+  Event last_call{Event(Event::Timing::disabled)};
+  cudaStream_t last_stream = nullptr;
+  bool called = false;
   std::atomic<std::uint64_t> calls{0}, batches{0}, bytes_uploaded{0};  ///< read by stats() from any thread
 
   ~State() { (void)cudaStreamSynchronize(upload); }
@@ -66,6 +70,7 @@ void enqueue_streamed(MsmPointStream::State& s, const MsmEngine& engine,
   DeviceGuard guard(s.device);
   auto* total = reinterpret_cast<JacobianPoint<Curve>*>(s.sums.data());
   auto* partial = reinterpret_cast<JacobianPoint<Curve>*>(s.sums.data() + 1);
+  if (s.called && s.last_stream != compute) s.last_call.make_wait(compute);
   if (n == 0) {
     PL_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(JacobianPoint<Curve>), compute));
   } else {
@@ -99,6 +104,9 @@ void enqueue_streamed(MsmPointStream::State& s, const MsmEngine& engine,
     }
   }
   PL_CUDA_CHECK(cudaMemcpyAsync(result, total, sizeof(JacobianPoint<Curve>), cudaMemcpyDefault, compute));
+  s.last_call.record(compute);
+  s.last_stream = compute;
+  s.called = true;
   s.calls.fetch_add(1, std::memory_order_relaxed);
 }
 

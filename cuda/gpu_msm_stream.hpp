@@ -8,7 +8,8 @@
 // Enqueue-only like MsmEngine: a call enqueues its copies and kernels and returns; the result is written
 // when the compute stream reaches the end of the call. One call at a time per object (its staging buffers
 // and events are reused); calls may follow each other on the same compute stream without waiting, the
-// buffers alternating across calls.
+// buffers alternating across calls. A call on another compute stream than the last one first waits (on the
+// GPU) for the last call's work, since both use the object's buffers and running sum.
 #pragma once
 
 #include <cstddef>

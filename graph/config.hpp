@@ -86,7 +86,8 @@ struct Config {
   /// Most pinned slots (tokens) in flight; 0: synthesis_concurrency + 2 per GPU (+ 2 on the CPU backend).
   /// The real count is the smaller of this and what the host budget holds for the largest key's slot.
   std::size_t slots = 0;
-  /// Device slots (a, b, c, z on the device) per GPU: jobs bound to one GPU at once. At least 1.
+  /// Device slots (a, b, c, z on the device) per GPU: jobs bound to one GPU at once. Each has its own compute
+  /// stream and MSM scratch in VRAM, so those jobs' H and MSMs run concurrently. At least 1.
   std::size_t device_slots = 2;
   /// Jobs synthesized at once (each is TBB-parallel inside); 0: half the threads, at least 1.
   std::size_t synthesis_concurrency = 0;

@@ -39,13 +39,13 @@ void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
     PL_CUDA_CHECK(
         cudaMemcpyAsync(slot.z.data(), job.z.data(), job.key->slot_sizes[3], cudaMemcpyHostToDevice, g.copy));
     slot.h2d_end.record(g.copy);
-    slot.h2d_end.make_wait(g.compute);
-    cudaStream_t stream = g.compute;
+    cudaStream_t stream = slot.compute;
+    slot.h2d_end.make_wait(stream);
     slot.ntt_begin.record(stream);
     g.ntt->enqueue_h(slot.a.data(), slot.b.data(), slot.c.data(), job.key->domain, stream);
     slot.ntt_end.record(stream);
     slot.msm_begin.record(stream);
-    enqueue_job_msms(g, job, slot, stream);
+    enqueue_job_msms(g, job, slot);
     slot.msm_end.record(stream);
     PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(), sizeof(MsmResultsDevice),
                                   cudaMemcpyDeviceToHost, stream));
@@ -65,7 +65,7 @@ void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
     // slot.
     (void)cudaSetDevice(lane.device);
     (void)cudaStreamSynchronize(g.copy);
-    (void)cudaStreamSynchronize(g.compute);
+    (void)cudaStreamSynchronize(g.slots.front()->compute);
   }
 }
 

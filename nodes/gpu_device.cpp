@@ -85,7 +85,7 @@ GpuDevice::GpuDevice(Core& c, GpuLane& l, std::uint64_t vram_total)
 GpuDevice::~GpuDevice() {
   // Nothing may still run on the streams when the buffers and completions below go away.
   (void)cudaStreamSynchronize(copy);
-  (void)cudaStreamSynchronize(compute);
+  for (const auto& slot : slots) (void)cudaStreamSynchronize(slot->compute);
   if (point_stream) {
     const auto streamed = point_stream->stats();
     lane.srs_stream_batches_final = streamed.batches;
@@ -207,8 +207,12 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
     scratch = std::max(scratch, engine->scratch_bytes());
   const std::size_t count = core.config.device_slots;
   const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + sizeof(MsmResultsDevice);
-  std::uint64_t bytes = g.ntt->table_bytes() + scratch + count * per_slot;
-  auto charge = g.vram.try_reserve(bytes);
+  // Not try_reserve alone: it throws for more than the whole budget, and this refusal names the options.
+  const auto try_charge = [&g](std::uint64_t bytes) {
+    return bytes <= g.vram.total() ? g.vram.try_reserve(bytes) : std::nullopt;
+  };
+  std::uint64_t bytes = g.ntt->table_bytes() + count * (per_slot + scratch);
+  auto charge = try_charge(bytes);
   if (!charge && !ntt_options.top_diagonals.empty()) {
     // The top-pass table is a speed-up (2^log_n x 64 bytes): drop it before refusing the slots.
     const std::uint64_t with_table = g.ntt->table_bytes();
@@ -216,24 +220,24 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
     g.ntt = std::make_unique<gpu::NttEngine>(lane.device, ntt_options);
     PL_LOG_WARN("{}: no room in the VRAM budget for the NTT's top-pass table ({}); NTTs multiply instead",
                 gpu_name(lane), format_size(with_table - g.ntt->table_bytes()));
-    bytes = g.ntt->table_bytes() + scratch + count * per_slot;
-    charge = g.vram.try_reserve(bytes);
+    bytes = g.ntt->table_bytes() + count * (per_slot + scratch);
+    charge = try_charge(bytes);
   }
   if (!charge)
     throw Error(Errc::out_of_budget,
                 gpu_name(lane) + ": " + std::to_string(count) + " device slots for 2^" +
-                    std::to_string(log_n) + " rows, the NTT tables and the MSM scratch need " +
+                    std::to_string(log_n) + " rows (each with its MSM scratch) and the NTT tables need " +
                     format_size(bytes) + ", the VRAM budget has " + format_size(g.vram.available()) +
                     " (--vram-budget, --device-slots)");
   g.fixed = std::move(*charge);
   g.log_n_cap = log_n;
   g.z_cap = z_cap;
-  g.scratch = gpu::DeviceBuffer<std::byte>(scratch);
   std::vector<DeviceSlot*> out;
   for (std::size_t i = 0; i < count; ++i) {
     auto slot = std::make_unique<DeviceSlot>();
     slot->lane = &lane;
     slot->index = static_cast<int>(i);
+    slot->scratch = gpu::DeviceBuffer<std::byte>(scratch);
     slot->a = gpu::DeviceBuffer<Fr>(n);
     slot->b = gpu::DeviceBuffer<Fr>(n);
     slot->c = gpu::DeviceBuffer<Fr>(n);
@@ -246,8 +250,11 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
     out.push_back(slot.get());
     g.slots.push_back(std::move(slot));
   }
-  PL_LOG_INFO("{}: {} device slots of {} for 2^{} rows, scratch {}, tables {}", gpu_name(lane), count,
-              format_size(per_slot), log_n, format_size(scratch), format_size(g.ntt->table_bytes()));
+  PL_LOG_INFO(
+      "{}: {} device slots of {} for 2^{} rows, each with a compute stream and {} of MSM scratch; "
+      "NTT tables {}",
+      gpu_name(lane), count, format_size(per_slot), log_n, format_size(scratch),
+      format_size(g.ntt->table_bytes()));
   return out;
 }
 
@@ -333,14 +340,15 @@ bool srs_streaming(const GpuLane& lane) {
   return lane.resources->point_stream != nullptr;
 }
 
-void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot, cudaStream_t stream) {
+void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot) {
   const groth16::ProvingKey& pk = *job.key->pk;
   const std::size_t nv = pk.num_variables;
   const Fr* z = slot.z.data();
   const Fr* z_private = z + pk.num_public + 1;
   const Fr* h_scalars = slot.a.data();  // the NTT stage leaves H's coefficients in a
   MsmResultsDevice* r = slot.results.data();
-  void* scratch = g.scratch.data();
+  void* scratch = slot.scratch.data();
+  cudaStream_t stream = slot.compute;
   if (const HostSrs* srs = job.key->host_srs.get()) {
     gpu::MsmPointStream& points = *g.point_stream;
     points.enqueue_msm_g1(*g.stream_sparse_g1, srs->a, z, nv, &r->a, scratch, stream);
@@ -389,7 +397,9 @@ void device_tick(Core& core, GpuLane& lane) {
   gpu::DeviceGuard guard(lane.device);
   if (lane.healthy.load() && std::chrono::steady_clock::now() - g.anchored_at >= anchor_period) g.reanchor();
   if (!lane.healthy.load() || lane.outstanding.load() == 0) return;
-  for (cudaStream_t stream : {g.copy.get(), g.compute.get()}) {
+  std::vector<cudaStream_t> streams = {g.copy.get()};
+  for (const auto& slot : g.slots) streams.push_back(slot->compute.get());
+  for (cudaStream_t stream : streams) {
     const cudaError_t status = cudaStreamQuery(stream);
     if (status == cudaSuccess || status == cudaErrorNotReady) continue;
     // A sticky error: the context is dead and no host function of it will run. Complete the stages in

@@ -1,8 +1,8 @@
-// The MSM stage on the CUDA backend: the five MSMs on the GPU's compute stream against the key's SRS in VRAM
-// or streamed from host memory (A, B1 over z and B2 in G2 with the 0/±1 fast path; L over the private part
-// of z; H over the H scalars the NTT stage left in a: enqueue_job_msms), then one small copy of the results
-// into the device slot's pinned buffer. The H stage's span is read here, from its events, now that they have
-// completed.
+// The MSM stage on the CUDA backend: the five MSMs on the device slot's compute stream against the key's SRS
+// in VRAM or streamed from host memory (A, B1 over z and B2 in G2 with the 0/±1 fast path; L over the private
+// part of z; H over the H scalars the NTT stage left in a: enqueue_job_msms), then one small copy of the
+// results into the device slot's pinned buffer. The H stage's span is read here, from its events, now that
+// they have completed.
 #include <proofline/nodes/detail/gpu_device.hpp>
 
 #include <proofline/cuda/detail/cuda_check.hpp>
@@ -35,10 +35,10 @@ void gpu_msm(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   try {
     core.hook(Stage::msm, job);
     gpu::DeviceGuard guard(lane.device);
-    cudaStream_t stream = g.compute;
+    cudaStream_t stream = slot->compute;
     slot->msm_begin.record(stream);
     enqueued = true;
-    enqueue_job_msms(g, job, *slot, stream);
+    enqueue_job_msms(g, job, *slot);
     slot->msm_end.record(stream);
     PL_CUDA_CHECK(cudaMemcpyAsync(slot->host_results.data(), slot->results.data(), sizeof(MsmResultsDevice),
                                   cudaMemcpyDeviceToHost, stream));
@@ -49,7 +49,7 @@ void gpu_msm(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
     core.fail(job, Stage::msm, code, e.what());
     // Error path only: kernels already queued may still use the device slot, which goes back next; the
     // next job's copy (on the other stream) must not overwrite it under them.
-    if (enqueued) (void)cudaStreamSynchronize(g.compute);
+    if (enqueued) (void)cudaStreamSynchronize(slot->compute);
     gateway.try_put(work);
   }
 }

@@ -1,5 +1,5 @@
-// The H stage on the CUDA backend: NttEngine::enqueue_h on the GPU's compute stream, in the device slot, in
-// the key's convention; the completion comes back through the gateway from a host function.
+// The H stage on the CUDA backend: NttEngine::enqueue_h on the device slot's compute stream, in its buffers,
+// in the key's convention; the completion comes back through the gateway from a host function.
 #include <proofline/nodes/detail/gpu_device.hpp>
 
 #include <proofline/graph/trace/scoped_span.hpp>
@@ -23,18 +23,18 @@ void gpu_ntt(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   try {
     core.hook(Stage::ntt, job);
     gpu::DeviceGuard guard(lane.device);
-    slot->ntt_begin.record(g.compute);
+    slot->ntt_begin.record(slot->compute);
     enqueued = true;
-    g.ntt->enqueue_h(slot->a.data(), slot->b.data(), slot->c.data(), job.key->domain, g.compute);
-    slot->ntt_end.record(g.compute);
+    g.ntt->enqueue_h(slot->a.data(), slot->b.data(), slot->c.data(), job.key->domain, slot->compute);
+    slot->ntt_end.record(slot->compute);
     slot->ntt_recorded = true;
-    launch_completion(slot->ntt_done, gateway, work, g.compute);
+    launch_completion(slot->ntt_done, gateway, work, slot->compute);
   } catch (const std::exception& e) {
     const Errc code = dynamic_cast<const Error*>(&e) ? static_cast<const Error&>(e).code() : Errc::internal;
     core.fail(job, Stage::ntt, code, e.what());
     // Error path only: kernels already queued may still use the device slot, which goes back next; the
     // next job's copy (on the other stream) must not overwrite it under them.
-    if (enqueued) (void)cudaStreamSynchronize(g.compute);
+    if (enqueued) (void)cudaStreamSynchronize(slot->compute);
     gateway.try_put(work);
   }
 }

@@ -51,10 +51,15 @@ struct MsmResultsDevice {
   G2Jacobian b2;
 };
 
-/// One job's buffers on one GPU: bound to a job from its H2D until its MSMs are done.
+/// One job's buffers on one GPU: bound to a job from its H2D until its MSMs are done. Each slot has its own
+/// compute stream and MSM scratch, so the jobs bound to one GPU run their H and MSMs concurrently: the long
+/// serial tails of one job's MSMs (the last reduction levels and the window combination use a few SMs)
+/// overlap the other job's bucket accumulation.
 struct DeviceSlot {
   GpuLane* lane = nullptr;
   int index = 0;
+  gpu::Stream compute;
+  gpu::DeviceBuffer<std::byte> scratch;
   gpu::DeviceBuffer<Fr> a, b, c, z;
   gpu::DeviceBuffer<MsmResultsDevice> results;
   memory::PinnedLease host_results;  ///< the D2H target of `results` (pinned: the copy stays asynchronous)
@@ -80,7 +85,7 @@ struct GpuDevice {
   GpuLane& lane;
   memory::Budget vram;
   std::unique_ptr<memory::Residency> keys;  ///< SRS per key, least recently used evicted
-  gpu::Stream copy, compute, clock;         ///< `clock` stays idle: anchors are recorded there
+  gpu::Stream copy, clock;  ///< `clock` stays idle: anchors are recorded there (compute: one per slot)
 
   std::mutex anchor_mutex;
   std::shared_ptr<const ClockAnchor> anchor;
@@ -99,7 +104,6 @@ struct GpuDevice {
   std::unique_ptr<gpu::MsmPointStream> point_stream;
   mutable std::mutex point_stream_mutex;  ///< guards creating point_stream (add_key vs. stats)
   memory::Reservation point_stream_charge;
-  gpu::DeviceBuffer<std::byte> scratch;  ///< one compute stream, MSMs one after another: one scratch
   std::vector<std::unique_ptr<DeviceSlot>> slots;
   std::atomic<std::size_t> slots_in_use{0};
   memory::Reservation fixed;  ///< VRAM of the tables, scratch and device slots
@@ -110,9 +114,9 @@ struct GpuDevice {
   void reanchor();
 };
 
-/// Enqueues the job's five MSMs on `stream` against its key's SRS - in this GPU's VRAM, or streamed from
+/// Enqueues the job's five MSMs on slot.compute against its key's SRS - in this GPU's VRAM, or streamed from
 /// page-locked host memory - with the results in slot.results.
-void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot, cudaStream_t stream);
+void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot);
 
 /// The host function of every GPU stage: try_put, then release_wait, nothing else.
 void CUDART_CB complete_stage(void* completion);
