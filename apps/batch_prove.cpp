@@ -92,7 +92,7 @@ resources
                           of 2^n x 64 bytes per GPU (1 GiB at 2^24; used by default when VRAM allows)
   --slots N               most pinned slots in flight (default: synthesis jobs + 2 per GPU)
   --device-slots N        jobs bound to one GPU at once, each with its own compute stream and MSM scratch
-                          (default 2)
+                          (default: up to 4, as many as the VRAM budget holds next to the key)
   --synth-threads N       jobs synthesized at once (default: half the threads)
   --threads N             threads the pipeline may use (default: all)
   --job-timeout MS        fail a job not done MS milliseconds after submission (default: none)

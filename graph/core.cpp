@@ -26,7 +26,6 @@ void check_config(const Config& c) {
     throw Error(Errc::invalid_argument, "pipeline config: " + what);
   };
   if (c.queue_capacity == 0) bad("queue_capacity must be at least 1");
-  if (c.device_slots == 0) bad("device_slots must be at least 1");
   if (c.device_slots > 64) bad("device_slots " + std::to_string(c.device_slots) + " is absurd (at most 64)");
   if (c.slots > 4096) bad("slots " + std::to_string(c.slots) + " is absurd (at most 4096)");
   if (c.max_threads > 4096) bad("max_threads " + std::to_string(c.max_threads) + " is absurd (at most 4096)");

@@ -269,8 +269,11 @@ KeyHandle Pipeline::add_key(KeySpec spec) {
     if (!core.device_slots_ready) {
       const unsigned log_n = std::max(core.config.max_log_n, pk.log_domain_size);
       const std::uint64_t z_cap = std::max<std::uint64_t>(std::uint64_t{1} << log_n, pk.num_variables);
+      // Automatic device slots leave room for this key's SRS, unless it is streamed anyway.
+      const std::uint64_t srs_bytes =
+          core.config.srs == SrsPlacement::host ? 0 : detail::device_key_bytes(*key);
       for (auto& lane : core.gpus) {
-        const auto slots = detail::allocate_device_slots(core, *lane, log_n, z_cap, pk.convention);
+        const auto slots = detail::allocate_device_slots(core, *lane, log_n, z_cap, pk.convention, srs_bytes);
         auto& nodes = *core.flow->gpus[static_cast<std::size_t>(lane->index)];
         if (nodes.device_tokens)
           for (detail::DeviceSlot* slot : slots) nodes.device_tokens->try_put(detail::DeviceSlotMsg{slot});

@@ -164,6 +164,11 @@ void record_device_span(Core& core, const DeviceSlot& slot, trace::StageId stage
   core.recorder.record_span(span);
 }
 
+/// The most device slots Config::device_slots = 0 picks. On the H200, 2 / 3 / 4 slots gave +35 / +50 / +62 %
+/// proofs/s over one at 2^20 and +18 / +21 / +22 % at 2^22 (perf/results/slots-h200-2026-11-30; more were not
+/// tried), while each slot holds its vectors and MSM scratch in VRAM.
+constexpr std::size_t kAutomaticDeviceSlots = 4;
+
 std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane) {
   gpu::DeviceGuard guard(lane.device);  // streams and events belong to the device current at creation
   const std::uint64_t budget = core.config.vram_budget ? *core.config.vram_budget : default_vram_budget();
@@ -173,7 +178,7 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane
 }
 
 std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
-                                               HConvention convention) {
+                                               HConvention convention, std::uint64_t keep_free) {
   GpuDevice& g = device_of(lane);
   gpu::DeviceGuard guard(lane.device);
   if (log_n > static_cast<unsigned>(gpu::NttEngine::max_log_n))
@@ -205,8 +210,16 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
   for (const auto* engine : {g.msm_sparse_g1.get(), g.msm_dense_g1.get(), g.msm_sparse_g2.get(),
                              g.stream_sparse_g1.get(), g.stream_dense_g1.get(), g.stream_sparse_g2.get()})
     scratch = std::max(scratch, engine->scratch_bytes());
-  const std::size_t count = core.config.device_slots;
   const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + sizeof(MsmResultsDevice);
+  std::size_t count = core.config.device_slots;
+  if (count == 0) {
+    count = 1;
+    for (std::size_t s = kAutomaticDeviceSlots; s > 1; --s)
+      if (g.ntt->table_bytes() + s * (per_slot + scratch) + keep_free <= g.vram.available()) {
+        count = s;
+        break;
+      }
+  }
   // Not try_reserve alone: it throws for more than the whole budget, and this refusal names the options.
   const auto try_charge = [&g](std::uint64_t bytes) {
     return bytes <= g.vram.total() ? g.vram.try_reserve(bytes) : std::nullopt;

@@ -21,7 +21,8 @@ void GpuDeleter::operator()(GpuDevice* device) const noexcept {
 std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core&, GpuLane&) {
   no_cuda();
 }
-std::vector<DeviceSlot*> allocate_device_slots(Core&, GpuLane&, unsigned, std::uint64_t, HConvention) {
+std::vector<DeviceSlot*> allocate_device_slots(Core&, GpuLane&, unsigned, std::uint64_t, HConvention,
+                                               std::uint64_t) {
   no_cuda();
 }
 void check_key_fits_device(const GpuLane&, const KeyState&) {

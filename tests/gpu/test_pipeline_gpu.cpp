@@ -263,6 +263,39 @@ TEST_CASE("pipeline/gpu/keys that do not fit VRAM together are evicted least rec
   CHECK(s.gpus[0].vram.high_water <= *config.vram_budget);
 }
 
+TEST_CASE("pipeline/gpu/automatic device slots: four where VRAM allows, fewer under a tight budget") {
+  const GpuCircuit& c = gpu_circuit(12);
+  struct Seen {
+    std::size_t slots = 0;
+    std::uint64_t used = 0;  // VRAM after add_key: tables, device slots and the key's SRS
+  };
+  const auto run = [&](std::size_t slots, std::optional<std::uint64_t> vram) {
+    Config config = gpu_config();
+    config.device_slots = slots;
+    config.vram_budget = vram;
+    Pipeline pipeline(config);
+    const KeyHandle key = pipeline.add_key(c.spec("c"));
+    const GpuStats s = pipeline.stats().gpus[0];
+    std::vector<Submission> submitted;
+    for (std::uint64_t i = 0; i < 5; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 100 + i)));
+    for (auto& one : submitted) {
+      const JobResult r = await(one);
+      REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+      CHECK(verifies(c, r));
+    }
+    return Seen{s.device_slots, s.vram.used};
+  };
+  const Seen automatic = run(0, std::nullopt), one = run(1, std::nullopt), two = run(2, std::nullopt);
+  CHECK(automatic.slots == 4);
+  CHECK(one.slots == 1);
+  const std::uint64_t per_slot = two.used - one.used;  // vectors and MSM scratch
+  CHECK(automatic.used - one.used == 3 * per_slot);
+  // Room for two slots next to the key, not three.
+  const Seen tight = run(0, two.used + per_slot / 2);
+  CHECK(tight.slots == 2);
+  CHECK(tight.used == two.used);
+}
+
 TEST_CASE("pipeline/gpu/the NTT's top-pass table is charged to VRAM, and left out when the budget is short") {
   const GpuCircuit& c = gpu_circuit(14);
   // Device slots for 2^16 rows (a 4 MiB table) and the SRS streamed through two 1 MiB buffers, so that
@@ -273,6 +306,7 @@ TEST_CASE("pipeline/gpu/the NTT's top-pass table is charged to VRAM, and left ou
     config.srs = SrsPlacement::host;
     config.srs_stream_buffer = 1 << 20;
     config.ntt_top_diagonal = table;
+    config.device_slots = 4;  // not automatic: a short budget would take a slot off instead
     config.vram_budget = vram;
     Pipeline pipeline(config);
     const KeyHandle key = pipeline.add_key(c.spec("c"));
