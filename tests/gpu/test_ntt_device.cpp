@@ -199,6 +199,23 @@ void check_h(unsigned log_n, HConvention convention, bool satisfied, const gpu::
   if (satisfied && convention == HConvention::generator7) CHECK(actual.back().is_zero());
 }
 
+/// Every direction x order x coset of one fresh random vector against the CPU NTT (NN and RR only when
+/// with_bit_reversal).
+void check_every_combination(const Domain& domain, const gpu::NttEngine& with, bool with_bit_reversal) {
+  const std::uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  const std::vector<Fr> input = random_vector(seed, domain.size());
+  for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse})
+    for (const NttOrder order : kOrders)
+      for (const bool coset : {false, true}) {
+        if (!with_bit_reversal && (order == NttOrder::NN || order == NttOrder::RR)) continue;
+        const std::string what = describe(domain, direction, order, coset);
+        CAPTURE(what);
+        CHECK(mismatches(gpu_ntt(input, domain, direction, order, coset, with),
+                         cpu_ntt(input, domain, direction, order, coset)) == 0);
+      }
+}
+
 }  // namespace
 
 TEST_CASE("gpu/ntt/Fr device arithmetic on limb edge cases equals the host") {
@@ -236,22 +253,9 @@ TEST_CASE("gpu/ntt/Fr device arithmetic on limb edge cases equals the host") {
 }
 
 TEST_CASE("gpu/ntt/every order direction and coset equals the CPU NTT from 2^10 to 2^20") {
-  for (unsigned log_n = 10; log_n <= 20; ++log_n) {
-    for (const HConvention convention : kConventions) {
-      const Domain domain = Domain::make(log_n, convention);
-      const std::uint64_t seed = fresh_seed();
-      CAPTURE(seed);
-      const std::vector<Fr> input = random_vector(seed, domain.size());
-      for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse})
-        for (const NttOrder order : kOrders)
-          for (const bool coset : {false, true}) {
-            const std::string what = describe(domain, direction, order, coset);
-            CAPTURE(what);
-            CHECK(mismatches(gpu_ntt(input, domain, direction, order, coset),
-                             cpu_ntt(input, domain, direction, order, coset)) == 0);
-          }
-    }
-  }
+  for (unsigned log_n = 10; log_n <= 20; ++log_n)
+    for (const HConvention convention : kConventions)
+      check_every_combination(Domain::make(log_n, convention), engine(), true);
 }
 
 TEST_CASE("gpu/ntt/large sizes equal the CPU NTT and every combination round-trips") {
@@ -338,26 +342,11 @@ TEST_CASE("gpu/ntt/an engine with top diagonals equals the CPU NTT and H") {
   for (const int log_n : sizes) expected_bytes += 2 * 2 * (std::size_t{32} << log_n);
   CHECK(with_top.table_bytes() - without_top.table_bytes() == expected_bytes);
 
-  for (const int size : sizes) {
-    const unsigned log_n = static_cast<unsigned>(size);
+  for (const int log_n : sizes) {
     if (log_n == 20) continue;  // 2^20 is checked through H below
-
-    for (const HConvention convention : kConventions) {
-      const Domain domain = Domain::make(log_n, convention);
-      const std::uint64_t seed = fresh_seed();
-      CAPTURE(seed);
-      const std::vector<Fr> input = random_vector(seed, domain.size());
-      for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse})
-        for (const NttOrder order : kOrders)
-          for (const bool coset : {false, true}) {
-            // Above 2^16 the CPU comparison covers the orders without a bit reversal.
-            if (log_n > 16 && (order == NttOrder::NN || order == NttOrder::RR)) continue;
-            const std::string what = describe(domain, direction, order, coset);
-            CAPTURE(what);
-            CHECK(mismatches(gpu_ntt(input, domain, direction, order, coset, with_top),
-                             cpu_ntt(input, domain, direction, order, coset)) == 0);
-          }
-    }
+    // Above 2^16 the CPU comparison covers the orders without a bit reversal.
+    for (const HConvention convention : kConventions)
+      check_every_combination(Domain::make(static_cast<unsigned>(log_n), convention), with_top, log_n <= 16);
   }
   for (const HConvention convention : kConventions) {
     check_h(16, convention, true, with_top);
