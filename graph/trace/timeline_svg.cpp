@@ -29,6 +29,7 @@ const char* colour(std::size_t i) {
 
 constexpr double char_width = 6.6;  // average advance of 12 px sans-serif, for laying out the legend
 constexpr double lane_height = 22;
+constexpr double extra_row_height = 12;  ///< what each further row of overlapping spans adds to a lane
 constexpr double cpu_stack_height = 64;
 constexpr double lane_gap = 6;
 constexpr double chart_height = 90;
@@ -118,7 +119,32 @@ struct Lane {
   bool cpu_stack = false;
   double y = 0;
   double height = lane_height;
+  /// Span lanes: (index in snapshot.spans, row) of the spans drawn, in begin order, and the number of rows.
+  std::vector<std::pair<std::size_t, std::size_t>> placed;
+  std::size_t rows = 1;
 };
+
+/// Spans of a lane that overlap in time go to different rows: each span takes the first row whose last span
+/// has ended (the snapshot is in begin order). Work that runs concurrently on one track - the device slots of
+/// a GPU share its compute track - is then drawn side by side instead of one piece over another, and the lane
+/// grows a little per row.
+void place_spans(const Snapshot& snapshot, Lane& lane, const Window& window) {
+  std::vector<std::int64_t> row_end;
+  for (std::size_t i = 0; i < snapshot.spans.size(); ++i) {
+    const Span& span = snapshot.spans[i];
+    if (std::find(lane.tracks.begin(), lane.tracks.end(), span.track) == lane.tracks.end()) continue;
+    if (span.end_ns <= window.begin_ns || span.begin_ns >= window.end_ns) continue;
+    std::size_t row = 0;
+    while (row < row_end.size() && row_end[row] > span.begin_ns) ++row;
+    if (row == row_end.size())
+      row_end.push_back(span.end_ns);
+    else
+      row_end[row] = span.end_ns;
+    lane.placed.emplace_back(i, row);
+  }
+  lane.rows = std::max<std::size_t>(1, row_end.size());
+  lane.height = lane_height + static_cast<double>(lane.rows - 1) * extra_row_height;
+}
 
 Window default_window(const Snapshot& snapshot) {
   Window w = extent(snapshot);
@@ -143,8 +169,8 @@ std::pair<double, int> tick_step(double range_s, int target) {
 }
 
 void write_span_lane(std::ostream& out, const Snapshot& snapshot, const Lane& lane, const Geometry& g) {
-  // Consecutive spans of one stage closer than half a pixel merge into one rectangle: the picture is the same
-  // and a long run stays a small file.
+  // Consecutive spans of one stage on one row closer than half a pixel merge into one rectangle: the picture
+  // is the same and a long run stays a small file.
   struct Run {
     StageId stage{};
     double x0 = 0, x1 = 0;
@@ -153,8 +179,10 @@ void write_span_lane(std::ostream& out, const Snapshot& snapshot, const Lane& la
     std::uint64_t first_job = no_job, last_job = no_job;
     std::int64_t only_duration = 0;
   };
-  std::optional<Run> run;
-  const auto flush = [&] {
+  const double row_height = (lane.height - 2) / static_cast<double>(lane.rows);
+  std::vector<std::optional<Run>> runs(lane.rows);
+  const auto flush = [&](std::size_t row) {
+    std::optional<Run>& run = runs[row];
     if (!run) return;
     std::string tip = snapshot.stages[index(run->stage)];
     if (run->count == 1) {
@@ -166,15 +194,17 @@ void write_span_lane(std::ostream& out, const Snapshot& snapshot, const Lane& la
         tip += ", jobs " + std::to_string(run->first_job) + " to " + std::to_string(run->last_job);
       tip += ", " + milliseconds(run->busy_ns) + " busy";
     }
-    out << "<rect x=\"" << px(run->x0) << "\" y=\"" << px(lane.y + 1) << "\" width=\""
-        << px(std::max(run->x1 - run->x0, 0.5)) << "\" height=\"" << px(lane.height - 2) << "\" fill=\""
-        << colour(index(run->stage)) << "\"><title>" << xml(tip) << "</title></rect>\n";
+    // Rows after the first leave a 1 px gap above them so neighbouring rows stay apart.
+    const double top = lane.y + 1 + static_cast<double>(row) * row_height + (row > 0 ? 1 : 0);
+    out << "<rect x=\"" << px(run->x0) << "\" y=\"" << px(top) << "\" width=\""
+        << px(std::max(run->x1 - run->x0, 0.5)) << "\" height=\"" << px(row_height - (row > 0 ? 1 : 0))
+        << "\" fill=\"" << colour(index(run->stage)) << "\"><title>" << xml(tip) << "</title></rect>\n";
     run.reset();
   };
-  for (const Span& span : snapshot.spans) {
-    if (std::find(lane.tracks.begin(), lane.tracks.end(), span.track) == lane.tracks.end()) continue;
-    if (span.end_ns <= g.window.begin_ns || span.begin_ns >= g.window.end_ns) continue;
+  for (const auto& [i, row] : lane.placed) {
+    const Span& span = snapshot.spans[i];
     const double x0 = g.x(span.begin_ns), x1 = g.x(span.end_ns);
+    std::optional<Run>& run = runs[row];
     if (run && run->stage == span.stage && x0 <= run->x1 + 0.5) {
       run->x1 = std::max(run->x1, x1);
       ++run->count;
@@ -185,10 +215,10 @@ void write_span_lane(std::ostream& out, const Snapshot& snapshot, const Lane& la
       }
       continue;
     }
-    flush();
+    flush(row);
     run = Run{span.stage, x0, x1, 1, span.duration_ns(), span.job, span.job, span.duration_ns()};
   }
-  flush();
+  for (std::size_t row = 0; row < lane.rows; ++row) flush(row);
 }
 
 /// Average number of busy workers per pixel column, per stage, stacked in stage order.
@@ -428,6 +458,7 @@ void write_timeline_svg(const Snapshot& snapshot, const TimelineOptions& options
   double y = ly + 26;
   const double lanes_top = y;
   for (Lane& lane : lanes) {
+    if (!lane.cpu_stack) place_spans(snapshot, lane, window);
     lane.y = y;
     y += lane.height + lane_gap;
   }

@@ -136,3 +136,45 @@ TEST_CASE("trace/svg/empty runs and bad charts") {
   CHECK_THROWS_AS(write_timeline_svg(run.s, options, out), Error);
   CHECK_THROWS_AS(write_timeline_svg_file(run.s, TimelineOptions{}, "/nonexistent-dir/t.svg"), Error);
 }
+
+namespace {
+
+/// The y attribute of the rectangle whose tooltip starts with `tip`, or -1.
+double rect_y(const std::string& svg, const std::string& tip) {
+  const std::size_t title = svg.find("<title>" + tip);
+  if (title == std::string::npos) return -1;
+  const std::size_t rect = svg.rfind("<rect ", title);
+  const std::size_t y = svg.find(" y=\"", rect);
+  return std::stod(svg.substr(y + 4));
+}
+
+}  // namespace
+
+TEST_CASE("trace/svg/spans that overlap on one track are drawn in rows of their own") {
+  // Three jobs on one compute track, as a GPU's device slots share it: 1 overlaps 0, 2 starts after 0 ended.
+  Snapshot s;
+  const StageId msm = test::add_stage(s, "msm");
+  const TrackId compute = test::add_track(s, "compute", TrackKind::cuda_stream, 0);
+  constexpr std::int64_t ms = 1'000'000;
+  test::add_span(s, msm, compute, 0, 100 * ms, 0);
+  test::add_span(s, msm, compute, 50 * ms, 150 * ms, 1);
+  test::add_span(s, msm, compute, 120 * ms, 200 * ms, 2);
+  s.sort();
+  const std::string svg = draw(s, TimelineOptions{});
+  test::check_xml(svg);
+  const double y0 = rect_y(svg, "msm job 0"), y1 = rect_y(svg, "msm job 1"), y2 = rect_y(svg, "msm job 2");
+  CHECK(y0 > 0);
+  CHECK(y1 > y0);                                // a second row, below the first
+  CHECK(y2 == y0);                               // back in the first row
+  CHECK(svg.find("100%") != std::string::npos);  // busy is the union of the rows: 0 to 200 ms
+
+  // Without overlap every span stays in the one row.
+  Snapshot apart;
+  const StageId h2d = test::add_stage(apart, "h2d");
+  const TrackId copy = test::add_track(apart, "copy", TrackKind::cuda_stream, 0);
+  test::add_span(apart, h2d, copy, 0, 40 * ms, 0);
+  test::add_span(apart, h2d, copy, 60 * ms, 100 * ms, 1);
+  apart.sort();
+  const std::string one_row = draw(apart, TimelineOptions{});
+  CHECK(rect_y(one_row, "h2d job 0") == rect_y(one_row, "h2d job 1"));
+}
