@@ -169,6 +169,11 @@ void record_device_span(Core& core, const DeviceSlot& slot, trace::StageId stage
 /// tried), while each slot holds its vectors and MSM scratch in VRAM.
 constexpr std::size_t kAutomaticDeviceSlots = 4;
 
+/// VRAM of a GPU's SRS streaming: two staging buffers and the running sums.
+std::uint64_t srs_staging_bytes(const Core& core) {
+  return 2 * core.config.srs_stream_buffer + 2 * sizeof(G2Jacobian);
+}
+
 std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane) {
   gpu::DeviceGuard guard(lane.device);  // streams and events belong to the device current at creation
   const std::uint64_t budget = core.config.vram_budget ? *core.config.vram_budget : default_vram_budget();
@@ -213,9 +218,16 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
   const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + sizeof(MsmResultsDevice);
   std::size_t count = core.config.device_slots;
   if (count == 0) {
+    // Room for the first key's SRS; or, when it cannot sit next to even one slot (or is streamed anyway),
+    // for the staging buffers that stream it.
+    const std::uint64_t staging = srs_staging_bytes(core);
+    const auto fits = [&](std::size_t slots, std::uint64_t keep) {
+      return g.ntt->table_bytes() + slots * (per_slot + scratch) + keep <= g.vram.available();
+    };
+    const std::uint64_t keep = keep_free != 0 && fits(1, keep_free) ? keep_free : staging;
     count = 1;
     for (std::size_t s = kAutomaticDeviceSlots; s > 1; --s)
-      if (g.ntt->table_bytes() + s * (per_slot + scratch) + keep_free <= g.vram.available()) {
+      if (fits(s, keep)) {
         count = s;
         break;
       }
@@ -335,7 +347,7 @@ void enable_srs_streaming(Core& core, GpuLane& lane) {
   std::lock_guard lock(g.point_stream_mutex);
   if (g.point_stream) return;
   const std::uint64_t buffer = core.config.srs_stream_buffer;
-  const std::uint64_t bytes = 2 * buffer + 2 * sizeof(G2Jacobian);
+  const std::uint64_t bytes = srs_staging_bytes(core);
   auto charge = g.vram.try_reserve(bytes);
   if (!charge)
     throw Error(Errc::out_of_budget, gpu_name(lane) + ": the SRS staging buffers need " + format_size(bytes) +

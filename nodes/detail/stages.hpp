@@ -50,8 +50,9 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane
 /// to the GPU's VRAM budget; returns the device slots (the device-token buffer's seed). With
 /// Config::ntt_top_diagonal the NTT of 2^log_n rows in `convention` gets its top-pass table when the budget
 /// holds it. With Config::device_slots 0 the count is the most (up to 4) that leave `keep_free` bytes (the
-/// first key's SRS) of the budget. Throws Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA
-/// failure.
+/// first key's SRS in VRAM; 0 when it is streamed) of the budget, or room for the SRS staging buffers when
+/// the key is streamed or cannot sit next to even one slot. Throws Error(out_of_budget) when they do not
+/// fit, Error(cuda) on a CUDA failure.
 std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
                                                HConvention convention, std::uint64_t keep_free);
 /// Throws Error(invalid_argument) naming Config::max_log_n when the key is larger than the device slots.
