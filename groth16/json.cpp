@@ -4,6 +4,7 @@
 #include <limits>
 
 #include <proofline/util/error.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::groth16::json {
 
@@ -441,42 +442,7 @@ Value& Value::set(std::string key, Value item) {
 }
 
 void append_quoted(std::string& out, std::string_view text) {
-  out += '"';
-  for (const char ch : text) {
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x",
-                        static_cast<unsigned>(static_cast<unsigned char>(ch)));
-          out += buffer;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
+  append_json_string(out, text);
 }
 
 std::string dump(const Value& value, int indent) {

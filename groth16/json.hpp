@@ -81,8 +81,9 @@ class Value {
 /// spaces. Strings are written by append_quoted.
 std::string dump(const Value& value, int indent = 2);
 
-/// Appends `text` as a JSON string literal, escaped as JavaScript's JSON.stringify does (\b \f \n \r \t,
-/// other control characters as \u00xx); bytes >= 0x80 pass through.
+/// Appends `text` as a JSON string literal (append_json_string of util/text.hpp): escaped as JavaScript's
+/// JSON.stringify does (\b \f \n \r \t, other control characters as \u00xx) and DEL as \u007f; valid UTF-8
+/// passes through, other bytes >= 0x80 become U+FFFD, so the output is valid JSON whatever the input.
 void append_quoted(std::string& out, std::string_view text);
 
 /// Parses one JSON text (RFC 8259; surrounding whitespace allowed). `context` prefixes error messages (a file

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include <proofline/graph/trace/detail/utf8.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::trace {
 
@@ -42,7 +42,7 @@ std::string xml(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
-      const std::size_t length = detail::utf8_sequence_length(text, i);
+      const std::size_t length = utf8_sequence_length(text, i);
       if (length == 0) {
         out.push_back('?');
         ++i;

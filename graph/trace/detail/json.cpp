@@ -4,61 +4,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include <proofline/graph/trace/detail/utf8.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::trace::detail {
 
 std::string json_quote(std::string_view text) {
   std::string out;
-  out.reserve(text.size() + 2);
-  out.push_back('"');
-  for (std::size_t i = 0; i < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      const std::size_t length = utf8_sequence_length(text, i);
-      if (length == 0) {
-        out += "\\ufffd";
-        ++i;
-      } else {
-        out.append(text.substr(i, length));
-        i += length;
-      }
-      continue;
-    }
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
-          out += buffer;
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-    ++i;
-  }
-  out.push_back('"');
+  append_json_string(out, text);
   return out;
 }
 
