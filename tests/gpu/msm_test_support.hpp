@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <random>
+#include <span>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -13,11 +14,28 @@
 #include <proofline/cuda/arith/fr.hpp>
 #include <proofline/cuda/arith/g1.hpp>
 #include <proofline/cuda/arith/g2.hpp>
+#include <proofline/cuda/arith/random.hpp>
 #include <proofline/cuda/detail/device_buffer.hpp>
 #include <proofline/cuda/detail/stream.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
 
 namespace proofline::gpu_test {
+
+/// Random points (random multiples of the generator), made on the host.
+template <class Curve>
+std::vector<AffinePoint<Curve>> random_points(std::mt19937_64& rng, std::size_t n) {
+  std::vector<AffinePoint<Curve>> out(n);
+  for (auto& p : out) p = AffinePoint<Curve>::generator().mul(random_field<Fr>(rng)).to_affine();
+  return out;
+}
+
+/// sum_i scalars[i]·points[i] one scalar multiplication at a time: the reference for small MSMs.
+template <class Curve>
+JacobianPoint<Curve> naive_msm(std::span<const AffinePoint<Curve>> points, std::span<const Fr> scalars) {
+  JacobianPoint<Curve> sum = JacobianPoint<Curve>::infinity();
+  for (std::size_t i = 0; i < scalars.size(); ++i) sum = sum + points[i].mul(scalars[i]);
+  return sum;
+}
 
 inline std::uint64_t fresh_seed() {
   std::random_device source;

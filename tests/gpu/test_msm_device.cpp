@@ -27,21 +27,6 @@ using namespace proofline::gpu_test;
 
 namespace {
 
-template <class Curve>
-JacobianPoint<Curve> naive_msm(const std::vector<AffinePoint<Curve>>& points,
-                               const std::vector<Fr>& scalars) {
-  JacobianPoint<Curve> sum = JacobianPoint<Curve>::infinity();
-  for (std::size_t i = 0; i < scalars.size(); ++i) sum = sum + points[i].mul(scalars[i]);
-  return sum;
-}
-
-template <class Curve>
-std::vector<AffinePoint<Curve>> random_points(std::mt19937_64& rng, std::size_t n) {
-  std::vector<AffinePoint<Curve>> out(n);
-  for (auto& p : out) p = AffinePoint<Curve>::generator().mul(random_field<Fr>(rng)).to_affine();
-  return out;
-}
-
 /// One MSM on the device through the public API; the result lands in pinned host memory or device memory.
 template <class Curve>
 JacobianPoint<Curve> device_msm(const gpu::MsmEngine& engine, const AffinePoint<Curve>* points,
@@ -140,7 +125,7 @@ void check_small_against_naive(std::uint64_t seed, std::size_t n) {
     scalars[20] = scalars[21];
     for (std::size_t i = 30; i < 40; ++i) scalars[i] = Fr::from_u64(77);  // a shared digit
   }
-  const JacobianPoint<Curve> expected = naive_msm(points, scalars);
+  const JacobianPoint<Curve> expected = naive_msm<Curve>(points, scalars);
   const std::vector<Fr> canonical = canonical_form(scalars);
   for (int window_bits : {0, 3, 8, 13}) {
     CAPTURE(window_bits);
@@ -194,7 +179,7 @@ TEST_CASE("gpu/msm/edge inputs: all zero scalars, infinity points, n = 0, fewer 
     CHECK(device_msm<G1Params>(engine, device_points.data(), device_scalars, 0, false).is_infinity());
     const std::vector<Fr> head(scalars.begin(), scalars.begin() + 123);
     CHECK(device_msm<G1Params>(engine, device_points.data(), device_scalars, 123, true) ==
-          naive_msm(points, head));
+          naive_msm<G1Params>(points, head));
   }
   const gpu::MsmEngine g2_engine(gpu::MsmGroup::g2, 10);
   CHECK_THROWS_AS(g2_engine.enqueue_msm_g1(nullptr, nullptr, 1, nullptr, nullptr, nullptr), Error);

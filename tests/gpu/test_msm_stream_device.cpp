@@ -35,20 +35,6 @@ constexpr gpu::MsmGroup group_of() {
   return std::is_same_v<Curve, G1Params> ? gpu::MsmGroup::g1 : gpu::MsmGroup::g2;
 }
 
-template <class Curve>
-std::vector<AffinePoint<Curve>> random_points(std::mt19937_64& rng, std::size_t n) {
-  std::vector<AffinePoint<Curve>> out(n);
-  for (auto& p : out) p = AffinePoint<Curve>::generator().mul(random_field<Fr>(rng)).to_affine();
-  return out;
-}
-
-template <class Curve>
-JacobianPoint<Curve> naive_msm(std::span<const AffinePoint<Curve>> points, std::span<const Fr> scalars) {
-  JacobianPoint<Curve> sum = JacobianPoint<Curve>::infinity();
-  for (std::size_t i = 0; i < scalars.size(); ++i) sum = sum + points[i].mul(scalars[i]);
-  return sum;
-}
-
 /// Zeros, ones, r - 1 and random scalars (the split's three classes and Pippenger's input).
 std::vector<Fr> mixed_scalars(std::mt19937_64& rng, std::size_t n) {
   std::vector<Fr> out(n);
