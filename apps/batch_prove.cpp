@@ -25,9 +25,9 @@
 #include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/graph/report.hpp>
-#include <proofline/graph/trace/chrome_trace.hpp>
-#include <proofline/graph/trace/progress.hpp>
-#include <proofline/graph/trace/timeline_svg.hpp>
+#include <proofline/trace/chrome_trace.hpp>
+#include <proofline/trace/progress.hpp>
+#include <proofline/trace/timeline_svg.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/key_cache.hpp>
 #include <proofline/groth16/proof.hpp>
@@ -122,13 +122,13 @@ struct Options {
   std::uint64_t count = 8;
   std::uint64_t seed = 1;
   std::optional<fs::path> key_cache;
-  pipeline::Config config;
+  graph::Config config;
   std::optional<fs::path> out, report, trace, timeline;
   log::Level log_level = log::Level::warn;
   bool progress = true;
-  std::optional<std::pair<pipeline::Stage, std::uint64_t>> fault;
+  std::optional<std::pair<graph::Stage, std::uint64_t>> fault;
   struct Run {
-    pipeline::Mode mode = pipeline::Mode::pinned;
+    graph::Mode mode = graph::Mode::pinned;
     bool presynthesized = false;
   };
   std::vector<Run> runs{Run{}};
@@ -169,17 +169,17 @@ std::uint64_t parse_bytes(std::string_view option, std::string_view text) {
   return bytes;
 }
 
-pipeline::Stage parse_stage(std::string_view text) {
-  using pipeline::Stage;
+graph::Stage parse_stage(std::string_view text) {
+  using graph::Stage;
   for (const Stage stage : {Stage::admission, Stage::synthesis, Stage::h2d, Stage::ntt, Stage::msm,
                             Stage::release, Stage::baseline})
-    if (text == pipeline::to_string(stage)) return stage;
+    if (text == graph::to_string(stage)) return stage;
   throw UsageError{"--inject-fault: unknown stage '" + std::string(text) + "'"};
 }
 
 Options parse(int argc, char** argv) {
   Options o;
-  o.config.backend = pipeline::Backend::automatic;
+  o.config.backend = graph::Backend::automatic;
   o.config.queue_capacity = 64;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -211,7 +211,7 @@ Options parse(int argc, char** argv) {
       } else if (arg == "--key-cache") {
         o.key_cache = next();
       } else if (arg == "--backend") {
-        o.config.backend = pipeline::parse_backend(next());
+        o.config.backend = graph::parse_backend(next());
       } else if (arg == "--gpus") {
         const std::string list = next();
         o.config.gpus.clear();
@@ -234,7 +234,7 @@ Options parse(int argc, char** argv) {
             run.presynthesized = true;
             item.resize(item.size() - 4);
           }
-          run.mode = pipeline::parse_mode(item);
+          run.mode = graph::parse_mode(item);
           o.runs.push_back(run);
           start = comma + 1;
         }
@@ -261,7 +261,7 @@ Options parse(int argc, char** argv) {
       } else if (arg == "--vram-budget") {
         o.config.vram_budget = parse_bytes(arg, next());
       } else if (arg == "--srs") {
-        o.config.srs = pipeline::parse_srs_placement(next());
+        o.config.srs = graph::parse_srs_placement(next());
       } else if (arg == "--srs-buffer") {
         o.config.srs_stream_buffer = parse_bytes(arg, next());
       } else if (arg == "--no-ntt-table") {
@@ -348,7 +348,7 @@ std::string job_name(std::uint64_t index) {
 
 /// "pinned", "baseline-pre", ...: what a run's files are called apart.
 std::string run_name(const Options::Run& run) {
-  return std::string(pipeline::to_string(run.mode)) + (run.presynthesized ? "-pre" : "");
+  return std::string(graph::to_string(run.mode)) + (run.presynthesized ? "-pre" : "");
 }
 
 /// `path` with the run's name before its extension (run.json -> run.pinned.json) when several runs are made.
@@ -396,7 +396,7 @@ std::uint64_t witness_seed(const Options& o, std::uint64_t i) {
 }
 
 /// The threads and concurrent syntheses a pipeline built from `config` uses (the same rule as the pipeline).
-std::pair<std::size_t, std::size_t> pipeline_threads(const pipeline::Config& config) {
+std::pair<std::size_t, std::size_t> pipeline_threads(const graph::Config& config) {
   const std::size_t threads =
       config.max_threads != 0
           ? config.max_threads
@@ -406,18 +406,18 @@ std::pair<std::size_t, std::size_t> pipeline_threads(const pipeline::Config& con
   return {threads, synth};
 }
 
-void prepare(const Options& o, const pipeline::Config& config, pipeline::Backend backend, Prepared& p) {
+void prepare(const Options& o, const graph::Config& config, graph::Backend backend, Prepared& p) {
   p.circuit_options = groth16::SyntheticOptions{.log_size = o.log2, .num_public = 1, .seed = o.seed};
   groth16::SyntheticCircuit circuit = groth16::make_synthetic_circuit(p.circuit_options);
   groth16::SetupOptions setup;
   const int device = config.gpus.empty() ? 0 : config.gpus.front();
-  if (backend == pipeline::Backend::cuda) {
+  if (backend == graph::Backend::cuda) {
     // Known-trapdoor setup is fixed-base multiplication; the GPU does it in a fraction of the CPU's time.
     setup.fixed_base.g1 = [device](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> out) {
-      gpu::fixed_base_mul_g1(b, s, out, device);
+      cuda::fixed_base_mul_g1(b, s, out, device);
     };
     setup.fixed_base.g2 = [device](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> out) {
-      gpu::fixed_base_mul_g2(b, s, out, device);
+      cuda::fixed_base_mul_g2(b, s, out, device);
     };
   }
   const auto setup_start = std::chrono::steady_clock::now();
@@ -454,7 +454,7 @@ void prepare(const Options& o, const pipeline::Config& config, pipeline::Backend
     p.presynthesis_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
-  if (o.h2d_probe && backend == pipeline::Backend::cuda) {
+  if (o.h2d_probe && backend == graph::Backend::cuda) {
     // The same host load as the pipeline's steady state: `synth` jobs synthesized at once (each parallel
     // inside) on `threads` threads, into heap vectors (fewer jobs if that much memory would not fit).
     const auto [threads, synth] = pipeline_threads(config);
@@ -494,20 +494,20 @@ void prepare(const Options& o, const pipeline::Config& config, pipeline::Backend
 
 int run_one(const Options& o, const Options::Run& run, Prepared& prep) {
   const bool several = o.runs.size() > 1;
-  pipeline::Config config = o.config;
+  graph::Config config = o.config;
   config.mode = run.mode;
   if (o.fault) {
     const auto [stage, index] = *o.fault;
     // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
-    config.fault_hook = [stage = stage, id = index + 1](pipeline::Stage at, pipeline::JobId job) {
+    config.fault_hook = [stage = stage, id = index + 1](graph::Stage at, graph::JobId job) {
       if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
     };
   }
   std::mutex mutex;
-  std::vector<pipeline::JobResult> results;
+  std::vector<graph::JobResult> results;
   std::optional<trace::ProgressReporter> progress;
   std::uint64_t done = 0;
-  config.on_result = [&](const pipeline::JobResult& r) {
+  config.on_result = [&](const graph::JobResult& r) {
     std::lock_guard lock(mutex);
     results.push_back(r);
     ++done;
@@ -515,24 +515,24 @@ int run_one(const Options& o, const Options::Run& run, Prepared& prep) {
   };
 
   // Everything up to the first submission is setup: any error there is unusable input or options (exit 2).
-  std::optional<pipeline::Pipeline> prover;
-  pipeline::KeyHandle key;
+  std::optional<graph::Pipeline> prover;
+  graph::KeyHandle key;
   try {
     prover.emplace(config);
-    if (prover->backend() == pipeline::Backend::cuda && o.log2 < 10)
+    if (prover->backend() == graph::Backend::cuda && o.log2 < 10)
       throw UsageError{"--synthetic " + std::to_string(o.log2) +
                        ": the GPU NTT needs at least 2^10 rows (or use --backend cpu)"};
     if (o.out) fs::create_directories(*o.out);
     if (!prep.ready) prepare(o, config, prover->backend(), prep);
     key = prover->add_key(
-        pipeline::KeySpec{groth16::synthetic_circuit_name(prep.circuit_options), prep.pk, prep.cs, prep.vk});
-    const pipeline::PipelineStats s = prover->stats();
+        graph::KeySpec{groth16::synthetic_circuit_name(prep.circuit_options), prep.pk, prep.cs, prep.vk});
+    const graph::PipelineStats s = prover->stats();
     std::printf(
         "batch_prove: %llu jobs of 2^%u rows on the %s backend (%s mode), keys %s in %.2f s, %zu tokens of "
         "%s\n",
         static_cast<unsigned long long>(o.count), o.log2,
-        std::string(pipeline::to_string(prover->backend())).c_str(),
-        std::string(pipeline::to_string(prover->mode())).c_str(), prep.loaded ? "loaded" : "made",
+        std::string(graph::to_string(prover->backend())).c_str(),
+        std::string(graph::to_string(prover->mode())).c_str(), prep.loaded ? "loaded" : "made",
         prep.setup_s, s.token_target, format_size(s.slot_bytes).c_str());
     if (run.presynthesized)
       std::printf("batch_prove: %zu distinct jobs presynthesized in %.2f s (reused round robin)\n",
@@ -554,21 +554,21 @@ int run_one(const Options& o, const Options::Run& run, Prepared& prep) {
   const auto start = std::chrono::steady_clock::now();
   const std::int64_t batch_begin_ns = prover->recorder().now_ns();
   for (std::uint64_t i = 0; i < o.count; ++i) {
-    pipeline::Job job;
+    graph::Job job;
     job.key = key;
     job.label = job_name(i);
     if (run.presynthesized) {
       std::shared_ptr<const Presynthesized> made = prep.presynthesized[i % prep.presynthesized.size()];
-      job.witness = pipeline::WitnessCallback{[made](const pipeline::WitnessTarget& t) {
+      job.witness = graph::WitnessCallback{[made](const graph::WitnessTarget& t) {
                                                 copy_parallel(made->z, t.z.unchecked());
                                                 copy_parallel(made->a, t.a.unchecked());
                                                 copy_parallel(made->b, t.b.unchecked());
                                                 copy_parallel(made->c, t.c.unchecked());
                                               },
-                                              pipeline::WitnessCallback::Fills::witness_and_abc};
+                                              graph::WitnessCallback::Fills::witness_and_abc};
     } else {
-      job.witness = pipeline::WitnessCallback{[cs = prep.cs, options = prep.circuit_options,
-                                               seed = witness_seed(o, i)](const pipeline::WitnessTarget& t) {
+      job.witness = graph::WitnessCallback{[cs = prep.cs, options = prep.circuit_options,
+                                               seed = witness_seed(o, i)](const graph::WitnessTarget& t) {
         groth16::synthetic_witness_into(*cs, options, seed, t.z.unchecked());
       }};
     }
@@ -580,7 +580,7 @@ int run_one(const Options& o, const Options::Run& run, Prepared& prep) {
   prover->shutdown();
   if (progress) progress->finish();
 
-  pipeline::RunReport report = pipeline::make_run_report(prover->recorder().snapshot(), prover->roles(),
+  graph::RunReport report = graph::make_run_report(prover->recorder().snapshot(), prover->roles(),
                                                          prover->stats(), o.count, wall_s);
   report.extra.emplace_back("log2", static_cast<double>(o.log2));
   report.extra.emplace_back("presynthesized", run.presynthesized ? 1.0 : 0.0);
@@ -591,7 +591,7 @@ int run_one(const Options& o, const Options::Run& run, Prepared& prep) {
     report.extra.emplace_back("probe_bytes", static_cast<double>(prep.probe->bytes));
     report.extra.emplace_back("probe_load_jobs", static_cast<double>(prep.probe_load_jobs));
   }
-  std::fputs(pipeline::report_summary(report).c_str(), stdout);
+  std::fputs(graph::report_summary(report).c_str(), stdout);
   std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; });
   for (const auto& r : results)
     if (r.error)
@@ -606,7 +606,7 @@ int run_one(const Options& o, const Options::Run& run, Prepared& prep) {
       write_file(dir / (r.label + ".bin"), std::string(bytes.begin(), bytes.end()));
     }
   }
-  if (o.report) write_file(for_run(*o.report, run, several), pipeline::report_json(report));
+  if (o.report) write_file(for_run(*o.report, run, several), graph::report_json(report));
   const trace::Snapshot snapshot = prover->recorder().snapshot();
   if (o.trace) trace::write_chrome_trace_file(snapshot, for_run(*o.trace, run, several).string());
   if (o.timeline) {
@@ -646,7 +646,7 @@ int run_snarkjs(const Options& o) {
   // Everything before the first submission is setup: an unusable key, witness or option is exit 2.
   groth16::SnarkjsKey key;
   std::vector<groth16::WtnsJob> planned;
-  pipeline::Config config = o.config;
+  graph::Config config = o.config;
   try {
     const auto load_start = std::chrono::steady_clock::now();
     key = groth16::load_snarkjs_key(*o.zkey, groth16::ZkeyOptions{.points = o.zkey_check});
@@ -654,8 +654,8 @@ int run_snarkjs(const Options& o) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
     planned = groth16::plan_wtns_jobs(o.wtns, key.pk->num_variables, o.zkey->string());
     // The GPU NTT starts at 2^10 rows: small circuits go to the CPU unless the GPU was asked for.
-    if (config.backend == pipeline::Backend::automatic && key.pk->log_domain_size < gpu::NttEngine::min_log_n)
-      config.backend = pipeline::Backend::cpu;
+    if (config.backend == graph::Backend::automatic && key.pk->log_domain_size < cuda::NttEngine::min_log_n)
+      config.backend = graph::Backend::cpu;
     if (o.out) fs::create_directories(*o.out);
     std::printf(
         "batch_prove: %zu witnesses for %s (2^%u rows, %llu variables, %llu public), key read in %.2f s\n",
@@ -668,33 +668,33 @@ int run_snarkjs(const Options& o) {
   }
 
   std::mutex mutex;
-  std::vector<pipeline::JobResult> results;
+  std::vector<graph::JobResult> results;
   std::optional<trace::ProgressReporter> progress;
-  config.on_result = [&](const pipeline::JobResult& r) {
+  config.on_result = [&](const graph::JobResult& r) {
     std::lock_guard lock(mutex);
     results.push_back(r);
     if (progress) progress->update(results.size());
   };
-  std::optional<pipeline::Pipeline> prover;
-  pipeline::KeyHandle handle;
+  std::optional<graph::Pipeline> prover;
+  graph::KeyHandle handle;
   try {
     prover.emplace(config);
-    handle = prover->add_key(pipeline::KeySpec{key.name, key.pk, key.cs, key.vk});
+    handle = prover->add_key(graph::KeySpec{key.name, key.pk, key.cs, key.vk});
   } catch (const Error& e) {
     throw UsageError{e.what()};
   }
   if (o.progress) progress.emplace(stderr, trace::ProgressOptions{.total = planned.size()});
   const auto start = std::chrono::steady_clock::now();
   for (const groth16::WtnsJob& job : planned)
-    prover->submit(pipeline::Job{.key = handle, .witness = pipeline::WtnsFile{job.wtns}, .label = job.name});
+    prover->submit(graph::Job{.key = handle, .witness = graph::WtnsFile{job.wtns}, .label = job.name});
   prover->drain();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   prover->shutdown();
   if (progress) progress->finish();
 
-  const pipeline::RunReport report = pipeline::make_run_report(prover->recorder().snapshot(), prover->roles(),
+  const graph::RunReport report = graph::make_run_report(prover->recorder().snapshot(), prover->roles(),
                                                                prover->stats(), planned.size(), wall_s);
-  std::fputs(pipeline::report_summary(report).c_str(), stdout);
+  std::fputs(graph::report_summary(report).c_str(), stdout);
   std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; });
   std::size_t written = 0;
   for (const auto& r : results) {
@@ -706,7 +706,7 @@ int run_snarkjs(const Options& o) {
     }
   }
   if (o.out) std::printf("batch_prove: wrote %zu proofs to %s\n", written, o.out->string().c_str());
-  if (o.report) write_file(*o.report, pipeline::report_json(report));
+  if (o.report) write_file(*o.report, graph::report_json(report));
   if (o.trace) trace::write_chrome_trace_file(prover->recorder().snapshot(), o.trace->string());
   const bool all_good = report.failed == 0 && report.proofs == planned.size() &&
                         (!o.config.verify || report.verified == planned.size());

@@ -16,7 +16,7 @@ if(_san_flags)
   target_compile_options(proofline_build_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:${_san_flags}>)
   target_link_options(proofline_build_flags INTERFACE ${_san_flags})
   # Instrumented builds look for bugs, not speed: inline hints instead of forced inlining of the arithmetic keep
-  # their compile time sane (see cuda/arith/config.hpp).
+  # their compile time sane (see arith/config.hpp).
   target_compile_definitions(proofline_build_flags INTERFACE PROOFLINE_ARITH_INLINE_HINTS)
 endif()
 

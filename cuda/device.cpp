@@ -4,7 +4,7 @@
 #include <cuda_runtime.h>
 #endif
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 bool built_with_cuda() noexcept {
   return PROOFLINE_HAVE_CUDA != 0;
@@ -51,4 +51,4 @@ std::vector<DeviceInfo> list_devices() noexcept {
   return devices;
 }
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

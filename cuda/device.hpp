@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 struct DeviceInfo {
   int index = 0;
@@ -27,4 +27,4 @@ std::vector<DeviceInfo> list_devices() noexcept;
 /// Number of usable devices; 0 when there are none.
 int device_count() noexcept;
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

@@ -19,7 +19,7 @@
 #include <proofline/memory/pinning.hpp>
 #endif
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 #if PROOFLINE_HAVE_CUDA
 
@@ -178,4 +178,4 @@ void fixed_base_mul_g2(const G2Affine& base, std::span<const Fr> scalars, std::s
   FixedBaseMul<G2Params>(base, device).run(scalars, out);
 }
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

@@ -11,13 +11,13 @@
 #include <memory>
 #include <span>
 
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 
 struct CUstream_st;
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 template <class Curve>
 class FixedBaseMul {
@@ -57,4 +57,4 @@ void fixed_base_mul_g1(const G1Affine& base, std::span<const Fr> scalars, std::s
 void fixed_base_mul_g2(const G2Affine& base, std::span<const Fr> scalars, std::span<G2Affine> out,
                        int device = -1);
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

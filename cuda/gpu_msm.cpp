@@ -16,7 +16,7 @@
 #include <proofline/cuda/kernels/detail/msm_launch.hpp>
 #endif
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 struct MsmEngine::Plan {
   MsmGroup group = MsmGroup::g1;
@@ -201,4 +201,4 @@ void MsmEngine::enqueue_msm_g2(const G2Affine* points, const Fr* scalars, std::s
 #endif
 }
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

@@ -16,13 +16,13 @@
 
 #include <cstddef>
 
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 
 struct CUstream_st;
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 enum class MsmGroup { g1, g2 };
 
@@ -75,4 +75,4 @@ class MsmEngine {
   Plan* plan_ = nullptr;
 };
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

@@ -17,7 +17,7 @@
 #include <proofline/cuda/kernels/detail/msm_launch.hpp>
 #endif
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 namespace {
 
@@ -184,4 +184,4 @@ MsmPointStream::Stats MsmPointStream::stats() const noexcept {
           state_->bytes_uploaded.load(std::memory_order_relaxed)};
 }
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

@@ -20,7 +20,7 @@
 
 struct CUstream_st;
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 class MsmPointStream {
  public:
@@ -69,4 +69,4 @@ class MsmPointStream {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

@@ -17,7 +17,7 @@
 #include <proofline/cuda/kernels/detail/ntt_launch.hpp>
 #endif
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 #if PROOFLINE_HAVE_CUDA
 
@@ -179,4 +179,4 @@ void NttEngine::enqueue_h(Fr*, Fr*, Fr*, const Domain&, CUstream_st*) const {
 
 #endif
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

@@ -1,6 +1,6 @@
 // NTTs over Fr and Groth16's H polynomial on one CUDA device, enqueued on the caller's stream.
 //
-// Semantics are those of the CPU reference (cuda/cpu/ntt.hpp, cuda/cpu/h_poly.hpp) for the same Domain,
+// Semantics are those of the CPU reference (cpu/ntt.hpp, cpu/h_poly.hpp) for the same Domain,
 // bit for bit. Sizes 2^10 .. 2^27. Every enqueue_* call only launches kernels on `stream` (no allocation, no
 // synchronisation, no host callback); the data must stay valid until the stream has run them. Calls on
 // different streams may run concurrently: the engine's tables are read-only after construction.
@@ -8,19 +8,19 @@
 // This header needs no CUDA headers: a stream is passed as CUstream_st* (what cudaStream_t is). Without the
 // CUDA backend (PROOFLINE_HAVE_CUDA off) the class still compiles and links, and its constructor throws
 // Error(Errc::cuda, "... built without CUDA"), so callers can keep one code path and pick the CPU backend
-// when gpu::device_count() is 0.
+// when cuda::device_count() is 0.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/fr.hpp>
 
 struct CUstream_st;
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 /// One transform size of one convention.
 struct NttSize {
@@ -80,4 +80,4 @@ class NttEngine {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

@@ -4,7 +4,7 @@
 
 #include <proofline/util/error.hpp>
 
-namespace proofline::pipeline {
+namespace proofline::graph {
 
 const char* to_string(Stage stage) noexcept {
   switch (stage) {
@@ -79,4 +79,4 @@ SrsPlacement parse_srs_placement(std::string_view text) {
               "unknown SRS placement '" + std::string(text) + "' (expected auto, vram or host)");
 }
 
-}  // namespace proofline::pipeline
+}  // namespace proofline::graph

@@ -13,12 +13,12 @@
 
 #include <proofline/memory/pinning.hpp>
 
-namespace proofline::pipeline {
+namespace proofline::graph {
 
 /// Where H and the MSMs run.
 enum class Backend {
   automatic,  ///< CUDA when this build has it and a device is usable, else CPU
-  cpu,        ///< the CPU algorithms (cuda/cpu/); no H2D stage
+  cpu,        ///< the CPU algorithms (cpu/); no H2D stage
   cuda,       ///< NVIDIA GPUs; Error(cuda) at construction when none is usable
 };
 
@@ -145,4 +145,4 @@ enum class ShutdownMode {
   cancel,  ///< cancel the jobs still queued, finish those holding a token
 };
 
-}  // namespace proofline::pipeline
+}  // namespace proofline::graph

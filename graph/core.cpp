@@ -13,7 +13,7 @@
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 namespace {
 
@@ -44,14 +44,14 @@ void check_config(const Config& c) {
 }
 
 Backend resolve_backend(Backend wanted) {
-  const bool usable = gpu::built_with_cuda() && gpu::device_count() > 0;
+  const bool usable = cuda::built_with_cuda() && cuda::device_count() > 0;
   switch (wanted) {
     case Backend::automatic:
       return usable ? Backend::cuda : Backend::cpu;
     case Backend::cpu:
       return Backend::cpu;
     case Backend::cuda:
-      if (!gpu::built_with_cuda())
+      if (!cuda::built_with_cuda())
         throw Error(Errc::cuda, "the CUDA backend was asked for, but proofline was built without CUDA");
       if (!usable) throw Error(Errc::cuda, "the CUDA backend was asked for, but no CUDA device is usable");
       return Backend::cuda;
@@ -106,7 +106,7 @@ Core::Core(Config c) : config(std::move(c)) {
       *host_budget, memory::ResidencyOptions{.name = "host keys", .idle_timeout = config.key_idle_timeout});
 
   if (backend == Backend::cuda) {
-    const auto devices = gpu::list_devices();
+    const auto devices = cuda::list_devices();
     std::vector<int> wanted = config.gpus;
     if (wanted.empty())
       for (const auto& d : devices) wanted.push_back(d.index);
@@ -342,4 +342,4 @@ std::shared_ptr<KeyState> Core::find_key(KeyHandle handle) const {
   return it->second;
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

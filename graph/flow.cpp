@@ -2,7 +2,7 @@
 
 #include <proofline/nodes/detail/stages.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 namespace {
 
@@ -151,4 +151,4 @@ Flow::Flow(Core& core)
   }
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -10,7 +10,7 @@
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 namespace {
 
@@ -72,4 +72,4 @@ HostSrs make_host_srs(const groth16::ProvingKey& pk, memory::PinnedPool& pool, c
   return srs;
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/graph/config.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/proof.hpp>
@@ -23,7 +23,7 @@
 #include <proofline/groth16/verifying_key.hpp>
 #include <proofline/util/error.hpp>
 
-namespace proofline::pipeline {
+namespace proofline::graph {
 
 /// A registered key (Pipeline::add_key). Plain value; 0 is "no key".
 class KeyHandle {
@@ -157,4 +157,4 @@ struct Submission {
   std::future<JobResult> result;
 };
 
-}  // namespace proofline::pipeline
+}  // namespace proofline::graph

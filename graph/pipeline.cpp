@@ -15,7 +15,7 @@
 #include <proofline/util/scope_guard.hpp>
 #include <proofline/util/size.hpp>
 
-namespace proofline::pipeline {
+namespace proofline::graph {
 
 using detail::Core;
 using detail::GpuLane;
@@ -261,9 +261,9 @@ KeyHandle Pipeline::add_key(KeySpec spec) {
   }
 
   if (core.backend == Backend::cuda) {
-    if (pk.log_domain_size < gpu::NttEngine::min_log_n)
+    if (pk.log_domain_size < cuda::NttEngine::min_log_n)
       throw Error(Errc::invalid_argument, what + ": the GPU NTT needs domains of at least 2^" +
-                                              std::to_string(gpu::NttEngine::min_log_n) +
+                                              std::to_string(cuda::NttEngine::min_log_n) +
                                               " rows, the key has 2^" + std::to_string(pk.log_domain_size) +
                                               " (use the CPU backend)");
     if (!core.device_slots_ready) {
@@ -612,4 +612,4 @@ trace::RunRoles Pipeline::roles() const {
   return roles;
 }
 
-}  // namespace proofline::pipeline
+}  // namespace proofline::graph

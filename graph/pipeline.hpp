@@ -2,10 +2,10 @@
 // "Data flow"). Build it from a Config, register keys, submit jobs; each job's result (a proof or an error)
 // arrives as soon as it is done, through the job's callback, Config::on_result and its future.
 //
-//   pipeline::Pipeline prover(pipeline::Config{.verify = true});
+//   graph::Pipeline prover(graph::Config{.verify = true});
 //   const auto key = prover.add_key({.name = "my-circuit", .pk = pk, .cs = cs, .vk = vk});
-//   auto submitted = prover.submit({.key = key, .witness = pipeline::MemoryWitness{z}});
-//   const pipeline::JobResult result = submitted.result.get();
+//   auto submitted = prover.submit({.key = key, .witness = graph::MemoryWitness{z}});
+//   const graph::JobResult result = submitted.result.get();
 //
 // Thread safety: every member function may be called from any thread, concurrently, except that the
 // destructor must not race with other calls. Callbacks run on pipeline threads and may call submit/cancel
@@ -18,10 +18,10 @@
 #include <proofline/graph/config.hpp>
 #include <proofline/graph/job.hpp>
 #include <proofline/graph/stats.hpp>
-#include <proofline/graph/trace/recorder.hpp>
-#include <proofline/graph/trace/verdict.hpp>
+#include <proofline/trace/recorder.hpp>
+#include <proofline/trace/verdict.hpp>
 
-namespace proofline::pipeline {
+namespace proofline::graph {
 
 namespace detail {
 struct Core;
@@ -84,4 +84,4 @@ class Pipeline {
   std::unique_ptr<detail::Core> core_;
 };
 
-}  // namespace proofline::pipeline
+}  // namespace proofline::graph

@@ -6,11 +6,11 @@
 #include <map>
 #include <string>
 
-#include <proofline/graph/trace/detail/json.hpp>
+#include <proofline/trace/detail/json.hpp>
 #include <proofline/groth16/json.hpp>
 #include <proofline/util/size.hpp>
 
-namespace proofline::pipeline {
+namespace proofline::graph {
 
 namespace {
 
@@ -288,4 +288,4 @@ std::string report_summary(const RunReport& r) {
   return out;
 }
 
-}  // namespace proofline::pipeline
+}  // namespace proofline::graph

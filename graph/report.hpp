@@ -10,11 +10,11 @@
 #include <vector>
 
 #include <proofline/graph/stats.hpp>
-#include <proofline/graph/trace/snapshot.hpp>
-#include <proofline/graph/trace/stats.hpp>
-#include <proofline/graph/trace/verdict.hpp>
+#include <proofline/trace/snapshot.hpp>
+#include <proofline/trace/stats.hpp>
+#include <proofline/trace/verdict.hpp>
 
-namespace proofline::pipeline {
+namespace proofline::graph {
 
 struct StageReport {
   std::string name;
@@ -84,4 +84,4 @@ std::string report_json(const RunReport& report);
 /// The end-of-run summary for people, a few lines.
 std::string report_summary(const RunReport& report);
 
-}  // namespace proofline::pipeline
+}  // namespace proofline::graph

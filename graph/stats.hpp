@@ -12,7 +12,7 @@
 #include <proofline/memory/pinned_pool.hpp>
 #include <proofline/memory/residency.hpp>
 
-namespace proofline::pipeline {
+namespace proofline::graph {
 
 /// Jobs in each stage now (a job waiting for a stage counts in it; h2d includes waiting for a device slot).
 struct StageCounts {
@@ -64,4 +64,4 @@ struct PipelineStats {
   std::vector<GpuStats> gpus;
 };
 
-}  // namespace proofline::pipeline
+}  // namespace proofline::graph

@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 
 namespace proofline::groth16 {

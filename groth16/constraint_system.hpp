@@ -19,7 +19,7 @@
 #include <span>
 #include <string_view>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/groth16/shared_array.hpp>
 #include <proofline/util/error.hpp>
 

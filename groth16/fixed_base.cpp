@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/curve_batch.hpp>
+#include <proofline/arith/curve_batch.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16 {

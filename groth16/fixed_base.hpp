@@ -5,19 +5,19 @@
 // d = 1..2^(w−1) (affine), then each scalar costs ceil(256/w) mixed additions, no doublings. Results are
 // made affine in blocks with one inversion each. TBB-parallel over blocks of scalars.
 //
-// Setup calls it through FixedBaseBackend, so the GPU kernel (gpu::fixed_base_mul_g1/g2, same semantics) can
+// Setup calls it through FixedBaseBackend, so the GPU kernel (cuda::fixed_base_mul_g1/g2, same semantics) can
 // replace it without groth16 depending on the GPU module:
 //   backend.g1 = [](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> o) {
-//     gpu::fixed_base_mul_g1(b, s, o);
+//     cuda::fixed_base_mul_g1(b, s, o);
 //   };
 #pragma once
 
 #include <functional>
 #include <span>
 
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 
 namespace proofline::groth16 {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 
 namespace proofline::groth16 {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include <proofline/cuda/arith/int_text.hpp>
+#include <proofline/arith/int_text.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 #include <proofline/util/error.hpp>
 

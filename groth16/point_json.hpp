@@ -8,9 +8,9 @@
 
 #include <string_view>
 
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 #include <proofline/groth16/json.hpp>
 
 namespace proofline::groth16 {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <proofline/cuda/arith/curve_encoding.hpp>
+#include <proofline/arith/curve_encoding.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16 {

@@ -10,8 +10,8 @@
 #include <span>
 #include <string>
 
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 
 namespace proofline::groth16 {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/cpu/h_poly.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/cpu/h_poly.hpp>
 #include <proofline/groth16/os_random.hpp>
 #include <proofline/util/error.hpp>
 

@@ -19,10 +19,10 @@
 #include <optional>
 #include <span>
 
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
-#include <proofline/cuda/cpu/msm.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
+#include <proofline/cpu/msm.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/proving_key.hpp>

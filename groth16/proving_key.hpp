@@ -25,9 +25,9 @@
 
 #include <cstdint>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 #include <proofline/groth16/shared_array.hpp>
 #include <proofline/util/error.hpp>
 

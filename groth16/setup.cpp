@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/random.hpp>
 #include <proofline/groth16/detail/chacha20.hpp>
 #include <proofline/util/error.hpp>
 

@@ -19,8 +19,8 @@
 #include <span>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/fixed_base.hpp>
 #include <proofline/groth16/proving_key.hpp>

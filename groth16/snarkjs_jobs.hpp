@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/proving_key.hpp>

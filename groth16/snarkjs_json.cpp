@@ -5,8 +5,8 @@
 #include <limits>
 #include <string>
 
-#include <proofline/cuda/arith/int_text.hpp>
-#include <proofline/cuda/arith/pairing.hpp>
+#include <proofline/arith/int_text.hpp>
+#include <proofline/arith/pairing.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 #include <proofline/util/error.hpp>

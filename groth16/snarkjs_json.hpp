@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include <proofline/cuda/arith/fp12.hpp>
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fp12.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/verifying_key.hpp>

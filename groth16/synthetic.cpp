@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include <proofline/cuda/arith/bigint.hpp>
+#include <proofline/arith/bigint.hpp>
 #include <proofline/groth16/constraint_builder.hpp>
 #include <proofline/util/error.hpp>
 

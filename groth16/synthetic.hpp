@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 
 namespace proofline::groth16 {

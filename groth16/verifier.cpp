@@ -3,8 +3,8 @@
 #include <functional>
 #include <utility>
 
-#include <proofline/cuda/arith/pairing.hpp>
-#include <proofline/cuda/cpu/msm.hpp>
+#include <proofline/arith/pairing.hpp>
+#include <proofline/cpu/msm.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 
 namespace proofline::groth16 {

@@ -5,7 +5,7 @@
 
 #include <span>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/verifying_key.hpp>
 

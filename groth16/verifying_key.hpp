@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include <proofline/cuda/arith/fp12.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
-#include <proofline/cuda/arith/pairing.hpp>
+#include <proofline/arith/fp12.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
+#include <proofline/arith/pairing.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16 {

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 
 namespace proofline::groth16 {
 

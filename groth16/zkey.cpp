@@ -13,7 +13,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
-#include <proofline/cuda/arith/pairing.hpp>
+#include <proofline/arith/pairing.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/iden3_fields.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/util/error.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 namespace {
 
@@ -110,4 +110,4 @@ Admit admit(Core& core, JobState& job, Token token, std::vector<Token>& tokens) 
   return Admit::proceed;
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -7,10 +7,10 @@
 
 #include <mutex>
 
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/prover.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 void cpu_baseline(Core& core, JobState& job) {
   core.enter(job, Stage::baseline);
@@ -37,4 +37,4 @@ void cpu_baseline(Core& core, JobState& job) {
   });
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -8,10 +8,10 @@
 #include <mutex>
 
 #include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/nodes/detail/stages.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
   core.enter(job, Stage::baseline);
@@ -27,7 +27,7 @@ void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
   trace::ScopedSpan span(core.recorder, core.ids.baseline, job.id, lane.device);
   core.guarded(job, Stage::baseline, [&] {
     core.hook(Stage::baseline, job);
-    gpu::DeviceGuard guard(lane.device);
+    cuda::DeviceGuard guard(lane.device);
     DeviceSlot& slot = *g.slots.front();
     slot.anchor = g.current_anchor();
     const std::uint64_t abc = job.key->slot_sizes[0];
@@ -69,4 +69,4 @@ void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
   }
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -13,7 +13,7 @@
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 namespace {
 
@@ -42,8 +42,8 @@ std::uint64_t default_vram_budget() {
 }
 
 template <class T>
-void upload(gpu::DeviceBuffer<T>& buffer, const groth16::SharedArray<T>& host) {
-  buffer = gpu::DeviceBuffer<T>(host.size());
+void upload(cuda::DeviceBuffer<T>& buffer, const groth16::SharedArray<T>& host) {
+  buffer = cuda::DeviceBuffer<T>(host.size());
   if (!host.empty())
     PL_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
 }
@@ -63,7 +63,7 @@ void fire(Core& core, Completion& done, Stage stage, const std::string& why) {
 
 DeviceKey::~DeviceKey() {
   try {
-    gpu::DeviceGuard guard(device);
+    cuda::DeviceGuard guard(device);
     a.reset();
     b1.reset();
     b2.reset();
@@ -113,7 +113,7 @@ void GpuDevice::reanchor() {
 void GpuDeleter::operator()(GpuDevice* device) const noexcept {
   if (device == nullptr) return;
   try {
-    gpu::DeviceGuard guard(device->lane.device);
+    cuda::DeviceGuard guard(device->lane.device);
     delete device;
   } catch (...) {
     delete device;
@@ -143,7 +143,7 @@ void launch_completion(Completion& done, Gateway& gateway, Work work, cudaStream
 }
 
 void record_device_span(Core& core, const DeviceSlot& slot, trace::StageId stage, trace::TrackId track,
-                        const gpu::Event& begin, const gpu::Event& end, std::uint64_t job,
+                        const cuda::Event& begin, const cuda::Event& end, std::uint64_t job,
                         std::uint64_t bytes) {
   if (!slot.anchor) return;
   float begin_ms = 0, end_ms = 0;
@@ -175,7 +175,7 @@ std::uint64_t srs_staging_bytes(const Core& core) {
 }
 
 std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane) {
-  gpu::DeviceGuard guard(lane.device);  // streams and events belong to the device current at creation
+  cuda::DeviceGuard guard(lane.device);  // streams and events belong to the device current at creation
   const std::uint64_t budget = core.config.vram_budget ? *core.config.vram_budget : default_vram_budget();
   std::unique_ptr<GpuDevice, GpuDeleter> device(new GpuDevice(core, lane, budget));
   PL_LOG_INFO("{} ({}): VRAM budget {}", gpu_name(lane), lane.name, format_size(budget));
@@ -185,32 +185,32 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane
 std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
                                                HConvention convention, std::uint64_t keep_free) {
   GpuDevice& g = device_of(lane);
-  gpu::DeviceGuard guard(lane.device);
-  if (log_n > static_cast<unsigned>(gpu::NttEngine::max_log_n))
+  cuda::DeviceGuard guard(lane.device);
+  if (log_n > static_cast<unsigned>(cuda::NttEngine::max_log_n))
     throw Error(Errc::invalid_argument, gpu_name(lane) + ": the GPU NTT handles at most 2^" +
-                                            std::to_string(gpu::NttEngine::max_log_n) + " rows, not 2^" +
+                                            std::to_string(cuda::NttEngine::max_log_n) + " rows, not 2^" +
                                             std::to_string(log_n));
-  const unsigned table_log = std::max<unsigned>(log_n, gpu::NttEngine::min_log_n);
+  const unsigned table_log = std::max<unsigned>(log_n, cuda::NttEngine::min_log_n);
   const std::uint64_t n = std::uint64_t{1} << log_n;
-  gpu::NttEngineOptions ntt_options{.max_log_n = static_cast<int>(table_log)};
-  if (core.config.ntt_top_diagonal && log_n > static_cast<unsigned>(gpu::NttEngine::min_log_n))
+  cuda::NttEngineOptions ntt_options{.max_log_n = static_cast<int>(table_log)};
+  if (core.config.ntt_top_diagonal && log_n > static_cast<unsigned>(cuda::NttEngine::min_log_n))
     ntt_options.top_diagonals.push_back({static_cast<int>(log_n), convention});
-  g.ntt = std::make_unique<gpu::NttEngine>(lane.device, ntt_options);
-  g.msm_sparse_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, std::max(n, z_cap),
-                                                     gpu::MsmOptions{.split_zero_one = true}, lane.device);
-  g.msm_dense_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, n, gpu::MsmOptions{}, lane.device);
-  g.msm_sparse_g2 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g2, z_cap,
-                                                     gpu::MsmOptions{.split_zero_one = true}, lane.device);
+  g.ntt = std::make_unique<cuda::NttEngine>(lane.device, ntt_options);
+  g.msm_sparse_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, std::max(n, z_cap),
+                                                     cuda::MsmOptions{.split_zero_one = true}, lane.device);
+  g.msm_dense_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, n, cuda::MsmOptions{}, lane.device);
+  g.msm_sparse_g2 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g2, z_cap,
+                                                     cuda::MsmOptions{.split_zero_one = true}, lane.device);
   // Streamed keys: one batch is what a staging buffer holds; these engines are only plans until used.
   const std::uint64_t buffer = core.config.srs_stream_buffer;
   const std::uint64_t g1_batch = std::min<std::uint64_t>(buffer / sizeof(G1Affine), std::max(n, z_cap));
   const std::uint64_t g2_batch = std::min<std::uint64_t>(buffer / sizeof(G2Affine), z_cap);
-  g.stream_sparse_g1 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g1, g1_batch,
-                                                        gpu::MsmOptions{.split_zero_one = true}, lane.device);
-  g.stream_dense_g1 = std::make_unique<gpu::MsmEngine>(
-      gpu::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n), gpu::MsmOptions{}, lane.device);
-  g.stream_sparse_g2 = std::make_unique<gpu::MsmEngine>(gpu::MsmGroup::g2, g2_batch,
-                                                        gpu::MsmOptions{.split_zero_one = true}, lane.device);
+  g.stream_sparse_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, g1_batch,
+                                                        cuda::MsmOptions{.split_zero_one = true}, lane.device);
+  g.stream_dense_g1 = std::make_unique<cuda::MsmEngine>(
+      cuda::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n), cuda::MsmOptions{}, lane.device);
+  g.stream_sparse_g2 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g2, g2_batch,
+                                                        cuda::MsmOptions{.split_zero_one = true}, lane.device);
   std::size_t scratch = 0;
   for (const auto* engine : {g.msm_sparse_g1.get(), g.msm_dense_g1.get(), g.msm_sparse_g2.get(),
                              g.stream_sparse_g1.get(), g.stream_dense_g1.get(), g.stream_sparse_g2.get()})
@@ -242,7 +242,7 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
     // The top-pass table is a speed-up (2^log_n x 64 bytes): drop it before refusing the slots.
     const std::uint64_t with_table = g.ntt->table_bytes();
     ntt_options.top_diagonals.clear();
-    g.ntt = std::make_unique<gpu::NttEngine>(lane.device, ntt_options);
+    g.ntt = std::make_unique<cuda::NttEngine>(lane.device, ntt_options);
     PL_LOG_WARN("{}: no room in the VRAM budget for the NTT's top-pass table ({}); NTTs multiply instead",
                 gpu_name(lane), format_size(with_table - g.ntt->table_bytes()));
     bytes = g.ntt->table_bytes() + count * (per_slot + scratch);
@@ -262,12 +262,12 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
     auto slot = std::make_unique<DeviceSlot>();
     slot->lane = &lane;
     slot->index = static_cast<int>(i);
-    slot->scratch = gpu::DeviceBuffer<std::byte>(scratch);
-    slot->a = gpu::DeviceBuffer<Fr>(n);
-    slot->b = gpu::DeviceBuffer<Fr>(n);
-    slot->c = gpu::DeviceBuffer<Fr>(n);
-    slot->z = gpu::DeviceBuffer<Fr>(z_cap);
-    slot->results = gpu::DeviceBuffer<MsmResultsDevice>(1);
+    slot->scratch = cuda::DeviceBuffer<std::byte>(scratch);
+    slot->a = cuda::DeviceBuffer<Fr>(n);
+    slot->b = cuda::DeviceBuffer<Fr>(n);
+    slot->c = cuda::DeviceBuffer<Fr>(n);
+    slot->z = cuda::DeviceBuffer<Fr>(z_cap);
+    slot->results = cuda::DeviceBuffer<MsmResultsDevice>(1);
     slot->host_results = core.pool->lease(sizeof(MsmResultsDevice));
     if (!slot->host_results.page_locked())
       PL_LOG_WARN("{}: the MSM result buffer is not page-locked; result copies will be synchronous",
@@ -315,7 +315,7 @@ memory::ResidentHandle acquire_device_key(Core& core, GpuLane& lane, const KeySt
     return g.keys->acquire(
         key_name(key), device_key_bytes(key),
         [&](const std::string&) {
-          gpu::DeviceGuard guard(lane.device);
+          cuda::DeviceGuard guard(lane.device);
           auto resident = std::make_shared<DeviceKey>();
           resident->device = lane.device;
           const groth16::ProvingKey& pk = *key.pk;
@@ -352,8 +352,8 @@ void enable_srs_streaming(Core& core, GpuLane& lane) {
   if (!charge)
     throw Error(Errc::out_of_budget, gpu_name(lane) + ": the SRS staging buffers need " + format_size(bytes) +
                                          ", the VRAM budget has " + format_size(g.vram.available()));
-  gpu::DeviceGuard guard(lane.device);
-  g.point_stream = std::make_unique<gpu::MsmPointStream>(buffer, lane.device);
+  cuda::DeviceGuard guard(lane.device);
+  g.point_stream = std::make_unique<cuda::MsmPointStream>(buffer, lane.device);
   g.point_stream_charge = std::move(*charge);
   PL_LOG_INFO("{}: streams SRS from host memory through 2 x {} of staging", gpu_name(lane),
               format_size(buffer));
@@ -375,7 +375,7 @@ void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot) {
   void* scratch = slot.scratch.data();
   cudaStream_t stream = slot.compute;
   if (const HostSrs* srs = job.key->host_srs.get()) {
-    gpu::MsmPointStream& points = *g.point_stream;
+    cuda::MsmPointStream& points = *g.point_stream;
     points.enqueue_msm_g1(*g.stream_sparse_g1, srs->a, z, nv, &r->a, scratch, stream);
     points.enqueue_msm_g1(*g.stream_sparse_g1, srs->b1, z, nv, &r->b1, scratch, stream);
     points.enqueue_msm_g2(*g.stream_sparse_g2, srs->b2, z, nv, &r->b2, scratch, stream);
@@ -419,7 +419,7 @@ GpuStats device_stats(const GpuLane& lane) {
 void device_tick(Core& core, GpuLane& lane) {
   if (!lane.resources) return;
   GpuDevice& g = device_of(lane);
-  gpu::DeviceGuard guard(lane.device);
+  cuda::DeviceGuard guard(lane.device);
   if (lane.healthy.load() && std::chrono::steady_clock::now() - g.anchored_at >= anchor_period) g.reanchor();
   if (!lane.healthy.load() || lane.outstanding.load() == 0) return;
   std::vector<cudaStream_t> streams = {g.copy.get()};
@@ -442,4 +442,4 @@ void device_tick(Core& core, GpuLane& lane) {
   }
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -5,10 +5,10 @@
 #include <proofline/nodes/detail/gpu_device.hpp>
 
 #include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/nodes/detail/stages.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 namespace {
 
@@ -35,7 +35,7 @@ void gpu_h2d(Core& core, GpuLane& lane, Work work, DeviceSlot* slot, Gateway& ga
   bool enqueued = false;
   try {
     core.hook(Stage::h2d, job);
-    gpu::DeviceGuard guard(lane.device);
+    cuda::DeviceGuard guard(lane.device);
     slot->anchor = g.current_anchor();
     const std::uint64_t abc = job.key->slot_sizes[0];
     slot->h2d_begin.record(g.copy);
@@ -64,7 +64,7 @@ void gpu_unpin(Core& core, GpuLane& lane, JobState& job, std::vector<Token>& tok
   DeviceSlot* slot = job.device_slot;
   if (slot != nullptr && slot->h2d_recorded) {
     try {
-      gpu::DeviceGuard guard(lane.device);
+      cuda::DeviceGuard guard(lane.device);
       record_device_span(core, *slot, core.ids.h2d, lane.copy_track, slot->h2d_begin, slot->h2d_end, job.id,
                          copy_bytes(job));
     } catch (const std::exception&) {
@@ -76,4 +76,4 @@ void gpu_unpin(Core& core, GpuLane& lane, JobState& job, std::vector<Token>& tok
   core.sample_counters();
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

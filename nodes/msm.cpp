@@ -4,10 +4,10 @@
 
 #include <oneapi/tbb/task_arena.h>
 
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/prover.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 void cpu_msm(Core& core, JobState& job) {
   core.enter(job, Stage::msm);
@@ -21,4 +21,4 @@ void cpu_msm(Core& core, JobState& job) {
   });
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

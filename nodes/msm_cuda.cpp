@@ -6,10 +6,10 @@
 #include <proofline/nodes/detail/gpu_device.hpp>
 
 #include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/nodes/detail/stages.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 void gpu_msm(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   JobState& job = *work.job;
@@ -19,7 +19,7 @@ void gpu_msm(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   trace::ScopedSpan span(core.recorder, core.ids.msm_submit, job.id, lane.device);
   if (slot->ntt_recorded) {
     try {
-      gpu::DeviceGuard guard(lane.device);
+      cuda::DeviceGuard guard(lane.device);
       record_device_span(core, *slot, core.ids.gpu_ntt, lane.compute_track, slot->ntt_begin, slot->ntt_end,
                          job.id, 3 * job.key->slot_sizes[0]);
     } catch (const std::exception&) {
@@ -34,7 +34,7 @@ void gpu_msm(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   bool enqueued = false;
   try {
     core.hook(Stage::msm, job);
-    gpu::DeviceGuard guard(lane.device);
+    cuda::DeviceGuard guard(lane.device);
     cudaStream_t stream = slot->compute;
     slot->msm_begin.record(stream);
     enqueued = true;
@@ -54,4 +54,4 @@ void gpu_msm(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   }
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

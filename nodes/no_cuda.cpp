@@ -5,7 +5,7 @@
 
 #include <proofline/util/error.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 namespace {
 [[noreturn]] void no_cuda() {
@@ -74,4 +74,4 @@ void gpu_baseline(Core&, GpuLane&, JobState&) {
   no_cuda();
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

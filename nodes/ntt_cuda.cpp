@@ -2,10 +2,10 @@
 // in the key's convention; the completion comes back through the gateway from a host function.
 #include <proofline/nodes/detail/gpu_device.hpp>
 
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/nodes/detail/stages.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 void gpu_ntt(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   JobState& job = *work.job;
@@ -22,7 +22,7 @@ void gpu_ntt(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   bool enqueued = false;
   try {
     core.hook(Stage::ntt, job);
-    gpu::DeviceGuard guard(lane.device);
+    cuda::DeviceGuard guard(lane.device);
     slot->ntt_begin.record(slot->compute);
     enqueued = true;
     g.ntt->enqueue_h(slot->a.data(), slot->b.data(), slot->c.data(), job.key->domain, slot->compute);
@@ -39,4 +39,4 @@ void gpu_ntt(Core& core, GpuLane& lane, Work work, Gateway& gateway) {
   }
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

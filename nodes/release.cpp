@@ -6,13 +6,13 @@
 
 #include <string>
 
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/prover.hpp>
 #include <proofline/groth16/verifier.hpp>
 #include <proofline/util/detail/log.hpp>
 #include <proofline/util/error.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 void release(Core& core, JobState& job, std::vector<Token>& tokens) {
   core.enter(job, Stage::release);
@@ -45,4 +45,4 @@ void release(Core& core, JobState& job, std::vector<Token>& tokens) {
   core.retire(job);
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -5,10 +5,10 @@
 
 #include <cstring>
 
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/nodes/detail/stages.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 DeviceSlot* gpu_done(Core& core, GpuLane& lane, JobState& job) {
   trace::ScopedSpan span(core.recorder, core.ids.gpu_done, job.id, lane.device);
@@ -16,7 +16,7 @@ DeviceSlot* gpu_done(Core& core, GpuLane& lane, JobState& job) {
   if (slot == nullptr) return nullptr;
   if (slot->msm_recorded) {
     try {
-      gpu::DeviceGuard guard(lane.device);
+      cuda::DeviceGuard guard(lane.device);
       record_device_span(core, *slot, core.ids.gpu_msm, lane.compute_track, slot->msm_begin, slot->msm_end,
                          job.id, 0);
     } catch (const std::exception&) {
@@ -32,4 +32,4 @@ DeviceSlot* gpu_done(Core& core, GpuLane& lane, JobState& job) {
   return slot;
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -12,12 +12,12 @@
 #include <string>
 #include <variant>
 
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/util/error.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 namespace {
 
@@ -94,4 +94,4 @@ void synthesize(Core& core, JobState& job) {
   });
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -27,15 +27,15 @@
 #include <string_view>
 #include <vector>
 
-#include <proofline/cuda/arith/curve_batch.hpp>
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
-#include <proofline/cuda/arith/random.hpp>
-#include <proofline/cuda/cpu/h_poly.hpp>
-#include <proofline/cuda/cpu/msm.hpp>
-#include <proofline/cuda/cpu/ntt.hpp>
+#include <proofline/arith/curve_batch.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
+#include <proofline/arith/random.hpp>
+#include <proofline/cpu/h_poly.hpp>
+#include <proofline/cpu/msm.hpp>
+#include <proofline/cpu/ntt.hpp>
 
 namespace {
 

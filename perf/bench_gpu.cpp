@@ -27,7 +27,7 @@
 
 #include <cuda_runtime.h>
 
-#include <proofline/cuda/arith/domain.hpp>
+#include <proofline/arith/domain.hpp>
 #include <proofline/cuda/detail/cuda_check.hpp>
 #include <proofline/cuda/detail/device_buffer.hpp>
 #include <proofline/cuda/detail/stream.hpp>
@@ -50,7 +50,7 @@ struct Options {
   std::vector<std::string> sections = {"probe", "ntt", "h"};
   std::vector<unsigned> sizes = {20, 22, 24, 26};
   int runs = 0;  // 0: 11, or 7 at 2^26 and above
-  int tile_log = gpu::NttEngineOptions{}.tile_log;
+  int tile_log = cuda::NttEngineOptions{}.tile_log;
   bool top_diagonals = false;
   std::string json_path;
 };
@@ -90,9 +90,9 @@ double ntt_floor_ms(unsigned log_n) {
 // --------------------------------------------------------------------------------------------------
 
 /// Times `call(buffer_index)` with events: 3 warm-ups, then `runs` timed calls rotating over `buffers`.
-std::vector<double> time_calls(gpu::Stream& stream, int runs, int buffers,
+std::vector<double> time_calls(cuda::Stream& stream, int runs, int buffers,
                                const std::function<void(int)>& call) {
-  gpu::Event start, stop;
+  cuda::Event start, stop;
   for (int i = 0; i < 3; ++i) call(i % buffers);
   std::vector<double> ms;
   for (int i = 0; i < runs; ++i) {
@@ -121,8 +121,8 @@ int runs_for(const Options& options, unsigned log_n) {
 struct Context {
   Options options;
   Report report;
-  std::unique_ptr<gpu::NttEngine> engine;
-  gpu::Stream stream;
+  std::unique_ptr<cuda::NttEngine> engine;
+  cuda::Stream stream;
 };
 
 void section_probe(Context& ctx) {
@@ -134,7 +134,7 @@ void section_probe(Context& ctx) {
 
   // Device-to-device copy bandwidth (bytes read + written), the memory ceiling.
   const std::size_t bytes = std::size_t{1} << 31;
-  gpu::DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+  cuda::DeviceBuffer<unsigned char> src(bytes), dst(bytes);
   PL_CUDA_CHECK(cudaMemsetAsync(src.data(), 1, bytes, ctx.stream));
   const auto ms = time_calls(ctx.stream, 5, 1, [&](int) {
     PL_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, ctx.stream));
@@ -165,7 +165,7 @@ void section_ntt(Context& ctx) {
   for (const unsigned log_n : ctx.options.sizes) {
     const Domain domain = Domain::make(log_n, HConvention::generator7);
     const int buffers = rotation(log_n, 1);
-    std::vector<gpu::DeviceBuffer<Fr>> data;
+    std::vector<cuda::DeviceBuffer<Fr>> data;
     for (int i = 0; i < buffers; ++i) {
       data.emplace_back(domain.size());
       bench::fill_random_fr(data.back().data(), domain.size(), 1000 * log_n + i, ctx.stream);
@@ -192,7 +192,7 @@ void section_h(Context& ctx) {
     const int buffers = rotation(log_n, 3);
     for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
       const Domain domain = Domain::make(log_n, convention);
-      std::vector<gpu::DeviceBuffer<Fr>> data;
+      std::vector<cuda::DeviceBuffer<Fr>> data;
       for (int i = 0; i < 3 * buffers; ++i) {
         data.emplace_back(domain.size());
         bench::fill_random_fr(data.back().data(), domain.size(), 5000 * log_n + i, ctx.stream);
@@ -250,7 +250,7 @@ int main(int argc, char** argv) {
   try {
     Context ctx;
     ctx.options = parse(argc, argv);
-    const auto devices = gpu::list_devices();
+    const auto devices = cuda::list_devices();
     if (devices.empty()) {
       std::printf("bench_gpu: no CUDA device\n");
       return 0;
@@ -258,13 +258,13 @@ int main(int argc, char** argv) {
     const std::string device = devices[0].name + ", " + std::to_string(devices[0].multiprocessors) + " SMs";
     unsigned max_log = 20;
     for (const unsigned s : ctx.options.sizes) max_log = std::max(max_log, s);
-    gpu::NttEngineOptions engine_options{.max_log_n = static_cast<int>(max_log),
+    cuda::NttEngineOptions engine_options{.max_log_n = static_cast<int>(max_log),
                                          .tile_log = ctx.options.tile_log};
     if (ctx.options.top_diagonals)
       for (const unsigned s : ctx.options.sizes)
         for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs})
           engine_options.top_diagonals.push_back({static_cast<int>(s), convention});
-    ctx.engine = std::make_unique<gpu::NttEngine>(0, engine_options);
+    ctx.engine = std::make_unique<cuda::NttEngine>(0, engine_options);
     std::printf("bench_gpu on %s; tile 2^%d; top diagonals %s; NTT tables %.1f MiB; times in ms\n",
                 device.c_str(), ctx.options.tile_log, ctx.options.top_diagonals ? "on" : "off",
                 static_cast<double>(ctx.engine->table_bytes()) / (1 << 20));

@@ -60,9 +60,9 @@ double fr_mul_per_second() {
   PL_CUDA_CHECK(cudaGetDevice(&device));
   PL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const int blocks = sms * 8, threads = 256;
-  gpu::DeviceBuffer<Fr> out(static_cast<std::size_t>(blocks) * threads);
-  gpu::Stream stream;
-  gpu::Event start, stop;
+  cuda::DeviceBuffer<Fr> out(static_cast<std::size_t>(blocks) * threads);
+  cuda::Stream stream;
+  cuda::Event start, stop;
   const Fr factor = Fr::from_u64(0x1234567890abcdefULL);
   mul_probe_kernel<<<blocks, threads, 0, stream>>>(out.data(), factor);  // warm-up
   PL_CUDA_CHECK(cudaGetLastError());

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 
 struct CUstream_st;
 

@@ -34,8 +34,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 #include <proofline/cuda/detail/cuda_check.hpp>
 #include <proofline/cuda/detail/device_buffer.hpp>
 #include <proofline/cuda/detail/stream.hpp>
@@ -129,8 +129,8 @@ Fr dot(const std::vector<Fr>& a, const std::vector<Fr>& b, std::size_t n) {
 }
 
 template <class T>
-gpu::DeviceBuffer<T> to_device(const std::vector<T>& host) {
-  gpu::DeviceBuffer<T> out(host.size());
+cuda::DeviceBuffer<T> to_device(const std::vector<T>& host) {
+  cuda::DeviceBuffer<T> out(host.size());
   PL_CUDA_CHECK(cudaMemcpy(out.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
   return out;
 }
@@ -139,14 +139,14 @@ gpu::DeviceBuffer<T> to_device(const std::vector<T>& host) {
 template <class Curve>
 struct Points {
   std::vector<Fr> logs;
-  gpu::DeviceBuffer<AffinePoint<Curve>> device;
+  cuda::DeviceBuffer<AffinePoint<Curve>> device;
 
   Points(std::uint64_t seed, std::size_t n) : logs(random_scalars(seed, n)), device(n) {
-    const gpu::FixedBaseMul<Curve> table(AffinePoint<Curve>::generator());
+    const cuda::FixedBaseMul<Curve> table(AffinePoint<Curve>::generator());
     const std::size_t chunk = std::min<std::size_t>(n, std::size_t{1} << 24);
-    gpu::DeviceBuffer<Fr> device_logs(chunk);
-    gpu::DeviceBuffer<std::byte> scratch(gpu::FixedBaseMul<Curve>::scratch_bytes(chunk));
-    gpu::Stream stream;
+    cuda::DeviceBuffer<Fr> device_logs(chunk);
+    cuda::DeviceBuffer<std::byte> scratch(cuda::FixedBaseMul<Curve>::scratch_bytes(chunk));
+    cuda::Stream stream;
     for (std::size_t at = 0; at < n; at += chunk) {
       const std::size_t m = std::min(chunk, n - at);
       PL_CUDA_CHECK(cudaMemcpyAsync(device_logs.data(), logs.data() + at, m * sizeof(Fr),
@@ -168,14 +168,14 @@ int runs_for(const Options& options, unsigned log_n) {
 /// One MSM engine and its scratch, timed with events around enqueue calls that rotate over scalar sets.
 template <class Curve>
 struct MsmTimer {
-  gpu::MsmEngine engine;
-  gpu::DeviceBuffer<std::byte> scratch;
+  cuda::MsmEngine engine;
+  cuda::DeviceBuffer<std::byte> scratch;
   std::unique_ptr<memory::PinningBackend> backend = memory::default_backend();
   memory::PinnedBuffer pinned_buffer = backend->allocate(sizeof(JacobianPoint<Curve>));
   JacobianPoint<Curve>* pinned = static_cast<JacobianPoint<Curve>*>(pinned_buffer.data);
 
-  MsmTimer(std::size_t n, const gpu::MsmOptions& options)
-      : engine(std::is_same_v<Curve, G1Params> ? gpu::MsmGroup::g1 : gpu::MsmGroup::g2, n, options),
+  MsmTimer(std::size_t n, const cuda::MsmOptions& options)
+      : engine(std::is_same_v<Curve, G1Params> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2, n, options),
         scratch(engine.scratch_bytes()) {}
   ~MsmTimer() { backend->deallocate(pinned_buffer); }
   MsmTimer(const MsmTimer&) = delete;
@@ -192,8 +192,8 @@ struct MsmTimer {
   /// Times runs calls (after one warm-up) over the scalar sets in turn; leaves the last set's result in
   /// *pinned.
   std::vector<double> time(const AffinePoint<Curve>* points, const std::vector<const Fr*>& sets,
-                           std::size_t n, int runs, gpu::Stream& stream) {
-    gpu::Event start, stop;
+                           std::size_t n, int runs, cuda::Stream& stream) {
+    cuda::Event start, stop;
     call(points, sets[0], n, stream.get());
     stream.synchronize();
     std::vector<double> ms;
@@ -214,7 +214,7 @@ struct MsmTimer {
 struct Context {
   Options options;
   Report report;
-  gpu::Stream stream;
+  cuda::Stream stream;
   std::unique_ptr<Points<G1Params>> g1_points;
   std::unique_ptr<Points<G2Params>> g2_points;
   unsigned g1_max_log = 0;
@@ -237,7 +237,7 @@ Points<G1Params>& g1_points(Context& ctx) {
 /// Scalar sets (device) for one size: two uniform sets, kept on the host for the checks.
 struct ScalarSets {
   std::vector<std::vector<Fr>> host;
-  std::vector<gpu::DeviceBuffer<Fr>> device;
+  std::vector<cuda::DeviceBuffer<Fr>> device;
   std::vector<const Fr*> pointers;
 
   ScalarSets(std::uint64_t seed, std::size_t n, int count, bool mix = false) {
@@ -261,7 +261,7 @@ std::string check(const JacobianPoint<Curve>& result, const std::vector<Fr>& log
 template <class Curve>
 Row msm_row(Context& ctx, const std::string& section, const std::string& name, unsigned log_n,
             const AffinePoint<Curve>* points, const std::vector<Fr>& logs, const ScalarSets& sets,
-            const gpu::MsmOptions& options, int runs) {
+            const cuda::MsmOptions& options, int runs) {
   const std::size_t n = std::size_t{1} << log_n;
   MsmTimer<Curve> timer(n, options);
   Row row;
@@ -293,10 +293,10 @@ void section_sweep(Context& ctx) {
   for (unsigned log_n : ctx.options.sizes) {
     const std::size_t n = std::size_t{1} << log_n;
     const ScalarSets sets(ctx.options.seed + 100 + log_n, n, 2);
-    const int model = gpu::MsmEngine(gpu::MsmGroup::g1, n).window_bits();
+    const int model = cuda::MsmEngine(cuda::MsmGroup::g1, n).window_bits();
     for (int c : {model - 2, model - 1, model + 1}) {
       if (c < 4 || c > 22) continue;
-      gpu::MsmOptions options;
+      cuda::MsmOptions options;
       options.window_bits = c;
       Row row = msm_row<G1Params>(ctx, "sweep", "G1 MSM uniform", log_n, points.device.data(), points.logs,
                                   sets, options, 3);
@@ -341,7 +341,7 @@ void section_mix(Context& ctx) {
     if (log_n != 24 && log_n != 22) continue;
     const std::size_t n = std::size_t{1} << log_n;
     const ScalarSets sets(ctx.options.seed + 300 + log_n, n, 2, true);
-    gpu::MsmOptions split;
+    cuda::MsmOptions split;
     split.split_zero_one = true;
     split.expected_dense = n * 3 / 10;
     Row row = msm_row<G1Params>(ctx, "mix", "G1 MSM 20/50/30 split", log_n, points.device.data(), points.logs,
@@ -371,24 +371,24 @@ void section_stream(Context& ctx) {
       cudaMemcpy(host_points, points.device.data(), max_n * sizeof(G1Affine), cudaMemcpyDeviceToHost));
   const memory::PinnedBuffer result_buffer = backend->allocate(sizeof(G1Jacobian));
   auto* result = static_cast<G1Jacobian*>(result_buffer.data);
-  gpu::MsmPointStream stream;
+  cuda::MsmPointStream stream;
   const std::size_t batch = stream.buffer_bytes() / sizeof(G1Affine);
   for (unsigned log_n : ctx.options.sizes) {
     if (log_n < 22) continue;
     const std::size_t n = std::size_t{1} << log_n;
     for (const bool mix : {false, true}) {
       const ScalarSets sets(ctx.options.seed + 500 + log_n + (mix ? 1 : 0), n, 2, mix);
-      gpu::MsmOptions options;
+      cuda::MsmOptions options;
       options.split_zero_one = mix;
       if (mix) options.expected_dense = batch * 3 / 10;
-      const gpu::MsmEngine engine(gpu::MsmGroup::g1, std::min(batch, n), options);
-      gpu::DeviceBuffer<std::byte> scratch(engine.scratch_bytes());
+      const cuda::MsmEngine engine(cuda::MsmGroup::g1, std::min(batch, n), options);
+      cuda::DeviceBuffer<std::byte> scratch(engine.scratch_bytes());
       const int runs = runs_for(ctx.options, log_n);
       auto call = [&](int set) {
         stream.enqueue_msm_g1(engine, host_points, sets.pointers[static_cast<std::size_t>(set) % 2], n,
                               result, scratch.data(), ctx.stream.get());
       };
-      gpu::Event start, stop;
+      cuda::Event start, stop;
       call(0);
       ctx.stream.synchronize();
       Row row;
@@ -432,7 +432,7 @@ void section_setup(Context& ctx) {
       using Curve = decltype(tag);
       std::vector<AffinePoint<Curve>> out(n);
       const auto begin = std::chrono::steady_clock::now();
-      gpu::FixedBaseMul<Curve>(AffinePoint<Curve>::generator()).run(scalars, out);
+      cuda::FixedBaseMul<Curve>(AffinePoint<Curve>::generator()).run(scalars, out);
       const double ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
       std::mt19937_64 rng(ctx.options.seed);
@@ -491,7 +491,7 @@ Options parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     const Options options = parse(argc, argv);
-    const auto devices = gpu::list_devices();
+    const auto devices = cuda::list_devices();
     if (devices.empty()) {
       std::printf("bench_gpu_msm: no CUDA device\n");
       return 0;

@@ -18,10 +18,10 @@
 #include <thread>
 #include <vector>
 
-#include <proofline/graph/trace/config.hpp>
-#include <proofline/graph/trace/nvtx.hpp>
-#include <proofline/graph/trace/recorder.hpp>
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/config.hpp>
+#include <proofline/trace/nvtx.hpp>
+#include <proofline/trace/recorder.hpp>
+#include <proofline/trace/scoped_span.hpp>
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include <proofline/cuda/detail/cuda_check.hpp>
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 template <class T>
 class DeviceBuffer {
@@ -53,4 +53,4 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

@@ -4,7 +4,7 @@
 #include <bit>
 #include <limits>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 int msm_model_window_bits(std::size_t dense) {
   const double n = static_cast<double>(std::max<std::size_t>(dense, 1));
@@ -119,4 +119,4 @@ MsmLayout msm_layout(std::size_t max_points, int window_bits, bool split, std::s
   return l;
 }
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

@@ -10,7 +10,7 @@
 
 #include <proofline/cuda/kernels/detail/msm_body.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 /// Largest n: entry positions (W n) must fit 32 bits with the sign bit free in point indices.
 inline constexpr std::size_t kMsmMaxPoints = std::size_t{1} << 28;
@@ -53,4 +53,4 @@ struct MsmLayout {
 MsmLayout msm_layout(std::size_t max_points, int window_bits, bool split, std::size_t xyzz_bytes,
                      std::size_t jacobian_bytes, std::uint32_t ones_blocks, std::size_t scan_temp_bytes);
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

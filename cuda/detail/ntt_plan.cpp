@@ -7,7 +7,7 @@
 #include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
 #include <proofline/util/error.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 namespace {
 
@@ -375,4 +375,4 @@ std::vector<Launch> plan_h(const SizeTableView& tables, HConvention convention, 
   return launches;
 }
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

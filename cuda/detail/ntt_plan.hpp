@@ -7,11 +7,11 @@
 #include <span>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/cuda/kernels/detail/ntt_args.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 /// Bits per pass from the top down: as few passes as 2^10-element tiles allow, balanced (24 -> 8,8,8).
 std::vector<int> default_split(int log_n);
@@ -95,4 +95,4 @@ std::vector<Launch> plan_ntt(const SizeTableView& tables, Fr* data, NttDirection
 std::vector<Launch> plan_h(const SizeTableView& tables, HConvention convention, Fr* a, Fr* b, Fr* c,
                            int tile_bits = kMaxTileBits);
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

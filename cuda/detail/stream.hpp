@@ -8,7 +8,7 @@
 
 #include <proofline/cuda/detail/cuda_check.hpp>
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 /// Makes `device` current for the scope and restores the previous device afterwards. TBB workers migrate
 /// between graph nodes, so every body that touches CUDA sets its device first.
@@ -98,4 +98,4 @@ class Event {
   cudaEvent_t event_ = nullptr;
 };
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

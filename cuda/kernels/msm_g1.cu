@@ -1,7 +1,7 @@
 // The G1 instantiation of the GPU MSM's point-addition kernels (cuda/kernels/detail/msm_tail.cuh).
 #include <proofline/cuda/kernels/detail/msm_tail.cuh>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 void launch_msm_tail(const MsmTail<G1Params>& tail, CUstream_st* stream) {
   launch_msm_tail_impl(tail, stream);
@@ -11,4 +11,4 @@ void launch_msm_add_result(G1Jacobian* total, const G1Jacobian* partial, bool fi
   launch_msm_add_result_impl(total, partial, first, stream);
 }
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

@@ -6,7 +6,7 @@
 #include <proofline/cuda/kernels/detail/msm_body.hpp>
 #include <proofline/cuda/kernels/detail/msm_launch.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 namespace {
 
@@ -86,4 +86,4 @@ void launch_msm_sort(const MsmCommonArgs& a, void* scan_temp, std::size_t scan_t
   PL_CUDA_CHECK(cudaGetLastError());
 }
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

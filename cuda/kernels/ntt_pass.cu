@@ -11,7 +11,7 @@
 #include <proofline/cuda/kernels/detail/ntt_launch.hpp>
 #include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 namespace {
 
@@ -126,4 +126,4 @@ void launch_bit_reverse(const BitrevArgs& args, CUstream_st* stream) {
   PL_CUDA_CHECK(cudaGetLastError());
 }
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

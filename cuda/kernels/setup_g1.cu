@@ -1,7 +1,7 @@
 // The G1 instantiation of the fixed-base multiplication kernels (cuda/kernels/detail/fixed_base_kernels.cuh).
 #include <proofline/cuda/kernels/detail/fixed_base_kernels.cuh>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 void launch_fixed_base_table(const G1Affine& base, G1Affine* table, G1Xyzz* temp, CUstream_st* stream) {
   launch_fixed_base_table_impl(base, table, temp, stream);
@@ -12,4 +12,4 @@ void launch_fixed_base(const G1Affine* table, const Fr* scalars, std::size_t n, 
   launch_fixed_base_impl(table, scalars, n, out, temp, stream);
 }
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

@@ -23,14 +23,14 @@
 #include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include <proofline/cuda/arith/domain.hpp>
+#include <proofline/arith/domain.hpp>
 #include <proofline/graph/config.hpp>
 #include <proofline/graph/detail/host_srs.hpp>
 #include <proofline/graph/detail/token_gate.hpp>
 #include <proofline/graph/job.hpp>
 #include <proofline/graph/stats.hpp>
-#include <proofline/graph/trace/recorder.hpp>
-#include <proofline/graph/trace/verdict.hpp>
+#include <proofline/trace/recorder.hpp>
+#include <proofline/trace/verdict.hpp>
 #include <proofline/groth16/prover.hpp>
 #include <proofline/groth16/verifying_key.hpp>
 #include <proofline/memory/budget.hpp>
@@ -38,7 +38,7 @@
 #include <proofline/memory/pinning.hpp>
 #include <proofline/memory/residency.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 using SteadyClock = std::chrono::steady_clock;
 
@@ -300,4 +300,4 @@ inline std::int64_t now_ns(const Core& core) noexcept {
   return core.recorder.now_ns();
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -25,7 +25,7 @@
 
 #include <proofline/graph/detail/core.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 namespace flow = oneapi::tbb::flow;
 
@@ -84,4 +84,4 @@ struct Flow {
   std::unique_ptr<Sink> sink;
 };
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -1,6 +1,6 @@
 #include <proofline/graph/detail/token_gate.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 TokenGate::Token TokenGate::mint_locked() {
   ++live_;
@@ -70,4 +70,4 @@ bool TokenGate::starved(std::chrono::steady_clock::time_point* since) const {
   return dropped_;
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

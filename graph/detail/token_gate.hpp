@@ -11,7 +11,7 @@
 #include <mutex>
 #include <vector>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 class TokenGate {
  public:
@@ -49,4 +49,4 @@ class TokenGate {
   std::chrono::steady_clock::time_point last_drop_{};
 };
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -3,9 +3,9 @@
 #include <array>
 #include <string_view>
 
-#include <proofline/cuda/arith/bigint.hpp>
-#include <proofline/cuda/arith/fp.hpp>
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/bigint.hpp>
+#include <proofline/arith/fp.hpp>
+#include <proofline/arith/fr.hpp>
 
 namespace proofline::groth16::detail {
 

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <proofline/cuda/arith/bigint.hpp>
+#include <proofline/arith/bigint.hpp>
 
 namespace proofline::groth16::detail {
 

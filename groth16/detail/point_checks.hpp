@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16::detail {

@@ -25,13 +25,13 @@
 #include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
-#include <proofline/graph/trace/clock.hpp>
+#include <proofline/trace/clock.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 /// A host time for one device's events (trace/clock.hpp): spans are read from events relative to it.
 struct ClockAnchor {
-  gpu::Event event;
+  cuda::Event event;
   trace::GpuClockAnchor host;
 };
 
@@ -58,12 +58,12 @@ struct MsmResultsDevice {
 struct DeviceSlot {
   GpuLane* lane = nullptr;
   int index = 0;
-  gpu::Stream compute;
-  gpu::DeviceBuffer<std::byte> scratch;
-  gpu::DeviceBuffer<Fr> a, b, c, z;
-  gpu::DeviceBuffer<MsmResultsDevice> results;
+  cuda::Stream compute;
+  cuda::DeviceBuffer<std::byte> scratch;
+  cuda::DeviceBuffer<Fr> a, b, c, z;
+  cuda::DeviceBuffer<MsmResultsDevice> results;
   memory::PinnedLease host_results;  ///< the D2H target of `results` (pinned: the copy stays asynchronous)
-  gpu::Event h2d_begin, h2d_end, ntt_begin, ntt_end, msm_begin, msm_end;
+  cuda::Event h2d_begin, h2d_end, ntt_begin, ntt_end, msm_begin, msm_end;
   std::shared_ptr<const ClockAnchor> anchor;  ///< taken at H2D: older than every event of this job
   Completion h2d_done, ntt_done, msm_done;
   bool h2d_recorded = false, ntt_recorded = false, msm_recorded = false;
@@ -72,8 +72,8 @@ struct DeviceSlot {
 /// One key's SRS in one GPU's memory (what the VRAM Residency holds).
 struct DeviceKey {
   int device = 0;
-  gpu::DeviceBuffer<G1Affine> a, b1, h, l;
-  gpu::DeviceBuffer<G2Affine> b2;
+  cuda::DeviceBuffer<G1Affine> a, b1, h, l;
+  cuda::DeviceBuffer<G2Affine> b2;
   ~DeviceKey();  // frees with the device current
 };
 
@@ -85,7 +85,7 @@ struct GpuDevice {
   GpuLane& lane;
   memory::Budget vram;
   std::unique_ptr<memory::Residency> keys;  ///< SRS per key, least recently used evicted
-  gpu::Stream copy, clock;  ///< `clock` stays idle: anchors are recorded there (compute: one per slot)
+  cuda::Stream copy, clock;  ///< `clock` stays idle: anchors are recorded there (compute: one per slot)
 
   std::mutex anchor_mutex;
   std::shared_ptr<const ClockAnchor> anchor;
@@ -94,14 +94,14 @@ struct GpuDevice {
   // Sized by allocate_device_slots at the first key.
   unsigned log_n_cap = 0;
   std::uint64_t z_cap = 0;
-  std::unique_ptr<gpu::NttEngine> ntt;
-  std::unique_ptr<gpu::MsmEngine> msm_sparse_g1;  ///< witness scalars: the 0/±1 fast path
-  std::unique_ptr<gpu::MsmEngine> msm_dense_g1;   ///< H scalars: dense
-  std::unique_ptr<gpu::MsmEngine> msm_sparse_g2;
+  std::unique_ptr<cuda::NttEngine> ntt;
+  std::unique_ptr<cuda::MsmEngine> msm_sparse_g1;  ///< witness scalars: the 0/±1 fast path
+  std::unique_ptr<cuda::MsmEngine> msm_dense_g1;   ///< H scalars: dense
+  std::unique_ptr<cuda::MsmEngine> msm_sparse_g2;
   /// Keys streamed from host memory (KeyState::host_srs): MSM engines planned for one staging buffer's batch
   /// (their scratch is counted in `scratch`), the staging buffers made at the first such key.
-  std::unique_ptr<gpu::MsmEngine> stream_sparse_g1, stream_dense_g1, stream_sparse_g2;
-  std::unique_ptr<gpu::MsmPointStream> point_stream;
+  std::unique_ptr<cuda::MsmEngine> stream_sparse_g1, stream_dense_g1, stream_sparse_g2;
+  std::unique_ptr<cuda::MsmPointStream> point_stream;
   mutable std::mutex point_stream_mutex;  ///< guards creating point_stream (add_key vs. stats)
   memory::Reservation point_stream_charge;
   std::vector<std::unique_ptr<DeviceSlot>> slots;
@@ -127,11 +127,11 @@ void launch_completion(Completion& done, Gateway& gateway, Work work, cudaStream
 
 /// A span on `track` from two events of this slot, converted to the host clock through the slot's anchor.
 void record_device_span(Core& core, const DeviceSlot& slot, trace::StageId stage, trace::TrackId track,
-                        const gpu::Event& begin, const gpu::Event& end, std::uint64_t job,
+                        const cuda::Event& begin, const cuda::Event& end, std::uint64_t job,
                         std::uint64_t bytes);
 
 inline GpuDevice& device_of(GpuLane& lane) {
   return *lane.resources;
 }
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

@@ -14,7 +14,7 @@
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
 
-namespace proofline::pipeline::detail {
+namespace proofline::graph::detail {
 
 // ---- admission.cpp ---------------------------------------------------------------------------------------
 
@@ -95,4 +95,4 @@ DeviceSlot* gpu_done(Core& core, GpuLane& lane, JobState& job);
 /// Baseline mode: H2D from pageable vectors + H + MSMs under the GPU's mutex, synchronously.
 void gpu_baseline(Core& core, GpuLane& lane, JobState& job);
 
-}  // namespace proofline::pipeline::detail
+}  // namespace proofline::graph::detail

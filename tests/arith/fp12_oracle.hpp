@@ -11,7 +11,7 @@
 #include <random>
 #include <string>
 
-#include <proofline/cuda/arith/fp12.hpp>
+#include <proofline/arith/fp12.hpp>
 
 #include "arith/gmp_oracle.hpp"
 

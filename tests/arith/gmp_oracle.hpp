@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/bigint.hpp>
-#include <proofline/cuda/arith/fp.hpp>
-#include <proofline/cuda/arith/fp2.hpp>
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/mont_field.hpp>
+#include <proofline/arith/bigint.hpp>
+#include <proofline/arith/fp.hpp>
+#include <proofline/arith/fp2.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/mont_field.hpp>
 
 namespace proofline::test {
 

@@ -8,11 +8,11 @@
 #include <cstddef>
 #include <vector>
 
-#include <proofline/cuda/arith/curve_batch.hpp>
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/curve_batch.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
+#include <proofline/arith/random.hpp>
 
 #include "arith/gmp_oracle.hpp"
 

@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/random.hpp>
 
 #include "arith/gmp_oracle.hpp"
 

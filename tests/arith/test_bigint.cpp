@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/bigint.hpp>
+#include <proofline/arith/bigint.hpp>
 
 #include "arith/gmp_oracle.hpp"
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-#include <proofline/cuda/arith/curve_batch.hpp>
+#include <proofline/arith/curve_batch.hpp>
 #include <proofline/util/error.hpp>
 
 #include "arith/test_curve_support.hpp"

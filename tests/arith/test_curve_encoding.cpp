@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/curve_encoding.hpp>
+#include <proofline/arith/curve_encoding.hpp>
 
 #include "arith/test_curve_support.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include <proofline/cuda/arith/g1.hpp>
+#include <proofline/arith/g1.hpp>
 
 #include "arith/test_curve_checks.hpp"
 #include "arith/test_curve_support.hpp"

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/g2.hpp>
 
 #include "arith/test_curve_checks.hpp"
 #include "arith/test_curve_support.hpp"

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/curve.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/curve.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 
 #include "arith/gmp_oracle.hpp"
 

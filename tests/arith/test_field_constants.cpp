@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include <proofline/cuda/arith/fp.hpp>
-#include <proofline/cuda/arith/fp2.hpp>
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fp.hpp>
+#include <proofline/arith/fp2.hpp>
+#include <proofline/arith/fr.hpp>
 
 #include "arith/gmp_oracle.hpp"
 

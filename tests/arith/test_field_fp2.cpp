@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include <proofline/cuda/arith/fp.hpp>
-#include <proofline/cuda/arith/fp2.hpp>
+#include <proofline/arith/fp.hpp>
+#include <proofline/arith/fp2.hpp>
 
 #include "arith/gmp_oracle.hpp"
 

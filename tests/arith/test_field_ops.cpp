@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/fp.hpp>
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/fp.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/random.hpp>
 
 #include "arith/gmp_oracle.hpp"
 

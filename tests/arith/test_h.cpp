@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/int_text.hpp>
-#include <proofline/cuda/cpu/h_poly.hpp>
-#include <proofline/cuda/cpu/ntt.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/int_text.hpp>
+#include <proofline/cpu/h_poly.hpp>
+#include <proofline/cpu/ntt.hpp>
 #include <proofline/util/error.hpp>
 
 #include "arith/gmp_oracle.hpp"

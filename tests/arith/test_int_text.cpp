@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/fp.hpp>
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/int_text.hpp>
+#include <proofline/arith/fp.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/int_text.hpp>
 
 #include "arith/gmp_oracle.hpp"
 

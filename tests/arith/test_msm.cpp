@@ -1,4 +1,4 @@
-// The CPU MSM (cuda/cpu/msm.hpp) against naive double-and-add and the discrete-log reference
+// The CPU MSM (cpu/msm.hpp) against naive double-and-add and the discrete-log reference
 // (msm_test_support.hpp) on fresh random inputs at many sizes, in every mode (automatic plan, no Groth16
 // split, forced XYZZ and batch-affine buckets, narrow windows, several chunks), and on the edge cases: zero
 // scalars, all-zero scalars, 1, r − 1 and the abs-trick boundaries, points at infinity, repeated points (P +
@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
-#include <proofline/cuda/arith/random.hpp>
-#include <proofline/cuda/cpu/detail/msm_buckets.hpp>
-#include <proofline/cuda/cpu/detail/msm_digits.hpp>
-#include <proofline/cuda/cpu/msm.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
+#include <proofline/arith/random.hpp>
+#include <proofline/cpu/detail/msm_buckets.hpp>
+#include <proofline/cpu/detail/msm_digits.hpp>
+#include <proofline/cpu/msm.hpp>
 #include <proofline/util/error.hpp>
 
 #include "arith/gmp_oracle.hpp"

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/cpu/ntt.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/cpu/ntt.hpp>
 
 #include "arith/gmp_oracle.hpp"
 #include "arith/ntt_test_support.hpp"

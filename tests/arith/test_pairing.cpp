@@ -14,12 +14,12 @@
 #include <utility>
 #include <vector>
 
-#include <proofline/cuda/arith/curve_params.hpp>
-#include <proofline/cuda/arith/fp12.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
-#include <proofline/cuda/arith/int_text.hpp>
-#include <proofline/cuda/arith/pairing.hpp>
+#include <proofline/arith/curve_params.hpp>
+#include <proofline/arith/fp12.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
+#include <proofline/arith/int_text.hpp>
+#include <proofline/arith/pairing.hpp>
 
 #include "arith/fp12_oracle.hpp"
 #include "arith/gmp_oracle.hpp"

@@ -3,8 +3,8 @@
 // cyclotomic squaring on elements of the cyclotomic subgroup.
 #include <doctest/doctest.h>
 
-#include <proofline/cuda/arith/fp12.hpp>
-#include <proofline/cuda/arith/fp6.hpp>
+#include <proofline/arith/fp12.hpp>
+#include <proofline/arith/fp6.hpp>
 
 #include "arith/fp12_oracle.hpp"
 #include "arith/gmp_oracle.hpp"

@@ -21,8 +21,8 @@ __global__ void field_ops_kernel(const F* a, const F* b, F* out, int n) {
 template <class F>
 std::vector<F> run_field_ops(const std::vector<F>& a, const std::vector<F>& b) {
   const int n = static_cast<int>(a.size());
-  gpu::Stream stream;
-  gpu::DeviceBuffer<F> da(a.size()), db(b.size()), dout(4 * a.size());
+  cuda::Stream stream;
+  cuda::DeviceBuffer<F> da(a.size()), db(b.size()), dout(4 * a.size());
   da.upload(a.data(), a.size(), stream);
   db.upload(b.data(), b.size(), stream);
   field_ops_kernel<F><<<(n + 127) / 128, 128, 0, stream>>>(da.data(), db.data(), dout.data(), n);

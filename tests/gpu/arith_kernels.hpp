@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include <proofline/cuda/arith/fp2.hpp>
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fp2.hpp>
+#include <proofline/arith/fr.hpp>
 
 namespace proofline::gpu_test {
 

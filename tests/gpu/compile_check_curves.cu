@@ -3,10 +3,10 @@
 // Every device entry point of curve.hpp, g1.hpp and g2.hpp is instantiated once per group, each in its own
 // non-inlined function: the portable 64-bit field code inlines into very long straight-line functions, and
 // keeping each operation separate keeps ptxas time reasonable.
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 
-namespace proofline::gpu {
+namespace proofline::cuda {
 
 template <class Curve>
 struct Ops {
@@ -66,4 +66,4 @@ __global__ void g2_curve_ops(const G2Affine* bases, const int* digits, int count
   Ops<G2Params>::run(bases, digits, count, scalars, out, flags);
 }
 
-}  // namespace proofline::gpu
+}  // namespace proofline::cuda

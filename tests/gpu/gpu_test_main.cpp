@@ -8,11 +8,11 @@
 #include <proofline/cuda/device.hpp>
 
 int main(int argc, char** argv) {
-  if (!proofline::gpu::built_with_cuda() || proofline::gpu::device_count() == 0) {
+  if (!proofline::cuda::built_with_cuda() || proofline::cuda::device_count() == 0) {
     std::printf("SKIPPED: no CUDA device (proofline_gpu_tests needs a GPU)\n");
     return 0;
   }
-  for (const auto& device : proofline::gpu::list_devices()) {
+  for (const auto& device : proofline::cuda::list_devices()) {
     std::printf("device %d: %s, sm_%d%d, %d SMs, %.1f GiB\n", device.index, device.name.c_str(),
                 device.compute_major, device.compute_minor, device.multiprocessors,
                 static_cast<double>(device.total_memory) / (1 << 30));

@@ -11,10 +11,10 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
+#include <proofline/arith/random.hpp>
 #include <proofline/cuda/detail/device_buffer.hpp>
 #include <proofline/cuda/detail/stream.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
@@ -75,14 +75,14 @@ inline Fr dot(const std::vector<Fr>& a, const std::vector<Fr>& b) {
 }
 
 template <class T>
-gpu::DeviceBuffer<T> to_device(const std::vector<T>& host) {
-  gpu::DeviceBuffer<T> out(host.size());
+cuda::DeviceBuffer<T> to_device(const std::vector<T>& host) {
+  cuda::DeviceBuffer<T> out(host.size());
   PL_CUDA_CHECK(cudaMemcpy(out.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
   return out;
 }
 
 template <class T>
-std::vector<T> to_host(const gpu::DeviceBuffer<T>& device, std::size_t count) {
+std::vector<T> to_host(const cuda::DeviceBuffer<T>& device, std::size_t count) {
   std::vector<T> out(count);
   PL_CUDA_CHECK(cudaMemcpy(out.data(), device.data(), count * sizeof(T), cudaMemcpyDeviceToHost));
   return out;
@@ -94,13 +94,13 @@ std::vector<T> to_host(const gpu::DeviceBuffer<T>& device, std::size_t count) {
 template <class Curve>
 struct KnownPoints {
   std::vector<Fr> logs;  ///< k_i
-  gpu::DeviceBuffer<AffinePoint<Curve>> points;
+  cuda::DeviceBuffer<AffinePoint<Curve>> points;
 
   KnownPoints(std::uint64_t seed, std::size_t n) : logs(random_scalars(seed, n)), points(n) {
-    const gpu::FixedBaseMul<Curve> generator_table(AffinePoint<Curve>::generator());
+    const cuda::FixedBaseMul<Curve> generator_table(AffinePoint<Curve>::generator());
     const auto device_logs = to_device(logs);
-    gpu::DeviceBuffer<std::byte> scratch(gpu::FixedBaseMul<Curve>::scratch_bytes(n));
-    gpu::Stream stream;
+    cuda::DeviceBuffer<std::byte> scratch(cuda::FixedBaseMul<Curve>::scratch_bytes(n));
+    cuda::Stream stream;
     generator_table.enqueue(device_logs.data(), n, points.data(), scratch.data(), stream.get());
     stream.synchronize();
   }

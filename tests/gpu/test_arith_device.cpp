@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/random.hpp>
 
 #include "arith_kernels.hpp"
 

@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/random.hpp>
 #include <proofline/cuda/detail/cuda_check.hpp>
 #include <proofline/cuda/detail/device_buffer.hpp>
 #include <proofline/cuda/detail/stream.hpp>
@@ -29,12 +29,12 @@ namespace {
 
 /// One MSM on the device through the public API; the result lands in pinned host memory or device memory.
 template <class Curve>
-JacobianPoint<Curve> device_msm(const gpu::MsmEngine& engine, const AffinePoint<Curve>* points,
-                                const gpu::DeviceBuffer<Fr>& scalars, std::size_t n, bool pinned_result) {
-  gpu::DeviceBuffer<std::byte> scratch(engine.scratch_bytes());
-  gpu::Stream stream;
+JacobianPoint<Curve> device_msm(const cuda::MsmEngine& engine, const AffinePoint<Curve>* points,
+                                const cuda::DeviceBuffer<Fr>& scalars, std::size_t n, bool pinned_result) {
+  cuda::DeviceBuffer<std::byte> scratch(engine.scratch_bytes());
+  cuda::Stream stream;
   JacobianPoint<Curve> out;
-  gpu::DeviceBuffer<JacobianPoint<Curve>> device_result(1);
+  cuda::DeviceBuffer<JacobianPoint<Curve>> device_result(1);
   JacobianPoint<Curve>* target = device_result.data();
   const auto backend = memory::default_backend();
   const memory::PinnedBuffer pinned = backend->allocate(sizeof(JacobianPoint<Curve>));
@@ -57,8 +57,8 @@ JacobianPoint<Curve> device_msm(const gpu::MsmEngine& engine, const AffinePoint<
 
 template <class Curve>
 JacobianPoint<Curve> device_msm(const std::vector<AffinePoint<Curve>>& points, const std::vector<Fr>& scalars,
-                                const gpu::MsmOptions& options, bool pinned_result = false) {
-  const gpu::MsmEngine engine(std::is_same_v<Curve, G1Params> ? gpu::MsmGroup::g1 : gpu::MsmGroup::g2,
+                                const cuda::MsmOptions& options, bool pinned_result = false) {
+  const cuda::MsmEngine engine(std::is_same_v<Curve, G1Params> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2,
                               std::max<std::size_t>(points.size(), 1), options);
   const auto device_points = to_device(points);
   const auto device_scalars = to_device(scalars);
@@ -129,12 +129,12 @@ void check_small_against_naive(std::uint64_t seed, std::size_t n) {
   const std::vector<Fr> canonical = canonical_form(scalars);
   for (int window_bits : {0, 3, 8, 13}) {
     CAPTURE(window_bits);
-    gpu::MsmOptions options;
+    cuda::MsmOptions options;
     options.window_bits = window_bits;
     CHECK(device_msm(points, scalars, options) == expected);
     options.split_zero_one = true;
     CHECK(device_msm(points, scalars, options, true) == expected);
-    options.scalar_form = gpu::ScalarForm::canonical;
+    options.scalar_form = cuda::ScalarForm::canonical;
     CHECK(device_msm(points, canonical, options) == expected);
   }
 }
@@ -167,12 +167,12 @@ TEST_CASE("gpu/msm/edge inputs: all zero scalars, infinity points, n = 0, fewer 
   std::mt19937_64 rng(seed);
   auto points = random_points<G1Params>(rng, 300);
   for (bool split : {false, true}) {
-    gpu::MsmOptions options;
+    cuda::MsmOptions options;
     options.split_zero_one = split;
     CHECK(device_msm(points, std::vector<Fr>(300, Fr::zero()), options).is_infinity());
     std::vector<G1Affine> infinity(300, G1Affine::infinity());
     CHECK(device_msm(infinity, edge_scalars(rng, 300), options).is_infinity());
-    const gpu::MsmEngine engine(gpu::MsmGroup::g1, 300, options);
+    const cuda::MsmEngine engine(cuda::MsmGroup::g1, 300, options);
     const auto device_points = to_device(points);
     const auto scalars = edge_scalars(rng, 300);
     const auto device_scalars = to_device(scalars);
@@ -181,7 +181,7 @@ TEST_CASE("gpu/msm/edge inputs: all zero scalars, infinity points, n = 0, fewer 
     CHECK(device_msm<G1Params>(engine, device_points.data(), device_scalars, 123, true) ==
           naive_msm<G1Params>(points, head));
   }
-  const gpu::MsmEngine g2_engine(gpu::MsmGroup::g2, 10);
+  const cuda::MsmEngine g2_engine(cuda::MsmGroup::g2, 10);
   CHECK_THROWS_AS(g2_engine.enqueue_msm_g1(nullptr, nullptr, 1, nullptr, nullptr, nullptr), Error);
 }
 
@@ -194,7 +194,7 @@ TEST_CASE("gpu/fixed_base/G1 and G2 results equal host scalar multiplication") {
     const G1Affine base = random_points<G1Params>(rng, 1)[0];
     const auto scalars = edge_scalars(rng, 3000);
     std::vector<G1Affine> out(scalars.size());
-    gpu::fixed_base_mul_g1(base, scalars, out);
+    cuda::fixed_base_mul_g1(base, scalars, out);
     std::size_t mismatches = 0;
     for (std::size_t i = 0; i < scalars.size(); ++i) mismatches += out[i] != base.mul(scalars[i]).to_affine();
     CHECK(mismatches == 0);
@@ -203,7 +203,7 @@ TEST_CASE("gpu/fixed_base/G1 and G2 results equal host scalar multiplication") {
     const G2Affine base = random_points<G2Params>(rng, 1)[0];
     const auto scalars = edge_scalars(rng, 700);
     std::vector<G2Affine> out(scalars.size());
-    gpu::fixed_base_mul_g2(base, scalars, out);
+    cuda::fixed_base_mul_g2(base, scalars, out);
     std::size_t mismatches = 0;
     for (std::size_t i = 0; i < scalars.size(); ++i) mismatches += out[i] != base.mul(scalars[i]).to_affine();
     CHECK(mismatches == 0);
@@ -213,7 +213,7 @@ TEST_CASE("gpu/fixed_base/G1 and G2 results equal host scalar multiplication") {
     const std::size_t n = (std::size_t{1} << 21) + 12345;
     const auto scalars = random_scalars(seed, n);
     std::vector<G1Affine> out(n);
-    const gpu::FixedBaseMul<G1Params> generator_table(G1Affine::generator());
+    const cuda::FixedBaseMul<G1Params> generator_table(G1Affine::generator());
     generator_table.run(scalars, out);
     std::vector<std::size_t> sample = {0,
                                        (std::size_t{1} << 20) - 1,
@@ -238,7 +238,7 @@ TEST_CASE("gpu/msm/G1 large sizes equal the closed form on GPU-made points") {
     CAPTURE(n);
     const auto scalars = random_scalars(seed + n, n);
     const auto device_scalars = to_device(scalars);
-    const gpu::MsmEngine engine(gpu::MsmGroup::g1, n);
+    const cuda::MsmEngine engine(cuda::MsmGroup::g1, n);
     CHECK(device_msm<G1Params>(engine, known.points.data(), device_scalars, n, true) ==
           known.expected_msm(scalars));
   }
@@ -249,7 +249,7 @@ TEST_CASE("gpu/msm/G1 large sizes equal the closed form on GPU-made points") {
   for (std::size_t i = 0; i < n; i += 8) scalars[i] = scalars[i + 1] = scalars[i + 2] = Fr::from_u64(5);
   for (std::size_t i = 3; i < n; i += 8) scalars[i] = -Fr::from_u64(1000);
   const auto device_scalars = to_device(scalars);
-  const gpu::MsmEngine engine(gpu::MsmGroup::g1, n);
+  const cuda::MsmEngine engine(cuda::MsmGroup::g1, n);
   CHECK(device_msm<G1Params>(engine, known.points.data(), device_scalars, n, false) ==
         known.expected_msm(scalars));
 }
@@ -262,13 +262,13 @@ TEST_CASE("gpu/msm/Groth16 split of zeros and ones equals the closed form and th
   const KnownPoints<G1Params> known(seed, n);
   const auto scalars = groth16_mix(seed, n);
   const auto device_scalars = to_device(scalars);
-  gpu::MsmOptions split;
+  cuda::MsmOptions split;
   split.split_zero_one = true;
   split.expected_dense = n * 3 / 10;
   const auto expected = known.expected_msm(scalars);
-  CHECK(device_msm<G1Params>(gpu::MsmEngine(gpu::MsmGroup::g1, n, split), known.points.data(), device_scalars,
+  CHECK(device_msm<G1Params>(cuda::MsmEngine(cuda::MsmGroup::g1, n, split), known.points.data(), device_scalars,
                              n, true) == expected);
-  CHECK(device_msm<G1Params>(gpu::MsmEngine(gpu::MsmGroup::g1, n), known.points.data(), device_scalars, n,
+  CHECK(device_msm<G1Params>(cuda::MsmEngine(cuda::MsmGroup::g1, n), known.points.data(), device_scalars, n,
                              true) == expected);
 }
 
@@ -282,9 +282,9 @@ TEST_CASE("gpu/msm/G2 large sizes equal the closed form on GPU-made points") {
     CAPTURE(n);
     const auto scalars = n == max_n ? groth16_mix(seed + n, n) : random_scalars(seed + n, n);
     const auto device_scalars = to_device(scalars);
-    gpu::MsmOptions options;
+    cuda::MsmOptions options;
     options.split_zero_one = n == max_n;
-    const gpu::MsmEngine engine(gpu::MsmGroup::g2, n, options);
+    const cuda::MsmEngine engine(cuda::MsmGroup::g2, n, options);
     CHECK(device_msm<G2Params>(engine, known.points.data(), device_scalars, n, true) ==
           known.expected_msm(scalars));
   }

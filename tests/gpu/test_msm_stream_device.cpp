@@ -15,7 +15,7 @@
 #include <span>
 #include <vector>
 
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/random.hpp>
 #include <proofline/cuda/detail/device_buffer.hpp>
 #include <proofline/cuda/detail/stream.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
@@ -31,8 +31,8 @@ using namespace proofline::gpu_test;
 namespace {
 
 template <class Curve>
-constexpr gpu::MsmGroup group_of() {
-  return std::is_same_v<Curve, G1Params> ? gpu::MsmGroup::g1 : gpu::MsmGroup::g2;
+constexpr cuda::MsmGroup group_of() {
+  return std::is_same_v<Curve, G1Params> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2;
 }
 
 /// Zeros, ones, r - 1 and random scalars (the split's three classes and Pippenger's input).
@@ -63,7 +63,7 @@ struct PinnedPoints {
 };
 
 template <class Curve>
-void enqueue(gpu::MsmPointStream& stream, const gpu::MsmEngine& engine, const AffinePoint<Curve>* points,
+void enqueue(cuda::MsmPointStream& stream, const cuda::MsmEngine& engine, const AffinePoint<Curve>* points,
              const Fr* scalars, std::size_t n, JacobianPoint<Curve>* result, void* scratch, cudaStream_t s) {
   if constexpr (std::is_same_v<Curve, G1Params>)
     stream.enqueue_msm_g1(engine, points, scalars, n, result, scratch, s);
@@ -84,15 +84,15 @@ void check_streamed_small(std::uint64_t seed, std::size_t n, std::size_t batch_p
   const PinnedPoints<Curve> pinned(points);
   CHECK(memory::page_locked(std::as_bytes(std::span(pinned.data, n))));
   const auto device_scalars = to_device(scalars);
-  gpu::MsmPointStream stream(batch_points * sizeof(AffinePoint<Curve>));
-  gpu::Stream compute;
+  cuda::MsmPointStream stream(batch_points * sizeof(AffinePoint<Curve>));
+  cuda::Stream compute;
   const JacobianPoint<Curve> expected = naive_msm<Curve>(points, scalars);
   for (bool split : {false, true}) {
     CAPTURE(split);
-    const gpu::MsmEngine engine(group_of<Curve>(), batch_points, gpu::MsmOptions{.split_zero_one = split});
+    const cuda::MsmEngine engine(group_of<Curve>(), batch_points, cuda::MsmOptions{.split_zero_one = split});
     REQUIRE(stream.batch_points(engine) == batch_points);
-    gpu::DeviceBuffer<std::byte> scratch(engine.scratch_bytes());
-    gpu::DeviceBuffer<JacobianPoint<Curve>> results(3);
+    cuda::DeviceBuffer<std::byte> scratch(engine.scratch_bytes());
+    cuda::DeviceBuffer<JacobianPoint<Curve>> results(3);
     const auto before = stream.stats();
     // Three calls back to back on one stream: the whole vector, a prefix, and nothing.
     enqueue<Curve>(stream, engine, pinned.data, device_scalars.data(), n, results.data(), scratch.data(),
@@ -128,18 +128,18 @@ TEST_CASE("gpu/msm_stream/G1 and G2 from page-locked host memory equal naive dou
 TEST_CASE("gpu/msm_stream/refuses pageable points, wrong groups and buffers without room for a point") {
   std::vector<G1Affine> pageable(1000, G1Affine::generator());
   const auto scalars = to_device(std::vector<Fr>(1000, Fr::one()));
-  gpu::MsmPointStream stream(1 << 20);
-  const gpu::MsmEngine g1(gpu::MsmGroup::g1, 1000), g2(gpu::MsmGroup::g2, 1000);
-  gpu::DeviceBuffer<std::byte> scratch(std::max(g1.scratch_bytes(), g2.scratch_bytes()));
-  gpu::DeviceBuffer<G1Jacobian> result(1);
-  gpu::Stream compute;
+  cuda::MsmPointStream stream(1 << 20);
+  const cuda::MsmEngine g1(cuda::MsmGroup::g1, 1000), g2(cuda::MsmGroup::g2, 1000);
+  cuda::DeviceBuffer<std::byte> scratch(std::max(g1.scratch_bytes(), g2.scratch_bytes()));
+  cuda::DeviceBuffer<G1Jacobian> result(1);
+  cuda::Stream compute;
   CHECK_THROWS_WITH_AS(stream.enqueue_msm_g1(g1, pageable.data(), scalars.data(), 1000, result.data(),
                                              scratch.data(), compute),
                        doctest::Contains("page-locked"), Error);
   CHECK_THROWS_AS(stream.enqueue_msm_g1(g2, pageable.data(), scalars.data(), 1000, result.data(),
                                         scratch.data(), compute),
                   Error);
-  CHECK_THROWS_AS(gpu::MsmPointStream(100), Error);
+  CHECK_THROWS_AS(cuda::MsmPointStream(100), Error);
   compute.synchronize();
 }
 
@@ -155,10 +155,10 @@ TEST_CASE("gpu/msm_stream/2^22 GPU-made points through the default buffers equal
   PL_CUDA_CHECK(cudaMemcpy(host_points, known.points.data(), n * sizeof(G1Affine), cudaMemcpyDeviceToHost));
   const auto scalars = random_scalars(seed + 1, n);
   const auto device_scalars = to_device(scalars);
-  gpu::MsmPointStream stream;
-  const gpu::MsmEngine engine(gpu::MsmGroup::g1, stream.buffer_bytes() / sizeof(G1Affine));
-  gpu::DeviceBuffer<std::byte> scratch(engine.scratch_bytes());
-  gpu::Stream compute;
+  cuda::MsmPointStream stream;
+  const cuda::MsmEngine engine(cuda::MsmGroup::g1, stream.buffer_bytes() / sizeof(G1Affine));
+  cuda::DeviceBuffer<std::byte> scratch(engine.scratch_bytes());
+  cuda::Stream compute;
   const memory::PinnedBuffer result = backend->allocate(sizeof(G1Jacobian));
   stream.enqueue_msm_g1(engine, host_points, device_scalars.data(), n, static_cast<G1Jacobian*>(result.data),
                         scratch.data(), compute);

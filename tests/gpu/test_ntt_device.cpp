@@ -1,4 +1,4 @@
-// GPU NTT and H against the CPU reference (cuda/cpu/), bit for bit, on fresh random inputs each run.
+// GPU NTT and H against the CPU reference (cpu/), bit for bit, on fresh random inputs each run.
 //
 //   2^10..2^20: every direction x order (NN, NR, RN, RR) x coset combination, both conventions, full vectors.
 //   2^21..2^24: four combinations per convention against the full CPU result (forward NR, coset forward RN,
@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/random.hpp>
-#include <proofline/cuda/cpu/h_poly.hpp>
-#include <proofline/cuda/cpu/ntt.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/random.hpp>
+#include <proofline/cpu/h_poly.hpp>
+#include <proofline/cpu/ntt.hpp>
 #include <proofline/cuda/detail/device_buffer.hpp>
 #include <proofline/cuda/detail/stream.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
@@ -97,18 +97,18 @@ std::string describe(const Domain& domain, NttDirection direction, NttOrder orde
 }
 
 /// The engine is built once for the whole suite (both conventions, up to 2^26).
-const gpu::NttEngine& engine() {
-  static const gpu::NttEngine instance(0, gpu::NttEngineOptions{std::max(max_log_for_tests(), 20)});
+const cuda::NttEngine& engine() {
+  static const cuda::NttEngine instance(0, cuda::NttEngineOptions{std::max(max_log_for_tests(), 20)});
   return instance;
 }
 
 struct DeviceVector {
-  gpu::DeviceBuffer<Fr> buffer;
+  cuda::DeviceBuffer<Fr> buffer;
   explicit DeviceVector(std::size_t n) : buffer(n) {}
-  void put(const std::vector<Fr>& host, gpu::Stream& stream) {
+  void put(const std::vector<Fr>& host, cuda::Stream& stream) {
     buffer.upload(host.data(), host.size(), stream);
   }
-  std::vector<Fr> get(gpu::Stream& stream) {
+  std::vector<Fr> get(cuda::Stream& stream) {
     std::vector<Fr> host(buffer.size());
     buffer.download(host.data(), host.size(), stream);
     stream.synchronize();
@@ -117,8 +117,8 @@ struct DeviceVector {
 };
 
 std::vector<Fr> gpu_ntt(const std::vector<Fr>& input, const Domain& domain, NttDirection direction,
-                        NttOrder order, bool coset, const gpu::NttEngine& with = engine()) {
-  gpu::Stream stream;
+                        NttOrder order, bool coset, const cuda::NttEngine& with = engine()) {
+  cuda::Stream stream;
   DeviceVector data(input.size());
   data.put(input, stream);
   with.enqueue_ntt(data.buffer.data(), domain, direction, order, coset, stream.get());
@@ -175,7 +175,7 @@ void check_forward_nr_by_evaluation(const std::vector<Fr>& input, const Domain& 
 constexpr NttOrder kOrders[] = {NttOrder::NN, NttOrder::NR, NttOrder::RN, NttOrder::RR};
 constexpr HConvention kConventions[] = {HConvention::generator7, HConvention::snarkjs};
 
-void check_h(unsigned log_n, HConvention convention, bool satisfied, const gpu::NttEngine& with = engine()) {
+void check_h(unsigned log_n, HConvention convention, bool satisfied, const cuda::NttEngine& with = engine()) {
   const Domain domain = Domain::make(log_n, convention);
   const std::uint64_t seed = fresh_seed();
   CAPTURE(seed);
@@ -183,7 +183,7 @@ void check_h(unsigned log_n, HConvention convention, bool satisfied, const gpu::
   const std::vector<Fr> a = random_vector(seed, domain.size()), b = random_vector(seed + 1, domain.size());
   std::vector<Fr> c = random_vector(seed + 2, domain.size());
   if (satisfied) tbb::parallel_for(std::size_t{0}, c.size(), [&](std::size_t i) { c[i] = a[i] * b[i]; });
-  gpu::Stream stream;
+  cuda::Stream stream;
   DeviceVector da(domain.size()), db(domain.size()), dc(domain.size());
   da.put(a, stream);
   db.put(b, stream);
@@ -201,7 +201,7 @@ void check_h(unsigned log_n, HConvention convention, bool satisfied, const gpu::
 
 /// Every direction x order x coset of one fresh random vector against the CPU NTT (NN and RR only when
 /// with_bit_reversal).
-void check_every_combination(const Domain& domain, const gpu::NttEngine& with, bool with_bit_reversal) {
+void check_every_combination(const Domain& domain, const cuda::NttEngine& with, bool with_bit_reversal) {
   const std::uint64_t seed = fresh_seed();
   CAPTURE(seed);
   const std::vector<Fr> input = random_vector(seed, domain.size());
@@ -298,7 +298,7 @@ TEST_CASE("gpu/ntt/large sizes equal the CPU NTT and every combination round-tri
                          cpu_ntt(input, domain, combo.direction, combo.order, combo.coset)) == 0);
       }
       // Round trips of every order and coset: forward then the inverse with the orders swapped back.
-      gpu::Stream stream;
+      cuda::Stream stream;
       DeviceVector data(domain.size());
       for (const NttOrder order : kOrders)
         for (const bool coset : {false, true}) {
@@ -331,11 +331,11 @@ TEST_CASE("gpu/ntt/H equals the CPU compute_h in both conventions") {
 TEST_CASE("gpu/ntt/an engine with top diagonals equals the CPU NTT and H") {
   // Two-pass sizes (2^11, 2^16, 2^20: the top diagonal is the only one) and three-pass sizes (2^22, 2^24).
   const int top_max = std::min(max_log_for_tests(), 24);
-  gpu::NttEngineOptions options{.max_log_n = std::max(top_max, 22)};
+  cuda::NttEngineOptions options{.max_log_n = std::max(top_max, 22)};
   for (const int log_n : {11, 16, 20, 22, top_max})
     for (const HConvention convention : kConventions) options.top_diagonals.push_back({log_n, convention});
-  const gpu::NttEngine with_top(0, options);
-  const gpu::NttEngine without_top(0, gpu::NttEngineOptions{.max_log_n = options.max_log_n});
+  const cuda::NttEngine with_top(0, options);
+  const cuda::NttEngine without_top(0, cuda::NttEngineOptions{.max_log_n = options.max_log_n});
   // Both directions of both conventions, 2^n x 32 bytes each, once per size even where a size is named twice.
   const std::set<int> sizes = {11, 16, 20, 22, top_max};
   std::size_t expected_bytes = 0;
@@ -358,16 +358,16 @@ TEST_CASE("gpu/ntt/an engine with top diagonals equals the CPU NTT and H") {
 
 TEST_CASE("gpu/ntt/top diagonals outside 2^11 to the engine's largest size are refused") {
   for (const int log_n : {10, 21}) {
-    gpu::NttEngineOptions options{.max_log_n = 20};
+    cuda::NttEngineOptions options{.max_log_n = 20};
     options.top_diagonals.push_back({log_n, HConvention::snarkjs});
     CAPTURE(log_n);
-    CHECK_THROWS_AS(gpu::NttEngine(0, options), Error);
+    CHECK_THROWS_AS(cuda::NttEngine(0, options), Error);
   }
 }
 
 TEST_CASE("gpu/ntt/sizes outside the engine's range are refused") {
-  gpu::Stream stream;
-  gpu::DeviceBuffer<Fr> data(1 << 9);
+  cuda::Stream stream;
+  cuda::DeviceBuffer<Fr> data(1 << 9);
   CHECK_THROWS_AS(engine().enqueue_ntt(data.data(), Domain::make(9, HConvention::generator7),
                                        NttDirection::forward, NttOrder::NR, false, stream.get()),
                   Error);

@@ -15,7 +15,7 @@
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
 #include <proofline/graph/pipeline.hpp>
-#include <proofline/graph/trace/stats.hpp>
+#include <proofline/trace/stats.hpp>
 #include <proofline/groth16/native_file.hpp>
 #include <proofline/groth16/setup.hpp>
 #include <proofline/groth16/synthetic.hpp>
@@ -23,7 +23,7 @@
 #include <proofline/memory/pinning.hpp>
 
 using namespace proofline;
-using namespace proofline::pipeline;
+using namespace proofline::graph;
 using namespace std::chrono_literals;
 
 namespace {
@@ -49,10 +49,10 @@ const GpuCircuit& gpu_circuit(unsigned log_size) {
     groth16::SyntheticCircuit made = groth16::make_synthetic_circuit(c->options);
     groth16::SetupOptions setup;
     setup.fixed_base.g1 = [](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> o) {
-      gpu::fixed_base_mul_g1(b, s, o);
+      cuda::fixed_base_mul_g1(b, s, o);
     };
     setup.fixed_base.g2 = [](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> o) {
-      gpu::fixed_base_mul_g2(b, s, o);
+      cuda::fixed_base_mul_g2(b, s, o);
     };
     groth16::KeyPair keys =
         groth16::setup_from_trapdoor(made.cs, groth16::trapdoor_from_seed(log_size), setup);
@@ -429,7 +429,7 @@ TEST_CASE(
 }
 
 TEST_CASE("pipeline/gpu/every GPU takes jobs, with keys in VRAM and streamed (needs two GPUs)") {
-  if (gpu::device_count() < 2) {
+  if (cuda::device_count() < 2) {
     MESSAGE("one CUDA device: the multi-GPU case did not run");
     return;
   }

@@ -1,4 +1,4 @@
-// The device Fp arithmetic (cuda/arith/detail/fp_mul_device.cuh) run on the host through an emulated PTX
+// The device Fp arithmetic (arith/detail/fp_mul_device.cuh) run on the host through an emulated PTX
 // carry flag: it must equal the portable MontField operations bit for bit, and no carry that the algorithm
 // assumes impossible (madc.hi / addc without carry out, the final addition) may ever be dropped. The GPU
 // suite repeats the comparison on the device with the real PTX.
@@ -8,10 +8,10 @@
 #include <random>
 #include <vector>
 
-#include <proofline/cuda/arith/detail/fp_mul_device.cuh>
-#include <proofline/cuda/arith/fp.hpp>
-#include <proofline/cuda/arith/fp2.hpp>
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/detail/fp_mul_device.cuh>
+#include <proofline/arith/fp.hpp>
+#include <proofline/arith/fp2.hpp>
+#include <proofline/arith/random.hpp>
 
 using namespace proofline;
 using namespace proofline::detail;

@@ -14,9 +14,9 @@
 #include <random>
 #include <vector>
 
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
+#include <proofline/arith/random.hpp>
 #include <proofline/cuda/detail/msm_plan.hpp>
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
@@ -26,7 +26,7 @@
 #include <proofline/util/error.hpp>
 
 using namespace proofline;
-using namespace proofline::gpu::detail;
+using namespace proofline::cuda::detail;
 
 namespace {
 
@@ -355,15 +355,15 @@ TEST_CASE("gpu_host/fixed_base/table scalar multiples and batch affine equal hos
 }
 
 TEST_CASE("gpu_host/msm/without a usable GPU, engines are refused with Error before any kernel runs") {
-  if (gpu::device_count() > 0) {
+  if (cuda::device_count() > 0) {
     MESSAGE("a CUDA device is present: the refusal path did not run here");
     return;
   }
   // Built without CUDA, a plan is plain arithmetic and only enqueueing is refused; built with CUDA on a
   // machine without a usable device, the engine already asks the device for its SM count and is refused.
-  std::optional<gpu::MsmEngine> engine;
+  std::optional<cuda::MsmEngine> engine;
   try {
-    engine.emplace(gpu::MsmGroup::g1, 1000);
+    engine.emplace(cuda::MsmGroup::g1, 1000);
   } catch (const Error& e) {
     CHECK(e.code() == Errc::cuda);
   }
@@ -371,5 +371,5 @@ TEST_CASE("gpu_host/msm/without a usable GPU, engines are refused with Error bef
     CHECK(engine->scratch_bytes() > 0);
     CHECK_THROWS_AS(engine->enqueue_msm_g1(nullptr, nullptr, 1, nullptr, nullptr, nullptr), Error);
   }
-  CHECK_THROWS_AS(gpu::MsmPointStream(std::size_t{1} << 20), Error);
+  CHECK_THROWS_AS(cuda::MsmPointStream(std::size_t{1} << 20), Error);
 }

@@ -10,15 +10,15 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/random.hpp>
-#include <proofline/cuda/cpu/h_poly.hpp>
-#include <proofline/cuda/cpu/ntt.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/random.hpp>
+#include <proofline/cpu/h_poly.hpp>
+#include <proofline/cpu/ntt.hpp>
 #include <proofline/cuda/detail/ntt_plan.hpp>
 #include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
 
 using namespace proofline;
-using namespace proofline::gpu::detail;
+using namespace proofline::cuda::detail;
 
 namespace {
 

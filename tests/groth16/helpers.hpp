@@ -16,11 +16,11 @@
 #include <tuple>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
-#include <proofline/cuda/arith/fr.hpp>
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
+#include <proofline/arith/random.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/setup.hpp>
 #include <proofline/groth16/synthetic.hpp>

@@ -5,8 +5,8 @@
 #include <random>
 #include <string>
 
-#include <proofline/cuda/arith/curve_encoding.hpp>
-#include <proofline/cuda/arith/int_text.hpp>
+#include <proofline/arith/curve_encoding.hpp>
+#include <proofline/arith/int_text.hpp>
 #include <proofline/groth16/point_json.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/proof_json.hpp>

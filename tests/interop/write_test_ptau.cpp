@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include <proofline/cuda/arith/domain.hpp>
+#include <proofline/arith/domain.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/fixed_base.hpp>
 #include <proofline/groth16/setup.hpp>

@@ -22,7 +22,7 @@
 #include <proofline/groth16/synthetic.hpp>
 #include <proofline/groth16/verifier.hpp>
 
-namespace proofline::pipeline::test {
+namespace proofline::graph::test {
 
 using namespace std::chrono_literals;
 
@@ -170,4 +170,4 @@ inline void check_idle(const Pipeline& pipeline) {
   CHECK(s.queue_depth == 0);
 }
 
-}  // namespace proofline::pipeline::test
+}  // namespace proofline::graph::test

@@ -15,7 +15,7 @@
 #include "pipeline/helpers.hpp"
 
 using namespace proofline;
-using proofline::pipeline::test::TempDir;
+using proofline::graph::test::TempDir;
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include "pipeline/helpers.hpp"
 
 using namespace proofline;
-using namespace proofline::pipeline;
-using namespace proofline::pipeline::test;
+using namespace proofline::graph;
+using namespace proofline::graph::test;
 
 namespace {
 

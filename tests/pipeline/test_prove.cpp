@@ -12,8 +12,8 @@
 #include "pipeline/helpers.hpp"
 
 using namespace proofline;
-using namespace proofline::pipeline;
-using namespace proofline::pipeline::test;
+using namespace proofline::graph;
+using namespace proofline::graph::test;
 
 TEST_CASE("pipeline/prove/every job yields exactly one result and every proof verifies") {
   const Circuit& c = circuit(8);
@@ -170,7 +170,7 @@ TEST_CASE("pipeline/prove/baseline mode proves from pageable vectors") {
 TEST_CASE("pipeline/prove/the backend resolves to the CPU without a GPU and refuses CUDA clearly") {
   Config config = cpu_config();
   config.backend = Backend::automatic;
-  if (gpu::built_with_cuda() && gpu::device_count() > 0) return;  // a GPU machine: the CUDA suite covers it
+  if (cuda::built_with_cuda() && cuda::device_count() > 0) return;  // a GPU machine: the CUDA suite covers it
   Pipeline pipeline(config);
   CHECK(pipeline.backend() == Backend::cpu);
   config.backend = Backend::cuda;

@@ -8,8 +8,8 @@
 #include "pipeline/helpers.hpp"
 
 using namespace proofline;
-using namespace proofline::pipeline;
-using namespace proofline::pipeline::test;
+using namespace proofline::graph;
+using namespace proofline::graph::test;
 
 TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every field") {
   const Circuit& c = circuit(8);

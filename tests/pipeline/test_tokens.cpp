@@ -5,13 +5,13 @@
 
 #include <algorithm>
 
-#include <proofline/graph/trace/stats.hpp>
+#include <proofline/trace/stats.hpp>
 
 #include "pipeline/helpers.hpp"
 
 using namespace proofline;
-using namespace proofline::pipeline;
-using namespace proofline::pipeline::test;
+using namespace proofline::graph;
+using namespace proofline::graph::test;
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <tuple>
 
-#include <proofline/cuda/arith/int_text.hpp>
+#include <proofline/arith/int_text.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
 #include <proofline/groth16/json.hpp>

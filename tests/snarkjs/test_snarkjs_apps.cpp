@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>

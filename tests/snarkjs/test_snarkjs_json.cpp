@@ -2,7 +2,7 @@
 // read back with every field checked.
 #include <doctest/doctest.h>
 
-#include <proofline/cuda/arith/pairing.hpp>
+#include <proofline/arith/pairing.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/groth16/zkey.hpp>

@@ -3,7 +3,7 @@
 // snarkjs's proofs and rejects tampered ones.
 #include <doctest/doctest.h>
 
-#include <proofline/cuda/arith/int_text.hpp>
+#include <proofline/arith/int_text.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/prover.hpp>
@@ -42,9 +42,9 @@ Proof reference_points(const json::Value& ref, const char* a, const char* b, con
                                  "ref_intermediates_rs0.json", ProofPointCheck::shape_only);
 }
 
-pipeline::Config cpu_config() {
-  pipeline::Config config;
-  config.backend = pipeline::Backend::cpu;
+graph::Config cpu_config() {
+  graph::Config config;
+  config.backend = graph::Backend::cpu;
   config.pinning = memory::PinningKind::host;
   config.host_budget = 256ull << 20;
   config.max_threads = 4;
@@ -147,19 +147,19 @@ TEST_CASE("pipeline/snarkjs/the pipeline proves zkey plus wtns jobs on the CPU b
   unsatisfying[7] += Fr::one();  // no C in a zkey: the proof is made, and the verify step fails it
   write_wtns(dir / "changed.wtns", unsatisfying);
 
-  pipeline::Config config = cpu_config();
+  graph::Config config = cpu_config();
   config.verify = true;
-  pipeline::Pipeline prover(config);
-  const pipeline::KeyHandle handle = prover.add_key({key.name, key.pk, key.cs, key.vk});
-  std::vector<pipeline::Submission> submitted;
+  graph::Pipeline prover(config);
+  const graph::KeyHandle handle = prover.add_key({key.name, key.pk, key.cs, key.vk});
+  std::vector<graph::Submission> submitted;
   for (int i = 0; i < 3; ++i)
     submitted.push_back(
-        prover.submit({.key = handle, .witness = pipeline::WtnsFile{fixture("chain_1024", "witness.wtns")}}));
-  submitted.push_back(prover.submit({.key = handle, .witness = pipeline::WtnsFile{dir / "short.wtns"}}));
-  submitted.push_back(prover.submit({.key = handle, .witness = pipeline::WtnsFile{dir / "changed.wtns"}}));
+        prover.submit({.key = handle, .witness = graph::WtnsFile{fixture("chain_1024", "witness.wtns")}}));
+  submitted.push_back(prover.submit({.key = handle, .witness = graph::WtnsFile{dir / "short.wtns"}}));
+  submitted.push_back(prover.submit({.key = handle, .witness = graph::WtnsFile{dir / "changed.wtns"}}));
   const PreparedVerifyingKey pvk =
       prepare(read_snarkjs_verifying_key(fixture("chain_1024", "verification_key.json")));
-  std::vector<pipeline::JobResult> results;
+  std::vector<graph::JobResult> results;
   for (auto& s : submitted) results.push_back(s.result.get());
   for (int i = 0; i < 3; ++i) {
     CAPTURE(i);

@@ -2,7 +2,7 @@
 // other curves by name, and batch planning checks witnesses against the key before proving.
 #include <doctest/doctest.h>
 
-#include <proofline/cuda/arith/int_text.hpp>
+#include <proofline/arith/int_text.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/snarkjs_jobs.hpp>

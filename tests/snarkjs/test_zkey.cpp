@@ -8,7 +8,7 @@
 #include <map>
 #include <random>
 
-#include <proofline/cuda/arith/random.hpp>
+#include <proofline/arith/random.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
 #include <proofline/groth16/r1cs_file.hpp>

@@ -9,10 +9,10 @@
 #include <tuple>
 #include <vector>
 
-#include <proofline/graph/trace/chrome_trace.hpp>
-#include <proofline/graph/trace/detail/json.hpp>
-#include <proofline/graph/trace/recorder.hpp>
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/chrome_trace.hpp>
+#include <proofline/trace/detail/json.hpp>
+#include <proofline/trace/recorder.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/util/error.hpp>
 
 #include "trace/json_check.hpp"

@@ -4,8 +4,8 @@
 
 #include <type_traits>
 
-#include <proofline/graph/trace/recorder.hpp>
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/recorder.hpp>
+#include <proofline/trace/scoped_span.hpp>
 
 using namespace proofline::trace;
 

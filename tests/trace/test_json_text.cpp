@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include <proofline/graph/trace/detail/json.hpp>
+#include <proofline/trace/detail/json.hpp>
 
 #include "trace/json_check.hpp"
 

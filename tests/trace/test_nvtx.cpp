@@ -2,9 +2,9 @@
 
 #include <thread>
 
-#include <proofline/graph/trace/nvtx.hpp>
-#include <proofline/graph/trace/recorder.hpp>
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/nvtx.hpp>
+#include <proofline/trace/recorder.hpp>
+#include <proofline/trace/scoped_span.hpp>
 
 using namespace proofline::trace;
 

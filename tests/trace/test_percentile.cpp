@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include <proofline/graph/trace/percentile.hpp>
+#include <proofline/trace/percentile.hpp>
 #include <proofline/util/error.hpp>
 
 using namespace proofline;

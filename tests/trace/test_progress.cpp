@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include <proofline/graph/trace/progress.hpp>
+#include <proofline/trace/progress.hpp>
 
 using namespace proofline::trace;
 using namespace std::chrono_literals;

@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
-#include <proofline/graph/trace/recorder.hpp>
-#include <proofline/graph/trace/scoped_span.hpp>
+#include <proofline/trace/recorder.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/util/error.hpp>
 
 using namespace proofline;

@@ -3,7 +3,7 @@
 #include <random>
 #include <vector>
 
-#include <proofline/graph/trace/stats.hpp>
+#include <proofline/trace/stats.hpp>
 
 #include "trace/trace_fixture.hpp"
 

@@ -3,7 +3,7 @@
 #include <sstream>
 #include <string>
 
-#include <proofline/graph/trace/timeline_svg.hpp>
+#include <proofline/trace/timeline_svg.hpp>
 #include <proofline/util/error.hpp>
 
 #include "trace/trace_fixture.hpp"

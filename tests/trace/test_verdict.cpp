@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include <proofline/graph/trace/verdict.hpp>
+#include <proofline/trace/verdict.hpp>
 #include <proofline/util/error.hpp>
 
 #include "trace/trace_fixture.hpp"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include <proofline/graph/trace/snapshot.hpp>
+#include <proofline/trace/snapshot.hpp>
 
 namespace proofline::test {
 

@@ -10,11 +10,11 @@
 
 #include <cstdint>
 
-#include <proofline/cuda/arith/config.hpp>
-#include <proofline/cuda/arith/curve.hpp>
+#include <proofline/arith/config.hpp>
+#include <proofline/arith/curve.hpp>
 #include <proofline/cuda/kernels/detail/msm_body.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 inline constexpr int kFixedBaseWindowBits = 8;
 inline constexpr int kFixedBaseWindows = msm_windows(kFixedBaseWindowBits);                        // 32
@@ -83,4 +83,4 @@ PL_HD_INLINE void to_affine_body(const XyzzPoint<Curve>* points, AffinePoint<Cur
   }
 }
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

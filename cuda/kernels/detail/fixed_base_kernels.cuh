@@ -6,7 +6,7 @@
 #include <proofline/cuda/kernels/detail/fixed_base_body.hpp>
 #include <proofline/cuda/kernels/detail/fixed_base_launch.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 template <class Curve>
 __global__ void fixed_base_table_kernel(AffinePoint<Curve> base, XyzzPoint<Curve>* table) {
@@ -57,4 +57,4 @@ void launch_fixed_base_impl(const AffinePoint<Curve>* table, const Fr* scalars, 
   launch_to_affine(temp, out, n, stream);
 }
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

@@ -4,13 +4,13 @@
 
 #include <cstddef>
 
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 #include <proofline/cuda/kernels/detail/fixed_base_body.hpp>
 
 struct CUstream_st;
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 /// Fills `table` (kFixedBaseTableSize affine points) for `base`; `temp` holds kFixedBaseTableSize XYZZ
 /// points.
@@ -23,4 +23,4 @@ void launch_fixed_base(const G1Affine* table, const Fr* scalars, std::size_t n, 
 void launch_fixed_base(const G2Affine* table, const Fr* scalars, std::size_t n, G2Affine* out, G2Xyzz* temp,
                        CUstream_st* stream);
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

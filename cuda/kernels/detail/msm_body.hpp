@@ -28,12 +28,12 @@
 
 #include <cstdint>
 
-#include <proofline/cuda/arith/bigint.hpp>
-#include <proofline/cuda/arith/config.hpp>
-#include <proofline/cuda/arith/curve.hpp>
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/bigint.hpp>
+#include <proofline/arith/config.hpp>
+#include <proofline/arith/curve.hpp>
+#include <proofline/arith/fr.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 inline constexpr int kScalarBits = 255;  ///< r < 2^255
 inline constexpr std::uint32_t kSignBit = 0x80000000u;
@@ -421,4 +421,4 @@ PL_HD_INLINE JacobianPoint<Curve> combine_windows(const XyzzPoint<Curve>* window
   return acc;
 }
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

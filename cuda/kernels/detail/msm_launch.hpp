@@ -5,13 +5,13 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <proofline/cuda/arith/g1.hpp>
-#include <proofline/cuda/arith/g2.hpp>
+#include <proofline/arith/g1.hpp>
+#include <proofline/arith/g2.hpp>
 #include <proofline/cuda/detail/msm_plan.hpp>
 
 struct CUstream_st;
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 /// CUB's temporary storage for the scan of `items` bucket counts.
 std::size_t msm_scan_temp_bytes(std::size_t items);
@@ -63,4 +63,4 @@ template <class Curve>
 inline constexpr unsigned kOnesBlocksPerSm =
     (AccumulateShape<Curve>::min_blocks * AccumulateShape<Curve>::threads) / kBlockSumThreads<Curve>;
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

@@ -6,7 +6,7 @@
 #include <proofline/cuda/kernels/detail/msm_body.hpp>
 #include <proofline/cuda/kernels/detail/msm_launch.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 template <class Curve>
 __global__ void __launch_bounds__(AccumulateShape<Curve>::threads, AccumulateShape<Curve>::min_blocks)
@@ -153,4 +153,4 @@ void launch_msm_tail_impl(const MsmTail<Curve>& tail, cudaStream_t stream) {
   PL_CUDA_CHECK(cudaGetLastError());
 }
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

@@ -18,9 +18,9 @@
 
 #include <cstdint>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 inline constexpr int kMinLogN = 10;
 inline constexpr int kMaxLogN = 27;
@@ -103,4 +103,4 @@ struct BitrevArgs {
 
 inline constexpr int kBitrevTileLog = 5;  ///< tiles of 2^5 x 2^5 elements: 1 KiB runs in both directions
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

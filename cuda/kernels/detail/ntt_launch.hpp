@@ -6,7 +6,7 @@
 
 struct CUstream_st;
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 /// Raises the kernels' dynamic shared-memory limits on the current device (once per device).
 void configure_ntt_kernels();
@@ -22,4 +22,4 @@ void launch_diagonal_table(Fr* out, const Fr* root_hi, const Fr* root_lo, unsign
 /// In-place bit reversal of args.batch vectors.
 void launch_bit_reverse(const BitrevArgs& args, CUstream_st* stream);
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

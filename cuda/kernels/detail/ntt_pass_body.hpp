@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include <proofline/cuda/arith/fr.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/cuda/kernels/detail/ntt_args.hpp>
 
-namespace proofline::gpu::detail {
+namespace proofline::cuda::detail {
 
 #if defined(__CUDACC__)
 using Chunk = ulonglong2;  // 16 bytes, 16-byte aligned: one 128-bit access
@@ -423,4 +423,4 @@ inline void run_bitrev_on_host(const BitrevArgs& a) {
 }
 #endif
 
-}  // namespace proofline::gpu::detail
+}  // namespace proofline::cuda::detail

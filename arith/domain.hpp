@@ -1,0 +1,92 @@
+// NTT evaluation domains over Fr and the two conventions for Groth16's H polynomial. Shared by the CPU
+// algorithms (cpu/) and the CUDA kernels: no TBB, no host-only headers; a Domain is trivially copyable,
+// so it can be passed to a kernel by value.
+//
+// The two conventions differ in three places, and a proving key works with exactly one of them:
+//
+//   | convention | 2^32-th root      | coset shift g                  | H scalars for the H-query MSM |
+//   |------------|-------------------|--------------------------------|------------------------------------------|
+//   | generator7 | 7^((r-1)/2^32)    | 7                              | coefficients of (A·B − C)/Z   (7
+//   NTTs)   | | snarkjs    | 5^((r-1)/2^32)    | ω_2n (the odd 2n-th roots)     | A·B − C on the coset, no /Z
+//   (6 NTTs)   |
+//
+// generator7 is arkworks', bellperson's and sppark's; snarkjs's zkey H points absorb Z (constant −2 on the
+// odd coset), so its prover neither divides nor interpolates (see ../shared/reference/snarkjs.md §8).
+#pragma once
+
+#include <cstdint>
+
+#include <proofline/arith/bigint.hpp>
+#include <proofline/arith/config.hpp>
+#include <proofline/arith/fr.hpp>
+
+namespace proofline {
+
+/// Which roots of unity, coset and H-polynomial output a proving key expects (table above).
+enum class HConvention : std::uint8_t {
+  generator7,  ///< arkworks / bellperson / sppark
+  snarkjs,     ///< snarkjs / ffjavascript
+};
+
+/// Element orders of an NTT's input and output: N natural, R bit-reversed; the first letter is the input.
+/// NR followed by RN (e.g. an inverse NTT, then a coset NTT) needs no bit-reversal pass.
+enum class NttOrder : std::uint8_t { NN, NR, RN, RR };
+
+enum class NttDirection : std::uint8_t {
+  forward,  ///< coefficients -> evaluations
+  inverse,  ///< evaluations -> coefficients (includes the 1/n factor)
+};
+
+/// NTT sizes 2^1 .. 2^max_ntt_log_size (Fr's two-adicity is 32; 2^28 is the largest domain we budget for).
+inline constexpr unsigned max_ntt_log_size = 28;
+
+/// The convention's primitive 2^32-th root of unity (order exactly 2^32; tests check both values against
+/// 7^t and 5^t with r − 1 = 2^32·t). The only hard-coded constants: everything else is derived from them.
+PL_HD_INLINE constexpr Fr two_adic_root(HConvention convention) {
+  // 7^t = 0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b (arkworks
+  // TWO_ADIC_ROOT_OF_UNITY)
+  constexpr BigInt<4> root7{
+      {0x3829971f439f0d2bULL, 0xb63683508c2280b9ULL, 0xd09b681922c813b4ULL, 0x16a2a19edfe81f20ULL}};
+  // 5^t = 0x0212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f (ffjavascript Fr.w[32])
+  constexpr BigInt<4> root5{
+      {0x1b788f500b912f1fULL, 0xc4024ff270b3e094ULL, 0x0fd56dc8d168d6c0ULL, 0x0212d79e5b416b6fULL}};
+  return Fr::from_canonical(convention == HConvention::generator7 ? root7 : root5);
+}
+
+/// The multiplicative subgroup of size n = 2^k (k = 1..28) of one convention, with the constants every NTT
+/// and H computation over it needs. Built on the host (make), read anywhere.
+class Domain {
+ public:
+  /// Host only. Throws Error(invalid_argument) unless 1 <= log_size <= max_ntt_log_size and the convention
+  /// is one of the enumerators.
+  static Domain make(unsigned log_size, HConvention convention);
+
+  PL_HD_INLINE unsigned log_size() const { return log_size_; }
+  PL_HD_INLINE std::uint64_t size() const { return std::uint64_t{1} << log_size_; }
+  PL_HD_INLINE HConvention convention() const { return convention_; }
+
+  /// ω: the two-adic root raised to 2^(32 − k), so ω has order exactly n and ω_n = ω_2n² for every n.
+  PL_HD_INLINE const Fr& omega() const { return omega_; }
+  PL_HD_INLINE const Fr& omega_inv() const { return omega_inv_; }
+  /// 1/n.
+  PL_HD_INLINE const Fr& size_inv() const { return size_inv_; }
+  /// g: the coset is {g·ω^i}. generator7: 7; snarkjs: ω_2n (snarkjs's `inc`, g² = ω, g^n = −1).
+  PL_HD_INLINE const Fr& shift() const { return shift_; }
+  PL_HD_INLINE const Fr& shift_inv() const { return shift_inv_; }
+  /// 1/Z on the coset: Z(X) = X^n − 1 is the constant g^n − 1 there (−2 for snarkjs).
+  PL_HD_INLINE const Fr& vanishing_on_coset_inv() const { return vanishing_inv_; }
+
+ private:
+  Domain() = default;
+
+  Fr omega_{};
+  Fr omega_inv_{};
+  Fr size_inv_{};
+  Fr shift_{};
+  Fr shift_inv_{};
+  Fr vanishing_inv_{};
+  unsigned log_size_ = 0;
+  HConvention convention_ = HConvention::generator7;
+};
+
+}  // namespace proofline

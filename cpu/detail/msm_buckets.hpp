@@ -1,0 +1,267 @@
+// Internal: the two bucket sets of the CPU MSM. One task (window, chunk of points) owns one set: reset, add
+// every nonzero digit's point, reduce to Σ_b (b + 1)·B_b. Sets are reused across tasks of a thread.
+//
+// XyzzBuckets: XYZZ buckets, one mixed addition (8M + 2S) per point.
+// AffineBuckets: affine buckets; additions are queued and a batch shares one inversion (Montgomery's trick):
+//   3M for the shared inversion, 1M for the slope, 1S + 1M for the result, about 6M per addition. A point for
+//   a bucket already queued in the open batch goes to the bucket's XYZZ twin instead (a plain mixed
+//   addition), so a skewed digit distribution costs no more than XYZZ buckets. P + P is queued as a doubling
+//   (slope 3x² / 2y) and P + (−P) empties the bucket at once, so no denominator in a batch is ever zero.
+// batch_affine_sum: the plain sum of many points (the Groth16 split's ±1 scalars) by the same batched affine
+//   additions, pairwise level by level.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <proofline/arith/curve.hpp>
+
+namespace proofline::cpu::detail {
+
+/// Prefetches the cache lines of one object for writing.
+template <class T>
+inline void prefetch_for_write(const T& object) {
+  const char* begin = reinterpret_cast<const char*>(&object);
+  for (std::size_t offset = 0; offset < sizeof(T); offset += 64) __builtin_prefetch(begin + offset, 1, 3);
+  __builtin_prefetch(begin + sizeof(T) - 1, 1, 3);
+}
+
+template <class Curve>
+class XyzzBuckets {
+ public:
+  using Affine = AffinePoint<Curve>;
+  using Xyzz = XyzzPoint<Curve>;
+
+  void reset(std::size_t count) { buckets_.assign(count, Xyzz::infinity()); }
+
+  void prefetch(std::uint32_t bucket) const { prefetch_for_write(buckets_[bucket]); }
+
+  void add(std::uint32_t bucket, const Affine& point, bool negate) {
+    buckets_[bucket] = buckets_[bucket].add_mixed(point, negate);
+  }
+
+  /// Σ_b (b + 1)·B_b over the first `used` buckets (the rest are empty), by running sums from the top.
+  Xyzz reduce(std::size_t used) const {
+    Xyzz running = Xyzz::infinity(), total = Xyzz::infinity();
+    for (std::size_t b = used; b-- > 0;) {
+      running = running + buckets_[b];
+      total = total + running;
+    }
+    return total;
+  }
+
+ private:
+  std::vector<Xyzz> buckets_;
+};
+
+template <class Curve>
+class AffineBuckets {
+ public:
+  using Affine = AffinePoint<Curve>;
+  using Xyzz = XyzzPoint<Curve>;
+  using Field = typename Curve::Field;
+
+  /// `count` empty buckets, `batch` additions per shared inversion (at least 1).
+  void reset(std::size_t count, std::size_t batch) {
+    if (capacity_ < count) {
+      // Left uninitialised: a bucket is read only once its state says it was written, so pages of buckets a
+      // call never reaches (most of the XYZZ twins) are never touched.
+      buckets_ = std::make_unique_for_overwrite<Affine[]>(count);
+      spill_ = std::make_unique_for_overwrite<Xyzz[]>(count);
+      capacity_ = count;
+    }
+    state_.assign(count, kEmpty);
+    spill_used_.assign(count, 0);
+    queue_.resize(batch);
+    prefix_.resize(batch);
+    batch_ = batch;
+    queued_ = 0;
+    stamp_ = kFirstStamp;
+  }
+
+  void prefetch(std::uint32_t bucket) const {
+    __builtin_prefetch(&state_[bucket], 1, 3);
+    prefetch_for_write(buckets_[bucket]);
+  }
+
+  void add(std::uint32_t bucket, const Affine& point, bool negate) {
+    if (point.is_infinity()) return;
+    const Field y = ::proofline::detail::conditional_negate(point.y, negate);
+    std::uint32_t& state = state_[bucket];
+    if (state == kEmpty) {
+      buckets_[bucket] = Affine{point.x, y};
+      state = kFull;
+      return;
+    }
+    if (state == stamp_) {  // already queued in this batch
+      spill(bucket, Affine{point.x, y});
+      return;
+    }
+    const Affine& current = buckets_[bucket];
+    if (current.x == point.x) {
+      // Same x: P + P (a doubling) or P + (−P) = O. A 2-torsion point (y = 0, not in G1 or G2) doubles to O.
+      if (current.y == y && !y.is_zero()) {
+        enqueue(bucket, Affine{point.x, y}, true);
+      } else {
+        state = kEmpty;
+      }
+      return;
+    }
+    enqueue(bucket, Affine{point.x, y}, false);
+  }
+
+  /// Completes the open batch, then Σ_b (b + 1)·B_b over the first `used` buckets.
+  Xyzz reduce(std::size_t used) {
+    flush();
+    Xyzz running = Xyzz::infinity(), total = Xyzz::infinity();
+    for (std::size_t b = used; b-- > 0;) {
+      if (state_[b] != kEmpty) running = running.add_mixed(buckets_[b]);
+      if (spill_used_[b]) running = running + spill_[b];
+      total = total + running;
+    }
+    return total;
+  }
+
+ private:
+  // Bucket states: empty, full, or full and queued in the batch whose stamp it holds.
+  static constexpr std::uint32_t kEmpty = 0, kFull = 1, kFirstStamp = 2;
+
+  struct Queued {
+    Affine point;  // the point to add, already negated when its digit said so
+    std::uint32_t bucket;
+    bool doubling;  // point equals the bucket: slope 3x² / 2y
+  };
+
+  void spill(std::uint32_t bucket, const Affine& point) {
+    if (spill_used_[bucket]) {
+      spill_[bucket] = spill_[bucket].add_mixed(point);
+    } else {
+      spill_[bucket] = point.to_xyzz();
+      spill_used_[bucket] = 1;
+    }
+  }
+
+  void enqueue(std::uint32_t bucket, const Affine& point, bool doubling) {
+    queue_[queued_] = Queued{point, bucket, doubling};
+    state_[bucket] = stamp_;
+    if (++queued_ == batch_) flush();
+  }
+
+  /// x2 − x1 for an addition, 2y for a doubling: never zero (see add).
+  Field denominator(const Queued& entry) const {
+    const Affine& current = buckets_[entry.bucket];
+    return entry.doubling ? current.y.doubled() : entry.point.x - current.x;
+  }
+
+  void flush() {
+    if (queued_ == 0) return;
+    Field product = Field::one();
+    for (std::size_t i = 0; i < queued_; ++i) {
+      prefix_[i] = product;
+      product *= denominator(queue_[i]);
+    }
+    Field inverse = product.inverse();
+    for (std::size_t i = queued_; i-- > 0;) {
+      const Queued& entry = queue_[i];
+      const Field d = denominator(entry);
+      const Field d_inv = inverse * prefix_[i];
+      inverse *= d;
+      Affine& current = buckets_[entry.bucket];
+      Field numerator;
+      if (entry.doubling) {
+        const Field x2 = current.x.squared();
+        numerator = x2.doubled() + x2;
+      } else {
+        numerator = entry.point.y - current.y;
+      }
+      const Field lambda = numerator * d_inv;
+      const Field x3 = lambda.squared() - current.x - entry.point.x;
+      current.y = lambda * (current.x - x3) - current.y;
+      current.x = x3;
+    }
+    queued_ = 0;
+    if (++stamp_ == 0) {  // wrapped (after 2^32 batches): forget the old stamps
+      for (std::uint32_t& state : state_) state = state == kEmpty ? kEmpty : kFull;
+      stamp_ = kFirstStamp;
+    }
+  }
+
+  std::unique_ptr<Affine[]> buckets_;  // valid where state_ is not kEmpty
+  std::size_t capacity_ = 0;
+  std::vector<std::uint32_t> state_;
+  std::unique_ptr<Xyzz[]> spill_;  // valid where spill_used_ is set
+  std::vector<std::uint8_t> spill_used_;
+  std::vector<Queued> queue_;
+  std::vector<Field> prefix_;  // prefix_[i] = product of the denominators before entry i
+  std::size_t batch_ = 1, queued_ = 0;
+  std::uint32_t stamp_ = kFirstStamp;
+};
+
+/// Σ points by pairwise affine additions, every level's additions sharing one inversion. Pairs P + P double,
+/// pairs P + (−P) and infinity drop out; an odd point out and the last few points join an XYZZ sum. Leaves
+/// `points` in an unspecified state.
+template <class Curve>
+XyzzPoint<Curve> batch_affine_sum(std::vector<AffinePoint<Curve>>& points) {
+  using Affine = AffinePoint<Curve>;
+  using Field = typename Curve::Field;
+  enum class Pair { add, dbl, first, second, none };
+  const auto classify = [](const Affine& a, const Affine& b) {
+    if (a.is_infinity()) return b.is_infinity() ? Pair::none : Pair::second;
+    if (b.is_infinity()) return Pair::first;
+    if (a.x != b.x) return Pair::add;
+    return a.y == b.y && !a.y.is_zero() ? Pair::dbl : Pair::none;
+  };
+  constexpr std::size_t kLeaf = 16;  // below this, an inversion costs more than it saves
+  XyzzPoint<Curve> total = XyzzPoint<Curve>::infinity();
+  std::vector<Affine> next;
+  std::vector<Field> prefix;
+  while (points.size() > kLeaf) {
+    if (points.size() % 2) {
+      total = total.add_mixed(points.back());
+      points.pop_back();
+    }
+    const std::size_t pairs = points.size() / 2;
+    prefix.resize(pairs);
+    next.resize(pairs);
+    Field product = Field::one();
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const Affine &a = points[2 * i], &b = points[2 * i + 1];
+      prefix[i] = product;
+      const Pair kind = classify(a, b);
+      if (kind == Pair::add) product *= b.x - a.x;
+      if (kind == Pair::dbl) product *= a.y.doubled();
+    }
+    Field inverse = product.inverse();
+    for (std::size_t i = pairs; i-- > 0;) {
+      const Affine &a = points[2 * i], &b = points[2 * i + 1];
+      const Pair kind = classify(a, b);
+      if (kind != Pair::add && kind != Pair::dbl) {
+        next[i] = kind == Pair::first ? a : kind == Pair::second ? b : Affine::infinity();
+        continue;
+      }
+      Field numerator, d;
+      if (kind == Pair::add) {
+        d = b.x - a.x;
+        numerator = b.y - a.y;
+      } else {
+        d = a.y.doubled();
+        const Field x2 = a.x.squared();
+        numerator = x2.doubled() + x2;
+      }
+      const Field lambda = numerator * (inverse * prefix[i]);
+      inverse *= d;
+      const Field x3 = lambda.squared() - a.x - b.x;
+      next[i] = Affine{x3, lambda * (a.x - x3) - a.y};
+    }
+    points.clear();
+    for (const Affine& p : next) {
+      if (!p.is_infinity()) points.push_back(p);
+    }
+  }
+  for (const Affine& p : points) total = total.add_mixed(p);
+  return total;
+}
+
+}  // namespace proofline::cpu::detail

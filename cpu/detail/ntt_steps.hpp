@@ -1,0 +1,21 @@
+// The building blocks of the CPU NTTs, exposed to the H computation so it can fuse the 1/n, coset and 1/Z
+// factors into one pass instead of paying a pass for each.
+#pragma once
+
+#include <span>
+
+#include <proofline/arith/domain.hpp>
+#include <proofline/arith/fr.hpp>
+
+namespace proofline::cpu::detail {
+
+/// Natural-order input, bit-reversed output; the inverse direction is not scaled by 1/n.
+void ntt_nr_unscaled(std::span<Fr> values, const Domain& domain, NttDirection direction);
+
+/// Bit-reversed input, natural-order output; the inverse direction is not scaled by 1/n.
+void ntt_rn_unscaled(std::span<Fr> values, const Domain& domain, NttDirection direction);
+
+/// values[i] *= start · base^e(i), e(i) = i, or bitrev(i) when bit_reversed (power-of-two sizes only).
+void scale_by_powers(std::span<Fr> values, const Fr& start, const Fr& base, bool bit_reversed);
+
+}  // namespace proofline::cpu::detail

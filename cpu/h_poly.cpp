@@ -1,0 +1,49 @@
+#include <proofline/cpu/h_poly.hpp>
+
+#include <cstddef>
+#include <string>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
+#include <proofline/cpu/detail/ntt_steps.hpp>
+#include <proofline/cpu/ntt.hpp>
+#include <proofline/util/error.hpp>
+
+namespace proofline::cpu {
+
+namespace {
+
+/// Evaluations on the domain (natural) -> evaluations on the coset (natural), without a bit-reversal pass:
+/// the inverse NTT leaves n·coefficients in bit-reversed order, one pass multiplies position i by
+/// g^bitrev(i)/n, and the bit-reversed-input forward NTT returns to natural order.
+void to_coset(std::span<Fr> values, const Domain& domain) {
+  detail::ntt_nr_unscaled(values, domain, NttDirection::inverse);
+  detail::scale_by_powers(values, domain.size_inv(), domain.shift(), true);
+  detail::ntt_rn_unscaled(values, domain, NttDirection::forward);
+}
+
+}  // namespace
+
+void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const Domain& domain) {
+  const std::size_t n = domain.size();
+  if (a.size() != n || b.size() != n || c.size() != n)
+    throw Error(Errc::invalid_argument, "compute_h: a, b, c have " + std::to_string(a.size()) + ", " +
+                                            std::to_string(b.size()) + ", " + std::to_string(c.size()) +
+                                            " values for a domain of size " + std::to_string(n));
+  tbb::parallel_invoke([&] { to_coset(a, domain); }, [&] { to_coset(b, domain); },
+                       [&] { to_coset(c, domain); });
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t i = r.begin(); i != r.end(); ++i) a[i] = a[i] * b[i] - c[i];
+                    });
+  if (domain.convention() == HConvention::snarkjs) return;
+
+  // Coset iNTT with the constant 1/Z(g·ω^i) folded into the 1/n·g^−j pass, then back to natural order.
+  detail::ntt_nr_unscaled(a, domain, NttDirection::inverse);
+  detail::scale_by_powers(a, domain.size_inv() * domain.vanishing_on_coset_inv(), domain.shift_inv(), true);
+  bit_reverse_permutation(a);
+}
+
+}  // namespace proofline::cpu

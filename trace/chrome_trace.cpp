@@ -1,0 +1,154 @@
+#include <proofline/trace/chrome_trace.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <vector>
+
+#include <proofline/trace/detail/json.hpp>
+#include <proofline/util/error.hpp>
+
+namespace proofline::trace {
+
+namespace {
+
+using detail::json_number;
+using detail::json_quote;
+using detail::ns_as_us;
+
+int pid_of(const TrackInfo& track) {
+  return track.gpu < 0 ? 1 : 2 + track.gpu;
+}
+
+/// Assigns each span a lane of its track so that spans on one lane nest or follow each other. Greedy over
+/// spans in begin order: a span joins the first lane whose open spans it nests inside (or that is empty).
+std::vector<std::size_t> assign_lanes(const Snapshot& snapshot, std::vector<std::size_t>& lanes_per_track) {
+  std::vector<std::size_t> lane(snapshot.spans.size(), 0);
+  // Per track, per lane: end times of the spans still open (a stack, innermost last).
+  std::vector<std::vector<std::vector<std::int64_t>>> open(snapshot.tracks.size());
+  // Outer spans first among equal begins, so that a span and one it encloses share a lane.
+  std::vector<std::size_t> order(snapshot.spans.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const Span& x = snapshot.spans[a];
+    const Span& y = snapshot.spans[b];
+    return x.begin_ns != y.begin_ns ? x.begin_ns < y.begin_ns : x.end_ns > y.end_ns;
+  });
+  for (const std::size_t i : order) {
+    const Span& span = snapshot.spans[i];
+    auto& lanes = open[index(span.track)];
+    std::size_t chosen = lanes.size();
+    for (std::size_t l = 0; l < lanes.size(); ++l) {
+      auto& stack = lanes[l];
+      while (!stack.empty() && stack.back() <= span.begin_ns) stack.pop_back();
+      if (stack.empty() || span.end_ns <= stack.back()) {
+        chosen = l;
+        break;
+      }
+    }
+    if (chosen == lanes.size()) lanes.emplace_back();
+    lanes[chosen].push_back(span.end_ns);
+    lane[i] = chosen;
+  }
+  lanes_per_track.resize(snapshot.tracks.size());
+  for (std::size_t t = 0; t < open.size(); ++t) lanes_per_track[t] = std::max<std::size_t>(1, open[t].size());
+  return lane;
+}
+
+}  // namespace
+
+void write_chrome_trace(const Snapshot& snapshot, std::ostream& out, const ChromeTraceOptions& options) {
+  snapshot.validate();
+  std::vector<std::size_t> lanes_per_track;
+  const std::vector<std::size_t> lane = assign_lanes(snapshot, lanes_per_track);
+
+  // tid of (track, lane): lane 0 is track id + 1; extra lanes are numbered after all tracks.
+  std::vector<std::size_t> first_extra_tid(snapshot.tracks.size(), 0);
+  std::size_t next_tid = snapshot.tracks.size() + 1;
+  for (std::size_t t = 0; t < snapshot.tracks.size(); ++t) {
+    first_extra_tid[t] = next_tid;
+    next_tid += lanes_per_track[t] - 1;
+  }
+  const auto tid_of = [&](std::size_t track, std::size_t l) {
+    return l == 0 ? track + 1 : first_extra_tid[track] + l - 1;
+  };
+
+  out << "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"proofline\",\"clock\":"
+      << json_quote("steady_clock, microseconds since the recorder's epoch")
+      << ",\"dropped\":" << snapshot.dropped << "},\n\"traceEvents\":[\n";
+  bool first = true;
+  const auto begin_event = [&]() -> std::ostream& {
+    if (!first) out << ",\n";
+    first = false;
+    return out;
+  };
+
+  std::map<int, std::string> processes{{1, options.host_process_name}};
+  for (const TrackInfo& track : snapshot.tracks)
+    if (track.gpu >= 0) processes.emplace(pid_of(track), "GPU " + std::to_string(track.gpu));
+  for (const auto& [pid, name] : processes) {
+    begin_event() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << pid
+                  << ",\"tid\":0,\"args\":{\"name\":" << json_quote(name) << "}}";
+    // GPUs above the host: their streams are what a person tuning the prover looks at first.
+    begin_event() << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << pid
+                  << ",\"tid\":0,\"args\":{\"sort_index\":" << (pid == 1 ? 1'000'000 : pid) << "}}";
+  }
+  for (std::size_t t = 0; t < snapshot.tracks.size(); ++t) {
+    const TrackInfo& track = snapshot.tracks[t];
+    if (track.kind == TrackKind::counter) continue;
+    for (std::size_t l = 0; l < lanes_per_track[t]; ++l) {
+      const std::string name = l == 0 ? track.name : track.name + " (overlap " + std::to_string(l) + ")";
+      const std::size_t tid = tid_of(t, l);
+      begin_event() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid_of(track)
+                    << ",\"tid\":" << tid << ",\"args\":{\"name\":" << json_quote(name) << "}}";
+      begin_event() << "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" << pid_of(track)
+                    << ",\"tid\":" << tid << ",\"args\":{\"sort_index\":" << tid << "}}";
+    }
+  }
+
+  for (std::size_t i = 0; i < snapshot.spans.size(); ++i) {
+    const Span& span = snapshot.spans[i];
+    const TrackInfo& track = snapshot.tracks[index(span.track)];
+    std::ostream& event = begin_event();
+    event << "{\"ph\":\"X\",\"name\":" << json_quote(snapshot.stages[index(span.stage)])
+          << ",\"cat\":" << (track.kind == TrackKind::cuda_stream ? "\"gpu\"" : "\"cpu\"")
+          << ",\"ts\":" << ns_as_us(span.begin_ns) << ",\"dur\":" << ns_as_us(span.duration_ns())
+          << ",\"pid\":" << pid_of(track) << ",\"tid\":" << tid_of(index(span.track), lane[i])
+          << ",\"args\":{";
+    const char* separator = "";
+    if (span.job != no_job) {
+      event << "\"job\":" << span.job;
+      separator = ",";
+    }
+    if (span.bytes != 0) {
+      event << separator << "\"bytes\":" << span.bytes;
+      separator = ",";
+    }
+    if (span.gpu >= 0) event << separator << "\"gpu\":" << span.gpu;
+    event << "}}";
+  }
+
+  if (options.counters) {
+    for (const CounterSample& sample : snapshot.counters) {
+      if (!std::isfinite(sample.value)) continue;  // JSON has no NaN; a gap reads better than a made-up value
+      const TrackInfo& track = snapshot.tracks[index(sample.track)];
+      begin_event() << "{\"ph\":\"C\",\"name\":" << json_quote(track.name)
+                    << ",\"ts\":" << ns_as_us(sample.t_ns) << ",\"pid\":" << pid_of(track)
+                    << ",\"args\":{\"value\":" << json_number(sample.value) << "}}";
+    }
+  }
+  out << "\n]}\n";
+}
+
+void write_chrome_trace_file(const Snapshot& snapshot, const std::string& path,
+                             const ChromeTraceOptions& options) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw Error(Errc::io, "cannot open trace file '" + path + "' for writing");
+  write_chrome_trace(snapshot, file, options);
+  file.flush();
+  if (!file) throw Error(Errc::io, "cannot write trace file '" + path + "'");
+}
+
+}  // namespace proofline::trace

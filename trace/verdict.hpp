@@ -1,0 +1,70 @@
+// What bounds a run, in one line, derived from stage busy times.
+//
+// Utilisations over the window (each clamped to [0, 1]):
+//   gpu       = compute-stream busy time / (gpus * wall)   (per-GPU union of compute-stream spans, summed)
+//   h2d       = copy-stream busy time    / (gpus * wall)   (per-GPU union of copy-stream spans, summed)
+//   synthesis = time with at least one job in synthesis / wall
+//   tokens    = time with at least one job waiting for a pinned-slot token / wall
+// The rule, first match wins:
+//   1. gpu >= saturated                              -> GPU compute: the GPU is the bottleneck (the goal).
+//   2. max(h2d, synthesis) >= saturated              -> the larger of H2D and synthesis (H2D on a tie): the
+//   GPU
+//                                                        starves behind a saturated feeding stage.
+//   3. tokens >= token_wait or tokens not measured   -> budget/tokens: no stage is saturated yet jobs queue
+//   for
+//                                                        a pinned slot, so too few slots fit the budget.
+//   4. otherwise                                     -> input: nothing saturated and nobody queued; jobs
+//                                                        arrived slower than the pipeline takes them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <proofline/trace/snapshot.hpp>
+#include <proofline/trace/stats.hpp>
+
+namespace proofline::trace {
+
+enum class Bound { gpu_compute, h2d, synthesis, tokens, input };
+
+/// "GPU compute", "H2D", "synthesis", "budget/tokens", "input".
+const char* to_string(Bound bound) noexcept;
+
+struct VerdictInput {
+  double wall_s = 0;            ///< length of the window the busy times were measured over (> 0)
+  double gpu_busy_s = 0;        ///< summed over GPUs
+  double h2d_busy_s = 0;        ///< summed over GPUs
+  double synthesis_busy_s = 0;  ///< union over jobs and threads
+  double token_wait_s = -1;     ///< negative: not measured
+  int gpus = 1;
+};
+
+struct VerdictRule {
+  double saturated = 0.90;   ///< a stage at or above this utilisation bounds the run
+  double token_wait = 0.25;  ///< jobs queued for tokens at least this fraction of the time
+};
+
+struct Verdict {
+  Bound bound = Bound::input;
+  double gpu = 0, h2d = 0, synthesis = 0;
+  std::optional<double> tokens;  ///< fraction of time a job waited for a token, when measured
+  std::string reason;            ///< one line: "GPU compute: compute streams busy 97% of the steady state"
+};
+
+/// Throws Error(invalid_argument) for wall_s <= 0, gpus < 1 or a negative or NaN busy time.
+Verdict verdict(const VerdictInput& input, const VerdictRule& rule = {});
+
+/// Which stages and tracks play which part, to measure a VerdictInput from a snapshot.
+struct RunRoles {
+  std::vector<StageId> synthesis;         ///< stages that make up synthesis
+  std::vector<TrackId> copy_streams;      ///< H2D streams, any GPUs
+  std::vector<TrackId> compute_streams;   ///< NTT/MSM streams, any GPUs
+  std::optional<TrackId> tokens_waiting;  ///< counter: jobs waiting for a token
+};
+
+/// Busy times over `window`: stream unions taken per GPU (TrackInfo::gpu) and summed; gpus = number of
+/// distinct GPUs among the compute streams (at least 1).
+VerdictInput verdict_input(const Snapshot& snapshot, const RunRoles& roles, Window window);
+
+}  // namespace proofline::trace
