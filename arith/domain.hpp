@@ -4,14 +4,13 @@
 //
 // The two conventions differ in three places, and a proving key works with exactly one of them:
 //
-//   | convention | 2^32-th root      | coset shift g                  | H scalars for the H-query MSM |
-//   |------------|-------------------|--------------------------------|------------------------------------------|
-//   | generator7 | 7^((r-1)/2^32)    | 7                              | coefficients of (A·B − C)/Z   (7
-//   NTTs)   | | snarkjs    | 5^((r-1)/2^32)    | ω_2n (the odd 2n-th roots)     | A·B − C on the coset, no /Z
-//   (6 NTTs)   |
+//   generator7: 2^32-th root 7^((r-1)/2^32), coset shift g = 7; the H-query MSM takes the coefficients of
+//               (A·B − C)/Z (7 NTTs).
+//   snarkjs:    2^32-th root 5^((r-1)/2^32), coset shift ω_2n (the odd 2n-th roots); the H-query MSM takes
+//               A·B − C on the coset, with no division by Z (6 NTTs).
 //
-// generator7 is arkworks', bellperson's and sppark's; snarkjs's zkey H points absorb Z (constant −2 on the
-// odd coset), so its prover neither divides nor interpolates (see ../shared/reference/snarkjs.md §8).
+// generator7 is arkworks', bellperson's and sppark's. snarkjs's zkey H points absorb Z, which is the constant
+// −2 on the odd coset, so its prover neither divides nor interpolates.
 #pragma once
 
 #include <cstdint>

@@ -85,7 +85,7 @@ bool cuda_device_available() noexcept;
 /// device is usable.
 std::unique_ptr<PinningBackend> make_backend(PinningKind kind, const BackendOptions& options = {});
 
-/// cuda_host_register where a device is usable (cheapest to pin, see DESIGN.md), else host.
+/// cuda_host_register where a device is usable (the cheapest to pin, see docs/design.md), else host.
 std::unique_ptr<PinningBackend> default_backend(const BackendOptions& options = {});
 
 }  // namespace proofline::memory

@@ -6,7 +6,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libtbb-dev libboost-container-dev libspdlog-dev doctest-dev
           libgmp-dev ccache)
-packages+=(clang libclang-rt-14-dev)  # the libFuzzer builds of the file readers (issue 7, tests/fuzz)
+packages+=(clang libclang-rt-14-dev)  # the libFuzzer builds of the file readers (tests/fuzz)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

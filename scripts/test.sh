@@ -21,7 +21,7 @@ else
   echo "== no nvcc >= 12 found: CUDA build skipped =="
 fi
 
-# The file readers under libFuzzer (issue 7): a clang build of the libraries and tests/fuzz with ASan and UBSan,
+# The file readers under libFuzzer (tests/fuzz): a clang build of the libraries and tests/fuzz with ASan and UBSan,
 # each target for PROOFLINE_FUZZ_SECONDS (10) from its committed corpus (ctest label fuzz).
 echo "== fuzz targets (clang, ASan + UBSan, ${PROOFLINE_FUZZ_SECONDS:-10} s each) =="
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROOFLINE_ENABLE_CUDA=OFF \

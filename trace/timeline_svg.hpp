@@ -2,11 +2,10 @@
 //   - one lane per CUDA stream (grouped by GPU), spans coloured by stage, idle time as grey gaps, the lane's
 //     busy share at its right end; every span (or run of spans merged below half a pixel) has a tooltip;
 //   - CPU workers either collapsed into one lane that stacks, per stage, how many workers were busy on
-//   average
-//     in each pixel column, or one lane per worker;
+//     average in each pixel column, or one lane per worker;
 //   - a time axis in seconds (the recorder's clock), a legend of the stages;
-//   - beneath, step charts of counter tracks (the pinned pool's leased and idle bytes, jobs waiting for a
-//   token).
+//   - beneath, step charts of counter tracks (the pinned pool's leased and idle bytes, jobs waiting for
+//     a token).
 // No scripts, fonts or stylesheets: it renders the same in a browser, GitHub and an image viewer.
 #pragma once
 

@@ -6,15 +6,13 @@
 //   synthesis = time with at least one job in synthesis / wall
 //   tokens    = time with at least one job waiting for a pinned-slot token / wall
 // The rule, first match wins:
-//   1. gpu >= saturated                              -> GPU compute: the GPU is the bottleneck (the goal).
-//   2. max(h2d, synthesis) >= saturated              -> the larger of H2D and synthesis (H2D on a tie): the
-//   GPU
-//                                                        starves behind a saturated feeding stage.
-//   3. tokens >= token_wait or tokens not measured   -> budget/tokens: no stage is saturated yet jobs queue
-//   for
-//                                                        a pinned slot, so too few slots fit the budget.
-//   4. otherwise                                     -> input: nothing saturated and nobody queued; jobs
-//                                                        arrived slower than the pipeline takes them.
+//   1. gpu >= saturated: "GPU compute". The GPU is the bottleneck (the goal).
+//   2. max(h2d, synthesis) >= saturated: the larger of "H2D" and "synthesis" (H2D on a tie). The GPU starves
+//      behind a saturated feeding stage.
+//   3. tokens >= token_wait, or tokens not measured: "budget/tokens". No stage is saturated, yet jobs queue
+//      for a pinned slot, so too few slots fit the budget.
+//   4. otherwise: "input". Nothing is saturated and nobody queues; jobs arrived slower than the pipeline
+//      takes them.
 #pragma once
 
 #include <optional>
