@@ -1,5 +1,7 @@
 #include <proofline/util/text.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 namespace proofline {
@@ -78,6 +80,84 @@ void append_json_string(std::string& out, std::string_view text) {
     ++i;
   }
   out.push_back('"');
+}
+
+namespace {
+
+/// The code point of the valid UTF-8 sequence of `length` bytes at text[i].
+std::uint32_t decode_utf8(std::string_view text, std::size_t i, std::size_t length) noexcept {
+  const auto byte = [&](std::size_t k) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(text[k]));
+  };
+  std::uint32_t code = byte(i) & (0x7Fu >> length);
+  for (std::size_t k = 1; k < length; ++k) code = (code << 6) | (byte(i + k) & 0x3F);
+  return code;
+}
+
+/// Code points a terminal acts on instead of showing: C1 controls (U+009B is CSI on some terminals) and the
+/// bidirectional embeddings, overrides and isolates.
+bool is_invisible_control(std::uint32_t code) noexcept {
+  return (code >= 0x80 && code <= 0x9F) || (code >= 0x202A && code <= 0x202E) ||
+         (code >= 0x2066 && code <= 0x2069) || code == 0x2028 || code == 0x2029;
+}
+
+void append_escaped_ascii(std::string& out, unsigned char c) {
+  switch (c) {
+    case '"':
+      out += "\\\"";
+      return;
+    case '\\':
+      out += "\\\\";
+      return;
+    case '\n':
+      out += "\\n";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
+    default:
+      if (c < 0x20 || c == 0x7F) {
+        char buffer[8];
+        std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
+        out += buffer;
+      } else {
+        out.push_back(static_cast<char>(c));
+      }
+  }
+}
+
+}  // namespace
+
+std::string quote_for_message(std::string_view text, std::size_t max_bytes) {
+  std::string out = "\"";
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const std::size_t length = c < 0x80 ? 1 : utf8_sequence_length(text, i);
+    if (i + std::max<std::size_t>(length, 1) > max_bytes) break;
+    char buffer[16];
+    if (length == 0) {
+      std::snprintf(buffer, sizeof buffer, "\\x%02x", static_cast<unsigned>(c));
+      out += buffer;
+      ++i;
+    } else if (length == 1) {
+      append_escaped_ascii(out, c);
+      ++i;
+    } else if (const std::uint32_t code = decode_utf8(text, i, length); is_invisible_control(code)) {
+      std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(code));
+      out += buffer;
+      i += length;
+    } else {
+      out.append(text.substr(i, length));
+      i += length;
+    }
+  }
+  out += '"';
+  if (i < text.size()) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return out;
 }
 
 }  // namespace proofline

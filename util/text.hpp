@@ -1,5 +1,6 @@
 // Text helpers shared by the writers of JSON and SVG (trace exports, snarkjs files): whatever bytes a name or
-// string holds, the output stays valid UTF-8 and valid JSON.
+// string holds, the output stays valid UTF-8 and valid JSON. quote_for_message does the same for error and
+// log messages that show a piece of their input.
 #pragma once
 
 #include <cstddef>
@@ -15,5 +16,12 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) noexcept;
 /// Appends `text` as a JSON string literal, quotes included: ", \ and control characters (and DEL) escaped;
 /// bytes that are not valid UTF-8 become U+FFFD.
 void append_json_string(std::string& out, std::string_view text);
+
+/// `text` in double quotes for an error or log message, whatever it holds: at most `max_bytes` bytes of it,
+/// cut at a character boundary and followed by `... (N bytes)` when longer, so a huge input cannot make a
+/// huge message; ", \ and every control character (C0, DEL, C1, and the bidirectional overrides, which can
+/// reorder or hide what a terminal shows) escaped as \n, \t, \u001b, \u202e...; bytes that are not valid
+/// UTF-8 as \xNN. The result is printable, single-line and valid UTF-8.
+std::string quote_for_message(std::string_view text, std::size_t max_bytes = 80);
 
 }  // namespace proofline
