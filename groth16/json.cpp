@@ -1,7 +1,10 @@
 #include <proofline/groth16/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <limits>
+#include <unordered_set>
 
 #include <proofline/util/error.hpp>
 #include <proofline/util/text.hpp>
@@ -57,6 +60,44 @@ void append_utf8(std::string& out, std::uint32_t code) {
     out += static_cast<char>(0x80 | (code & 0x3f));
   }
 }
+
+/// The members of an object being parsed, with a hash set of their keys, so that refusing a duplicate key
+/// costs O(1) per key instead of a scan of the members before it. The set holds indices into the members;
+/// hashing goes through the vector, so it stays valid when the vector grows.
+class ObjectBuilder {
+ public:
+  ObjectBuilder() : keys_(0, KeyHash{&members_}, KeyEqual{&members_}) {}
+  ObjectBuilder(const ObjectBuilder&) = delete;
+  ObjectBuilder& operator=(const ObjectBuilder&) = delete;
+
+  /// Adds a member with a null value; false (and nothing added) when the key is already there.
+  bool add(std::string key) {
+    members_.emplace_back(std::move(key), Value());
+    if (keys_.insert(members_.size() - 1).second) return true;
+    members_.pop_back();
+    return false;
+  }
+  Value& last_value() { return members_.back().second; }
+  Value take() { return Value::object(std::move(members_)); }
+
+ private:
+  using Members = std::vector<Value::Member>;
+  struct KeyHash {
+    const Members* members;
+    std::size_t operator()(std::size_t i) const noexcept {
+      return std::hash<std::string_view>{}((*members)[i].first);
+    }
+  };
+  struct KeyEqual {
+    const Members* members;
+    bool operator()(std::size_t a, std::size_t b) const noexcept {
+      return (*members)[a].first == (*members)[b].first;
+    }
+  };
+
+  Members members_;
+  std::unordered_set<std::size_t, KeyHash, KeyEqual> keys_;
+};
 
 class Parser {
  public:
@@ -126,7 +167,7 @@ class Parser {
         return Value();
       default: {
         const std::size_t length = number_length(text_.substr(pos_));
-        if (length == 0) fail(std::string("unexpected character '") + ch + "'");
+        if (length == 0) fail("unexpected character " + quoted_character(pos_));
         Value value = Value::number(text_.substr(pos_, length));
         pos_ += length;
         return value;
@@ -150,26 +191,33 @@ class Parser {
 
   Value parse_object(int depth) {
     ++pos_;  // '{'
-    Value out = Value::object();
+    ObjectBuilder out;
     skip_space();
-    if (consume('}')) return out;
+    if (consume('}')) return out.take();
     for (;;) {
       skip_space();
       if (pos_ >= text_.size() || text_[pos_] != '"') fail("expected a string key in an object");
       const std::size_t key_pos = pos_;
       std::string key = parse_string();
-      if (out.find(key) != nullptr) {
+      if (!out.add(key)) {
         pos_ = key_pos;
-        fail("duplicate key \"" + key + "\"");
+        fail("duplicate key " + quote_for_message(key));
       }
       skip_space();
       if (!consume(':')) fail("expected ':' after an object key");
       skip_space();
-      out.set(std::move(key), parse_value(depth + 1));
+      out.last_value() = parse_value(depth + 1);
       skip_space();
-      if (consume('}')) return out;
+      if (consume('}')) return out.take();
       if (!consume(',')) fail("expected ',' or '}' in an object");
     }
+  }
+
+  /// The character at `at` (a whole UTF-8 sequence when there is one), quoted for a message.
+  std::string quoted_character(std::size_t at) const {
+    const auto c = static_cast<unsigned char>(text_[at]);
+    const std::size_t length = c < 0x80 ? 1 : std::max<std::size_t>(1, utf8_sequence_length(text_, at));
+    return quote_for_message(text_.substr(at, length));
   }
 
   std::uint32_t parse_hex4() {
@@ -240,7 +288,8 @@ class Parser {
           break;
         }
         default:
-          fail(std::string("unknown escape '\\") + esc + "'");
+          --pos_;
+          fail("unknown escape: a backslash before " + quoted_character(pos_));
       }
     }
   }
@@ -318,7 +367,7 @@ void dump_value(std::string& out, const Value& value, int indent, int level) {
 
 Value Value::number(std::string_view text) {
   if (text.empty() || number_length(text) != text.size())
-    throw Error(Errc::invalid_argument, "json: \"" + std::string(text) + "\" is not a JSON number");
+    throw Error(Errc::invalid_argument, "json: " + quote_for_message(text) + " is not a JSON number");
   Value out;
   out.type_ = Type::number;
   out.text_ = std::string(text);
@@ -378,10 +427,11 @@ std::uint64_t Value::as_u64() const {
   if (type_ != Type::number) type_error(Type::number);
   std::uint64_t value = 0;
   for (const char ch : text_) {
-    if (!is_digit(ch)) throw Error(Errc::bad_input, "json: " + text_ + " is not a non-negative integer");
+    if (!is_digit(ch))
+      throw Error(Errc::bad_input, "json: " + quote_for_message(text_) + " is not a non-negative integer");
     const std::uint64_t digit = static_cast<std::uint64_t>(ch - '0');
     if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
-      throw Error(Errc::bad_input, "json: " + text_ + " does not fit 64 bits");
+      throw Error(Errc::bad_input, "json: " + quote_for_message(text_) + " does not fit 64 bits");
     value = value * 10 + digit;
   }
   return value;
@@ -417,7 +467,7 @@ const Value* Value::find(std::string_view key) const {
 
 const Value& Value::at(std::string_view key) const {
   const Value* item = find(key);
-  if (item == nullptr) throw Error(Errc::bad_input, "json: missing member \"" + std::string(key) + "\"");
+  if (item == nullptr) throw Error(Errc::bad_input, "json: missing member " + quote_for_message(key));
   return *item;
 }
 

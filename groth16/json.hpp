@@ -1,8 +1,10 @@
 // A small JSON document model, reader and writer for the proof and key formats (ours and snarkjs's). Numbers
 // keep their source text, so big integers and exact decimals survive a round trip; snarkjs writes field
 // elements as decimal strings anyway. Objects keep their members in insertion order and reject duplicate keys
-// when parsed. Parsing untrusted text is safe: bounded nesting depth, every error a clear
-// Error(bad_input, "<context>: line L, column C: <what>").
+// when parsed. Parsing untrusted text is safe: linear time (duplicate keys are found through a hash set, so
+// an object of 100k keys takes milliseconds), bounded nesting depth, every error a clear Error(bad_input,
+// "<context>: line L, column C: <what>") that quotes input only through quote_for_message (util/text.hpp:
+// bounded, control characters escaped).
 #pragma once
 
 #include <cstdint>
@@ -60,7 +62,8 @@ class Value {
   const Value& at(std::string_view key) const;
 
   /// Appends to an array; sets (replaces or appends) an object member. Error(invalid_argument) on other
-  /// types.
+  /// types. set and find scan the members: meant for building and reading documents of a few known keys,
+  /// not for inserting many keys one by one (parse does not use set).
   Value& push_back(Value item);
   Value& set(std::string key, Value item);
 

@@ -6,6 +6,7 @@
 #include <proofline/groth16/native_file.hpp>
 #include <proofline/util/detail/log.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::groth16 {
 
@@ -27,8 +28,8 @@ std::filesystem::path key_cache_path(const KeyCacheRequest& request, HConvention
                                      unsigned log_domain_size) {
   if (!is_safe_name(request.circuit_name))
     throw Error(Errc::invalid_argument,
-                "key cache: circuit name \"" + std::string(request.circuit_name) +
-                    "\" must be non-empty and use only letters, digits, '.', '_' and '-'");
+                "key cache: circuit name " + quote_for_message(request.circuit_name) +
+                    " must be non-empty and use only letters, digits, '.', '_' and '-'");
   const std::string file = std::string(request.circuit_name) + "." +
                            (convention == HConvention::generator7 ? "generator7" : "snarkjs") + ".t" +
                            std::to_string(request.trapdoor_seed) + (request.random_gamma ? ".g" : "") + ".n" +

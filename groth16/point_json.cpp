@@ -5,6 +5,7 @@
 #include <proofline/arith/int_text.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::groth16 {
 
@@ -20,8 +21,8 @@ Field field_from_json(const json::Value& value, std::string_view context, const 
     fail(context, std::string("expected a decimal string for an element of ") + field_name);
   const auto element = field_from_decimal<Field>(value.as_string());
   if (!element)
-    fail(context,
-         "\"" + value.as_string() + "\" is not a decimal number below the " + field_name + " modulus");
+    fail(context, quote_for_message(value.as_string(), 100) + " is not a decimal number below the " +
+                      field_name + " modulus");
   return *element;
 }
 

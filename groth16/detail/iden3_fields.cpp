@@ -11,6 +11,8 @@ namespace proofline::groth16::detail {
 
 namespace {
 
+constexpr std::size_t max_hex_digits = 128;
+
 struct KnownPrime {
   const char* hex;  // big-endian, no 0x
   const char* description;
@@ -67,6 +69,9 @@ std::string describe_prime(std::span<const std::byte> prime_le) {
   const std::string hex = to_hex_be(prime_le);
   for (const KnownPrime& known : known_primes)
     if (hex == known.hex) return known.description;
+  // The width comes from the file (zkey's n8q): a huge one is described, not printed.
+  if (hex.size() > max_hex_digits)
+    return "an unknown number of " + std::to_string(prime_le.size()) + " bytes";
   return "an unknown prime 0x" + hex;
 }
 

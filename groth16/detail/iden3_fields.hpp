@@ -9,7 +9,7 @@
 namespace proofline::groth16::detail {
 
 /// "bn128's scalar field r", "BLS12-381's base field q", ... or "an unknown prime 0x..." for a little-endian
-/// prime of any length.
+/// prime of any length ("an unknown number of N bytes" past 128 hex digits, so a message stays short).
 std::string describe_prime(std::span<const std::byte> prime_le);
 
 /// Whether the little-endian bytes are exactly BLS12-381's scalar field r (32 bytes) or base field q (48).
