@@ -1,16 +1,13 @@
 #include <proofline/groth16/binfile.hpp>
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <cerrno>
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
+#include <proofline/groth16/detail/input_file.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
+#include <proofline/groth16/detail/output_file.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16 {
@@ -19,25 +16,8 @@ namespace {
 
 constexpr std::uint64_t header_bytes = 12;
 constexpr std::uint64_t table_entry_bytes = 12;
-
-std::string errno_text(int err) {
-  return std::strerror(err);
-}
-
-class Descriptor {
- public:
-  explicit Descriptor(int fd) noexcept : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  int get() const noexcept { return fd_; }
-  int release() noexcept { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
+// Payload buffers are aligned for every point and field type the readers view them as.
+constexpr std::size_t payload_alignment = 64;
 
 std::string printable(std::span<const std::byte> bytes) {
   std::string out;
@@ -55,79 +35,145 @@ std::string printable(std::span<const std::byte> bytes) {
   return out;
 }
 
+// The two places the container's bytes come from, for BinFile::parse: an image in memory (payloads are views
+// into it) or an open file (payloads are read into buffers of their own).
+
+struct PayloadBytes {
+  std::span<const std::byte> bytes;
+  std::shared_ptr<const void> owner;
+};
+
+class MemorySource {
+ public:
+  MemorySource(std::shared_ptr<const void> owner, std::span<const std::byte> image)
+      : owner_(std::move(owner)), image_(image) {}
+  std::uint64_t size() const { return image_.size(); }
+  /// Copies `count` bytes at `offset`; the caller keeps offset + count <= size().
+  void read(std::uint64_t offset, std::byte* out, std::size_t count) const {
+    std::memcpy(out, image_.data() + offset, count);
+  }
+  PayloadBytes payload(std::uint64_t offset, std::uint64_t count) const {
+    return {image_.subspan(offset, count), owner_};
+  }
+
+ private:
+  std::shared_ptr<const void> owner_;
+  std::span<const std::byte> image_;
+};
+
+class FileSource {
+ public:
+  FileSource(detail::InputFile file, std::string name) : file_(std::move(file)), name_(std::move(name)) {}
+  std::uint64_t size() const { return file_.size; }
+  void read(std::uint64_t offset, std::byte* out, std::size_t count) const {
+    detail::read_exactly(file_.fd.get(), out, count, offset, name_);
+  }
+  /// The payload in a new buffer, at the address alignment its offset has in the file.
+  PayloadBytes payload(std::uint64_t offset, std::uint64_t count) const {
+    if (count == 0) return {};
+    const std::size_t shift = static_cast<std::size_t>(offset % payload_alignment);
+    // count is at most the file's size, so the rounding cannot wrap.
+    const std::uint64_t rounded =
+        (shift + count + payload_alignment - 1) / payload_alignment * payload_alignment;
+    void* raw = std::aligned_alloc(payload_alignment, static_cast<std::size_t>(rounded));
+    if (raw == nullptr)
+      throw Error(Errc::io, name_ + ": cannot allocate " + std::to_string(count) + " bytes for a section");
+    std::shared_ptr<const void> owner(raw, [](const void* p) { std::free(const_cast<void*>(p)); });
+    std::byte* bytes = static_cast<std::byte*>(raw) + shift;
+    detail::read_exactly(file_.fd.get(), bytes, count, offset, name_);
+    return {std::span<const std::byte>(bytes, count), std::move(owner)};
+  }
+
+ private:
+  detail::InputFile file_;
+  std::string name_;
+};
+
 }  // namespace
 
 BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic, std::string_view kind,
                       std::uint32_t version) {
   const std::string name = path.string();
-  Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) {
-    const int err = errno;
-    throw Error(err == ENOENT || err == EACCES || err == ENOTDIR ? Errc::bad_input : Errc::io,
-                name + ": cannot open the " + std::string(kind) + " file: " + errno_text(err));
-  }
-  struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) throw Error(Errc::io, name + ": cannot stat: " + errno_text(errno));
-  // Pipes and devices could stream forever; the formats need random access anyway.
-  if (!S_ISREG(info.st_mode)) throw Error(Errc::bad_input, name + ": not a regular file");
-  const auto size = static_cast<std::uint64_t>(info.st_size);
-  if (size == 0)
+  detail::InputFile input =
+      detail::open_input_file(path, "the " + std::string(kind) + " file", Errc::bad_input);
+  if (input.size == 0)
     throw Error(Errc::bad_input,
                 name + ": truncated: the file is empty (not a " + std::string(kind) + " file)");
-  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
-  if (mapped == MAP_FAILED) throw Error(Errc::io, name + ": mmap failed: " + errno_text(errno));
-  std::shared_ptr<const void> owner(mapped, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
-  return from_memory(std::move(owner),
-                     std::span<const std::byte>(static_cast<const std::byte*>(mapped), size), name, magic,
-                     kind, version);
+  FileSource source(std::move(input), name);
+  BinFile file;
+  file.name_ = name;
+  file.parse(source, magic, kind, version);
+  auto buffers = std::make_shared<std::vector<std::shared_ptr<const void>>>();
+  for (const Payload& payload : file.payloads_) buffers->push_back(payload.owner);
+  file.owner_ = std::move(buffers);
+  return file;
 }
 
 BinFile BinFile::from_memory(std::shared_ptr<const void> owner, std::span<const std::byte> image,
                              std::string name, std::string_view magic, std::string_view kind,
                              std::uint32_t version) {
+  MemorySource source(owner, image);
   BinFile file;
   file.owner_ = std::move(owner);
-  file.image_ = image;
   file.name_ = std::move(name);
-  file.parse(magic, kind, version);
+  file.parse(source, magic, kind, version);
   return file;
 }
 
-void BinFile::parse(std::string_view magic, std::string_view kind, std::uint32_t version) {
-  const std::uint64_t size = image_.size();
-  if (size < 4 || std::memcmp(image_.data(), magic.data(), 4) != 0) {
+template <class Source>
+void BinFile::parse(Source& source, std::string_view magic, std::string_view kind, std::uint32_t version) {
+  const std::uint64_t size = source.size();
+  std::byte head[header_bytes];
+  source.read(0, head, static_cast<std::size_t>(std::min(size, header_bytes)));
+  if (size < 4 || std::memcmp(head, magic.data(), 4) != 0) {
     // (Built with append: GCC 12 warns falsely (-Wrestrict) about "literal" + std::string&& here.)
     std::string found = size < 4 ? std::string("only ").append(std::to_string(size)).append(" bytes")
-                                 : std::string("\"").append(printable(image_.first(4))).append("\"");
+                                 : std::string("\"").append(printable(std::span(head, 4))).append("\"");
     fail("not a " + std::string(kind) + " file (wrong magic: " + found + ", expected \"" +
          std::string(magic) + "\")");
   }
   if (size < header_bytes)
     fail("truncated: the file header needs 12 bytes, the file has " + std::to_string(size));
-  version_ = detail::load_u32(image_.data() + 4);
+  version_ = detail::load_u32(head + 4);
   if (version_ != version)
     fail("unsupported " + std::string(kind) + " version " + std::to_string(version_) + " (expected " +
          std::to_string(version) + ")");
-  const std::uint32_t count = detail::load_u32(image_.data() + 8);
+  const std::uint32_t count = detail::load_u32(head + 8);
   // Every section takes at least its 12-byte table entry, so a count the file cannot hold is truncation; the
   // loop below stops there without trusting the count for a reservation.
   std::uint64_t offset = header_bytes;
-  sections_.reserve(std::min<std::uint64_t>(count, (size - header_bytes) / table_entry_bytes));
+  const auto most =
+      static_cast<std::size_t>(std::min<std::uint64_t>(count, (size - header_bytes) / table_entry_bytes));
+  sections_.reserve(most);
+  payloads_.reserve(most);
   for (std::uint32_t i = 0; i < count; ++i) {
     if (size - offset < table_entry_bytes)
       fail("truncated: the header announces " + std::to_string(count) + " sections, the file ends after " +
            std::to_string(i));
+    std::byte entry[table_entry_bytes];
+    source.read(offset, entry, table_entry_bytes);
     Section section;
-    section.type = detail::load_u32(image_.data() + offset);
-    section.size = detail::load_u64(image_.data() + offset + 4);
+    section.type = detail::load_u32(entry);
+    section.size = detail::load_u64(entry + 4);
     offset += table_entry_bytes;
     section.offset = offset;
     if (section.size > size - offset)
       fail("truncated: section " + std::to_string(section.type) + " claims " + std::to_string(section.size) +
            " bytes, the file has " + std::to_string(size - offset) + " left");
+    PayloadBytes payload = source.payload(offset, section.size);
+    payloads_.push_back(Payload{payload.bytes, std::move(payload.owner)});
     offset += section.size;
     sections_.push_back(section);
   }
+}
+
+std::size_t BinFile::index_of(const Section& section) const {
+  // Payload offsets strictly increase along the table (each payload follows its own 12-byte entry).
+  const auto it = std::lower_bound(sections_.begin(), sections_.end(), section.offset,
+                                   [](const Section& s, std::uint64_t offset) { return s.offset < offset; });
+  if (it == sections_.end() || it->offset != section.offset || it->size != section.size)
+    throw Error(Errc::internal, name_ + ": a section of another file");
+  return static_cast<std::size_t>(it - sections_.begin());
 }
 
 const BinFile::Section* BinFile::find(std::uint32_t type, std::string_view what) const {
@@ -239,32 +285,11 @@ void BinFileWriter::write(const std::filesystem::path& path) const {
   write_file_atomically(path, bytes());
 }
 
-void write_file_atomically(const std::filesystem::path& path, std::span<const std::byte> bytes) {
-  static std::atomic<std::uint64_t> counter{0};
-  std::filesystem::path temp = path;
-  temp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
-  Descriptor fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (fd.get() < 0)
-    throw Error(Errc::io, path.string() + ": cannot create " + temp.string() + ": " + errno_text(errno));
-  try {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        throw Error(Errc::io, path.string() + ": write failed: " + errno_text(errno));
-      }
-      done += static_cast<std::size_t>(n);
-    }
-    if (::close(fd.release()) != 0)
-      throw Error(Errc::io, path.string() + ": close failed: " + errno_text(errno));
-    if (::rename(temp.c_str(), path.c_str()) != 0)
-      throw Error(Errc::io,
-                  path.string() + ": cannot rename the temporary file into place: " + errno_text(errno));
-  } catch (...) {
-    ::unlink(temp.c_str());
-    throw;
-  }
+void write_file_atomically(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                           FilePermissions permissions) {
+  detail::AtomicOutputFile out(path, permissions == FilePermissions::owner_only ? 0600 : 0644);
+  out.write_at(bytes.data(), bytes.size(), 0);
+  out.commit(/*sync=*/false);
 }
 
 }  // namespace proofline::groth16

@@ -1,5 +1,5 @@
 // The iden3 binary container that circom and snarkjs use for .r1cs, .wtns, .zkey and .ptau files
-// (@iden3/binfileutils; ../shared/reference/snarkjs.md §4). All integers little-endian:
+// (@iden3/binfileutils). All integers little-endian:
 //
 //   magic[4] | version u32 | nSections u32 | { sectionType u32 | sectionSize u64 | payload[sectionSize] } ...
 //
@@ -8,9 +8,14 @@
 // every section lies inside the file; a section type that appears twice is an error only when a reader asks
 // for it. Bytes after the last section are ignored, as snarkjs ignores them.
 //
-// Files are mapped read-only (mmap), so opening a multi-gigabyte key costs nothing until its sections are
-// read, and readers can hand out views into the mapping. Every failure is Error(Errc::bad_input, "<path>:
-// <what is wrong>"), or Error(Errc::io, ...) when the operating system refuses to open or map the file.
+// Opening a file reads every section's payload with read(2) into a buffer of its own that views into it keep
+// alive: a key loaded from a .zkey stays intact whatever happens to the file afterwards (a file truncated
+// under a memory mapping would kill the process with SIGBUS on the next access), and a section nobody keeps a
+// view of is freed with the BinFile. Each payload sits at the same address alignment (mod 64) as its offset
+// in the file, so a reader views or copies exactly the same sections whether it opens a file or is given the
+// file's image in memory. Only regular files are opened: a FIFO, device or
+// directory is refused at once instead of blocking. Every failure is Error(Errc::bad_input, "<path>: <what is
+// wrong>"), or Error(Errc::io, ...) when the operating system refuses to open or read the file.
 #pragma once
 
 #include <cstddef>
@@ -32,20 +37,20 @@ class BinFile {
     std::uint64_t size = 0;
   };
 
-  /// Maps `path` and parses the container. `magic` is the 4-character kind ("zkey"), `kind` names it in
+  /// Reads `path` and parses the container. `magic` is the 4-character kind ("zkey"), `kind` names it in
   /// messages (".zkey"), `version` is the only version accepted.
   static BinFile open(const std::filesystem::path& path, std::string_view magic, std::string_view kind,
                       std::uint32_t version);
-  /// The same over an image already in memory (fuzzers, tests, files read by other means); `owner` keeps the
-  /// bytes alive and `name` stands for the path in messages.
+  /// The same over an image already in memory (fuzzers, tests, files read by other means): payloads are views
+  /// into `image`, and `owner` (may be empty) keeps it alive. `name` stands for the path in messages.
   static BinFile from_memory(std::shared_ptr<const void> owner, std::span<const std::byte> image,
                              std::string name, std::string_view magic, std::string_view kind,
                              std::uint32_t version);
 
   const std::string& name() const noexcept { return name_; }
   std::uint32_t version() const noexcept { return version_; }
-  std::span<const std::byte> image() const noexcept { return image_; }
-  /// Keeps the image (mapping) alive: share it with views into the file.
+  /// Keeps every payload alive: the `owner` given to from_memory (may be empty), or all the section buffers
+  /// of a file that was read. payload_owner keeps one section alive.
   const std::shared_ptr<const void>& owner() const noexcept { return owner_; }
   std::span<const Section> sections() const noexcept { return sections_; }
 
@@ -54,23 +59,36 @@ class BinFile {
   const Section* find(std::uint32_t type, std::string_view what) const;
   /// Like find, but a missing section is an error too ("no <what> (section N)").
   const Section& require(std::uint32_t type, std::string_view what) const;
-  /// The payload of a section.
-  std::span<const std::byte> payload(const Section& section) const noexcept {
-    return image_.subspan(section.offset, section.size);
+  /// The payload of a section of this file.
+  std::span<const std::byte> payload(const Section& section) const {
+    return payloads_[index_of(section)].bytes;
+  }
+  /// What keeps that payload alive, to share with views into it: its buffer for a file that was read, the
+  /// `owner` given to from_memory (possibly empty) for an image in memory.
+  const std::shared_ptr<const void>& payload_owner(const Section& section) const {
+    return payloads_[index_of(section)].owner;
   }
 
   /// Throws Error(bad_input, "<name>: <what>").
   [[noreturn]] void fail(const std::string& what) const;
 
  private:
+  struct Payload {
+    std::span<const std::byte> bytes;
+    std::shared_ptr<const void> owner;
+  };
+
   BinFile() = default;
-  void parse(std::string_view magic, std::string_view kind, std::uint32_t version);
+  /// `Source` (binfile.cpp) is an image in memory or an open file.
+  template <class Source>
+  void parse(Source& source, std::string_view magic, std::string_view kind, std::uint32_t version);
+  std::size_t index_of(const Section& section) const;
 
   std::shared_ptr<const void> owner_;
-  std::span<const std::byte> image_;
   std::string name_;
   std::uint32_t version_ = 0;
   std::vector<Section> sections_;
+  std::vector<Payload> payloads_;  ///< one per section
 };
 
 /// A bounds-checked little-endian cursor over one section's payload. Reading past its end is
@@ -111,7 +129,7 @@ class BinFileWriter {
   /// Appends a section; sections are written in the order they are added.
   void add_section(std::uint32_t type, std::vector<std::byte> payload);
   std::vector<std::byte> bytes() const;
-  /// Writes the file atomically (a temporary file beside it, then rename). Throws Error(io).
+  /// Writes the file atomically (write_file_atomically). Throws Error(io).
   void write(const std::filesystem::path& path) const;
 
  private:
@@ -125,7 +143,16 @@ void append_u32(std::vector<std::byte>& out, std::uint32_t value);
 void append_u64(std::vector<std::byte>& out, std::uint64_t value);
 void append_bytes(std::vector<std::byte>& out, std::span<const std::byte> bytes);
 
-/// Writes bytes to `path` atomically (temporary file in the same directory, then rename). Throws Error(io).
-void write_file_atomically(const std::filesystem::path& path, std::span<const std::byte> bytes);
+/// Who may read a file the library writes (before the umask applies).
+enum class FilePermissions {
+  world_readable,  ///< 0644: keys, proofs, public inputs
+  owner_only,      ///< 0600: secrets, such as a witness
+};
+
+/// Writes bytes to `path` atomically: a new temporary file in the same directory, renamed over `path`, so a
+/// reader never sees a partial file and a symbolic link at `path` is replaced, never written through. Throws
+/// Error(io).
+void write_file_atomically(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                           FilePermissions permissions = FilePermissions::world_readable);
 
 }  // namespace proofline::groth16

@@ -1,6 +1,8 @@
 // The native binary format for proving keys, verifying keys and constraint systems (PCE), made to be used in
-// place from a memory map (or from a copy of the file in pinned memory): the queries and CSR arrays of a
-// loaded object are zero-copy views into the file image.
+// place from a copy of the file in memory (heap or pinned): the queries and CSR arrays of a loaded object are
+// zero-copy views into that image. The image is read with read(2) into memory the object owns, never mapped:
+// a running prover keeps the key it loaded whatever happens to the file (replaced, truncated, deleted),
+// where a mapping would kill the process with SIGBUS on the first access past a truncation.
 //
 // Layout (all integers little-endian):
 //   header, 256 bytes:
@@ -24,8 +26,10 @@
 // the file length against the header, every section's bounds, alignment, size and element count against the
 // params, the section checksums (unless skipped for a trusted fast load), the fixed points (on the curve and
 // in the subgroup) and the CSR structure (so evaluation never reads out of bounds). Any failure throws
-// Error(Errc::bad_input, "<path>: <what is wrong>"); an unreadable file Error(Errc::io, ...). Writers write a
-// temporary file beside the target and rename it into place.
+// Error(Errc::bad_input, "<path>: <what is wrong>"), a path that is not a regular file (a FIFO, a device)
+// included, refused before anything is read; an unreadable file Error(Errc::io, ...). Writers write a
+// temporary file beside the target and rename it into place (a symbolic link there is replaced, not
+// followed).
 #pragma once
 
 #include <cstddef>
@@ -47,16 +51,18 @@ enum class NativeKind : std::uint32_t { proving_key = 1, verifying_key = 2, cons
 
 struct LoadOptions {
   enum class Mode {
-    map,   ///< mmap the file read-only: pages come in on first use and are shared with the page cache
-    read,  ///< read the whole file into memory from `allocate` (e.g. pinned memory of a residency entry)
+    read,  ///< read the whole file into memory from `allocate`, or page-aligned heap memory without one
+    /// Another name for `read`, kept for existing callers: files are no longer mapped, since a mapping of a
+    /// file truncated while in use faults (SIGBUS) on the next access.
+    map = read,
   };
-  Mode mode = Mode::map;
+  Mode mode = Mode::read;
   /// false: skip the section checksums (a trusted file, loaded fast). The structure is checked regardless.
   bool verify_checksums = true;
   /// Check that every query point is on its curve (proving keys of unknown origin; O(size)).
   bool check_query_points = false;
-  /// Mode::read only: returns at least `bytes` bytes, 64-byte aligned, kept alive by the returned pointer.
-  /// Empty: page-aligned heap memory.
+  /// Returns at least `bytes` bytes, 64-byte aligned, kept alive by the returned pointer (e.g. pinned memory
+  /// of a residency entry). Empty: page-aligned heap memory.
   std::function<std::shared_ptr<void>(std::size_t bytes)> allocate;
 };
 

@@ -20,7 +20,7 @@
 // Both conventions give the same proof for the same trapdoor and r, s. Points are affine in our in-memory
 // layout (Montgomery-form coordinates, all-zero infinity), which is also snarkjs's zkey layout, so a zkey's
 // sections can back these arrays directly. The queries are SharedArrays: owned vectors or zero-copy views
-// into a mapped or pinned file image.
+// into a file image read into memory the key owns (heap or pinned), never into a mapping of the file.
 #pragma once
 
 #include <cstdint>

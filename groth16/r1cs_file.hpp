@@ -1,5 +1,5 @@
-// circom's constraint files (.r1cs, version 1; r1csfile/src/r1csfile.js, ../shared/reference/snarkjs.md §6)
-// read into our ConstraintSystem. All integers little-endian; the container is binfile.hpp's.
+// circom's constraint files (.r1cs, version 1; r1csfile/src/r1csfile.js) read into our ConstraintSystem. All
+// integers little-endian; the container is binfile.hpp's.
 //
 //   section 1, header: n8 u32 | prime (n8 bytes) | nWires u32 | nPubOut u32 | nPubIn u32 | nPrvIn u32 |
 //                      nLabels u64 | nConstraints u32

@@ -1,15 +1,15 @@
 #include <proofline/groth16/snarkjs_json.hpp>
 
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <string>
 
 #include <proofline/arith/int_text.hpp>
 #include <proofline/arith/pairing.hpp>
 #include <proofline/groth16/binfile.hpp>
+#include <proofline/groth16/detail/input_file.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::groth16 {
 
@@ -27,7 +27,7 @@ std::string at(std::string_view context, std::string_view member) {
 
 const json::Value& member(const json::Value& object, std::string_view key, std::string_view context) {
   const json::Value* value = object.find(key);
-  if (value == nullptr) fail(context, "missing member \"" + std::string(key) + "\"");
+  if (value == nullptr) fail(context, "missing member " + quote_for_message(key));
   return *value;
 }
 
@@ -35,11 +35,8 @@ void expect_string(const json::Value& object, std::string_view key, std::string_
                    std::string_view context) {
   const json::Value& value = member(object, key, context);
   if (!value.is_string() || value.as_string() != expected) {
-    // append, not "literal" + std::string&&: GCC 12 warns falsely (-Wrestrict) about the latter.
-    const std::string found = value.is_string() ? std::string("\"").append(value.as_string()).append("\"")
-                                                : std::string("not a string");
-    fail(context,
-         "\"" + std::string(key) + "\" is " + found + ", expected \"" + std::string(expected) + "\"");
+    const std::string found = value.is_string() ? quote_for_message(value.as_string()) : "not a string";
+    fail(context, quote_for_message(key) + " is " + found + ", expected " + quote_for_message(expected));
   }
 }
 
@@ -54,11 +51,9 @@ Field field_from(const json::Value& value, std::string_view context, const char*
   if (!value.is_string())
     fail(context, std::string("expected a decimal string (an element of ") + field_name + ")");
   const auto element = field_from_decimal<Field>(value.as_string());
-  if (!element) {
-    const std::string& text = value.as_string();
-    const std::string shown = text.size() > 100 ? text.substr(0, 100) + "..." : text;
-    fail(context, "\"" + shown + "\" is not a decimal number below the " + field_name + " modulus");
-  }
+  if (!element)
+    fail(context, quote_for_message(value.as_string(), 100) + " is not a decimal number below the " +
+                      field_name + " modulus");
   return *element;
 }
 
@@ -300,19 +295,13 @@ std::string snarkjs_stringify(const json::Value& value) {
 
 json::Value read_json_file(const std::filesystem::path& path) {
   const std::string name = path.string();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    if (!std::filesystem::exists(path, ec)) fail(name, "cannot open: no such file");
-    fail(name, "not a regular file");
-  }
-  const std::uint64_t size = std::filesystem::file_size(path, ec);
-  if (ec) fail(name, "cannot read its size: " + ec.message());
-  if (size > max_json_bytes)
-    fail(name, std::to_string(size) + " bytes is too large for a JSON proof or key file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(name, "cannot open");
-  std::string text((std::istreambuf_iterator<char>(in)), {});
-  if (in.bad()) fail(name, "read error");
+  // Opened before anything else is asked of the path: a FIFO or device is refused at once, and the size
+  // checked is the size of the file that is read.
+  const detail::InputFile file = detail::open_input_file(path, "", Errc::bad_input);
+  if (file.size > max_json_bytes)
+    fail(name, std::to_string(file.size) + " bytes is too large for a JSON proof or key file");
+  std::string text(static_cast<std::size_t>(file.size), '\0');
+  detail::read_exactly(file.fd.get(), reinterpret_cast<std::byte*>(text.data()), file.size, 0, name);
   return json::parse(text, name);
 }
 

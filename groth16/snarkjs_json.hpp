@@ -1,4 +1,4 @@
-// snarkjs's JSON files for Groth16 on bls12381 (../shared/reference/snarkjs.md §10): proof.json, public.json
+// snarkjs's JSON files for Groth16 on bls12381: proof.json, public.json
 // and verification_key.json, written byte for byte as snarkjs writes them (JSON.stringify(value, null, 1):
 // one item per line, one space of indent per level, no trailing newline) and read back with full validation.
 //
@@ -68,9 +68,12 @@ Fp12 snarkjs_fp12_from_json(const json::Value& value, std::string_view context);
 std::string snarkjs_stringify(const json::Value& value);
 
 /// The text of a JSON file (at most 64 MiB) parsed; Error(bad_input, "<path>: ...") when it is missing,
-/// unreadable, too large or not JSON.
+/// unreadable, not a regular file (a FIFO or device is refused at once, never waited on), too large or not
+/// JSON.
 json::Value read_json_file(const std::filesystem::path& path);
 
+/// The writers replace `path` atomically (write_file_atomically: a symbolic link there is replaced, not
+/// followed).
 void write_snarkjs_proof(const std::filesystem::path& path, const Proof& proof);
 void write_snarkjs_public(const std::filesystem::path& path, std::span<const Fr> public_inputs);
 void write_snarkjs_verifying_key(const std::filesystem::path& path, const VerifyingKey& vk);

@@ -178,7 +178,7 @@ std::vector<std::byte> wtns_bytes(std::span<const Fr> z) {
 void write_wtns(const std::filesystem::path& path, std::span<const Fr> z) {
   if (z.size() > std::numeric_limits<std::uint32_t>::max())
     throw Error(Errc::invalid_argument, path.string() + ": a .wtns file holds at most 2^32 - 1 values");
-  write_file_atomically(path, wtns_bytes(z));
+  write_file_atomically(path, wtns_bytes(z), FilePermissions::owner_only);
 }
 
 }  // namespace proofline::groth16

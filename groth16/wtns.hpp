@@ -1,6 +1,5 @@
 // circom/snarkjs witness files (.wtns, version 2): the reader the pipeline's witness sources use, and a
-// writer for tests and tools. Layout (../shared/reference/snarkjs.md §4-5; the container is binfile.hpp's),
-// all integers little-endian:
+// writer for tests and tools. Layout (the container is binfile.hpp's), all integers little-endian:
 //
 //   "wtns" | version u32 (2) | nSections u32 | { type u32 | size u64 | payload } ...   (sections in any
 //   order) section 1, header: n8 u32 (32) | prime (n8 bytes: the scalar field r) | nWitness u32 section 2,
@@ -8,9 +7,12 @@
 //
 // Every failure is Error(bad_input, "<file>: <what is wrong>"): truncated files, a wrong magic or version, a
 // field other than BLS12-381's Fr (a bn128 witness names bn128), a value not below r, w[0] != 1, a length
-// that is not the caller's (the key's variable count). The file is mapped, and the values are converted to
-// Montgomery form in parallel straight into the caller's memory (a pinned slot in the pipeline), so a witness
-// never needs a second full-size copy.
+// that is not the caller's (the key's variable count). The file is read into memory (binfile.hpp: never
+// mapped, so a witness file truncated while it is read is an error, not a SIGBUS), and the values are
+// converted to Montgomery form in parallel straight into the caller's memory (a pinned slot in the pipeline).
+//
+// A witness is secret (it holds the prover's private inputs): write_wtns creates its file readable by its
+// owner only (0600).
 #pragma once
 
 #include <cstddef>
@@ -55,7 +57,8 @@ std::vector<Fr> parse_wtns(std::span<const std::byte> image, std::string_view na
 void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& header,
                        std::uint64_t num_variables, std::string_view key_name);
 
-/// Writes `z` as a version-2 .wtns file (what circom's witness calculator writes), atomically. Throws
+/// Writes `z` as a version-2 .wtns file (what circom's witness calculator writes), atomically and with
+/// permissions 0600 (write_file_atomically: a symbolic link at `path` is replaced, not followed). Throws
 /// Error(io).
 void write_wtns(const std::filesystem::path& path, std::span<const Fr> z);
 

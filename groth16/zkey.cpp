@@ -75,7 +75,7 @@ Affine header_point(const BinFile& file, BinReader& in, const char* name) {
 }
 
 struct Counts {
-  std::uint64_t mapped = 0;
+  std::uint64_t views = 0;
   std::uint64_t copied = 0;
 };
 
@@ -90,18 +90,19 @@ const BinFile::Section& query_section(const BinFile& file, std::uint32_t type, c
   return section;
 }
 
-/// A query section as an array of points: a view into the image when the section is aligned for Affine and
-/// someone owns the image, otherwise a parallel copy; then the points are checked at `level`.
+/// A query section as an array of points: a view into the section's bytes when they are aligned for Affine
+/// and someone owns them (always, for a file that was read), otherwise a parallel copy; then the points are
+/// checked at `level`.
 template <class Affine>
 SharedArray<Affine> read_query(const BinFile& file, std::uint32_t type, const char* what, std::uint64_t count,
                                const char* count_text, PointCheck level, Counts& counts) {
   const BinFile::Section& section = query_section<Affine>(file, type, what, count, count_text);
   const std::byte* bytes = file.payload(section).data();
+  const std::shared_ptr<const void>& owner = file.payload_owner(section);
   SharedArray<Affine> out;
-  if (file.owner() != nullptr && reinterpret_cast<std::uintptr_t>(bytes) % alignof(Affine) == 0) {
-    out = SharedArray<Affine>(std::span<const Affine>(reinterpret_cast<const Affine*>(bytes), count),
-                              file.owner());
-    counts.mapped += section.size;
+  if (owner != nullptr && reinterpret_cast<std::uintptr_t>(bytes) % alignof(Affine) == 0) {
+    out = SharedArray<Affine>(std::span<const Affine>(reinterpret_cast<const Affine*>(bytes), count), owner);
+    counts.views += section.size;
   } else {
     std::vector<Affine> copy(count);
     tbb::parallel_for(
@@ -299,7 +300,7 @@ ZkeyFile parse(const BinFile& file, const ZkeyOptions& options) {
                                     options.points, bytes);
   pk.h_query = read_query<G1Affine>(file, section_h, "H query", counts.domain_size, "domainSize",
                                     options.points, bytes);
-  out.mapped_bytes = bytes.mapped;
+  out.mapped_bytes = bytes.views;
   out.copied_bytes = bytes.copied;
 
   // The IC points are few and end up in a vector anyway: always copied and checked in full.

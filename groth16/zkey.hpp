@@ -1,7 +1,7 @@
 // snarkjs Groth16 proving keys (.zkey, version 1) for curve bls12381, read into our ProvingKey (snarkjs's H
 // convention), ConstraintSystem and VerifyingKey: everything the pipeline's KeySpec needs to prove from a
-// circom circuit's witness files. Layout (snarkjs/src/zkey_utils.js, ../shared/reference/snarkjs.md §7); the
-// container is binfile.hpp's, all integers little-endian:
+// circom circuit's witness files. Layout (snarkjs/src/zkey_utils.js); the container is binfile.hpp's, all
+// integers little-endian:
 //
 //   1 header:  u32 protocol (1 = Groth16)
 //   2 Groth16: n8q u32 (48) | q | n8r u32 (32) | r | nVars u32 | nPublic u32 | domainSize u32 |
@@ -15,10 +15,13 @@
 //   10 contributions (the MPC transcript): not needed to prove, not read
 //
 // Points are affine, x‖y, each Fq coordinate 48 bytes little-endian in Montgomery form, G2 as
-// x.c0‖x.c1‖y.c0‖y.c1, the point at infinity all zero: exactly our in-memory G1Affine / G2Affine. So a query
-// is a zero-copy view into the mapped file when its section happens to start at an offset aligned for
-// G1Affine (16 bytes); snarkjs's layout puts most sections at offsets of 4, 8 or 12 mod 16, and those are
-// copied once, in parallel, into owned memory (ZkeyFile reports both amounts).
+// x.c0‖x.c1‖y.c0‖y.c1, the point at infinity all zero: exactly our in-memory G1Affine / G2Affine. read_zkey
+// reads each section into a buffer of its own (binfile.hpp), never a mapping of the file: the key owns its
+// points, so replacing, truncating or deleting the file while a prover uses the key changes nothing. A query
+// is a zero-copy view into its section's bytes when the section starts at a file offset aligned for G1Affine
+// (16 bytes); snarkjs's layout puts most sections at offsets of 4, 8 or 12 mod 16, and those are copied once,
+// in parallel, into memory of their own, after which their section's buffer is freed (ZkeyFile reports both
+// amounts).
 //
 // Coefficients are stored as coef·R² mod r (R = 2^256; zkey_new.js writeCoef). Our Fr keeps coef·R in its
 // limbs, so the stored integer S becomes the element whose limbs are montmul(S, 1) = S·R⁻¹ = coef·R.
@@ -70,12 +73,13 @@ struct ZkeyHeader {
 
 struct ZkeyFile {
   ZkeyHeader header;
-  ProvingKey pk;                   ///< HConvention::snarkjs
-  ConstraintSystem cs;             ///< A and B, no C (c = a∘b, as snarkjs's prover computes it)
-  VerifyingKey vk;                 ///< alpha1, beta2, gamma2, delta2 from the header, ic from section 3
-  std::uint64_t mapped_bytes = 0;  ///< query bytes that are views into the file's mapping
-  std::uint64_t copied_bytes =
-      0;  ///< query bytes copied out of it (sections not aligned for our point types)
+  ProvingKey pk;        ///< HConvention::snarkjs
+  ConstraintSystem cs;  ///< A and B, no C (c = a∘b, as snarkjs's prover computes it)
+  VerifyingKey vk;      ///< alpha1, beta2, gamma2, delta2 from the header, ic from section 3
+  /// Query bytes used in place, as views into the section buffers the file was read into (or into the image
+  /// given to parse_zkey): no second copy. (The name predates reading: files used to be mapped.)
+  std::uint64_t mapped_bytes = 0;
+  std::uint64_t copied_bytes = 0;  ///< query bytes copied (sections not aligned for our point types)
 };
 
 ZkeyFile read_zkey(const std::filesystem::path& path, const ZkeyOptions& options = {});

@@ -1,27 +1,18 @@
 #include <proofline/groth16/detail/native_container.hpp>
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
 #include <proofline/groth16/detail/checksum.hpp>
+#include <proofline/groth16/detail/input_file.hpp>
+#include <proofline/groth16/detail/output_file.hpp>
 
 namespace proofline::groth16::detail {
 
 namespace {
 
 constexpr std::size_t header_checksum_offset = offsetof(FileHeader, header_checksum);
-
-std::string system_error_text(int error) {
-  return std::strerror(error);
-}
 
 std::uint64_t align_up(std::uint64_t value, std::uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -85,63 +76,9 @@ void check_header(const std::byte* image, std::uint64_t available, std::uint64_t
          std::to_string(native_alignment));
 }
 
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileDescriptor(FileDescriptor&& other) noexcept : fd_(other.release()) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(FileDescriptor&&) = delete;
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
-
-FileDescriptor open_for_reading(const std::filesystem::path& path, std::uint64_t& size) {
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) throw Error(Errc::io, path.string() + ": cannot open: " + system_error_text(errno));
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0)
-    throw Error(Errc::io, path.string() + ": cannot stat: " + system_error_text(errno));
-  if (!S_ISREG(st.st_mode)) throw Error(Errc::bad_input, path.string() + ": not a regular file");
-  size = static_cast<std::uint64_t>(st.st_size);
-  return fd;
-}
-
-void read_fully(int fd, std::byte* out, std::uint64_t size, std::uint64_t offset, const std::string& name) {
-  while (size > 0) {
-    const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(size, std::uint64_t{1} << 30));
-    const ssize_t got = ::pread(fd, out, chunk, static_cast<off_t>(offset));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw Error(Errc::io, name + ": read failed: " + system_error_text(errno));
-    }
-    if (got == 0) throw Error(Errc::bad_input, name + ": truncated while reading (the file shrank)");
-    out += got;
-    offset += static_cast<std::uint64_t>(got);
-    size -= static_cast<std::uint64_t>(got);
-  }
-}
-
-void write_fully(int fd, const void* data, std::uint64_t size, std::uint64_t offset,
-                 const std::string& name) {
-  const auto* in = static_cast<const std::byte*>(data);
-  while (size > 0) {
-    const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(size, std::uint64_t{1} << 30));
-    const ssize_t put = ::pwrite(fd, in, chunk, static_cast<off_t>(offset));
-    if (put < 0) {
-      if (errno == EINTR) continue;
-      throw Error(Errc::io, name + ": write failed: " + system_error_text(errno));
-    }
-    in += put;
-    offset += static_cast<std::uint64_t>(put);
-    size -= static_cast<std::uint64_t>(put);
-  }
+// Opening failures are Errc::io for every native file, missing ones included.
+InputFile open_native_file(const std::filesystem::path& path) {
+  return open_input_file(path, "", Errc::io);
 }
 
 }  // namespace
@@ -233,66 +170,39 @@ void write_native_file(const std::filesystem::path& path, NativeKind kind, std::
   header.header_checksum = header_checksum(head.data(), header.section_count);
   std::memcpy(head.data() + header_checksum_offset, &header.header_checksum, sizeof(std::uint64_t));
 
-  // A unique temporary name beside the target, so the rename is atomic (same file system).
-  static std::atomic<std::uint64_t> counter{0};
-  std::filesystem::path temp = path;
-  temp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
-  FileDescriptor fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (fd.get() < 0)
-    throw Error(Errc::io, name + ": cannot create " + temp.string() + ": " + system_error_text(errno));
-  try {
-    if (::ftruncate(fd.get(), static_cast<off_t>(file_size)) != 0)  // the padding reads as zeros
-      throw Error(Errc::io, name + ": cannot size the file: " + system_error_text(errno));
-    write_fully(fd.get(), head.data(), head.size(), 0, name);
-    for (std::size_t i = 0; i < sections.size(); ++i)
-      write_fully(fd.get(), sections[i].data, table[i].bytes, table[i].offset, name);
-    if (::fsync(fd.get()) != 0) throw Error(Errc::io, name + ": fsync failed: " + system_error_text(errno));
-    if (::close(fd.release()) != 0)
-      throw Error(Errc::io, name + ": close failed: " + system_error_text(errno));
-    if (::rename(temp.c_str(), path.c_str()) != 0)
-      throw Error(Errc::io,
-                  name + ": cannot rename the temporary file into place: " + system_error_text(errno));
-  } catch (...) {
-    ::unlink(temp.c_str());
-    throw;
-  }
+  AtomicOutputFile out(path, 0644);
+  out.resize(file_size);  // the padding between sections reads as zeros
+  out.write_at(head.data(), head.size(), 0);
+  for (std::size_t i = 0; i < sections.size(); ++i)
+    out.write_at(sections[i].data, table[i].bytes, table[i].offset);
+  out.commit(/*sync=*/true);
 }
 
 NativeImage NativeImage::open(const std::filesystem::path& path, NativeKind kind,
                               const LoadOptions& options) {
   const std::string name = path.string();
-  std::uint64_t size = 0;
-  FileDescriptor fd = open_for_reading(path, size);
-  std::shared_ptr<const void> owner;
-  const std::byte* data = nullptr;
+  InputFile file = open_native_file(path);
+  const std::uint64_t size = file.size;
   if (size == 0) throw Error(Errc::bad_input, name + ": the file is empty");
-  if (options.mode == LoadOptions::Mode::map) {
-    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
-    if (mapped == MAP_FAILED) throw Error(Errc::io, name + ": mmap failed: " + system_error_text(errno));
-    owner =
-        std::shared_ptr<const void>(mapped, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
-    data = static_cast<const std::byte*>(mapped);
+  // Never a mapping of the file: the loaded object must not change or fault when the file is replaced or
+  // truncated while it is in use, so the image is a copy the object owns.
+  std::shared_ptr<void> buffer;
+  if (options.allocate) {
+    buffer = options.allocate(size);
+    if (!buffer)
+      throw Error(Errc::io,
+                  name + ": the allocator returned no memory for " + std::to_string(size) + " bytes");
+    if (reinterpret_cast<std::uintptr_t>(buffer.get()) % 64 != 0)
+      throw Error(Errc::invalid_argument,
+                  name + ": the allocator returned memory that is not 64-byte aligned");
   } else {
-    std::shared_ptr<void> buffer;
-    if (options.allocate) {
-      buffer = options.allocate(size);
-      if (!buffer)
-        throw Error(Errc::io,
-                    name + ": the allocator returned no memory for " + std::to_string(size) + " bytes");
-      if (reinterpret_cast<std::uintptr_t>(buffer.get()) % 64 != 0)
-        throw Error(Errc::invalid_argument,
-                    name + ": the allocator returned memory that is not 64-byte aligned");
-    } else {
-      void* raw = std::aligned_alloc(native_alignment, align_up(size, native_alignment));
-      if (raw == nullptr)
-        throw Error(Errc::io, name + ": cannot allocate " + std::to_string(size) + " bytes");
-      buffer = std::shared_ptr<void>(raw, [](void* p) { std::free(p); });
-    }
-    read_fully(fd.get(), static_cast<std::byte*>(buffer.get()), size, 0, name);
-    data = static_cast<const std::byte*>(buffer.get());
-    owner = std::move(buffer);
+    void* raw = std::aligned_alloc(native_alignment, align_up(size, native_alignment));
+    if (raw == nullptr) throw Error(Errc::io, name + ": cannot allocate " + std::to_string(size) + " bytes");
+    buffer = std::shared_ptr<void>(raw, [](void* p) { std::free(p); });
   }
-  NativeImage image(std::move(owner), std::span<const std::byte>(data, size), name);
+  read_exactly(file.fd.get(), static_cast<std::byte*>(buffer.get()), size, 0, name);
+  const auto* data = static_cast<const std::byte*>(buffer.get());
+  NativeImage image(std::move(buffer), std::span<const std::byte>(data, size), name);
   image.validate(kind, options);
   return image;
 }
@@ -379,14 +289,14 @@ std::span<const std::byte> NativeImage::raw(std::uint32_t id, std::uint64_t expe
 }
 
 NativeKind read_native_kind(const std::filesystem::path& path) {
-  std::uint64_t size = 0;
-  FileDescriptor fd = open_for_reading(path, size);
+  const InputFile file = open_native_file(path);
+  const std::uint64_t size = file.size;
   // The same words as NativeImage::open, whichever of the two looks at the file first.
   if (size == 0) throw Error(Errc::bad_input, path.string() + ": the file is empty");
   const std::uint64_t prefix =
       std::min<std::uint64_t>(size, sizeof(FileHeader) + native_max_sections * sizeof(SectionEntry));
   std::vector<std::byte> head(prefix);
-  read_fully(fd.get(), head.data(), prefix, 0, path.string());
+  read_exactly(file.fd.get(), head.data(), prefix, 0, path.string());
   check_header(head.data(), prefix, size, path.string());
   FileHeader header;
   std::memcpy(&header, head.data(), sizeof header);

@@ -1,5 +1,5 @@
 // Internal: the container of the native format (native_file.hpp describes the layout): writing a header,
-// section table and aligned sections atomically, and opening a file image (mapped, read, or given) with
+// section table and aligned sections atomically, and opening a file image (read into memory, or given) with
 // every container-level check done. The kind-specific meaning of params and sections is native_file.cpp's.
 #pragma once
 
@@ -91,7 +91,8 @@ SectionSource section_source(std::uint32_t id, std::span<const T> elements) {
   return {id, static_cast<std::uint32_t>(sizeof(T)), elements.data(), elements.size()};
 }
 
-/// Writes the file atomically (temporary file in the same directory, fsync, rename). Throws Error(io).
+/// Writes the file atomically (detail/output_file.hpp: a temporary file in the same directory, fsync, rename;
+/// a symbolic link at `path` is replaced, not followed). Throws Error(io).
 void write_native_file(const std::filesystem::path& path, NativeKind kind, std::uint32_t convention,
                        const std::array<std::uint64_t, native_param_count>& params,
                        std::span<const SectionSource> sections);
@@ -99,7 +100,8 @@ void write_native_file(const std::filesystem::path& path, NativeKind kind, std::
 /// A file image whose container has been validated.
 class NativeImage {
  public:
-  /// Maps or reads `path` (options.mode) and validates the container; `kind` must match the header.
+  /// Reads `path` into memory the image owns (options.allocate, or page-aligned heap memory) and validates
+  /// the container; `kind` must match the header.
   static NativeImage open(const std::filesystem::path& path, NativeKind kind, const LoadOptions& options);
   /// Validates an image already in memory.
   static NativeImage from_memory(std::shared_ptr<const void> owner, std::span<const std::byte> image,

@@ -1,0 +1,76 @@
+#include <proofline/groth16/detail/input_file.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace proofline::groth16::detail {
+
+namespace {
+
+const char* file_type_name(mode_t mode) noexcept {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a plain file";
+}
+
+}  // namespace
+
+FileDescriptor::~FileDescriptor() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.release();
+  }
+  return *this;
+}
+
+InputFile open_input_file(const std::filesystem::path& path, std::string_view what, Errc unreadable) {
+  const std::string name = path.string();
+  // O_NONBLOCK: open(2) of a FIFO waits for a writer without it. O_NOCTTY: a terminal named as an input
+  // must not become our controlling terminal before it is refused.
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    const int err = errno;
+    const bool missing = err == ENOENT || err == EACCES || err == ENOTDIR || err == ELOOP;
+    throw Error(
+        missing ? unreadable : Errc::io,
+        name + ": cannot open" + (what.empty() ? "" : " " + std::string(what)) + ": " + std::strerror(err));
+  }
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) throw Error(Errc::io, name + ": cannot stat: " + std::strerror(errno));
+  // Pipes, terminals and devices can block or stream forever; every format needs a known length anyway.
+  if (!S_ISREG(info.st_mode))
+    throw Error(Errc::bad_input, name + ": not a regular file (" + file_type_name(info.st_mode) + ")");
+  const int flags = ::fcntl(fd.get(), F_GETFL);
+  if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
+    throw Error(Errc::io, name + ": cannot clear O_NONBLOCK: " + std::strerror(errno));
+  return InputFile{std::move(fd), static_cast<std::uint64_t>(info.st_size)};
+}
+
+void read_exactly(int fd, std::byte* out, std::uint64_t size, std::uint64_t offset, const std::string& name) {
+  while (size > 0) {
+    const auto chunk = static_cast<std::size_t>(std::min<std::uint64_t>(size, std::uint64_t{1} << 30));
+    const ssize_t got = ::pread(fd, out, chunk, static_cast<off_t>(offset));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw Error(Errc::io, name + ": read failed: " + std::strerror(errno));
+    }
+    if (got == 0) throw Error(Errc::bad_input, name + ": truncated while reading (the file shrank)");
+    out += got;
+    offset += static_cast<std::uint64_t>(got);
+    size -= static_cast<std::uint64_t>(got);
+  }
+}
+
+}  // namespace proofline::groth16::detail

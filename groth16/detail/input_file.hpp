@@ -1,0 +1,50 @@
+// Internal: opening the files the readers parse (.wtns, .zkey, .r1cs, JSON, native files) so that nothing a
+// path can name makes a reader hang: a FIFO without a writer, a terminal, /dev/zero or a socket is refused at
+// once, with the path in the message, before a single byte is read.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <proofline/util/error.hpp>
+
+namespace proofline::groth16::detail {
+
+/// An open file descriptor, closed by the destructor.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd = -1) noexcept : fd_(fd) {}
+  ~FileDescriptor();
+  FileDescriptor(FileDescriptor&& other) noexcept : fd_(other.release()) {}
+  FileDescriptor& operator=(FileDescriptor&& other) noexcept;
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+
+  int get() const noexcept { return fd_; }
+  int release() noexcept { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+struct InputFile {
+  FileDescriptor fd;
+  std::uint64_t size = 0;
+};
+
+/// Opens `path` read-only without blocking (O_NONBLOCK, so opening a FIFO with no writer returns at once),
+/// refuses anything but a regular file with Error(bad_input, "<path>: not a regular file (a FIFO)"), then
+/// clears O_NONBLOCK. When the operating system refuses the open, the message is "<path>: cannot open
+/// <what>: <reason>" (`what` may be empty) and the code is `unreadable` for a missing or forbidden file
+/// (ENOENT, EACCES, ENOTDIR, ELOOP), Errc::io otherwise.
+InputFile open_input_file(const std::filesystem::path& path, std::string_view what, Errc unreadable);
+
+/// Reads exactly `size` bytes at `offset` (pread, retrying short and interrupted reads). A file that ends
+/// first is Error(bad_input, "<name>: truncated while reading (the file shrank)"), a failed read Error(io).
+void read_exactly(int fd, std::byte* out, std::uint64_t size, std::uint64_t offset, const std::string& name);
+
+}  // namespace proofline::groth16::detail

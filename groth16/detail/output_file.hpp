@@ -1,0 +1,38 @@
+// Internal: how every file the library writes (.wtns, native keys and constraint systems, snarkjs JSON, the
+// key cache) reaches its path. The bytes go to a new temporary file beside the destination, which is renamed
+// over it at the end: a reader never sees a half-written file, and rename(2) replaces a symbolic link at the
+// destination instead of following it, so no file elsewhere is ever written through a link.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+
+#include <proofline/groth16/detail/input_file.hpp>
+
+namespace proofline::groth16::detail {
+
+class AtomicOutputFile {
+ public:
+  /// Creates the temporary file (O_EXCL, O_NOFOLLOW) with permissions `mode` (0644, or 0600 for a witness;
+  /// the umask applies). Throws Error(io).
+  AtomicOutputFile(const std::filesystem::path& destination, unsigned mode);
+  /// Removes the temporary file unless commit() succeeded.
+  ~AtomicOutputFile();
+  AtomicOutputFile(const AtomicOutputFile&) = delete;
+  AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
+
+  /// Sets the length (a gap reads as zeros).
+  void resize(std::uint64_t size);
+  void write_at(const void* data, std::uint64_t size, std::uint64_t offset);
+  /// Closes the file (after fsync when `sync`) and renames it over the destination.
+  void commit(bool sync);
+
+ private:
+  std::filesystem::path destination_;
+  std::filesystem::path temporary_;
+  std::string name_;
+  FileDescriptor fd_;
+  bool committed_ = false;
+};
+
+}  // namespace proofline::groth16::detail
