@@ -7,6 +7,7 @@
 #include <string>
 
 #include <proofline/util/error.hpp>
+#include <proofline/util/secure_wipe.hpp>
 
 namespace proofline::groth16 {
 
@@ -32,8 +33,12 @@ Fr os_random_fr() {
     for (std::size_t i = 0; i < 32; ++i)
       value.limb[i / 8] |= static_cast<std::uint64_t>(bytes[i]) << (8 * (i % 8));
     value.limb[Fr::N - 1] &= top_mask;
-    std::memset(bytes, 0, sizeof bytes);
-    if (Fr::is_canonical(value)) return Fr::from_canonical(value);
+    // The draw becomes r or s: no copy of it stays behind in this frame (rejected draws included).
+    secure_wipe(bytes, sizeof bytes);
+    const bool below_r = Fr::is_canonical(value);
+    const Fr element = below_r ? Fr::from_canonical(value) : Fr::zero();
+    secure_wipe(&value, sizeof value);
+    if (below_r) return element;
   }
 }
 
