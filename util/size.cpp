@@ -1,6 +1,7 @@
 #include <proofline/util/size.hpp>
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -11,50 +12,70 @@ namespace proofline {
 
 namespace {
 
-[[noreturn]] void bad_size(std::string_view text, const char* why) {
-  throw Error(Errc::invalid_argument, "invalid size '" + std::string(text) + "': " + why);
+[[noreturn]] void not_a_size(std::string_view text, const std::string& why) {
+  throw Error(Errc::invalid_argument, "'" + std::string(text) + "' is not a size" + why);
+}
+
+/// K, M, G, T, P with optional "i" and "B", any case; "" and "B" are bytes. 0 for anything else.
+std::uint64_t unit_multiplier(std::string_view suffix) {
+  std::string unit;
+  for (const char ch : suffix)
+    unit.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+  if (unit.empty() || unit == "B") return 1;
+  if (unit.size() == 3 && unit[1] == 'I' && unit[2] == 'B') unit.resize(1);
+  if (unit.size() == 2 && unit[1] == 'B') unit.resize(1);
+  if (unit.size() != 1) return 0;
+  switch (unit[0]) {
+    case 'K':
+      return KiB;
+    case 'M':
+      return MiB;
+    case 'G':
+      return GiB;
+    case 'T':
+      return TiB;
+    case 'P':
+      return PiB;
+    default:
+      return 0;
+  }
 }
 
 }  // namespace
 
 std::uint64_t parse_size(std::string_view text) {
+  std::size_t digits = 0;
   std::size_t pos = 0;
-  while (pos < text.size() && (std::isdigit(static_cast<unsigned char>(text[pos])) || text[pos] == '.'))
-    ++pos;
-  if (pos == 0) bad_size(text, "expected a number such as 64G, 512M or 4096");
-  const std::string number(text.substr(0, pos));
-  if (number.find('.') != number.rfind('.')) bad_size(text, "more than one decimal point");
-  const double value = std::stod(number);
+  for (; pos < text.size() && (std::isdigit(static_cast<unsigned char>(text[pos])) || text[pos] == '.');
+       ++pos)
+    digits += text[pos] != '.';
+  const std::string_view number = text.substr(0, pos);
+  if (digits == 0) not_a_size(text, " (examples: 512M, 64G)");
+  if (number.find('.') != number.rfind('.')) not_a_size(text, ": more than one decimal point");
+  double value = 0;
+  // Only digits and one point are left, so from_chars reads all of it; "1." and ".5" are fine.
+  const auto [end, status] =
+      std::from_chars(number.data(), number.data() + number.size(), value, std::chars_format::fixed);
+  if (status == std::errc::result_out_of_range) not_a_size(text, ": too large");
+  if (status != std::errc() || end != number.data() + number.size())
+    not_a_size(text, " (examples: 512M, 64G)");
 
-  std::string unit;
-  for (char ch : text.substr(pos))
-    unit.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
-  std::uint64_t multiplier = 0;
-  if (unit.empty() || unit == "B")
-    multiplier = 1;
-  else if (unit == "K" || unit == "KB" || unit == "KIB")
-    multiplier = KiB;
-  else if (unit == "M" || unit == "MB" || unit == "MIB")
-    multiplier = MiB;
-  else if (unit == "G" || unit == "GB" || unit == "GIB")
-    multiplier = GiB;
-  else if (unit == "T" || unit == "TB" || unit == "TIB")
-    multiplier = GiB * 1024;
-  else
-    bad_size(text, "unknown unit (use K, M, G or T)");
-
+  const std::uint64_t multiplier = unit_multiplier(text.substr(pos));
+  if (multiplier == 0)
+    not_a_size(text, ": unknown unit '" + std::string(text.substr(pos)) + "' (use K, M, G, T or P)");
   const double bytes = std::round(value * static_cast<double>(multiplier));
-  if (!(bytes < 18446744073709551615.0)) bad_size(text, "too large");
-  if (multiplier == 1 && number.find('.') != std::string::npos) bad_size(text, "a byte count must be whole");
+  if (!(bytes < 18446744073709551615.0)) not_a_size(text, ": too large");
+  if (multiplier == 1 && number.find('.') != std::string_view::npos)
+    not_a_size(text, ": a byte count must be whole");
   return static_cast<std::uint64_t>(bytes);
 }
 
 std::string format_size(std::uint64_t bytes) {
-  static constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  static constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   if (bytes < KiB) return std::to_string(bytes) + " B";
   double value = static_cast<double>(bytes);
   int unit = 0;
-  while (value >= 1024.0 && unit < 4) {
+  while (value >= 1024.0 && unit < 5) {
     value /= 1024.0;
     ++unit;
   }

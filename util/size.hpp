@@ -10,9 +10,12 @@ namespace proofline {
 inline constexpr std::uint64_t KiB = 1ull << 10;
 inline constexpr std::uint64_t MiB = 1ull << 20;
 inline constexpr std::uint64_t GiB = 1ull << 30;
+inline constexpr std::uint64_t TiB = 1ull << 40;
+inline constexpr std::uint64_t PiB = 1ull << 50;
 
-/// Parses a size. Suffixes K, M, G, T (with optional "i" and "B", any case) are binary multiples;
-/// a bare number is bytes. Throws proofline::Error(Errc::invalid_argument) naming the text on failure.
+/// Parses a size. Suffixes K, M, G, T, P (with optional "i" and "B", any case) are binary multiples; a bare
+/// number is bytes. Throws proofline::Error(Errc::invalid_argument, "'TEXT' is not a size...") on anything
+/// else, malformed numbers included.
 std::uint64_t parse_size(std::string_view text);
 
 /// Formats bytes for people: "1.50 GiB", "512 MiB", "17 B".

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
 
@@ -13,17 +16,25 @@ TEST_CASE("util/size/parses units") {
   CHECK(parse_size("1.5G") == 3 * GiB / 2);
   CHECK(parse_size("2KB") == 2048);
   CHECK(parse_size("1T") == 1024 * GiB);
+  CHECK(parse_size("1P") == PiB);
+  CHECK(parse_size("1.K") == 1024);
+  CHECK(parse_size(".5K") == 512);
 }
 
 TEST_CASE("util/size/rejects nonsense with a clear error") {
-  for (const char* text : {"", "G", "12X", "1.2.3G", "1.5", "99999999999T"}) {
+  // "." and ".G" once escaped as std::stod's invalid_argument ("stod"), and a 400-digit number as its
+  // out_of_range.
+  const std::string huge(400, '9');
+  for (const std::string& text :
+       std::vector<std::string>{"", "G", "12X", "1.2.3G", "1.5", "99999999999T", ".", ".G", "-1G", " 1G",
+                                "1G ", "1GG", "0x10", huge}) {
     CAPTURE(text);
     try {
       parse_size(text);
       FAIL("accepted an invalid size");
     } catch (const Error& e) {
       CHECK(e.code() == Errc::invalid_argument);
-      CHECK(std::string(e.what()).find("invalid size") != std::string::npos);
+      CHECK(std::string(e.what()).find("'" + text + "' is not a size") == 0);
     }
   }
 }
@@ -32,4 +43,5 @@ TEST_CASE("util/size/formats for people") {
   CHECK(format_size(17) == "17 B");
   CHECK(format_size(512 * MiB) == "512.00 MiB");
   CHECK(format_size(3 * GiB / 2) == "1.50 GiB");
+  CHECK(format_size(PiB) == "1.00 PiB");
 }
