@@ -1,0 +1,210 @@
+#include "batch_options.hpp"
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include <proofline/memory/pinning.hpp>
+#include <proofline/util/options.hpp>
+
+namespace proofline::apps {
+
+namespace {
+
+constexpr const char* usage = "usage: batch_prove [options]";
+constexpr const char* about =
+    "Proves a batch of synthetic Groth16 jobs (BLS12-381) through proofline's flow-graph pipeline.";
+constexpr const char* exit_codes =
+    "Exit codes: 0 every proof made (and verified, with --verify), 1 some jobs failed, 2 unusable input or "
+    "options (one line on stderr saying which and why).";
+
+constexpr std::uint64_t max_seed = ~std::uint64_t{0} >> 1;
+
+/// "pinned", "baseline:pre", ...: a mode, and whether that run's jobs are presynthesized.
+BatchOptions::Run parse_run(std::string_view item) {
+  BatchOptions::Run run;
+  if (item.size() > 4 && item.ends_with(":pre")) {
+    run.presynthesized = true;
+    item.remove_suffix(4);
+  }
+  run.mode = graph::parse_mode(item);
+  return run;
+}
+
+/// alloc, register and host, or any name memory::parse_pinning_kind knows.
+memory::PinningKind parse_pin_backend(std::string_view name) {
+  if (name == "alloc") return memory::PinningKind::cuda_host_alloc;
+  if (name == "register") return memory::PinningKind::cuda_host_register;
+  if (name == "host") return memory::PinningKind::host;
+  return memory::parse_pinning_kind(name);
+}
+
+graph::Stage parse_stage(std::string_view text) {
+  using graph::Stage;
+  for (const Stage stage : {Stage::admission, Stage::synthesis, Stage::h2d, Stage::ntt, Stage::msm,
+                            Stage::release, Stage::baseline})
+    if (text == to_string(stage)) return stage;  // found by ADL, wherever Stage lives
+  throw OptionError("--inject-fault: unknown stage '" + std::string(text) + "'");
+}
+
+void add_workload(OptionParser& cli, BatchOptions& o) {
+  cli.group("workload");
+  cli.integer("--synthetic", "LOG2",
+              "constraints per job: a synthetic circuit of 2^LOG2 rows (1..28; default 12)", o.log2,
+              Bounds<unsigned>{1, 28});
+  cli.integer("--count", "N", "jobs in the batch (default 8)", o.count, Bounds<std::uint64_t>{1, 10'000'000});
+  cli.integer("--seed", "S", "circuit and witness seed (never the proofs' r, s; default 1)", o.seed,
+              Bounds<std::uint64_t>{0, max_seed});
+  cli.path("--key-cache", "DIR", "keep the (known-trapdoor, test-only) keys in DIR between runs",
+           o.key_cache);
+  cli.flag("--presynthesize",
+           "make the jobs' z, a, b, c before the timed batch (at most 16 GiB of distinct witnesses, reused "
+           "round robin); synthesis then only copies them into the slot, so the GPU side is measured alone",
+           o.presynthesize);
+}
+
+void add_snarkjs(OptionParser& cli, BatchOptions& o) {
+  cli.group("snarkjs (circom) keys and witnesses, instead of the synthetic workload");
+  cli.path("--zkey", "KEY.zkey", "a snarkjs Groth16 key for curve bls12381", o.zkey);
+  cli.values("--wtns", "A.wtns B.wtns...",
+             "witness files (circom's .wtns), one job each; with --out DIR, writes DIR/A.proof.json and "
+             "DIR/A.public.json in snarkjs's formats",
+             [&o](std::string_view file) { o.wtns.emplace_back(file); });
+  cli.choice(
+      "--zkey-check",
+      "how the key's points are checked: on the curve and in the subgroup (default), on the curve only, "
+      "or not at all (a key checked before)",
+      o.zkey_check,
+      Choices<groth16::PointCheck>{{"full", groth16::PointCheck::full},
+                                   {"curve", groth16::PointCheck::on_curve},
+                                   {"trusted", groth16::PointCheck::trusted}});
+}
+
+void add_backend(OptionParser& cli, BatchOptions& o) {
+  cli.group("backend");
+  cli.value("--backend", "auto|cpu|cuda",
+            "where H and the MSMs run (default auto: CUDA when a GPU is usable)",
+            [&o](std::string_view text) { o.config.backend = graph::parse_backend(text); });
+  cli.integer_list("--gpus", "LIST", "CUDA devices, e.g. 0,1 (default: all)", o.config.gpus,
+                   Bounds<int>{0, 1023});
+  cli.value(
+      "--mode", "pinned|baseline",
+      "pinned slots and overlapping streams (default), or the old design for comparison: pageable vectors "
+      "and one mutex per GPU across H2D + NTT + MSM; a list (pinned,baseline) runs the batch once per "
+      "mode with the same keys, one after the other, and writes --report/--trace/--timeline files with "
+      "the mode in their names; MODE:pre presynthesizes that run's jobs (as --presynthesize does for "
+      "every run)",
+      [&o](std::string_view text) {
+        o.runs.clear();
+        for (const std::string_view item : split_option_list("--mode", text))
+          o.runs.push_back(parse_run(item));
+        o.config.mode = o.runs.front().mode;
+      });
+  cli.value(
+      "--pin-backend", "alloc|register|host",
+      "pinned memory from cudaHostAlloc, mmap + cudaHostRegister, or plain host pages (default: register "
+      "with a GPU, else host)",
+      [&o](std::string_view text) { o.config.pinning = parse_pin_backend(text); });
+}
+
+void add_resources(OptionParser& cli, BatchOptions& o) {
+  cli.group("resources");
+  cli.value("--host-budget", "SIZE",
+            "host memory for keys and pinned slots, e.g. 64G (default: what the process may use)",
+            [&o](std::string_view text) { o.config.host_budget = parse_size_option("--host-budget", text); });
+  cli.value("--vram-budget", "SIZE", "per GPU (default: free VRAM less a margin)",
+            [&o](std::string_view text) { o.config.vram_budget = parse_size_option("--vram-budget", text); });
+  cli.value("--srs", "auto|vram|host",
+            "where the keys' points live on the GPU backend: in VRAM when a GPU's budget holds them, else "
+            "streamed from page-locked host memory (auto, the default); VRAM only; or always streamed",
+            [&o](std::string_view text) { o.config.srs = graph::parse_srs_placement(text); });
+  cli.size("--srs-buffer", "SIZE", "each of the two per-GPU staging buffers of a streamed SRS (default 256M)",
+           o.config.srs_stream_buffer);
+  cli.flag(
+      "--no-ntt-table",
+      "the GPU NTT multiplies by root powers in its top pass instead of reading a table of 2^n x 64 bytes "
+      "per GPU (1 GiB at 2^24; used by default when VRAM allows)",
+      [&o] { o.config.ntt_top_diagonal = false; });
+  cli.integer("--slots", "N", "most pinned slots in flight (default: synthesis jobs + 2 per GPU)",
+              o.config.slots, Bounds<std::size_t>{1, 4096});
+  cli.integer(
+      "--device-slots", "N",
+      "jobs bound to one GPU at once, each with its own compute stream and MSM scratch (default: up to "
+      "4, as many as the VRAM budget holds next to the key)",
+      o.config.device_slots, Bounds<std::size_t>{1, 64});
+  cli.integer("--synth-threads", "N", "jobs synthesized at once (default: half the threads)",
+              o.config.synthesis_concurrency, thread_bounds());
+  cli.integer("--threads", "N", "threads the pipeline may use (default: all)", o.config.max_threads,
+              thread_bounds());
+  cli.value("--job-timeout", "MS", "fail a job not done MS milliseconds after submission (default: none)",
+            [&o](std::string_view text) {
+              o.config.job_timeout =
+                  std::chrono::milliseconds(parse_unsigned_option("--job-timeout", text, {1, 86'400'000}));
+            });
+}
+
+void add_output(OptionParser& cli, BatchOptions& o) {
+  cli.group("output");
+  cli.flag("--verify", "verify every proof before counting it", o.config.verify);
+  cli.path("--out", "DIR", "write each proof as DIR/proof-NNNNNN.json and its 192-byte encoding as .bin",
+           o.out);
+  cli.path("--report", "FILE.json",
+           "the run's numbers (proofs/s, GPU busy, H2D GB/s, per-stage p50/p99, pool, budget)", o.report);
+  cli.path("--trace", "FILE.json", "Chrome trace event JSON of every span (open in ui.perfetto.dev)",
+           o.trace);
+  cli.path("--timeline", "FILE.svg", "a picture of the run: streams, CPU workers, pool bytes", o.timeline);
+  cli.flag(
+      "--h2d-probe",
+      "before the batch, measure H2D from pinned and from pageable memory while the synthesis threads run "
+      "(the same host load); the rates go into the report's \"extra\"",
+      o.h2d_probe);
+  cli.value("--log-level", "LEVEL", "trace, debug, info, warn, error, off (default warn)",
+            [&o](std::string_view text) { o.log_level = log::parse_level(text); });
+  cli.flag("--no-progress", "no progress line", [&o] { o.progress = false; });
+}
+
+void add_testing(OptionParser& cli, BatchOptions& o) {
+  cli.group("testing");
+  cli.value(
+      "--inject-fault", "STAGE:I",
+      "fail the I-th job (from 0) in STAGE (admission, synthesis, h2d, ntt, msm, release, baseline), as a "
+      "real error there would",
+      [&o](std::string_view spec) {
+        const auto colon = spec.find(':');
+        if (colon == std::string_view::npos)
+          throw OptionError("--inject-fault: expected STAGE:INDEX, got '" + std::string(spec) + "'");
+        o.fault =
+            std::make_pair(parse_stage(spec.substr(0, colon)),
+                           parse_unsigned_option("--inject-fault", spec.substr(colon + 1), {0, max_seed}));
+      });
+}
+
+/// What no single option can check: presynthesis of every run, the snarkjs workload's two halves.
+void check_combination(BatchOptions& o) {
+  if (o.presynthesize)
+    for (auto& run : o.runs) run.presynthesized = true;
+  if (o.zkey.has_value() != !o.wtns.empty())
+    throw OptionError(o.zkey ? "--zkey needs witness files (--wtns A.wtns ...)"
+                             : "--wtns needs a key (--zkey KEY.zkey)");
+}
+
+}  // namespace
+
+std::optional<BatchOptions> parse_batch_options(int argc, const char* const* argv) {
+  BatchOptions o;
+  o.config.backend = graph::Backend::automatic;
+  o.config.queue_capacity = 64;
+  OptionParser cli("batch_prove", usage, about);
+  add_workload(cli, o);
+  add_snarkjs(cli, o);
+  add_backend(cli, o);
+  add_resources(cli, o);
+  add_output(cli, o);
+  add_testing(cli, o);
+  cli.epilog(exit_codes);
+  if (!cli.parse(argc, argv)) return std::nullopt;
+  check_combination(o);
+  return o;
+}
+
+}  // namespace proofline::apps

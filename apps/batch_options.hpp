@@ -1,0 +1,48 @@
+// batch_prove's command line: what to prove, on which backend, with which resources, and what to write.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <proofline/graph/config.hpp>
+#include <proofline/groth16/zkey.hpp>
+#include <proofline/util/log.hpp>
+
+namespace proofline::apps {
+
+struct BatchOptions {
+  // The synthetic workload.
+  unsigned log2 = 12;
+  std::uint64_t count = 8;
+  std::uint64_t seed = 1;
+  std::optional<std::filesystem::path> key_cache;
+  bool presynthesize = false;
+
+  // The snarkjs workload, instead: --zkey KEY.zkey --wtns A.wtns ...
+  std::optional<std::filesystem::path> zkey;
+  std::vector<std::filesystem::path> wtns;
+  groth16::PointCheck zkey_check = groth16::PointCheck::full;
+
+  graph::Config config;
+  /// One run of the batch per --mode entry, one after the other, with the same keys.
+  struct Run {
+    graph::Mode mode = graph::Mode::pinned;
+    bool presynthesized = false;
+  };
+  std::vector<Run> runs{Run{}};
+
+  std::optional<std::filesystem::path> out, report, trace, timeline;
+  bool h2d_probe = false;
+  log::Level log_level = log::Level::warn;
+  bool progress = true;
+  /// --inject-fault STAGE:I: fail the I-th job (from 0) in STAGE.
+  std::optional<std::pair<graph::Stage, std::uint64_t>> fault;
+};
+
+/// The options of `argv`; none after printing --help. Throws OptionError for anything unusable.
+std::optional<BatchOptions> parse_batch_options(int argc, const char* const* argv);
+
+}  // namespace proofline::apps

@@ -1,0 +1,244 @@
+#include "synthetic_batch.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <proofline/groth16/proof.hpp>
+#include <proofline/groth16/proof_json.hpp>
+#include <proofline/trace/chrome_trace.hpp>
+#include <proofline/trace/timeline_svg.hpp>
+#include <proofline/util/options.hpp>
+#include <proofline/util/size.hpp>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include "batch_common.hpp"
+#include "synthetic_keys.hpp"
+
+namespace proofline::apps {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Run = BatchOptions::Run;
+
+/// "pinned", "baseline-pre", ...: what a run's files are called apart.
+std::string run_name(const Run& run) {
+  return std::string(graph::to_string(run.mode)) + (run.presynthesized ? "-pre" : "");
+}
+
+/// `path` with the run's name before its extension (run.json -> run.pinned.json) when several runs are made.
+fs::path for_run(const fs::path& path, const Run& run, bool several) {
+  if (!several) return path;
+  fs::path out = path;
+  out.replace_filename(path.stem().string() + "." + run_name(run) + path.extension().string());
+  return out;
+}
+
+std::string job_name(std::uint64_t index) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "proof-%06llu", static_cast<unsigned long long>(index));
+  return buffer;
+}
+
+void copy_parallel(std::span<const Fr> from, std::span<Fr> to) {
+  if (from.size() != to.size())
+    throw Error(Errc::internal, "presynthesized vector of " + std::to_string(from.size()) +
+                                    " values for a slot region of " + std::to_string(to.size()));
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, from.size(), 1 << 16),
+                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
+                              std::copy(from.begin() + static_cast<std::ptrdiff_t>(r.begin()),
+                                        from.begin() + static_cast<std::ptrdiff_t>(r.end()),
+                                        to.begin() + static_cast<std::ptrdiff_t>(r.begin()));
+                            });
+}
+
+/// Job `index`'s witness: synthesized in the slot, or copied there from the presynthesized jobs.
+graph::WitnessSource witness_of(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
+                                std::uint64_t index) {
+  if (!run.presynthesized)
+    return graph::WitnessCallback{[cs = s.cs, options = s.circuit_options,
+                                   seed = witness_seed(o, index)](const graph::WitnessTarget& t) {
+      groth16::synthetic_witness_into(*cs, options, seed, t.z.unchecked());
+    }};
+  std::shared_ptr<const Presynthesized> made = s.presynthesized[index % s.presynthesized.size()];
+  return graph::WitnessCallback{[made](const graph::WitnessTarget& t) {
+                                  copy_parallel(made->z, t.z.unchecked());
+                                  copy_parallel(made->a, t.a.unchecked());
+                                  copy_parallel(made->b, t.b.unchecked());
+                                  copy_parallel(made->c, t.c.unchecked());
+                                },
+                                graph::WitnessCallback::Fills::witness_and_abc};
+}
+
+/// The pipeline's configuration for one run: its mode, the fault to inject, results into `results`.
+graph::Config run_config(const BatchOptions& o, const Run& run, ResultCollector& results) {
+  graph::Config config = o.config;
+  config.mode = run.mode;
+  if (o.fault) {
+    const auto [stage, index] = *o.fault;
+    // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
+    config.fault_hook = [stage = stage, id = index + 1](graph::Stage at, graph::JobId job) {
+      if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
+    };
+  }
+  results.attach(config);
+  return config;
+}
+
+void print_setup(const BatchOptions& o, const Run& run, const SyntheticSetup& s, graph::Pipeline& prover) {
+  const graph::PipelineStats stats = prover.stats();
+  std::printf(
+      "batch_prove: %llu jobs of 2^%u rows on the %s backend (%s mode), keys %s in %.2f s, %zu tokens of "
+      "%s\n",
+      static_cast<unsigned long long>(o.count), o.log2,
+      std::string(graph::to_string(prover.backend())).c_str(),
+      std::string(graph::to_string(prover.mode())).c_str(), s.loaded ? "loaded" : "made", s.setup_s,
+      stats.token_target, format_size(stats.slot_bytes).c_str());
+  if (run.presynthesized)
+    std::printf("batch_prove: %zu distinct jobs presynthesized in %.2f s (reused round robin)\n",
+                s.presynthesized.size(), s.presynthesis_s);
+  if (s.probe)
+    std::printf(
+        "batch_prove: H2D probe under the load of %zu jobs synthesizing: pinned %.1f GB/s (%d copies), "
+        "pageable %.1f GB/s (%d copies) of %s\n",
+        s.probe_load_jobs, s.probe->pinned_gbps, s.probe->pinned_copies, s.probe->pageable_gbps,
+        s.probe->pageable_copies, format_size(s.probe->bytes).c_str());
+  std::fflush(stdout);
+}
+
+/// Builds the pipeline and registers the key (making the keys on the first run). Everything up to the first
+/// submission is setup: an error there is unusable input or options (exit 2).
+graph::KeyHandle start_pipeline(const BatchOptions& o, const Run& run, const graph::Config& config,
+                                std::optional<SyntheticSetup>& setup,
+                                std::optional<graph::Pipeline>& prover) {
+  return setup_step([&] {
+    prover.emplace(config);
+    if (prover->backend() == graph::Backend::cuda && o.log2 < 10)
+      throw OptionError("--synthetic " + std::to_string(o.log2) +
+                        ": the GPU NTT needs at least 2^10 rows (or use --backend cpu)");
+    if (o.out) fs::create_directories(*o.out);
+    if (!setup) setup = make_synthetic_setup(o, config, prover->backend());
+    const graph::KeyHandle key = prover->add_key(graph::KeySpec{
+        groth16::synthetic_circuit_name(setup->circuit_options), setup->pk, setup->cs, setup->vk});
+    print_setup(o, run, *setup, *prover);
+    return key;
+  });
+}
+
+/// The batch's wall time and its window on the recorder's clock.
+struct BatchTimes {
+  double wall_s = 0;
+  trace::Window window;
+};
+
+BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
+                       graph::Pipeline& prover, graph::KeyHandle key, ResultCollector& results) {
+  results.start_progress(o.progress, o.count);
+  const auto start = std::chrono::steady_clock::now();
+  BatchTimes times;
+  times.window.begin_ns = prover.recorder().now_ns();
+  for (std::uint64_t i = 0; i < o.count; ++i)
+    prover.submit(graph::Job{.key = key, .witness = witness_of(o, run, s, i), .label = job_name(i)});
+  prover.drain();
+  times.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  times.window.end_ns = prover.recorder().now_ns();
+  prover.shutdown();
+  results.finish_progress();
+  return times;
+}
+
+graph::RunReport make_report(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
+                             graph::Pipeline& prover, double wall_s) {
+  graph::RunReport report =
+      graph::make_run_report(prover.recorder().snapshot(), prover.roles(), prover.stats(), o.count, wall_s);
+  report.extra.emplace_back("log2", static_cast<double>(o.log2));
+  report.extra.emplace_back("presynthesized", run.presynthesized ? 1.0 : 0.0);
+  report.extra.emplace_back("setup_s", s.setup_s);
+  if (s.probe) {
+    report.extra.emplace_back("probe_pinned_h2d_gbps", s.probe->pinned_gbps);
+    report.extra.emplace_back("probe_pageable_h2d_gbps", s.probe->pageable_gbps);
+    report.extra.emplace_back("probe_bytes", static_cast<double>(s.probe->bytes));
+    report.extra.emplace_back("probe_load_jobs", static_cast<double>(s.probe_load_jobs));
+  }
+  return report;
+}
+
+/// Each proof as LABEL.json and its 192-byte encoding as LABEL.bin, in DIR (or DIR/RUN with several runs).
+void write_proofs(const fs::path& out, const Run& run, bool several,
+                  const std::vector<graph::JobResult>& results) {
+  const fs::path dir = several ? out / run_name(run) : out;
+  if (several) fs::create_directories(dir);
+  for (const auto& r : results) {
+    if (!r.proof) continue;
+    write_file(dir / (r.label + ".json"), groth16::write_proof_json(*r.proof));
+    const auto bytes = groth16::encode_proof(*r.proof);
+    write_file(dir / (r.label + ".bin"), std::string(bytes.begin(), bytes.end()));
+  }
+}
+
+void write_timeline(const fs::path& path, const BatchOptions& o, const Run& run,
+                    const graph::RunReport& report, const trace::Snapshot& snapshot,
+                    const trace::Window& batch) {
+  trace::TimelineOptions options;
+  options.title = "batch_prove: " + std::to_string(o.count) + " jobs of 2^" + std::to_string(o.log2) +
+                  " rows, " + report.backend + ", " + report.mode +
+                  (run.presynthesized ? ", presynthesized" : "");
+  // The batch only: the counters are sampled from the pipeline's start, through key setup.
+  options.window = batch;
+  std::vector<trace::TrackId> pool;
+  for (const char* name : {"pool leased bytes", "pool idle bytes"})
+    if (const auto track = snapshot.find_track(name)) pool.push_back(*track);
+  if (!pool.empty())
+    options.counter_charts.push_back({"pinned pool (leased, idle)", pool, trace::CounterUnit::bytes, true});
+  if (const auto waiting = snapshot.find_track("jobs waiting for a token"))
+    options.counter_charts.push_back(
+        {"jobs waiting for a token", {*waiting}, trace::CounterUnit::count, false});
+  trace::write_timeline_svg_file(snapshot, options, path.string());
+}
+
+/// The summary on stdout, failed jobs on stderr, then every file asked for.
+void write_outputs(const BatchOptions& o, const Run& run, const graph::RunReport& report,
+                   graph::Pipeline& prover, const std::vector<graph::JobResult>& results,
+                   const trace::Window& batch) {
+  const bool several = o.runs.size() > 1;
+  std::fputs(graph::report_summary(report).c_str(), stdout);
+  for (const auto& r : results)
+    if (r.error)
+      std::fprintf(stderr, "batch_prove: job %s failed: %s\n", r.label.c_str(), r.error->message.c_str());
+  if (o.out) write_proofs(*o.out, run, several, results);
+  if (o.report) write_file(for_run(*o.report, run, several), graph::report_json(report));
+  const trace::Snapshot snapshot = prover.recorder().snapshot();
+  if (o.trace) trace::write_chrome_trace_file(snapshot, for_run(*o.trace, run, several).string());
+  if (o.timeline) write_timeline(for_run(*o.timeline, run, several), o, run, report, snapshot, batch);
+}
+
+int run_one(const BatchOptions& o, const Run& run, std::optional<SyntheticSetup>& setup) {
+  ResultCollector results;  // before the pipeline, which reports into it until it is destroyed
+  const graph::Config config = run_config(o, run, results);
+  std::optional<graph::Pipeline> prover;
+  const graph::KeyHandle key = start_pipeline(o, run, config, setup, prover);
+  const BatchTimes times = prove_batch(o, run, *setup, *prover, key, results);
+  const graph::RunReport report = make_report(o, run, *setup, *prover, times.wall_s);
+  write_outputs(o, run, report, *prover, results.sorted(), times.window);
+  return batch_status(report, o.count, o.config.verify);
+}
+
+}  // namespace
+
+int run_synthetic(const BatchOptions& options) {
+  log::set_level(options.log_level);
+  std::optional<SyntheticSetup> setup;  // made on the first run, once the backend is known
+  int status = 0;
+  for (const Run& run : options.runs) status = std::max(status, run_one(options, run, setup));
+  return status;
+}
+
+}  // namespace proofline::apps

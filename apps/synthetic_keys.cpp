@@ -1,0 +1,148 @@
+#include "synthetic_keys.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <span>
+#include <utility>
+
+#include <proofline/cuda/gpu_fixed_base.hpp>
+#include <proofline/groth16/key_cache.hpp>
+#include <proofline/groth16/setup.hpp>
+
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+namespace proofline::apps {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Known-trapdoor setup is fixed-base multiplication; the GPU does it in a fraction of the CPU's time.
+groth16::SetupOptions setup_options(const graph::Config& config, graph::Backend backend) {
+  groth16::SetupOptions setup;
+  if (backend != graph::Backend::cuda) return setup;
+  const int device = config.gpus.empty() ? 0 : config.gpus.front();
+  setup.fixed_base.g1 = [device](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> out) {
+    cuda::fixed_base_mul_g1(b, s, out, device);
+  };
+  setup.fixed_base.g2 = [device](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> out) {
+    cuda::fixed_base_mul_g2(b, s, out, device);
+  };
+  return setup;
+}
+
+void make_keys(const BatchOptions& o, const graph::Config& config, graph::Backend backend,
+               SyntheticSetup& s) {
+  s.circuit_options = groth16::SyntheticOptions{.log_size = o.log2, .num_public = 1, .seed = o.seed};
+  groth16::SyntheticCircuit circuit = groth16::make_synthetic_circuit(s.circuit_options);
+  const groth16::SetupOptions setup = setup_options(config, backend);
+  const auto start = Clock::now();
+  groth16::KeyPair keys =
+      o.key_cache ? groth16::load_or_setup(
+                        circuit.cs,
+                        groth16::KeyCacheRequest{*o.key_cache,
+                                                 groth16::synthetic_circuit_name(s.circuit_options), o.seed},
+                        setup, &s.loaded)
+                  : groth16::setup_from_trapdoor(circuit.cs, groth16::trapdoor_from_seed(o.seed), setup);
+  s.setup_s = seconds_since(start);
+  s.cs = std::make_shared<const groth16::ConstraintSystem>(std::move(circuit.cs));
+  s.pk = std::make_shared<const groth16::ProvingKey>(std::move(keys.pk));
+  s.vk = std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk));
+}
+
+/// Bytes of one job's z, a, b, c.
+std::uint64_t job_bytes(const SyntheticSetup& s) {
+  return (3 * s.pk->domain_size() + s.pk->num_variables) * sizeof(Fr);
+}
+
+Presynthesized sized_job(const SyntheticSetup& s) {
+  Presynthesized job;
+  job.z.resize(s.pk->num_variables);
+  job.a.resize(s.pk->domain_size());
+  job.b.resize(s.pk->domain_size());
+  job.c.resize(s.pk->domain_size());
+  return job;
+}
+
+/// Distinct witnesses up to 16 GiB, reused round robin: every proof still differs (fresh r, s).
+void presynthesize(const BatchOptions& o, SyntheticSetup& s) {
+  const std::uint64_t cap = std::max<std::uint64_t>(1, (std::uint64_t{16} << 30) / job_bytes(s));
+  const std::uint64_t count = std::min<std::uint64_t>(o.count, cap);
+  const auto start = Clock::now();
+  for (std::uint64_t i = 0; i < count; ++i) {
+    auto job = std::make_shared<Presynthesized>(sized_job(s));
+    groth16::synthetic_witness_into(*s.cs, s.circuit_options, witness_seed(o, i), job->z);
+    groth16::evaluate(*s.cs, job->z, job->a, job->b, job->c);
+    s.presynthesized.push_back(std::move(job));
+  }
+  s.presynthesis_s = seconds_since(start);
+}
+
+/// The threads and concurrent syntheses a pipeline built from `config` uses (the same rule as the pipeline).
+std::pair<std::size_t, std::size_t> pipeline_threads(const graph::Config& config) {
+  const std::size_t threads =
+      config.max_threads != 0
+          ? config.max_threads
+          : static_cast<std::size_t>(std::max(1, oneapi::tbb::info::default_concurrency()));
+  const std::size_t synth = config.synthesis_concurrency != 0 ? config.synthesis_concurrency
+                                                              : std::max<std::size_t>(1, threads / 2);
+  return {threads, synth};
+}
+
+/// Synthesizes `scratch.size()` jobs at once, over and over, on `threads` threads until `stop`.
+void synthesize_until(const std::atomic<bool>& stop, std::size_t threads, const SyntheticSetup& s,
+                      std::uint64_t seed, std::vector<Presynthesized>& scratch) {
+  oneapi::tbb::task_arena arena(static_cast<int>(threads));
+  arena.execute([&] {
+    for (std::uint64_t round = 0; !stop.load(); ++round) {
+      oneapi::tbb::parallel_for(std::size_t{0}, scratch.size(), [&](std::size_t j) {
+        if (stop.load()) return;
+        Presynthesized& job = scratch[j];
+        groth16::synthetic_witness_into(*s.cs, s.circuit_options,
+                                        seed * 7'777'777 + round * scratch.size() + j, job.z);
+        groth16::evaluate(*s.cs, job.z, job.a, job.b, job.c);
+      });
+    }
+  });
+}
+
+/// The H2D rates under the same host load as the pipeline's steady state: `synth` jobs synthesized at once
+/// (each parallel inside) on `threads` threads, into heap vectors (fewer jobs if that much would not fit).
+void probe_under_load(const BatchOptions& o, const graph::Config& config, SyntheticSetup& s) {
+  const auto [threads, synth] = pipeline_threads(config);
+  const std::uint64_t bytes = job_bytes(s);
+  s.probe_load_jobs = static_cast<std::size_t>(
+      std::min<std::uint64_t>(synth, std::max<std::uint64_t>(1, (std::uint64_t{24} << 30) / bytes)));
+  std::vector<Presynthesized> scratch;
+  for (std::size_t j = 0; j < s.probe_load_jobs; ++j) scratch.push_back(sized_job(s));
+  const int device = config.gpus.empty() ? 0 : config.gpus.front();
+  s.probe = probe_h2d(device, std::min<std::uint64_t>(bytes, std::uint64_t{1} << 30), 1.5,
+                      [&, threads = threads](const std::atomic<bool>& stop) {
+                        synthesize_until(stop, threads, s, o.seed, scratch);
+                      });
+}
+
+}  // namespace
+
+std::uint64_t witness_seed(const BatchOptions& options, std::uint64_t index) {
+  return options.seed * 1'000'003 + index;
+}
+
+SyntheticSetup make_synthetic_setup(const BatchOptions& options, const graph::Config& config,
+                                    graph::Backend backend) {
+  SyntheticSetup setup;
+  make_keys(options, config, backend, setup);
+  if (std::any_of(options.runs.begin(), options.runs.end(), [](const auto& r) { return r.presynthesized; }))
+    presynthesize(options, setup);
+  if (options.h2d_probe && backend == graph::Backend::cuda) probe_under_load(options, config, setup);
+  return setup;
+}
+
+}  // namespace proofline::apps

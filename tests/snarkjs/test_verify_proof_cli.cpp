@@ -1,0 +1,195 @@
+// verify_proof's one exit-code rule: a well-formed file set gets a verdict (0 valid, 1 invalid), whatever is
+// wrong with the proof's points, (0, 0, 1) included; input that is not a well-formed file set is 2. One line
+// each time.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include <proofline/groth16/json.hpp>
+#include <proofline/groth16/snarkjs_json.hpp>
+
+#include "groth16/helpers.hpp"
+#include "snarkjs/helpers.hpp"
+
+using namespace proofline;
+using namespace proofline::groth16;
+using namespace proofline::snarkjs_test;
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+Outcome verify_proof(const std::string& args) {
+  groth16::test::TempDir dir;
+  const auto out = dir / "stdout", err = dir / "stderr";
+  const std::string command = std::string(PROOFLINE_VERIFY_PROOF) + " " + args + " > " + out.string() +
+                              " 2> " + err.string() + " < /dev/null";
+  const int status = std::system(command.c_str());
+  Outcome o;
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  o.out = file_text(out);
+  o.err = file_text(err);
+  return o;
+}
+
+std::size_t lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+/// chain_16's key and public inputs with `proof`: exit 1 (on stdout, one line, containing `reason`).
+void check_invalid(const std::filesystem::path& proof, const std::string& reason) {
+  CAPTURE(proof.filename().string());
+  const Outcome o = verify_proof(fixture("chain_16", "verification_key.json").string() + " " +
+                                 fixture("chain_16", "public.json").string() + " " + proof.string());
+  CHECK(o.code == 1);
+  CHECK_MESSAGE(contains(o.out, "invalid: " + reason), o.out << o.err);
+  CHECK(lines(o.out) == 1);
+  CHECK(o.err.empty());
+}
+
+/// Exit 2 on stderr, one line, containing `reason`; nothing on stdout.
+void check_unusable(const std::string& args, const std::string& reason) {
+  CAPTURE(args);
+  const Outcome o = verify_proof(args);
+  CHECK(o.code == 2);
+  CHECK_MESSAGE(contains(o.err, reason), o.err);
+  CHECK(lines(o.err) == 1);
+  CHECK(o.out.empty());
+}
+
+/// chain_16's good proof.json with member `name` replaced by `point`, written to `path`.
+std::filesystem::path proof_with(const std::filesystem::path& path, const std::string& name,
+                                 const json::Value& point) {
+  json::Value proof = json::parse(file_text(fixture("chain_16", "proof.json")));
+  proof.set(name, point);
+  write_file_text(path, snarkjs_stringify(proof));
+  return path;
+}
+
+json::Value g1_zero_affine() {
+  return json::Value::array({"0", "0", "1"});
+}
+
+json::Value g2_zero_affine() {
+  return json::Value::array(
+      {json::Value::array({"0", "0"}), json::Value::array({"0", "0"}), json::Value::array({"1", "0"})});
+}
+
+/// A point of E(Fp) on the curve and outside G1 (the cofactor is large, so the first x that gives a point
+/// does).
+G1Affine curve_point_outside_g1() {
+  for (std::uint64_t x = 1;; ++x) {
+    G1Affine p{Fp::from_u64(x), Fp::zero()};
+    if (!(p.x.squared() * p.x + Fp::from_u64(4)).sqrt(p.y)) continue;
+    if (!is_in_subgroup(p)) return p;
+  }
+}
+
+G2Affine twist_point_outside_g2() {
+  for (std::uint64_t x = 1;; ++x) {
+    G2Affine p{Fp2{Fp::from_u64(x), Fp::one()}, Fp2{}};
+    const Fp2 b{Fp::from_u64(4), Fp::from_u64(4)};
+    if (!(p.x.squared() * p.x + b).sqrt(p.y)) continue;
+    if (!is_in_subgroup(p)) return p;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("apps/verify_proof/an affine (0 0) point makes the proof invalid (exit 1) not the file unusable") {
+  groth16::test::TempDir dir;
+  check_invalid(proof_with(dir / "a00.json", "pi_a", g1_zero_affine()),
+                "proof point A is not a valid G1 element: (0, 0) is not on the curve");
+  check_invalid(proof_with(dir / "b00.json", "pi_b", g2_zero_affine()),
+                "proof point B is not a valid G2 element: (0, 0) is not on the curve");
+  check_invalid(proof_with(dir / "c00.json", "pi_c", g1_zero_affine()),
+                "proof point C is not a valid G1 element: (0, 0) is not on the curve");
+  // Zero spelled with leading zeros reads as zero too.
+  check_invalid(proof_with(dir / "a000.json", "pi_a", json::Value::array({"00", "0", "01"})),
+                "proof point A is not a valid G1 element");
+
+  // A wrong number of public inputs is still reported as such.
+  write_file_text(dir / "pub1.json", "[\"7\"]");
+  const Outcome o = verify_proof(fixture("chain_16", "verification_key.json").string() + " " +
+                                 (dir / "pub1.json").string() + " " + (dir / "a00.json").string());
+  CHECK(o.code == 1);
+  CHECK(contains(o.out, "has 1, the key expects 2"));
+
+  // The rest of the file is still checked: (0, 0, 1) in a file for another curve is unusable input.
+  json::Value other = json::parse(file_text(dir / "a00.json"));
+  other.set("curve", "bn128");
+  write_file_text(dir / "a00_bn128.json", snarkjs_stringify(other));
+  check_unusable(fixture("chain_16", "verification_key.json").string() + " " +
+                     fixture("chain_16", "public.json").string() + " " + (dir / "a00_bn128.json").string(),
+                 "bn128");
+  check_unusable(fixture("chain_16", "verification_key.json").string() + " " +
+                     fixture("chain_16", "public.json").string() + " " +
+                     proof_with(dir / "c00_short.json", "pi_c", json::Value::array({"0", "0"})).string(),
+                 "pi_c");
+}
+
+TEST_CASE("apps/verify_proof/points off the curve or outside the subgroup are invalid proofs (exit 1)") {
+  groth16::test::TempDir dir;
+  const Proof good = read_snarkjs_proof(fixture("chain_16", "proof.json"));
+  Proof proof = good;
+  proof.a = curve_point_outside_g1();
+  REQUIRE(proof.a.is_on_curve());
+  write_snarkjs_proof(dir / "a_subgroup.json", proof);
+  check_invalid(dir / "a_subgroup.json", "proof point A is not a valid G1 element");
+  proof = good;
+  proof.b = twist_point_outside_g2();
+  REQUIRE(proof.b.is_on_curve());
+  write_snarkjs_proof(dir / "b_subgroup.json", proof);
+  check_invalid(dir / "b_subgroup.json", "proof point B is not a valid G2 element");
+  proof = good;
+  proof.b.y += Fp2::one();
+  REQUIRE_FALSE(proof.b.is_on_curve());
+  write_snarkjs_proof(dir / "b_off.json", proof);
+  check_invalid(dir / "b_off.json", "proof point B is not a valid G2 element");
+  proof = good;
+  proof.c.x += Fp::one();
+  REQUIRE_FALSE(proof.c.is_on_curve());
+  write_snarkjs_proof(dir / "c_off.json", proof);
+  check_invalid(dir / "c_off.json", "proof point C is not a valid G1 element");
+}
+
+TEST_CASE("apps/verify_proof/malformed files and arguments are unusable input (exit 2)") {
+  groth16::test::TempDir dir;
+  const std::string vk = fixture("chain_16", "verification_key.json").string();
+  const std::string pub = fixture("chain_16", "public.json").string();
+  const std::string good = vk + " " + pub + " ";
+  check_unusable(good + proof_with(dir / "z2.json", "pi_a", json::Value::array({"0", "0", "2"})).string(),
+                 "z must be");
+  check_unusable(
+      good + proof_with(dir / "big.json", "pi_a", json::Value::array({std::string(120, '9'), "1", "1"}))
+                 .string(),
+      "is not a decimal number below the Fp modulus");
+  check_unusable(good + proof_with(dir / "num.json", "pi_c", json::Value::array({0, 0, 1})).string(),
+                 "expected a decimal string");
+  write_file_text(dir / "empty.json", "");
+  check_unusable(good + (dir / "empty.json").string(), "empty.json");
+  write_file_text(dir / "pub_number.json", "[7, 8]");
+  check_unusable(
+      vk + " " + (dir / "pub_number.json").string() + " " + fixture("chain_16", "proof.json").string(),
+      "pub_number.json");
+  check_unusable(
+      (dir / "missing_vk.json").string() + " " + pub + " " + fixture("chain_16", "proof.json").string(),
+      "missing_vk.json");
+  check_unusable("", "verify_proof: expected 3 arguments (VK.json PUBLIC.json PROOF.json), got 0");
+  check_unusable(good, "expected 3 arguments (VK.json PUBLIC.json PROOF.json), got 2");
+  check_unusable(good + "a b", "got 4");
+  check_unusable("--strict " + good + "x", "verify_proof: unknown option '--strict'");
+
+  const Outcome help = verify_proof("--help");
+  CHECK(help.code == 0);
+  CHECK(contains(help.out, "usage: verify_proof VK.json PUBLIC.json PROOF.json"));
+  CHECK(contains(help.out, "Exit codes: 0 valid; 1 invalid"));
+  CHECK(help.err.empty());
+}
