@@ -15,7 +15,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -36,6 +35,7 @@
 #include <proofline/cpu/h_poly.hpp>
 #include <proofline/cpu/msm.hpp>
 #include <proofline/cpu/ntt.hpp>
+#include <proofline/util/options.hpp>
 
 namespace {
 
@@ -45,7 +45,7 @@ struct Options {
   unsigned min_log = 16;
   unsigned max_log = 20;
   unsigned runs = 5;
-  int threads = 0;  // 0: TBB's default
+  std::size_t threads = 0;  // 0: TBB's default
   std::vector<std::string> sections;
   std::string json_path;
   std::uint64_t seed = std::random_device{}();
@@ -303,70 +303,37 @@ constexpr Section kSections[] = {
 
 // ---- command line ----------------------------------------------------------------------------------------
 
-[[noreturn]] void usage(const char* message) {
-  std::fprintf(
-      stderr,
-      "bench_cpu_arith: %s\nusage: bench_cpu_arith [--min-log K] [--max-log K] [--runs N] [--threads N]"
-      " [--sections ntt,h,msm_g1,msm_g2,msm_cmp] [--json FILE] [--seed S]\n",
-      message);
-  std::exit(2);
+Choices<std::string> section_choices() {
+  Choices<std::string> choices;
+  for (const Section& section : kSections) choices.emplace_back(section.name, section.name);
+  return choices;
 }
 
-unsigned long parse_number(const char* text, const char* option) {
-  char* end = nullptr;
-  const unsigned long value = std::strtoul(text, &end, 10);
-  if (end == text || *end != '\0') usage((std::string(option) + " takes a number").c_str());
-  return value;
-}
-
-Options parse_options(int argc, char** argv) {
+/// The options; none after printing --help. Throws OptionError for anything unusable.
+std::optional<Options> parse_options(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") usage("help");
-    if (i + 1 >= argc) usage(("missing value after " + std::string(arg)).c_str());
-    const char* value = argv[++i];
-    if (arg == "--min-log") {
-      options.min_log = static_cast<unsigned>(parse_number(value, "--min-log"));
-    } else if (arg == "--max-log") {
-      options.max_log = static_cast<unsigned>(parse_number(value, "--max-log"));
-    } else if (arg == "--runs") {
-      options.runs = static_cast<unsigned>(parse_number(value, "--runs"));
-    } else if (arg == "--threads") {
-      options.threads = static_cast<int>(parse_number(value, "--threads"));
-    } else if (arg == "--seed") {
-      options.seed = parse_number(value, "--seed");
-    } else if (arg == "--json") {
-      options.json_path = value;
-    } else if (arg == "--sections") {
-      std::string_view list = value;
-      while (!list.empty()) {
-        const std::size_t comma = list.find(',');
-        options.sections.emplace_back(list.substr(0, comma));
-        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-      }
-    } else {
-      usage(("unknown option " + std::string(arg)).c_str());
-    }
-  }
-  if (options.min_log < 1 || options.max_log > max_ntt_log_size || options.min_log > options.max_log)
-    usage("need 1 <= --min-log <= --max-log <= 28");
-  if (options.runs < 1) usage("--runs must be at least 1");
-  for (const auto& name : options.sections) {
-    if (std::none_of(std::begin(kSections), std::end(kSections),
-                     [&](const Section& section) { return name == section.name; }))
-      usage(("unknown section " + name).c_str());
-  }
+  OptionParser cli(
+      "bench_cpu_arith", "usage: bench_cpu_arith [options]",
+      "CPU arithmetic: NTT, H and G1/G2 MSM times at 2^min..2^max, medians over fresh random inputs.");
+  cli.integer("--min-log", "K", "smallest size, 2^K (default 16)", options.min_log,
+              Bounds<unsigned>{1, max_ntt_log_size});
+  cli.integer("--max-log", "K", "largest size, 2^K (default 20)", options.max_log,
+              Bounds<unsigned>{1, max_ntt_log_size});
+  cli.integer("--runs", "N", "timed runs per row (default 5)", options.runs, Bounds<unsigned>{1, 1000});
+  cli.integer("--threads", "N", "threads (default 0: TBB's default)", options.threads, thread_bounds(0));
+  cli.choice_list("--sections", "LIST", "sections to run, of ntt,h,msm_g1,msm_g2,msm_cmp (default: all)",
+                  options.sections, section_choices());
+  cli.text("--json", "FILE", "write the rows as JSON too", options.json_path);
+  cli.integer("--seed", "S", "input seed (default: random)", options.seed,
+              Bounds<std::uint64_t>{0, ~std::uint64_t{0}});
+  if (!cli.parse(argc, argv)) return std::nullopt;
+  if (options.min_log > options.max_log) throw OptionError("need --min-log <= --max-log");
   return options;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const Options options = parse_options(argc, argv);
+int run(const Options& options) {
   std::optional<tbb::global_control> limit;
-  if (options.threads > 0)
-    limit.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(options.threads));
+  if (options.threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, options.threads);
   const int threads = static_cast<int>(
       std::min<std::size_t>(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()),
                             tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
@@ -382,4 +349,11 @@ int main(int argc, char** argv) {
   }
   if (!options.json_path.empty()) report.write_json(options.json_path, threads, options);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_with_options(
+      "bench_cpu_arith", [&] { return parse_options(argc, argv); }, run);
 }

@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +25,7 @@
 #include <proofline/groth16/setup.hpp>
 #include <proofline/groth16/synthetic.hpp>
 #include <proofline/groth16/verifier.hpp>
+#include <proofline/util/options.hpp>
 
 namespace {
 
@@ -35,7 +36,7 @@ struct Options {
   unsigned min_log = 12;
   unsigned max_log = 18;
   unsigned runs = 3;
-  int threads = 0;
+  std::size_t threads = 0;  // 0: TBB's default
   std::vector<HConvention> conventions = {HConvention::generator7};
   std::string cache_dir;
   std::string json_path;
@@ -104,10 +105,7 @@ void print_row(const Row& row) {
 void write_json(const std::string& path, const std::vector<Row>& rows, const Options& options, int threads,
                 const std::string& load_start, const std::string& load_end) {
   std::ofstream out(path);
-  if (!out) {
-    std::fprintf(stderr, "bench_groth16: cannot write %s\n", path.c_str());
-    std::exit(1);
-  }
+  if (!out) throw std::runtime_error("cannot write " + path);
   out << "{\n  \"benchmark\": \"bench_groth16\",\n  \"threads\": " << threads
       << ",\n  \"runs\": " << options.runs << ",\n  \"seed\": " << options.seed
       << ",\n  \"loadavg_start\": \"" << load_start << "\",\n  \"loadavg_end\": \"" << load_end
@@ -132,76 +130,75 @@ void write_json(const std::string& path, const std::vector<Row>& rows, const Opt
   out << "\n  ]\n}\n";
 }
 
-[[noreturn]] void usage(const std::string& message) {
-  std::fprintf(
-      stderr,
-      "bench_groth16: %s\nusage: bench_groth16 [--min-log K] [--max-log K] [--runs N] "
-      "[--conventions generator7,snarkjs] [--threads N] [--cache-dir DIR] [--json FILE] [--seed S]\n",
-      message.c_str());
-  std::exit(2);
-}
-
-unsigned long parse_number(const char* text, const char* option) {
-  char* end = nullptr;
-  const unsigned long value = std::strtoul(text, &end, 10);
-  if (end == text || *end != '\0') usage(std::string(option) + " takes a number");
-  return value;
-}
-
-Options parse_options(int argc, char** argv) {
+/// The options; none after printing --help. Throws OptionError for anything unusable.
+std::optional<Options> parse_options(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") usage("help");
-    if (i + 1 >= argc) usage("missing value after " + std::string(arg));
-    const char* value = argv[++i];
-    if (arg == "--min-log") {
-      options.min_log = static_cast<unsigned>(parse_number(value, "--min-log"));
-    } else if (arg == "--max-log") {
-      options.max_log = static_cast<unsigned>(parse_number(value, "--max-log"));
-    } else if (arg == "--runs") {
-      options.runs = static_cast<unsigned>(parse_number(value, "--runs"));
-    } else if (arg == "--threads") {
-      options.threads = static_cast<int>(parse_number(value, "--threads"));
-    } else if (arg == "--seed") {
-      options.seed = parse_number(value, "--seed");
-    } else if (arg == "--cache-dir") {
-      options.cache_dir = value;
-    } else if (arg == "--json") {
-      options.json_path = value;
-    } else if (arg == "--conventions") {
-      options.conventions.clear();
-      std::string_view list = value;
-      while (!list.empty()) {
-        const std::size_t comma = list.find(',');
-        const std::string_view item = list.substr(0, comma);
-        if (item == "generator7") {
-          options.conventions.push_back(HConvention::generator7);
-        } else if (item == "snarkjs") {
-          options.conventions.push_back(HConvention::snarkjs);
-        } else {
-          usage("unknown convention " + std::string(item));
-        }
-        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-      }
-    } else {
-      usage("unknown option " + std::string(arg));
-    }
-  }
-  if (options.min_log < 2 || options.max_log > 28 || options.min_log > options.max_log)
-    usage("need 2 <= --min-log <= --max-log <= 28");
-  if (options.runs < 1) usage("--runs must be at least 1");
-  if (options.conventions.empty()) usage("--conventions needs at least one convention");
+  OptionParser cli(
+      "bench_groth16", "usage: bench_groth16 [options]",
+      "Groth16 on the CPU: setup and prove times per synthetic circuit size, every proof verified.");
+  cli.integer("--min-log", "K", "smallest domain, 2^K rows (default 12)", options.min_log,
+              Bounds<unsigned>{2, 28});
+  cli.integer("--max-log", "K", "largest domain, 2^K rows (default 18)", options.max_log,
+              Bounds<unsigned>{2, 28});
+  cli.integer("--runs", "N", "timed proofs per size (default 3)", options.runs, Bounds<unsigned>{1, 1000});
+  cli.choice_list(
+      "--conventions", "LIST", "H conventions, generator7 and/or snarkjs (default generator7)",
+      options.conventions,
+      Choices<HConvention>{{"generator7", HConvention::generator7}, {"snarkjs", HConvention::snarkjs}});
+  cli.integer("--threads", "N", "threads (default 0: TBB's default)", options.threads, thread_bounds(0));
+  cli.text("--cache-dir", "DIR", "cache the keys in DIR (native format)", options.cache_dir);
+  cli.text("--json", "FILE", "write the rows as JSON too", options.json_path);
+  cli.integer("--seed", "S", "circuit, witness and trapdoor seed (default 1)", options.seed,
+              Bounds<std::uint64_t>{0, ~std::uint64_t{0}});
+  cli.epilog("Exit codes: 0 every proof verified, 1 one did not, 2 bad options.");
+  if (!cli.parse(argc, argv)) return std::nullopt;
+  if (options.min_log > options.max_log) throw OptionError("need --min-log <= --max-log");
   return options;
 }
 
-}  // namespace
+/// The keys of one size and convention: made from the seed's trapdoor, or loaded from --cache-dir.
+KeyPair keys_for(const Options& options, const SyntheticOptions& synthetic, const SyntheticCircuit& circuit,
+                 Row& row) {
+  SetupOptions setup{.convention = row.convention, .timings = &row.setup};
+  if (options.cache_dir.empty())
+    return setup_from_trapdoor(circuit.cs, trapdoor_from_seed(options.seed), setup);
+  bool loaded = false;
+  KeyPair keys = load_or_setup(circuit.cs,
+                               KeyCacheRequest{.directory = options.cache_dir,
+                                               .circuit_name = synthetic_circuit_name(synthetic),
+                                               .trapdoor_seed = options.seed},
+                               setup, &loaded);
+  row.setup_cached = loaded;
+  return keys;
+}
 
-int main(int argc, char** argv) {
-  const Options options = parse_options(argc, argv);
+/// Setup (or cache load), one untimed proof, then options.runs timed proofs, each verified.
+Row measure(const Options& options, const SyntheticOptions& synthetic, const SyntheticCircuit& circuit,
+            HConvention convention, double synthetic_s) {
+  Row row;
+  row.log_n = synthetic.log_size;
+  row.convention = convention;
+  row.constraints = circuit.cs.num_constraints();
+  row.variables = circuit.cs.num_variables;
+  row.nonzeros = circuit.cs.nonzeros();
+  row.synthetic_s = synthetic_s;
+  const KeyPair keys = keys_for(options, synthetic, circuit, row);
+  const PreparedVerifyingKey pvk = prepare(keys.vk);
+  row.verified = true;
+  ProveTimings warm;
+  prove(keys.pk, circuit.cs, circuit.witness, {}, &warm);  // first use: NTT twiddles, page faults
+  for (unsigned run = 0; run < options.runs; ++run) {
+    ProveTimings timings;
+    const Proof proof = prove(keys.pk, circuit.cs, circuit.witness, {}, &timings);
+    row.proves.push_back(timings);
+    row.verified = row.verified && verify(pvk, public_inputs(circuit.witness, circuit.cs.num_public), proof);
+  }
+  return row;
+}
+
+int run(const Options& options) {
   std::optional<tbb::global_control> limit;
-  if (options.threads > 0)
-    limit.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(options.threads));
+  if (options.threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, options.threads);
   const int threads = static_cast<int>(
       std::min<std::size_t>(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()),
                             tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
@@ -221,40 +218,8 @@ int main(int argc, char** argv) {
     const double synthetic_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     for (const HConvention convention : options.conventions) {
-      Row row;
-      row.log_n = log;
-      row.convention = convention;
-      row.constraints = circuit.cs.num_constraints();
-      row.variables = circuit.cs.num_variables;
-      row.nonzeros = circuit.cs.nonzeros();
-      row.synthetic_s = synthetic_s;
-      SetupOptions setup{.convention = convention, .timings = &row.setup};
-      KeyPair keys;
-      if (options.cache_dir.empty()) {
-        keys = setup_from_trapdoor(circuit.cs, trapdoor_from_seed(options.seed), setup);
-      } else {
-        const std::string circuit_name = synthetic_circuit_name(synthetic);
-        bool loaded = false;
-        keys = load_or_setup(
-            circuit.cs,
-            KeyCacheRequest{
-                .directory = options.cache_dir, .circuit_name = circuit_name, .trapdoor_seed = options.seed},
-            setup, &loaded);
-        row.setup_cached = loaded;
-      }
-      const PreparedVerifyingKey pvk = prepare(keys.vk);
-      row.verified = true;
-      ProveTimings warm;
-      prove(keys.pk, circuit.cs, circuit.witness, {}, &warm);  // first use: NTT twiddles, page faults
-      for (unsigned run = 0; run < options.runs; ++run) {
-        ProveTimings timings;
-        const Proof proof = prove(keys.pk, circuit.cs, circuit.witness, {}, &timings);
-        row.proves.push_back(timings);
-        row.verified =
-            row.verified && verify(pvk, public_inputs(circuit.witness, circuit.cs.num_public), proof);
-      }
-      print_row(row);
-      rows.push_back(std::move(row));
+      rows.push_back(measure(options, synthetic, circuit, convention, synthetic_s));
+      print_row(rows.back());
     }
   }
   const std::string load_end = loadavg();
@@ -262,4 +227,11 @@ int main(int argc, char** argv) {
   if (!options.json_path.empty()) write_json(options.json_path, rows, options, threads, load_start, load_end);
   const bool all_verified = std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.verified; });
   return all_verified ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_with_options(
+      "bench_groth16", [&] { return parse_options(argc, argv); }, run);
 }

@@ -10,7 +10,8 @@
 //   wake       how long a waiter blocked on a full budget takes to run after a release, and after a trim
 //              (the trim includes unpinning), p50/p99
 //
-// Sizes shrink to fit where memory is short (a note says so). Exit status 1 if a check fails.
+// Sizes shrink to fit where memory is short (a note says so). Exit status 1 if a check fails, 2 for bad
+// options.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -22,9 +23,11 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -33,6 +36,7 @@
 #include <proofline/memory/pinned_pool.hpp>
 #include <proofline/memory/pinning.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/options.hpp>
 #include <proofline/util/size.hpp>
 
 #ifdef PROOFLINE_BENCH_CUDA
@@ -61,58 +65,33 @@ struct Args {
   double min_h2d_gbs = 0;  // fail if a page-locking backend copies slower than this (0: no check)
 };
 
-[[noreturn]] void usage(const char* message) {
-  if (message != nullptr) std::fprintf(stderr, "bench_memory: %s\n", message);
-  std::fprintf(
-      stderr,
-      "usage: bench_memory [--json FILE] [--backend host|cuda-alloc|cuda-register]... [--budget SIZE]\n"
-      "                    [--pin-size SIZE] [--pin-runs N] [--slots N] [--slot-size SIZE]\n"
-      "                    [--h2d-size SIZE] [--h2d-runs N] [--lease-iterations N]\n"
-      "                    [--wake-runs N] [--wake-size SIZE] [--min-h2d-gbs X]\n");
-  std::exit(message != nullptr ? 2 : 0);
-}
-
-Args parse(int argc, char** argv) {
+/// The options; none after printing --help. Throws OptionError for anything unusable.
+std::optional<Args> parse(int argc, char** argv) {
   Args args;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--help" || flag == "-h") usage(nullptr);
-    if (i + 1 >= argc) usage(("missing value after " + flag).c_str());
-    const std::string value = argv[++i];
-    const auto count = [&] {
-      const int n = std::stoi(value);
-      if (n <= 0) usage((flag + " needs a positive count").c_str());
-      return n;
-    };
-    if (flag == "--json")
-      args.json = value;
-    else if (flag == "--backend")
-      args.backends.push_back(parse_pinning_kind(value));
-    else if (flag == "--budget")
-      args.budget = parse_size(value);
-    else if (flag == "--pin-size")
-      args.pin_bytes = parse_size(value);
-    else if (flag == "--pin-runs")
-      args.pin_runs = count();
-    else if (flag == "--slots")
-      args.slots = count();
-    else if (flag == "--slot-size")
-      args.slot_bytes = parse_size(value);
-    else if (flag == "--h2d-size")
-      args.h2d_bytes = parse_size(value);
-    else if (flag == "--h2d-runs")
-      args.h2d_runs = count();
-    else if (flag == "--lease-iterations")
-      args.lease_iterations = count();
-    else if (flag == "--wake-runs")
-      args.wake_runs = count();
-    else if (flag == "--wake-size")
-      args.wake_bytes = parse_size(value);
-    else if (flag == "--min-h2d-gbs")
-      args.min_h2d_gbs = std::stod(value);
-    else
-      usage(("unknown option " + flag).c_str());
-  }
+  OptionParser cli("bench_memory", "usage: bench_memory [options]",
+                   "What the memory layer costs, per pinning backend: a table, and JSON with --json.");
+  cli.text("--json", "FILE", "write the figures as JSON too", args.json);
+  cli.value("--backend", "host|cuda-alloc|cuda-register",
+            "a pinning backend to measure; repeat for several (default: every backend usable here)",
+            [&args](std::string_view name) { args.backends.push_back(parse_pinning_kind(name)); });
+  cli.value("--budget", "SIZE", "host budget (default: the detected one)",
+            [&args](std::string_view text) { args.budget = parse_size_option("--budget", text); });
+  cli.size("--pin-size", "SIZE", "block pinned and unpinned per run (default 1G)", args.pin_bytes);
+  cli.integer("--pin-runs", "N", "pin/unpin runs (default 3)", args.pin_runs, Bounds<int>{1, 1000});
+  cli.integer("--slots", "N", "slots prewarmed into the pool (default 4)", args.slots, Bounds<int>{1, 1024});
+  cli.size("--slot-size", "SIZE", "bytes per slot, in 4 buffers (default 1.5G)", args.slot_bytes);
+  cli.size("--h2d-size", "SIZE", "bytes per H2D copy (default 1G)", args.h2d_bytes);
+  cli.integer("--h2d-runs", "N", "timed H2D copies (default 10)", args.h2d_runs, Bounds<int>{1, 10'000});
+  cli.integer("--lease-iterations", "N", "lease/return pairs (default 20000)", args.lease_iterations,
+              Bounds<int>{1, 100'000'000});
+  cli.integer("--wake-runs", "N", "wake-up measurements of each kind (default 20)", args.wake_runs,
+              Bounds<int>{1, 100'000});
+  cli.size("--wake-size", "SIZE", "bytes the waiter asks for (default 64M)", args.wake_bytes);
+  cli.real("--min-h2d-gbs", "X",
+           "fail if a page-locking backend copies slower than X GB/s (default 0: no check)", args.min_h2d_gbs,
+           Bounds<double>{0, 10'000});
+  cli.epilog("Exit codes: 0 every check passed, 1 a check failed, 2 bad options.");
+  if (!cli.parse(argc, argv)) return std::nullopt;
   return args;
 }
 
@@ -436,105 +415,111 @@ struct BackendResult {
   std::string failure;
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  Args args = parse(argc, argv);
-  const HostMemory host = detect_host_memory();
-  const std::uint64_t budget_bytes = args.budget != 0 ? args.budget : host_budget_bytes(host);
-  const bool cuda = cuda_device_available();
+/// The machine as the benchmark sees it.
+struct Machine {
+  HostMemory host;
+  std::uint64_t budget_bytes = 0;
+  bool cuda = false;
   std::string device = "none";
-#ifdef PROOFLINE_BENCH_CUDA
-  if (cuda) device = cuda_device_name();
-#endif
+};
 
-  // Fit the sizes to this machine: the slots, an H2D buffer beside them and a pageable copy of it must fit
-  // in the budget at once.
+Machine detect_machine(const Args& args) {
+  Machine m;
+  m.host = detect_host_memory();
+  m.budget_bytes = args.budget != 0 ? args.budget : host_budget_bytes(m.host);
+  m.cuda = cuda_device_available();
+#ifdef PROOFLINE_BENCH_CUDA
+  if (m.cuda) m.device = cuda_device_name();
+#endif
+  return m;
+}
+
+/// Fits the sizes to this machine (the slots, an H2D buffer beside them and a pageable copy of it must fit in
+/// the budget at once) and picks the backends; returns a note for each size that shrank.
+std::vector<std::string> fit_to_machine(Args& args, const Machine& m) {
   std::vector<std::string> notes;
   const auto granule = 2 * MiB;
-  if (args.slots * args.slot_bytes + 2 * args.h2d_bytes > budget_bytes) {
-    const std::uint64_t room = budget_bytes / 2;
+  if (args.slots * args.slot_bytes + 2 * args.h2d_bytes > m.budget_bytes) {
+    const std::uint64_t room = m.budget_bytes / 2;
     args.h2d_bytes = std::max<std::uint64_t>(granule, std::min(args.h2d_bytes, room / 4 / granule * granule));
     args.slot_bytes = std::max<std::uint64_t>(4 * granule, room / args.slots / (4 * granule) * (4 * granule));
     notes.push_back("memory is short: slots of " + format_size(args.slot_bytes) + ", H2D buffer of " +
                     format_size(args.h2d_bytes));
   }
-  if (args.pin_bytes > budget_bytes / 2) {
-    args.pin_bytes = std::max<std::uint64_t>(granule, budget_bytes / 2 / granule * granule);
+  if (args.pin_bytes > m.budget_bytes / 2) {
+    args.pin_bytes = std::max<std::uint64_t>(granule, m.budget_bytes / 2 / granule * granule);
     notes.push_back("memory is short: pin cost measured on " + format_size(args.pin_bytes));
   }
   if (args.backends.empty()) {
-    if (cuda) args.backends = {PinningKind::cuda_host_register, PinningKind::cuda_host_alloc};
+    if (m.cuda) args.backends = {PinningKind::cuda_host_register, PinningKind::cuda_host_alloc};
     args.backends.push_back(PinningKind::host);
   }
-  const std::uint64_t part = args.slot_bytes / 4;
-  const std::vector<std::uint64_t> slot_sizes(4, part);
+  return notes;
+}
 
-  std::printf("bench_memory: %u hardware threads, MemTotal %s, usable %s, budget %s, CUDA device: %s\n",
-              std::thread::hardware_concurrency(), format_size(host.mem_total).c_str(),
-              format_size(host.usable).c_str(), format_size(budget_bytes).c_str(), device.c_str());
-  for (const auto& note : notes) std::printf("note: %s\n", note.c_str());
-
-  std::vector<BackendResult> results;
-  bool all_ok = true;
-  for (const PinningKind kind : args.backends) {
-    BackendResult r;
-    r.name = std::string(to_string(kind));
-    try {
-      auto backend = make_backend(kind);
-      r.pin = measure_pin(*backend, args);
-
-      Budget budget("host", budget_bytes);
-      PinnedPool pool(budget, *backend, PoolOptions{.name = r.name + "-pool"});
-      const auto start = SteadyClock::now();
-      pool.prewarm_slots(static_cast<std::size_t>(args.slots), slot_sizes);
-      r.prewarm_seconds = seconds_since(start);
-      r.prewarm_bytes = pool.stats().bytes_pinned;
-
+/// H2D from a leased buffer and from pageable memory of the same size (CUDA builds with a device).
+void measure_h2d([[maybe_unused]] PinnedPool& pool, [[maybe_unused]] const Args& args,
+                 [[maybe_unused]] BackendResult& r) {
 #ifdef PROOFLINE_BENCH_CUDA
-      if (cuda) {
-        PinnedLease lease = pool.lease(args.h2d_bytes);
-        fill_random(lease.data(), lease.size(), 1);
-        r.h2d_pinned_gbs = h2d_gbs(lease.data(), lease.size(), args.h2d_runs);
-        std::unique_ptr<std::byte[]> pageable(new std::byte[args.h2d_bytes]);
-        fill_random(pageable.get(), args.h2d_bytes, 2);
-        r.h2d_pageable_gbs = h2d_gbs(pageable.get(), args.h2d_bytes, args.h2d_runs);
-      }
+  PinnedLease lease = pool.lease(args.h2d_bytes);
+  fill_random(lease.data(), lease.size(), 1);
+  r.h2d_pinned_gbs = h2d_gbs(lease.data(), lease.size(), args.h2d_runs);
+  std::unique_ptr<std::byte[]> pageable(new std::byte[args.h2d_bytes]);
+  fill_random(pageable.get(), args.h2d_bytes, 2);
+  r.h2d_pageable_gbs = h2d_gbs(pageable.get(), args.h2d_bytes, args.h2d_runs);
 #endif
-      pool.trim(pool.stats().bytes_idle - r.prewarm_bytes);  // back to the warm slots only
-      r.lease = measure_leases(pool, slot_sizes, args);
-      if (r.lease.pin_calls_after_warm != 0) {
-        r.ok = false;
-        r.failure = std::to_string(r.lease.pin_calls_after_warm) + " pin calls after warm-up";
-      }
-      if (args.min_h2d_gbs > 0 && backend->pins() && r.h2d_pinned_gbs &&
-          *r.h2d_pinned_gbs < args.min_h2d_gbs && kind != PinningKind::host) {
-        r.ok = false;
-        r.failure = "H2D from pinned memory below " + std::to_string(args.min_h2d_gbs) + " GB/s";
-      }
-      r.wake = measure_wake(*backend, args);
-    } catch (const std::exception& e) {
-      r.ok = false;
-      r.failure = e.what();
-    }
-    all_ok = all_ok && r.ok;
-    results.push_back(std::move(r));
-  }
+}
 
+/// Every measurement of one backend; a failure is recorded in the result, not thrown.
+BackendResult measure_backend(PinningKind kind, const Args& args, const Machine& m,
+                              std::span<const std::uint64_t> slot_sizes) {
+  BackendResult r;
+  r.name = std::string(to_string(kind));
+  try {
+    auto backend = make_backend(kind);
+    r.pin = measure_pin(*backend, args);
+    Budget budget("host", m.budget_bytes);
+    PinnedPool pool(budget, *backend, PoolOptions{.name = r.name + "-pool"});
+    const auto start = SteadyClock::now();
+    pool.prewarm_slots(static_cast<std::size_t>(args.slots), slot_sizes);
+    r.prewarm_seconds = seconds_since(start);
+    r.prewarm_bytes = pool.stats().bytes_pinned;
+    if (m.cuda) measure_h2d(pool, args, r);
+    pool.trim(pool.stats().bytes_idle - r.prewarm_bytes);  // back to the warm slots only
+    r.lease = measure_leases(pool, slot_sizes, args);
+    if (r.lease.pin_calls_after_warm != 0) {
+      r.ok = false;
+      r.failure = std::to_string(r.lease.pin_calls_after_warm) + " pin calls after warm-up";
+    }
+    if (args.min_h2d_gbs > 0 && backend->pins() && r.h2d_pinned_gbs && *r.h2d_pinned_gbs < args.min_h2d_gbs &&
+        kind != PinningKind::host) {
+      r.ok = false;
+      r.failure = "H2D from pinned memory below " + std::to_string(args.min_h2d_gbs) + " GB/s";
+    }
+    r.wake = measure_wake(*backend, args);
+  } catch (const std::exception& e) {
+    r.ok = false;
+    r.failure = e.what();
+  }
+  return r;
+}
+
+std::string optional_rate(const std::optional<double>& value) {
+  char text[32];
+  if (value)
+    std::snprintf(text, sizeof text, "%.1f", *value);
+  else
+    std::snprintf(text, sizeof text, "-");
+  return text;
+}
+
+void print_table(const std::vector<BackendResult>& results) {
   std::printf("\n%-14s %6s %9s %9s %10s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "backend", "locked",
               "pin", "unpin", "prewarm", "h2d", "pageable", "slot", "slot", "return", "buffer", "contend",
               "contend", "wake", "wake", "wake");
   std::printf("%-14s %6s %9s %9s %10s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "", "", "s/GiB",
               "s/GiB", "s", "GB/s", "GB/s", "p50 ns", "p99 ns", "p50 ns", "p50 ns", "p50 ns", "p99 ns",
               "rel p50us", "trim p50us", "trim p99us");
-  const auto opt = [](const std::optional<double>& v) {
-    char text[32];
-    if (v)
-      std::snprintf(text, sizeof text, "%.1f", *v);
-    else
-      std::snprintf(text, sizeof text, "-");
-    return std::string(text);
-  };
   for (const auto& r : results) {
     if (!r.ok && r.prewarm_bytes == 0) {
       std::printf("%-14s FAILED: %s\n", r.name.c_str(), r.failure.c_str());
@@ -543,93 +528,140 @@ int main(int argc, char** argv) {
     std::printf(
         "%-14s %6s %9.3f %9.3f %10.2f %9s %9s %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.1f %10.1f %10.1f\n",
         r.name.c_str(), r.pin.page_locked ? "yes" : "no", r.pin.pin_s_per_gib, r.pin.unpin_s_per_gib,
-        r.prewarm_seconds, opt(r.h2d_pinned_gbs).c_str(), opt(r.h2d_pageable_gbs).c_str(),
+        r.prewarm_seconds, optional_rate(r.h2d_pinned_gbs).c_str(), optional_rate(r.h2d_pageable_gbs).c_str(),
         r.lease.slot_lease_p50_ns, r.lease.slot_lease_p99_ns, r.lease.slot_return_p50_ns,
         r.lease.buffer_lease_p50_ns, r.lease.contended_p50_ns, r.lease.contended_p99_ns,
         r.wake.release_p50_us, r.wake.trim_p50_us, r.wake.trim_p99_us);
     if (!r.ok) std::printf("%-14s FAILED: %s\n", "", r.failure.c_str());
   }
+}
+
+void print_method(const Args& args) {
   std::printf(
       "\npin: %s blocks, median of %d; prewarm: %d slots x 4 x %s; h2d: %s from a leased buffer vs "
       "pageable malloc, median of %d after 2 warm-up copies; slot/return: try_acquire_slot/release_slot; "
       "buffer: try_lease + return; contend: lease_slot with %d threads, %d iterations in all; wake: a %s "
       "waiter, %d runs, after a release (rel) and after a trim that unpins (trim)\n",
-      format_size(args.pin_bytes).c_str(), args.pin_runs, args.slots, format_size(part).c_str(),
-      format_size(args.h2d_bytes).c_str(), args.h2d_runs, args.slots, args.lease_iterations,
-      format_size(args.wake_bytes).c_str(), args.wake_runs);
+      format_size(args.pin_bytes).c_str(), args.pin_runs, args.slots,
+      format_size(args.slot_bytes / 4).c_str(), format_size(args.h2d_bytes).c_str(), args.h2d_runs,
+      args.slots, args.lease_iterations, format_size(args.wake_bytes).c_str(), args.wake_runs);
+}
 
-  if (!args.json.empty()) {
-    Json j;
-    j.open();
-    j.string("benchmark", "bench_memory");
-    j.open("machine");
-    j.integer("hardware_threads", std::thread::hardware_concurrency());
-    j.integer("mem_total_bytes", host.mem_total);
-    j.integer("usable_bytes", host.usable);
-    j.integer("budget_bytes", budget_bytes);
-    j.string("cuda_device", device);
-    j.close();
-    j.open("config");
-    j.integer("pin_bytes", args.pin_bytes);
-    j.integer("pin_runs", static_cast<std::uint64_t>(args.pin_runs));
-    j.integer("slots", static_cast<std::uint64_t>(args.slots));
-    j.integer("slot_bytes", args.slot_bytes);
-    j.integer("buffers_per_slot", 4);
-    j.integer("h2d_bytes", args.h2d_bytes);
-    j.integer("h2d_runs", static_cast<std::uint64_t>(args.h2d_runs));
-    j.integer("lease_iterations", static_cast<std::uint64_t>(args.lease_iterations));
-    j.integer("wake_runs", static_cast<std::uint64_t>(args.wake_runs));
-    j.integer("wake_bytes", args.wake_bytes);
-    j.close();
-    j.open_array("backends");
-    for (const auto& r : results) {
-      j.open();
-      j.string("name", r.name);
-      j.boolean("ok", r.ok);
-      if (!r.ok) j.string("failure", r.failure);
-      j.boolean("page_locked", r.pin.page_locked);
-      j.number("pin_s_per_gib", r.pin.pin_s_per_gib);
-      j.number("unpin_s_per_gib", r.pin.unpin_s_per_gib);
-      j.number("prewarm_seconds", r.prewarm_seconds);
-      j.integer("prewarm_bytes", r.prewarm_bytes);
-      if (r.h2d_pinned_gbs) {
-        j.number("h2d_leased_gbs", *r.h2d_pinned_gbs);
-        j.number("h2d_pageable_gbs", *r.h2d_pageable_gbs);
-      } else {
-        j.null("h2d_leased_gbs");
-        j.null("h2d_pageable_gbs");
-      }
-      j.open("lease");
-      j.integer("iterations", static_cast<std::uint64_t>(r.lease.iterations));
-      j.number("slot_lease_p50_ns", r.lease.slot_lease_p50_ns);
-      j.number("slot_lease_p99_ns", r.lease.slot_lease_p99_ns);
-      j.number("slot_return_p50_ns", r.lease.slot_return_p50_ns);
-      j.number("slot_return_p99_ns", r.lease.slot_return_p99_ns);
-      j.number("buffer_lease_return_p50_ns", r.lease.buffer_lease_p50_ns);
-      j.number("buffer_lease_return_p99_ns", r.lease.buffer_lease_p99_ns);
-      j.integer("contended_threads", r.lease.threads);
-      j.number("contended_slot_lease_p50_ns", r.lease.contended_p50_ns);
-      j.number("contended_slot_lease_p99_ns", r.lease.contended_p99_ns);
-      j.integer("pin_calls_after_warm", r.lease.pin_calls_after_warm);
-      j.close();
-      j.open("wake");
-      j.integer("bytes", r.wake.bytes);
-      j.number("after_release_p50_us", r.wake.release_p50_us);
-      j.number("after_release_p99_us", r.wake.release_p99_us);
-      j.number("after_trim_p50_us", r.wake.trim_p50_us);
-      j.number("after_trim_p99_us", r.wake.trim_p99_us);
-      j.number("trim_call_p50_us", r.wake.trim_only_p50_us);
-      j.close();
-      j.close();
-    }
-    j.close_array();
-    j.close();
-    std::ofstream out(args.json);
-    out << j.text();
-    if (!out) {
-      std::fprintf(stderr, "bench_memory: cannot write %s\n", args.json.c_str());
-      return 1;
-    }
+void json_machine(Json& j, const Machine& m) {
+  j.open("machine");
+  j.integer("hardware_threads", std::thread::hardware_concurrency());
+  j.integer("mem_total_bytes", m.host.mem_total);
+  j.integer("usable_bytes", m.host.usable);
+  j.integer("budget_bytes", m.budget_bytes);
+  j.string("cuda_device", m.device);
+  j.close();
+}
+
+void json_config(Json& j, const Args& args) {
+  j.open("config");
+  j.integer("pin_bytes", args.pin_bytes);
+  j.integer("pin_runs", static_cast<std::uint64_t>(args.pin_runs));
+  j.integer("slots", static_cast<std::uint64_t>(args.slots));
+  j.integer("slot_bytes", args.slot_bytes);
+  j.integer("buffers_per_slot", 4);
+  j.integer("h2d_bytes", args.h2d_bytes);
+  j.integer("h2d_runs", static_cast<std::uint64_t>(args.h2d_runs));
+  j.integer("lease_iterations", static_cast<std::uint64_t>(args.lease_iterations));
+  j.integer("wake_runs", static_cast<std::uint64_t>(args.wake_runs));
+  j.integer("wake_bytes", args.wake_bytes);
+  j.close();
+}
+
+void json_lease(Json& j, const LeaseResult& lease) {
+  j.open("lease");
+  j.integer("iterations", static_cast<std::uint64_t>(lease.iterations));
+  j.number("slot_lease_p50_ns", lease.slot_lease_p50_ns);
+  j.number("slot_lease_p99_ns", lease.slot_lease_p99_ns);
+  j.number("slot_return_p50_ns", lease.slot_return_p50_ns);
+  j.number("slot_return_p99_ns", lease.slot_return_p99_ns);
+  j.number("buffer_lease_return_p50_ns", lease.buffer_lease_p50_ns);
+  j.number("buffer_lease_return_p99_ns", lease.buffer_lease_p99_ns);
+  j.integer("contended_threads", lease.threads);
+  j.number("contended_slot_lease_p50_ns", lease.contended_p50_ns);
+  j.number("contended_slot_lease_p99_ns", lease.contended_p99_ns);
+  j.integer("pin_calls_after_warm", lease.pin_calls_after_warm);
+  j.close();
+}
+
+void json_wake(Json& j, const WakeResult& wake) {
+  j.open("wake");
+  j.integer("bytes", wake.bytes);
+  j.number("after_release_p50_us", wake.release_p50_us);
+  j.number("after_release_p99_us", wake.release_p99_us);
+  j.number("after_trim_p50_us", wake.trim_p50_us);
+  j.number("after_trim_p99_us", wake.trim_p99_us);
+  j.number("trim_call_p50_us", wake.trim_only_p50_us);
+  j.close();
+}
+
+void json_backend(Json& j, const BackendResult& r) {
+  j.open();
+  j.string("name", r.name);
+  j.boolean("ok", r.ok);
+  if (!r.ok) j.string("failure", r.failure);
+  j.boolean("page_locked", r.pin.page_locked);
+  j.number("pin_s_per_gib", r.pin.pin_s_per_gib);
+  j.number("unpin_s_per_gib", r.pin.unpin_s_per_gib);
+  j.number("prewarm_seconds", r.prewarm_seconds);
+  j.integer("prewarm_bytes", r.prewarm_bytes);
+  if (r.h2d_pinned_gbs) {
+    j.number("h2d_leased_gbs", *r.h2d_pinned_gbs);
+    j.number("h2d_pageable_gbs", *r.h2d_pageable_gbs);
+  } else {
+    j.null("h2d_leased_gbs");
+    j.null("h2d_pageable_gbs");
   }
+  json_lease(j, r.lease);
+  json_wake(j, r.wake);
+  j.close();
+}
+
+/// False when the file cannot be written.
+bool write_json(const std::string& path, const Machine& m, const Args& args,
+                const std::vector<BackendResult>& results) {
+  Json j;
+  j.open();
+  j.string("benchmark", "bench_memory");
+  json_machine(j, m);
+  json_config(j, args);
+  j.open_array("backends");
+  for (const auto& r : results) json_backend(j, r);
+  j.close_array();
+  j.close();
+  std::ofstream out(path);
+  out << j.text();
+  return static_cast<bool>(out);
+}
+
+int run(Args args) {
+  const Machine m = detect_machine(args);
+  const std::vector<std::string> notes = fit_to_machine(args, m);
+  const std::vector<std::uint64_t> slot_sizes(4, args.slot_bytes / 4);
+  std::printf("bench_memory: %u hardware threads, MemTotal %s, usable %s, budget %s, CUDA device: %s\n",
+              std::thread::hardware_concurrency(), format_size(m.host.mem_total).c_str(),
+              format_size(m.host.usable).c_str(), format_size(m.budget_bytes).c_str(), m.device.c_str());
+  for (const auto& note : notes) std::printf("note: %s\n", note.c_str());
+
+  std::vector<BackendResult> results;
+  for (const PinningKind kind : args.backends) results.push_back(measure_backend(kind, args, m, slot_sizes));
+  print_table(results);
+  print_method(args);
+  if (!args.json.empty() && !write_json(args.json, m, args, results)) {
+    std::fprintf(stderr, "bench_memory: cannot write %s\n", args.json.c_str());
+    return 1;
+  }
+  const bool all_ok =
+      std::all_of(results.begin(), results.end(), [](const BackendResult& r) { return r.ok; });
   return all_ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_with_options("bench_memory", [&] { return parse(argc, argv); }, run);
 }

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include <proofline/groth16/verifier.hpp>
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/groth16/zkey.hpp>
+#include <proofline/util/options.hpp>
 
 namespace {
 
@@ -30,90 +33,118 @@ double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-int run(int argc, char** argv) {
+struct Options {
   std::string zkey, wtns, json_path, proof_out;
   int runs = 3;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string arg = argv[i];
-    if (arg == "--zkey")
-      zkey = argv[i + 1];
-    else if (arg == "--wtns")
-      wtns = argv[i + 1];
-    else if (arg == "--runs")
-      runs = std::max(1, std::stoi(argv[i + 1]));
-    else if (arg == "--json")
-      json_path = argv[i + 1];
-    else if (arg == "--proof-out")
-      proof_out = argv[i + 1];
-    else
-      throw std::runtime_error("unknown option " + arg);
-  }
-  if (zkey.empty() || wtns.empty()) {
-    std::fputs(
-        "usage: bench_snarkjs --zkey KEY.zkey --wtns W.wtns [--runs 3] [--json FILE] [--proof-out DIR]\n",
-        stderr);
-    return 2;
-  }
-  // The page cache is warm after the first read: measure the cheap levels first, then full, then the key we
-  // use.
-  double load_trusted = 0, load_curve = 0, load_full = 0;
+};
+
+/// The options; none after printing --help. Throws OptionError for anything unusable.
+std::optional<Options> parse_options(int argc, char** argv) {
+  Options o;
+  OptionParser cli(
+      "bench_snarkjs",
+      "usage: bench_snarkjs --zkey KEY.zkey --wtns W.wtns [--runs 3] [--json FILE] [--proof-out DIR]",
+      "proofline's .zkey read times and CPU prove time per proof from .zkey + .wtns, every proof "
+      "verified.");
+  cli.text("--zkey", "KEY.zkey", "a snarkjs Groth16 key for bls12381 (required)", o.zkey);
+  cli.text("--wtns", "W.wtns", "its witness (required)", o.wtns);
+  cli.integer("--runs", "N", "timed proofs (default 3)", o.runs, Bounds<int>{1, 1000});
+  cli.text("--json", "FILE", "write the figures as JSON too", o.json_path);
+  cli.text("--proof-out", "DIR", "write the last proof as DIR/proof.json and DIR/public.json", o.proof_out);
+  if (!cli.parse(argc, argv)) return std::nullopt;
+  if (o.zkey.empty() || o.wtns.empty()) throw OptionError("--zkey and --wtns are required");
+  return o;
+}
+
+/// Seconds to read the key at each point-check level. The page cache is warm after the first read: the cheap
+/// levels first, then full, which gives the key proved with.
+struct KeyReads {
+  double trusted_s = 0, curve_s = 0, full_s = 0;
+  ZkeyFile key;
+};
+
+KeyReads read_key(const std::string& path) {
+  KeyReads reads;
   for (const auto& [level, out] :
-       {std::pair{PointCheck::trusted, &load_trusted}, std::pair{PointCheck::on_curve, &load_curve}}) {
+       {std::pair{PointCheck::trusted, &reads.trusted_s}, std::pair{PointCheck::on_curve, &reads.curve_s}}) {
     const auto start = Clock::now();
-    const ZkeyFile key = read_zkey(zkey, ZkeyOptions{.points = level});
+    const ZkeyFile key = read_zkey(path, ZkeyOptions{.points = level});
     *out = since(start);
   }
-  auto start = Clock::now();
-  const ZkeyFile key = read_zkey(zkey, ZkeyOptions{.points = PointCheck::full});
-  load_full = since(start);
-  start = Clock::now();
-  const std::vector<Fr> z = read_wtns(wtns);
-  const double wtns_s = since(start);
+  const auto start = Clock::now();
+  reads.key = read_zkey(path, ZkeyOptions{.points = PointCheck::full});
+  reads.full_s = since(start);
+  return reads;
+}
+
+struct Proving {
+  double wtns_s = 0;
+  std::vector<ProveTimings> runs;
+  double median_s = 0;
+  ProveTimings best;
+};
+
+/// `runs` proofs, each verified; the last one written to `proof_out` when given.
+Proving prove_runs(const Options& o, const ZkeyFile& key) {
+  Proving p;
+  const auto start = Clock::now();
+  const std::vector<Fr> z = read_wtns(o.wtns);
+  p.wtns_s = since(start);
   const PreparedVerifyingKey pvk = prepare(key.vk);
   const std::vector<Fr> inputs(z.begin() + 1, z.begin() + 1 + static_cast<std::ptrdiff_t>(key.pk.num_public));
-
-  std::vector<ProveTimings> timings(static_cast<std::size_t>(runs));
+  p.runs.resize(static_cast<std::size_t>(o.runs));
   Proof proof;
-  for (auto& t : timings) {
+  for (auto& t : p.runs) {
     proof = prove(key.pk, key.cs, z, ProveOptions{}, &t);
     if (!verify(pvk, inputs, proof)) throw std::runtime_error("a proof did not verify");
   }
-  if (!proof_out.empty()) write_snarkjs_outputs(proof_out, "proofline", proof, inputs);
+  if (!o.proof_out.empty()) write_snarkjs_outputs(o.proof_out, "proofline", proof, inputs);
   std::vector<double> totals;
-  for (const auto& t : timings) totals.push_back(t.total_s);
+  for (const auto& t : p.runs) totals.push_back(t.total_s);
   std::sort(totals.begin(), totals.end());
-  const double median = totals[totals.size() / 2];
-  const ProveTimings& t = *std::min_element(
-      timings.begin(), timings.end(), [](const auto& a, const auto& b) { return a.total_s < b.total_s; });
+  p.median_s = totals[totals.size() / 2];
+  p.best = *std::min_element(p.runs.begin(), p.runs.end(),
+                             [](const auto& a, const auto& b) { return a.total_s < b.total_s; });
+  return p;
+}
+
+void print(const KeyReads& r, const Proving& p) {
+  const ProveTimings& t = p.best;
   std::printf(
       "bench_snarkjs: 2^%u domain, %llu variables: zkey read %.3f s (trusted) %.3f s (curve) %.3f s (full), "
-      "wtns %.3f s; prove median %.3f s of %d (best: synth %.3f H %.3f A %.3f B1 %.3f B2 %.3f L %.3f "
+      "wtns %.3f s; prove median %.3f s of %zu (best: synth %.3f H %.3f A %.3f B1 %.3f B2 %.3f L %.3f "
       "H-MSM %.3f)\n",
-      key.pk.log_domain_size, static_cast<unsigned long long>(key.pk.num_variables), load_trusted, load_curve,
-      load_full, wtns_s, median, runs, t.synthesis_s, t.h_s, t.msm_a_s, t.msm_b1_s, t.msm_b2_s, t.msm_l_s,
-      t.msm_h_s);
-  if (!json_path.empty()) {
-    std::ofstream out(json_path);
-    out << "{\"log_domain\": " << key.pk.log_domain_size << ", \"num_variables\": " << key.pk.num_variables
-        << ", \"zkey_read_trusted_s\": " << load_trusted << ", \"zkey_read_curve_s\": " << load_curve
-        << ", \"zkey_read_full_s\": " << load_full << ", \"wtns_read_s\": " << wtns_s
-        << ", \"prove_median_s\": " << median << ", \"prove_runs_s\": [";
-    for (std::size_t i = 0; i < totals.size(); ++i) out << (i ? ", " : "") << timings[i].total_s;
-    out << "], \"best\": {\"synthesis_s\": " << t.synthesis_s << ", \"h_s\": " << t.h_s
-        << ", \"msm_a_s\": " << t.msm_a_s << ", \"msm_b1_s\": " << t.msm_b1_s
-        << ", \"msm_b2_s\": " << t.msm_b2_s << ", \"msm_l_s\": " << t.msm_l_s
-        << ", \"msm_h_s\": " << t.msm_h_s << "}}\n";
-  }
+      r.key.pk.log_domain_size, static_cast<unsigned long long>(r.key.pk.num_variables), r.trusted_s,
+      r.curve_s, r.full_s, p.wtns_s, p.median_s, p.runs.size(), t.synthesis_s, t.h_s, t.msm_a_s, t.msm_b1_s,
+      t.msm_b2_s, t.msm_l_s, t.msm_h_s);
+}
+
+void write_json(const std::string& path, const KeyReads& r, const Proving& p) {
+  std::ofstream out(path);
+  out << "{\"log_domain\": " << r.key.pk.log_domain_size << ", \"num_variables\": " << r.key.pk.num_variables
+      << ", \"zkey_read_trusted_s\": " << r.trusted_s << ", \"zkey_read_curve_s\": " << r.curve_s
+      << ", \"zkey_read_full_s\": " << r.full_s << ", \"wtns_read_s\": " << p.wtns_s
+      << ", \"prove_median_s\": " << p.median_s << ", \"prove_runs_s\": [";
+  for (std::size_t i = 0; i < p.runs.size(); ++i) out << (i ? ", " : "") << p.runs[i].total_s;
+  const ProveTimings& t = p.best;
+  out << "], \"best\": {\"synthesis_s\": " << t.synthesis_s << ", \"h_s\": " << t.h_s
+      << ", \"msm_a_s\": " << t.msm_a_s << ", \"msm_b1_s\": " << t.msm_b1_s
+      << ", \"msm_b2_s\": " << t.msm_b2_s << ", \"msm_l_s\": " << t.msm_l_s << ", \"msm_h_s\": " << t.msm_h_s
+      << "}}\n";
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+int run(const Options& o) {
+  const KeyReads reads = read_key(o.zkey);
+  const Proving proving = prove_runs(o, reads.key);
+  print(reads, proving);
+  if (!o.json_path.empty()) write_json(o.json_path, reads, proving);
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_snarkjs: %s\n", e.what());
-    return 1;
-  }
+  return run_with_options(
+      "bench_snarkjs", [&] { return parse_options(argc, argv); }, run);
 }

@@ -9,12 +9,11 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -22,9 +21,11 @@
 #include <proofline/trace/nvtx.hpp>
 #include <proofline/trace/recorder.hpp>
 #include <proofline/trace/scoped_span.hpp>
+#include <proofline/util/options.hpp>
 
 namespace {
 
+using namespace proofline;
 using namespace proofline::trace;
 using SteadyClock = std::chrono::steady_clock;
 
@@ -102,42 +103,19 @@ Row measure(const Case& c, unsigned threads, const Options& options) {
   return Row{c.op, threads, median(ns), median(rate), median(snap)};
 }
 
-std::vector<unsigned> parse_list(std::string_view text) {
-  std::vector<unsigned> out;
-  while (!text.empty()) {
-    const std::size_t comma = text.find(',');
-    const std::string item(text.substr(0, comma));
-    const unsigned long value = std::strtoul(item.c_str(), nullptr, 10);
-    if (value == 0 || value > 1024) throw std::runtime_error("bad thread count '" + item + "'");
-    out.push_back(static_cast<unsigned>(value));
-    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-  }
-  return out;
-}
-
-Options parse_options(int argc, char** argv) {
+/// The options; none after printing --help. Throws OptionError for anything unusable.
+std::optional<Options> parse_options(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("usage: bench_trace [--spans N] [--runs R] [--threads 1,2,8] [--json FILE]\n");
-      std::exit(0);
-    }
-    if (i + 1 >= argc) throw std::runtime_error("option " + std::string(arg) + " needs a value");
-    const char* value = argv[++i];
-    if (arg == "--spans")
-      options.spans = std::strtoull(value, nullptr, 10);
-    else if (arg == "--runs")
-      options.runs = static_cast<unsigned>(std::strtoul(value, nullptr, 10));
-    else if (arg == "--threads")
-      options.threads = parse_list(value);
-    else if (arg == "--json")
-      options.json_path = value;
-    else
-      throw std::runtime_error("unknown option " + std::string(arg) + " (see --help)");
-  }
-  if (options.spans == 0 || options.runs == 0)
-    throw std::runtime_error("--spans and --runs must be positive");
+  OptionParser cli("bench_trace", "usage: bench_trace [options]",
+                   "Cost of recording spans: ns per span per thread and spans per second over all threads.");
+  cli.integer("--spans", "N", "spans per thread per run (default 1000000)", options.spans,
+              Bounds<std::uint64_t>{1, 1'000'000'000});
+  cli.integer("--runs", "R", "runs, medians reported (default 5)", options.runs, Bounds<unsigned>{1, 1000});
+  const Bounds<std::uint64_t> threads = thread_bounds();
+  cli.integer_list("--threads", "LIST", "thread counts, e.g. 1,2,8 (default: 1, 2 and the hardware threads)",
+                   options.threads, Bounds<unsigned>{1, static_cast<unsigned>(threads.max), threads.why});
+  cli.text("--json", "FILE", "write the rows as JSON too", options.json_path);
+  if (!cli.parse(argc, argv)) return std::nullopt;
   if (options.threads.empty()) {
     const unsigned n = std::max(1u, std::thread::hardware_concurrency());
     options.threads = {1u};
@@ -167,11 +145,9 @@ void write_json(const std::string& path, const std::vector<Row>& rows, const Opt
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) try {
-  const Options options = parse_options(argc, argv);
-  const std::vector<Case> cases = {
+/// The operations measured: a clock reference, then each way of recording a span.
+std::vector<Case> cases() {
+  return {
       {"steady_clock::now x2 (reference)",
        [](Recorder&, const StageId&, const TrackId&, std::uint64_t n) {
          std::int64_t sink = 0;
@@ -207,29 +183,38 @@ int main(int argc, char** argv) try {
        },
        true},
   };
+}
 
+void print_row(const Row& row) {
+  if (row.ns_per_span < 0.01)  // compiled out: the loop is gone and a rate means nothing
+    std::printf("%-34s %7u %12.2f %14s %13.2f\n", row.op.c_str(), row.threads, row.ns_per_span, "n/a",
+                row.snapshot_ms);
+  else
+    std::printf("%-34s %7u %12.2f %14.2f %13.2f\n", row.op.c_str(), row.threads, row.ns_per_span,
+                row.mspans_per_s, row.snapshot_ms);
+  std::fflush(stdout);
+}
+
+int run(const Options& options) {
   std::printf(
       "bench_trace: tracing %s, NVTX %s, %u hardware threads, %llu spans per thread, median of %u runs\n\n",
       compiled_in ? "compiled in" : "COMPILED OUT", nvtx_compiled_in() ? "compiled in" : "not built",
       std::thread::hardware_concurrency(), static_cast<unsigned long long>(options.spans), options.runs);
   std::printf("%-34s %7s %12s %14s %13s\n", "operation", "threads", "ns/span", "Mspans/s all", "snapshot ms");
   std::vector<Row> rows;
-  for (const Case& c : cases) {
+  for (const Case& c : cases()) {
     for (unsigned threads : options.threads) {
-      const Row row = measure(c, threads, options);
-      if (row.ns_per_span < 0.01)  // compiled out: the loop is gone and a rate means nothing
-        std::printf("%-34s %7u %12.2f %14s %13.2f\n", row.op.c_str(), row.threads, row.ns_per_span, "n/a",
-                    row.snapshot_ms);
-      else
-        std::printf("%-34s %7u %12.2f %14.2f %13.2f\n", row.op.c_str(), row.threads, row.ns_per_span,
-                    row.mspans_per_s, row.snapshot_ms);
-      std::fflush(stdout);
-      rows.push_back(row);
+      rows.push_back(measure(c, threads, options));
+      print_row(rows.back());
     }
   }
   if (!options.json_path.empty()) write_json(options.json_path, rows, options);
   return 0;
-} catch (const std::exception& e) {
-  std::fprintf(stderr, "bench_trace: %s\n", e.what());
-  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_with_options(
+      "bench_trace", [&] { return parse_options(argc, argv); }, run);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The end-to-end benchmark (issue 8), build side: builds batch_prove for the H200 (sm_90) twice, with tracing
+# The end-to-end benchmark, build side: builds batch_prove for the H200 (sm_90) twice, with tracing
 # and with tracing compiled out (-DPROOFLINE_TRACE=OFF, for the overhead figure), and stages both with the
 # libraries the GPU machine lacks. perf/e2e_run.sh (in the tree that travels with the run) then runs the whole
 # benchmark in one go on the GPU machine:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The end-to-end benchmark (issue 8), device side: run on the GPU machine from the repository root of a copy of
+# The end-to-end benchmark, device side: run on the GPU machine from the repository root of a copy of
 # the tree, with the binaries perf/e2e_bench.sh staged. In one go:
 #   - batch_prove on synthetic circuits of 2^22, 2^24 and 2^26 rows per job, each size in one process (keys
 #     made once, on the GPU): pinned and baseline mode with live synthesis, then both again with the jobs
