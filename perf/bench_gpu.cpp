@@ -1,7 +1,6 @@
-// GPU benchmarks, one section per area, printed as a table beside the public sppark figures measured on the
-// same H200 (../shared/reference/sppark-h200.md) and the integer-multiply model floors
-// (../shared/reference/gpu-anchors.md §3), and optionally written as JSON. The MSM rows join as further
-// sections writing into the same Report.
+// GPU benchmarks, one section per area, printed as a table beside the public sppark library's figures
+// measured on the same GPU model (the tables below) and the integer-multiply model floors, and optionally
+// written as JSON. The MSM rows are bench_gpu_msm's, in the same table layout.
 //
 //   bench_gpu [--sections probe,ntt,h] [--sizes 20,22,24,26] [--runs N] [--tile-log 8..10] [--top-diagonals]
 //             [--json FILE]
@@ -9,31 +8,31 @@
 // --top-diagonals: the engine precomputes the top pass's diagonal of every size benchmarked, both conventions
 // (NttEngineOptions::top_diagonals: 2^log_n x 64 bytes of VRAM each).
 //
-// Method (../shared/device.md): device-resident data filled with pseudo-random field elements (never zeros),
-// CUDA events around each call on one stream, 3 warm-up calls, then the median of N calls (default 11, 7 at
-// 2^26). Calls rotate over enough buffers that each size touches at least 256 MiB, so the 60 MB L2 does not
-// serve the inputs. NTT rows time one in-place transform; H rows one enqueue_h (all launches, a, b, c
-// resident, no transfers).
+// Method: device-resident data filled with pseudo-random field elements (never zeros), CUDA events around
+// each call on one stream, 3 warm-up calls, then the median of N calls (default 11, 7 at 2^26). Calls rotate
+// over enough buffers that each size touches at least 256 MiB, so the 60 MB L2 does not serve the inputs. NTT
+// rows time one in-place transform; H rows one enqueue_h (all launches, a, b, c resident, no transfers).
+// Results go to perf/results.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <functional>
-#include <sstream>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
 
 #include <proofline/arith/domain.hpp>
-#include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/check.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/options.hpp>
 
 #include "bench_gpu_kernels.hpp"
 #include "gpu_bench_report.hpp"
@@ -44,7 +43,6 @@ using namespace proofline;
 using bench::Report;
 using bench::Row;
 using bench::size_index;
-using bench::split_list;
 
 struct Options {
   std::vector<std::string> sections = {"probe", "ntt", "h"};
@@ -57,7 +55,7 @@ struct Options {
 
 // ---- reference figures ----
 
-/// sppark on this H200 (sppark-h200.md, medians), by variant and size 2^20, 2^22, 2^24, 2^26.
+/// sppark on an H200 (medians), by variant and size 2^20, 2^22, 2^24, 2^26.
 double sppark_ntt_ms(NttDirection direction, NttOrder order, bool coset, unsigned log_n) {
   static const double fwd_nr[] = {0.261, 1.046, 4.429, 20.934}, fwd_rn[] = {0.257, 1.035, 4.409, 22.504},
                       fwd_nr_c[] = {0.300, 1.198, 5.020, 23.317}, fwd_rn_c[] = {0.298, 1.190, 5.008, 24.865},
@@ -79,15 +77,14 @@ double sppark_h_ms(unsigned log_n) {
   return i < 0 ? 0 : h[i];
 }
 
-/// gpu-anchors.md §3: an Fr NTT at 100% of the integer-multiply peak.
+/// The model floor: an Fr NTT at 100% of the integer-multiply peak.
 double ntt_floor_ms(unsigned log_n) {
   static const double floor[] = {0.20, 0.89, 3.8, 16.4};
   const int i = size_index(log_n);
   return i < 0 ? 0 : floor[i];
 }
 
-// ---- timing
-// --------------------------------------------------------------------------------------------------
+// ---- timing ----
 
 /// Times `call(buffer_index)` with events: 3 warm-ups, then `runs` timed calls rotating over `buffers`.
 std::vector<double> time_calls(cuda::Stream& stream, int runs, int buffers,
@@ -115,8 +112,7 @@ int runs_for(const Options& options, unsigned log_n) {
   return options.runs > 0 ? options.runs : (log_n >= 26 ? 7 : 11);
 }
 
-// ---- sections
-// ------------------------------------------------------------------------------------------------
+// ---- sections ----
 
 struct Context {
   Options options;
@@ -214,81 +210,71 @@ void section_h(Context& ctx) {
   }
 }
 
-Options parse(int argc, char** argv) {
+/// The options; none after printing --help. Throws OptionError for anything unusable.
+std::optional<Options> parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw Error(Errc::invalid_argument, "bench_gpu: " + arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--sections") {
-      o.sections = split_list(value());
-    } else if (arg == "--sizes") {
-      o.sizes.clear();
-      for (const auto& s : split_list(value())) o.sizes.push_back(static_cast<unsigned>(std::stoul(s)));
-    } else if (arg == "--runs") {
-      o.runs = std::stoi(value());
-    } else if (arg == "--tile-log") {
-      o.tile_log = std::stoi(value());
-    } else if (arg == "--top-diagonals") {
-      o.top_diagonals = true;
-    } else if (arg == "--json") {
-      o.json_path = value();
-    } else {
-      throw Error(Errc::invalid_argument,
-                  "bench_gpu: unknown option " + arg +
-                      " (--sections --sizes --runs --tile-log --top-diagonals --json)");
+  OptionParser cli(
+      "bench_gpu", "usage: bench_gpu [options]",
+      "GPU NTT and H timings (and a probe of the multiply rate and copy bandwidth) beside sppark and "
+      "the model floors.");
+  cli.choice_list("--sections", "LIST", "of probe,ntt,h (default: all)", o.sections,
+                  Choices<std::string>{{"probe", "probe"}, {"ntt", "ntt"}, {"h", "h"}});
+  cli.integer_list("--sizes", "LIST", "log2 sizes (default 20,22,24,26)", o.sizes,
+                   Bounds<unsigned>{static_cast<unsigned>(cuda::NttEngine::min_log_n), max_ntt_log_size});
+  cli.integer("--runs", "N", "timed calls per row (default 11, 7 at 2^26)", o.runs, Bounds<int>{1, 1000});
+  cli.integer("--tile-log", "8..10", "log2 elements per thread block", o.tile_log, Bounds<int>{8, 10});
+  cli.flag("--top-diagonals", "precompute the top pass's diagonal of every size (2^log_n x 64 bytes each)",
+           o.top_diagonals);
+  cli.text("--json", "FILE", "write the rows as JSON too", o.json_path);
+  if (!cli.parse(argc, argv)) return std::nullopt;
+  return o;
+}
+
+std::unique_ptr<cuda::NttEngine> make_engine(const Options& options) {
+  unsigned max_log = 20;
+  for (const unsigned s : options.sizes) max_log = std::max(max_log, s);
+  cuda::NttEngineOptions engine_options{.max_log_n = static_cast<int>(max_log), .tile_log = options.tile_log};
+  if (options.top_diagonals)
+    for (const unsigned s : options.sizes)
+      for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs})
+        engine_options.top_diagonals.push_back({static_cast<int>(s), convention});
+  return std::make_unique<cuda::NttEngine>(0, engine_options);
+}
+
+int run(Options options) {
+  const auto devices = cuda::list_devices();
+  if (devices.empty()) {
+    std::printf("bench_gpu: no CUDA device\n");
+    return 0;
+  }
+  Context ctx;
+  ctx.options = std::move(options);
+  const std::string device = devices[0].name + ", " + std::to_string(devices[0].multiprocessors) + " SMs";
+  ctx.engine = make_engine(ctx.options);
+  std::printf("bench_gpu on %s; tile 2^%d; top diagonals %s; NTT tables %.1f MiB; times in ms\n",
+              device.c_str(), ctx.options.tile_log, ctx.options.top_diagonals ? "on" : "off",
+              static_cast<double>(ctx.engine->table_bytes()) / (1 << 20));
+  ctx.report.note("top_diagonals", ctx.options.top_diagonals ? 1 : 0);
+  const std::pair<const char*, void (*)(Context&)> sections[] = {
+      {"probe", section_probe}, {"ntt", section_ntt}, {"h", section_h}};
+  bool header = false;
+  for (const auto& name : ctx.options.sections) {
+    for (const auto& [key, section] : sections) {
+      if (name != key) continue;
+      if (!header && name != "probe") {
+        Report::header();
+        header = true;
+      }
+      section(ctx);
     }
   }
-  return o;
+  if (!ctx.options.json_path.empty()) ctx.report.write_json(ctx.options.json_path, device);
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    Context ctx;
-    ctx.options = parse(argc, argv);
-    const auto devices = cuda::list_devices();
-    if (devices.empty()) {
-      std::printf("bench_gpu: no CUDA device\n");
-      return 0;
-    }
-    const std::string device = devices[0].name + ", " + std::to_string(devices[0].multiprocessors) + " SMs";
-    unsigned max_log = 20;
-    for (const unsigned s : ctx.options.sizes) max_log = std::max(max_log, s);
-    cuda::NttEngineOptions engine_options{.max_log_n = static_cast<int>(max_log),
-                                         .tile_log = ctx.options.tile_log};
-    if (ctx.options.top_diagonals)
-      for (const unsigned s : ctx.options.sizes)
-        for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs})
-          engine_options.top_diagonals.push_back({static_cast<int>(s), convention});
-    ctx.engine = std::make_unique<cuda::NttEngine>(0, engine_options);
-    std::printf("bench_gpu on %s; tile 2^%d; top diagonals %s; NTT tables %.1f MiB; times in ms\n",
-                device.c_str(), ctx.options.tile_log, ctx.options.top_diagonals ? "on" : "off",
-                static_cast<double>(ctx.engine->table_bytes()) / (1 << 20));
-    ctx.report.note("top_diagonals", ctx.options.top_diagonals ? 1 : 0);
-    const std::pair<const char*, void (*)(Context&)> sections[] = {
-        {"probe", section_probe}, {"ntt", section_ntt}, {"h", section_h}};
-    bool header = false;
-    for (const auto& name : ctx.options.sections) {
-      bool known = false;
-      for (const auto& [key, run] : sections) {
-        if (name != key) continue;
-        known = true;
-        if (!header && name != "probe") {
-          Report::header();
-          header = true;
-        }
-        run(ctx);
-      }
-      if (!known) throw Error(Errc::invalid_argument, "bench_gpu: unknown section " + name);
-    }
-    if (!ctx.options.json_path.empty()) ctx.report.write_json(ctx.options.json_path, device);
-    return 0;
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "bench_gpu: %s\n", error.what());
-    return 1;
-  }
+  return run_with_options(
+      "bench_gpu", [&] { return parse(argc, argv); }, run);
 }

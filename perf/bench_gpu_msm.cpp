@@ -1,32 +1,29 @@
-// GPU MSM and fixed-base benchmarks, printed beside the public sppark figures measured on the same H200
-// (../shared/reference/sppark-h200.md) and the integer-multiply model floors
-// (../shared/reference/gpu-anchors.md §3), and optionally written as JSON. Same table layout as bench_gpu
-// (which holds the NTT sections).
+// GPU MSM and fixed-base benchmarks, printed beside the public sppark library's figures measured on the same
+// GPU model (the tables below) and the integer-multiply model floors, and optionally written as JSON. Same
+// table layout as bench_gpu (which holds the NTT sections).
 //
 //   bench_gpu_msm [--sections g1,sweep,g2,mix,stream,setup] [--sizes 20,22,24,26] [--runs N] [--json FILE]
 //   [--seed S]
 //
-// Method (../shared/device.md): points resident on the device (P_i = [k_i]·G made on the GPU by the
-// fixed-base kernel, all distinct), scalars uniform in Fr and already on the device (Montgomery form), two
-// scalar sets rotated so that the L2 does not serve them; CUDA events around one enqueue_msm call on one
-// stream (every kernel, the GPU window combination and the copy of the result point to pinned host memory; no
-// transfers of inputs); one warm-up, then the median of N calls (11 up to 2^22, 7 at 2^24, 5 at 2^26). The
-// last result of every row is checked against the closed form [sum s_i k_i]·G. Ratio rows (G2/G1,
-// mix/uniform, streamed/resident) compare rows of this same run. Stream rows keep the points in pinned
-// host memory and include their upload. Setup rows time FixedBaseMul::run on host spans (wall clock:
-// the table, the transfers through pinned staging and the kernels).
+// Method: points resident on the device (P_i = [k_i]·G made on the GPU by the fixed-base kernel, all
+// distinct), scalars uniform in Fr and already on the device (Montgomery form), two scalar sets rotated so
+// that the L2 does not serve them; CUDA events around one enqueue_msm call on one stream (every kernel, the
+// GPU window combination and the copy of the result point to pinned host memory; no transfers of inputs); one
+// warm-up, then the median of N calls (11 up to 2^22, 7 at 2^24, 5 at 2^26). The last result of every row is
+// checked against the closed form [sum s_i k_i]·G. Ratio rows (G2/G1, mix/uniform, streamed/resident)
+// compare rows of this same run. Stream rows keep the points in pinned host memory and include their upload.
+// Setup rows time FixedBaseMul::run on host spans (wall clock: the table, the transfers through pinned
+// staging and the kernels). Results go to perf/results.
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,15 +33,16 @@
 
 #include <proofline/arith/g1.hpp>
 #include <proofline/arith/g2.hpp>
-#include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/check.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
 #include <proofline/cuda/gpu_msm_stream.hpp>
 #include <proofline/memory/pinning.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/options.hpp>
 
 #include "gpu_bench_report.hpp"
 
@@ -54,7 +52,6 @@ using namespace proofline;
 using bench::Report;
 using bench::Row;
 using bench::size_index;
-using bench::split_list;
 
 struct Options {
   std::vector<std::string> sections = {"g1", "sweep", "g2", "mix", "stream", "setup"};
@@ -66,22 +63,21 @@ struct Options {
 
 // ---- reference figures ----
 
-/// sppark G1 MSM on this H200, points resident, scalars on the device (path A'), medians.
+/// sppark's G1 MSM on an H200, points resident, scalars on the device, medians.
 double sppark_g1_ms(unsigned log_n) {
   static const double ms[] = {21.50, 56.98, 154.86, 572.08};
   const int i = size_index(log_n);
   return i < 0 ? 0 : ms[i];
 }
 
-/// gpu-anchors.md §3: G1 MSM at the best window and 100% of the integer-multiply peak.
+/// The model floor: G1 MSM at the best window and 100% of the integer-multiply peak.
 double g1_floor_ms(unsigned log_n) {
   static const double ms[] = {6.5, 24.0, 85.1, 314.0};
   const int i = size_index(log_n);
   return i < 0 ? 0 : ms[i];
 }
 
-// ---- inputs
-// --------------------------------------------------------------------------------------------------
+// ---- inputs ----
 
 std::vector<Fr> random_scalars(std::uint64_t seed, std::size_t n) {
   std::vector<Fr> out(n);
@@ -157,8 +153,7 @@ struct Points {
   }
 };
 
-// ---- timing
-// --------------------------------------------------------------------------------------------------
+// ---- timing ----
 
 int runs_for(const Options& options, unsigned log_n) {
   if (options.runs > 0) return options.runs;
@@ -208,8 +203,7 @@ struct MsmTimer {
   }
 };
 
-// ---- sections
-// ------------------------------------------------------------------------------------------------
+// ---- sections ----
 
 struct Context {
   Options options;
@@ -459,69 +453,58 @@ void section_setup(Context& ctx) {
   if (key_s > 0) ctx.report.note("setup_key_2^24_points_estimate_s", key_s);
 }
 
-Options parse(int argc, char** argv) {
+/// The options; none after printing --help. Throws OptionError for anything unusable.
+std::optional<Options> parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw Error(Errc::invalid_argument, "bench_gpu_msm: " + arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--sections") {
-      o.sections = split_list(value());
-    } else if (arg == "--sizes") {
-      o.sizes.clear();
-      for (const auto& s : split_list(value())) o.sizes.push_back(static_cast<unsigned>(std::stoul(s)));
-    } else if (arg == "--runs") {
-      o.runs = std::stoi(value());
-    } else if (arg == "--json") {
-      o.json_path = value();
-    } else if (arg == "--seed") {
-      o.seed = std::stoull(value());
-    } else {
-      throw Error(Errc::invalid_argument,
-                  "bench_gpu_msm: unknown option " + arg + " (--sections --sizes --runs --json --seed)");
-    }
-  }
+  OptionParser cli(
+      "bench_gpu_msm", "usage: bench_gpu_msm [options]",
+      "GPU MSM and fixed-base timings beside sppark and the model floors, every result checked.");
+  cli.choice_list("--sections", "LIST", "of g1,sweep,g2,mix,stream,setup (default: all)", o.sections,
+                  Choices<std::string>{{"g1", "g1"},
+                                       {"sweep", "sweep"},
+                                       {"g2", "g2"},
+                                       {"mix", "mix"},
+                                       {"stream", "stream"},
+                                       {"setup", "setup"}});
+  cli.integer_list("--sizes", "LIST", "log2 sizes (default 20,22,24,26)", o.sizes, Bounds<unsigned>{1, 28});
+  cli.integer("--runs", "N", "timed calls per row (default 11 up to 2^22, 7 at 2^24, 5 at 2^26)", o.runs,
+              Bounds<int>{1, 1000});
+  cli.text("--json", "FILE", "write the rows as JSON too", o.json_path);
+  cli.integer("--seed", "S", "points and scalars seed (default: random)", o.seed,
+              Bounds<std::uint64_t>{0, ~std::uint64_t{0}});
+  cli.epilog("Exit codes: 0 every check passed, 1 a check failed, 2 bad options.");
+  if (!cli.parse(argc, argv)) return std::nullopt;
   return o;
+}
+
+int run(Options options) {
+  const auto devices = cuda::list_devices();
+  if (devices.empty()) {
+    std::printf("bench_gpu_msm: no CUDA device\n");
+    return 0;
+  }
+  Context ctx;
+  ctx.options = std::move(options);
+  std::printf("bench_gpu_msm on %s (%d SMs), seed %llu\n", devices[0].name.c_str(),
+              devices[0].multiprocessors, static_cast<unsigned long long>(ctx.options.seed));
+  Report::header();
+  const std::pair<const char*, void (*)(Context&)> sections[] = {
+      {"g1", section_g1},   {"sweep", section_sweep},   {"g2", section_g2},
+      {"mix", section_mix}, {"stream", section_stream}, {"setup", section_setup}};
+  for (const auto& name : ctx.options.sections)
+    for (const auto& [key, section] : sections)
+      if (name == key) section(ctx);
+  if (!ctx.options.json_path.empty()) ctx.report.write_json(ctx.options.json_path, devices[0].name);
+  if (ctx.report.failures() > 0) {
+    std::printf("bench_gpu_msm: %d closed-form checks FAILED\n", ctx.report.failures());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    const Options options = parse(argc, argv);
-    const auto devices = cuda::list_devices();
-    if (devices.empty()) {
-      std::printf("bench_gpu_msm: no CUDA device\n");
-      return 0;
-    }
-    Context ctx;
-    ctx.options = options;
-    std::printf("bench_gpu_msm on %s (%d SMs), seed %llu\n", devices[0].name.c_str(),
-                devices[0].multiprocessors, static_cast<unsigned long long>(ctx.options.seed));
-    Report::header();
-    const std::pair<const char*, void (*)(Context&)> sections[] = {
-        {"g1", section_g1},   {"sweep", section_sweep},   {"g2", section_g2},
-        {"mix", section_mix}, {"stream", section_stream}, {"setup", section_setup}};
-    for (const auto& name : ctx.options.sections) {
-      bool known = false;
-      for (const auto& [key, run] : sections) {
-        if (name == key) {
-          run(ctx);
-          known = true;
-        }
-      }
-      if (!known) throw Error(Errc::invalid_argument, "bench_gpu_msm: unknown section " + name);
-    }
-    if (!ctx.options.json_path.empty()) ctx.report.write_json(ctx.options.json_path, devices[0].name);
-    if (ctx.report.failures() > 0) {
-      std::printf("bench_gpu_msm: %d closed-form checks FAILED\n", ctx.report.failures());
-      return 1;
-    }
-    return 0;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_gpu_msm: %s\n", e.what());
-    return 1;
-  }
+  return run_with_options(
+      "bench_gpu_msm", [&] { return parse(argc, argv); }, run);
 }

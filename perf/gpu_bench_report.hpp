@@ -1,13 +1,12 @@
 // The table and JSON of the GPU benchmarks (bench_gpu, bench_gpu_msm): one row per operation and size with
-// its samples, beside sppark's figure on the same H200 and the model floor, and a check column for rows whose
-// result was verified. Host C++ only.
+// its samples, beside sppark's figure on the same GPU model and the model floor, and a check column for rows
+// whose result was verified. Host C++ only.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,7 +20,7 @@ struct Row {
   std::string name;
   unsigned log_n = 0;
   std::vector<double> ms;
-  double reference_ms = 0;  // sppark on the same H200 (0: not measured)
+  double reference_ms = 0;  // sppark on the same GPU model (0: not measured)
   double floor_ms = 0;      // integer-multiply model floor (0: none)
   std::string includes;
   std::string check = "-";  // closed-form check of the last result
@@ -111,17 +110,6 @@ inline int size_index(unsigned log_n) {
     default:
       return -1;
   }
-}
-
-/// "a,b,,c" -> {"a", "b", "c"}: the lists of --sections and --sizes.
-inline std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream stream(text);
-  std::string item;
-  while (std::getline(stream, item, ',')) {
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
 }
 
 }  // namespace proofline::bench
