@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/graph/observe.hpp>
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/trace/chrome_trace.hpp>
 
@@ -85,12 +86,12 @@ int run_snarkjs(const BatchOptions& o) {
   prover->shutdown();
   results.finish_progress();
 
-  const graph::RunReport report = graph::make_run_report(prover->recorder().snapshot(), prover->roles(),
+  const graph::RunReport report = graph::make_run_report(graph::recorder(*prover).snapshot(), graph::run_roles(*prover),
                                                          prover->stats(), p.jobs.size(), wall_s);
   std::fputs(graph::report_summary(report).c_str(), stdout);
   write_results(o, results.sorted());
   if (o.report) write_file(*o.report, graph::report_json(report));
-  if (o.trace) trace::write_chrome_trace_file(prover->recorder().snapshot(), o.trace->string());
+  if (o.trace) trace::write_chrome_trace_file(graph::recorder(*prover).snapshot(), o.trace->string());
   return batch_status(report, p.jobs.size(), o.config.verify);
 }
 

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <proofline/cpu/parallel_copy.hpp>
+#include <proofline/graph/observe.hpp>
+#include <proofline/graph/testing.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/proof_json.hpp>
 #include <proofline/trace/chrome_trace.hpp>
@@ -16,8 +19,6 @@
 #include <proofline/util/options.hpp>
 #include <proofline/util/size.hpp>
 
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_for.h>
 
 #include "batch_common.hpp"
 #include "synthetic_keys.hpp"
@@ -48,17 +49,6 @@ std::string job_name(std::uint64_t index) {
   return buffer;
 }
 
-void copy_parallel(std::span<const Fr> from, std::span<Fr> to) {
-  if (from.size() != to.size())
-    throw Error(Errc::internal, "presynthesized vector of " + std::to_string(from.size()) +
-                                    " values for a slot region of " + std::to_string(to.size()));
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, from.size(), 1 << 16),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-                              std::copy(from.begin() + static_cast<std::ptrdiff_t>(r.begin()),
-                                        from.begin() + static_cast<std::ptrdiff_t>(r.end()),
-                                        to.begin() + static_cast<std::ptrdiff_t>(r.begin()));
-                            });
-}
 
 /// Job `index`'s witness: synthesized in the slot, or copied there from the presynthesized jobs.
 graph::WitnessSource witness_of(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
@@ -70,27 +60,33 @@ graph::WitnessSource witness_of(const BatchOptions& o, const Run& run, const Syn
     }};
   std::shared_ptr<const Presynthesized> made = s.presynthesized[index % s.presynthesized.size()];
   return graph::WitnessCallback{[made](const graph::WitnessTarget& t) {
-                                  copy_parallel(made->z, t.z.unchecked());
-                                  copy_parallel(made->a, t.a.unchecked());
-                                  copy_parallel(made->b, t.b.unchecked());
-                                  copy_parallel(made->c, t.c.unchecked());
+                                  cpu::parallel_copy(made->z, t.z.unchecked());
+                                  cpu::parallel_copy(made->a, t.a.unchecked());
+                                  cpu::parallel_copy(made->b, t.b.unchecked());
+                                  cpu::parallel_copy(made->c, t.c.unchecked());
                                 },
                                 graph::WitnessCallback::Fills::witness_and_abc};
 }
 
-/// The pipeline's configuration for one run: its mode, the fault to inject, results into `results`.
+/// The pipeline's configuration for one run: its mode, results into `results`.
 graph::Config run_config(const BatchOptions& o, const Run& run, ResultCollector& results) {
   graph::Config config = o.config;
   config.mode = run.mode;
+  results.attach(config);
+  return config;
+}
+
+/// The fault to inject (--inject-fault), through the pipeline's test hooks.
+graph::testing::Hooks fault_hooks(const BatchOptions& o) {
+  graph::testing::Hooks hooks;
   if (o.fault) {
     const auto [stage, index] = *o.fault;
     // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
-    config.fault_hook = [stage = stage, id = index + 1](graph::Stage at, graph::JobId job) {
+    hooks.fault = [stage = stage, id = index + 1](graph::Stage at, graph::JobId job) {
       if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
     };
   }
-  results.attach(config);
-  return config;
+  return hooks;
 }
 
 void print_setup(const BatchOptions& o, const Run& run, const SyntheticSetup& s, graph::Pipeline& prover) {
@@ -120,7 +116,7 @@ graph::KeyHandle start_pipeline(const BatchOptions& o, const Run& run, const gra
                                 std::optional<SyntheticSetup>& setup,
                                 std::optional<graph::Pipeline>& prover) {
   return setup_step([&] {
-    prover.emplace(config);
+    prover.emplace(graph::testing::make_pipeline(config, fault_hooks(o)));
     if (prover->backend() == graph::Backend::cuda && o.log2 < 10)
       throw OptionError("--synthetic " + std::to_string(o.log2) +
                         ": the GPU NTT needs at least 2^10 rows (or use --backend cpu)");
@@ -144,12 +140,12 @@ BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSet
   results.start_progress(o.progress, o.count);
   const auto start = std::chrono::steady_clock::now();
   BatchTimes times;
-  times.window.begin_ns = prover.recorder().now_ns();
+  times.window.begin_ns = graph::recorder(prover).now_ns();
   for (std::uint64_t i = 0; i < o.count; ++i)
     prover.submit(graph::Job{.key = key, .witness = witness_of(o, run, s, i), .label = job_name(i)});
   prover.drain();
   times.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  times.window.end_ns = prover.recorder().now_ns();
+  times.window.end_ns = graph::recorder(prover).now_ns();
   prover.shutdown();
   results.finish_progress();
   return times;
@@ -158,7 +154,7 @@ BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSet
 graph::RunReport make_report(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
                              graph::Pipeline& prover, double wall_s) {
   graph::RunReport report =
-      graph::make_run_report(prover.recorder().snapshot(), prover.roles(), prover.stats(), o.count, wall_s);
+      graph::make_run_report(graph::recorder(prover).snapshot(), graph::run_roles(prover), prover.stats(), o.count, wall_s);
   report.extra.emplace_back("log2", static_cast<double>(o.log2));
   report.extra.emplace_back("presynthesized", run.presynthesized ? 1.0 : 0.0);
   report.extra.emplace_back("setup_s", s.setup_s);
@@ -215,7 +211,7 @@ void write_outputs(const BatchOptions& o, const Run& run, const graph::RunReport
       std::fprintf(stderr, "batch_prove: job %s failed: %s\n", r.label.c_str(), r.error->message.c_str());
   if (o.out) write_proofs(*o.out, run, several, results);
   if (o.report) write_file(for_run(*o.report, run, several), graph::report_json(report));
-  const trace::Snapshot snapshot = prover.recorder().snapshot();
+  const trace::Snapshot snapshot = graph::recorder(prover).snapshot();
   if (o.trace) trace::write_chrome_trace_file(snapshot, for_run(*o.trace, run, several).string());
   if (o.timeline) write_timeline(for_run(*o.timeline, run, several), o, run, report, snapshot, batch);
 }

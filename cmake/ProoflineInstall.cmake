@@ -11,7 +11,7 @@ target_link_libraries(proofline INTERFACE ${_modules})
 install(TARGETS ${_modules} proofline proofline_build_flags EXPORT prooflineTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-foreach(dir util memory arith cpu trace cuda groth16 nodes graph)
+foreach(dir util memory arith cpu trace cuda groth16 devices nodes graph)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/proofline/${dir}
     FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
 endforeach()

@@ -12,9 +12,9 @@
 #if PROOFLINE_HAVE_CUDA
 #include <cuda_runtime.h>
 
-#include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/check.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/kernels/detail/fixed_base_launch.hpp>
 #include <proofline/memory/pinning.hpp>
 #endif

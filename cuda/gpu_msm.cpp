@@ -11,8 +11,8 @@
 #if PROOFLINE_HAVE_CUDA
 #include <cuda_runtime.h>
 
-#include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/check.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/kernels/detail/msm_launch.hpp>
 #endif
 

@@ -6,28 +6,6 @@
 
 namespace proofline::graph {
 
-const char* to_string(Stage stage) noexcept {
-  switch (stage) {
-    case Stage::queue:
-      return "queue";
-    case Stage::admission:
-      return "admission";
-    case Stage::synthesis:
-      return "synthesis";
-    case Stage::h2d:
-      return "h2d";
-    case Stage::ntt:
-      return "ntt";
-    case Stage::msm:
-      return "msm";
-    case Stage::release:
-      return "release";
-    case Stage::baseline:
-      return "baseline";
-  }
-  return "unknown";
-}
-
 std::string_view to_string(Backend backend) noexcept {
   switch (backend) {
     case Backend::automatic:

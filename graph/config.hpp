@@ -1,5 +1,4 @@
-// What a Pipeline is built from: backend and mode, budgets, slot counts, threads, delivery options, and the
-// test-only fault hook. Every field has a working default; a default-constructed Config proves on whatever
+// What a Pipeline is built from: backend and mode, budgets, slot counts, threads and delivery options. Every field has a working default; a default-constructed Config proves on whatever
 // backend the machine has.
 #pragma once
 
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include <proofline/memory/pinning.hpp>
+#include <proofline/nodes/job.hpp>
 
 namespace proofline::graph {
 
@@ -36,19 +36,6 @@ enum class SrsPlacement {
   host,       ///< always streamed from page-locked host memory (VRAM stays free for slots and other keys)
 };
 
-/// The stages a job passes, in order. Errors name the stage they happened in; fault hooks get it.
-enum class Stage : std::uint8_t {
-  queue,      ///< submitted, waiting for a pinned-slot token
-  admission,  ///< token taken, slot being leased
-  synthesis,  ///< witness into z, then a = A·z, b = B·z, c = C·z into the slot
-  h2d,        ///< slot -> device slot (CUDA backend)
-  ntt,        ///< the H polynomial
-  msm,        ///< the five MSMs
-  release,    ///< proof assembly, self-verification, delivery; resources go back
-  baseline,   ///< baseline mode: H2D + NTT + MSM under the GPU (or CPU) mutex
-};
-
-const char* to_string(Stage stage) noexcept;
 /// "auto" | "cpu" | "cuda".
 std::string_view to_string(Backend backend) noexcept;
 /// "pinned" | "baseline".
@@ -61,14 +48,10 @@ Backend parse_backend(std::string_view text);
 Mode parse_mode(std::string_view text);
 SrsPlacement parse_srs_placement(std::string_view text);
 
-using JobId = std::uint64_t;
-
-/// TESTS ONLY. Called at the start of every stage body for every job that reaches it; an exception it throws
-/// fails that job in that stage exactly as a real error there would (tokens and leases still come home).
-/// It may block (to hold a job in a stage) but then holds a worker thread.
-using FaultHook = std::function<void(Stage stage, JobId job)>;
-
-struct JobResult;
+using nodes::FaultHook;
+using nodes::JobId;
+using nodes::JobResult;
+using nodes::Stage;
 
 struct Config {
   Backend backend = Backend::automatic;
@@ -135,9 +118,6 @@ struct Config {
   /// Called once for every result (in submission order when in_order), on a pipeline thread, after the
   /// job's own callback. Keep it short: it runs on a worker.
   std::function<void(const JobResult&)> on_result;
-
-  /// TESTS ONLY (see FaultHook).
-  FaultHook fault_hook;
 };
 
 enum class ShutdownMode {

@@ -6,20 +6,16 @@
 #include <string>
 
 #include <proofline/cuda/device.hpp>
+#include <proofline/devices/gpu_lane.hpp>
 #include <proofline/graph/detail/flow.hpp>
 #include <proofline/memory/host_memory.hpp>
-#include <proofline/nodes/detail/stages.hpp>
-#include <proofline/util/detail/log.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
 
 namespace proofline::graph::detail {
 
 namespace {
-
-std::size_t stage_index(Stage stage) noexcept {
-  return static_cast<std::size_t>(stage);
-}
 
 void check_config(const Config& c) {
   const auto bad = [](const std::string& what) {
@@ -43,6 +39,39 @@ void check_config(const Config& c) {
     if (gpu < 0) bad("GPU index " + std::to_string(gpu) + " is negative");
 }
 
+/// The GPUs the configuration names (every usable one when it names none), each with its trace tracks.
+std::vector<std::unique_ptr<devices::GpuLane>> make_lanes(const Config& config, trace::Recorder& recorder) {
+  const auto devices = cuda::list_devices();
+  std::vector<int> wanted = config.gpus;
+  if (wanted.empty())
+    for (const auto& d : devices) wanted.push_back(d.index);
+  std::vector<std::unique_ptr<devices::GpuLane>> lanes;
+  for (const int ordinal : wanted) {
+    const auto it = std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.index == ordinal; });
+    if (it == devices.end())
+      throw Error(Errc::invalid_argument, "GPU " + std::to_string(ordinal) + " does not exist (" +
+                                              std::to_string(devices.size()) + " usable)");
+    if (std::any_of(lanes.begin(), lanes.end(), [&](const auto& lane) { return lane->device == ordinal; }))
+      throw Error(Errc::invalid_argument, "GPU " + std::to_string(ordinal) + " is listed twice");
+    auto lane = std::make_unique<devices::GpuLane>();
+    lane->index = static_cast<int>(lanes.size());
+    lane->device = ordinal;
+    lane->name = it->name;
+    const std::string prefix = "gpu" + std::to_string(ordinal);
+    lane->copy_track = recorder.add_track(prefix + " copy", trace::TrackKind::cuda_stream, ordinal);
+    lane->compute_track = recorder.add_track(prefix + " compute", trace::TrackKind::cuda_stream, ordinal);
+    lanes.push_back(std::move(lane));
+  }
+  return lanes;
+}
+
+devices::GpuOptions gpu_options(const Config& config) {
+  return {.vram_budget = config.vram_budget,
+          .device_slots = config.device_slots,
+          .ntt_top_diagonal = config.ntt_top_diagonal,
+          .srs_stream_buffer = config.srs_stream_buffer};
+}
+
 Backend resolve_backend(Backend wanted) {
   const bool usable = cuda::built_with_cuda() && cuda::device_count() > 0;
   switch (wanted) {
@@ -61,7 +90,8 @@ Backend resolve_backend(Backend wanted) {
 
 }  // namespace
 
-Core::Core(Config c) : config(std::move(c)) {
+Core::Core(Config c, testing::Hooks h)
+    : config(std::move(c)), hooks(std::move(h)), admission([this] { return token_target(); }) {
   check_config(config);
   backend = resolve_backend(config.backend);
   mode = config.mode;
@@ -75,26 +105,6 @@ Core::Core(Config c) : config(std::move(c)) {
   if (threads >= hardware)
     thread_limit.emplace(oneapi::tbb::global_control::max_allowed_parallelism, threads + 1);
   arena.initialize(static_cast<int>(threads), 0);
-
-  ids.admission = recorder.add_stage("admission");
-  ids.synthesis = recorder.add_stage("synthesis");
-  ids.ntt = recorder.add_stage("ntt");
-  ids.msm = recorder.add_stage("msm");
-  ids.release = recorder.add_stage("release");
-  ids.h2d = recorder.add_stage("h2d");
-  ids.h2d_submit = recorder.add_stage("h2d submit");
-  ids.unpin = recorder.add_stage("unpin");
-  ids.ntt_submit = recorder.add_stage("ntt submit");
-  ids.msm_submit = recorder.add_stage("msm submit");
-  ids.gpu_done = recorder.add_stage("gpu release");
-  ids.baseline = recorder.add_stage("baseline");
-  ids.baseline_lock = recorder.add_stage("baseline lock wait");
-  // The device's H and MSM spans share the CPU bodies' stage names: one "ntt"/"msm" row per backend.
-  ids.gpu_ntt = ids.ntt;
-  ids.gpu_msm = ids.msm;
-  ids.pool_leased = recorder.add_track("pool leased bytes", trace::TrackKind::counter);
-  ids.pool_idle = recorder.add_track("pool idle bytes", trace::TrackKind::counter);
-  ids.waiting = recorder.add_track("jobs waiting for a token", trace::TrackKind::counter);
   recorder.set_nvtx(config.nvtx);
 
   const std::uint64_t host_bytes =
@@ -104,32 +114,17 @@ Core::Core(Config c) : config(std::move(c)) {
   pool = std::make_unique<memory::PinnedPool>(*host_budget, *pinning, memory::PoolOptions{.name = "slots"});
   host_keys = std::make_unique<memory::Residency>(
       *host_budget, memory::ResidencyOptions{.name = "host keys", .idle_timeout = config.key_idle_timeout});
+  ctx = std::make_unique<nodes::Context>(recorder, *host_budget, *pool,
+                                         nodes::Settings{.pinned = mode == Mode::pinned,
+                                                         .verify = config.verify,
+                                                         .check_witness = config.check_witness,
+                                                         .fault_hook = hooks.fault});
 
   if (backend == Backend::cuda) {
-    const auto devices = cuda::list_devices();
-    std::vector<int> wanted = config.gpus;
-    if (wanted.empty())
-      for (const auto& d : devices) wanted.push_back(d.index);
-    for (const int ordinal : wanted) {
-      const auto it =
-          std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.index == ordinal; });
-      if (it == devices.end())
-        throw Error(Errc::invalid_argument, "GPU " + std::to_string(ordinal) + " does not exist (" +
-                                                std::to_string(devices.size()) + " usable)");
-      if (std::any_of(gpus.begin(), gpus.end(), [&](const auto& lane) { return lane->device == ordinal; }))
-        throw Error(Errc::invalid_argument, "GPU " + std::to_string(ordinal) + " is listed twice");
-      auto lane = std::make_unique<GpuLane>();
-      lane->index = static_cast<int>(gpus.size());
-      lane->device = ordinal;
-      lane->name = it->name;
-      const std::string prefix = "gpu" + std::to_string(ordinal);
-      lane->copy_track = recorder.add_track(prefix + " copy", trace::TrackKind::cuda_stream, ordinal);
-      lane->compute_track = recorder.add_track(prefix + " compute", trace::TrackKind::cuda_stream, ordinal);
-      gpus.push_back(std::move(lane));
-    }
-    for (auto& lane : gpus) lane->resources = make_gpu_device(*this, *lane);
+    gpus() = make_lanes(config, recorder);
+    for (auto& lane : gpus()) lane->resources = devices::make_gpu_device(*lane, gpu_options(config), recorder, *pool);
   }
-  const std::size_t per_gpu = backend == Backend::cuda ? gpus.size() : 1;
+  const std::size_t per_gpu = backend == Backend::cuda ? gpus().size() : 1;
   slot_cap = config.slots != 0 ? config.slots : synthesis_concurrency + 2 * per_gpu;
   PL_LOG_INFO("pipeline: {} backend, {} mode, {} threads, {} synthesizing, up to {} slots, host budget {}",
               to_string(backend), to_string(mode), threads, synthesis_concurrency, slot_cap,
@@ -137,39 +132,24 @@ Core::Core(Config c) : config(std::move(c)) {
 }
 
 Core::~Core() {
+  // No capacity event may reach the graph once it starts going.
+  host_budget->set_release_listener({});
+  pool->set_return_listener({});
+  stop_supervisor();
+  if (flow) arena.execute([&] { flow.reset(); });
+  jobs.clear();
+  keys.clear();
+  largest.reset();
+  gpus().clear();  // device slots give their pinned result buffers back before the pool goes
+}
+
+void Core::stop_supervisor() {
   {
     std::lock_guard lock(supervisor_mutex);
     supervisor_stop = true;
   }
   supervisor_wake.notify_all();
   if (supervisor.joinable()) supervisor.join();
-  if (flow) arena.execute([&] { flow.reset(); });
-  jobs.clear();
-  keys.clear();
-  largest.reset();
-  gpus.clear();  // device slots give their pinned result buffers back before the pool goes
-}
-
-void Core::enter(JobState& job, Stage stage) noexcept {
-  const Stage old = job.stage.exchange(stage, std::memory_order_relaxed);
-  if (old == stage) return;
-  in_stage[stage_index(old)].fetch_sub(1, std::memory_order_relaxed);
-  in_stage[stage_index(stage)].fetch_add(1, std::memory_order_relaxed);
-}
-
-void Core::hook(Stage stage, const JobState& job) const {
-  if (config.fault_hook) config.fault_hook(stage, job.id);
-}
-
-void Core::fail(JobState& job, Stage stage, Errc code, const std::string& what) noexcept {
-  if (job.error) return;
-  try {
-    job.error = JobError{stage, code, std::string(to_string(stage)) + ": " + what};
-    PL_LOG_DEBUG("job {} failed in {}: {}", job.id, to_string(stage), what);
-  } catch (...) {
-    // Out of memory while describing the error: keep a message that needs no allocation beyond the enum.
-    job.error = JobError{stage, code, {}};
-  }
 }
 
 std::size_t Core::token_target() const {
@@ -183,56 +163,41 @@ std::size_t Core::token_target() const {
   if (mode == Mode::pinned) {
     fit = pool->slots_that_fit(key->slot_sizes);
   } else {
-    fit = static_cast<std::size_t>((host_budget->available() + baseline_held.load()) / key->slot_bytes);
+    fit = static_cast<std::size_t>((host_budget->available() + ctx->counters.baseline_held.load()) /
+                                   key->slot_bytes);
   }
   return std::min(slot_cap, fit);
 }
 
-void Core::return_token(JobState& job, std::vector<TokenGate::Token>& out) {
-  if (!job.has_token) return;
-  job.has_token = false;
-  gate.on_return(job.token, token_target(), out);
+void Core::signal_capacity() noexcept {
+  admission.note_capacity();
+  if (!flow || mint_pending.exchange(true, std::memory_order_acq_rel)) return;
+  flow->capacity.try_put(oneapi::tbb::flow::continue_msg());
 }
 
-void Core::refill_tokens() {
-  for (const TokenGate::Token token : gate.grow(token_target())) flow->tokens.try_put(token);
+void Core::mint_now() {
+  admission.note_capacity();
+  for (const Token token : admission.on_capacity()) flow->tokens.try_put(token);
+}
+
+void Core::return_token(JobState& job, std::vector<Token>& out) {
+  if (job.token == 0) return;
+  admission.on_return(Token{job.token}, out);
+  job.token = 0;
 }
 
 void Core::settle_tokens() {
-  const std::size_t target = token_target();
-  TokenGate::Token token;
-  while (gate.live() > target && flow->tokens.try_get(token)) {
-    if (!gate.withdraw(token, target)) {
+  Token token;
+  while (admission.live() > token_target() && flow->tokens.try_get(token)) {
+    if (!admission.withdraw(token)) {
       flow->tokens.try_put(token);  // a token came home meanwhile and was retired in its place
       break;
     }
   }
-  refill_tokens();
+  mint_now();
 }
 
-void Core::release_buffers(JobState& job) noexcept {
-  if (job.slot != nullptr) {
-    try {
-      pool->release_slot(job.slot);
-    } catch (const std::exception& e) {
-      PL_LOG_ERROR("job {}: returning its pinned slot failed: {}", job.id, e.what());
-    }
-    job.slot = nullptr;
-    slots_in_flight.fetch_sub(1, std::memory_order_relaxed);
-  } else if (!job.heap_charge.empty()) {
-    baseline_held.fetch_sub(job.heap_charge.bytes(), std::memory_order_relaxed);
-    // Pageable vectors are freed as the old design freed them: per job.
-    job.heap_a = {};
-    job.heap_b = {};
-    job.heap_c = {};
-    job.heap_z = {};
-    job.heap_charge.reset();
-    slots_in_flight.fetch_sub(1, std::memory_order_relaxed);
-  }
-  job.a = job.b = job.c = job.z = {};
-}
-
-bool Core::deliver(JobState& job, std::optional<JobError> early) {
+bool Core::prepare_result(JobState& job, std::optional<JobError> early) {
   if (job.delivered.exchange(true, std::memory_order_acq_rel)) return false;
   JobResult& r = job.result;
   r.id = job.id;
@@ -248,16 +213,14 @@ bool Core::deliver(JobState& job, std::optional<JobError> early) {
     r.public_inputs = job.publics;
     r.verified = job.verified && !job.error;
   }
-  const std::int64_t t = now_ns(*this);
+  const std::int64_t t = ctx->now_ns();
   r.queued_s = job.admit_ns != 0 && !early ? static_cast<double>(job.admit_ns - job.submit_ns) * 1e-9 : 0.0;
   r.latency_s = static_cast<double>(t - job.submit_ns) * 1e-9;
-  auto self = job.shared_from_this();
-  if (config.in_order) {
-    flow->sequencer->try_put(ResultMsg{job.seq, std::move(self)});
-  } else {
-    deliver_now(self);
-  }
   return true;
+}
+
+void Core::deliver_early(JobState& job, JobError error) {
+  if (prepare_result(job, std::move(error))) flow->results.try_put(ResultMsg{job.seq, job.shared_from_this()});
 }
 
 void Core::deliver_now(const std::shared_ptr<JobState>& job) noexcept {
@@ -298,10 +261,10 @@ void Core::deliver_now(const std::shared_ptr<JobState>& job) noexcept {
 }
 
 void Core::retire(JobState& job) noexcept {
-  in_stage[stage_index(job.stage.load(std::memory_order_relaxed))].fetch_sub(1, std::memory_order_relaxed);
+  ctx->counters.in_stage[static_cast<std::size_t>(job.stage.load(std::memory_order_relaxed))].fetch_sub(
+      1, std::memory_order_relaxed);
   job.gpu_key.reset();
-  if (job.gpu >= 0)
-    gpus[static_cast<std::size_t>(job.gpu)]->outstanding.fetch_sub(1, std::memory_order_relaxed);
+  if (job.gpu >= 0) ctx->gpu_of(job).outstanding.fetch_sub(1, std::memory_order_relaxed);
   const std::shared_ptr<KeyState> key = job.key;
   const JobId id = job.id;
   const auto deadline = job.deadline;
@@ -325,14 +288,6 @@ void Core::retire(JobState& job) noexcept {
     { std::lock_guard lock(keys_mutex); }
     keys_changed.notify_all();
   }
-}
-
-void Core::sample_counters() noexcept {
-  const memory::PoolStats stats = pool->stats();
-  const std::int64_t t = now_ns(*this);
-  recorder.record_counter(ids.pool_leased, t, static_cast<double>(stats.bytes_leased));
-  recorder.record_counter(ids.pool_idle, t, static_cast<double>(stats.bytes_idle));
-  recorder.record_counter(ids.waiting, t, static_cast<double>(queued_now.load(std::memory_order_relaxed)));
 }
 
 std::shared_ptr<KeyState> Core::find_key(KeyHandle handle) const {

@@ -1,6 +1,7 @@
 #include <proofline/graph/detail/flow.hpp>
 
-#include <proofline/nodes/detail/stages.hpp>
+#include <proofline/nodes/stages.hpp>
+#include <proofline/util/logging.hpp>
 
 namespace proofline::graph::detail {
 
@@ -11,18 +12,34 @@ void put_tokens(Port& port, const std::vector<Token>& tokens) {
   for (const Token token : tokens) port.try_put(token);
 }
 
+/// The end of a job's way through the graph: its token home, its result out, its record retired.
+void release_job(Core& core, JobState& job, ReleaseNode::output_ports_type& ports) {
+  nodes::finish(*core.ctx, job);
+  std::vector<Token> back;
+  try {
+    core.return_token(job, back);
+    if (core.prepare_result(job)) std::get<1>(ports).try_put(ResultMsg{job.seq, job.shared_from_this()});
+  } catch (const std::exception& e) {
+    // Out of memory while delivering: the job's future stays unfulfilled, but the graph goes on.
+    PL_LOG_ERROR("job {}: delivering its result failed: {}", job.id, e.what());
+  }
+  core.retire(job);
+  put_tokens(std::get<0>(ports), back);
+}
+
 }  // namespace
 
-GpuNodes::GpuNodes(flow::graph& graph, Core& core, GpuLane& lane)
+GpuNodes::GpuNodes(flow::graph& graph, Core& core, devices::GpuLane& lane)
     : route(
           graph, flow::unlimited,
           // Runs inline in synthesis's task (lightweight + noexcept): a filter, no CUDA, nothing to wait for.
           [index = lane.index](const Work& work, RouteNode::output_ports_type& ports) noexcept {
             if (work.job->gpu == index) std::get<0>(ports).try_put(work);
           }) {
+  nodes::Context& ctx = *core.ctx;
   if (core.mode == Mode::baseline) {
-    baseline = std::make_unique<WorkNode>(graph, flow::unlimited, [&core, &lane](Work work) {
-      gpu_baseline(core, lane, *work.job);
+    baseline = std::make_unique<WorkNode>(graph, flow::unlimited, [&ctx, &lane](Work work) {
+      nodes::gpu_baseline(ctx, lane, *work.job);
       return work;
     });
     flow::make_edge(flow::output_port<0>(route), *baseline);
@@ -33,25 +50,26 @@ GpuNodes::GpuNodes(flow::graph& graph, Core& core, GpuLane& lane)
   bind = std::make_unique<BindJoin>(graph);
   // One submission at a time per stream keeps each job's commands together in stream order; the bodies only
   // enqueue, so this bounds nothing but the enqueueing itself.
-  h2d = std::make_unique<H2dNode>(graph, flow::serial, [&core, &lane](const Bound& in, Gateway& gateway) {
-    gpu_h2d(core, lane, std::get<0>(in), std::get<1>(in).slot, gateway);
+  h2d = std::make_unique<H2dNode>(graph, flow::serial, [&ctx, &lane](const Bound& in, Gateway& gateway) {
+    nodes::gpu_h2d(ctx, lane, std::get<0>(in), std::get<1>(in).slot, gateway);
   });
   unpin = std::make_unique<UnpinNode>(graph, flow::unlimited,
                                       [&core, &lane](const Work& work, UnpinNode::output_ports_type& ports) {
-                                        std::vector<Token> tokens;
-                                        gpu_unpin(core, lane, *work.job, tokens);
-                                        put_tokens(std::get<0>(ports), tokens);
+                                        nodes::gpu_after_copy(*core.ctx, lane, *work.job);
+                                        std::vector<Token> back;
+                                        core.return_token(*work.job, back);
+                                        put_tokens(std::get<0>(ports), back);
                                         std::get<1>(ports).try_put(work);
                                       });
-  ntt = std::make_unique<GpuNode>(graph, flow::serial, [&core, &lane](const Work& work, Gateway& gateway) {
-    gpu_ntt(core, lane, work, gateway);
+  ntt = std::make_unique<GpuNode>(graph, flow::serial, [&ctx, &lane](const Work& work, Gateway& gateway) {
+    nodes::gpu_ntt(ctx, lane, work, gateway);
   });
-  msm = std::make_unique<GpuNode>(graph, flow::serial, [&core, &lane](const Work& work, Gateway& gateway) {
-    gpu_msm(core, lane, work, gateway);
+  msm = std::make_unique<GpuNode>(graph, flow::serial, [&ctx, &lane](const Work& work, Gateway& gateway) {
+    nodes::gpu_msm(ctx, lane, work, gateway);
   });
   done = std::make_unique<GpuDoneNode>(
-      graph, flow::unlimited, [&core, &lane](const Work& work, GpuDoneNode::output_ports_type& ports) {
-        DeviceSlot* slot = gpu_done(core, lane, *work.job);
+      graph, flow::unlimited, [&ctx, &lane](const Work& work, GpuDoneNode::output_ports_type& ports) {
+        devices::DeviceSlot* slot = nodes::gpu_done(ctx, lane, *work.job);
         if (slot != nullptr) std::get<0>(ports).try_put(DeviceSlotMsg{slot});
         std::get<1>(ports).try_put(work);
       });
@@ -66,17 +84,59 @@ GpuNodes::GpuNodes(flow::graph& graph, Core& core, GpuLane& lane)
   flow::make_edge(flow::output_port<0>(*done), *device_tokens);
 }
 
+namespace {
+
+/// The CPU backend's compute stages: one H and one MSM set at a time, each TBB-parallel inside, like one
+/// device (H of job i+1 overlaps the MSMs of job i); or, in baseline mode, both under one mutex.
+void wire_cpu(Flow& f, nodes::Context& ctx, Mode mode) {
+  if (mode == Mode::pinned) {
+    f.cpu_ntt = std::make_unique<WorkNode>(f.graph, flow::serial, [&ctx](Work work) {
+      nodes::cpu_ntt(ctx, *work.job);
+      return work;
+    });
+    f.cpu_msm = std::make_unique<WorkNode>(f.graph, flow::serial, [&ctx](Work work) {
+      nodes::cpu_msm(ctx, *work.job);
+      return work;
+    });
+    flow::make_edge(f.synthesis, *f.cpu_ntt);
+    flow::make_edge(*f.cpu_ntt, *f.cpu_msm);
+    flow::make_edge(*f.cpu_msm, f.release);
+    return;
+  }
+  f.cpu_baseline = std::make_unique<WorkNode>(f.graph, flow::unlimited, [&ctx](Work work) {
+    nodes::cpu_baseline(ctx, *work.job);
+    return work;
+  });
+  flow::make_edge(f.synthesis, *f.cpu_baseline);
+  flow::make_edge(*f.cpu_baseline, f.release);
+}
+
+void wire_gpus(Flow& f, Core& core) {
+  for (auto& lane : core.gpus()) {
+    auto nodes = std::make_unique<GpuNodes>(f.graph, core, *lane);
+    flow::make_edge(f.synthesis, nodes->route);
+    if (nodes->baseline) {
+      flow::make_edge(*nodes->baseline, f.release);
+    } else {
+      flow::make_edge(flow::output_port<0>(*nodes->unpin), f.tokens);
+      flow::make_edge(flow::output_port<1>(*nodes->done), f.release);
+    }
+    f.gpus.push_back(std::move(nodes));
+  }
+}
+
+}  // namespace
+
 Flow::Flow(Core& core)
-    : jobs(graph, JobOrder()),
+    : jobs(graph, nodes::JobOrder()),
       tokens(graph),
       admit_join(graph),
       admit(graph, flow::unlimited,
             [&core](const std::tuple<JobMsg, Token>& in, AdmitNode::output_ports_type& ports) {
-              JobState& job = *std::get<0>(in).job;
               std::vector<Token> back;
-              switch (detail::admit(core, job, std::get<1>(in), back)) {
+              switch (detail::admit(core, *std::get<0>(in).job, std::get<1>(in), back)) {
                 case Admit::proceed:
-                  std::get<0>(ports).try_put(Work{&job});
+                  std::get<0>(ports).try_put(Work{std::get<0>(in).job});
                   break;
                 case Admit::requeue:
                   std::get<2>(ports).try_put(std::get<0>(in));
@@ -86,15 +146,27 @@ Flow::Flow(Core& core)
               }
               put_tokens(std::get<1>(ports), back);
             }),
+      capacity(graph),
+      // Serial: one minting at a time; the flag lets the next event schedule another run.
+      mint(graph, flow::serial,
+           [&core](flow::continue_msg, MintNode::output_ports_type& ports) {
+             core.mint_pending.store(false, std::memory_order_release);
+             put_tokens(std::get<0>(ports), core.admission.on_capacity());
+           }),
       synthesis(graph, core.synthesis_concurrency,
                 [&core](Work work) {
-                  synthesize(core, *work.job);
+                  nodes::synthesize(*core.ctx, *work.job);
                   return work;
                 }),
-      release(graph, flow::unlimited, [&core](const Work& work, ReleaseNode::output_ports_type& ports) {
-        std::vector<Token> back;
-        detail::release(core, *work.job, back);
-        put_tokens(std::get<0>(ports), back);
+      release(graph, flow::unlimited,
+              [&core](const Work& work, ReleaseNode::output_ports_type& ports) {
+                release_job(core, *work.job, ports);
+              }),
+      results(graph),
+      // In order: one delivery at a time, as the sequencer releases them.
+      sink(graph, core.config.in_order ? flow::serial : flow::unlimited, [&core](const ResultMsg& m) {
+        core.deliver_now(m.job);
+        return flow::continue_msg();
       }) {
   flow::make_edge(jobs, flow::input_port<0>(admit_join));
   flow::make_edge(tokens, flow::input_port<1>(admit_join));
@@ -102,52 +174,24 @@ Flow::Flow(Core& core)
   flow::make_edge(flow::output_port<0>(admit), synthesis);
   flow::make_edge(flow::output_port<1>(admit), tokens);
   flow::make_edge(flow::output_port<2>(admit), jobs);
+  flow::make_edge(capacity, mint);
+  flow::make_edge(flow::output_port<0>(mint), tokens);
   flow::make_edge(flow::output_port<0>(release), tokens);
+  flow::make_edge(flow::output_port<1>(release), results);
 
   if (core.backend == Backend::cpu) {
-    if (core.mode == Mode::pinned) {
-      // One H and one MSM set at a time, each TBB-parallel inside, like one device: H of job i+1 overlaps
-      // the MSMs of job i.
-      cpu_ntt = std::make_unique<WorkNode>(graph, flow::serial, [&core](Work work) {
-        detail::cpu_ntt(core, *work.job);
-        return work;
-      });
-      cpu_msm = std::make_unique<WorkNode>(graph, flow::serial, [&core](Work work) {
-        detail::cpu_msm(core, *work.job);
-        return work;
-      });
-      flow::make_edge(synthesis, *cpu_ntt);
-      flow::make_edge(*cpu_ntt, *cpu_msm);
-      flow::make_edge(*cpu_msm, release);
-    } else {
-      cpu_baseline = std::make_unique<WorkNode>(graph, flow::unlimited, [&core](Work work) {
-        detail::cpu_baseline(core, *work.job);
-        return work;
-      });
-      flow::make_edge(synthesis, *cpu_baseline);
-      flow::make_edge(*cpu_baseline, release);
-    }
+    wire_cpu(*this, *core.ctx, core.mode);
   } else {
-    for (auto& lane : core.gpus) {
-      auto nodes = std::make_unique<GpuNodes>(graph, core, *lane);
-      flow::make_edge(synthesis, nodes->route);
-      if (nodes->baseline) {
-        flow::make_edge(*nodes->baseline, release);
-      } else {
-        flow::make_edge(flow::output_port<0>(*nodes->unpin), tokens);
-        flow::make_edge(flow::output_port<1>(*nodes->done), release);
-      }
-      gpus.push_back(std::move(nodes));
-    }
+    wire_gpus(*this, core);
   }
 
   if (core.config.in_order) {
+    // The sink delivers one result at a time, in submission order.
     sequencer = std::make_unique<Sequencer>(graph, [](const ResultMsg& m) -> std::size_t { return m.seq; });
-    sink = std::make_unique<Sink>(graph, flow::serial, [&core](const ResultMsg& m) {
-      core.deliver_now(m.job);
-      return flow::continue_msg();
-    });
-    flow::make_edge(*sequencer, *sink);
+    flow::make_edge(results, *sequencer);
+    flow::make_edge(*sequencer, sink);
+  } else {
+    flow::make_edge(results, sink);
   }
 }
 

@@ -15,15 +15,26 @@
 #include <variant>
 #include <vector>
 
-#include <proofline/arith/fr.hpp>
 #include <proofline/graph/config.hpp>
-#include <proofline/groth16/constraint_system.hpp>
-#include <proofline/groth16/proof.hpp>
-#include <proofline/groth16/proving_key.hpp>
-#include <proofline/groth16/verifying_key.hpp>
-#include <proofline/util/error.hpp>
+#include <proofline/nodes/job.hpp>
+
+namespace proofline::groth16 {
+struct ProvingKey;
+struct VerifyingKey;
+struct ConstraintSystem;
+}  // namespace proofline::groth16
 
 namespace proofline::graph {
+
+using nodes::CheckedSpan;
+using nodes::JobError;
+using nodes::JobId;
+using nodes::JobResult;
+using nodes::MemoryWitness;
+using nodes::WitnessCallback;
+using nodes::WitnessSource;
+using nodes::WitnessTarget;
+using nodes::WtnsFile;
 
 /// A registered key (Pipeline::add_key). Plain value; 0 is "no key".
 class KeyHandle {
@@ -49,76 +60,6 @@ struct KeySpec {
   std::shared_ptr<const groth16::VerifyingKey> vk;
 };
 
-/// A span that checks every index: what a witness callback writes into. Its extent is exactly the slot
-/// region it stands for, so a writer that stays inside it cannot touch another job's memory.
-template <class T>
-class CheckedSpan {
- public:
-  CheckedSpan() = default;
-  CheckedSpan(std::span<T> span, const char* name) noexcept : span_(span), name_(name) {}
-
-  std::size_t size() const noexcept { return span_.size(); }
-  bool empty() const noexcept { return span_.empty(); }
-
-  /// Throws Error(invalid_argument, "<name>[i] is out of range (size n)").
-  T& operator[](std::size_t i) const {
-    if (i >= span_.size()) out_of_range(i, 1);
-    return span_[i];
-  }
-  T& at(std::size_t i) const { return (*this)[i]; }
-  /// Copies `values` to [offset, offset + values.size()); throws if that leaves the span.
-  void write(std::size_t offset, std::span<const T> values) const {
-    if (offset > span_.size() || values.size() > span_.size() - offset) out_of_range(offset, values.size());
-    std::copy(values.begin(), values.end(), span_.begin() + static_cast<std::ptrdiff_t>(offset));
-  }
-  void fill(const T& value) const { std::fill(span_.begin(), span_.end(), value); }
-  /// The raw span, for bulk writers that take a std::span of exactly this extent.
-  std::span<T> unchecked() const noexcept { return span_; }
-
- private:
-  [[noreturn]] void out_of_range(std::size_t at, std::size_t count) const {
-    throw Error(Errc::invalid_argument, std::string(name_) + "[" + std::to_string(at) + "] (" +
-                                            std::to_string(count) + " elements) is out of range (size " +
-                                            std::to_string(span_.size()) + ")");
-  }
-
-  std::span<T> span_;
-  const char* name_ = "span";
-};
-
-/// What a WitnessCallback writes into: views of the job's leased slot.
-struct WitnessTarget {
-  CheckedSpan<Fr> z;  ///< num_variables: z[0] = 1, the public inputs, then the private values
-  CheckedSpan<Fr> a;  ///< domain_size: A·z per row, zero past the rows (only when filling a, b, c)
-  CheckedSpan<Fr> b;
-  CheckedSpan<Fr> c;
-  std::uint64_t num_public = 0;
-  std::uint64_t domain_size = 0;
-  JobId job = 0;
-};
-
-/// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes).
-struct WitnessCallback {
-  enum class Fills {
-    witness,          ///< fills z; the pipeline evaluates a, b, c with the key's constraint system
-    witness_and_abc,  ///< fills z, a, b and c itself (synthesis without a PCE); checked a_i·b_i = c_i
-  };
-  std::function<void(const WitnessTarget&)> fill;
-  Fills fills = Fills::witness;
-};
-
-/// A witness already in memory (z[0] = 1, publics, private values), shared with the caller.
-struct MemoryWitness {
-  std::shared_ptr<const std::vector<Fr>> z;
-};
-
-/// A circom/snarkjs witness file (.wtns version 2), read straight into the slot during synthesis.
-struct WtnsFile {
-  std::filesystem::path path;
-};
-
-using WitnessSource = std::variant<WitnessCallback, MemoryWitness, WtnsFile>;
-
 struct Job {
   KeyHandle key;
   WitnessSource witness;
@@ -128,27 +69,6 @@ struct Job {
   std::optional<std::chrono::milliseconds> timeout;
   /// Called with this job's result (before Config::on_result), on a pipeline thread.
   std::function<void(const JobResult&)> on_result;
-};
-
-struct JobError {
-  Stage stage = Stage::queue;
-  Errc code = Errc::internal;
-  std::string message;  ///< "synthesis: the witness does not satisfy constraint row 17"
-};
-
-struct JobResult {
-  JobId id = 0;
-  std::uint64_t seq = 0;  ///< submission order, from 0
-  std::string label;
-  std::optional<groth16::Proof> proof;
-  std::vector<Fr> public_inputs;  ///< z[1..num_public] (empty when synthesis did not get that far)
-  bool verified = false;          ///< Config::verify was set and the proof passed
-  std::optional<JobError> error;
-  int gpu = -1;          ///< the GPU it ran on (-1: CPU backend or never bound)
-  double queued_s = 0;   ///< submit -> token
-  double latency_s = 0;  ///< submit -> result
-
-  bool ok() const noexcept { return proof.has_value() && !error; }
 };
 
 /// An accepted job: its id (for cancel) and its result, exactly once.

@@ -1,5 +1,4 @@
-// The batch prover: a oneTBB flow graph whose concurrency is governed by pinned-slot tokens (DESIGN.md,
-// "Data flow"). Build it from a Config, register keys, submit jobs; each job's result (a proof or an error)
+// The batch prover: a oneTBB flow graph whose concurrency is governed by pinned-slot tokens (docs/design.md). Build it from a Config, register keys, submit jobs; each job's result (a proof or an error)
 // arrives as soon as it is done, through the job's callback, Config::on_result and its future.
 //
 //   graph::Pipeline prover(graph::Config{.verify = true});
@@ -8,7 +7,8 @@
 //   const graph::JobResult result = submitted.result.get();
 //
 // Thread safety: every member function may be called from any thread, concurrently, except that the
-// destructor must not race with other calls. Callbacks run on pipeline threads and may call submit/cancel
+// destructor and moves must not race with other calls. A moved-from Pipeline may only be destroyed or assigned.
+// Observability (the span recorder) is in graph/observe.hpp, test hooks in graph/testing.hpp. Callbacks run on pipeline threads and may call submit/cancel
 // (not shutdown or the destructor, which wait for the callbacks).
 #pragma once
 
@@ -18,8 +18,12 @@
 #include <proofline/graph/config.hpp>
 #include <proofline/graph/job.hpp>
 #include <proofline/graph/stats.hpp>
-#include <proofline/trace/recorder.hpp>
-#include <proofline/trace/verdict.hpp>
+#include <proofline/graph/testing.hpp>
+
+namespace proofline::trace {
+class Recorder;
+struct RunRoles;
+}  // namespace proofline::trace
 
 namespace proofline::graph {
 
@@ -35,6 +39,9 @@ class Pipeline {
   explicit Pipeline(Config config = {});
   /// shutdown(ShutdownMode::drain) if it was not called.
   ~Pipeline();
+  Pipeline(Pipeline&&) noexcept;
+  /// Shuts this pipeline down (draining) before taking the other's.
+  Pipeline& operator=(Pipeline&&) noexcept;
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
@@ -75,12 +82,13 @@ class Pipeline {
   Backend backend() const noexcept;
   Mode mode() const noexcept;
   const Config& config() const noexcept;
-  /// Every node body and GPU operation of this pipeline is a span here.
-  trace::Recorder& recorder() noexcept;
-  /// Which stages and tracks play which part, for trace::verdict_input.
-  trace::RunRoles roles() const;
 
  private:
+  Pipeline(Config config, testing::Hooks hooks);
+  friend Pipeline testing::make_pipeline(Config config, testing::Hooks hooks);
+  friend trace::Recorder& recorder(Pipeline& pipeline) noexcept;
+  friend trace::RunRoles run_roles(const Pipeline& pipeline);
+
   std::unique_ptr<detail::Core> core_;
 };
 

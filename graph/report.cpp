@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include <proofline/trace/detail/json.hpp>
 #include <proofline/groth16/json.hpp>
+#include <proofline/trace/json_text.hpp>
 #include <proofline/util/size.hpp>
 
 namespace proofline::graph {
@@ -20,7 +20,7 @@ namespace json = groth16::json;
 const double saturated_share = trace::VerdictRule{}.saturated;
 
 json::Value number(double value) {
-  const std::string text = trace::detail::json_number(value);
+  const std::string text = trace::json_number(value);
   return text == "null" ? json::Value() : json::Value::number(text);
 }
 
@@ -62,11 +62,7 @@ std::optional<trace::Window> compute_steady_window(const trace::Snapshot& snapsh
   return window;
 }
 
-}  // namespace
-
-RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles& roles,
-                          const PipelineStats& stats, std::uint64_t jobs, double wall_s) {
-  RunReport r;
+void fill_counts(RunReport& r, const PipelineStats& stats, std::uint64_t jobs, double wall_s) {
   r.backend = std::string(to_string(stats.backend));
   r.mode = std::string(to_string(stats.mode));
   for (const GpuStats& gpu : stats.gpus) {
@@ -83,90 +79,91 @@ RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles
   r.max_inflight_slots = stats.max_inflight_slots;
   r.tokens = stats.token_target;
   r.slot_bytes = stats.slot_bytes;
+}
 
-  for (const trace::StageStats& s : trace::stage_stats(snapshot)) {
-    r.stages.push_back(StageReport{s.name, s.count, s.busy_s, s.p50_ms, s.p99_ms, s.mean_ms, s.bytes});
+/// Fills the GPU busy fractions; returns the first GPU's steady window, for the verdict.
+std::optional<trace::Window> fill_gpu_busy(RunReport& r, const trace::Snapshot& snapshot,
+                                           const trace::RunRoles& roles) {
+  std::optional<trace::Window> gpu_window;
+  if (roles.compute_streams.empty()) return gpu_window;
+  // Per GPU: the union of its compute streams over its own steady state (first and last job on it
+  // excluded), and over the whole batch; averaged, since a union over GPUs is no utilisation.
+  std::map<int, std::vector<trace::TrackId>> per_gpu;
+  for (const trace::TrackId track : roles.compute_streams)
+    per_gpu[snapshot.track(track).gpu].push_back(track);
+  const trace::Window whole = trace::extent(snapshot);
+  double sum = 0, sum_run = 0, seconds = 0;
+  std::size_t counted = 0;
+  for (const auto& [gpu, tracks] : per_gpu) {
+    if (whole.length_ns() > 0) sum_run += trace::busy_fraction(snapshot, tracks, whole);
+    const std::optional<trace::Window> window = compute_steady_window(snapshot, tracks);
+    if (!window) continue;
+    if (!gpu_window) gpu_window = window;
+    sum += trace::busy_fraction(snapshot, tracks, *window);
+    seconds += window->seconds();
+    ++counted;
   }
+  if (counted > 0) {
+    r.gpu_busy_fraction = sum / static_cast<double>(counted);
+    r.gpu_steady_s = seconds / static_cast<double>(counted);
+  }
+  if (whole.length_ns() > 0) r.gpu_busy_fraction_run = sum_run / static_cast<double>(per_gpu.size());
+  return gpu_window;
+}
 
-  const std::optional<trace::Window> steady = trace::steady_state_window(snapshot);
-  if (steady) r.steady_state_s = steady->seconds();
-  std::optional<trace::Window> gpu_window;  // the first GPU's, for the verdict
-  if (!roles.compute_streams.empty()) {
-    // Per GPU: the union of its compute streams over its own steady state (first and last job on it
-    // excluded), and over the whole batch; averaged, since a union over GPUs is no utilisation.
-    std::map<int, std::vector<trace::TrackId>> per_gpu;
-    for (const trace::TrackId track : roles.compute_streams)
-      per_gpu[snapshot.track(track).gpu].push_back(track);
-    const trace::Window whole = trace::extent(snapshot);
-    double sum = 0, sum_run = 0, seconds = 0;
-    std::size_t counted = 0;
-    for (const auto& [gpu, tracks] : per_gpu) {
-      if (whole.length_ns() > 0) sum_run += trace::busy_fraction(snapshot, tracks, whole);
-      const std::optional<trace::Window> window = compute_steady_window(snapshot, tracks);
-      if (!window) continue;
-      if (!gpu_window) gpu_window = window;
-      sum += trace::busy_fraction(snapshot, tracks, *window);
-      seconds += window->seconds();
-      ++counted;
-    }
-    if (counted > 0) {
-      r.gpu_busy_fraction = sum / static_cast<double>(counted);
-      r.gpu_steady_s = seconds / static_cast<double>(counted);
-    }
-    if (whole.length_ns() > 0) r.gpu_busy_fraction_run = sum_run / static_cast<double>(per_gpu.size());
-  }
-  if (const auto h2d = snapshot.find_stage("h2d")) {
-    const double rate = trace::bytes_per_second(snapshot, *h2d);
-    if (rate > 0) r.h2d_gbps = rate * 1e-9;
-  }
+/// The bracketed detail that ends a verdict's reason (" (...)"), or nothing.
+std::string reason_detail(const trace::Verdict& v) {
+  return v.reason.rfind(" (") == std::string::npos ? std::string() : v.reason.substr(v.reason.rfind(" ("));
+}
 
-  const trace::Window window = gpu_window ? *gpu_window : steady ? *steady : trace::extent(snapshot);
-  if (window.length_ns() > 0) {
-    trace::VerdictInput input = trace::verdict_input(snapshot, roles, window);
-    std::string prefix;
-    if (roles.compute_streams.empty()) {
-      // The CPU backend has no streams: its H and MSM stages stand in for the GPU.
-      std::vector<trace::StageId> compute;
-      for (const char* name : {"ntt", "msm"})
-        if (const auto id = snapshot.find_stage(name)) compute.push_back(*id);
-      input.gpu_busy_s = trace::busy_seconds(snapshot, {}, window, compute);
-      input.gpus = 1;
-      prefix = "(CPU backend: the H and MSM stages count as the device) ";
-    }
-    try {
-      const trace::Verdict v = trace::verdict(input);
-      r.verdict = prefix + v.reason;
-      const std::uint64_t headroom = stats.host_budget.total > stats.host_budget.high_water
-                                         ? stats.host_budget.total - stats.host_budget.high_water
-                                         : 0;
-      if (stats.mode == Mode::baseline && !roles.compute_streams.empty() &&
-          v.bound != trace::Bound::gpu_compute && v.gpu + v.h2d >= saturated_share) {
-        // The old design: one mutex per GPU across H2D and compute, so the two add up instead of overlapping.
-        r.verdict = prefix + "GPU mutex bound (baseline mode): H2D " +
-                    std::to_string(std::lround(100 * v.h2d)) + "% + compute " +
-                    std::to_string(std::lround(100 * v.gpu)) +
-                    "% of the steady state under one mutex; the copy cannot overlap the compute" +
-                    (v.reason.rfind(" (") == std::string::npos ? std::string()
-                                                               : v.reason.substr(v.reason.rfind(" (")));
-      } else if (v.bound == trace::Bound::tokens && stats.slot_bytes > 0 && headroom >= stats.slot_bytes) {
-        // Jobs waited for a token although the budget never ran short: the slot cap (--slots), not the
-        // budget, kept them waiting; with every job submitted at once that is the queue, not a shortage.
-        r.verdict = prefix +
-                    "slot-cap bound: jobs queue for a pinned slot, but the host budget always had room "
-                    "for " +
-                    std::to_string(headroom / stats.slot_bytes) +
-                    " more slots: the token count is the slot cap (--slots; default synthesis jobs + 2 per "
-                    "GPU), not the budget; no stage is saturated" +
-                    (v.reason.rfind(" (") == std::string::npos ? std::string()
-                                                               : v.reason.substr(v.reason.rfind(" (")));
-      }
-    } catch (const std::exception& e) {
-      r.verdict = std::string("no verdict: ") + e.what();
-    }
-  } else {
-    r.verdict = "no verdict: no spans";
+/// The verdict's reason, or a more specific one where the pipeline's own statistics explain the bound.
+std::string verdict_reason(const trace::Verdict& v, const PipelineStats& stats, bool has_streams) {
+  const std::uint64_t headroom = stats.host_budget.total > stats.host_budget.high_water
+                                     ? stats.host_budget.total - stats.host_budget.high_water
+                                     : 0;
+  if (stats.mode == Mode::baseline && has_streams && v.bound != trace::Bound::gpu_compute &&
+      v.gpu + v.h2d >= saturated_share) {
+    // The old design: one mutex per GPU across H2D and compute, so the two add up instead of overlapping.
+    return "GPU mutex bound (baseline mode): H2D " + std::to_string(std::lround(100 * v.h2d)) +
+           "% + compute " + std::to_string(std::lround(100 * v.gpu)) +
+           "% of the steady state under one mutex; the copy cannot overlap the compute" + reason_detail(v);
   }
+  if (v.bound == trace::Bound::tokens && stats.slot_bytes > 0 && headroom >= stats.slot_bytes) {
+    // Jobs waited for a token although the budget never ran short: the slot cap (--slots), not the
+    // budget, kept them waiting; with every job submitted at once that is the queue, not a shortage.
+    return "slot-cap bound: jobs queue for a pinned slot, but the host budget always had room "
+           "for " +
+           std::to_string(headroom / stats.slot_bytes) +
+           " more slots: the token count is the slot cap (--slots; default synthesis jobs + 2 per "
+           "GPU), not the budget; no stage is saturated" +
+           reason_detail(v);
+  }
+  return v.reason;
+}
 
+std::string run_verdict(const trace::Snapshot& snapshot, const trace::RunRoles& roles,
+                        const PipelineStats& stats, const trace::Window& window) {
+  if (window.length_ns() <= 0) return "no verdict: no spans";
+  trace::VerdictInput input = trace::verdict_input(snapshot, roles, window);
+  std::string prefix;
+  if (roles.compute_streams.empty()) {
+    // The CPU backend has no streams: its H and MSM stages stand in for the GPU.
+    std::vector<trace::StageId> compute;
+    for (const char* name : {"ntt", "msm"})
+      if (const auto id = snapshot.find_stage(name)) compute.push_back(*id);
+    input.gpu_busy_s = trace::busy_seconds(snapshot, {}, window, compute);
+    input.gpus = 1;
+    prefix = "(CPU backend: the H and MSM stages count as the device) ";
+  }
+  try {
+    const trace::Verdict v = trace::verdict(input);
+    return prefix + verdict_reason(v, stats, !roles.compute_streams.empty());
+  } catch (const std::exception& e) {
+    return std::string("no verdict: ") + e.what();
+  }
+}
+
+void fill_pool_and_budget(RunReport& r, const PipelineStats& stats) {
   r.pool.leases = stats.pool.slot_leases;
   r.pool.hits = stats.pool.reuse_hits;
   r.pool.misses = stats.pool.misses;
@@ -178,6 +175,29 @@ RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles
   r.pool.leased_bytes_at_exit = stats.pool.bytes_leased;
   r.budget.host_total = stats.host_budget.total;
   r.budget.host_high_water = stats.host_budget.high_water;
+}
+
+}  // namespace
+
+RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles& roles,
+                          const PipelineStats& stats, std::uint64_t jobs, double wall_s) {
+  RunReport r;
+  fill_counts(r, stats, jobs, wall_s);
+  for (const trace::StageStats& s : trace::stage_stats(snapshot)) {
+    r.stages.push_back(StageReport{s.name, s.count, s.busy_s, s.p50_ms, s.p99_ms, s.mean_ms, s.bytes});
+  }
+
+  const std::optional<trace::Window> steady = trace::steady_state_window(snapshot);
+  if (steady) r.steady_state_s = steady->seconds();
+  const std::optional<trace::Window> gpu_window = fill_gpu_busy(r, snapshot, roles);  // the first GPU's
+  if (const auto h2d = snapshot.find_stage("h2d")) {
+    const double rate = trace::bytes_per_second(snapshot, *h2d);
+    if (rate > 0) r.h2d_gbps = rate * 1e-9;
+  }
+
+  const trace::Window window = gpu_window ? *gpu_window : steady ? *steady : trace::extent(snapshot);
+  r.verdict = run_verdict(snapshot, roles, stats, window);
+  fill_pool_and_budget(r, stats);
   return r;
 }
 

@@ -1,6 +1,6 @@
 // The numbers of one batch, computed from the pipeline's spans and statistics: what batch_prove prints at
-// the end and writes with --report (and what issue 8's benchmark reads). Everything comes from the trace
-// (trace/stats.hpp), so the report describes exactly what the timeline shows.
+// the end and writes with --report (and what the end-to-end benchmark, perf/e2e_table.py, reads). Everything
+// comes from the trace (trace/stats.hpp), so the report describes exactly what the timeline shows.
 #pragma once
 
 #include <cstdint>

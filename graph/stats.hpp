@@ -8,9 +8,6 @@
 #include <vector>
 
 #include <proofline/graph/config.hpp>
-#include <proofline/memory/budget.hpp>
-#include <proofline/memory/pinned_pool.hpp>
-#include <proofline/memory/residency.hpp>
 
 namespace proofline::graph {
 
@@ -23,11 +20,46 @@ struct StageCounts {
   }
 };
 
+/// A budget (host RAM, or one GPU's VRAM): everything pinned or resident is charged to it.
+struct BudgetStats {
+  std::uint64_t total = 0;
+  std::uint64_t used = 0;
+  std::uint64_t high_water = 0;
+  std::uint64_t waits = 0;          ///< reservations that had to queue
+  std::uint64_t evictions = 0;      ///< evictor calls that freed something
+  std::uint64_t bytes_evicted = 0;
+  std::size_t waiting = 0;          ///< reservations queued now
+};
+
+/// The pool of pinned buffers the jobs' slots are leased from.
+struct PoolStats {
+  std::uint64_t slot_leases = 0;
+  std::uint64_t reuse_hits = 0;            ///< buffers served from idle ones
+  std::uint64_t misses = 0;                ///< buffers that had to be pinned
+  std::uint64_t pin_calls = 0;
+  std::uint64_t pin_calls_since_warm = 0;  ///< since the first key's slots were prewarmed: 0 in steady state
+  double pin_seconds = 0;
+  std::uint64_t bytes_pinned = 0;  ///< held now, leased or idle
+  std::uint64_t bytes_idle = 0;
+  std::uint64_t bytes_leased = 0;
+  std::uint64_t high_water = 0;  ///< most bytes_pinned ever
+  std::size_t slots_out = 0;
+};
+
+/// Keys resident in a memory (host RAM, or one GPU's VRAM).
+struct ResidencyStats {
+  std::uint64_t loads = 0;
+  std::uint64_t evictions = 0;
+  std::uint64_t bytes_resident = 0;
+  std::size_t entries = 0;
+  std::size_t in_use = 0;
+};
+
 struct GpuStats {
   int device = 0;
   std::string name;
-  memory::BudgetStats vram;
-  memory::ResidencyStats keys;  ///< proving keys resident in this GPU's memory
+  BudgetStats vram;
+  ResidencyStats keys;  ///< proving keys resident in this GPU's memory
   std::size_t device_slots = 0;
   std::size_t device_slots_in_use = 0;
   std::uint64_t jobs = 0;  ///< jobs routed here so far
@@ -54,13 +86,15 @@ struct PipelineStats {
 
   std::size_t tokens = 0;              ///< tokens alive (in the buffer or held by jobs)
   std::size_t token_target = 0;        ///< what the pool can hold now for the largest key's slot, capped
+  std::size_t tokens_parked = 0;       ///< tokens waiting for capacity after a failed lease
+  std::uint64_t token_parks = 0;       ///< leases that failed and parked their token, since the start
   std::size_t slots_in_flight = 0;     ///< slots leased by jobs now
   std::size_t max_inflight_slots = 0;  ///< the most ever leased at once
   std::uint64_t slot_bytes = 0;        ///< the largest key's slot (a, b, c, z)
 
-  memory::PoolStats pool;
-  memory::BudgetStats host_budget;
-  memory::ResidencyStats host_keys;
+  PoolStats pool;
+  BudgetStats host_budget;
+  ResidencyStats host_keys;
   std::vector<GpuStats> gpus;
 };
 

@@ -4,7 +4,7 @@
 #include <system_error>
 
 #include <proofline/groth16/native_file.hpp>
-#include <proofline/util/detail/log.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/text.hpp>
 

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include <proofline/memory/listener.hpp>
 #include <proofline/memory/reservation.hpp>
 
 namespace proofline::memory {
@@ -129,6 +130,10 @@ class Budget {
 
   BudgetStats stats() const;
 
+  /// Called after bytes are given back (a reservation released or shrunk), on the releasing thread, without
+  /// the budget's lock. Set an empty function before what the callback refers to goes.
+  void set_release_listener(std::function<void()> callback) { released_.set(std::move(callback)); }
+
  private:
   friend class Reservation;
   friend class EvictorRegistration;
@@ -142,6 +147,13 @@ class Budget {
   void grant_locked(std::uint64_t bytes);
   void serve_queue_locked();
   void leave_queue_locked(std::list<Waiter*>::iterator it);
+  void wait_in_queue(std::unique_lock<std::mutex>& lock, Waiter& waiter, std::list<Waiter*>::iterator it,
+                     const ReserveOptions& options);
+  void account_wait_locked(Clock::time_point start);
+  Clock::time_point throw_if_wait_over_locked(std::list<Waiter*>::iterator it, std::uint64_t bytes,
+                                              const ReserveOptions& options, Clock::time_point start);
+  void evict_as_head(std::unique_lock<std::mutex>& lock, Waiter& waiter, std::list<Waiter*>::iterator it,
+                     const ReserveOptions& options, Clock::time_point start);
   void run_evictors(Waiter& waiter, const ReserveOptions& options);
   [[noreturn]] void refuse(std::uint64_t bytes);
 
@@ -160,6 +172,7 @@ class Budget {
   std::vector<std::shared_ptr<EvictorEntry>> evictors_;
   std::uint64_t next_evictor_id_ = 1;
   std::atomic<std::size_t> evictor_count_{0};
+  Listener released_;
 };
 
 }  // namespace proofline::memory

@@ -6,7 +6,7 @@
 
 #include <proofline/memory/detail/pool_buffer.hpp>
 #include <proofline/memory/pinned_pool.hpp>
-#include <proofline/util/detail/log.hpp>
+#include <proofline/util/logging.hpp>
 
 namespace proofline::memory {
 

@@ -33,6 +33,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <proofline/memory/budget.hpp>
+#include <proofline/memory/listener.hpp>
 #include <proofline/memory/pinned_lease.hpp>
 #include <proofline/memory/pinning.hpp>
 
@@ -138,6 +139,9 @@ class PinnedPool {
   void mark_warm();
 
   PoolStats stats() const;
+  /// Called after a lease or slot comes back (its buffers now idle), on the returning thread, without the
+  /// pool's lock. Set an empty function before what the callback refers to goes.
+  void set_return_listener(std::function<void()> callback) { returned_.set(std::move(callback)); }
   Budget& budget() const noexcept { return budget_; }
   PinningBackend& backend() const noexcept { return backend_; }
   const PoolOptions& options() const noexcept { return options_; }
@@ -146,6 +150,7 @@ class PinnedPool {
   friend class PinnedLease;
   friend class SlotLease;
   struct Waiter;
+  struct RoomWait;
   using Sizes = boost::container::small_vector<std::uint64_t, 4>;
   using Buffers = boost::container::small_vector<detail::PoolBuffer*, 4>;
   using Owned = std::vector<std::unique_ptr<detail::PoolBuffer>>;
@@ -157,6 +162,11 @@ class PinnedPool {
   Sizes round_sizes(std::span<const std::uint64_t> sizes) const;
   std::optional<Buffers> try_take(const Sizes& rounded);
   Buffers take(const Sizes& rounded, const ReserveOptions& options);
+  void throw_if_wait_over_locked(std::list<Waiter*>::iterator it, std::uint64_t total,
+                                 const ReserveOptions& options);
+  void wait_to_be_head(std::unique_lock<std::mutex>& lock, Waiter& waiter, const ReserveOptions& options);
+  RoomWait wait_for_room(std::unique_lock<std::mutex>& lock, Waiter& waiter, const Plan& plan,
+                         const Sizes& rounded, const ReserveOptions& options);
   Plan plan_locked(const Sizes& rounded) const;
   void commit_locked(const Plan& plan);
   Buffers finish(const Sizes& rounded, Plan plan, Reservation missing);
@@ -188,6 +198,7 @@ class PinnedPool {
   std::uint64_t next_slot_id_ = 1;
   PoolStats stats_;
 
+  Listener returned_;
   EvictorRegistration evictor_;  // last: unregistered first, before the state it trims goes
 };
 

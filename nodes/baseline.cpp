@@ -1,7 +1,7 @@
 // Baseline mode on the CPU backend: H and the MSMs of one job at a time under one mutex, from pageable
 // vectors, as the old design ran its device work under a GPU mutex (the CUDA variant is baseline_cuda.cpp).
 // It blocks a worker on purpose: that is the design being measured against.
-#include <proofline/nodes/detail/stages.hpp>
+#include <proofline/nodes/stages.hpp>
 
 #include <oneapi/tbb/task_arena.h>
 
@@ -10,31 +10,31 @@
 #include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/prover.hpp>
 
-namespace proofline::graph::detail {
+namespace proofline::nodes {
 
-void cpu_baseline(Core& core, JobState& job) {
-  core.enter(job, Stage::baseline);
+void cpu_baseline(Context& ctx, JobState& job) {
+  ctx.enter(job, Stage::baseline);
   if (job.skip()) return;
   std::unique_lock<std::mutex> lock;
   {
-    trace::ScopedSpan wait(core.recorder, core.ids.baseline_lock, job.id);
-    lock = std::unique_lock(core.cpu_baseline_mutex);
+    trace::ScopedSpan wait(ctx.recorder, ctx.ids.baseline_lock, job.id);
+    lock = std::unique_lock(ctx.cpu_baseline_mutex);
   }
-  trace::ScopedSpan span(core.recorder, core.ids.baseline, job.id);
-  core.guarded(job, Stage::baseline, [&] {
-    core.hook(Stage::baseline, job);
+  trace::ScopedSpan span(ctx.recorder, ctx.ids.baseline, job.id);
+  ctx.guarded(job, Stage::baseline, [&] {
+    ctx.hook(Stage::baseline, job);
     const groth16::ProvingKey& pk = *job.key->pk;
     // Isolated: the thread holds the mutex, so it must not run another baseline body while it waits for its
     // own parallel loops (it would try to take the mutex again).
     oneapi::tbb::this_task_arena::isolate([&] {
       {
-        trace::ScopedSpan h(core.recorder, core.ids.ntt, job.id);
+        trace::ScopedSpan h(ctx.recorder, ctx.ids.ntt, job.id);
         groth16::compute_h_scalars(pk, job.a, job.b, job.c);
       }
-      trace::ScopedSpan m(core.recorder, core.ids.msm, job.id);
+      trace::ScopedSpan m(ctx.recorder, ctx.ids.msm, job.id);
       job.msm = groth16::compute_msms(pk, job.z, job.a.first(pk.h_query.size()));
     });
   });
 }
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::nodes

@@ -2,42 +2,38 @@
 // kernels, keys and SRS placement (VRAM or streamed), but a, b, c, z come from pageable heap vectors and one
 // mutex per GPU is held across H2D + H + MSMs, synchronously (the worker waits for the stream). It blocks a
 // worker on purpose.
-#include <proofline/nodes/detail/gpu_device.hpp>
+#include <proofline/nodes/gpu_stage.hpp>
 
 #include <cstring>
 #include <mutex>
 
-#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/check.hpp>
 #include <proofline/trace/scoped_span.hpp>
-#include <proofline/nodes/detail/stages.hpp>
 
-namespace proofline::graph::detail {
+namespace proofline::nodes {
 
-void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
-  core.enter(job, Stage::baseline);
+void gpu_baseline(Context& ctx, devices::GpuLane& lane, JobState& job) {
+  ctx.enter(job, Stage::baseline);
   if (!lane.healthy.load())
-    core.fail(job, Stage::baseline, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
+    fail(job, Stage::baseline, Errc::cuda, "GPU " + std::to_string(lane.device) + " is out of service");
   if (job.skip()) return;
-  GpuDevice& g = device_of(lane);
+  devices::GpuDevice& g = devices::device_of(lane);
   std::unique_lock<std::mutex> lock;
   {
-    trace::ScopedSpan wait(core.recorder, core.ids.baseline_lock, job.id, lane.device);
+    trace::ScopedSpan wait(ctx.recorder, ctx.ids.baseline_lock, job.id, lane.device);
     lock = std::unique_lock(g.baseline_mutex);
   }
-  trace::ScopedSpan span(core.recorder, core.ids.baseline, job.id, lane.device);
-  core.guarded(job, Stage::baseline, [&] {
-    core.hook(Stage::baseline, job);
+  trace::ScopedSpan span(ctx.recorder, ctx.ids.baseline, job.id, lane.device);
+  ctx.guarded(job, Stage::baseline, [&] {
+    ctx.hook(Stage::baseline, job);
     cuda::DeviceGuard guard(lane.device);
-    DeviceSlot& slot = *g.slots.front();
+    devices::DeviceSlot& slot = *g.slots.front();
     slot.anchor = g.current_anchor();
     const std::uint64_t abc = job.key->slot_sizes[0];
     const std::uint64_t bytes = 3 * abc + job.key->slot_sizes[3];
     slot.h2d_begin.record(g.copy);
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot.a.data(), job.a.data(), abc, cudaMemcpyHostToDevice, g.copy));
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot.b.data(), job.b.data(), abc, cudaMemcpyHostToDevice, g.copy));
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot.c.data(), job.c.data(), abc, cudaMemcpyHostToDevice, g.copy));
-    PL_CUDA_CHECK(
-        cudaMemcpyAsync(slot.z.data(), job.z.data(), job.key->slot_sizes[3], cudaMemcpyHostToDevice, g.copy));
+    devices::enqueue_h2d(slot, job.a.data(), job.b.data(), job.c.data(), abc, job.z.data(),
+                         job.key->slot_sizes[3], g.copy);
     slot.h2d_end.record(g.copy);
     cudaStream_t stream = slot.compute;
     slot.h2d_end.make_wait(stream);
@@ -45,18 +41,18 @@ void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
     g.ntt->enqueue_h(slot.a.data(), slot.b.data(), slot.c.data(), job.key->domain, stream);
     slot.ntt_end.record(stream);
     slot.msm_begin.record(stream);
-    enqueue_job_msms(g, job, slot);
+    devices::enqueue_job_msms(g, *job.key->pk, job.key->host_srs.get(), job.gpu_key, slot);
     slot.msm_end.record(stream);
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(), sizeof(MsmResultsDevice),
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(), sizeof(devices::MsmResultsDevice),
                                   cudaMemcpyDeviceToHost, stream));
     PL_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old design: the worker waits, holding the mutex
-    record_device_span(core, slot, core.ids.h2d, lane.copy_track, slot.h2d_begin, slot.h2d_end, job.id,
+    devices::record_device_span(ctx.recorder, slot, ctx.ids.h2d, lane.copy_track, slot.h2d_begin, slot.h2d_end, job.id,
                        bytes);
-    record_device_span(core, slot, core.ids.gpu_ntt, lane.compute_track, slot.ntt_begin, slot.ntt_end, job.id,
+    devices::record_device_span(ctx.recorder, slot, ctx.ids.gpu_ntt, lane.compute_track, slot.ntt_begin, slot.ntt_end, job.id,
                        3 * abc);
-    record_device_span(core, slot, core.ids.gpu_msm, lane.compute_track, slot.msm_begin, slot.msm_end, job.id,
+    devices::record_device_span(ctx.recorder, slot, ctx.ids.gpu_msm, lane.compute_track, slot.msm_begin, slot.msm_end, job.id,
                        0);
-    MsmResultsDevice results;
+    devices::MsmResultsDevice results;
     std::memcpy(&results, slot.host_results.data(), sizeof results);
     job.msm = groth16::MsmResults{results.a, results.b1, results.b2, results.l, results.h};
   });
@@ -69,4 +65,4 @@ void gpu_baseline(Core& core, GpuLane& lane, JobState& job) {
   }
 }
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::nodes

@@ -1,24 +1,24 @@
 // The MSM stage on the CPU backend: the five MSMs (A, B1, B2 over z, L over the private part of z, H over the
 // H scalars the H stage left in a). The CUDA backend's MSM stage is msm_cuda.cpp.
-#include <proofline/nodes/detail/stages.hpp>
+#include <proofline/nodes/stages.hpp>
 
 #include <oneapi/tbb/task_arena.h>
 
 #include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/prover.hpp>
 
-namespace proofline::graph::detail {
+namespace proofline::nodes {
 
-void cpu_msm(Core& core, JobState& job) {
-  core.enter(job, Stage::msm);
+void cpu_msm(Context& ctx, JobState& job) {
+  ctx.enter(job, Stage::msm);
   if (job.skip()) return;
-  trace::ScopedSpan span(core.recorder, core.ids.msm, job.id);
-  core.guarded(job, Stage::msm, [&] {
-    core.hook(Stage::msm, job);
+  trace::ScopedSpan span(ctx.recorder, ctx.ids.msm, job.id);
+  ctx.guarded(job, Stage::msm, [&] {
+    ctx.hook(Stage::msm, job);
     const groth16::ProvingKey& pk = *job.key->pk;
     oneapi::tbb::this_task_arena::isolate(
         [&] { job.msm = groth16::compute_msms(pk, job.z, job.a.first(pk.h_query.size())); });
   });
 }
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::nodes

@@ -1,20 +1,20 @@
 // The H stage on the CPU backend: H scalars from a, b, c in the key's convention (cpu::compute_h through the
 // prover's step), in place in the job's slot. The CUDA backend's H stage is ntt_cuda.cpp.
-#include <proofline/nodes/detail/stages.hpp>
+#include <proofline/nodes/stages.hpp>
 
 #include <oneapi/tbb/task_arena.h>
 
 #include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/prover.hpp>
 
-namespace proofline::graph::detail {
+namespace proofline::nodes {
 
-void cpu_ntt(Core& core, JobState& job) {
-  core.enter(job, Stage::ntt);
+void cpu_ntt(Context& ctx, JobState& job) {
+  ctx.enter(job, Stage::ntt);
   if (job.skip()) return;
-  trace::ScopedSpan span(core.recorder, core.ids.ntt, job.id);
-  core.guarded(job, Stage::ntt, [&] {
-    core.hook(Stage::ntt, job);
+  trace::ScopedSpan span(ctx.recorder, ctx.ids.ntt, job.id);
+  ctx.guarded(job, Stage::ntt, [&] {
+    ctx.hook(Stage::ntt, job);
     // Isolated so that waiting for its own parallel loops never stacks another node's body on this thread.
     oneapi::tbb::this_task_arena::isolate(
         [&] { groth16::compute_h_scalars(*job.key->pk, job.a, job.b, job.c); });
@@ -22,4 +22,4 @@ void cpu_ntt(Core& core, JobState& job) {
   });
 }
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::nodes

@@ -1,29 +1,28 @@
 // Release: the proof from the five MSM results with fresh r, s from the OS CSPRNG (the prover's reusable
-// assembly step), optional self-verification, then everything the job holds goes home (its slot or pageable
-// vectors, its use of the key's SRS, its token), the result is delivered and the job retired. Failed jobs
-// pass through here too: this is where their token and slot come home.
-#include <proofline/nodes/detail/stages.hpp>
+// assembly step), optional self-verification, then the job's buffers and its use of the key's SRS go home.
+// Failed jobs pass through here too: this is where their slot comes home (the graph then returns the token,
+// delivers the result and retires the job).
+#include <proofline/nodes/stages.hpp>
 
 #include <string>
 
 #include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/prover.hpp>
 #include <proofline/groth16/verifier.hpp>
-#include <proofline/util/detail/log.hpp>
 #include <proofline/util/error.hpp>
 
-namespace proofline::graph::detail {
+namespace proofline::nodes {
 
-void release(Core& core, JobState& job, std::vector<Token>& tokens) {
-  core.enter(job, Stage::release);
+void finish(Context& ctx, JobState& job) {
+  ctx.enter(job, Stage::release);
   {
-    trace::ScopedSpan span(core.recorder, core.ids.release, job.id);
+    trace::ScopedSpan span(ctx.recorder, ctx.ids.release, job.id);
     if (!job.skip()) {
-      core.guarded(job, Stage::release, [&] {
-        core.hook(Stage::release, job);
+      ctx.guarded(job, Stage::release, [&] {
+        ctx.hook(Stage::release, job);
         const KeyState& key = *job.key;
         job.proof = groth16::assemble_proof(*key.pk, job.msm, groth16::draw_proof_randomness());
-        if (core.config.verify) {
+        if (ctx.settings.verify) {
           const groth16::VerifyStatus status = groth16::verify_status(*key.pvk, job.publics, *job.proof);
           if (status != groth16::VerifyStatus::ok)
             throw Error(Errc::internal,
@@ -33,16 +32,8 @@ void release(Core& core, JobState& job, std::vector<Token>& tokens) {
       });
     }
   }
-  core.release_buffers(job);
+  ctx.release_buffers(job);
   job.gpu_key.reset();
-  try {
-    core.return_token(job, tokens);
-    core.deliver(job);
-  } catch (const std::exception& e) {
-    // Out of memory while delivering: the job's future stays unfulfilled, but the graph goes on.
-    PL_LOG_ERROR("job {}: delivering its result failed: {}", job.id, e.what());
-  }
-  core.retire(job);
 }
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::nodes

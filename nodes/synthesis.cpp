@@ -2,22 +2,21 @@
 // a = A·z, b = B·z, c = C·z with the key's constraint system (the PCE), all written straight into the leased
 // slot (pinned in pinned mode), TBB-parallel inside. With Config::check_witness every row is checked
 // (a_i·b_i = c_i), so a bad witness fails here, naming its row, instead of as a proof that does not verify.
-#include <proofline/nodes/detail/stages.hpp>
+#include <proofline/nodes/stages.hpp>
 
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <string>
 #include <variant>
 
+#include <proofline/cpu/parallel_copy.hpp>
 #include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/util/error.hpp>
 
-namespace proofline::graph::detail {
+namespace proofline::nodes {
 
 namespace {
 
@@ -28,16 +27,7 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-void copy_parallel(std::span<const Fr> from, std::span<Fr> to) {
-  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, from.size(), 1 << 16),
-                            [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
-                              std::copy(from.begin() + static_cast<std::ptrdiff_t>(r.begin()),
-                                        from.begin() + static_cast<std::ptrdiff_t>(r.end()),
-                                        to.begin() + static_cast<std::ptrdiff_t>(r.begin()));
-                            });
-}
-
-void run(Core& core, JobState& job) {
+void run(Context& ctx, JobState& job) {
   const KeyState& key = *job.key;
   bool evaluate = true;
   std::visit(Overloaded{
@@ -47,7 +37,7 @@ void run(Core& core, JobState& job) {
                      throw Error(Errc::bad_input, "the witness has " + std::to_string(w.z->size()) +
                                                       " values, the circuit of key '" + key.name + "' " +
                                                       std::to_string(job.z.size()) + " variables");
-                   copy_parallel(*w.z, job.z);
+                   cpu::parallel_copy(*w.z, job.z);
                  },
                  [&](const WtnsFile& f) { groth16::read_wtns_into(f.path, job.z); },
                  [&](const WitnessCallback& cb) {
@@ -70,7 +60,7 @@ void run(Core& core, JobState& job) {
       throw Error(Errc::invalid_argument, "key '" + key.name + "' has no constraint system to evaluate");
     groth16::evaluate(*key.cs, job.z, job.a, job.b, job.c);
   }
-  if (core.config.check_witness) {
+  if (ctx.settings.check_witness) {
     if (const auto row = groth16::first_unsatisfied_row(job.a, job.b, job.c))
       throw Error(Errc::bad_input, "the witness does not satisfy constraint row " + std::to_string(*row) +
                                        " of key '" + key.name + "'");
@@ -81,17 +71,17 @@ void run(Core& core, JobState& job) {
 
 }  // namespace
 
-void synthesize(Core& core, JobState& job) {
-  core.enter(job, Stage::synthesis);
+void synthesize(Context& ctx, JobState& job) {
+  ctx.enter(job, Stage::synthesis);
   if (job.skip()) return;
-  trace::ScopedSpan span(core.recorder, core.ids.synthesis, job.id);
-  core.guarded(job, Stage::synthesis, [&] {
-    core.hook(Stage::synthesis, job);
+  trace::ScopedSpan span(ctx.recorder, ctx.ids.synthesis, job.id);
+  ctx.guarded(job, Stage::synthesis, [&] {
+    ctx.hook(Stage::synthesis, job);
     // Isolated: while this body waits for its own parallel loops, its thread must not pick up another node's
     // task (a second synthesis, a baseline body holding a mutex) on top of its stack.
-    oneapi::tbb::this_task_arena::isolate([&] { run(core, job); });
+    oneapi::tbb::this_task_arena::isolate([&] { run(ctx, job); });
     span.set_bytes(job.key->slot_bytes);
   });
 }
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::nodes

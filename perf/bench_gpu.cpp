@@ -26,9 +26,9 @@
 #include <cuda_runtime.h>
 
 #include <proofline/arith/domain.hpp>
-#include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/check.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/util/error.hpp>

@@ -2,9 +2,9 @@
 
 #include <cuda_runtime.h>
 
-#include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/check.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 
 namespace proofline::bench {
 

@@ -33,9 +33,9 @@
 
 #include <proofline/arith/g1.hpp>
 #include <proofline/arith/g2.hpp>
-#include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/check.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
 #include <proofline/cuda/gpu_msm.hpp>

@@ -6,7 +6,7 @@
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
-#include <proofline/util/detail/log.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline {

@@ -2,7 +2,7 @@
 // the counting sort of (bucket, point) entries. See cuda/kernels/detail/msm_body.hpp for the algorithm.
 #include <cub/device/device_scan.cuh>
 
-#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/check.hpp>
 #include <proofline/cuda/kernels/detail/msm_body.hpp>
 #include <proofline/cuda/kernels/detail/msm_launch.hpp>
 

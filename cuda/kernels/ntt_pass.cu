@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/check.hpp>
 #include <proofline/cuda/kernels/detail/ntt_launch.hpp>
 #include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
 

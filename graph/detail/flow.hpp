@@ -1,17 +1,17 @@
-// Internal: the flow graph (DESIGN.md, "Data flow" and "Flow graph rules"):
+// Internal: the flow graph.
 //
-//   jobs (priority_queue_node) ──► admit_join (reserving) ◄── tokens (buffer_node) ◄──────────────┐
-//                                        │                                                         │
-//                     admit (lease the slot; requeue / withhold on a transient failure) ──────────┤
+//   jobs (priority_queue_node) ──► admit_join (reserving) ◄── tokens (buffer_node) ◄────────────── mint ◄── capacity
+//                                        │                          ▲                                (pool/budget events)
+//                     admit (lease the slot; park the token and requeue on a transient failure) ──┤
 //                                        ▼                                                         │
 //                                    synthesis                                                     │
 //   CPU backend:  ──► cpu_ntt ──► cpu_msm ──────────────────────────────────────────► release ────┤
 //   CUDA, per GPU:──► route ─► ready ─► bind_join (reserving) ◄─ device_tokens ◄─ gpu_done ◄┐     │
 //                                        ▼                                                   │     │
 //                          h2d (async, copy stream) ─► unpin (slot and token home) ─► ntt ─► msm ─┘  (async,
-//                                                                                   compute stream)
+//                                                                                   compute streams)
 //   baseline mode: synthesis ─► baseline (CPU, or per GPU behind route) ─► release
-//   release ─► [sequencer] ─► sink (callbacks, futures)
+//   release ─► results ─► [sequencer] ─► sink (callbacks, futures)      (cancel and timeouts enter at results)
 //
 // Every node after a GPU async_node is queueing (never lightweight): the gateways are fed from CUDA host
 // functions, and a lightweight successor would run its body on the driver's thread.
@@ -24,18 +24,24 @@
 #include <oneapi/tbb/flow_graph.h>
 
 #include <proofline/graph/detail/core.hpp>
+#include <proofline/nodes/messages.hpp>
 
 namespace proofline::graph::detail {
 
 namespace flow = oneapi::tbb::flow;
 
-using Token = TokenGate::Token;
-using JobQueue = flow::priority_queue_node<JobMsg, JobOrder>;
+using nodes::DeviceSlotMsg;
+using nodes::Gateway;
+using nodes::JobMsg;
+using nodes::ResultMsg;
+using nodes::Work;
+using JobQueue = flow::priority_queue_node<JobMsg, nodes::JobOrder>;
 using TokenBuffer = flow::buffer_node<Token>;
 using AdmitJoin = flow::join_node<std::tuple<JobMsg, Token>, flow::reserving>;
 using AdmitNode = flow::multifunction_node<std::tuple<JobMsg, Token>, std::tuple<Work, Token, JobMsg>>;
+using MintNode = flow::multifunction_node<flow::continue_msg, std::tuple<Token>>;
 using WorkNode = flow::function_node<Work, Work>;
-using ReleaseNode = flow::multifunction_node<Work, std::tuple<Token>>;
+using ReleaseNode = flow::multifunction_node<Work, std::tuple<Token, ResultMsg>>;
 using RouteNode = flow::multifunction_node<Work, std::tuple<Work>, flow::lightweight>;
 using Bound = std::tuple<Work, DeviceSlotMsg>;
 using BindJoin = flow::join_node<Bound, flow::reserving>;
@@ -43,14 +49,14 @@ using H2dNode = flow::async_node<Bound, Work, flow::queueing>;
 using UnpinNode = flow::multifunction_node<Work, std::tuple<Token, Work>>;
 using GpuNode = flow::async_node<Work, Work, flow::queueing>;
 using GpuDoneNode = flow::multifunction_node<Work, std::tuple<DeviceSlotMsg, Work>>;
-using Gateway = GpuNode::gateway_type;
+static_assert(std::is_same_v<Gateway, GpuNode::gateway_type>);
 static_assert(std::is_same_v<Gateway, H2dNode::gateway_type>);
 using Sequencer = flow::sequencer_node<ResultMsg>;
 using Sink = flow::function_node<ResultMsg, flow::continue_msg>;
 
 /// The stage set of one GPU.
 struct GpuNodes {
-  GpuNodes(flow::graph& graph, Core& core, GpuLane& lane);
+  GpuNodes(flow::graph& graph, Core& core, devices::GpuLane& lane);
 
   RouteNode route;
   // pinned mode
@@ -76,12 +82,24 @@ struct Flow {
   TokenBuffer tokens;
   AdmitJoin admit_join;
   AdmitNode admit;
+  flow::broadcast_node<flow::continue_msg> capacity;
+  MintNode mint;
   WorkNode synthesis;
   std::unique_ptr<WorkNode> cpu_ntt, cpu_msm, cpu_baseline;
   std::vector<std::unique_ptr<GpuNodes>> gpus;
   ReleaseNode release;
+  flow::broadcast_node<ResultMsg> results;
   std::unique_ptr<Sequencer> sequencer;
-  std::unique_ptr<Sink> sink;
+  Sink sink;
 };
+
+/// Admission's node body: pairs a job with a token and leases its buffers (graph/admit.cpp).
+enum class Admit {
+  proceed,  ///< the job holds its token and slot: on to synthesis
+  requeue,  ///< no slot right now: the job goes back to the queue (its token parked, or back if it may not)
+  drop,     ///< the job was withdrawn (cancelled or timed out in the queue): its token goes home
+};
+/// Tokens to put back into the token buffer are appended to `tokens`.
+Admit admit(Core& core, JobState& job, Token token, std::vector<Token>& tokens);
 
 }  // namespace proofline::graph::detail

@@ -9,7 +9,7 @@
 
 #include <proofline/memory/detail/backends.hpp>
 #include <proofline/memory/detail/page_memory.hpp>
-#include <proofline/util/detail/log.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
 

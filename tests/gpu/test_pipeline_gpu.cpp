@@ -4,8 +4,6 @@
 // evicted least recently used first and come back when needed.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <atomic>
 #include <filesystem>
 #include <map>
@@ -15,15 +13,20 @@
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
 #include <proofline/graph/pipeline.hpp>
-#include <proofline/trace/stats.hpp>
 #include <proofline/groth16/native_file.hpp>
 #include <proofline/groth16/setup.hpp>
 #include <proofline/groth16/synthetic.hpp>
 #include <proofline/groth16/verifier.hpp>
 #include <proofline/memory/pinning.hpp>
+#include <proofline/trace/stats.hpp>
+
+#include "support/pipeline_hooks.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace proofline;
 using namespace proofline::graph;
+using proofline::graph::test::make_pipeline;
+using proofline::graph::test::TestConfig;
 using namespace std::chrono_literals;
 
 namespace {
@@ -97,7 +100,7 @@ bool verifies(const GpuCircuit& c, const JobResult& r) {
 TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and every proof verifies") {
   const GpuCircuit& small = gpu_circuit(12);
   const GpuCircuit& large = gpu_circuit(14);
-  Pipeline pipeline(gpu_config());
+  Pipeline pipeline = make_pipeline(gpu_config());
   REQUIRE(pipeline.backend() == Backend::cuda);
   const KeyHandle k12 = pipeline.add_key(small.spec("n12"));
   const KeyHandle k14 = pipeline.add_key(large.spec("n14"));
@@ -120,7 +123,7 @@ TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and eve
   REQUIRE(s.gpus.size() >= 1);
   CHECK(s.gpus[0].device_slots_in_use == 0);
   // Every job's copy and compute are on the trace, on the GPU's streams, on the host clock.
-  const trace::Snapshot snapshot = pipeline.recorder().snapshot();
+  const trace::Snapshot snapshot = recorder(pipeline).snapshot();
   const auto h2d = snapshot.find_stage("h2d");
   const auto ntt = snapshot.find_stage("ntt");
   const auto msm = snapshot.find_stage("msm");
@@ -145,9 +148,9 @@ TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and eve
 
 TEST_CASE("pipeline/gpu/baseline mode proves with the same kernels") {
   const GpuCircuit& c = gpu_circuit(12);
-  Config config = gpu_config();
+  TestConfig config = gpu_config();
   config.mode = Mode::baseline;
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n12"));
   std::vector<Submission> submitted;
   for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 40 + i)));
@@ -168,12 +171,12 @@ TEST_CASE("pipeline/gpu/a fault in a GPU stage fails only that job") {
     CAPTURE(to_string(stage));
     std::mutex mutex;
     JobId victim = 0;
-    Config config = gpu_config();
+    TestConfig config = gpu_config();
     config.fault_hook = [&](Stage at, JobId id) {
       std::lock_guard lock(mutex);
       if (at == stage && id == victim) throw Error(Errc::cuda, "injected CUDA failure");
     };
-    Pipeline pipeline(config);
+    Pipeline pipeline = make_pipeline(config);
     const KeyHandle key = pipeline.add_key(c.spec("n12"));
     std::vector<Submission> submitted;
     {
@@ -207,7 +210,7 @@ TEST_CASE("pipeline/gpu/device slots bound the jobs on a GPU and the graph runs 
   const GpuCircuit& c = gpu_circuit(12);
   std::atomic<Pipeline*> self{nullptr};
   std::atomic<std::size_t> most{0};
-  Config config = gpu_config();
+  TestConfig config = gpu_config();
   config.max_threads = 2;
   config.device_slots = 2;
   config.fault_hook = [&](Stage, JobId) {
@@ -218,7 +221,7 @@ TEST_CASE("pipeline/gpu/device slots bound the jobs on a GPU and the graph runs 
       }
     }
   };
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   self = &pipeline;
   const KeyHandle key = pipeline.add_key(c.spec("n12"));
   std::vector<Submission> submitted;
@@ -238,13 +241,13 @@ TEST_CASE("pipeline/gpu/keys that do not fit VRAM together are evicted least rec
   std::uint64_t fixed = 0;
   const std::uint64_t a_bytes = a.pk->query_bytes(), b_bytes = b.pk->query_bytes();
   {
-    Pipeline probe(gpu_config());
+    Pipeline probe = make_pipeline(gpu_config());
     probe.add_key(a.spec("a"));
     fixed = probe.stats().gpus[0].vram.used - a_bytes;
   }
-  Config config = gpu_config();
+  TestConfig config = gpu_config();
   config.vram_budget = fixed + b_bytes + a_bytes / 2;
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle ka = pipeline.add_key(a.spec("a"));
   const KeyHandle kb = pipeline.add_key(b.spec("b"));  // evicts a (idle)
   PipelineStats s = pipeline.stats();
@@ -270,10 +273,10 @@ TEST_CASE("pipeline/gpu/automatic device slots: four where VRAM allows, fewer un
     std::uint64_t used = 0;  // VRAM after add_key: tables, device slots and the key's SRS
   };
   const auto run = [&](std::size_t slots, std::optional<std::uint64_t> vram) {
-    Config config = gpu_config();
+    TestConfig config = gpu_config();
     config.device_slots = slots;
     config.vram_budget = vram;
-    Pipeline pipeline(config);
+    Pipeline pipeline = make_pipeline(config);
     const KeyHandle key = pipeline.add_key(c.spec("c"));
     const GpuStats s = pipeline.stats().gpus[0];
     std::vector<Submission> submitted;
@@ -301,14 +304,14 @@ TEST_CASE("pipeline/gpu/the NTT's top-pass table is charged to VRAM, and left ou
   // Device slots for 2^16 rows (a 4 MiB table) and the SRS streamed through two 1 MiB buffers, so that
   // a budget can hold the slots and the buffers but not the table.
   const auto used_after_add_key = [&](bool table, std::optional<std::uint64_t> vram) {
-    Config config = gpu_config();
+    TestConfig config = gpu_config();
     config.max_log_n = 16;
     config.srs = SrsPlacement::host;
     config.srs_stream_buffer = 1 << 20;
     config.ntt_top_diagonal = table;
     config.device_slots = 4;  // not automatic: a short budget would take a slot off instead
     config.vram_budget = vram;
-    Pipeline pipeline(config);
+    Pipeline pipeline = make_pipeline(config);
     const KeyHandle key = pipeline.add_key(c.spec("c"));
     const std::uint64_t used = pipeline.stats().gpus[0].vram.used;
     Submission submitted = pipeline.submit(gpu_job(c, key, 90));
@@ -327,7 +330,7 @@ TEST_CASE("pipeline/gpu/a key larger than the VRAM budget streams its SRS from h
   const GpuCircuit& a = gpu_circuit(12);
   const GpuCircuit& b = gpu_circuit(14);
   const auto config_with = [](std::optional<std::uint64_t> vram, SrsPlacement srs) {
-    Config config = gpu_config();
+    TestConfig config = gpu_config();
     config.vram_budget = vram;
     config.srs = srs;
     config.srs_stream_buffer = 1 << 20;  // 10922 G1 / 5461 G2 points a batch: every MSM of b takes 2-4
@@ -335,7 +338,7 @@ TEST_CASE("pipeline/gpu/a key larger than the VRAM budget streams its SRS from h
   };
   std::uint64_t fixed = 0;
   {
-    Pipeline probe(config_with(std::nullopt, SrsPlacement::automatic));
+    Pipeline probe = make_pipeline(config_with(std::nullopt, SrsPlacement::automatic));
     probe.add_key(a.spec("a"));
     fixed = probe.stats().gpus[0].vram.used - a.pk->query_bytes();
   }
@@ -343,15 +346,15 @@ TEST_CASE("pipeline/gpu/a key larger than the VRAM budget streams its SRS from h
   const std::uint64_t vram = fixed + a.pk->query_bytes() + (3u << 20);
   REQUIRE(b.pk->query_bytes() > vram - fixed);
   {
-    Pipeline strict(config_with(vram, SrsPlacement::device));
+    Pipeline strict = make_pipeline(config_with(vram, SrsPlacement::device));
     strict.add_key(a.spec("a"));
     CHECK_THROWS_WITH_AS(strict.add_key(b.spec("b")), doctest::Contains("fits no GPU's VRAM budget"), Error);
   }
   for (const Mode mode : {Mode::pinned, Mode::baseline}) {
     CAPTURE(to_string(mode));
-    Config config = config_with(vram, SrsPlacement::automatic);
+    TestConfig config = config_with(vram, SrsPlacement::automatic);
     config.mode = mode;
-    Pipeline pipeline(config);
+    Pipeline pipeline = make_pipeline(config);
     const KeyHandle ka = pipeline.add_key(a.spec("a"));  // in VRAM
     const KeyHandle kb = pipeline.add_key(b.spec("b"));  // streamed
     std::vector<std::pair<const GpuCircuit*, Submission>> submitted;
@@ -385,8 +388,8 @@ TEST_CASE(
     "pipeline/gpu/a key from its file streams: mapped through a pinned copy, read into pinned memory in "
     "place") {
   const GpuCircuit& c = gpu_circuit(14);
-  const std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("proofline-gpu-keyfile-" + std::to_string(::getpid()) + ".plkey");
+  const test_support::TempDir dir("proofline-gpu-keyfile");
+  const std::filesystem::path path = dir / "key.plkey";
   groth16::write_proving_key(path, *c.pk, c.vk.get());
   std::shared_ptr<memory::PinningBackend> pinning =
       memory::make_backend(memory::PinningKind::cuda_host_register);
@@ -402,9 +405,9 @@ TEST_CASE(
       };
     }
     auto loaded = groth16::load_proving_key(path, load);
-    Config config = gpu_config();
+    TestConfig config = gpu_config();
     config.srs = SrsPlacement::host;
-    Pipeline pipeline(config);
+    Pipeline pipeline = make_pipeline(config);
     const KeyHandle key = pipeline.add_key(
         KeySpec{"file", std::make_shared<const groth16::ProvingKey>(std::move(loaded.value.pk)), c.cs, c.vk});
     // A mapped key's points are copied into a pinned pool buffer; points read into pinned memory are used
@@ -425,7 +428,6 @@ TEST_CASE(
   }
   CHECK(leased[1] < c.pk->query_bytes());
   CHECK(leased[0] - leased[1] >= c.pk->query_bytes());
-  std::filesystem::remove(path);
 }
 
 TEST_CASE("pipeline/gpu/every GPU takes jobs, with keys in VRAM and streamed (needs two GPUs)") {
@@ -436,10 +438,10 @@ TEST_CASE("pipeline/gpu/every GPU takes jobs, with keys in VRAM and streamed (ne
   const GpuCircuit& c = gpu_circuit(14);
   for (const SrsPlacement srs : {SrsPlacement::automatic, SrsPlacement::host}) {
     CAPTURE(to_string(srs));
-    Config config = gpu_config();
+    TestConfig config = gpu_config();
     config.gpus = {0, 1};
     config.srs = srs;
-    Pipeline pipeline(config);
+    Pipeline pipeline = make_pipeline(config);
     const KeyHandle key = pipeline.add_key(c.spec("c"));
     std::vector<Submission> submitted;
     for (std::uint64_t i = 0; i < 16; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 60 + i)));

@@ -2,16 +2,10 @@
 // configuration, jobs, and waits that fail a test instead of hanging it.
 #pragma once
 
-#include <unistd.h>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <filesystem>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include <doctest/doctest.h>
 
@@ -22,9 +16,19 @@
 #include <proofline/groth16/synthetic.hpp>
 #include <proofline/groth16/verifier.hpp>
 
+#include "support/pipeline_hooks.hpp"
+#include "support/temp_dir.hpp"
+#include "support/waits.hpp"
+
 namespace proofline::graph::test {
 
 using namespace std::chrono_literals;
+
+// Polling with a limit, the gate jobs wait at (inside a fault hook) until the test opens it, and a temporary
+// directory removed at scope exit: tests/support's, shared with the other suites.
+using test_support::eventually;
+using test_support::Gate;
+using test_support::TempDir;
 
 /// oneTBB starts one worker per core less one; on a two-core CI machine that is a single worker, and then a
 /// test of "at most one job synthesizes at a time" could not fail. Eight threads make the limits under test
@@ -67,8 +71,8 @@ inline const Circuit& circuit(unsigned log_size, HConvention convention = HConve
 }
 
 /// The CPU backend on host pages, a budget far above what the tests use, threads capped.
-inline Config cpu_config() {
-  Config config;
+inline TestConfig cpu_config() {
+  TestConfig config;
   config.backend = Backend::cpu;
   config.pinning = memory::PinningKind::host;
   config.host_budget = 256ull << 20;
@@ -102,63 +106,6 @@ inline JobResult await(Submission& submission, std::chrono::seconds limit = 300s
 inline bool verifies(const Circuit& c, const JobResult& r) {
   return r.proof && groth16::verify(c.pvk, r.public_inputs, *r.proof);
 }
-
-/// Polls until `condition` holds or `limit` passes.
-inline bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds limit = 60s) {
-  const auto until = std::chrono::steady_clock::now() + limit;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(200us);
-  }
-  return true;
-}
-
-/// A gate jobs wait at (inside a fault hook) until the test opens it. Opening twice is fine; the destructor
-/// opens it, so a failed check never leaves a worker waiting.
-class Gate {
- public:
-  ~Gate() { open(); }
-  void open() {
-    std::lock_guard lock(mutex_);
-    open_ = true;
-    opened_.notify_all();
-  }
-  void wait() {
-    std::unique_lock lock(mutex_);
-    ++waiting_;
-    opened_.wait(lock, [&] { return open_; });
-    --waiting_;
-  }
-  int waiting() {
-    std::lock_guard lock(mutex_);
-    return waiting_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable opened_;
-  bool open_ = false;
-  int waiting_ = 0;
-};
-
-/// A fresh temporary directory, removed at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("proofline-pipeline-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 /// Nothing leased, nothing in flight, every token home.
 inline void check_idle(const Pipeline& pipeline) {

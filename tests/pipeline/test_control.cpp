@@ -16,8 +16,8 @@ using namespace proofline::graph::test;
 namespace {
 
 /// A configuration whose synthesis stage holds every job listed in `held` at `gate`.
-Config holding(Gate& gate, std::mutex& mutex, std::set<JobId>& held) {
-  Config config = cpu_config();
+TestConfig holding(Gate& gate, std::mutex& mutex, std::set<JobId>& held) {
+  TestConfig config = cpu_config();
   config.slots = 1;
   config.fault_hook = [&gate, &mutex, &held](Stage stage, JobId id) {
     if (stage != Stage::synthesis) return;
@@ -36,11 +36,11 @@ Config holding(Gate& gate, std::mutex& mutex, std::set<JobId>& held) {
 TEST_CASE("pipeline/control/a job that runs past its timeout fails with the stage it was in") {
   const Circuit& c = circuit(8);
   Gate gate;
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.fault_hook = [&](Stage stage, JobId) {
     if (stage == Stage::synthesis) gate.wait();
   };
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   Job slow = job(c, key, 1);
   slow.timeout = 50ms;
@@ -65,9 +65,9 @@ TEST_CASE("pipeline/control/a job that waits past its timeout for a token fails 
   Gate gate;
   std::mutex mutex;
   std::set<JobId> held;
-  Config config = holding(gate, mutex, held);
+  TestConfig config = holding(gate, mutex, held);
   config.job_timeout = 60ms;  // the default for every job
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   Job first = job(c, key, 1);
   first.timeout = 0ms;  // no limit for the job holding the only slot
@@ -93,7 +93,7 @@ TEST_CASE("pipeline/control/queued jobs can be cancelled and running ones cannot
   Gate gate;
   std::mutex mutex;
   std::set<JobId> held;
-  Pipeline pipeline(holding(gate, mutex, held));
+  Pipeline pipeline = make_pipeline(holding(gate, mutex, held));
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   std::vector<Submission> submitted;
   {
@@ -129,9 +129,9 @@ TEST_CASE("pipeline/control/submit waits and try_submit refuses when the queue i
   Gate gate;
   std::mutex mutex;
   std::set<JobId> held;
-  Config config = holding(gate, mutex, held);
+  TestConfig config = holding(gate, mutex, held);
   config.queue_capacity = 2;
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   std::vector<Submission> submitted;
   {
@@ -168,7 +168,7 @@ TEST_CASE("pipeline/control/higher priorities are admitted first") {
   std::mutex mutex;
   std::set<JobId> held;
   std::vector<JobId> order;
-  Config config = holding(gate, mutex, held);
+  TestConfig config = holding(gate, mutex, held);
   auto hold = config.fault_hook;
   config.fault_hook = [&, hold](Stage stage, JobId id) {
     if (stage == Stage::synthesis) {
@@ -177,7 +177,7 @@ TEST_CASE("pipeline/control/higher priorities are admitted first") {
     }
     hold(stage, id);
   };
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   std::vector<Submission> submitted;
   {
@@ -203,7 +203,7 @@ TEST_CASE("pipeline/control/in-order delivery keeps submission order whatever fi
   const Circuit& large = circuit(10);
   std::mutex mutex;
   std::vector<std::uint64_t> seen;
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.in_order = true;
   config.slots = 4;
   config.on_result = [&](const JobResult& r) {
@@ -214,7 +214,7 @@ TEST_CASE("pipeline/control/in-order delivery keeps submission order whatever fi
   config.fault_hook = [&](Stage stage, JobId id) {
     if (stage == Stage::synthesis && id % 2 == 1) std::this_thread::sleep_for(30ms);
   };
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle k8 = pipeline.add_key(small.spec("n8"));
   const KeyHandle k10 = pipeline.add_key(large.spec("n10"));
   std::vector<Submission> submitted;
@@ -233,7 +233,7 @@ TEST_CASE("pipeline/control/in-order delivery keeps submission order whatever fi
 TEST_CASE("pipeline/control/shutdown drains or cancels and leaves nothing leased") {
   const Circuit& c = circuit(8);
   SUBCASE("drain") {
-    Pipeline pipeline(cpu_config());
+    Pipeline pipeline = make_pipeline(cpu_config());
     const KeyHandle key = pipeline.add_key(c.spec("n8"));
     std::vector<Submission> submitted;
     for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
@@ -257,7 +257,7 @@ TEST_CASE("pipeline/control/shutdown drains or cancels and leaves nothing leased
     Gate gate;
     std::mutex mutex;
     std::set<JobId> held;
-    Pipeline pipeline(holding(gate, mutex, held));
+    Pipeline pipeline = make_pipeline(holding(gate, mutex, held));
     const KeyHandle key = pipeline.add_key(c.spec("n8"));
     std::vector<Submission> submitted;
     {
@@ -283,13 +283,13 @@ TEST_CASE("pipeline/control/the whole graph runs in a task arena of two threads"
   const Circuit& c = circuit(8);
   for (const Mode mode : {Mode::pinned, Mode::baseline}) {
     CAPTURE(to_string(mode));
-    Config config = cpu_config();
+    TestConfig config = cpu_config();
     config.mode = mode;
     config.max_threads = 2;
     config.synthesis_concurrency = 2;
     config.slots = 3;
     config.verify = true;
-    Pipeline pipeline(config);
+    Pipeline pipeline = make_pipeline(config);
     const KeyHandle key = pipeline.add_key(c.spec("n8"));
     std::vector<Submission> submitted;
     for (std::uint64_t i = 0; i < 16; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));

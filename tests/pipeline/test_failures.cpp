@@ -23,7 +23,7 @@ void fail_one_in(Stage stage, Mode mode) {
   const Circuit& c = circuit(8);
   std::mutex mutex;
   JobId victim = 0;
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.mode = mode;
   config.slots = 2;
   config.fault_hook = [&](Stage at, JobId id) {
@@ -31,7 +31,7 @@ void fail_one_in(Stage stage, Mode mode) {
     std::lock_guard lock(mutex);
     if (at == stage && id == victim) throw Error(Errc::io, "injected fault");
   };
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   std::vector<Submission> submitted;
   {
@@ -96,7 +96,7 @@ TEST_CASE("pipeline/faults/a witness that does not satisfy the circuit fails in 
   while (!z[o].is_one()) --o;
   REQUIRE(o > c.pk->num_public);
   z[o] += Fr::one();
-  Pipeline pipeline(cpu_config());
+  Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   auto bad =
       pipeline.submit(Job{.key = key, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>(z)}});
@@ -111,7 +111,7 @@ TEST_CASE("pipeline/faults/a witness that does not satisfy the circuit fails in 
 
 TEST_CASE("pipeline/faults/witnesses of the wrong length or with z0 not 1 fail in synthesis") {
   const Circuit& c = circuit(8);
-  Pipeline pipeline(cpu_config());
+  Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   std::vector<Fr> shorter = c.witness(3);
   shorter.pop_back();
@@ -148,7 +148,7 @@ TEST_CASE("pipeline/faults/a broken wtns file fails in synthesis naming the file
   std::vector<Fr> z = c.witness(8);
   z.pop_back();
   groth16::write_wtns(wrong_size, z);
-  Pipeline pipeline(cpu_config());
+  Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   for (const auto& path : {truncated, missing, wrong_size}) {
     CAPTURE(path);
@@ -166,7 +166,7 @@ TEST_CASE("pipeline/faults/a broken wtns file fails in synthesis naming the file
 
 TEST_CASE("pipeline/faults/a callback that throws fails its job and the rest go on") {
   const Circuit& c = circuit(8);
-  Pipeline pipeline(cpu_config());
+  Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   Job j{.key = key,
         .witness = WitnessCallback{[](const WitnessTarget&) { throw std::runtime_error("library bug"); }}};

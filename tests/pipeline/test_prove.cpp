@@ -19,13 +19,13 @@ TEST_CASE("pipeline/prove/every job yields exactly one result and every proof ve
   const Circuit& c = circuit(8);
   std::mutex mutex;
   std::map<JobId, int> callbacks;
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.verify = true;
   config.on_result = [&](const JobResult& r) {
     std::lock_guard lock(mutex);
     ++callbacks[r.id];
   };
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   std::vector<Submission> submitted;
   for (std::uint64_t i = 0; i < 12; ++i) submitted.push_back(pipeline.submit(job(c, key, 1000 + i)));
@@ -56,7 +56,7 @@ TEST_CASE("pipeline/prove/every job yields exactly one result and every proof ve
 
 TEST_CASE("pipeline/prove/different witnesses give different public inputs and valid proofs") {
   const Circuit& c = circuit(8);
-  Pipeline pipeline(cpu_config());
+  Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   auto a = pipeline.submit(job(c, key, 1));
   auto b = pipeline.submit(job(c, key, 2));
@@ -76,7 +76,7 @@ TEST_CASE("pipeline/prove/a witness in memory and a wtns file both prove") {
   const std::vector<Fr> z = c.witness(77);
   const auto path = dir.path() / "w.wtns";
   groth16::write_wtns(path, z);
-  Pipeline pipeline(cpu_config());
+  Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   Job from_memory{.key = key, .witness = MemoryWitness{std::make_shared<const std::vector<Fr>>(z)}};
   Job from_file{.key = key, .witness = WtnsFile{path}};
@@ -93,7 +93,7 @@ TEST_CASE("pipeline/prove/a witness in memory and a wtns file both prove") {
 
 TEST_CASE("pipeline/prove/a callback that fills a b and c proves without a constraint system") {
   const Circuit& c = circuit(8);
-  Pipeline pipeline(cpu_config());
+  Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("no-pce", false));
   Job j;
   j.key = key;
@@ -118,7 +118,7 @@ TEST_CASE("pipeline/prove/a callback that fills a b and c proves without a const
 
 TEST_CASE("pipeline/prove/a callback writing past its span fails its job with the span's name") {
   const Circuit& c = circuit(8);
-  Pipeline pipeline(cpu_config());
+  Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   Job j;
   j.key = key;
@@ -136,7 +136,7 @@ TEST_CASE("pipeline/prove/a callback writing past its span fails its job with th
 
 TEST_CASE("pipeline/prove/the snarkjs H convention proves too") {
   const Circuit& c = circuit(8, HConvention::snarkjs);
-  Pipeline pipeline(cpu_config());
+  Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("snarkjs"));
   auto s = pipeline.submit(job(c, key, 9));
   const JobResult r = await(s);
@@ -146,10 +146,10 @@ TEST_CASE("pipeline/prove/the snarkjs H convention proves too") {
 
 TEST_CASE("pipeline/prove/baseline mode proves from pageable vectors") {
   const Circuit& c = circuit(8);
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.mode = Mode::baseline;
   config.verify = true;
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   CHECK(pipeline.mode() == Mode::baseline);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   std::vector<Submission> submitted;
@@ -168,14 +168,14 @@ TEST_CASE("pipeline/prove/baseline mode proves from pageable vectors") {
 }
 
 TEST_CASE("pipeline/prove/the backend resolves to the CPU without a GPU and refuses CUDA clearly") {
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.backend = Backend::automatic;
   if (cuda::built_with_cuda() && cuda::device_count() > 0) return;  // a GPU machine: the CUDA suite covers it
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   CHECK(pipeline.backend() == Backend::cpu);
   config.backend = Backend::cuda;
   try {
-    Pipeline refused(config);
+    Pipeline refused = make_pipeline(config);
     FAIL("the CUDA backend was built without a device");
   } catch (const Error& e) {
     CHECK(e.code() == Errc::cuda);

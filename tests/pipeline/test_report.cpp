@@ -1,6 +1,8 @@
-// The run report: built from a real run's spans and stats, it holds the numbers issue 8 reads, and its JSON
-// parses and carries every field.
+// The run report: built from a real run's spans and stats, it holds the numbers batch_prove prints, and its
+// JSON parses and carries every field.
 #include <doctest/doctest.h>
+
+#include <atomic>
 
 #include <proofline/graph/report.hpp>
 #include <proofline/groth16/json.hpp>
@@ -13,10 +15,17 @@ using namespace proofline::graph::test;
 
 TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every field") {
   const Circuit& c = circuit(8);
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.verify = true;
   config.slots = 2;
-  Pipeline pipeline(config);
+  // The first two jobs meet in synthesis, so both slots are in flight at once however the threads run.
+  std::atomic<int> arrived{0};
+  config.fault_hook = [&](Stage stage, JobId id) {
+    if (stage != Stage::synthesis || id > 2) return;
+    ++arrived;
+    eventually([&] { return arrived.load() >= 2; }, std::chrono::seconds(30));
+  };
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   const auto start = std::chrono::steady_clock::now();
   std::vector<Submission> submitted;
@@ -25,7 +34,7 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   pipeline.shutdown();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const RunReport report =
-      make_run_report(pipeline.recorder().snapshot(), pipeline.roles(), pipeline.stats(), 6, wall);
+      make_run_report(recorder(pipeline).snapshot(), run_roles(pipeline), pipeline.stats(), 6, wall);
   CHECK(report.backend == "cpu");
   CHECK(report.proofs == 6);
   CHECK(report.verified == 6);

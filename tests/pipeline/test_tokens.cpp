@@ -27,13 +27,13 @@ TEST_CASE("pipeline/tokens/jobs in flight never exceed the tokens") {
   const Circuit& c = circuit(8);
   std::atomic<Pipeline*> self{nullptr};
   std::atomic<std::size_t> most{0};
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.slots = 2;
   config.synthesis_concurrency = 3;
   config.fault_hook = [&](Stage, JobId) {
     if (Pipeline* p = self.load()) raise_to(most, p->stats().pool.slots_out);
   };
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   self = &pipeline;
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   CHECK(pipeline.stats().token_target == 2);
@@ -57,7 +57,7 @@ TEST_CASE("pipeline/tokens/with fewer slots than synthesis workers synthesis wai
   const Circuit& c = circuit(8);
   std::atomic<int> synthesizing{0};
   std::atomic<std::size_t> most{0};
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.slots = 1;
   config.synthesis_concurrency = 4;
   config.fault_hook = [&](Stage stage, JobId) {
@@ -66,7 +66,7 @@ TEST_CASE("pipeline/tokens/with fewer slots than synthesis workers synthesis wai
     std::this_thread::sleep_for(10ms);
     --synthesizing;
   };
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   std::vector<Submission> submitted;
   for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
@@ -75,7 +75,7 @@ TEST_CASE("pipeline/tokens/with fewer slots than synthesis workers synthesis wai
   CHECK(most.load() == 1);
   CHECK(pipeline.stats().max_inflight_slots == 1);
   // The trace shows the others waiting: the "jobs waiting for a token" counter rose above zero.
-  const trace::Snapshot snapshot = pipeline.recorder().snapshot();
+  const trace::Snapshot snapshot = recorder(pipeline).snapshot();
   const auto waiting = snapshot.find_track("jobs waiting for a token");
   REQUIRE(waiting);
   CHECK(trace::counter_max(snapshot, *waiting) >= 1);
@@ -84,10 +84,10 @@ TEST_CASE("pipeline/tokens/with fewer slots than synthesis workers synthesis wai
 TEST_CASE("pipeline/tokens/a key load withholds tokens and a removal adds them") {
   const Circuit& small = circuit(8);
   const Circuit& large = circuit(10);
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.host_budget = 4ull << 20;
   config.slots = 40;
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(small.spec("n8"));
   PipelineStats s = pipeline.stats();
   CHECK(s.token_target == 40);
@@ -131,10 +131,10 @@ TEST_CASE("pipeline/tokens/a key load withholds tokens and a removal adds them")
 TEST_CASE("pipeline/tokens/jobs of different sizes mix") {
   const Circuit& small = circuit(10);
   const Circuit& large = circuit(12);
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.verify = true;
   config.slots = 3;
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle k10 = pipeline.add_key(small.spec("n10"));
   const KeyHandle k12 = pipeline.add_key(large.spec("n12"));
   std::vector<std::pair<const Circuit*, Submission>> submitted;
@@ -161,9 +161,9 @@ TEST_CASE("pipeline/tokens/a budget too small for one slot is a clear error at s
   const Circuit& c = circuit(10);
   const std::uint64_t key_bytes = c.pk->query_bytes() + c.cs->size_bytes();
   {
-    Config config = cpu_config();
+    TestConfig config = cpu_config();
     config.host_budget = key_bytes / 2;
-    Pipeline pipeline(config);
+    Pipeline pipeline = make_pipeline(config);
     try {
       pipeline.add_key(c.spec("n10"));
       FAIL("a budget smaller than the key was accepted");
@@ -171,9 +171,9 @@ TEST_CASE("pipeline/tokens/a budget too small for one slot is a clear error at s
       CHECK(e.code() == Errc::out_of_budget);
     }
   }
-  Config config = cpu_config();
+  TestConfig config = cpu_config();
   config.host_budget = key_bytes + 16 * 1024;  // the key and an eighth of a slot
-  Pipeline pipeline(config);
+  Pipeline pipeline = make_pipeline(config);
   try {
     pipeline.add_key(c.spec("n10"));
     FAIL("a budget without room for one slot was accepted");
@@ -185,4 +185,41 @@ TEST_CASE("pipeline/tokens/a budget too small for one slot is a clear error at s
   }
   // Nothing half-registered stays behind: the budget holds nothing.
   CHECK(pipeline.stats().host_budget.used == 0);
+}
+
+TEST_CASE("pipeline/tokens/mixed sizes on a pool of one large slot finish with no timer minting tokens") {
+  // The pool holds one 2^14 slot: a 2^14 job's lease fails while a 2^12 job holds memory, and its token is
+  // parked. Only events (a slot returned, bytes released) bring it back: with the supervisor asleep for an
+  // hour, the batch still finishes.
+  const Circuit& small = circuit(12);
+  const Circuit& large = circuit(14);
+  TestConfig config = cpu_config();
+  config.verify = true;
+  config.supervisor_period = std::chrono::hours(1);
+  Pipeline probe = make_pipeline(config);
+  probe.add_key(small.spec("n12"));
+  probe.add_key(large.spec("n14"));
+  const PipelineStats sized = probe.stats();
+  probe.shutdown();
+  // Room for the keys and one large slot, not two.
+  config.host_budget = sized.host_keys.bytes_resident + sized.slot_bytes + sized.slot_bytes / 2;
+  config.prewarm = false;
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle k12 = pipeline.add_key(small.spec("n12"));
+  const KeyHandle k14 = pipeline.add_key(large.spec("n14"));
+  REQUIRE(pipeline.stats().token_target == 1);
+  std::vector<std::pair<const Circuit*, Submission>> submitted;
+  for (std::uint64_t i = 0; i < 12; ++i) {
+    const bool big = i % 3 != 0;
+    submitted.emplace_back(big ? &large : &small, pipeline.submit(job(big ? large : small, big ? k14 : k12, i)));
+  }
+  for (auto& [c, s] : submitted) {
+    const JobResult r = await(s, 120s);
+    CHECK(r.ok());
+    CHECK(verifies(*c, r));
+  }
+  pipeline.drain();
+  check_idle(pipeline);
+  // The tokens minted for the small key's slots were withheld lazily: some leases failed and parked.
+  CHECK(pipeline.stats().token_parks >= 1);
 }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <proofline/trace/chrome_trace.hpp>
-#include <proofline/trace/detail/json.hpp>
+#include <proofline/trace/json_text.hpp>
 #include <proofline/trace/recorder.hpp>
 #include <proofline/trace/scoped_span.hpp>
 #include <proofline/util/error.hpp>
@@ -241,8 +241,8 @@ TEST_CASE("trace/chrome/a recorded run exports with the recorder's times") {
     const Span& span = s.spans[i];
     const JsonValue* e = *std::find_if(
         xs.begin(), xs.end(), [&](const JsonValue* x) { return x->at("args").at("job").number == span.job; });
-    CHECK(e->at("ts").text == detail::ns_as_us(span.begin_ns));
-    CHECK(e->at("dur").text == detail::ns_as_us(span.duration_ns()));
+    CHECK(e->at("ts").text == ns_as_us(span.begin_ns));
+    CHECK(e->at("dur").text == ns_as_us(span.duration_ns()));
     CHECK(e->at("tid").number == index(span.track) + 1);
   }
   CHECK(thread_name(doc, 1, index(s.spans[0].track) + 1) == "cpu worker 0");

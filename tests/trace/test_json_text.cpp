@@ -7,11 +7,11 @@
 #include <random>
 #include <string>
 
-#include <proofline/trace/detail/json.hpp>
+#include <proofline/trace/json_text.hpp>
 
 #include "trace/json_check.hpp"
 
-using namespace proofline::trace::detail;
+using namespace proofline::trace;
 using proofline::test::parse_json;
 
 namespace {

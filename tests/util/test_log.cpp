@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include <proofline/util/detail/log.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/log.hpp>
 

@@ -2,7 +2,7 @@
 // cuda/kernels/setup_g1.cu and setup_g2.cu. See fixed_base_body.hpp.
 #pragma once
 
-#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/check.hpp>
 #include <proofline/cuda/kernels/detail/fixed_base_body.hpp>
 #include <proofline/cuda/kernels/detail/fixed_base_launch.hpp>
 

@@ -2,7 +2,7 @@
 // instantiated once per group by cuda/kernels/msm_g1.cu and msm_g2.cu. See msm_body.hpp for the algorithm.
 #pragma once
 
-#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/check.hpp>
 #include <proofline/cuda/kernels/detail/msm_body.hpp>
 #include <proofline/cuda/kernels/detail/msm_launch.hpp>
 

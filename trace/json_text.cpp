@@ -1,4 +1,4 @@
-#include <proofline/trace/detail/json.hpp>
+#include <proofline/trace/json_text.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <proofline/util/text.hpp>
 
-namespace proofline::trace::detail {
+namespace proofline::trace {
 
 std::string json_quote(std::string_view text) {
   std::string out;
@@ -33,4 +33,4 @@ std::string json_number(double value) {
   return std::string(buffer, result.ptr);
 }
 
-}  // namespace proofline::trace::detail
+}  // namespace proofline::trace

@@ -6,7 +6,7 @@
 
 #include <utility>
 
-#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/check.hpp>
 
 namespace proofline::cuda {
 

@@ -16,7 +16,7 @@
 #include <proofline/memory/pinned_lease.hpp>
 #include <proofline/memory/pinned_pool.hpp>
 
-namespace proofline::graph::detail {
+namespace proofline::devices {
 
 struct HostSrs {
   /// Page-locked points, the lengths of the key's queries. Valid while this object and the key live.
@@ -37,4 +37,4 @@ struct HostSrs {
 /// memory is not page-locked (the host pinning backend without a GPU). `what` names the key in messages.
 HostSrs make_host_srs(const groth16::ProvingKey& pk, memory::PinnedPool& pool, const std::string& what);
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::devices

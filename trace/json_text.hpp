@@ -1,11 +1,11 @@
-// Internal: the few pieces of JSON text the trace exports need.
+// The few pieces of JSON text the trace exports and the run report need.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace proofline::trace::detail {
+namespace proofline::trace {
 
 /// `text` as a JSON string literal, quotes included: ", \ and control characters escaped; bytes that are not
 /// valid UTF-8 become U+FFFD, so the output is valid JSON whatever the input.
@@ -17,4 +17,4 @@ std::string ns_as_us(std::int64_t ns);
 /// A finite double in the shortest form that reads back exactly; "null" for NaN and infinities.
 std::string json_number(double value);
 
-}  // namespace proofline::trace::detail
+}  // namespace proofline::trace

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <utility>
 
-#include <proofline/cuda/detail/cuda_check.hpp>
+#include <proofline/cuda/check.hpp>
 
 namespace proofline::cuda {
 

@@ -1,11 +1,10 @@
-// Internal, CUDA backend only (includes the CUDA runtime): the resources of one GPU and the completion
-// protocol of its async_nodes. Included by the nodes/*_cuda.cpp, h2d.cpp and gpu_device.cpp files only.
+// Internal, CUDA backend only (includes the CUDA runtime): the resources of one GPU and the completion records
+// of its stages. Included by the devices sources and the CUDA stage bodies in nodes/.
 //
-// Completion protocol (DESIGN.md "Flow graph rules", reference/tbb.md §1.6): a stage body calls
-// gateway.reserve_wait(), enqueues its work on a stream, then cudaLaunchHostFunc(stream, complete, &done).
-// The host function only hands the message back: try_put, then release_wait (never the other way round, or
-// wait_for_all could return in between), and nothing else (no CUDA call, no allocation). Its successors are
-// queueing nodes, so no node body ever runs on the driver's thread.
+// Completion protocol: a stage body enqueues its work on a stream, then launches a host function
+// (cudaLaunchHostFunc) with a Completion that hands the job back to the flow graph. The host function does
+// that and nothing else (no CUDA call, no allocation); the successors of GPU stages are queueing nodes, so no
+// node body ever runs on the driver's thread.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,16 +17,20 @@
 #include <mutex>
 #include <vector>
 
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
 #include <proofline/cuda/gpu_msm_stream.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
-#include <proofline/graph/detail/core.hpp>
-#include <proofline/graph/detail/flow.hpp>
+#include <proofline/devices/gpu_lane.hpp>
+#include <proofline/devices/host_srs.hpp>
+#include <proofline/groth16/proving_key.hpp>
+#include <proofline/memory/pinned_lease.hpp>
+#include <proofline/memory/pinned_pool.hpp>
 #include <proofline/trace/clock.hpp>
+#include <proofline/trace/recorder.hpp>
 
-namespace proofline::graph::detail {
+namespace proofline::devices {
 
 /// A host time for one device's events (trace/clock.hpp): spans are read from events relative to it.
 struct ClockAnchor {
@@ -35,15 +38,23 @@ struct ClockAnchor {
   trace::GpuClockAnchor host;
 };
 
-/// What a host function hands back to the graph. Lives in the device slot (never freed while a callback may
-/// still come), so the callback allocates nothing.
+/// What a host function hands back to the flow graph, type-erased so that this layer knows no graph types.
+/// Lives in the device slot (never freed while a host function may still come), so completing allocates
+/// nothing.
 struct Completion {
-  Gateway* gateway = nullptr;
-  Work work;
-  /// Set when the callback is launched, cleared by whoever completes it: the host function, or the
-  /// supervisor when the GPU's context died and no host function will ever run.
+  /// Called once per arming: by the host function (why == nullptr) or by the health check when the GPU's
+  /// context died and no host function will ever run (why: the reason). Hands the message back, nothing else.
+  using Handler = void (*)(Completion& self, const char* why) noexcept;
+  Handler handler = nullptr;
+  void* target = nullptr;   ///< where the handler hands the message (a stage's gateway)
+  void* message = nullptr;  ///< the message (a job)
+  std::uint8_t tag = 0;     ///< the stage, for the handler's error
+  /// Set when the host function is launched, cleared by whoever completes it.
   std::atomic<bool> armed{false};
 };
+
+/// The host function of every GPU stage: runs the handler of an armed completion.
+void CUDART_CB run_completion(void* completion);
 
 /// The five MSM results of one job on the device, in the layout the host copy expects.
 struct MsmResultsDevice {
@@ -78,11 +89,14 @@ struct DeviceKey {
 };
 
 struct GpuDevice {
-  GpuDevice(Core& core, GpuLane& lane, std::uint64_t vram_total);
+  GpuDevice(GpuLane& lane, const GpuOptions& options, trace::Recorder& recorder, memory::PinnedPool& pool,
+            std::uint64_t vram_total);
   ~GpuDevice();
 
-  Core& core;
   GpuLane& lane;
+  const GpuOptions options;
+  trace::Recorder& recorder;
+  memory::PinnedPool& pool;
   memory::Budget vram;
   std::unique_ptr<memory::Residency> keys;  ///< SRS per key, least recently used evicted
   cuda::Stream copy, clock;  ///< `clock` stays idle: anchors are recorded there (compute: one per slot)
@@ -114,24 +128,23 @@ struct GpuDevice {
   void reanchor();
 };
 
-/// Enqueues the job's five MSMs on slot.compute against its key's SRS - in this GPU's VRAM, or streamed from
-/// page-locked host memory - with the results in slot.results.
-void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot);
+/// Enqueues the five MSMs of a job of `pk` on slot.compute, with the results in slot.results: against the
+/// key's SRS in this GPU's VRAM (`resident`, from acquire_device_key) or streamed from page-locked host
+/// memory (`streamed`).
+void enqueue_job_msms(GpuDevice& g, const groth16::ProvingKey& pk, const HostSrs* streamed,
+                      const memory::ResidentHandle& resident, DeviceSlot& slot);
 
-/// The host function of every GPU stage: try_put, then release_wait, nothing else.
-void CUDART_CB complete_stage(void* completion);
-
-/// Arms `done` for `work` and launches its host function on `stream` after a reserve_wait; on failure the
-/// reservation is released again and the error thrown.
-void launch_completion(Completion& done, Gateway& gateway, Work work, cudaStream_t stream);
+/// Enqueues the copies of a job's a, b, c (each `abc_bytes`) and z (`z_bytes`) into the slot on `stream`.
+void enqueue_h2d(DeviceSlot& slot, const Fr* a, const Fr* b, const Fr* c, std::uint64_t abc_bytes, const Fr* z,
+                 std::uint64_t z_bytes, cudaStream_t stream);
 
 /// A span on `track` from two events of this slot, converted to the host clock through the slot's anchor.
-void record_device_span(Core& core, const DeviceSlot& slot, trace::StageId stage, trace::TrackId track,
-                        const cuda::Event& begin, const cuda::Event& end, std::uint64_t job,
+void record_device_span(trace::Recorder& recorder, const DeviceSlot& slot, trace::StageId stage,
+                        trace::TrackId track, const cuda::Event& begin, const cuda::Event& end, std::uint64_t job,
                         std::uint64_t bytes);
 
 inline GpuDevice& device_of(GpuLane& lane) {
   return *lane.resources;
 }
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::devices

@@ -1,4 +1,4 @@
-#include <proofline/graph/detail/host_srs.hpp>
+#include <proofline/devices/host_srs.hpp>
 
 #include <array>
 #include <chrono>
@@ -10,7 +10,7 @@
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
 
-namespace proofline::graph::detail {
+namespace proofline::devices {
 
 namespace {
 
@@ -72,4 +72,4 @@ HostSrs make_host_srs(const groth16::ProvingKey& pk, memory::PinnedPool& pool, c
   return srs;
 }
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::devices

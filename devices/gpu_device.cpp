@@ -2,18 +2,17 @@
 // clock anchors), the device slots, NTT tables and MSM scratch (allocated once, at the first key, charged to
 // the VRAM budget), the keys' SRS in VRAM (a memory::Residency over the VRAM budget: least recently used idle
 // keys are evicted when another needs the room), clock anchors and the health check.
-#include <proofline/nodes/detail/gpu_device.hpp>
+#include <proofline/devices/gpu_device.hpp>
 
 #include <algorithm>
 #include <string>
 
-#include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/nodes/detail/stages.hpp>
-#include <proofline/util/detail/log.hpp>
+#include <proofline/cuda/check.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
 
-namespace proofline::graph::detail {
+namespace proofline::devices {
 
 namespace {
 
@@ -24,10 +23,6 @@ constexpr auto anchor_period = 4s;
 
 std::string gpu_name(const GpuLane& lane) {
   return "GPU " + std::to_string(lane.device);
-}
-
-std::string key_name(const KeyState& key) {
-  return "key " + std::to_string(key.id);
 }
 
 /// What the VRAM budget may hold when none is configured: the free memory less a margin for the driver,
@@ -48,15 +43,10 @@ void upload(cuda::DeviceBuffer<T>& buffer, const groth16::SharedArray<T>& host) 
     PL_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
 }
 
-void fire(Core& core, Completion& done, Stage stage, const std::string& why) {
+/// Completes a stage whose host function will never run (the GPU's context died).
+void abandon(Completion& done, const std::string& why) {
   if (!done.armed.exchange(false, std::memory_order_acq_rel)) return;
-  // No body holds this job now (it waits for the host function that will never run): the error is ours to
-  // set.
-  core.fail(*done.work.job, stage, Errc::cuda, why);
-  Gateway* gateway = done.gateway;
-  const Work work = done.work;
-  gateway->try_put(work);
-  gateway->release_wait();
+  done.handler(done, why.c_str());
 }
 
 }  // namespace
@@ -74,8 +64,9 @@ DeviceKey::~DeviceKey() {
   }
 }
 
-GpuDevice::GpuDevice(Core& c, GpuLane& l, std::uint64_t vram_total)
-    : core(c), lane(l), vram("gpu" + std::to_string(l.device), vram_total) {
+GpuDevice::GpuDevice(GpuLane& l, const GpuOptions& o, trace::Recorder& r, memory::PinnedPool& p,
+                     std::uint64_t vram_total)
+    : lane(l), options(o), recorder(r), pool(p), vram("gpu" + std::to_string(l.device), vram_total) {
   keys = std::make_unique<memory::Residency>(
       vram, memory::ResidencyOptions{.name = "gpu" + std::to_string(l.device) + " keys",
                                      .idle_timeout = std::chrono::seconds(0)});
@@ -100,10 +91,10 @@ std::shared_ptr<const ClockAnchor> GpuDevice::current_anchor() {
 
 void GpuDevice::reanchor() {
   auto fresh = std::make_shared<ClockAnchor>();
-  const std::int64_t before = core.recorder.now_ns();
+  const std::int64_t before = recorder.now_ns();
   fresh->event.record(clock);
   fresh->event.synchronize();
-  const std::int64_t after = core.recorder.now_ns();
+  const std::int64_t after = recorder.now_ns();
   fresh->host.host_ns = before + (after - before) / 2;
   std::lock_guard lock(anchor_mutex);
   anchor = std::move(fresh);
@@ -120,29 +111,21 @@ void GpuDeleter::operator()(GpuDevice* device) const noexcept {
   }
 }
 
-void CUDART_CB complete_stage(void* completion) {
+void CUDART_CB run_completion(void* completion) {
   auto* done = static_cast<Completion*>(completion);
-  if (!done->armed.exchange(false, std::memory_order_acq_rel)) return;  // the supervisor completed it
-  Gateway* gateway = done->gateway;
-  const Work work = done->work;
-  gateway->try_put(work);
-  gateway->release_wait();
+  if (!done->armed.exchange(false, std::memory_order_acq_rel)) return;  // the health check completed it
+  done->handler(*done, nullptr);
 }
 
-void launch_completion(Completion& done, Gateway& gateway, Work work, cudaStream_t stream) {
-  done.gateway = &gateway;
-  done.work = work;
-  done.armed.store(true, std::memory_order_release);
-  gateway.reserve_wait();  // before the launch: the host function may run at once
-  const cudaError_t status = cudaLaunchHostFunc(stream, complete_stage, &done);
-  if (status != cudaSuccess) {
-    done.armed.store(false, std::memory_order_release);
-    gateway.release_wait();
-    proofline::detail::throw_cuda_error(status, "cudaLaunchHostFunc", __FILE__, __LINE__);
-  }
+void enqueue_h2d(DeviceSlot& slot, const Fr* a, const Fr* b, const Fr* c, std::uint64_t abc_bytes, const Fr* z,
+                 std::uint64_t z_bytes, cudaStream_t stream) {
+  PL_CUDA_CHECK(cudaMemcpyAsync(slot.a.data(), a, abc_bytes, cudaMemcpyHostToDevice, stream));
+  PL_CUDA_CHECK(cudaMemcpyAsync(slot.b.data(), b, abc_bytes, cudaMemcpyHostToDevice, stream));
+  PL_CUDA_CHECK(cudaMemcpyAsync(slot.c.data(), c, abc_bytes, cudaMemcpyHostToDevice, stream));
+  PL_CUDA_CHECK(cudaMemcpyAsync(slot.z.data(), z, z_bytes, cudaMemcpyHostToDevice, stream));
 }
 
-void record_device_span(Core& core, const DeviceSlot& slot, trace::StageId stage, trace::TrackId track,
+void record_device_span(trace::Recorder& recorder, const DeviceSlot& slot, trace::StageId stage, trace::TrackId track,
                         const cuda::Event& begin, const cuda::Event& end, std::uint64_t job,
                         std::uint64_t bytes) {
   if (!slot.anchor) return;
@@ -161,28 +144,113 @@ void record_device_span(Core& core, const DeviceSlot& slot, trace::StageId stage
   span.stage = stage;
   span.gpu = static_cast<std::int16_t>(slot.lane->device);
   span.track = track;
-  core.recorder.record_span(span);
+  recorder.record_span(span);
 }
 
-/// The most device slots Config::device_slots = 0 picks. On the H200, 2 / 3 / 4 slots gave +35 / +50 / +62 %
-/// proofs/s over one at 2^20 and +18 / +21 / +22 % at 2^22 (perf/results/slots-h200-2026-11-30; more were not
-/// tried), while each slot holds its vectors and MSM scratch in VRAM.
+/// The most device slots automatic sizing picks: each slot holds its vectors and MSM scratch in VRAM, and the
+/// gain per extra slot shrinks fast beyond a few (perf/results has the measurements).
 constexpr std::size_t kAutomaticDeviceSlots = 4;
 
 /// VRAM of a GPU's SRS streaming: two staging buffers and the running sums.
-std::uint64_t srs_staging_bytes(const Core& core) {
-  return 2 * core.config.srs_stream_buffer + 2 * sizeof(G2Jacobian);
+std::uint64_t srs_staging_bytes(const GpuOptions& options) {
+  return 2 * options.srs_stream_buffer + 2 * sizeof(G2Jacobian);
 }
 
-std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(Core& core, GpuLane& lane) {
+std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(GpuLane& lane, const GpuOptions& options,
+                                                       trace::Recorder& recorder, memory::PinnedPool& pool) {
   cuda::DeviceGuard guard(lane.device);  // streams and events belong to the device current at creation
-  const std::uint64_t budget = core.config.vram_budget ? *core.config.vram_budget : default_vram_budget();
-  std::unique_ptr<GpuDevice, GpuDeleter> device(new GpuDevice(core, lane, budget));
+  const std::uint64_t budget = options.vram_budget ? *options.vram_budget : default_vram_budget();
+  std::unique_ptr<GpuDevice, GpuDeleter> device(new GpuDevice(lane, options, recorder, pool, budget));
   PL_LOG_INFO("{} ({}): VRAM budget {}", gpu_name(lane), lane.name, format_size(budget));
   return device;
 }
 
-std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
+namespace {
+
+/// The NTT engine (with the top-pass table of 2^log_n rows in `convention` when asked for) and the MSM
+/// engines of this GPU for slots of 2^log_n rows and z_cap witness values; returns the largest MSM scratch.
+std::size_t make_engines(GpuDevice& g, cuda::NttEngineOptions& ntt_options, std::uint64_t n, std::uint64_t z_cap) {
+  const int device = g.lane.device;
+  g.ntt = std::make_unique<cuda::NttEngine>(device, ntt_options);
+  const cuda::MsmOptions sparse{.split_zero_one = true};
+  g.msm_sparse_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, std::max(n, z_cap), sparse, device);
+  g.msm_dense_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, n, cuda::MsmOptions{}, device);
+  g.msm_sparse_g2 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g2, z_cap, sparse, device);
+  // Streamed keys: one batch is what a staging buffer holds; these engines are only plans until used.
+  const std::uint64_t buffer = g.options.srs_stream_buffer;
+  const std::uint64_t g1_batch = std::min<std::uint64_t>(buffer / sizeof(G1Affine), std::max(n, z_cap));
+  const std::uint64_t g2_batch = std::min<std::uint64_t>(buffer / sizeof(G2Affine), z_cap);
+  g.stream_sparse_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, g1_batch, sparse, device);
+  g.stream_dense_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n),
+                                                        cuda::MsmOptions{}, device);
+  g.stream_sparse_g2 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g2, g2_batch, sparse, device);
+  std::size_t scratch = 0;
+  for (const auto* engine : {g.msm_sparse_g1.get(), g.msm_dense_g1.get(), g.msm_sparse_g2.get(),
+                             g.stream_sparse_g1.get(), g.stream_dense_g1.get(), g.stream_sparse_g2.get()})
+    scratch = std::max(scratch, engine->scratch_bytes());
+  return scratch;
+}
+
+/// The automatic slot count: the most (up to kAutomaticDeviceSlots) that leave room for the first key's SRS
+/// (`keep_free`); or, when it cannot sit next to even one slot (or is streamed anyway), for the staging
+/// buffers that stream it.
+std::size_t automatic_slot_count(const GpuDevice& g, std::uint64_t per_slot, std::uint64_t keep_free) {
+  const auto fits = [&](std::size_t slots, std::uint64_t keep) {
+    return g.ntt->table_bytes() + slots * per_slot + keep <= g.vram.available();
+  };
+  const std::uint64_t keep = keep_free != 0 && fits(1, keep_free) ? keep_free : srs_staging_bytes(g.options);
+  for (std::size_t s = kAutomaticDeviceSlots; s > 1; --s)
+    if (fits(s, keep)) return s;
+  return 1;
+}
+
+/// Charges the NTT tables and `count` slots of `per_slot` bytes to the VRAM budget, dropping the top-pass
+/// table (a speed-up) before refusing. Throws Error(out_of_budget) naming the options.
+memory::Reservation charge_slots(GpuDevice& g, cuda::NttEngineOptions& ntt_options, std::size_t count,
+                                 std::uint64_t per_slot, unsigned log_n) {
+  // Not try_reserve alone: it throws for more than the whole budget, and this refusal names the options.
+  const auto try_charge = [&g](std::uint64_t bytes) {
+    return bytes <= g.vram.total() ? g.vram.try_reserve(bytes) : std::nullopt;
+  };
+  std::uint64_t bytes = g.ntt->table_bytes() + count * per_slot;
+  auto charge = try_charge(bytes);
+  if (!charge && !ntt_options.top_diagonals.empty()) {
+    const std::uint64_t with_table = g.ntt->table_bytes();
+    ntt_options.top_diagonals.clear();
+    g.ntt = std::make_unique<cuda::NttEngine>(g.lane.device, ntt_options);
+    PL_LOG_WARN("{}: no room in the VRAM budget for the NTT's top-pass table ({}); NTTs multiply instead",
+                gpu_name(g.lane), format_size(with_table - g.ntt->table_bytes()));
+    bytes = g.ntt->table_bytes() + count * per_slot;
+    charge = try_charge(bytes);
+  }
+  if (!charge)
+    throw Error(Errc::out_of_budget,
+                gpu_name(g.lane) + ": " + std::to_string(count) + " device slots for 2^" + std::to_string(log_n) +
+                    " rows (each with its MSM scratch) and the NTT tables need " + format_size(bytes) +
+                    ", the VRAM budget has " + format_size(g.vram.available()) + " (--vram-budget, --device-slots)");
+  return std::move(*charge);
+}
+
+std::unique_ptr<DeviceSlot> make_slot(GpuDevice& g, int index, std::uint64_t n, std::uint64_t z_cap,
+                                      std::size_t scratch) {
+  auto slot = std::make_unique<DeviceSlot>();
+  slot->lane = &g.lane;
+  slot->index = index;
+  slot->scratch = cuda::DeviceBuffer<std::byte>(scratch);
+  slot->a = cuda::DeviceBuffer<Fr>(n);
+  slot->b = cuda::DeviceBuffer<Fr>(n);
+  slot->c = cuda::DeviceBuffer<Fr>(n);
+  slot->z = cuda::DeviceBuffer<Fr>(z_cap);
+  slot->results = cuda::DeviceBuffer<MsmResultsDevice>(1);
+  slot->host_results = g.pool.lease(sizeof(MsmResultsDevice));
+  if (!slot->host_results.page_locked())
+    PL_LOG_WARN("{}: the MSM result buffer is not page-locked; result copies will be synchronous", gpu_name(g.lane));
+  return slot;
+}
+
+}  // namespace
+
+std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
                                                HConvention convention, std::uint64_t keep_free) {
   GpuDevice& g = device_of(lane);
   cuda::DeviceGuard guard(lane.device);
@@ -193,97 +261,27 @@ std::vector<DeviceSlot*> allocate_device_slots(Core& core, GpuLane& lane, unsign
   const unsigned table_log = std::max<unsigned>(log_n, cuda::NttEngine::min_log_n);
   const std::uint64_t n = std::uint64_t{1} << log_n;
   cuda::NttEngineOptions ntt_options{.max_log_n = static_cast<int>(table_log)};
-  if (core.config.ntt_top_diagonal && log_n > static_cast<unsigned>(cuda::NttEngine::min_log_n))
+  if (g.options.ntt_top_diagonal && log_n > static_cast<unsigned>(cuda::NttEngine::min_log_n))
     ntt_options.top_diagonals.push_back({static_cast<int>(log_n), convention});
-  g.ntt = std::make_unique<cuda::NttEngine>(lane.device, ntt_options);
-  g.msm_sparse_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, std::max(n, z_cap),
-                                                     cuda::MsmOptions{.split_zero_one = true}, lane.device);
-  g.msm_dense_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, n, cuda::MsmOptions{}, lane.device);
-  g.msm_sparse_g2 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g2, z_cap,
-                                                     cuda::MsmOptions{.split_zero_one = true}, lane.device);
-  // Streamed keys: one batch is what a staging buffer holds; these engines are only plans until used.
-  const std::uint64_t buffer = core.config.srs_stream_buffer;
-  const std::uint64_t g1_batch = std::min<std::uint64_t>(buffer / sizeof(G1Affine), std::max(n, z_cap));
-  const std::uint64_t g2_batch = std::min<std::uint64_t>(buffer / sizeof(G2Affine), z_cap);
-  g.stream_sparse_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, g1_batch,
-                                                        cuda::MsmOptions{.split_zero_one = true}, lane.device);
-  g.stream_dense_g1 = std::make_unique<cuda::MsmEngine>(
-      cuda::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n), cuda::MsmOptions{}, lane.device);
-  g.stream_sparse_g2 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g2, g2_batch,
-                                                        cuda::MsmOptions{.split_zero_one = true}, lane.device);
-  std::size_t scratch = 0;
-  for (const auto* engine : {g.msm_sparse_g1.get(), g.msm_dense_g1.get(), g.msm_sparse_g2.get(),
-                             g.stream_sparse_g1.get(), g.stream_dense_g1.get(), g.stream_sparse_g2.get()})
-    scratch = std::max(scratch, engine->scratch_bytes());
+  const std::size_t scratch = make_engines(g, ntt_options, n, z_cap);
   const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + sizeof(MsmResultsDevice);
-  std::size_t count = core.config.device_slots;
-  if (count == 0) {
-    // Room for the first key's SRS; or, when it cannot sit next to even one slot (or is streamed anyway),
-    // for the staging buffers that stream it.
-    const std::uint64_t staging = srs_staging_bytes(core);
-    const auto fits = [&](std::size_t slots, std::uint64_t keep) {
-      return g.ntt->table_bytes() + slots * (per_slot + scratch) + keep <= g.vram.available();
-    };
-    const std::uint64_t keep = keep_free != 0 && fits(1, keep_free) ? keep_free : staging;
-    count = 1;
-    for (std::size_t s = kAutomaticDeviceSlots; s > 1; --s)
-      if (fits(s, keep)) {
-        count = s;
-        break;
-      }
-  }
-  // Not try_reserve alone: it throws for more than the whole budget, and this refusal names the options.
-  const auto try_charge = [&g](std::uint64_t bytes) {
-    return bytes <= g.vram.total() ? g.vram.try_reserve(bytes) : std::nullopt;
-  };
-  std::uint64_t bytes = g.ntt->table_bytes() + count * (per_slot + scratch);
-  auto charge = try_charge(bytes);
-  if (!charge && !ntt_options.top_diagonals.empty()) {
-    // The top-pass table is a speed-up (2^log_n x 64 bytes): drop it before refusing the slots.
-    const std::uint64_t with_table = g.ntt->table_bytes();
-    ntt_options.top_diagonals.clear();
-    g.ntt = std::make_unique<cuda::NttEngine>(lane.device, ntt_options);
-    PL_LOG_WARN("{}: no room in the VRAM budget for the NTT's top-pass table ({}); NTTs multiply instead",
-                gpu_name(lane), format_size(with_table - g.ntt->table_bytes()));
-    bytes = g.ntt->table_bytes() + count * (per_slot + scratch);
-    charge = try_charge(bytes);
-  }
-  if (!charge)
-    throw Error(Errc::out_of_budget,
-                gpu_name(lane) + ": " + std::to_string(count) + " device slots for 2^" +
-                    std::to_string(log_n) + " rows (each with its MSM scratch) and the NTT tables need " +
-                    format_size(bytes) + ", the VRAM budget has " + format_size(g.vram.available()) +
-                    " (--vram-budget, --device-slots)");
-  g.fixed = std::move(*charge);
+  const std::size_t count =
+      g.options.device_slots != 0 ? g.options.device_slots : automatic_slot_count(g, per_slot + scratch, keep_free);
+  g.fixed = charge_slots(g, ntt_options, count, per_slot + scratch, log_n);
   g.log_n_cap = log_n;
   g.z_cap = z_cap;
   std::vector<DeviceSlot*> out;
   for (std::size_t i = 0; i < count; ++i) {
-    auto slot = std::make_unique<DeviceSlot>();
-    slot->lane = &lane;
-    slot->index = static_cast<int>(i);
-    slot->scratch = cuda::DeviceBuffer<std::byte>(scratch);
-    slot->a = cuda::DeviceBuffer<Fr>(n);
-    slot->b = cuda::DeviceBuffer<Fr>(n);
-    slot->c = cuda::DeviceBuffer<Fr>(n);
-    slot->z = cuda::DeviceBuffer<Fr>(z_cap);
-    slot->results = cuda::DeviceBuffer<MsmResultsDevice>(1);
-    slot->host_results = core.pool->lease(sizeof(MsmResultsDevice));
-    if (!slot->host_results.page_locked())
-      PL_LOG_WARN("{}: the MSM result buffer is not page-locked; result copies will be synchronous",
-                  gpu_name(lane));
-    out.push_back(slot.get());
-    g.slots.push_back(std::move(slot));
+    g.slots.push_back(make_slot(g, static_cast<int>(i), n, z_cap, scratch));
+    out.push_back(g.slots.back().get());
   }
   PL_LOG_INFO(
-      "{}: {} device slots of {} for 2^{} rows, each with a compute stream and {} of MSM scratch; "
-      "NTT tables {}",
-      gpu_name(lane), count, format_size(per_slot), log_n, format_size(scratch),
-      format_size(g.ntt->table_bytes()));
+      "{}: {} device slots of {} for 2^{} rows, each with a compute stream and {} of MSM scratch; NTT tables {}",
+      gpu_name(lane), count, format_size(per_slot), log_n, format_size(scratch), format_size(g.ntt->table_bytes()));
   return out;
 }
 
-void check_key_fits_device(const GpuLane& lane, const KeyState& key) {
+void check_key_fits_device(const GpuLane& lane, const GpuKey& key) {
   const GpuDevice& g = *lane.resources;
   const groth16::ProvingKey& pk = *key.pk;
   if (pk.log_domain_size > g.log_n_cap || pk.num_variables > g.z_cap)
@@ -294,26 +292,19 @@ void check_key_fits_device(const GpuLane& lane, const KeyState& key) {
                     " variables by the first key; set Config::max_log_n to the largest key's size");
 }
 
-std::uint64_t device_key_bytes(const KeyState& key) {
-  const groth16::ProvingKey& pk = *key.pk;
-  return pk.a_query.size_bytes() + pk.b1_query.size_bytes() + pk.b2_query.size_bytes() +
-         pk.h_query.size_bytes() + pk.l_query.size_bytes();
-}
-
-std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const KeyState& key) {
+std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const GpuKey& key) {
   if (!lane.resources) return std::nullopt;
-  return device_of(lane).keys->find(key_name(key));
+  return device_of(lane).keys->find(key.resident_name);
 }
 
-memory::ResidentHandle acquire_device_key(Core& core, GpuLane& lane, const KeyState& key,
+memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
                                           std::optional<std::chrono::milliseconds> patience) {
-  (void)core;
   GpuDevice& g = device_of(lane);
   memory::ReserveOptions options;
   if (patience) options.deadline = memory::Clock::now() + *patience;
   try {
     return g.keys->acquire(
-        key_name(key), device_key_bytes(key),
+        key.resident_name, device_key_bytes(*key.pk),
         [&](const std::string&) {
           cuda::DeviceGuard guard(lane.device);
           auto resident = std::make_shared<DeviceKey>();
@@ -325,29 +316,29 @@ memory::ResidentHandle acquire_device_key(Core& core, GpuLane& lane, const KeySt
           upload(resident->h, pk.h_query);
           upload(resident->l, pk.l_query);
           PL_LOG_INFO("{}: SRS of key '{}' resident ({})", gpu_name(lane), key.name,
-                      format_size(device_key_bytes(key)));
+                      format_size(device_key_bytes(*key.pk)));
           return memory::LoadedRegion{std::move(resident), 0};
         },
         options);
   } catch (const Error& e) {
     if (e.code() != Errc::timeout) throw;
     throw Error(Errc::out_of_budget, gpu_name(lane) + ": no VRAM for the SRS of key '" + key.name + "' (" +
-                                         format_size(device_key_bytes(key)) + ") within " +
+                                         format_size(device_key_bytes(*key.pk)) + ") within " +
                                          std::to_string(patience ? patience->count() : 0) +
                                          " ms: " + e.what());
   }
 }
 
-void evict_device_key(GpuLane& lane, const KeyState& key) {
-  if (lane.resources) device_of(lane).keys->evict(key_name(key));
+void evict_device_key(GpuLane& lane, const GpuKey& key) {
+  if (lane.resources) device_of(lane).keys->evict(key.resident_name);
 }
 
-void enable_srs_streaming(Core& core, GpuLane& lane) {
+void enable_srs_streaming(GpuLane& lane) {
   GpuDevice& g = device_of(lane);
   std::lock_guard lock(g.point_stream_mutex);
   if (g.point_stream) return;
-  const std::uint64_t buffer = core.config.srs_stream_buffer;
-  const std::uint64_t bytes = srs_staging_bytes(core);
+  const std::uint64_t buffer = g.options.srs_stream_buffer;
+  const std::uint64_t bytes = srs_staging_bytes(g.options);
   auto charge = g.vram.try_reserve(bytes);
   if (!charge)
     throw Error(Errc::out_of_budget, gpu_name(lane) + ": the SRS staging buffers need " + format_size(bytes) +
@@ -365,8 +356,8 @@ bool srs_streaming(const GpuLane& lane) {
   return lane.resources->point_stream != nullptr;
 }
 
-void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot) {
-  const groth16::ProvingKey& pk = *job.key->pk;
+void enqueue_job_msms(GpuDevice& g, const groth16::ProvingKey& pk, const HostSrs* streamed,
+                      const memory::ResidentHandle& resident, DeviceSlot& slot) {
   const std::size_t nv = pk.num_variables;
   const Fr* z = slot.z.data();
   const Fr* z_private = z + pk.num_public + 1;
@@ -374,7 +365,7 @@ void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot) {
   MsmResultsDevice* r = slot.results.data();
   void* scratch = slot.scratch.data();
   cudaStream_t stream = slot.compute;
-  if (const HostSrs* srs = job.key->host_srs.get()) {
+  if (const HostSrs* srs = streamed) {
     cuda::MsmPointStream& points = *g.point_stream;
     points.enqueue_msm_g1(*g.stream_sparse_g1, srs->a, z, nv, &r->a, scratch, stream);
     points.enqueue_msm_g1(*g.stream_sparse_g1, srs->b1, z, nv, &r->b1, scratch, stream);
@@ -383,7 +374,7 @@ void enqueue_job_msms(GpuDevice& g, const JobState& job, DeviceSlot& slot) {
     points.enqueue_msm_g1(*g.stream_dense_g1, srs->h, h_scalars, pk.h_query.size(), &r->h, scratch, stream);
     return;
   }
-  const DeviceKey& key = *job.gpu_key.as<DeviceKey>();
+  const DeviceKey& key = *resident.as<DeviceKey>();
   g.msm_sparse_g1->enqueue_msm_g1(key.a.data(), z, nv, &r->a, scratch, stream);
   g.msm_sparse_g1->enqueue_msm_g1(key.b1.data(), z, nv, &r->b1, scratch, stream);
   g.msm_sparse_g2->enqueue_msm_g2(key.b2.data(), z, nv, &r->b2, scratch, stream);
@@ -416,7 +407,7 @@ GpuStats device_stats(const GpuLane& lane) {
   return stats;
 }
 
-void device_tick(Core& core, GpuLane& lane) {
+void device_tick(GpuLane& lane) {
   if (!lane.resources) return;
   GpuDevice& g = device_of(lane);
   cuda::DeviceGuard guard(lane.device);
@@ -434,12 +425,12 @@ void device_tick(Core& core, GpuLane& lane) {
                             cudaGetErrorString(status) + "); its jobs fail, the other GPUs go on";
     PL_LOG_ERROR("{}", why);
     for (auto& slot : g.slots) {
-      fire(core, slot->h2d_done, Stage::h2d, why);
-      fire(core, slot->ntt_done, Stage::ntt, why);
-      fire(core, slot->msm_done, Stage::msm, why);
+      abandon(slot->h2d_done, why);
+      abandon(slot->ntt_done, why);
+      abandon(slot->msm_done, why);
     }
     return;
   }
 }
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::devices

@@ -1,8 +1,8 @@
-#include <proofline/graph/detail/token_gate.hpp>
+#include <proofline/graph/detail/admission.hpp>
 
 namespace proofline::graph::detail {
 
-TokenGate::Token TokenGate::mint_locked() {
+Token Admission::mint_locked() {
   ++live_;
   if (!free_ids_.empty()) {
     const std::uint32_t id = free_ids_.back();
@@ -12,21 +12,23 @@ TokenGate::Token TokenGate::mint_locked() {
   return Token{next_id_++};
 }
 
-void TokenGate::retire_locked(Token token) {
+void Admission::retire_locked(Token token) {
   --live_;
   free_ids_.push_back(token.id);
 }
 
-std::vector<TokenGate::Token> TokenGate::grow(std::size_t target) {
+std::vector<Token> Admission::on_capacity() {
+  const std::size_t target = target_fn_();
   std::lock_guard lock(mutex_);
   target_ = target;
-  dropped_ = false;
+  parked_ = 0;
   std::vector<Token> out;
   while (live_ < target_) out.push_back(mint_locked());
   return out;
 }
 
-void TokenGate::on_return(Token token, std::size_t target, std::vector<Token>& out) {
+void Admission::on_return(Token token, std::vector<Token>& out) {
+  const std::size_t target = target_fn_();
   std::lock_guard lock(mutex_);
   target_ = target;
   if (live_ > target_) {
@@ -34,19 +36,22 @@ void TokenGate::on_return(Token token, std::size_t target, std::vector<Token>& o
     return;
   }
   out.push_back(token);
-  // Dropped tokens are minted again only by grow(), after a pause, so a lease that keeps failing cannot spin.
-  if (dropped_) return;
+  // While tokens are parked, only a capacity event mints: a lease that keeps failing must not spin.
+  if (parked_ > 0) return;
   while (live_ < target_) out.push_back(mint_locked());
 }
 
-void TokenGate::drop(Token token) {
+bool Admission::park(Token token, std::uint64_t seen) {
   std::lock_guard lock(mutex_);
+  if (epoch_.load(std::memory_order_acquire) != seen) return false;
   retire_locked(token);
-  dropped_ = true;
-  last_drop_ = std::chrono::steady_clock::now();
+  ++parked_;
+  ++parks_;
+  return true;
 }
 
-bool TokenGate::withdraw(Token token, std::size_t target) {
+bool Admission::withdraw(Token token) {
+  const std::size_t target = target_fn_();
   std::lock_guard lock(mutex_);
   target_ = target;
   if (live_ <= target_) return false;
@@ -54,20 +59,24 @@ bool TokenGate::withdraw(Token token, std::size_t target) {
   return true;
 }
 
-std::size_t TokenGate::live() const {
+std::size_t Admission::live() const {
   std::lock_guard lock(mutex_);
   return live_;
 }
 
-std::size_t TokenGate::target() const {
+std::size_t Admission::target() const {
   std::lock_guard lock(mutex_);
   return target_;
 }
 
-bool TokenGate::starved(std::chrono::steady_clock::time_point* since) const {
+std::uint64_t Admission::parks() const {
   std::lock_guard lock(mutex_);
-  if (since != nullptr) *since = last_drop_;
-  return dropped_;
+  return parks_;
+}
+
+std::size_t Admission::parked() const {
+  std::lock_guard lock(mutex_);
+  return parked_;
 }
 
 }  // namespace proofline::graph::detail

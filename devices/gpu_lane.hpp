@@ -1,0 +1,122 @@
+// The GPUs of a pipeline as the layers above the CUDA code see them: one GpuLane per device, with what can be
+// read without CUDA (health, job counts, trace tracks), and the functions that manage its resources: the VRAM
+// budget, the keys' SRS resident in VRAM (least recently used idle keys evicted), the device slots with their
+// compute streams and MSM scratch, SRS streaming for keys that do not fit, clock anchors and the health check.
+// The resources themselves (GpuDevice) are CUDA types, in detail/gpu_device.hpp; without CUDA these functions
+// throw Error(cuda), and the CPU backend never calls them.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <proofline/arith/domain.hpp>
+#include <proofline/memory/budget.hpp>
+#include <proofline/memory/residency.hpp>
+#include <proofline/trace/span.hpp>
+
+namespace proofline::groth16 {
+struct ProvingKey;
+}
+namespace proofline::memory {
+class PinnedPool;
+}
+namespace proofline::trace {
+class Recorder;
+}
+
+namespace proofline::devices {
+
+struct GpuDevice;   // detail/gpu_device.hpp
+struct DeviceSlot;  // a, b, c, z of one job on one GPU
+
+struct GpuDeleter {
+  void operator()(GpuDevice* device) const noexcept;
+};
+
+/// How the GPUs are set up (from the pipeline's configuration).
+struct GpuOptions {
+  /// VRAM budget per GPU; none: the device's free memory less a margin.
+  std::optional<std::uint64_t> vram_budget;
+  /// Device slots per GPU; 0: as many as 4 as the VRAM budget holds next to the first key's SRS.
+  std::size_t device_slots = 0;
+  /// The NTT of the slots' size reads its top pass's diagonal from a table (dropped when VRAM is short).
+  bool ntt_top_diagonal = true;
+  /// Each of the two staging buffers through which a streamed key's points are uploaded.
+  std::uint64_t srs_stream_buffer = std::uint64_t{256} << 20;
+};
+
+/// A registered key as the GPUs see it.
+struct GpuKey {
+  std::string resident_name;  ///< unique among registered keys: the VRAM residency's entry name
+  std::string name;           ///< the user's name, for messages
+  const groth16::ProvingKey* pk = nullptr;
+};
+
+struct GpuStats {
+  int device = 0;
+  std::string name;
+  memory::BudgetStats vram;
+  memory::ResidencyStats keys;  ///< proving keys resident in this GPU's memory
+  std::size_t device_slots = 0;
+  std::size_t device_slots_in_use = 0;
+  std::uint64_t srs_stream_batches = 0;
+  std::uint64_t srs_stream_bytes = 0;
+};
+
+struct GpuLane {
+  int index = 0;   ///< position among the pipeline's GPUs
+  int device = 0;  ///< CUDA device ordinal
+  std::string name;
+  std::atomic<std::size_t> outstanding{0};  ///< jobs routed here and not retired
+  std::atomic<std::uint64_t> jobs{0};
+  std::atomic<bool> healthy{true};  ///< false after a sticky CUDA error: its jobs fail, none is routed here
+  /// The streamed-SRS counters of the last GpuDevice (kept for stats after shutdown frees the device).
+  std::atomic<std::uint64_t> srs_stream_batches_final{0}, srs_stream_bytes_final{0};
+  trace::TrackId copy_track{};     ///< spans of the copy stream (H2D)
+  trace::TrackId compute_track{};  ///< spans of the compute streams (H, MSMs)
+  std::unique_ptr<GpuDevice, GpuDeleter> resources;
+};
+
+/// Streams, VRAM budget and the clock anchor of lane.device. `recorder` and `pool` must outlive the device.
+/// Throws Error(cuda).
+std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(GpuLane& lane, const GpuOptions& options,
+                                                       trace::Recorder& recorder, memory::PinnedPool& pool);
+/// Allocates the device slots, NTT tables and MSM scratch for 2^log_n rows and z_cap witness values, charged
+/// to the GPU's VRAM budget; returns the device slots. The NTT of 2^log_n rows in `convention` gets its
+/// top-pass table when the budget holds it. With automatic device slots the count is the most (up to 4) that
+/// leave `keep_free` bytes (the first key's SRS in VRAM; 0 when it is streamed) of the budget, or room for
+/// the SRS staging buffers when the key is streamed or cannot sit next to even one slot. Throws
+/// Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA failure.
+std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
+                                               HConvention convention, std::uint64_t keep_free);
+/// Throws Error(invalid_argument) naming Config::max_log_n when the key is larger than the device slots.
+void check_key_fits_device(const GpuLane& lane, const GpuKey& key);
+/// Bytes of the key's SRS on a device.
+std::uint64_t device_key_bytes(const groth16::ProvingKey& pk);
+/// The key's SRS on this GPU if it is resident now (never loads).
+std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const GpuKey& key);
+/// The key's SRS on this GPU, uploaded now if needed (blocks: least recently used idle keys are evicted,
+/// then it waits for keys in use to become idle, at most `patience`). Throws Error(out_of_budget) when the
+/// VRAM budget cannot hold it next to the device slots, or not within `patience`.
+memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
+                                          std::optional<std::chrono::milliseconds> patience = std::nullopt);
+/// Drops the key's SRS from this GPU if nobody uses it.
+void evict_device_key(GpuLane& lane, const GpuKey& key);
+std::uint64_t device_vram_available(const GpuLane& lane);
+/// Makes this GPU ready for keys streamed from host memory (the staging buffers, charged to its VRAM
+/// budget; idempotent). Throws Error(out_of_budget) when the budget cannot hold them.
+void enable_srs_streaming(GpuLane& lane);
+bool srs_streaming(const GpuLane& lane);
+GpuStats device_stats(const GpuLane& lane);
+/// Periodic upkeep, from a thread that may block: a fresh clock anchor every few seconds; a health check
+/// that completes the stages in flight on a GPU whose context died (a sticky CUDA error never runs their host
+/// functions), failed, so that nothing waits for them forever.
+void device_tick(GpuLane& lane);
+
+}  // namespace proofline::devices

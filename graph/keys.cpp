@@ -1,0 +1,248 @@
+// Registering and removing keys: validation, the host budget's charge for the key's points and constraint
+// system, the SRS in VRAM or streamed on the GPUs, the token count in the largest key's slots, prewarming.
+#include <proofline/graph/pipeline.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/devices/host_srs.hpp>
+#include <proofline/graph/detail/core.hpp>
+#include <proofline/graph/detail/flow.hpp>
+#include <proofline/util/logging.hpp>
+#include <proofline/util/error.hpp>
+#include <proofline/util/scope_guard.hpp>
+#include <proofline/util/size.hpp>
+
+namespace proofline::graph {
+
+using detail::Core;
+using detail::KeyState;
+
+namespace {
+
+std::string resident_name(const KeyState& key) {
+  return "key " + std::to_string(key.id) + " '" + key.name + "'";
+}
+
+/// Makes the key with the largest slot the one tokens are counted in.
+void recompute_largest(Core& core) {
+  std::shared_ptr<KeyState> best;
+  {
+    std::lock_guard lock(core.keys_mutex);
+    for (const auto& [id, key] : core.keys)
+      if (!key->removing && (!best || key->slot_bytes > best->slot_bytes)) best = key;
+  }
+  std::lock_guard lock(core.largest_mutex);
+  core.largest = std::move(best);
+}
+
+/// Checks the spec and makes the key's record (not yet registered).
+std::shared_ptr<KeyState> make_key_state(const Core& core, const KeySpec& spec, const std::string& what) {
+  if (!spec.pk) throw Error(Errc::invalid_argument, what + " has no proving key");
+  const groth16::ProvingKey& pk = *spec.pk;
+  groth16::validate(pk, Errc::invalid_argument, what + ": proving key");
+  if (spec.cs) {
+    groth16::validate(*spec.cs, Errc::invalid_argument, what + ": constraint system", false);
+    groth16::check_compatible(pk, *spec.cs);
+  }
+  if (spec.vk && spec.vk->num_public() != pk.num_public)
+    throw Error(Errc::invalid_argument,
+                what + ": the verifying key has " + std::to_string(spec.vk->num_public()) +
+                    " public inputs, the proving key " + std::to_string(pk.num_public));
+  if (core.config.verify && !spec.vk)
+    throw Error(Errc::invalid_argument, what + " has no verifying key, and Config::verify is set");
+
+  auto key = std::make_shared<KeyState>();
+  key->name = spec.name;
+  key->pk = spec.pk;
+  key->cs = spec.cs;
+  key->vk = spec.vk;
+  if (spec.vk) key->pvk = groth16::prepare(*spec.vk);
+  key->domain = Domain::make(pk.log_domain_size, pk.convention);
+  const std::uint64_t n = pk.domain_size();
+  key->slot_sizes = {n * sizeof(Fr), n * sizeof(Fr), n * sizeof(Fr), pk.num_variables * sizeof(Fr)};
+  key->slot_bytes = 3 * n * sizeof(Fr) + pk.num_variables * sizeof(Fr);
+  return key;
+}
+
+/// CUDA backend: the device slots (sized by the first key) and the check that this key fits them.
+void prepare_gpus(Core& core, const KeyState& key, const std::string& what) {
+  const groth16::ProvingKey& pk = *key.pk;
+  if (pk.log_domain_size < cuda::NttEngine::min_log_n)
+    throw Error(Errc::invalid_argument, what + ": the GPU NTT needs domains of at least 2^" +
+                                            std::to_string(cuda::NttEngine::min_log_n) + " rows, the key has 2^" +
+                                            std::to_string(pk.log_domain_size) + " (use the CPU backend)");
+  if (!core.device_slots_ready) {
+    const unsigned log_n = std::max(core.config.max_log_n, pk.log_domain_size);
+    const std::uint64_t z_cap = std::max<std::uint64_t>(std::uint64_t{1} << log_n, pk.num_variables);
+    // Automatic device slots leave room for this key's SRS, unless it is streamed anyway.
+    const std::uint64_t srs_bytes = core.config.srs == SrsPlacement::host ? 0 : devices::device_key_bytes(pk);
+    for (std::size_t i = 0; i < core.gpus().size(); ++i) {
+      const auto slots = devices::allocate_device_slots(*core.gpus()[i], log_n, z_cap, pk.convention, srs_bytes);
+      auto& nodes = *core.flow->gpus[i];
+      if (nodes.device_tokens)
+        for (devices::DeviceSlot* slot : slots) nodes.device_tokens->try_put(detail::DeviceSlotMsg{slot});
+    }
+    core.device_slots_ready = true;
+  }
+  for (auto& lane : core.gpus()) devices::check_key_fits_device(*lane, key.gpu_key());
+}
+
+/// Puts the key's SRS in VRAM on every GPU whose budget holds it; true if any did. Throws what is not a
+/// shortage of VRAM.
+bool place_in_vram(Core& core, const KeyState& key, std::string& why) {
+  std::size_t placed = 0;
+  for (auto& lane : core.gpus()) {
+    if (!lane->healthy.load()) continue;
+    try {
+      // Resident and idle afterwards: jobs find it there. Where keys in use hold the VRAM, give up soon.
+      devices::acquire_device_key(*lane, key.gpu_key(), std::chrono::seconds(2));
+      ++placed;
+    } catch (const Error& e) {
+      if (e.code() != Errc::out_of_budget) throw;
+      why = e.what();
+    }
+  }
+  return placed > 0;
+}
+
+/// The key's SRS in VRAM where it fits, or (Config::srs allowing) streamed from page-locked host memory by
+/// every GPU that can hold the staging buffers. Throws Error(out_of_budget) when neither works.
+void place_srs(Core& core, KeyState& key, const std::string& what) {
+  const SrsPlacement placement = core.config.srs;
+  std::string why;
+  if (placement != SrsPlacement::host) {
+    if (place_in_vram(core, key, why)) return;
+    if (placement == SrsPlacement::device)
+      throw Error(Errc::out_of_budget, what + ": its SRS (" + format_size(devices::device_key_bytes(*key.pk)) +
+                                           ") fits no GPU's VRAM budget next to the device slots (" + why +
+                                           "); SRS placement 'auto' would stream it from host memory");
+  }
+  auto srs = std::make_unique<devices::HostSrs>(devices::make_host_srs(*key.pk, *core.pool, what));
+  std::size_t placed = 0;
+  for (auto& lane : core.gpus()) {
+    if (!lane->healthy.load()) continue;
+    try {
+      devices::enable_srs_streaming(*lane);
+      ++placed;
+    } catch (const Error& e) {
+      if (e.code() != Errc::out_of_budget) throw;
+      why = e.what();
+    }
+  }
+  if (placed == 0) throw Error(Errc::out_of_budget, what + ": no GPU can stream its SRS from host memory: " + why);
+  PL_LOG_INFO("{}: SRS of {} streamed from host memory ({} in {:.2f} s)", what, format_size(srs->bytes),
+              srs->copied() ? "a pinned copy made" : "its own pinned points", srs->seconds);
+  key.host_srs = std::move(srs);
+}
+
+/// Registers the key and makes it the largest if it is; throws (unregistered again) when the host budget
+/// holds not one slot of its jobs next to everything else. Returns the token target and whether it is the
+/// largest.
+std::pair<std::size_t, bool> publish(Core& core, const std::shared_ptr<KeyState>& key, std::uint64_t host_bytes,
+                                     const std::string& what) {
+  {
+    std::lock_guard lock(core.keys_mutex);
+    core.keys.emplace(key->id, key);
+  }
+  bool largest = false;
+  {
+    std::lock_guard lock(core.largest_mutex);
+    if (!core.largest || key->slot_bytes > core.largest->slot_bytes) {
+      core.largest = key;
+      largest = true;
+    }
+  }
+  const std::size_t target = core.token_target();
+  if (target > 0) return {target, largest};
+  {
+    std::lock_guard lock(core.keys_mutex);
+    core.keys.erase(key->id);
+  }
+  recompute_largest(core);
+  const memory::BudgetStats budget = core.host_budget->stats();
+  throw Error(Errc::out_of_budget, what + ": the host budget of " + format_size(budget.total) + " holds its keys (" +
+                                       format_size(host_bytes) + ") but not one " +
+                                       (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") + " of " +
+                                       format_size(key->slot_bytes) + " for its 2^" +
+                                       std::to_string(key->pk->log_domain_size) + " jobs next to everything else (" +
+                                       format_size(budget.used) + " in use); raise the host budget (--host-budget)");
+}
+
+/// Pins the token count's worth of slots of a new largest key up front, so the steady state pins nothing.
+void prewarm(Core& core, const KeyState& key, std::size_t target, const std::string& what) {
+  const std::size_t in_flight = core.ctx->counters.slots_in_flight.load();
+  const std::size_t count = target > in_flight ? target - in_flight : 0;
+  try {
+    core.pool->prewarm_slots(count, key.slot_sizes);
+    core.pool->mark_warm();
+  } catch (const Error& e) {
+    PL_LOG_WARN("{}: prewarming {} slots failed ({}); they will be pinned on first use", what, count, e.what());
+  }
+}
+
+}  // namespace
+
+KeyHandle Pipeline::add_key(KeySpec spec) {
+  Core& core = *core_;
+  if (spec.name.empty()) throw Error(Errc::invalid_argument, "add_key: a key needs a name");
+  const std::string what = "add_key: key '" + spec.name + "'";
+  std::shared_ptr<KeyState> key = make_key_state(core, spec, what);
+
+  std::lock_guard serial(core.add_mutex);
+  {
+    std::lock_guard lock(core.jobs_mutex);
+    if (core.closed) throw Error(Errc::cancelled, what + ": the pipeline is shut down");
+  }
+  {
+    std::lock_guard lock(core.keys_mutex);
+    for (const auto& [id, other] : core.keys)
+      if (other->name == spec.name) throw Error(Errc::invalid_argument, what + " is registered already");
+    key->id = core.next_key_id++;
+  }
+  if (core.backend == Backend::cuda) prepare_gpus(core, *key, what);
+
+  // The PCE and the host SRS are charged to the host budget for as long as the key is registered: the load
+  // trims idle pool buffers first (the pool is the budget's first evictor), and the token count follows.
+  const std::uint64_t host_bytes = key->pk->query_bytes() + (spec.cs ? spec.cs->size_bytes() : 0);
+  const std::string name = resident_name(*key);
+  key->host = core.host_keys->acquire(name, std::max<std::uint64_t>(host_bytes, 1), [&](const std::string&) {
+    return memory::LoadedRegion{std::make_shared<KeySpec>(spec), 0};
+  });
+  ScopeGuard unload([&] {
+    key->host.reset();
+    core.host_keys->evict(name);
+    for (auto& lane : core.gpus()) devices::evict_device_key(*lane, key->gpu_key());
+  });
+  if (core.backend == Backend::cuda) place_srs(core, *key, what);
+  const auto [target, largest] = publish(core, key, host_bytes, what);
+  unload.dismiss();
+
+  if (largest && core.mode == Mode::pinned && core.config.prewarm) prewarm(core, *key, target, what);
+  core.mint_now();
+  PL_LOG_INFO("{}: 2^{} rows, {} variables, slot {}, token target {}", what, key->pk->log_domain_size,
+              key->pk->num_variables, format_size(key->slot_bytes), target);
+  return KeyHandle(key->id);
+}
+
+void Pipeline::remove_key(KeyHandle handle) {
+  Core& core = *core_;
+  std::lock_guard serial(core.add_mutex);
+  std::shared_ptr<KeyState> key = core.find_key(handle);
+  if (!key) throw Error(Errc::invalid_argument, "remove_key: unknown key " + std::to_string(handle.id()));
+  {
+    std::unique_lock lock(core.keys_mutex);
+    key->removing = true;
+    core.keys_changed.wait(lock, [&] { return key->jobs.load() == 0; });
+    core.keys.erase(key->id);
+  }
+  recompute_largest(core);
+  key->host.reset();
+  core.host_keys->evict(resident_name(*key));
+  for (auto& lane : core.gpus()) devices::evict_device_key(*lane, key->gpu_key());
+  core.mint_now();
+}
+
+}  // namespace proofline::graph

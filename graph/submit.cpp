@@ -1,0 +1,214 @@
+// Accepting jobs: checks, routing to a GPU (which may upload the key's SRS: the caller's thread blocks for
+// that, never the graph), the bounded queue, and cancellation of queued jobs.
+#include <proofline/graph/pipeline.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <utility>
+
+#include <proofline/graph/detail/core.hpp>
+#include <proofline/graph/detail/flow.hpp>
+#include <proofline/util/error.hpp>
+#include <proofline/util/scope_guard.hpp>
+
+namespace proofline::graph {
+
+using detail::Core;
+using detail::JobState;
+using detail::KeyState;
+using detail::Phase;
+using detail::SteadyClock;
+
+namespace {
+
+void notify_key_released(Core& core, KeyState& key) {
+  if (key.jobs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    { std::lock_guard lock(core.keys_mutex); }
+    core.keys_changed.notify_all();
+  }
+}
+
+/// Throws Error(invalid_argument) for a witness source the key cannot serve.
+void check_witness_source(const Job& job, const KeyState& key) {
+  const auto* callback = std::get_if<WitnessCallback>(&job.witness);
+  if (callback != nullptr && !callback->fill)
+    throw Error(Errc::invalid_argument, "submit: the witness callback is empty");
+  if (const auto* in_memory = std::get_if<MemoryWitness>(&job.witness); in_memory != nullptr && !in_memory->z)
+    throw Error(Errc::invalid_argument, "submit: the memory witness is empty");
+  const bool fills_abc = callback != nullptr && callback->fills == WitnessCallback::Fills::witness_and_abc;
+  if (!key.cs && !fills_abc)
+    throw Error(Errc::invalid_argument, "submit: key '" + key.name +
+                                            "' has no constraint system: only a witness callback that fills a, b "
+                                            "and c can prove with it");
+}
+
+/// The least busy healthy GPU among those `eligible` accepts.
+template <class Eligible>
+devices::GpuLane* least_busy(Core& core, Eligible&& eligible) {
+  devices::GpuLane* least = nullptr;
+  for (auto& lane : core.gpus())
+    if (lane->healthy.load() && eligible(*lane) &&
+        (least == nullptr || lane->outstanding.load() < least->outstanding.load()))
+      least = lane.get();
+  return least;
+}
+
+/// The GPU for a job of `key`: for a streamed key the least busy healthy GPU; else the least busy healthy GPU
+/// that holds its SRS, or else the one with the most free VRAM, after uploading the SRS there (blocking; this
+/// runs on the submitting thread, never in the graph).
+std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
+                                             std::optional<std::chrono::milliseconds> patience) {
+  if (key.host_srs) {
+    devices::GpuLane* lane = least_busy(core, [](const devices::GpuLane& l) { return devices::srs_streaming(l); });
+    if (lane == nullptr) throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
+    return {lane->index, {}};
+  }
+  const devices::GpuKey gpu_key = key.gpu_key();
+  if (devices::GpuLane* lane = least_busy(
+          core, [&](devices::GpuLane& l) { return devices::find_device_key(l, gpu_key).has_value(); })) {
+    if (auto handle = devices::find_device_key(*lane, gpu_key)) return {lane->index, std::move(*handle)};
+  }
+  std::vector<devices::GpuLane*> order;
+  for (auto& lane : core.gpus())
+    if (lane->healthy.load()) order.push_back(lane.get());
+  std::stable_sort(order.begin(), order.end(), [](devices::GpuLane* x, devices::GpuLane* y) {
+    return devices::device_vram_available(*x) > devices::device_vram_available(*y);
+  });
+  std::string why = "no healthy GPU";
+  for (devices::GpuLane* lane : order) {
+    try {
+      return {lane->index, devices::acquire_device_key(*lane, gpu_key, patience)};
+    } catch (const Error& e) {
+      if (e.code() != Errc::out_of_budget) throw;
+      why = e.what();
+    }
+  }
+  throw Error(Errc::out_of_budget, "submit: no GPU can hold the SRS of key '" + key.name + "': " + why);
+}
+
+std::shared_ptr<JobState> make_job_state(Core& core, Job job, std::shared_ptr<KeyState> key) {
+  auto state = std::make_shared<JobState>();
+  state->priority = job.priority;
+  state->label = std::move(job.label);
+  state->key = std::move(key);
+  state->witness = std::move(job.witness);
+  state->on_result = std::move(job.on_result);
+  state->timeout = job.timeout.value_or(core.config.job_timeout);
+  if (state->timeout.count() < 0) throw Error(Errc::invalid_argument, "submit: a negative timeout");
+  // Route before queueing: the key's SRS must be on the GPU before the job can be admitted, and loading it
+  // may block, which only this (the caller's) thread may do.
+  if (core.backend == Backend::cuda) {
+    std::optional<std::chrono::milliseconds> patience;
+    if (state->timeout.count() > 0) patience = state->timeout;
+    auto [lane, handle] = route(core, *state->key, patience);
+    state->gpu = lane;
+    state->gpu_key = std::move(handle);
+  }
+  return state;
+}
+
+/// Puts the job in the table and the queue (waiting for room when `wait`); false when the queue is full and
+/// `wait` is not set. Throws Error(cancelled) after shutdown.
+bool queue_job(Core& core, const std::shared_ptr<JobState>& state, bool wait) {
+  std::unique_lock lock(core.jobs_mutex);
+  for (;;) {
+    if (core.closed) throw Error(Errc::cancelled, "submit: the pipeline is shut down");
+    if (core.queued < core.config.queue_capacity) break;
+    if (!wait) return false;
+    core.room.wait(lock);
+  }
+  state->id = core.next_job_id++;
+  state->seq = core.next_seq++;
+  state->submit_ns = core.ctx->now_ns();
+  if (state->timeout.count() > 0) {
+    state->deadline = SteadyClock::now() + state->timeout;
+    core.deadlines.emplace(*state->deadline, state->id);
+  }
+  core.jobs.emplace(state->id, state);
+  ++core.queued;
+  core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
+  ++core.outstanding;
+  core.ctx->counters.in_stage[static_cast<std::size_t>(Stage::queue)].fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+std::optional<Submission> enqueue(Core& core, Job job, bool wait) {
+  std::shared_ptr<KeyState> key = core.find_key(job.key);
+  if (!key) throw Error(Errc::invalid_argument, "submit: unknown key " + std::to_string(job.key.id()));
+  check_witness_source(job, *key);
+  {
+    std::lock_guard lock(core.keys_mutex);
+    if (key->removing) throw Error(Errc::invalid_argument, "submit: key '" + key->name + "' is being removed");
+    key->jobs.fetch_add(1, std::memory_order_acq_rel);
+  }
+  ScopeGuard unkey([&] { notify_key_released(core, *key); });
+  {
+    std::lock_guard lock(core.jobs_mutex);
+    if (core.closed) throw Error(Errc::cancelled, "submit: the pipeline is shut down");
+  }
+  if (!wait && core.ctx->counters.queued.load() >= core.config.queue_capacity) {
+    core.refused.fetch_add(1, std::memory_order_relaxed);
+    return std::nullopt;
+  }
+  std::shared_ptr<JobState> state = make_job_state(core, std::move(job), key);
+  std::future<JobResult> future = state->promise.get_future();
+  if (!queue_job(core, state, wait)) {
+    core.refused.fetch_add(1, std::memory_order_relaxed);
+    return std::nullopt;
+  }
+  unkey.dismiss();
+  if (state->gpu >= 0) {
+    devices::GpuLane& lane = core.ctx->gpu_of(*state);
+    lane.outstanding.fetch_add(1, std::memory_order_relaxed);
+    lane.jobs.fetch_add(1, std::memory_order_relaxed);
+  }
+  core.submitted.fetch_add(1, std::memory_order_relaxed);
+  const JobId id = state->id;
+  core.flow->jobs.try_put(detail::JobMsg{state.get(), state->priority, state->seq});
+  return Submission{id, std::move(future)};
+}
+
+}  // namespace
+
+Submission Pipeline::submit(Job job) {
+  return std::move(*enqueue(*core_, std::move(job), true));
+}
+
+std::optional<Submission> Pipeline::try_submit(Job job) {
+  return enqueue(*core_, std::move(job), false);
+}
+
+bool Pipeline::cancel(JobId id) {
+  Core& core = *core_;
+  std::shared_ptr<JobState> job;
+  {
+    std::lock_guard lock(core.jobs_mutex);
+    const auto it = core.jobs.find(id);
+    if (it == core.jobs.end()) return false;
+    Phase expected = Phase::queued;
+    if (!it->second->phase.compare_exchange_strong(expected, Phase::withdrawn, std::memory_order_acq_rel))
+      return false;
+    job = it->second;
+    --core.queued;
+    core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
+  }
+  core.room.notify_one();
+  core.deliver_early(*job, JobError{Stage::queue, Errc::cancelled, "queue: cancelled before it was admitted"});
+  return true;
+}
+
+std::size_t Pipeline::cancel_queued() {
+  std::vector<JobId> ids;
+  {
+    std::lock_guard lock(core_->jobs_mutex);
+    for (const auto& [id, job] : core_->jobs)
+      if (job->phase.load() == Phase::queued) ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end());
+  std::size_t count = 0;
+  for (const JobId id : ids) count += cancel(id) ? 1 : 0;
+  return count;
+}
+
+}  // namespace proofline::graph

@@ -1,0 +1,134 @@
+// The vocabulary of a job as it passes the stages: its stage names, its witness sources (what a caller hands
+// in), and its result (a proof or an error). The pipeline's public API (graph/job.hpp) exposes these types.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <proofline/arith/fr.hpp>
+#include <proofline/groth16/proof.hpp>
+#include <proofline/util/error.hpp>
+
+namespace proofline::nodes {
+
+/// The stages a job passes, in order. Errors name the stage they happened in; fault hooks get it.
+enum class Stage : std::uint8_t {
+  queue,      ///< submitted, waiting for a pinned-slot token
+  admission,  ///< token taken, slot being leased
+  synthesis,  ///< witness into z, then a = A·z, b = B·z, c = C·z into the slot
+  h2d,        ///< slot -> device slot (CUDA backend)
+  ntt,        ///< the H polynomial
+  msm,        ///< the five MSMs
+  release,    ///< proof assembly, self-verification, delivery; resources go back
+  baseline,   ///< baseline mode: H2D + NTT + MSM under the GPU (or CPU) mutex
+};
+
+const char* to_string(Stage stage) noexcept;
+
+using JobId = std::uint64_t;
+
+/// Called at the start of every stage body for every job that reaches it (tests and fault injection: see
+/// graph/testing.hpp); an exception it throws fails that job in that stage exactly as a real error there
+/// would (tokens and leases still come home). It may block (to hold a job in a stage) but then holds a worker.
+using FaultHook = std::function<void(Stage stage, JobId job)>;
+
+/// A span that checks every index: what a witness callback writes into. Its extent is exactly the slot
+/// region it stands for, so a writer that stays inside it cannot touch another job's memory.
+template <class T>
+class CheckedSpan {
+ public:
+  CheckedSpan() = default;
+  CheckedSpan(std::span<T> span, const char* name) noexcept : span_(span), name_(name) {}
+
+  std::size_t size() const noexcept { return span_.size(); }
+  bool empty() const noexcept { return span_.empty(); }
+
+  /// Throws Error(invalid_argument, "<name>[i] is out of range (size n)").
+  T& operator[](std::size_t i) const {
+    if (i >= span_.size()) out_of_range(i, 1);
+    return span_[i];
+  }
+  T& at(std::size_t i) const { return (*this)[i]; }
+  /// Copies `values` to [offset, offset + values.size()); throws if that leaves the span.
+  void write(std::size_t offset, std::span<const T> values) const {
+    if (offset > span_.size() || values.size() > span_.size() - offset) out_of_range(offset, values.size());
+    std::copy(values.begin(), values.end(), span_.begin() + static_cast<std::ptrdiff_t>(offset));
+  }
+  void fill(const T& value) const { std::fill(span_.begin(), span_.end(), value); }
+  /// The raw span, for bulk writers that take a std::span of exactly this extent.
+  std::span<T> unchecked() const noexcept { return span_; }
+
+ private:
+  [[noreturn]] void out_of_range(std::size_t at, std::size_t count) const {
+    throw Error(Errc::invalid_argument, std::string(name_) + "[" + std::to_string(at) + "] (" +
+                                            std::to_string(count) + " elements) is out of range (size " +
+                                            std::to_string(span_.size()) + ")");
+  }
+
+  std::span<T> span_;
+  const char* name_ = "span";
+};
+
+/// What a WitnessCallback writes into: views of the job's leased slot.
+struct WitnessTarget {
+  CheckedSpan<Fr> z;  ///< num_variables: z[0] = 1, the public inputs, then the private values
+  CheckedSpan<Fr> a;  ///< domain_size: A·z per row, zero past the rows (only when filling a, b, c)
+  CheckedSpan<Fr> b;
+  CheckedSpan<Fr> c;
+  std::uint64_t num_public = 0;
+  std::uint64_t domain_size = 0;
+  JobId job = 0;
+};
+
+/// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes).
+struct WitnessCallback {
+  enum class Fills {
+    witness,          ///< fills z; the pipeline evaluates a, b, c with the key's constraint system
+    witness_and_abc,  ///< fills z, a, b and c itself (synthesis without a PCE); checked a_i·b_i = c_i
+  };
+  std::function<void(const WitnessTarget&)> fill;
+  Fills fills = Fills::witness;
+};
+
+/// A witness already in memory (z[0] = 1, publics, private values), shared with the caller.
+struct MemoryWitness {
+  std::shared_ptr<const std::vector<Fr>> z;
+};
+
+/// A circom/snarkjs witness file (.wtns version 2), read straight into the slot during synthesis.
+struct WtnsFile {
+  std::filesystem::path path;
+};
+
+using WitnessSource = std::variant<WitnessCallback, MemoryWitness, WtnsFile>;
+
+struct JobError {
+  Stage stage = Stage::queue;
+  Errc code = Errc::internal;
+  std::string message;  ///< "synthesis: the witness does not satisfy constraint row 17"
+};
+
+struct JobResult {
+  JobId id = 0;
+  std::uint64_t seq = 0;  ///< submission order, from 0
+  std::string label;
+  std::optional<groth16::Proof> proof;
+  std::vector<Fr> public_inputs;  ///< z[1..num_public] (empty when synthesis did not get that far)
+  bool verified = false;          ///< Config::verify was set and the proof passed
+  std::optional<JobError> error;
+  int gpu = -1;          ///< the GPU it ran on (-1: CPU backend or never bound)
+  double queued_s = 0;   ///< submit -> token
+  double latency_s = 0;  ///< submit -> result
+
+  bool ok() const noexcept { return proof.has_value() && !error; }
+};
+
+}  // namespace proofline::nodes
