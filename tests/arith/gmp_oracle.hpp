@@ -24,14 +24,6 @@ namespace proofline::test {
 
 using Rng = std::mt19937_64;
 
-/// Seed of one randomised test: PROOFLINE_TEST_SEED when set (to replay a failure), else fresh entropy.
-/// Tests CAPTURE it, so every failure report names the seed that reproduces it.
-inline std::uint64_t test_seed() {
-  if (const char* text = std::getenv("PROOFLINE_TEST_SEED")) return std::strtoull(text, nullptr, 0);
-  std::random_device device;
-  return (static_cast<std::uint64_t>(device()) << 32) | device();
-}
-
 inline mpz_class pow2(unsigned long exponent) {
   mpz_class out;
   mpz_ui_pow_ui(out.get_mpz_t(), 2, exponent);

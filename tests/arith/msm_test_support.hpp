@@ -1,6 +1,6 @@
-// Shared by the CPU MSM tests: random points with known discrete logarithms, random scalars, and the two
-// references the MSM is checked against (naive double-and-add through curve.hpp's mul, and one scalar
-// multiplication of the generator by Σ s_i·log_i), neither of which shares code with the MSM.
+// Shared by the CPU MSM tests: random points with known discrete logarithms, and the second reference the MSM
+// is checked against besides naive double-and-add (support/msm_reference.hpp): one scalar multiplication of
+// the generator by Σ s_i·log_i. Neither shares code with the MSM.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -15,6 +15,8 @@
 #include <proofline/arith/random.hpp>
 
 #include "arith/gmp_oracle.hpp"
+#include "support/field_vectors.hpp"
+#include "support/msm_reference.hpp"
 
 namespace proofline::test {
 
@@ -37,7 +39,7 @@ struct KnownPoints {
 /// n random points: a walk from a random multiple of G with eight random steps, one addition per point (a
 /// scalar multiplication per point would cost as much as the naive reference).
 template <class Curve>
-KnownPoints<Curve> random_points(std::size_t n, Rng& rng) {
+KnownPoints<Curve> known_points(std::size_t n, Rng& rng) {
   using Affine = AffinePoint<Curve>;
   using Jacobian = JacobianPoint<Curve>;
   constexpr std::size_t kSteps = 8;
@@ -62,22 +64,6 @@ KnownPoints<Curve> random_points(std::size_t n, Rng& rng) {
   }
   batch_to_affine(std::span<const Jacobian>(walk), std::span<Affine>(out.points));
   return out;
-}
-
-inline std::vector<Fr> random_scalars(std::size_t n, Rng& rng) {
-  std::vector<Fr> out(n);
-  for (Fr& s : out) s = random_field<Fr>(rng);
-  return out;
-}
-
-/// Σ s_i·P_i by double-and-add, point by point.
-template <class Curve>
-JacobianPoint<Curve> naive_msm(const std::vector<AffinePoint<Curve>>& points,
-                               const std::vector<Fr>& scalars) {
-  REQUIRE(points.size() == scalars.size());
-  JacobianPoint<Curve> sum = JacobianPoint<Curve>::infinity();
-  for (std::size_t i = 0; i < points.size(); ++i) sum += points[i].mul(scalars[i]);
-  return sum;
 }
 
 /// (Σ s_i·log_i)·G: the same sum through the discrete logs, one scalar multiplication.

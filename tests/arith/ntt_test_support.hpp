@@ -1,5 +1,6 @@
-// Shared by the NTT and H tests: random vectors, bit-reversed copies, and a GMP model of the evaluation
-// domains (roots from g^((r−1)/n) directly, never through the Domain code under test).
+// Shared by the NTT and H tests: bit-reversed copies, and a GMP model of the evaluation domains (roots from
+// g^((r−1)/n) directly, never through the Domain code under test). Random vectors, the lists and names of
+// orders and conventions, and reverse_index come from tests/support.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -11,23 +12,12 @@
 
 #include <proofline/arith/domain.hpp>
 #include <proofline/arith/fr.hpp>
-#include <proofline/arith/random.hpp>
 
 #include "arith/gmp_oracle.hpp"
+#include "support/field_vectors.hpp"
+#include "support/ntt_orders.hpp"
 
 namespace proofline::test {
-
-inline std::vector<Fr> random_vector(Rng& rng, std::size_t n) {
-  std::vector<Fr> out(n);
-  for (auto& value : out) value = random_field<Fr>(rng);
-  return out;
-}
-
-inline std::size_t reverse_index(std::size_t value, unsigned bits) {
-  std::size_t out = 0;
-  for (unsigned i = 0; i < bits; ++i) out |= ((value >> i) & 1) << (bits - 1 - i);
-  return out;
-}
 
 /// out[i] = in[bitrev(i)]: natural <-> bit-reversed order, element by element.
 template <class T>
@@ -35,7 +25,7 @@ std::vector<T> bit_reversed_copy(const std::vector<T>& in) {
   unsigned bits = 0;
   while ((std::size_t{1} << bits) < in.size()) ++bits;
   std::vector<T> out(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) out[i] = in[reverse_index(i, bits)];
+  for (std::size_t i = 0; i < in.size(); ++i) out[i] = in[test_support::reverse_index(i, bits)];
   return out;
 }
 
@@ -45,27 +35,6 @@ inline bool input_reversed(NttOrder order) {
 inline bool output_reversed(NttOrder order) {
   return order == NttOrder::NR || order == NttOrder::RR;
 }
-
-inline const char* order_name(NttOrder order) {
-  switch (order) {
-    case NttOrder::NN:
-      return "NN";
-    case NttOrder::NR:
-      return "NR";
-    case NttOrder::RN:
-      return "RN";
-    case NttOrder::RR:
-      return "RR";
-  }
-  return "?";
-}
-
-inline const char* convention_name(HConvention convention) {
-  return convention == HConvention::generator7 ? "generator7" : "snarkjs";
-}
-
-inline constexpr NttOrder kAllOrders[] = {NttOrder::NN, NttOrder::NR, NttOrder::RN, NttOrder::RR};
-inline constexpr HConvention kAllConventions[] = {HConvention::generator7, HConvention::snarkjs};
 
 /// The domain of size 2^log_n modelled with GMP: ω = g^((r−1)/n) with g = 7 or 5, shift 7 or
 /// 5^((r−1)/2n) = ω_2n.

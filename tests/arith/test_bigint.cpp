@@ -9,9 +9,11 @@
 #include <proofline/arith/bigint.hpp>
 
 #include "arith/gmp_oracle.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 
 namespace {
 

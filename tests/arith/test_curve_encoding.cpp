@@ -12,9 +12,11 @@
 #include <proofline/arith/curve_encoding.hpp>
 
 #include "arith/test_curve_support.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 
 namespace {
 

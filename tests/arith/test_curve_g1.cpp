@@ -1,5 +1,5 @@
-// G1 = E(Fp)[r], E: y^2 = x^3 + 4. Known answers from ../shared/reference/gpu-anchors.md section 4.2, every
-// formula against the GMP affine reference, the endomorphism subgroup check against [r]P == O.
+// G1 = E(Fp)[r], E: y^2 = x^3 + 4. Known answers (the generator as arkworks and zkcrypto/bls12_381 publish
+// it), every formula against the GMP affine reference, the endomorphism subgroup check against [r]P == O.
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -8,9 +8,11 @@
 
 #include "arith/test_curve_checks.hpp"
 #include "arith/test_curve_support.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 
 namespace {
 

@@ -1,7 +1,6 @@
-// G2 = E'(Fp2)[r], E': y^2 = x^3 + 4(1 + u). Known answers (the generator from
-// ../shared/reference/gpu-anchors.md section 4.2, [7]G2 as published with the aptos-core BLS12-381 test
-// vectors), every formula against the GMP affine reference over mpz pairs, and the psi subgroup check
-// against [r]P == O.
+// G2 = E'(Fp2)[r], E': y^2 = x^3 + 4(1 + u). Known answers (the standard generator, [7]G2 as published with
+// the aptos-core BLS12-381 test vectors), every formula against the GMP affine reference over mpz pairs, and
+// the psi subgroup check against [r]P == O.
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -10,9 +9,11 @@
 
 #include "arith/test_curve_checks.hpp"
 #include "arith/test_curve_support.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 
 namespace {
 

@@ -1,6 +1,6 @@
-// Known answers for Fr and Fp: the moduli, Montgomery constants and roots of unity against the values in
-// ../shared/reference/gpu-anchors.md section 4.2 and snarkjs.md section 8, re-derived with GMP where a
-// derivation exists; and evaluation of the field code in constant expressions.
+// Known answers for Fr and Fp: the moduli, Montgomery constants and roots of unity against the published
+// BLS12-381 values (zkcrypto/bls12_381, arkworks) and snarkjs's (ffjavascript's) root, re-derived with GMP
+// where a derivation exists; and evaluation of the field code in constant expressions.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -11,29 +11,13 @@
 #include <proofline/arith/fp2.hpp>
 #include <proofline/arith/fr.hpp>
 
+#include "arith/fr_known_values.hpp"
 #include "arith/gmp_oracle.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
 
 namespace {
-
-// gpu-anchors.md section 4.2.
-constexpr const char* kR = "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
-constexpr const char* kFrT = "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff";
-constexpr const char* kFrMontR = "0x1824b159acc5056f998c4fefecbc4ff55884b7fa0003480200000001fffffffe";
-constexpr const char* kFrMontR2 = "0x0748d9d99f59ff1105d314967254398f2b6cedcb87925c23c999e990f3f29c6d";
-constexpr std::uint64_t kFrInv = 0xfffffffeffffffff;
-constexpr const char* kOmega7 = "0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b";
-constexpr const char* kOmega7Mont = "0x5bf3adda19e9b27b0af53ae352a31e645b1b4c801819d7ecb9b58d8c5f0e466a";
-constexpr const char* kOmega7Inv = "0x0538a6f66e19c653ed4f2f74a35d01686f67d4a2b566f8330fb4d6e13cf19a78";
-constexpr const char* kOmega7Pow2_20 = "0x03e1c54bcb947035a57a6e07cb98de4a2f69e02d265e09d9fece7e0e39898d4b";
-constexpr const char* kOmega7Pow2_24 = "0x291cf6d68823e6876e0bcd91ee76273072cf6a8029b7d7bc92cf4deb77bd779c";
-constexpr const char* kOmega7Pow2_27 = "0x23397a9300f8f98bece8ea224f31d25db94f1101b1d7a628e2d0a7869f0319ed";
-constexpr const char* kOmega7Pow2_28 = "0x52dd465e2f09425699e276b571905a7d6558e9e3f6ac7b41d7b688830a4f2089";
-constexpr const char* kSevenInv = "0x211f5460e751918257c7624b7077624aaa362edc49241a48db6db6db24924925";
-// snarkjs.md section 8: snarkjs (ffjavascript) takes its roots from the smallest non-residue 5.
-constexpr const char* kOmega5 = "0x0212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f";
 
 constexpr const char* kP =
     "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab";

@@ -8,9 +8,11 @@
 #include <proofline/arith/fp2.hpp>
 
 #include "arith/gmp_oracle.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 
 namespace {
 

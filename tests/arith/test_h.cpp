@@ -20,9 +20,11 @@
 
 #include "arith/gmp_oracle.hpp"
 #include "arith/ntt_test_support.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 
 namespace {
 
@@ -132,7 +134,7 @@ struct Abc {
 
 /// Random QAP evaluations; satisfied means c_i = a_i·b_i (a witness that satisfies the R1CS).
 Abc random_abc(Rng& rng, std::size_t n, bool satisfied) {
-  Abc abc{random_vector(rng, n), random_vector(rng, n), random_vector(rng, n)};
+  Abc abc{random_scalars(rng, n), random_scalars(rng, n), random_scalars(rng, n)};
   if (satisfied) {
     for (std::size_t i = 0; i < n; ++i) abc.c[i] = abc.a[i] * abc.b[i];
   }

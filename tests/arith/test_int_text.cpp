@@ -12,9 +12,11 @@
 #include <proofline/arith/int_text.hpp>
 
 #include "arith/gmp_oracle.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 
 namespace {
 

@@ -1,9 +1,9 @@
 // The CPU MSM (cpu/msm.hpp) against naive double-and-add and the discrete-log reference
-// (msm_test_support.hpp) on fresh random inputs at many sizes, in every mode (automatic plan, no Groth16
-// split, forced XYZZ and batch-affine buckets, narrow windows, several chunks), and on the edge cases: zero
-// scalars, all-zero scalars, 1, r − 1 and the abs-trick boundaries, points at infinity, repeated points (P +
-// P inside a bucket), P and −P in one bucket, the Groth16 0/1/random mix. Then the recoding, the plan and the
-// bucket sets on their own.
+// (msm_test_support.hpp, support/msm_reference.hpp) on fresh random inputs at many sizes, in every mode
+// (automatic plan, no Groth16 split, forced XYZZ and batch-affine buckets, narrow windows, several chunks),
+// and on the edge cases: zero scalars, all-zero scalars, 1, r − 1 and the abs-trick boundaries, points at
+// infinity, repeated points (P + P inside a bucket), P and −P in one bucket, the Groth16 0/1/random mix. Then
+// the recoding, the plan and the bucket sets on their own.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -22,9 +22,11 @@
 
 #include "arith/gmp_oracle.hpp"
 #include "arith/msm_test_support.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 using cpu::MsmBuckets;
 using cpu::MsmOptions;
 
@@ -69,8 +71,8 @@ void check_sizes_against_naive(const std::vector<std::size_t>& sizes) {
   Rng rng(seed);
   for (const std::size_t n : sizes) {
     CAPTURE(n);
-    const KnownPoints<Curve> known = random_points<Curve>(n, rng);
-    const std::vector<Fr> scalars = random_scalars(n, rng);
+    const KnownPoints<Curve> known = known_points<Curve>(n, rng);
+    const std::vector<Fr> scalars = random_scalars(rng, n);
     const JacobianPoint<Curve> expected = naive_msm(known.points, scalars);
     REQUIRE(log_msm(known, scalars) == expected);  // the two references agree
     check_all_modes(known.points, scalars, expected);
@@ -84,8 +86,8 @@ void check_zero_scalars() {
   CAPTURE(seed);
   Rng rng(seed);
   const std::size_t n = 60;
-  const KnownPoints<Curve> known = random_points<Curve>(n, rng);
-  std::vector<Fr> scalars = random_scalars(n, rng);
+  const KnownPoints<Curve> known = known_points<Curve>(n, rng);
+  std::vector<Fr> scalars = random_scalars(rng, n);
   for (std::size_t i = 0; i < n; i += 3) scalars[i] = Fr::zero();
   scalars.back() = Fr::zero();
   check_all_modes(known.points, scalars, log_msm(known, scalars));
@@ -109,12 +111,12 @@ void check_special_scalars() {
   const Fr specials[] = {Fr::one(),        -Fr::one(),       Fr::from_u64(2), -Fr::from_u64(2), half,
                          half + Fr::one(), half - Fr::one(), Fr::from_u64(3), -Fr::from_u64(3)};
   // Each special scalar alone on one point, then all of them together with random ones around.
-  const KnownPoints<Curve> known = random_points<Curve>(40, rng);
+  const KnownPoints<Curve> known = known_points<Curve>(40, rng);
   for (const Fr& s : specials) {
     CAPTURE(s.canonical().limb[0]);
     check_all_modes<Curve>({known.points[5]}, {s}, known.points[5].mul(s));
   }
-  std::vector<Fr> scalars = random_scalars(known.points.size(), rng);
+  std::vector<Fr> scalars = random_scalars(rng, known.points.size());
   for (std::size_t k = 0; k < std::size(specials); ++k) scalars[3 * k + 1] = specials[k];
   const auto expected = naive_msm(known.points, scalars);
   REQUIRE(log_msm(known, scalars) == expected);
@@ -131,10 +133,10 @@ void check_infinity_points() {
   CAPTURE(seed);
   Rng rng(seed);
   const std::size_t n = 50;
-  KnownPoints<Curve> known = random_points<Curve>(n, rng);
+  KnownPoints<Curve> known = known_points<Curve>(n, rng);
   for (std::size_t i = 0; i < n; i += 4) known.set_infinity(i);
   known.set_infinity(n - 1);
-  std::vector<Fr> scalars = random_scalars(n, rng);
+  std::vector<Fr> scalars = random_scalars(rng, n);
   scalars[4] = Fr::one();  // a scalar 1 and a scalar r − 1 on infinity, for the split path
   scalars[8] = -Fr::one();
   check_all_modes(known.points, scalars, log_msm(known, scalars));
@@ -149,17 +151,17 @@ void check_repeated_points() {
   CAPTURE(seed);
   Rng rng(seed);
   const std::size_t n = 64;
-  const KnownPoints<Curve> base = random_points<Curve>(3, rng);
+  const KnownPoints<Curve> base = known_points<Curve>(3, rng);
   // One point everywhere with one scalar: every window puts all of them in the same bucket (P + P, then the
   // doubling's result plus P, ...). Then three points repeated with random scalars.
   KnownPoints<Curve> known{std::vector(n, base.points[0]), std::vector(n, base.logs[0])};
   const std::vector<Fr> same(n, random_field<Fr>(rng));
   check_all_modes(known.points, same, log_msm(known, same));
   for (std::size_t i = 0; i < n; ++i) known.set(i, base.points[i % 3], base.logs[i % 3]);
-  const std::vector<Fr> scalars = random_scalars(n, rng);
+  const std::vector<Fr> scalars = random_scalars(rng, n);
   check_all_modes(known.points, scalars, log_msm(known, scalars));
   // Pairs (P, s), (P, s): the second lands in the first's bucket in every window with a nonzero digit.
-  std::vector<Fr> paired = random_scalars(n, rng);
+  std::vector<Fr> paired = random_scalars(rng, n);
   for (std::size_t i = 1; i < n; i += 2) paired[i] = paired[i - 1];
   check_all_modes(known.points, paired, log_msm(known, paired));
   // Scalars ±1 on repeated points: the split's pairwise sum doubles (P + P) and cancels (P − P).
@@ -177,7 +179,7 @@ void check_opposite_points() {
   CAPTURE(seed);
   Rng rng(seed);
   const std::size_t n = 40;
-  const KnownPoints<Curve> base = random_points<Curve>(n / 2, rng);
+  const KnownPoints<Curve> base = known_points<Curve>(n / 2, rng);
   // (P, s) and (−P, s), and (P, s) and (P, r − s): each pair cancels in every bucket it reaches.
   KnownPoints<Curve> known;
   std::vector<Fr> scalars;
@@ -212,7 +214,7 @@ void check_groth16_mix(std::size_t n) {
   const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   Rng rng(seed);
-  const KnownPoints<Curve> known = random_points<Curve>(n, rng);
+  const KnownPoints<Curve> known = known_points<Curve>(n, rng);
   std::vector<Fr> scalars(n);
   for (Fr& s : scalars) {
     const auto draw = rng() % 100;
@@ -251,8 +253,8 @@ TEST_CASE("arith/msm/g1 at 2^14 with the automatic plan matches the discrete-log
   CAPTURE(seed);
   Rng rng(seed);
   const std::size_t n = std::size_t{1} << 14;
-  const KnownPoints<G1Params> known = random_points<G1Params>(n, rng);
-  const std::vector<Fr> scalars = random_scalars(n, rng);
+  const KnownPoints<G1Params> known = known_points<G1Params>(n, rng);
+  const std::vector<Fr> scalars = random_scalars(rng, n);
   const auto expected = log_msm(known, scalars);
   CHECK(cpu::msm(known.points, scalars) == expected);
   CHECK(cpu::msm(known.points, scalars, {.buckets = MsmBuckets::batch_affine}) == expected);
@@ -263,8 +265,8 @@ TEST_CASE("arith/msm/every window width chunk count and bucket kind gives the na
   CAPTURE(seed);
   Rng rng(seed);
   const std::size_t n = 48;
-  const KnownPoints<G1Params> known = random_points<G1Params>(n, rng);
-  std::vector<Fr> scalars = random_scalars(n, rng);
+  const KnownPoints<G1Params> known = known_points<G1Params>(n, rng);
+  std::vector<Fr> scalars = random_scalars(rng, n);
   scalars[7] = Fr::zero();
   scalars[8] = -Fr::one();
   const G1Jacobian expected = naive_msm(known.points, scalars);
@@ -335,7 +337,7 @@ TEST_CASE("arith/msm/booth digits and the abs trick reconstruct the scalar at ev
   const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   Rng rng(seed);
-  std::vector<Fr> scalars = random_scalars(40, rng);
+  std::vector<Fr> scalars = random_scalars(rng, 40);
   const BigInt<4> r = Fr::modulus;
   BigInt<4> half = r;
   half.shift_right_1();
@@ -398,7 +400,7 @@ TEST_CASE("arith/msm/bucket sets match naive bucket sums with tiny batches and f
   const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   Rng rng(seed);
-  const KnownPoints<G1Params> base = random_points<G1Params>(6, rng);
+  const KnownPoints<G1Params> base = known_points<G1Params>(6, rng);
   for (const std::size_t buckets : {1u, 3u, 8u}) {
     for (const std::size_t batch : {1u, 2u, 5u, 64u}) {
       CAPTURE(buckets);

@@ -18,25 +18,16 @@
 #include <proofline/cpu/ntt.hpp>
 #include <proofline/util/error.hpp>
 
+#include "arith/fr_known_values.hpp"
 #include "arith/gmp_oracle.hpp"
 #include "arith/ntt_test_support.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 
 namespace {
-
-constexpr const char* kRoot7 = "0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b";
-constexpr const char* kRoot5 = "0x0212d79e5b416b6f0fd56dc8d168d6c0c4024ff270b3e0941b788f500b912f1f";
-// gpu-anchors.md section 4.2 (generator-7 convention).
-constexpr const char* kRoot7Inv = "0x0538a6f66e19c653ed4f2f74a35d01686f67d4a2b566f8330fb4d6e13cf19a78";
-constexpr const char* kOmega7Pow2_20 = "0x03e1c54bcb947035a57a6e07cb98de4a2f69e02d265e09d9fece7e0e39898d4b";
-constexpr const char* kOmega7Pow2_24 = "0x291cf6d68823e6876e0bcd91ee76273072cf6a8029b7d7bc92cf4deb77bd779c";
-constexpr const char* kOmega7Pow2_27 = "0x23397a9300f8f98bece8ea224f31d25db94f1101b1d7a628e2d0a7869f0319ed";
-constexpr const char* kOmega7Pow2_28 = "0x52dd465e2f09425699e276b571905a7d6558e9e3f6ac7b41d7b688830a4f2089";
-constexpr const char* kSevenInv = "0x211f5460e751918257c7624b7077624aaa362edc49241a48db6db6db24924925";
-constexpr const char* kSevenPow2_27Minus1 =
-    "0x2a98b3de1e8d05396c576a792ed0dd3cafe4f76895ae53bfade986863f8b7152";
 
 std::vector<Fr> run(std::vector<Fr> values, const Domain& domain, NttDirection direction, NttOrder order,
                     bool coset) {
@@ -50,10 +41,10 @@ TEST_CASE("arith/ntt/both two-adic roots equal 7^t and 5^t and have order exactl
   const mpz_class& r = FrOracle::p();
   const mpz_class t = (r - 1) >> 32;
   REQUIRE(mod(t, 2) == 1);
-  CHECK(FrOracle::value(two_adic_root(HConvention::generator7)) == from_hex_text(kRoot7));
-  CHECK(FrOracle::value(two_adic_root(HConvention::snarkjs)) == from_hex_text(kRoot5));
-  CHECK(powm(7, t, r) == from_hex_text(kRoot7));
-  CHECK(powm(5, t, r) == from_hex_text(kRoot5));
+  CHECK(FrOracle::value(two_adic_root(HConvention::generator7)) == from_hex_text(kOmega7));
+  CHECK(FrOracle::value(two_adic_root(HConvention::snarkjs)) == from_hex_text(kOmega5));
+  CHECK(powm(7, t, r) == from_hex_text(kOmega7));
+  CHECK(powm(5, t, r) == from_hex_text(kOmega5));
   for (const HConvention convention : kAllConventions) {
     CAPTURE(convention_name(convention));
     // Order exactly 2^32: ρ^(2^31) = −1 (so the order does not divide 2^31) and ρ^(2^32) = 1.
@@ -97,7 +88,7 @@ TEST_CASE("arith/ntt/domain constants match gmp at every size and the published 
   CHECK(FrOracle::value(Domain::make(5, HConvention::generator7).shift_inv()) == from_hex_text(kSevenInv));
   CHECK(FrOracle::value(Domain::make(27, HConvention::generator7).vanishing_on_coset_inv()) ==
         invert(from_hex_text(kSevenPow2_27Minus1), r));
-  CHECK(FrOracle::value(two_adic_root(HConvention::generator7).inverse()) == from_hex_text(kRoot7Inv));
+  CHECK(FrOracle::value(two_adic_root(HConvention::generator7).inverse()) == from_hex_text(kOmega7Inv));
   // snarkjs: the shift is ω_2n, so g² = ω and Z(g·ω^i) = g^n − 1 = −2.
   for (unsigned k : {1u, 5u, 11u, 28u}) {
     const Domain domain = Domain::make(k, HConvention::snarkjs);
@@ -133,7 +124,7 @@ TEST_CASE("arith/ntt/every transform and order matches a gmp O(n^2) DFT up to 2^
       const Domain domain = Domain::make(k, convention);
       const MpzDomain model(k, convention);
       for (const bool coset : {false, true}) {
-        const std::vector<Fr> coeffs = random_vector(rng, domain.size());
+        const std::vector<Fr> coeffs = random_scalars(rng, domain.size());
         const std::vector<Fr> evals = to_elements(model.evaluate(to_values(coeffs), coset));
         for (const NttOrder order : kAllOrders) {
           CAPTURE(convention_name(convention));
@@ -157,7 +148,7 @@ TEST_CASE("arith/ntt/named entry points equal the general one") {
   CAPTURE(seed);
   Rng rng(seed);
   const Domain domain = Domain::make(11, HConvention::generator7);
-  const std::vector<Fr> input = random_vector(rng, domain.size());
+  const std::vector<Fr> input = random_scalars(rng, domain.size());
   for (const NttOrder order : kAllOrders) {
     CAPTURE(order_name(order));
     auto values = input;
@@ -181,7 +172,7 @@ TEST_CASE("arith/ntt/bit reverse permutation matches the index definition") {
   Rng rng(seed);
   for (unsigned k = 0; k <= 16; ++k) {
     CAPTURE(k);
-    const std::vector<Fr> input = random_vector(rng, std::size_t{1} << k);
+    const std::vector<Fr> input = random_scalars(rng, std::size_t{1} << k);
     auto values = input;
     cpu::bit_reverse_permutation(values);
     CHECK(first_mismatch(values, bit_reversed_copy(input)) == -1);
@@ -261,7 +252,7 @@ TEST_CASE("arith/ntt/transforms racing to grow the twiddle cache agree with sequ
     for (const HConvention convention : kAllConventions) {
       for (int copy = 0; copy < 2; ++copy) {
         jobs.push_back(
-            {k, convention, kAllOrders[rng() % 4], copy == 1, random_vector(rng, std::size_t{1} << k), {}});
+            {k, convention, kAllOrders[rng() % 4], copy == 1, random_scalars(rng, std::size_t{1} << k), {}});
       }
     }
   }

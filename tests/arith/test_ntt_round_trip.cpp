@@ -14,9 +14,11 @@
 
 #include "arith/gmp_oracle.hpp"
 #include "arith/ntt_test_support.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 
 namespace {
 
@@ -72,7 +74,7 @@ TEST_CASE("arith/ntt/round trips at every size up to 2^20 in both conventions an
         CAPTURE(order_name(forward_order));
         CAPTURE(order_name(inverse_order));
         CAPTURE(coset);
-        const std::vector<Fr> coeffs = random_vector(rng, n);
+        const std::vector<Fr> coeffs = random_scalars(rng, n);
         std::vector<Fr> values = coeffs;
         cpu::ntt(values, domain, NttDirection::forward, forward_order, coset);
 
@@ -118,7 +120,7 @@ TEST_CASE("arith/ntt/sizes above 2^20 round trip and evaluate correctly in both 
     CAPTURE(c.coset);
     const Domain domain = Domain::make(c.k, c.convention);
     const std::size_t n = domain.size();
-    const std::vector<Fr> coeffs = random_vector(rng, n);
+    const std::vector<Fr> coeffs = random_scalars(rng, n);
     std::vector<Fr> values = coeffs;
     cpu::ntt(values, domain, NttDirection::forward, c.forward_order, c.coset);
     // One sampled evaluation: position n − 1 reads the last twiddle of every level in NR order.

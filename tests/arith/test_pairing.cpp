@@ -23,9 +23,11 @@
 
 #include "arith/fp12_oracle.hpp"
 #include "arith/gmp_oracle.hpp"
+#include "support/seed.hpp"
 
 using namespace proofline;
 using namespace proofline::test;
+using namespace proofline::test_support;
 
 namespace {
 

@@ -25,28 +25,14 @@
 #include <proofline/cuda/kernels/detail/msm_body.hpp>
 #include <proofline/util/error.hpp>
 
+#include "support/msm_reference.hpp"
+#include "support/seed.hpp"
+
 using namespace proofline;
 using namespace proofline::cuda::detail;
+using namespace proofline::test_support;
 
 namespace {
-
-std::uint64_t fresh_seed() {
-  std::random_device source;
-  return (static_cast<std::uint64_t>(source()) << 32) | source();
-}
-
-template <class Curve>
-JacobianPoint<Curve> naive_msm(const std::vector<AffinePoint<Curve>>& points,
-                               const std::vector<Fr>& scalars) {
-  JacobianPoint<Curve> sum = JacobianPoint<Curve>::infinity();
-  for (std::size_t i = 0; i < points.size(); ++i) sum = sum + points[i].mul(scalars[i]);
-  return sum;
-}
-
-template <class Curve>
-AffinePoint<Curve> random_point(std::mt19937_64& rng) {
-  return AffinePoint<Curve>::generator().mul(random_field<Fr>(rng)).to_affine();
-}
 
 struct EmulationShape {
   int window_bits = 5;
@@ -158,36 +144,10 @@ void check_msm(const std::vector<AffinePoint<Curve>>& points, const std::vector<
   CHECK(emulate_msm(points, scalars, shape) == naive_msm(points, scalars));
 }
 
-/// Scalars with every edge: 0, 1, 2, r - 1, r - 2, (r-1)/2 and its neighbours (the abs trick's border),
-/// powers of two, and random values.
-std::vector<Fr> edge_scalars(std::mt19937_64& rng, std::size_t n) {
-  BigInt<4> half = Fr::modulus;
-  half.shift_right_1();
-  BigInt<4> half_plus = half;
-  half_plus.add_in_place(BigInt<4>::from_u64(1));
-  std::vector<Fr> out = {Fr::zero(),
-                         Fr::one(),
-                         Fr::from_u64(2),
-                         -Fr::one(),
-                         -Fr::from_u64(2),
-                         Fr::from_canonical(half),
-                         Fr::from_canonical(half_plus),
-                         Fr::from_u64(1) + Fr::from_canonical(half_plus)};
-  for (int k = 0; k < 254; k += 37) {
-    BigInt<4> power;
-    power.limb[k / 64] = std::uint64_t{1} << (k % 64);
-    out.push_back(Fr::from_canonical(power));
-  }
-  while (out.size() < n) out.push_back(random_field<Fr>(rng));
-  out.resize(n);
-  std::shuffle(out.begin(), out.end(), rng);
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("gpu_host/msm/booth digits with the abs trick recompose the scalar") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
   for (int c : {2, 5, 8, 13, 16, 20, 22}) {
@@ -211,12 +171,11 @@ TEST_CASE("gpu_host/msm/booth digits with the abs trick recompose the scalar") {
 }
 
 TEST_CASE("gpu_host/msm/emulated G1 MSM equals naive double-and-add on edge scalars and points") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
   const std::size_t n = 97;
-  std::vector<G1Affine> points(n);
-  for (auto& p : points) p = random_point<G1Params>(rng);
+  std::vector<G1Affine> points = random_points<G1Params>(rng, n);
   points[3] = G1Affine::infinity();
   points[10] = points[11];  // repeated points meet in buckets: the doubling branch
   points[12] = points[11];
@@ -237,12 +196,11 @@ TEST_CASE("gpu_host/msm/emulated G1 MSM equals naive double-and-add on edge scal
 }
 
 TEST_CASE("gpu_host/msm/hot buckets spread over many chunks are summed by the hot path") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
   const std::size_t n = 300;
-  std::vector<G1Affine> points(n);
-  for (auto& p : points) p = random_point<G1Params>(rng);
+  std::vector<G1Affine> points = random_points<G1Params>(rng, n);
   std::vector<Fr> scalars(n, Fr::from_u64(3));  // one bucket of window 0 holds every point
   for (std::size_t i = 0; i < n; i += 7) scalars[i] = random_field<Fr>(rng);
   std::uint32_t hot = 0;
@@ -252,12 +210,11 @@ TEST_CASE("gpu_host/msm/hot buckets spread over many chunks are summed by the ho
 }
 
 TEST_CASE("gpu_host/msm/Groth16 split with zeros ones and minus ones") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
   const std::size_t n = 200;
-  std::vector<G1Affine> points(n);
-  for (auto& p : points) p = random_point<G1Params>(rng);
+  std::vector<G1Affine> points = random_points<G1Params>(rng, n);
   points[7] = G1Affine::infinity();
   std::vector<Fr> scalars(n);
   for (auto& s : scalars) {
@@ -275,12 +232,11 @@ TEST_CASE("gpu_host/msm/Groth16 split with zeros ones and minus ones") {
 }
 
 TEST_CASE("gpu_host/msm/emulated G2 MSM equals naive double-and-add") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
   const std::size_t n = 23;
-  std::vector<G2Affine> points(n);
-  for (auto& p : points) p = random_point<G2Params>(rng);
+  std::vector<G2Affine> points = random_points<G2Params>(rng, n);
   points[1] = G2Affine::infinity();
   points[5] = points[6];
   std::vector<Fr> scalars = edge_scalars(rng, n);
@@ -329,10 +285,10 @@ TEST_CASE("gpu_host/msm/plan levels reduce to one value per window and regions d
 }
 
 TEST_CASE("gpu_host/fixed_base/table scalar multiples and batch affine equal host multiplication") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
-  const G1Affine base = random_point<G1Params>(rng);
+  const G1Affine base = random_points<G1Params>(rng, 1)[0];
   std::vector<G1Xyzz> table_xyzz(kFixedBaseTableSize);
   for (int w = 0; w < kFixedBaseWindows; ++w) table_window_body(base, table_xyzz.data(), w);
   std::vector<G1Affine> table(kFixedBaseTableSize);

@@ -7,31 +7,22 @@
 #include <cstdint>
 #include <random>
 #include <span>
-#include <string>
 #include <vector>
 
 #include <proofline/arith/domain.hpp>
-#include <proofline/arith/random.hpp>
 #include <proofline/cpu/h_poly.hpp>
 #include <proofline/cpu/ntt.hpp>
 #include <proofline/cuda/detail/ntt_plan.hpp>
 #include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
 
+#include "support/field_vectors.hpp"
+#include "support/ntt_orders.hpp"
+
 using namespace proofline;
 using namespace proofline::cuda::detail;
+using namespace proofline::test_support;
 
 namespace {
-
-std::uint64_t fresh_seed() {
-  std::random_device source;
-  return (static_cast<std::uint64_t>(source()) << 32) | source();
-}
-
-std::vector<Fr> random_vector(std::mt19937_64& rng, std::size_t n) {
-  std::vector<Fr> out(n);
-  for (auto& x : out) x = random_field<Fr>(rng);
-  return out;
-}
 
 /// Host copies of one (convention, size)'s tables and the view the planner takes.
 struct HostTables {
@@ -75,52 +66,30 @@ void run_on_host(const std::vector<Launch>& launches) {
   }
 }
 
-const char* order_name(NttOrder order) {
-  switch (order) {
-    case NttOrder::NN:
-      return "NN";
-    case NttOrder::NR:
-      return "NR";
-    case NttOrder::RN:
-      return "RN";
-    case NttOrder::RR:
-      return "RR";
-  }
-  return "?";
-}
-
-std::size_t mismatches(const std::vector<Fr>& a, const std::vector<Fr>& b) {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) count += a[i] != b[i];
-  return count;
-}
-
 /// Every order/direction/coset combination at one size and split against cpu::ntt.
 void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_bits,
                           bool top_diagonal = false) {
-  const auto seed = fresh_seed();
+  const auto seed = test_seed();
   CAPTURE(seed);
   CAPTURE(log_n);
   CAPTURE(tile_bits);
   CAPTURE(top_diagonal);
   std::mt19937_64 rng(seed);
   for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
-    const std::string convention_text = convention == HConvention::generator7 ? "generator7" : "snarkjs";
-    CAPTURE(convention_text);
+    CAPTURE(convention_name(convention));
     const Domain domain = Domain::make(log_n, convention);
     HostTables tables(domain, split, top_diagonal);
     for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse}) {
       for (const NttOrder order : {NttOrder::NR, NttOrder::RN, NttOrder::NN, NttOrder::RR}) {
         for (const bool coset : {false, true}) {
-          const std::string what =
-              std::string(direction == NttDirection::forward ? "forward " : "inverse ") + order_name(order);
-          CAPTURE(what);
+          CAPTURE(direction_name(direction));
+          CAPTURE(order_name(order));
           CAPTURE(coset);
-          const std::vector<Fr> input = random_vector(rng, domain.size());
+          const std::vector<Fr> input = random_scalars(rng, domain.size());
           std::vector<Fr> expected = input, actual = input;
           cpu::ntt(expected, domain, direction, order, coset);
           run_on_host(plan_ntt(tables.view, actual.data(), direction, order, coset, tile_bits));
-          CHECK(mismatches(actual, expected) == 0);
+          CHECK(count_mismatches(actual, expected) == 0);
         }
       }
     }
@@ -129,24 +98,23 @@ void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_b
 
 void check_h(unsigned log_n, std::span<const int> split, bool satisfied, int tile_bits = kMaxTileBits,
              bool top_diagonal = false) {
-  const auto seed = fresh_seed();
+  const auto seed = test_seed();
   CAPTURE(seed);
   CAPTURE(log_n);
   CAPTURE(top_diagonal);
   std::mt19937_64 rng(seed);
   for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
-    const std::string convention_text = convention == HConvention::generator7 ? "generator7" : "snarkjs";
-    CAPTURE(convention_text);
+    CAPTURE(convention_name(convention));
     const Domain domain = Domain::make(log_n, convention);
     HostTables tables(domain, split, top_diagonal);
-    std::vector<Fr> a = random_vector(rng, domain.size()), b = random_vector(rng, domain.size()),
-                    c = random_vector(rng, domain.size());
+    std::vector<Fr> a = random_scalars(rng, domain.size()), b = random_scalars(rng, domain.size()),
+                    c = random_scalars(rng, domain.size());
     if (satisfied)
       for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] * b[i];
     std::vector<Fr> ea = a, eb = b, ec = c;
     cpu::compute_h(ea, eb, ec, domain);
     run_on_host(plan_h(tables.view, convention, a.data(), b.data(), c.data(), tile_bits));
-    CHECK(mismatches(a, ea) == 0);
+    CHECK(count_mismatches(a, ea) == 0);
   }
 }
 

@@ -1,10 +1,8 @@
-// Shared by the groth16 tests: a temporary directory, file helpers, naive (quadratic, obviously correct)
-// Lagrange and QAP evaluations that the fast setup is checked against, and small keys made once per process.
+// Shared by the groth16 tests: a temporary directory (tests/support's), file helpers, naive (quadratic,
+// obviously correct) Lagrange and QAP evaluations that the fast setup is checked against, and small keys made
+// once per process.
 #pragma once
 
-#include <unistd.h>
-
-#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -20,34 +18,16 @@
 #include <proofline/arith/fr.hpp>
 #include <proofline/arith/g1.hpp>
 #include <proofline/arith/g2.hpp>
-#include <proofline/arith/random.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/setup.hpp>
 #include <proofline/groth16/synthetic.hpp>
 
+#include "support/field_vectors.hpp"
+#include "support/temp_dir.hpp"
+
 namespace proofline::groth16::test {
 
-/// A fresh directory under the system temp dir, removed with everything in it at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("proofline-groth16-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
+using test_support::TempDir;
 
 inline std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -104,9 +84,7 @@ inline G2Affine g2_times(const Fr& s) {
 
 inline std::vector<Fr> random_scalars(std::size_t count, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::vector<Fr> out(count);
-  for (auto& s : out) s = random_field<Fr>(rng);
-  return out;
+  return test_support::random_scalars(rng, count);
 }
 
 /// A small synthetic circuit and its keys, made once per (log size, convention) and shared by the tests.

@@ -1,16 +1,12 @@
-// Shared by the memory tests: waiting for another thread to reach a blocked state, and a backend wrapper
-// that records what the pool really pins.
+// Shared by the memory tests: budget options without timed retries, patient blocking calls, and a backend
+// wrapper that records what the pool really pins. Waiting for other threads is tests/support/waits.hpp.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
-#include <functional>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include <proofline/memory/budget.hpp>
 #include <proofline/memory/pinning.hpp>
@@ -18,37 +14,9 @@
 
 namespace proofline::memory::test {
 
-/// Polls `condition` until it holds or `limit` passes. Used to wait until another thread is queued;
-/// a test never sleeps for a fixed time to let a race resolve.
-inline bool eventually(const std::function<bool()>& condition,
-                       std::chrono::milliseconds limit = std::chrono::seconds(20)) {
-  const auto until = std::chrono::steady_clock::now() + limit;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-  return true;
-}
-
-/// A gate that test threads wait at until the test opens it. Opening twice is fine, so a test can also open
-/// it from a scope guard: a failed check must not leave threads waiting at it for ever.
-class Gate {
- public:
-  void open() {
-    std::lock_guard lock(mutex_);
-    open_ = true;
-    opened_.notify_all();
-  }
-  void wait() {
-    std::unique_lock lock(mutex_);
-    opened_.wait(lock, [&] { return open_; });
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable opened_;
-  bool open_ = false;
-};
+/// Budget options that keep the head waiter from re-asking the evictors on a timer, so a test sees exactly
+/// the evictor calls that notifications cause.
+inline constexpr BudgetOptions no_retry{.evict_retry = std::chrono::hours(1)};
 
 /// Options for a blocking call in a test thread: long enough never to fire when the code is right, but a
 /// failed check elsewhere cannot leave the thread (and the test run) blocked for ever.

@@ -14,30 +14,16 @@
 #include <proofline/util/scope_guard.hpp>
 
 #include "memory/helpers.hpp"
+#include "support/errors.hpp"
+#include "support/waits.hpp"
 
 using namespace proofline;
 using namespace proofline::memory;
 using namespace std::chrono_literals;
-using memory::test::eventually;
-using memory::test::Gate;
-
-namespace {
-
-Errc error_code(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.code();
-  }
-  FAIL("no proofline::Error was thrown");
-  return Errc::internal;
-}
-
-// Options that keep the head waiter from re-asking the evictors on a timer, so a test sees exactly the
-// evictor calls that notifications cause.
-constexpr BudgetOptions no_retry{.evict_retry = std::chrono::hours(1)};
-
-}  // namespace
+using memory::test::no_retry;
+using test_support::error_code;
+using test_support::eventually;
+using test_support::Gate;
 
 TEST_CASE("memory/budget/try_reserve grants within the total and refuses beyond it") {
   Budget budget("test", 100);

@@ -2,12 +2,13 @@
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 
 #include <proofline/memory/host_memory.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
+
+#include "support/temp_dir.hpp"
 
 using namespace proofline;
 using namespace proofline::memory;
@@ -18,21 +19,8 @@ namespace {
 // A fake root with just the files detect_host_memory() reads.
 class FakeRoot {
  public:
-  FakeRoot() {
-    std::random_device seed;
-    root_ = fs::temp_directory_path() /
-            ("proofline-host-memory-" + std::to_string(seed()) + std::to_string(seed()));
-    fs::create_directories(root_);
-  }
-  ~FakeRoot() {
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-  FakeRoot(const FakeRoot&) = delete;
-  FakeRoot& operator=(const FakeRoot&) = delete;
-
   void write(const std::string& path, const std::string& text) const {
-    const fs::path file = root_ / fs::path(path).relative_path();
+    const fs::path file = dir_.path() / fs::path(path).relative_path();
     fs::create_directories(file.parent_path());
     std::ofstream(file) << text;
   }
@@ -41,10 +29,10 @@ class FakeRoot {
                                " kB\nMemFree:         1000 kB\nMemAvailable:   " +
                                std::to_string(available_kib) + " kB\nBuffers:          100 kB\n");
   }
-  const fs::path& path() const { return root_; }
+  const fs::path& path() const { return dir_.path(); }
 
  private:
-  fs::path root_;
+  test_support::TempDir dir_{"proofline-host-memory"};
 };
 
 constexpr std::uint64_t kib_per_gib = 1024 * 1024;

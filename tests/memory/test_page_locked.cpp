@@ -1,5 +1,5 @@
 // memory::page_locked: heap memory and blocks of the host backend (mlock at most) are not page-locked for
-// CUDA; blocks of a CUDA backend are, where a device exists (the GPU tests also check it on the H200).
+// CUDA; blocks of a CUDA backend are, where a device exists (the GPU suite checks that on a device).
 #include <doctest/doctest.h>
 
 #include <span>

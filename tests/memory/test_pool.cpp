@@ -17,29 +17,17 @@
 #include <proofline/util/size.hpp>
 
 #include "memory/helpers.hpp"
+#include "support/errors.hpp"
+#include "support/waits.hpp"
 
 using namespace proofline;
 using namespace proofline::memory;
 using namespace std::chrono_literals;
-using memory::test::eventually;
+using memory::test::no_retry;
 using memory::test::patient;
 using memory::test::RecordingBackend;
-
-namespace {
-
-Errc error_code(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.code();
-  }
-  FAIL("no proofline::Error was thrown");
-  return Errc::internal;
-}
-
-constexpr BudgetOptions no_retry{.evict_retry = std::chrono::hours(1)};
-
-}  // namespace
+using test_support::error_code;
+using test_support::eventually;
 
 TEST_CASE("memory/pool/every byte the pool holds is charged to the budget, leased or idle") {
   Budget budget("host", MiB);

@@ -16,17 +16,19 @@
 #include <proofline/util/size.hpp>
 
 #include "memory/helpers.hpp"
+#include "support/errors.hpp"
+#include "support/waits.hpp"
 
 using namespace proofline;
 using namespace proofline::memory;
 using namespace std::chrono_literals;
-using memory::test::eventually;
-using memory::test::Gate;
+using memory::test::no_retry;
 using memory::test::RecordingBackend;
+using test_support::error_code;
+using test_support::eventually;
+using test_support::Gate;
 
 namespace {
-
-constexpr BudgetOptions no_retry{.evict_retry = std::chrono::hours(1)};
 
 // A loaded region: `bytes` of heap filled with a byte derived from the name, so a handle can prove it
 // sees what was loaded under its name.
@@ -47,16 +49,6 @@ Loader loader_of(std::uint64_t bytes, std::atomic<int>* calls = nullptr) {
     region->data.assign(static_cast<std::size_t>(bytes), mark_of(name));
     return LoadedRegion{region, bytes};
   };
-}
-
-Errc error_code(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.code();
-  }
-  FAIL("no proofline::Error was thrown");
-  return Errc::internal;
 }
 
 }  // namespace

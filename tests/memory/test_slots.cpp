@@ -14,17 +14,17 @@
 #include <proofline/util/size.hpp>
 
 #include "memory/helpers.hpp"
+#include "support/waits.hpp"
 
 using namespace proofline;
 using namespace proofline::memory;
 using namespace std::chrono_literals;
-using memory::test::eventually;
+using memory::test::no_retry;
 using memory::test::patient;
 using memory::test::RecordingBackend;
+using test_support::eventually;
 
 namespace {
-
-constexpr BudgetOptions no_retry{.evict_retry = std::chrono::hours(1)};
 
 // Fills every buffer of a slot with a byte that names its holder, so two holders of one buffer show up.
 void stamp(const PinnedSlot& slot, unsigned char mark) {

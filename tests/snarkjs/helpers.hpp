@@ -1,23 +1,30 @@
-// Shared by the snarkjs interoperability tests: the fixture folder, file bytes, and capturing the message of
-// an expected Error(bad_input).
+// Shared by the snarkjs interoperability tests: the fixture folder, file bytes, capturing the message of an
+// expected Error(bad_input), and the rows of a constraint matrix in a form that ignores the order within a
+// row.
 #pragma once
 
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
+#include <proofline/arith/fr.hpp>
+#include <proofline/groth16/constraint_system.hpp>
 #include <proofline/util/error.hpp>
+
+#include "support/errors.hpp"
 
 namespace proofline::snarkjs_test {
 
-/// tests/fixtures/snarkjs (copies of ../shared/reference/snarkjs-fixtures); PROOFLINE_SNARKJS_FIXTURES
+/// tests/fixtures/snarkjs (files made by snarkjs, kept in the repository); PROOFLINE_SNARKJS_FIXTURES
 /// overrides.
 inline std::filesystem::path fixture(const std::string& circuit, const std::string& file) {
   const char* env = std::getenv("PROOFLINE_SNARKJS_FIXTURES");
@@ -52,17 +59,15 @@ inline void write_file_text(const std::filesystem::path& path, const std::string
 /// The message of the Error(bad_input) that `action` must throw ("" and a failed check if it throws nothing
 /// or something else).
 inline std::string bad_input_message(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    CHECK_MESSAGE(e.code() == Errc::bad_input, "error code " << to_string(e.code()) << ": " << e.what());
-    return e.what();
-  } catch (const std::exception& e) {
-    FAIL("not a proofline::Error: " << e.what());
-    return {};
-  }
-  FAIL("no error");
-  return {};
+  return test_support::error_message(Errc::bad_input, action);
+}
+
+/// Row `row` of a CSR matrix as a map column -> value (a file's order within a row does not matter).
+inline std::map<std::uint32_t, Fr> row_of(const groth16::CsrMatrix& m, std::uint64_t row) {
+  std::map<std::uint32_t, Fr> out;
+  for (std::uint64_t k = m.row_offsets[row]; k < m.row_offsets[row + 1]; ++k)
+    out[m.columns[k]] += m.values[k];
+  return out;
 }
 
 inline bool contains(const std::string& text, const std::string& part) {

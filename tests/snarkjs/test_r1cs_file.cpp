@@ -21,14 +21,6 @@ using namespace proofline::snarkjs_test;
 
 namespace {
 
-/// Row `row` of a CSR matrix as a map column -> value (the file's order within a row does not matter).
-std::map<std::uint32_t, Fr> row_of(const CsrMatrix& m, std::uint64_t row) {
-  std::map<std::uint32_t, Fr> out;
-  for (std::uint64_t k = m.row_offsets[row]; k < m.row_offsets[row + 1]; ++k)
-    out[m.columns[k]] += m.values[k];
-  return out;
-}
-
 std::map<std::uint32_t, Fr> row_of(const json::Value& lc) {
   std::map<std::uint32_t, Fr> out;
   for (const auto& [wire, value] : lc.as_object())
@@ -58,7 +50,7 @@ TEST_CASE("groth16/r1cs/circom's constraints read as snarkjs exports them") {
     CHECK(row_of(file.cs.b, i) == row_of(constraints.at(i).at(std::size_t{1})));
     CHECK(row_of(*file.cs.c, i) == row_of(constraints.at(i).at(std::size_t{2})));
   }
-  // Constraint 0 as snarkjs.md §6 describes it: (−a)·a = b − c1.
+  // Constraint 0 of chain_16 as the .r1cs holds it: A = {3: r − 1}, so (−a)·a = b − c1.
   CHECK(row_of(file.cs.a, 0) == std::map<std::uint32_t, Fr>{{3, -Fr::one()}});
 }
 

@@ -23,13 +23,6 @@ using namespace proofline::snarkjs_test;
 
 namespace {
 
-std::map<std::uint32_t, Fr> row_of(const CsrMatrix& m, std::uint64_t row) {
-  std::map<std::uint32_t, Fr> out;
-  for (std::uint64_t k = m.row_offsets[row]; k < m.row_offsets[row + 1]; ++k)
-    out[m.columns[k]] += m.values[k];
-  return out;
-}
-
 /// The zkey rebuilt section by section (same order), with `change` applied to the payloads.
 std::vector<std::byte> rebuild(const std::vector<std::byte>& original,
                                const std::function<void(std::uint32_t, std::vector<std::byte>&)>& change,

@@ -1,0 +1,66 @@
+// Random vectors of Fr and their comparison, for the NTT, H and MSM tests of every suite (CPU, the host
+// emulation of the GPU kernels, and the GPU suite).
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/random.hpp>
+
+#include "support/seed.hpp"
+
+namespace proofline::test_support {
+
+/// n uniform elements of Fr drawn from `rng`.
+inline std::vector<Fr> random_scalars(std::mt19937_64& rng, std::size_t n) {
+  std::vector<Fr> out(n);
+  for (Fr& value : out) value = random_field<Fr>(rng);
+  return out;
+}
+
+/// n uniform elements of Fr from `seed`, drawn in parallel blocks (for the GPU suite's vectors of up to
+/// 2^26). Uniform Montgomery limbs below r are uniform field elements, which saves a conversion per element.
+inline std::vector<Fr> random_scalars_parallel(std::uint64_t seed, std::size_t n) {
+  std::vector<Fr> out(n);
+  constexpr std::size_t block = std::size_t{1} << 16;
+  tbb::parallel_for(std::size_t{0}, (n + block - 1) / block, [&](std::size_t b) {
+    std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (b + 1)));
+    for (std::size_t i = b * block; i < std::min(n, (b + 1) * block); ++i) {
+      for (;;) {
+        Fr::Int raw;
+        for (auto& limb : raw.limb) limb = rng();
+        raw.limb[3] &= (std::uint64_t{1} << 63) - 1;
+        if (Fr::is_canonical(raw)) {
+          out[i] = Fr::from_montgomery(raw);
+          break;
+        }
+      }
+    }
+  });
+  return out;
+}
+
+/// How many positions differ (all of them past the shorter length): one CHECK per vector keeps a failure's
+/// output short however many elements are wrong. Parallel, for the large vectors of the GPU suite.
+template <class T>
+std::size_t count_mismatches(const std::vector<T>& a, const std::vector<T>& b) {
+  const std::size_t common = std::min(a.size(), b.size());
+  const std::size_t extra = std::max(a.size(), b.size()) - common;
+  return extra + tbb::parallel_reduce(
+                     tbb::blocked_range<std::size_t>(0, common, std::size_t{1} << 16), std::size_t{0},
+                     [&](const tbb::blocked_range<std::size_t>& r, std::size_t count) {
+                       for (std::size_t i = r.begin(); i != r.end(); ++i) count += a[i] != b[i];
+                       return count;
+                     },
+                     [](std::size_t x, std::size_t y) { return x + y; });
+}
+
+}  // namespace proofline::test_support
