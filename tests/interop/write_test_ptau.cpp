@@ -5,8 +5,8 @@
 //
 //   proofline_test_ptau POWER OUT.ptau [--seed S] [--raw]
 //
-// snarkjs's own route to a prepared file (powersoftau new, contribute, beacon, prepare phase2) takes about
-// 500 s at power 13 on two cores and hours at 17; this takes seconds, so the interop tests and the
+// snarkjs's own route to a prepared file (powersoftau new, contribute, beacon, prepare phase2) takes minutes
+// at power 13 and hours at 17; this takes seconds, so the interop tests and the
 // snarkjs-vs-proofline benchmark can make keys of 2^16 constraints. The output is what `snarkjs powersoftau
 // prepare phase2` writes for the same τ, α, β, byte for byte (tests/interop checks that by preparing the
 // --raw file with snarkjs):
