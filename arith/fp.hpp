@@ -17,5 +17,11 @@ static_assert(sizeof(Fp) == 48);
 }  // namespace proofline
 
 #if defined(__CUDACC__)
-#include <proofline/arith/detail/fp_mul_device.cuh>  // the device multiplication used by Fp's operators
+#include <proofline/arith/detail/mont_field_device.cuh>
+
+namespace proofline::detail {
+/// Fp's operators in device code: 32-bit limbs and PTX carry chains, with a dedicated squaring.
+template <>
+struct DeviceFieldOps<FpParams> : MontFieldDeviceOps<FpParams>, MontFieldDeviceSqr<FpParams> {};
+}  // namespace proofline::detail
 #endif

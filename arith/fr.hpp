@@ -20,5 +20,11 @@ inline constexpr unsigned fr_two_adicity = 32;
 }  // namespace proofline
 
 #if defined(__CUDACC__)
-#include <proofline/arith/detail/fr_mul_device.cuh>  // the device multiplication used by Fr's operators
+#include <proofline/arith/detail/mont_field_device.cuh>
+
+namespace proofline::detail {
+/// Fr's operators in device code: 32-bit limbs and PTX carry chains (squared() multiplies).
+template <>
+struct DeviceFieldOps<FrParams> : MontFieldDeviceOps<FrParams> {};
+}  // namespace proofline::detail
 #endif
