@@ -1,5 +1,7 @@
-// The main() of proofline_gpu_tests: the GPU suite runs only where a CUDA device exists. Elsewhere it says so
-// and exits 0; ctest matches the SKIPPED line and reports the test as skipped, not passed.
+// The main() of proofline_gpu_tests. Listing the cases (--list-test-cases, which ctest's discovery runs at
+// build time, and doctest's other queries) touches no CUDA, so it works on a machine without a GPU. A run of
+// cases needs a CUDA device: without one the program says so and exits 0, and ctest matches the SKIPPED line
+// and reports each case as skipped, not passed.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -7,7 +9,21 @@
 
 #include <proofline/cuda/device.hpp>
 
+namespace {
+
+/// Whether the command line only asks doctest something (list, count, help, version, no-run): no case runs.
+bool only_queries(doctest::Context& context) {
+  context.setAsDefaultForAssertsOutOfTestCases();  // makes the parsed options readable before run()
+  const doctest::ContextOptions& options = *doctest::getContextOptions();
+  return options.list_test_cases || options.list_test_suites || options.list_reporters || options.count ||
+         options.help || options.version || options.no_run;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  doctest::Context context(argc, argv);
+  if (only_queries(context)) return context.run();
   if (!proofline::cuda::built_with_cuda() || proofline::cuda::device_count() == 0) {
     std::printf("SKIPPED: no CUDA device (proofline_gpu_tests needs a GPU)\n");
     return 0;
@@ -17,6 +33,5 @@ int main(int argc, char** argv) {
                 device.compute_major, device.compute_minor, device.multiprocessors,
                 static_cast<double>(device.total_memory) / (1 << 30));
   }
-  doctest::Context context(argc, argv);
   return context.run();
 }

@@ -1,67 +1,27 @@
-// Helpers of the GPU MSM and fixed-base tests: fast random field elements, device copies, points generated on
-// the GPU as known multiples of the generator (so that an MSM of any size has a closed-form answer), and the
-// host-side sum that gives it.
+// Helpers of the GPU MSM and fixed-base tests: device copies, points generated on the GPU as known multiples
+// of the generator (so that an MSM of any size has a closed-form answer), and the host-side sum that gives
+// it. Random inputs and the naive reference are tests/support's.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstdint>
-#include <random>
-#include <span>
 #include <vector>
 
-#include <tbb/parallel_for.h>
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 
 #include <proofline/arith/fr.hpp>
 #include <proofline/arith/g1.hpp>
 #include <proofline/arith/g2.hpp>
-#include <proofline/arith/random.hpp>
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/check.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
 
+#include "support/field_vectors.hpp"
+
 namespace proofline::gpu_test {
-
-/// Random points (random multiples of the generator), made on the host.
-template <class Curve>
-std::vector<AffinePoint<Curve>> random_points(std::mt19937_64& rng, std::size_t n) {
-  std::vector<AffinePoint<Curve>> out(n);
-  for (auto& p : out) p = AffinePoint<Curve>::generator().mul(random_field<Fr>(rng)).to_affine();
-  return out;
-}
-
-/// sum_i scalars[i]·points[i] one scalar multiplication at a time: the reference for small MSMs.
-template <class Curve>
-JacobianPoint<Curve> naive_msm(std::span<const AffinePoint<Curve>> points, std::span<const Fr> scalars) {
-  JacobianPoint<Curve> sum = JacobianPoint<Curve>::infinity();
-  for (std::size_t i = 0; i < scalars.size(); ++i) sum = sum + points[i].mul(scalars[i]);
-  return sum;
-}
-
-inline std::uint64_t fresh_seed() {
-  std::random_device source;
-  return (static_cast<std::uint64_t>(source()) << 32) | source();
-}
-
-/// n uniform elements of Fr drawn in parallel: uniform Montgomery limbs below r are uniform field elements.
-inline std::vector<Fr> random_scalars(std::uint64_t seed, std::size_t n) {
-  std::vector<Fr> out(n);
-  constexpr std::size_t block = std::size_t{1} << 16;
-  tbb::parallel_for(std::size_t{0}, (n + block - 1) / block, [&](std::size_t b) {
-    std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (b + 1)));
-    for (std::size_t i = b * block; i < std::min(n, (b + 1) * block); ++i) {
-      for (;;) {
-        Fr::Int raw;
-        for (auto& limb : raw.limb) limb = rng();
-        raw.limb[3] &= (std::uint64_t{1} << 63) - 1;
-        if (Fr::is_canonical(raw)) {
-          out[i] = Fr::from_montgomery(raw);
-          break;
-        }
-      }
-    }
-  });
-  return out;
-}
 
 /// sum_i a_i b_i in Fr, in parallel.
 inline Fr dot(const std::vector<Fr>& a, const std::vector<Fr>& b) {
@@ -96,7 +56,8 @@ struct KnownPoints {
   std::vector<Fr> logs;  ///< k_i
   cuda::DeviceBuffer<AffinePoint<Curve>> points;
 
-  KnownPoints(std::uint64_t seed, std::size_t n) : logs(random_scalars(seed, n)), points(n) {
+  KnownPoints(std::uint64_t seed, std::size_t n)
+      : logs(test_support::random_scalars_parallel(seed, n)), points(n) {
     const cuda::FixedBaseMul<Curve> generator_table(AffinePoint<Curve>::generator());
     const auto device_logs = to_device(logs);
     cuda::DeviceBuffer<std::byte> scratch(cuda::FixedBaseMul<Curve>::scratch_bytes(n));

@@ -10,20 +10,23 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <vector>
 
-#include <proofline/arith/random.hpp>
-#include <proofline/cuda/detail/cuda_check.hpp>
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/check.hpp>
+#include <proofline/cuda/device_buffer.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/memory/pinning.hpp>
 
 #include "msm_test_support.hpp"
+#include "support/field_vectors.hpp"
+#include "support/msm_reference.hpp"
 
 using namespace proofline;
 using namespace proofline::gpu_test;
+using namespace proofline::test_support;
 
 namespace {
 
@@ -59,33 +62,10 @@ template <class Curve>
 JacobianPoint<Curve> device_msm(const std::vector<AffinePoint<Curve>>& points, const std::vector<Fr>& scalars,
                                 const cuda::MsmOptions& options, bool pinned_result = false) {
   const cuda::MsmEngine engine(std::is_same_v<Curve, G1Params> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2,
-                              std::max<std::size_t>(points.size(), 1), options);
+                               std::max<std::size_t>(points.size(), 1), options);
   const auto device_points = to_device(points);
   const auto device_scalars = to_device(scalars);
   return device_msm<Curve>(engine, device_points.data(), device_scalars, scalars.size(), pinned_result);
-}
-
-/// 0, +-1, +-2, (r-1)/2 and its neighbours (the abs trick's border), powers of two, then random scalars.
-std::vector<Fr> edge_scalars(std::mt19937_64& rng, std::size_t n) {
-  BigInt<4> half = Fr::modulus;
-  half.shift_right_1();
-  std::vector<Fr> out = {Fr::zero(),
-                         Fr::one(),
-                         Fr::from_u64(2),
-                         -Fr::one(),
-                         -Fr::from_u64(2),
-                         Fr::from_canonical(half),
-                         Fr::from_canonical(half) + Fr::one(),
-                         Fr::from_canonical(half) + Fr::from_u64(2)};
-  for (int k = 0; k < 254; k += 29) {
-    BigInt<4> power;
-    power.limb[k / 64] = std::uint64_t{1} << (k % 64);
-    out.push_back(Fr::from_canonical(power));
-  }
-  while (out.size() < n) out.push_back(random_field<Fr>(rng));
-  out.resize(n);
-  std::shuffle(out.begin(), out.end(), rng);
-  return out;
 }
 
 std::vector<Fr> canonical_form(const std::vector<Fr>& scalars) {
@@ -96,7 +76,7 @@ std::vector<Fr> canonical_form(const std::vector<Fr>& scalars) {
 
 /// Groth16-like: 20% zero, 50% one, 30% random (a few of them r - 1).
 std::vector<Fr> groth16_mix(std::uint64_t seed, std::size_t n) {
-  std::vector<Fr> out = random_scalars(seed, n);
+  std::vector<Fr> out = random_scalars_parallel(seed, n);
   std::mt19937_64 rng(seed + 1);
   for (auto& s : out) {
     const auto u = rng() % 100;
@@ -142,7 +122,7 @@ void check_small_against_naive(std::uint64_t seed, std::size_t n) {
 }  // namespace
 
 TEST_CASE("gpu/msm/G1 small sizes equal naive double-and-add") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   MESSAGE("seed ", seed);
   CAPTURE(seed);
   for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{100}, std::size_t{1023},
@@ -152,7 +132,7 @@ TEST_CASE("gpu/msm/G1 small sizes equal naive double-and-add") {
 }
 
 TEST_CASE("gpu/msm/G2 small sizes equal naive double-and-add") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   MESSAGE("seed ", seed);
   CAPTURE(seed);
   for (std::size_t n : {std::size_t{1}, std::size_t{77}, std::size_t{1024}}) {
@@ -161,7 +141,7 @@ TEST_CASE("gpu/msm/G2 small sizes equal naive double-and-add") {
 }
 
 TEST_CASE("gpu/msm/edge inputs: all zero scalars, infinity points, n = 0, fewer points than planned") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   MESSAGE("seed ", seed);
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
@@ -177,16 +157,15 @@ TEST_CASE("gpu/msm/edge inputs: all zero scalars, infinity points, n = 0, fewer 
     const auto scalars = edge_scalars(rng, 300);
     const auto device_scalars = to_device(scalars);
     CHECK(device_msm<G1Params>(engine, device_points.data(), device_scalars, 0, false).is_infinity());
-    const std::vector<Fr> head(scalars.begin(), scalars.begin() + 123);
     CHECK(device_msm<G1Params>(engine, device_points.data(), device_scalars, 123, true) ==
-          naive_msm<G1Params>(points, head));
+          naive_msm<G1Params>(std::span(points).first(123), std::span(scalars).first(123)));
   }
   const cuda::MsmEngine g2_engine(cuda::MsmGroup::g2, 10);
   CHECK_THROWS_AS(g2_engine.enqueue_msm_g1(nullptr, nullptr, 1, nullptr, nullptr, nullptr), Error);
 }
 
 TEST_CASE("gpu/fixed_base/G1 and G2 results equal host scalar multiplication") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   MESSAGE("seed ", seed);
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
@@ -211,7 +190,7 @@ TEST_CASE("gpu/fixed_base/G1 and G2 results equal host scalar multiplication") {
   {
     // Several chunks of the host path (2^20 per chunk): sample each chunk's first, last and random outputs.
     const std::size_t n = (std::size_t{1} << 21) + 12345;
-    const auto scalars = random_scalars(seed, n);
+    const auto scalars = random_scalars_parallel(seed, n);
     std::vector<G1Affine> out(n);
     const cuda::FixedBaseMul<G1Params> generator_table(G1Affine::generator());
     generator_table.run(scalars, out);
@@ -229,14 +208,14 @@ TEST_CASE("gpu/fixed_base/G1 and G2 results equal host scalar multiplication") {
 }
 
 TEST_CASE("gpu/msm/G1 large sizes equal the closed form on GPU-made points") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   MESSAGE("seed ", seed);
   CAPTURE(seed);
   const std::size_t max_n = std::size_t{1} << 24;
   const KnownPoints<G1Params> known(seed, max_n);
   for (std::size_t n : {std::size_t{1} << 16, (std::size_t{1} << 20) + 3, std::size_t{1} << 22, max_n}) {
     CAPTURE(n);
-    const auto scalars = random_scalars(seed + n, n);
+    const auto scalars = random_scalars_parallel(seed + n, n);
     const auto device_scalars = to_device(scalars);
     const cuda::MsmEngine engine(cuda::MsmGroup::g1, n);
     CHECK(device_msm<G1Params>(engine, known.points.data(), device_scalars, n, true) ==
@@ -245,7 +224,7 @@ TEST_CASE("gpu/msm/G1 large sizes equal the closed form on GPU-made points") {
   // Skewed scalars: one value shared by most points makes a bucket spread over thousands of chunks (hot
   // path).
   const std::size_t n = std::size_t{1} << 20;
-  auto scalars = random_scalars(seed + 7, n);
+  auto scalars = random_scalars_parallel(seed + 7, n);
   for (std::size_t i = 0; i < n; i += 8) scalars[i] = scalars[i + 1] = scalars[i + 2] = Fr::from_u64(5);
   for (std::size_t i = 3; i < n; i += 8) scalars[i] = -Fr::from_u64(1000);
   const auto device_scalars = to_device(scalars);
@@ -255,7 +234,7 @@ TEST_CASE("gpu/msm/G1 large sizes equal the closed form on GPU-made points") {
 }
 
 TEST_CASE("gpu/msm/Groth16 split of zeros and ones equals the closed form and the unsplit MSM") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   MESSAGE("seed ", seed);
   CAPTURE(seed);
   const std::size_t n = std::size_t{1} << 22;
@@ -266,21 +245,21 @@ TEST_CASE("gpu/msm/Groth16 split of zeros and ones equals the closed form and th
   split.split_zero_one = true;
   split.expected_dense = n * 3 / 10;
   const auto expected = known.expected_msm(scalars);
-  CHECK(device_msm<G1Params>(cuda::MsmEngine(cuda::MsmGroup::g1, n, split), known.points.data(), device_scalars,
-                             n, true) == expected);
+  CHECK(device_msm<G1Params>(cuda::MsmEngine(cuda::MsmGroup::g1, n, split), known.points.data(),
+                             device_scalars, n, true) == expected);
   CHECK(device_msm<G1Params>(cuda::MsmEngine(cuda::MsmGroup::g1, n), known.points.data(), device_scalars, n,
                              true) == expected);
 }
 
 TEST_CASE("gpu/msm/G2 large sizes equal the closed form on GPU-made points") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   MESSAGE("seed ", seed);
   CAPTURE(seed);
   const std::size_t max_n = std::size_t{1} << 20;
   const KnownPoints<G2Params> known(seed, max_n);
   for (std::size_t n : {std::size_t{1} << 16, max_n}) {
     CAPTURE(n);
-    const auto scalars = n == max_n ? groth16_mix(seed + n, n) : random_scalars(seed + n, n);
+    const auto scalars = n == max_n ? groth16_mix(seed + n, n) : random_scalars_parallel(seed + n, n);
     const auto device_scalars = to_device(scalars);
     cuda::MsmOptions options;
     options.split_zero_one = n == max_n;

@@ -16,17 +16,20 @@
 #include <vector>
 
 #include <proofline/arith/random.hpp>
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
 #include <proofline/cuda/gpu_msm_stream.hpp>
 #include <proofline/memory/page_locked.hpp>
 #include <proofline/memory/pinning.hpp>
 
 #include "msm_test_support.hpp"
+#include "support/field_vectors.hpp"
+#include "support/msm_reference.hpp"
 
 using namespace proofline;
 using namespace proofline::gpu_test;
+using namespace proofline::test_support;
 
 namespace {
 
@@ -118,7 +121,7 @@ void check_streamed_small(std::uint64_t seed, std::size_t n, std::size_t batch_p
 }  // namespace
 
 TEST_CASE("gpu/msm_stream/G1 and G2 from page-locked host memory equal naive double-and-add") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   MESSAGE("seed ", seed);
   CAPTURE(seed);
   check_streamed_small<G1Params>(seed, 1000, 97);  // 11 batches, the last of 30 points
@@ -144,7 +147,7 @@ TEST_CASE("gpu/msm_stream/refuses pageable points, wrong groups and buffers with
 }
 
 TEST_CASE("gpu/msm_stream/2^22 GPU-made points through the default buffers equal the closed form") {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   MESSAGE("seed ", seed);
   CAPTURE(seed);
   const std::size_t n = std::size_t{1} << 22;
@@ -153,7 +156,7 @@ TEST_CASE("gpu/msm_stream/2^22 GPU-made points through the default buffers equal
   const memory::PinnedBuffer pinned = backend->allocate(n * sizeof(G1Affine));
   auto* host_points = static_cast<G1Affine*>(pinned.data);
   PL_CUDA_CHECK(cudaMemcpy(host_points, known.points.data(), n * sizeof(G1Affine), cudaMemcpyDeviceToHost));
-  const auto scalars = random_scalars(seed + 1, n);
+  const auto scalars = random_scalars_parallel(seed + 1, n);
   const auto device_scalars = to_device(scalars);
   cuda::MsmPointStream stream;
   const cuda::MsmEngine engine(cuda::MsmGroup::g1, stream.buffer_bytes() / sizeof(G1Affine));

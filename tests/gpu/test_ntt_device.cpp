@@ -15,7 +15,6 @@
 #include <tbb/parallel_reduce.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <set>
@@ -24,17 +23,19 @@
 #include <vector>
 
 #include <proofline/arith/domain.hpp>
-#include <proofline/arith/random.hpp>
 #include <proofline/cpu/h_poly.hpp>
 #include <proofline/cpu/ntt.hpp>
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/util/error.hpp>
 
 #include "arith_kernels.hpp"
+#include "support/field_vectors.hpp"
+#include "support/ntt_orders.hpp"
 
 using namespace proofline;
+using namespace proofline::test_support;
 
 namespace {
 
@@ -43,57 +44,18 @@ int max_log_for_tests() {
   return text != nullptr ? std::atoi(text) : 26;
 }
 
-std::uint64_t fresh_seed() {
-  std::random_device source;
-  const std::uint64_t seed = (static_cast<std::uint64_t>(source()) << 32) | source();
-  std::printf("  seed %llu\n", static_cast<unsigned long long>(seed));
-  return seed;
-}
-
-/// Random elements from per-chunk generators (parallel), with 0, 1 and −1 at the front.
+/// Random elements (drawn in parallel), with 0, 1 and −1 at the front.
 std::vector<Fr> random_vector(std::uint64_t seed, std::size_t n) {
-  std::vector<Fr> out(n);
-  constexpr std::size_t kChunk = 1 << 14;
-  tbb::parallel_for(std::size_t{0}, (n + kChunk - 1) / kChunk, [&](std::size_t chunk) {
-    std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ULL * (chunk + 1)));
-    for (std::size_t i = chunk * kChunk; i < std::min(n, (chunk + 1) * kChunk); ++i)
-      out[i] = random_field<Fr>(rng);
-  });
+  std::vector<Fr> out = random_scalars_parallel(seed, n);
   out[0] = Fr::zero();
   out[1] = Fr::one();
   out[2] = -Fr::one();
   return out;
 }
 
-std::size_t mismatches(const std::vector<Fr>& a, const std::vector<Fr>& b) {
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, a.size(), 1 << 16), std::size_t{0},
-      [&](const tbb::blocked_range<std::size_t>& r, std::size_t count) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) count += a[i] != b[i];
-        return count;
-      },
-      [](std::size_t x, std::size_t y) { return x + y; });
-}
-
-const char* order_name(NttOrder order) {
-  switch (order) {
-    case NttOrder::NN:
-      return "NN";
-    case NttOrder::NR:
-      return "NR";
-    case NttOrder::RN:
-      return "RN";
-    case NttOrder::RR:
-      return "RR";
-  }
-  return "?";
-}
-
 std::string describe(const Domain& domain, NttDirection direction, NttOrder order, bool coset) {
-  return std::string(domain.convention() == HConvention::generator7 ? "generator7" : "snarkjs") + " 2^" +
-         std::to_string(domain.log_size()) +
-         (direction == NttDirection::forward ? " forward " : " inverse ") + order_name(order) +
-         (coset ? " coset" : "");
+  return std::string(convention_name(domain.convention())) + " 2^" + std::to_string(domain.log_size()) + " " +
+         direction_name(direction) + " " + order_name(order) + (coset ? " coset" : "");
 }
 
 /// The engine is built once for the whole suite (both conventions, up to 2^26).
@@ -149,12 +111,6 @@ Fr evaluate(const std::vector<Fr>& coeffs, const Fr& x) {
       [](const Fr& a, const Fr& b) { return a + b; });
 }
 
-std::uint64_t reverse_bits(std::uint64_t k, unsigned bits) {
-  std::uint64_t r = 0;
-  for (unsigned i = 0; i < bits; ++i) r |= ((k >> i) & 1u) << (bits - 1 - i);
-  return r;
-}
-
 /// A forward NR transform (coset: of the shifted domain) holds A(shift^coset · ω^k) at position bitrev(k):
 /// checked at k = 0, 1, n − 1 and five random k against a direct evaluation of the input polynomial.
 void check_forward_nr_by_evaluation(const std::vector<Fr>& input, const Domain& domain, bool coset,
@@ -168,16 +124,13 @@ void check_forward_nr_by_evaluation(const std::vector<Fr>& input, const Domain& 
     CAPTURE(k);
     Fr x = domain.omega().pow(k);
     if (coset) x = x * domain.shift();
-    CHECK(output[reverse_bits(k, domain.log_size())] == evaluate(input, x));
+    CHECK(output[reverse_index(k, domain.log_size())] == evaluate(input, x));
   }
 }
 
-constexpr NttOrder kOrders[] = {NttOrder::NN, NttOrder::NR, NttOrder::RN, NttOrder::RR};
-constexpr HConvention kConventions[] = {HConvention::generator7, HConvention::snarkjs};
-
 void check_h(unsigned log_n, HConvention convention, bool satisfied, const cuda::NttEngine& with = engine()) {
   const Domain domain = Domain::make(log_n, convention);
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   CAPTURE(log_n);
   const std::vector<Fr> a = random_vector(seed, domain.size()), b = random_vector(seed + 1, domain.size());
@@ -192,27 +145,26 @@ void check_h(unsigned log_n, HConvention convention, bool satisfied, const cuda:
   const std::vector<Fr> actual = da.get(stream);
   std::vector<Fr> ea = a, eb = b, ec = c;
   cpu::compute_h(ea, eb, ec, domain);
-  const std::string what = std::string(convention == HConvention::generator7 ? "generator7" : "snarkjs") +
-                           (satisfied ? " satisfied" : " random");
+  const std::string what = std::string(convention_name(convention)) + (satisfied ? " satisfied" : " random");
   CAPTURE(what);
-  CHECK(mismatches(actual, ea) == 0);
+  CHECK(count_mismatches(actual, ea) == 0);
   if (satisfied && convention == HConvention::generator7) CHECK(actual.back().is_zero());
 }
 
 /// Every direction x order x coset of one fresh random vector against the CPU NTT (NN and RR only when
 /// with_bit_reversal).
 void check_every_combination(const Domain& domain, const cuda::NttEngine& with, bool with_bit_reversal) {
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   const std::vector<Fr> input = random_vector(seed, domain.size());
   for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse})
-    for (const NttOrder order : kOrders)
+    for (const NttOrder order : kAllOrders)
       for (const bool coset : {false, true}) {
         if (!with_bit_reversal && (order == NttOrder::NN || order == NttOrder::RR)) continue;
         const std::string what = describe(domain, direction, order, coset);
         CAPTURE(what);
-        CHECK(mismatches(gpu_ntt(input, domain, direction, order, coset, with),
-                         cpu_ntt(input, domain, direction, order, coset)) == 0);
+        CHECK(count_mismatches(gpu_ntt(input, domain, direction, order, coset, with),
+                               cpu_ntt(input, domain, direction, order, coset)) == 0);
       }
 }
 
@@ -231,7 +183,7 @@ TEST_CASE("gpu/ntt/Fr device arithmetic on limb edge cases equals the host") {
       x.limb[3] = p1 & 0x3fffffffffffffffULL;
       if (Fr::is_canonical(x)) values.push_back(Fr::from_montgomery(x));
     }
-  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   std::vector<Fr> random = random_vector(seed, 1 << 16);
   std::vector<Fr> a, b;
@@ -254,7 +206,7 @@ TEST_CASE("gpu/ntt/Fr device arithmetic on limb edge cases equals the host") {
 
 TEST_CASE("gpu/ntt/every order direction and coset equals the CPU NTT from 2^10 to 2^20") {
   for (unsigned log_n = 10; log_n <= 20; ++log_n)
-    for (const HConvention convention : kConventions)
+    for (const HConvention convention : kAllConventions)
       check_every_combination(Domain::make(log_n, convention), engine(), true);
 }
 
@@ -264,9 +216,9 @@ TEST_CASE("gpu/ntt/large sizes equal the CPU NTT and every combination round-tri
   sizes.push_back(26);
   for (const unsigned log_n : sizes) {
     if (static_cast<int>(log_n) > max_log_for_tests()) continue;
-    for (const HConvention convention : kConventions) {
+    for (const HConvention convention : kAllConventions) {
       const Domain domain = Domain::make(log_n, convention);
-      const std::uint64_t seed = fresh_seed();
+      const std::uint64_t seed = test_seed();
       CAPTURE(seed);
       const std::vector<Fr> input = random_vector(seed, domain.size());
       struct Combo {
@@ -294,13 +246,13 @@ TEST_CASE("gpu/ntt/large sizes equal the CPU NTT and every combination round-tri
       for (const Combo& combo : std::span<const Combo>(full, full_count)) {
         const std::string what = describe(domain, combo.direction, combo.order, combo.coset);
         CAPTURE(what);
-        CHECK(mismatches(gpu_ntt(input, domain, combo.direction, combo.order, combo.coset),
-                         cpu_ntt(input, domain, combo.direction, combo.order, combo.coset)) == 0);
+        CHECK(count_mismatches(gpu_ntt(input, domain, combo.direction, combo.order, combo.coset),
+                               cpu_ntt(input, domain, combo.direction, combo.order, combo.coset)) == 0);
       }
       // Round trips of every order and coset: forward then the inverse with the orders swapped back.
       cuda::Stream stream;
       DeviceVector data(domain.size());
-      for (const NttOrder order : kOrders)
+      for (const NttOrder order : kAllOrders)
         for (const bool coset : {false, true}) {
           const NttOrder back = order == NttOrder::NR   ? NttOrder::RN
                                 : order == NttOrder::RN ? NttOrder::NR
@@ -310,7 +262,7 @@ TEST_CASE("gpu/ntt/large sizes equal the CPU NTT and every combination round-tri
           data.put(input, stream);
           engine().enqueue_ntt(data.buffer.data(), domain, NttDirection::forward, order, coset, stream.get());
           engine().enqueue_ntt(data.buffer.data(), domain, NttDirection::inverse, back, coset, stream.get());
-          CHECK(mismatches(data.get(stream), input) == 0);
+          CHECK(count_mismatches(data.get(stream), input) == 0);
         }
     }
   }
@@ -319,7 +271,7 @@ TEST_CASE("gpu/ntt/large sizes equal the CPU NTT and every combination round-tri
 TEST_CASE("gpu/ntt/H equals the CPU compute_h in both conventions") {
   for (const unsigned log_n : {10u, 11u, 12u, 16u, 20u, 22u, 24u, 26u}) {
     if (static_cast<int>(log_n) > max_log_for_tests()) continue;
-    for (const HConvention convention : kConventions) {
+    for (const HConvention convention : kAllConventions) {
       // The CPU H at 2^26 takes most of this case's time: one convention there (the kernels are shared).
       if (log_n >= 26 && convention == HConvention::snarkjs) continue;
       check_h(log_n, convention, false);
@@ -333,7 +285,7 @@ TEST_CASE("gpu/ntt/an engine with top diagonals equals the CPU NTT and H") {
   const int top_max = std::min(max_log_for_tests(), 24);
   cuda::NttEngineOptions options{.max_log_n = std::max(top_max, 22)};
   for (const int log_n : {11, 16, 20, 22, top_max})
-    for (const HConvention convention : kConventions) options.top_diagonals.push_back({log_n, convention});
+    for (const HConvention convention : kAllConventions) options.top_diagonals.push_back({log_n, convention});
   const cuda::NttEngine with_top(0, options);
   const cuda::NttEngine without_top(0, cuda::NttEngineOptions{.max_log_n = options.max_log_n});
   // Both directions of both conventions, 2^n x 32 bytes each, once per size even where a size is named twice.
@@ -345,10 +297,10 @@ TEST_CASE("gpu/ntt/an engine with top diagonals equals the CPU NTT and H") {
   for (const int log_n : sizes) {
     if (log_n == 20) continue;  // 2^20 is checked through H below
     // Above 2^16 the CPU comparison covers the orders without a bit reversal.
-    for (const HConvention convention : kConventions)
+    for (const HConvention convention : kAllConventions)
       check_every_combination(Domain::make(static_cast<unsigned>(log_n), convention), with_top, log_n <= 16);
   }
-  for (const HConvention convention : kConventions) {
+  for (const HConvention convention : kAllConventions) {
     check_h(16, convention, true, with_top);
     check_h(20, convention, false, with_top);
     check_h(22, convention, false, with_top);
