@@ -1,6 +1,7 @@
 // Shared by the file-safety tests of the groth16 and snarkjs suites: readers given a FIFO must fail at once
 // (checked on a thread with a deadline, so a regression fails the test instead of hanging it), and the
-// permissions and kind of the files writers leave behind.
+// permissions and kind of the files writers leave behind; and reading every point of a loaded key, so that a
+// view into a file that has gone away shows.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -10,11 +11,16 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <future>
 #include <string>
+#include <vector>
 
+#include <proofline/arith/fr.hpp>
+#include <proofline/groth16/proving_key.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::file_safety_test {
@@ -90,6 +96,24 @@ inline bool has_control_bytes(const std::string& text) {
     if (c < 0x20 || c == 0x7f) return true;
   }
   return false;
+}
+
+/// The public inputs of a full assignment z = (1, public..., private...).
+inline std::vector<Fr> public_inputs(const std::vector<Fr>& z, std::uint64_t count) {
+  return std::vector<Fr>(z.begin() + 1, z.begin() + 1 + static_cast<std::ptrdiff_t>(count));
+}
+
+template <class Array>
+std::uint64_t infinity_count(const Array& points) {
+  std::uint64_t count = 0;
+  for (const auto& p : points) count += p.is_infinity() ? 1 : 0;
+  return count;
+}
+
+/// Every query point of `pk` read once, so a view into a vanished file would fault here.
+inline std::uint64_t touch_every_point(const groth16::ProvingKey& pk) {
+  return infinity_count(pk.a_query) + infinity_count(pk.b1_query) + infinity_count(pk.b2_query) +
+         infinity_count(pk.l_query) + infinity_count(pk.h_query);
 }
 
 }  // namespace proofline::file_safety_test

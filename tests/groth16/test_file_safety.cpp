@@ -22,6 +22,7 @@
 
 #include "groth16/file_safety.hpp"
 #include "groth16/helpers.hpp"
+#include "support/errors.hpp"
 
 using namespace proofline;
 using namespace proofline::groth16;
@@ -31,31 +32,6 @@ namespace {
 
 const test::SmallFixture& fixture() {
   return test::small_fixture(6, HConvention::snarkjs);
-}
-
-std::vector<Fr> public_inputs(const std::vector<Fr>& z, std::uint64_t count) {
-  return std::vector<Fr>(z.begin() + 1, z.begin() + 1 + static_cast<std::ptrdiff_t>(count));
-}
-
-template <class Array>
-std::uint64_t infinity_count(const Array& points) {
-  std::uint64_t count = 0;
-  for (const auto& p : points) count += p.is_infinity() ? 1 : 0;
-  return count;
-}
-
-/// Every query point read once, so a view into a vanished file would fault here.
-std::uint64_t touch_every_point(const ProvingKey& pk) {
-  return infinity_count(pk.a_query) + infinity_count(pk.b1_query) + infinity_count(pk.b2_query) +
-         infinity_count(pk.l_query) + infinity_count(pk.h_query);
-}
-
-std::string message_of(Errc expected, const std::function<void()>& action) {
-  const Outcome outcome = outcome_of(action);
-  CHECK_MESSAGE(outcome.threw, "no error");
-  CHECK_MESSAGE(outcome.code == expected,
-                "error code " << to_string(outcome.code) << ": " << outcome.message);
-  return outcome.message;
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -104,7 +80,7 @@ TEST_CASE("groth16/file_safety/a FIFO named as a native file or key cache entry 
   CHECK(contains(fifo_error(fifo, [&] { native_file_kind(fifo); }), expected));
   CHECK(contains(fifo_error(fifo, [&] { load_proving_key(fifo, {.mode = LoadOptions::Mode::read}); }),
                  expected));
-  CHECK(contains(message_of(Errc::bad_input, [] { load_proving_key("/dev/zero"); }),
+  CHECK(contains(test_support::error_message(Errc::bad_input, [] { load_proving_key("/dev/zero"); }),
                  "/dev/zero: not a regular file (a character device)"));
 
   // The key cache: a FIFO where its file should be is not waited on; the key is made and replaces it.
@@ -164,7 +140,8 @@ TEST_CASE(
   // The duplicate comes last, so every key before it is in the set when it arrives.
   const std::string twice = text + ",\"key5\":0}";
   const auto begin = std::chrono::steady_clock::now();
-  const std::string message = message_of(Errc::bad_input, [&] { json::parse(twice, "big.json"); });
+  const std::string message =
+      test_support::error_message(Errc::bad_input, [&] { json::parse(twice, "big.json"); });
   CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < 5.0);
   CHECK(contains(
       message, "big.json: line 1, column " + std::to_string(unique.size() + 1) + ": duplicate key \"key5\""));

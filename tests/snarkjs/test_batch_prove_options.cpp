@@ -2,37 +2,22 @@
 // line naming the option and the problem, before anything is set up; both spellings of a value work.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 #include <thread>
 
-#include "groth16/helpers.hpp"
 #include "snarkjs/helpers.hpp"
+#include "support/run_program.hpp"
 
 using namespace proofline;
 using namespace proofline::snarkjs_test;
 
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
+using Outcome = test_support::ProgramOutcome;
 
 Outcome batch_prove(const std::string& args) {
-  groth16::test::TempDir dir;
-  const auto out = dir / "stdout", err = dir / "stderr";
-  const std::string command = std::string(PROOFLINE_BATCH_PROVE) + " --no-progress " + args + " > " +
-                              out.string() + " 2> " + err.string() + " < /dev/null";
-  const int status = std::system(command.c_str());
-  Outcome o;
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  o.out = file_text(out);
-  o.err = file_text(err);
-  return o;
+  return test_support::run_program(PROOFLINE_BATCH_PROVE, "--no-progress " + args);
 }
 
 /// Exit code 2, nothing on stdout, and exactly `line` on stderr.
@@ -66,7 +51,9 @@ TEST_CASE("apps/batch_prove/malformed numbers and sizes are one clear line and e
                 "batch_prove: --zkey-check: expected full, curve or trusted, got 'maybe'");
   check_refused("--inject-fault msm", "batch_prove: --inject-fault: expected STAGE:INDEX, got 'msm'");
   check_refused("--inject-fault msm:x", "batch_prove: --inject-fault: 'x' is not a number");
-  check_refused("--log-level loud", "batch_prove: --log-level: unknown log level 'loud' (use trace, debug, info, warn, error or off)");
+  check_refused(
+      "--log-level loud",
+      "batch_prove: --log-level: unknown log level 'loud' (use trace, debug, info, warn, error or off)");
   check_refused("--out", "batch_prove: --out needs a value");
   check_refused("--wtns", "batch_prove: --wtns needs a value");
   check_refused("--wtns a.wtns", "batch_prove: --wtns needs a key (--zkey KEY.zkey)");

@@ -26,26 +26,7 @@ using namespace proofline::groth16;
 using namespace proofline::snarkjs_test;
 using namespace proofline::file_safety_test;
 
-namespace {
-
-std::vector<Fr> public_inputs(const std::vector<Fr>& z, std::uint64_t count) {
-  return std::vector<Fr>(z.begin() + 1, z.begin() + 1 + static_cast<std::ptrdiff_t>(count));
-}
-
-/// Every query point read once, so a view into a vanished file would fault here.
-template <class Array>
-std::uint64_t infinity_count(const Array& points) {
-  std::uint64_t count = 0;
-  for (const auto& p : points) count += p.is_infinity() ? 1 : 0;
-  return count;
-}
-
-std::uint64_t touch_every_point(const ProvingKey& pk) {
-  return infinity_count(pk.a_query) + infinity_count(pk.b1_query) + infinity_count(pk.b2_query) +
-         infinity_count(pk.l_query) + infinity_count(pk.h_query);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("groth16/file_safety/a loaded zkey proves after its file is truncated, overwritten or removed") {
   groth16::test::TempDir dir;

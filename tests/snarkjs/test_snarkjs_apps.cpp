@@ -2,10 +2,7 @@
 // batch_prove --zkey --wtns --out, whose files verify_proof accepts.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <cstdlib>
 
 #include <proofline/arith/fr.hpp>
 #include <proofline/groth16/binfile.hpp>
@@ -14,6 +11,7 @@
 
 #include "groth16/helpers.hpp"
 #include "snarkjs/helpers.hpp"
+#include "support/run_program.hpp"
 
 using namespace proofline;
 using namespace proofline::groth16;
@@ -21,27 +19,12 @@ using namespace proofline::snarkjs_test;
 
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
-
-Outcome run(const std::string& program, const std::string& args) {
-  groth16::test::TempDir dir;
-  const auto out = dir / "stdout", err = dir / "stderr";
-  const std::string command =
-      program + " " + args + " > " + out.string() + " 2> " + err.string() + " < /dev/null";
-  const int status = std::system(command.c_str());
-  Outcome o;
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  o.out = file_text(out);
-  o.err = file_text(err);
-  return o;
-}
+using Outcome = test_support::ProgramOutcome;
+using test_support::run_program;
 
 Outcome verify_proof(const std::filesystem::path& vk, const std::filesystem::path& pub,
                      const std::filesystem::path& proof) {
-  return run(PROOFLINE_VERIFY_PROOF, vk.string() + " " + pub.string() + " " + proof.string());
+  return run_program(PROOFLINE_VERIFY_PROOF, vk.string() + " " + pub.string() + " " + proof.string());
 }
 
 std::size_t lines(const std::string& text) {
@@ -119,7 +102,7 @@ TEST_CASE("apps/verify_proof/exit codes 0 valid 1 invalid 2 unusable with one li
       dir / "pub_r.json",
       "[\"52435875175126190479447740508185965837690552500527637822603658699938581184513\", \"7\"]");
   CHECK(verify_proof(vk, dir / "pub_r.json", proof).code == 2);
-  o = run(PROOFLINE_VERIFY_PROOF, vk.string());
+  o = run_program(PROOFLINE_VERIFY_PROOF, vk.string());
   CHECK(o.code == 2);
   CHECK(contains(o.err, "expected 3 arguments"));
 }
@@ -130,7 +113,8 @@ TEST_CASE("apps/batch_prove/zkey and wtns files give snarkjs proof and public fi
   std::filesystem::copy_file(fixture("chain_16", "witness.wtns"), dir / "B.wtns");
   const auto zkey = fixture("chain_16", "circuit_final.zkey");
   const auto out = dir / "out";
-  Outcome o = run(PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --backend cpu --verify --zkey " +
+  Outcome o =
+      run_program(PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --backend cpu --verify --zkey " +
                                              zkey.string() + " --wtns " + (dir / "A.wtns").string() + " " +
                                              (dir / "B.wtns").string() + " --out " + out.string());
   INFO(o.out << o.err);
@@ -146,21 +130,21 @@ TEST_CASE("apps/batch_prove/zkey and wtns files give snarkjs proof and public fi
 
   // Unusable input is exit 2 with one line, before anything is proved: a witness of another circuit, a
   // missing key, --zkey without witnesses.
-  o = run(PROOFLINE_BATCH_PROVE, "--no-progress --zkey " + zkey.string() + " --wtns " +
-                                     fixture("chain_1024", "witness.wtns").string() + " --out " +
-                                     out.string());
+  o = run_program(PROOFLINE_BATCH_PROVE, "--no-progress --zkey " + zkey.string() + " --wtns " +
+                                             fixture("chain_1024", "witness.wtns").string() + " --out " +
+                                             out.string());
   CHECK(o.code == 2);
   CHECK(contains(o.err, "the witness has 1027 values"));
   CHECK(lines(o.err) == 1);
-  o = run(PROOFLINE_BATCH_PROVE,
-          "--no-progress --zkey " + (dir / "none.zkey").string() + " --wtns " + (dir / "A.wtns").string());
+  o = run_program(PROOFLINE_BATCH_PROVE, "--no-progress --zkey " + (dir / "none.zkey").string() + " --wtns " +
+                                             (dir / "A.wtns").string());
   CHECK(o.code == 2);
   CHECK(contains(o.err, "none.zkey"));
-  o = run(PROOFLINE_BATCH_PROVE, "--no-progress --zkey " + zkey.string());
+  o = run_program(PROOFLINE_BATCH_PROVE, "--no-progress --zkey " + zkey.string());
   CHECK(o.code == 2);
   CHECK(contains(o.err, "--zkey needs witness files"));
-  o = run(PROOFLINE_BATCH_PROVE,
-          "--no-progress --zkey " + (dir / "A.wtns").string() + " --wtns " + (dir / "A.wtns").string());
+  o = run_program(PROOFLINE_BATCH_PROVE, "--no-progress --zkey " + (dir / "A.wtns").string() + " --wtns " +
+                                             (dir / "A.wtns").string());
   CHECK(o.code == 2);
   CHECK(contains(o.err, "not a .zkey file"));
 }
@@ -175,9 +159,9 @@ TEST_CASE(
   const auto out = dir / "out";
   // The good witness comes first: a broken one after it must still stop the batch before any proof.
   const auto prove = [&](const std::filesystem::path& key, const std::string& bad_wtns) {
-    return run(PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --backend cpu --zkey " + key.string() +
-                                          " --wtns " + (dir / "good.wtns").string() + " " +
-                                          (dir / bad_wtns).string() + " --out " + out.string());
+    return run_program(PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --backend cpu --zkey " +
+                                                  key.string() + " --wtns " + (dir / "good.wtns").string() +
+                                                  " " + (dir / bad_wtns).string() + " --out " + out.string());
   };
   const auto expect_refused = [&](const Outcome& o, const std::string& file, const std::string& problem) {
     INFO(o.out << o.err);

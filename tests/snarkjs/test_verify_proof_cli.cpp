@@ -3,10 +3,7 @@
 // each time.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 #include <proofline/groth16/json.hpp>
@@ -14,6 +11,7 @@
 
 #include "groth16/helpers.hpp"
 #include "snarkjs/helpers.hpp"
+#include "support/run_program.hpp"
 
 using namespace proofline;
 using namespace proofline::groth16;
@@ -21,22 +19,10 @@ using namespace proofline::snarkjs_test;
 
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
+using Outcome = test_support::ProgramOutcome;
 
 Outcome verify_proof(const std::string& args) {
-  groth16::test::TempDir dir;
-  const auto out = dir / "stdout", err = dir / "stderr";
-  const std::string command = std::string(PROOFLINE_VERIFY_PROOF) + " " + args + " > " + out.string() +
-                              " 2> " + err.string() + " < /dev/null";
-  const int status = std::system(command.c_str());
-  Outcome o;
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  o.out = file_text(out);
-  o.err = file_text(err);
-  return o;
+  return test_support::run_program(PROOFLINE_VERIFY_PROOF, args);
 }
 
 std::size_t lines(const std::string& text) {
