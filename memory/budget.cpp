@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <exception>
 
-#include <proofline/util/detail/log.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/size.hpp>
 
 namespace proofline::memory {
@@ -116,8 +116,11 @@ void Budget::leave_queue_locked(std::list<Waiter*>::iterator it) {
 }
 
 void Budget::release_bytes(std::uint64_t bytes) noexcept {
-  std::lock_guard lock(mutex_);
-  release_bytes_locked(bytes);
+  {
+    std::lock_guard lock(mutex_);
+    release_bytes_locked(bytes);
+  }
+  released_.notify();
 }
 
 void Budget::release_bytes_locked(std::uint64_t bytes) noexcept {
@@ -145,13 +148,15 @@ Reservation Budget::reserve(std::uint64_t bytes, const ReserveOptions& options) 
   const auto it = queue_.insert(queue_.end(), &waiter);
   ++stats_.waits;
   stats_.waiting = queue_.size();
-  const auto start = Clock::now();
-  const auto account_wait = [&] {
-    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    stats_.wait_seconds += seconds;
-    stats_.max_wait_seconds = std::max(stats_.max_wait_seconds, seconds);
-  };
+  wait_in_queue(lock, waiter, it, options);
+  stats_.waiting = queue_.size();
+  return Reservation(this, bytes);
+}
 
+void Budget::wait_in_queue(std::unique_lock<std::mutex>& lock, Waiter& waiter,
+                           std::list<Waiter*>::iterator it, const ReserveOptions& options) {
+  const std::uint64_t bytes = waiter.bytes;
+  const auto start = Clock::now();
   bool asked = false;
   std::uint64_t asked_epoch = 0;
   Clock::time_point retry_at{};
@@ -165,41 +170,12 @@ Reservation Budget::reserve(std::uint64_t bytes, const ReserveOptions& options) 
       serve_queue_locked();
       break;
     }
-    if (options.stop.stop_requested()) {
-      leave_queue_locked(it);
-      ++stats_.cancellations;
-      account_wait();
-      throw Error(Errc::cancelled,
-                  "budget '" + name_ + "': the wait for " + format_size(bytes) + " was cancelled");
-    }
-    const auto now = Clock::now();
-    if (options.deadline && now >= *options.deadline) {
-      leave_queue_locked(it);
-      ++stats_.timeouts;
-      account_wait();
-      throw Error(Errc::timeout, "budget '" + name_ + "': no room for " + format_size(bytes) +
-                                     " before the deadline (" + format_size(total_ - used_) + " of " +
-                                     format_size(total_) + " free)");
-    }
+    const auto now = throw_if_wait_over_locked(it, bytes, options, start);
     const bool can_evict = options.evict && evictor_count_.load(std::memory_order_relaxed) > 0;
     if (head && can_evict && (!asked || asked_epoch != evictable_epoch_ || now >= retry_at)) {
       asked = true;
       asked_epoch = evictable_epoch_;
-      // The waiter stays queued at the head meanwhile, so what the evictors free cannot be taken by a
-      // later request: try_reserve sees the queue, and releases hand bytes to the head.
-      lock.unlock();
-      try {
-        run_evictors(waiter, options);
-      } catch (...) {
-        lock.lock();
-        if (!waiter.granted)
-          leave_queue_locked(it);
-        else
-          release_bytes_locked(bytes);
-        account_wait();
-        throw;
-      }
-      lock.lock();
+      evict_as_head(lock, waiter, it, options, start);
       retry_at = Clock::now() + options_.evict_retry;
       continue;
     }
@@ -213,9 +189,54 @@ Reservation Budget::reserve(std::uint64_t bytes, const ReserveOptions& options) 
       waiter.cv.wait_until(lock, options.stop, until, ready);
     }
   }
-  account_wait();
-  stats_.waiting = queue_.size();
-  return Reservation(this, bytes);
+  account_wait_locked(start);
+}
+
+void Budget::account_wait_locked(Clock::time_point start) {
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  stats_.wait_seconds += seconds;
+  stats_.max_wait_seconds = std::max(stats_.max_wait_seconds, seconds);
+}
+
+Clock::time_point Budget::throw_if_wait_over_locked(std::list<Waiter*>::iterator it, std::uint64_t bytes,
+                                                    const ReserveOptions& options, Clock::time_point start) {
+  if (options.stop.stop_requested()) {
+    leave_queue_locked(it);
+    ++stats_.cancellations;
+    account_wait_locked(start);
+    throw Error(Errc::cancelled,
+                "budget '" + name_ + "': the wait for " + format_size(bytes) + " was cancelled");
+  }
+  const auto now = Clock::now();
+  if (options.deadline && now >= *options.deadline) {
+    leave_queue_locked(it);
+    ++stats_.timeouts;
+    account_wait_locked(start);
+    throw Error(Errc::timeout, "budget '" + name_ + "': no room for " + format_size(bytes) +
+                                   " before the deadline (" + format_size(total_ - used_) + " of " +
+                                   format_size(total_) + " free)");
+  }
+  return now;
+}
+
+void Budget::evict_as_head(std::unique_lock<std::mutex>& lock, Waiter& waiter,
+                           std::list<Waiter*>::iterator it, const ReserveOptions& options,
+                           Clock::time_point start) {
+  // The waiter stays queued at the head meanwhile, so what the evictors free cannot be taken by a
+  // later request: try_reserve sees the queue, and releases hand bytes to the head.
+  lock.unlock();
+  try {
+    run_evictors(waiter, options);
+  } catch (...) {
+    lock.lock();
+    if (!waiter.granted)
+      leave_queue_locked(it);
+    else
+      release_bytes_locked(waiter.bytes);
+    account_wait_locked(start);
+    throw;
+  }
+  lock.lock();
 }
 
 void Budget::run_evictors(Waiter& waiter, const ReserveOptions& options) {

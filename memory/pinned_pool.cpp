@@ -8,8 +8,8 @@
 #include <stop_token>
 
 #include <proofline/memory/detail/pool_buffer.hpp>
-#include <proofline/util/detail/log.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/scope_guard.hpp>
 #include <proofline/util/size.hpp>
 
@@ -178,6 +178,14 @@ void PinnedPool::leave_queue_locked(std::list<Waiter*>::iterator it) {
   stats_.waiting = waiters_.size();
 }
 
+/// How the head's wait for budget room ended: the room, or the error the budget threw (and whether that
+/// error was a cancellation).
+struct PinnedPool::RoomWait {
+  std::optional<Reservation> room;
+  std::exception_ptr error;
+  bool cancelled = false;
+};
+
 PinnedPool::Buffers PinnedPool::take(const Sizes& rounded, const ReserveOptions& options) {
   if (auto taken = try_take(rounded)) return std::move(*taken);
 
@@ -188,23 +196,9 @@ PinnedPool::Buffers PinnedPool::take(const Sizes& rounded, const ReserveOptions&
   stats_.waiting = waiters_.size();
   const std::uint64_t total = std::accumulate(rounded.begin(), rounded.end(), std::uint64_t{0});
   for (;;) {
-    if (options.stop.stop_requested()) {
-      leave_queue_locked(it);
-      throw Error(Errc::cancelled, "pinned pool '" + options_.name + "': the wait for " + format_size(total) +
-                                       " was cancelled");
-    }
-    if (options.deadline && Clock::now() >= *options.deadline) {
-      leave_queue_locked(it);
-      throw Error(Errc::timeout, "pinned pool '" + options_.name + "': no " + format_size(total) +
-                                     " could be leased before the deadline");
-    }
+    throw_if_wait_over_locked(it, total, options);
     if (waiters_.front() != &waiter) {
-      const auto is_head = [&] { return waiters_.front() == &waiter; };
-      if (options.deadline) {
-        waiter.cv.wait_until(lock, options.stop, *options.deadline, is_head);
-      } else {
-        waiter.cv.wait(lock, options.stop, is_head);
-      }
+      wait_to_be_head(lock, waiter, options);
       continue;
     }
 
@@ -221,59 +215,88 @@ PinnedPool::Buffers PinnedPool::take(const Sizes& rounded, const ReserveOptions&
       return finish(rounded, std::move(plan), std::move(*room));
     }
 
-    // Wait for budget room for what is missing. The matched idle buffers are set aside meanwhile (evictors
-    // skip them; nobody else plans while this waiter heads the queue), and a returned buffer that could
-    // replace a pin ends the wait through `round`, so the plan is made again.
-    set_aside_locked(plan, true);
-    waiter.unmatched.clear();
-    for (std::size_t i = 0; i < rounded.size(); ++i) {
-      if (plan.matched[i] == nullptr) waiter.unmatched.push_back(rounded[i]);
-    }
-    std::stop_source round;
-    waiter.round = &round;
-    lock.unlock();
-    std::optional<Reservation> room;
-    std::exception_ptr error;
-    bool cancelled = false;
-    {
-      std::stop_callback forward(options.stop, [&round] { round.request_stop(); });
-      waiting_head_of = this;
-      const ScopeGuard not_waiting([] { waiting_head_of = nullptr; });
-      try {
-        room = budget_.reserve(
-            plan.missing,
-            ReserveOptions{.deadline = options.deadline, .stop = round.get_token(), .evict = options.evict});
-      } catch (const Error& e) {
-        cancelled = e.code() == Errc::cancelled;
-        error = std::current_exception();
-      } catch (...) {
-        error = std::current_exception();
-      }
-    }
-    lock.lock();
-    waiter.round = nullptr;
+    RoomWait wait = wait_for_room(lock, waiter, plan, rounded, options);
     if (waiter.plan_broken) {
       // Buffers it had matched were evicted for another waiter: the plan and any room sized for it are
       // stale. Give the room back and plan again.
       waiter.plan_broken = false;
-      if (error && !(cancelled && !options.stop.stop_requested())) {
+      if (wait.error && !(wait.cancelled && !options.stop.stop_requested())) {
         leave_queue_locked(it);
-        std::rethrow_exception(error);
+        std::rethrow_exception(wait.error);
       }
-      room.reset();
+      wait.room.reset();
       continue;
     }
     set_aside_locked(plan, false);
-    if (room) {
+    if (wait.room) {
       commit_locked(plan);
       leave_queue_locked(it);
       lock.unlock();
-      return finish(rounded, std::move(plan), std::move(*room));
+      return finish(rounded, std::move(plan), std::move(*wait.room));
     }
-    if (cancelled && !options.stop.stop_requested()) continue;
+    if (wait.cancelled && !options.stop.stop_requested()) continue;
     leave_queue_locked(it);
-    std::rethrow_exception(error);
+    std::rethrow_exception(wait.error);
   }
+}
+
+void PinnedPool::throw_if_wait_over_locked(std::list<Waiter*>::iterator it, std::uint64_t total,
+                                           const ReserveOptions& options) {
+  if (options.stop.stop_requested()) {
+    leave_queue_locked(it);
+    throw Error(Errc::cancelled,
+                "pinned pool '" + options_.name + "': the wait for " + format_size(total) + " was cancelled");
+  }
+  if (options.deadline && Clock::now() >= *options.deadline) {
+    leave_queue_locked(it);
+    throw Error(Errc::timeout, "pinned pool '" + options_.name + "': no " + format_size(total) +
+                                   " could be leased before the deadline");
+  }
+}
+
+void PinnedPool::wait_to_be_head(std::unique_lock<std::mutex>& lock, Waiter& waiter,
+                                 const ReserveOptions& options) {
+  const auto is_head = [&] { return waiters_.front() == &waiter; };
+  if (options.deadline) {
+    waiter.cv.wait_until(lock, options.stop, *options.deadline, is_head);
+  } else {
+    waiter.cv.wait(lock, options.stop, is_head);
+  }
+}
+
+PinnedPool::RoomWait PinnedPool::wait_for_room(std::unique_lock<std::mutex>& lock, Waiter& waiter,
+                                               const Plan& plan, const Sizes& rounded,
+                                               const ReserveOptions& options) {
+  // Wait for budget room for what is missing. The matched idle buffers are set aside meanwhile (evictors
+  // skip them; nobody else plans while this waiter heads the queue), and a returned buffer that could
+  // replace a pin ends the wait through `round`, so the plan is made again.
+  set_aside_locked(plan, true);
+  waiter.unmatched.clear();
+  for (std::size_t i = 0; i < rounded.size(); ++i) {
+    if (plan.matched[i] == nullptr) waiter.unmatched.push_back(rounded[i]);
+  }
+  std::stop_source round;
+  waiter.round = &round;
+  lock.unlock();
+  RoomWait wait;
+  {
+    std::stop_callback forward(options.stop, [&round] { round.request_stop(); });
+    waiting_head_of = this;
+    const ScopeGuard not_waiting([] { waiting_head_of = nullptr; });
+    try {
+      wait.room = budget_.reserve(
+          plan.missing,
+          ReserveOptions{.deadline = options.deadline, .stop = round.get_token(), .evict = options.evict});
+    } catch (const Error& e) {
+      wait.cancelled = e.code() == Errc::cancelled;
+      wait.error = std::current_exception();
+    } catch (...) {
+      wait.error = std::current_exception();
+    }
+  }
+  lock.lock();
+  waiter.round = nullptr;
+  return wait;
 }
 
 std::unique_ptr<PoolBuffer> PinnedPool::pin(std::uint64_t rounded, Reservation& room, double& pin_seconds) {
@@ -359,6 +382,7 @@ void PinnedPool::give_back(std::span<PoolBuffer* const> buffers) noexcept {
   // Idle buffers are evictable: a waiter at the head of the budget (a residency load, another pool) may
   // want them trimmed now.
   budget_.notify_evictable();
+  returned_.notify();
 }
 
 void PinnedPool::add_idle(Owned fresh, double pin_seconds) {

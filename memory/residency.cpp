@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include <proofline/util/detail/log.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/size.hpp>
 
 namespace proofline::memory {
@@ -125,92 +125,142 @@ Residency::~Residency() {
   detail::ResidencyCore::destroy(victims);
 }
 
+namespace {
+
+/// What acquire found under the lock: a ready entry it now uses, or a new entry that this call must load.
+struct Lookup {
+  std::shared_ptr<ResidentEntry> entry;
+  bool must_load = false;
+};
+
+/// Waits for another acquire's load of `found` to end; throws its error if it failed, or when this
+/// acquire's own deadline or stop token ends the wait first.
+void wait_for_load(std::unique_lock<std::mutex>& lock, detail::ResidencyCore& core,
+                   const std::shared_ptr<ResidentEntry>& found, const std::string& name,
+                   const ReserveOptions& options) {
+  const auto done = [&] { return found->state != ResidentEntry::State::loading; };
+  if (options.deadline) {
+    core.load_done.wait_until(lock, options.stop, *options.deadline, done);
+  } else {
+    core.load_done.wait(lock, options.stop, done);
+  }
+  if (found->state == ResidentEntry::State::failed) throw Error(found->error_code, found->error_message);
+  if (found->state == ResidentEntry::State::loading) {
+    if (options.stop.stop_requested()) {
+      throw Error(Errc::cancelled, core.options.name + ": the wait for '" + name + "' to load was cancelled");
+    }
+    throw Error(Errc::timeout,
+                core.options.name + ": '" + name + "' did not finish loading before the deadline");
+  }
+}
+
+Lookup find_or_claim(std::unique_lock<std::mutex>& lock, detail::ResidencyCore& core, const std::string& name,
+                     const ReserveOptions& options) {
+  bool waited = false;
+  for (;;) {
+    const auto it = core.entries.find(name);
+    if (it == core.entries.end()) {
+      // This call loads it; later ones for the same name find the entry loading and wait for it.
+      auto entry = std::make_shared<ResidentEntry>();
+      entry->name = name;
+      core.entries.emplace(name, entry);
+      ++core.stats.loads;
+      return Lookup{std::move(entry), true};
+    }
+    const std::shared_ptr<ResidentEntry> found = it->second;
+    if (found->state == ResidentEntry::State::ready) {
+      ++found->users;
+      found->last_used = Clock::now();
+      if (!waited) ++core.stats.hits;
+      return Lookup{found, false};
+    }
+    ++core.stats.waits;
+    waited = true;
+    wait_for_load(lock, core, found, name, options);
+  }
+}
+
+/// A loaded object and its charge, corrected to the bytes it really occupies.
+struct Loaded {
+  std::shared_ptr<void> object;
+  std::uint64_t bytes = 0;
+  Reservation charge;
+};
+
+/// Reserves the estimate, runs the loader and corrects the charge. Runs without the core's lock.
+Loaded charge_and_load(detail::ResidencyCore& core, const std::string& name, std::uint64_t bytes,
+                       const Loader& loader, const ReserveOptions& options) {
+  Reservation charge = core.budget.reserve(bytes, options);
+  LoadedRegion region = loader(name);
+  if (!region.object) {
+    throw Error(Errc::invalid_argument,
+                core.options.name + ": the loader of '" + name + "' returned nothing");
+  }
+  const std::uint64_t real = region.bytes != 0 ? region.bytes : bytes;
+  if (real < charge.bytes()) {
+    charge.release(charge.bytes() - real);
+  } else if (real > charge.bytes()) {
+    PL_LOG_WARN("{}: '{}' occupies {}, more than its estimate of {}", core.options.name, name,
+                format_size(real), format_size(charge.bytes()));
+    charge.grow(real - charge.bytes(), options);
+  }
+  return Loaded{std::move(region.object), real, std::move(charge)};
+}
+
+void publish_locked(detail::ResidencyCore& core, ResidentEntry& entry, Loaded loaded,
+                    Clock::time_point start) {
+  entry.object = std::move(loaded.object);
+  entry.bytes = loaded.bytes;
+  entry.charge = std::move(loaded.charge);
+  entry.users = 1;
+  entry.last_used = Clock::now();
+  entry.state = ResidentEntry::State::ready;
+  core.stats.load_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  core.load_done.notify_all();
+}
+
+/// Marks the load failed with the exception being handled (call it from a catch block), for the acquires
+/// waiting for it, and drops the entry.
+void record_load_failure_locked(detail::ResidencyCore& core, const std::shared_ptr<ResidentEntry>& entry,
+                                const std::string& name) {
+  entry->state = ResidentEntry::State::failed;
+  try {
+    throw;
+  } catch (const Error& e) {
+    entry->error_code = e.code();
+    entry->error_message = e.what();
+  } catch (const std::exception& e) {
+    entry->error_message = core.options.name + ": loading '" + name + "' failed: " + e.what();
+  } catch (...) {
+    entry->error_message = core.options.name + ": loading '" + name + "' failed with an unknown exception";
+  }
+  const auto it = core.entries.find(name);
+  if (it != core.entries.end() && it->second == entry) core.entries.erase(it);  // a later acquire retries
+  ++core.stats.load_failures;
+  core.load_done.notify_all();
+}
+
+}  // namespace
+
 ResidentHandle Residency::acquire(const std::string& name, std::uint64_t bytes, const Loader& loader,
                                   const ReserveOptions& options) {
   detail::ResidencyCore& core = *core_;
   std::shared_ptr<ResidentEntry> entry;
   {
     std::unique_lock lock(core.mutex);
-    bool waited = false;
-    for (;;) {
-      const auto it = core.entries.find(name);
-      if (it == core.entries.end()) {
-        // This call loads it; later ones for the same name find the entry loading and wait for it.
-        entry = std::make_shared<ResidentEntry>();
-        entry->name = name;
-        core.entries.emplace(name, entry);
-        ++core.stats.loads;
-        break;
-      }
-      const std::shared_ptr<ResidentEntry> found = it->second;
-      if (found->state == ResidentEntry::State::ready) {
-        ++found->users;
-        found->last_used = Clock::now();
-        if (!waited) ++core.stats.hits;
-        return ResidentHandle(std::make_shared<detail::ResidentUse>(core_, found));
-      }
-      ++core.stats.waits;
-      waited = true;
-      const auto done = [&] { return found->state != ResidentEntry::State::loading; };
-      if (options.deadline) {
-        core.load_done.wait_until(lock, options.stop, *options.deadline, done);
-      } else {
-        core.load_done.wait(lock, options.stop, done);
-      }
-      if (found->state == ResidentEntry::State::failed) throw Error(found->error_code, found->error_message);
-      if (found->state == ResidentEntry::State::loading) {
-        if (options.stop.stop_requested()) {
-          throw Error(Errc::cancelled,
-                      core.options.name + ": the wait for '" + name + "' to load was cancelled");
-        }
-        throw Error(Errc::timeout,
-                    core.options.name + ": '" + name + "' did not finish loading before the deadline");
-      }
-    }
+    Lookup lookup = find_or_claim(lock, core, name, options);
+    if (!lookup.must_load) return ResidentHandle(std::make_shared<detail::ResidentUse>(core_, lookup.entry));
+    entry = std::move(lookup.entry);
   }
 
   const auto start = Clock::now();
   try {
-    Reservation charge = core.budget.reserve(bytes, options);
-    LoadedRegion region = loader(name);
-    if (!region.object) {
-      throw Error(Errc::invalid_argument,
-                  core.options.name + ": the loader of '" + name + "' returned nothing");
-    }
-    const std::uint64_t real = region.bytes != 0 ? region.bytes : bytes;
-    if (real < charge.bytes()) {
-      charge.release(charge.bytes() - real);
-    } else if (real > charge.bytes()) {
-      PL_LOG_WARN("{}: '{}' occupies {}, more than its estimate of {}", core.options.name, name,
-                  format_size(real), format_size(charge.bytes()));
-      charge.grow(real - charge.bytes(), options);
-    }
+    Loaded loaded = charge_and_load(core, name, bytes, loader, options);
     std::lock_guard lock(core.mutex);
-    entry->object = std::move(region.object);
-    entry->bytes = real;
-    entry->charge = std::move(charge);
-    entry->users = 1;
-    entry->last_used = Clock::now();
-    entry->state = ResidentEntry::State::ready;
-    core.stats.load_seconds += std::chrono::duration<double>(Clock::now() - start).count();
-    core.load_done.notify_all();
+    publish_locked(core, *entry, std::move(loaded), start);
   } catch (...) {
     std::lock_guard lock(core.mutex);
-    entry->state = ResidentEntry::State::failed;
-    try {
-      throw;
-    } catch (const Error& e) {
-      entry->error_code = e.code();
-      entry->error_message = e.what();
-    } catch (const std::exception& e) {
-      entry->error_message = core.options.name + ": loading '" + name + "' failed: " + e.what();
-    } catch (...) {
-      entry->error_message = core.options.name + ": loading '" + name + "' failed with an unknown exception";
-    }
-    const auto it = core.entries.find(name);
-    if (it != core.entries.end() && it->second == entry) core.entries.erase(it);  // a later acquire retries
-    ++core.stats.load_failures;
-    core.load_done.notify_all();
+    record_load_failure_locked(core, entry, name);
     throw;
   }
   PL_LOG_DEBUG("{}: loaded '{}' ({})", core.options.name, name, format_size(entry->bytes));
