@@ -7,16 +7,12 @@
 #include <ostream>
 #include <vector>
 
-#include <proofline/trace/detail/json.hpp>
+#include <proofline/trace/json_text.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::trace {
 
 namespace {
-
-using detail::json_number;
-using detail::json_quote;
-using detail::ns_as_us;
 
 int pid_of(const TrackInfo& track) {
   return track.gpu < 0 ? 1 : 2 + track.gpu;
@@ -57,88 +53,118 @@ std::vector<std::size_t> assign_lanes(const Snapshot& snapshot, std::vector<std:
   return lane;
 }
 
+/// tid of (track, lane): lane 0 is track id + 1; extra lanes are numbered after all tracks.
+class ThreadIds {
+ public:
+  explicit ThreadIds(const std::vector<std::size_t>& lanes_per_track)
+      : first_extra_(lanes_per_track.size(), 0) {
+    std::size_t next_tid = lanes_per_track.size() + 1;
+    for (std::size_t t = 0; t < lanes_per_track.size(); ++t) {
+      first_extra_[t] = next_tid;
+      next_tid += lanes_per_track[t] - 1;
+    }
+  }
+  std::size_t of(std::size_t track, std::size_t lane) const {
+    return lane == 0 ? track + 1 : first_extra_[track] + lane - 1;
+  }
+
+ private:
+  std::vector<std::size_t> first_extra_;
+};
+
+/// The trace's event array: next() starts an event, with a separator after the one before.
+class EventList {
+ public:
+  explicit EventList(std::ostream& out) : out_(out) {}
+  std::ostream& next() {
+    if (!first_) out_ << ",\n";
+    first_ = false;
+    return out_;
+  }
+
+ private:
+  std::ostream& out_;
+  bool first_ = true;
+};
+
+void write_process_names(const Snapshot& snapshot, const ChromeTraceOptions& options, EventList& events) {
+  std::map<int, std::string> processes{{1, options.host_process_name}};
+  for (const TrackInfo& track : snapshot.tracks)
+    if (track.gpu >= 0) processes.emplace(pid_of(track), "GPU " + std::to_string(track.gpu));
+  for (const auto& [pid, name] : processes) {
+    events.next() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << pid
+                  << ",\"tid\":0,\"args\":{\"name\":" << json_quote(name) << "}}";
+    // GPUs above the host: their streams are what a person tuning the prover looks at first.
+    events.next() << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << pid
+                  << ",\"tid\":0,\"args\":{\"sort_index\":" << (pid == 1 ? 1'000'000 : pid) << "}}";
+  }
+}
+
+void write_thread_names(const Snapshot& snapshot, const std::vector<std::size_t>& lanes_per_track,
+                        const ThreadIds& tids, EventList& events) {
+  for (std::size_t t = 0; t < snapshot.tracks.size(); ++t) {
+    const TrackInfo& track = snapshot.tracks[t];
+    if (track.kind == TrackKind::counter) continue;
+    for (std::size_t l = 0; l < lanes_per_track[t]; ++l) {
+      const std::string name = l == 0 ? track.name : track.name + " (overlap " + std::to_string(l) + ")";
+      const std::size_t tid = tids.of(t, l);
+      events.next() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid_of(track)
+                    << ",\"tid\":" << tid << ",\"args\":{\"name\":" << json_quote(name) << "}}";
+      events.next() << "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" << pid_of(track)
+                    << ",\"tid\":" << tid << ",\"args\":{\"sort_index\":" << tid << "}}";
+    }
+  }
+}
+
+void write_span(const Snapshot& snapshot, const Span& span, std::size_t tid, EventList& events) {
+  const TrackInfo& track = snapshot.tracks[index(span.track)];
+  std::ostream& event = events.next();
+  event << "{\"ph\":\"X\",\"name\":" << json_quote(snapshot.stages[index(span.stage)])
+        << ",\"cat\":" << (track.kind == TrackKind::cuda_stream ? "\"gpu\"" : "\"cpu\"")
+        << ",\"ts\":" << ns_as_us(span.begin_ns) << ",\"dur\":" << ns_as_us(span.duration_ns())
+        << ",\"pid\":" << pid_of(track) << ",\"tid\":" << tid << ",\"args\":{";
+  const char* separator = "";
+  if (span.job != no_job) {
+    event << "\"job\":" << span.job;
+    separator = ",";
+  }
+  if (span.bytes != 0) {
+    event << separator << "\"bytes\":" << span.bytes;
+    separator = ",";
+  }
+  if (span.gpu >= 0) event << separator << "\"gpu\":" << span.gpu;
+  event << "}}";
+}
+
+void write_counters(const Snapshot& snapshot, EventList& events) {
+  for (const CounterSample& sample : snapshot.counters) {
+    if (!std::isfinite(sample.value)) continue;  // JSON has no NaN; a gap reads better than a made-up value
+    const TrackInfo& track = snapshot.tracks[index(sample.track)];
+    events.next() << "{\"ph\":\"C\",\"name\":" << json_quote(track.name)
+                  << ",\"ts\":" << ns_as_us(sample.t_ns) << ",\"pid\":" << pid_of(track)
+                  << ",\"args\":{\"value\":" << json_number(sample.value) << "}}";
+  }
+}
+
 }  // namespace
 
 void write_chrome_trace(const Snapshot& snapshot, std::ostream& out, const ChromeTraceOptions& options) {
   snapshot.validate();
   std::vector<std::size_t> lanes_per_track;
   const std::vector<std::size_t> lane = assign_lanes(snapshot, lanes_per_track);
-
-  // tid of (track, lane): lane 0 is track id + 1; extra lanes are numbered after all tracks.
-  std::vector<std::size_t> first_extra_tid(snapshot.tracks.size(), 0);
-  std::size_t next_tid = snapshot.tracks.size() + 1;
-  for (std::size_t t = 0; t < snapshot.tracks.size(); ++t) {
-    first_extra_tid[t] = next_tid;
-    next_tid += lanes_per_track[t] - 1;
-  }
-  const auto tid_of = [&](std::size_t track, std::size_t l) {
-    return l == 0 ? track + 1 : first_extra_tid[track] + l - 1;
-  };
+  const ThreadIds tids(lanes_per_track);
 
   out << "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"proofline\",\"clock\":"
       << json_quote("steady_clock, microseconds since the recorder's epoch")
       << ",\"dropped\":" << snapshot.dropped << "},\n\"traceEvents\":[\n";
-  bool first = true;
-  const auto begin_event = [&]() -> std::ostream& {
-    if (!first) out << ",\n";
-    first = false;
-    return out;
-  };
-
-  std::map<int, std::string> processes{{1, options.host_process_name}};
-  for (const TrackInfo& track : snapshot.tracks)
-    if (track.gpu >= 0) processes.emplace(pid_of(track), "GPU " + std::to_string(track.gpu));
-  for (const auto& [pid, name] : processes) {
-    begin_event() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << pid
-                  << ",\"tid\":0,\"args\":{\"name\":" << json_quote(name) << "}}";
-    // GPUs above the host: their streams are what a person tuning the prover looks at first.
-    begin_event() << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << pid
-                  << ",\"tid\":0,\"args\":{\"sort_index\":" << (pid == 1 ? 1'000'000 : pid) << "}}";
-  }
-  for (std::size_t t = 0; t < snapshot.tracks.size(); ++t) {
-    const TrackInfo& track = snapshot.tracks[t];
-    if (track.kind == TrackKind::counter) continue;
-    for (std::size_t l = 0; l < lanes_per_track[t]; ++l) {
-      const std::string name = l == 0 ? track.name : track.name + " (overlap " + std::to_string(l) + ")";
-      const std::size_t tid = tid_of(t, l);
-      begin_event() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid_of(track)
-                    << ",\"tid\":" << tid << ",\"args\":{\"name\":" << json_quote(name) << "}}";
-      begin_event() << "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" << pid_of(track)
-                    << ",\"tid\":" << tid << ",\"args\":{\"sort_index\":" << tid << "}}";
-    }
-  }
-
+  EventList events(out);
+  write_process_names(snapshot, options, events);
+  write_thread_names(snapshot, lanes_per_track, tids, events);
   for (std::size_t i = 0; i < snapshot.spans.size(); ++i) {
     const Span& span = snapshot.spans[i];
-    const TrackInfo& track = snapshot.tracks[index(span.track)];
-    std::ostream& event = begin_event();
-    event << "{\"ph\":\"X\",\"name\":" << json_quote(snapshot.stages[index(span.stage)])
-          << ",\"cat\":" << (track.kind == TrackKind::cuda_stream ? "\"gpu\"" : "\"cpu\"")
-          << ",\"ts\":" << ns_as_us(span.begin_ns) << ",\"dur\":" << ns_as_us(span.duration_ns())
-          << ",\"pid\":" << pid_of(track) << ",\"tid\":" << tid_of(index(span.track), lane[i])
-          << ",\"args\":{";
-    const char* separator = "";
-    if (span.job != no_job) {
-      event << "\"job\":" << span.job;
-      separator = ",";
-    }
-    if (span.bytes != 0) {
-      event << separator << "\"bytes\":" << span.bytes;
-      separator = ",";
-    }
-    if (span.gpu >= 0) event << separator << "\"gpu\":" << span.gpu;
-    event << "}}";
+    write_span(snapshot, span, tids.of(index(span.track), lane[i]), events);
   }
-
-  if (options.counters) {
-    for (const CounterSample& sample : snapshot.counters) {
-      if (!std::isfinite(sample.value)) continue;  // JSON has no NaN; a gap reads better than a made-up value
-      const TrackInfo& track = snapshot.tracks[index(sample.track)];
-      begin_event() << "{\"ph\":\"C\",\"name\":" << json_quote(track.name)
-                    << ",\"ts\":" << ns_as_us(sample.t_ns) << ",\"pid\":" << pid_of(track)
-                    << ",\"args\":{\"value\":" << json_number(sample.value) << "}}";
-    }
-  }
+  if (options.counters) write_counters(snapshot, events);
   out << "\n]}\n";
 }
 

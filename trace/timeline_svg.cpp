@@ -294,120 +294,152 @@ void write_cpu_stack_lane(std::ostream& out, const Snapshot& snapshot, const Lan
       << format_double("%.1f", peak) << "</text>\n";
 }
 
-/// One counter chart: step areas (stacked or each from zero) over the window.
-void write_counter_chart(std::ostream& out, const Snapshot& snapshot, const CounterChart& chart, double top,
-                         const Geometry& g) {
-  // The chart's values at the window's begin and at every sample time inside it; each holds until the next.
+/// A counter chart's values at one time; each holds until the next point.
+struct ChartPoint {
+  std::int64_t t;
+  std::vector<double> values;
+};
+
+/// The chart's values at the window's begin and at every sample time inside it.
+std::vector<ChartPoint> chart_points(const Snapshot& snapshot, const CounterChart& chart,
+                                     const Window& window) {
   const std::size_t n = chart.tracks.size();
-  struct Point {
-    std::int64_t t;
-    std::vector<double> values;
-  };
-  std::vector<Point> points{{g.window.begin_ns, std::vector<double>(n, 0.0)}};
+  std::vector<ChartPoint> points{{window.begin_ns, std::vector<double>(n, 0.0)}};
   for (const CounterSample& sample : snapshot.counters) {
     const auto it = std::find(chart.tracks.begin(), chart.tracks.end(), sample.track);
     if (it == chart.tracks.end() || !std::isfinite(sample.value)) continue;
-    if (sample.t_ns >= g.window.end_ns) break;
-    if (sample.t_ns > g.window.begin_ns && points.back().t != sample.t_ns)
+    if (sample.t_ns >= window.end_ns) break;
+    if (sample.t_ns > window.begin_ns && points.back().t != sample.t_ns)
       points.push_back({sample.t_ns, points.back().values});
     points.back().values[static_cast<std::size_t>(it - chart.tracks.begin())] = sample.value;
   }
+  return points;
+}
 
+/// The largest value drawn (the largest sum when stacked); 1 when there is none above zero.
+double chart_peak(const std::vector<ChartPoint>& points, bool stacked) {
   double peak = 0;
-  for (const Point& p : points) {
+  for (const ChartPoint& p : points) {
     double sum = 0;
     for (double v : p.values) {
       sum += std::max(v, 0.0);
-      peak = std::max(peak, chart.stacked ? sum : v);
+      peak = std::max(peak, stacked ? sum : v);
     }
   }
   if (!(peak > 0)) peak = 1;
+  return peak;
+}
 
-  const double plot_top = top + 20, bottom = plot_top + chart_height;
-  const auto y = [&](double v) { return bottom - std::clamp(v / peak, 0.0, 1.0) * chart_height; };
+/// Vertical placement of a chart's plot: its top, bottom and the value at the top.
+struct ChartScale {
+  double plot_top = 0;
+  double bottom = 0;
+  double peak = 1;
+  double y(double v) const { return bottom - std::clamp(v / peak, 0.0, 1.0) * chart_height; }
+};
 
-  out << "<g class=\"counter-chart\">\n";
+/// Title, series legend, plot background and the value labels of a chart.
+void write_chart_frame(std::ostream& out, const Snapshot& snapshot, const CounterChart& chart, double top,
+                       const ChartScale& scale, const Geometry& g) {
   out << "<text x=\"" << px(g.left) << "\" y=\"" << px(top + 13) << "\" font-weight=\"bold\">"
       << xml(chart.title) << "</text>\n";
   double legend_x = g.left + static_cast<double>(chart.title.size()) * char_width + 24;
-  for (std::size_t k = 0; k < n; ++k) {
+  for (std::size_t k = 0; k < chart.tracks.size(); ++k) {
     const std::string& name = snapshot.tracks[index(chart.tracks[k])].name;
     out << "<rect x=\"" << px(legend_x) << "\" y=\"" << px(top + 3) << "\" width=\"12\" height=\"12\" fill=\""
         << colour(k) << "\"/><text x=\"" << px(legend_x + 16) << "\" y=\"" << px(top + 13) << "\">"
         << xml(name) << "</text>\n";
     legend_x += 16 + static_cast<double>(name.size()) * char_width + 18;
   }
-  out << "<rect x=\"" << px(g.left) << "\" y=\"" << px(plot_top) << "\" width=\"" << px(g.width)
+  out << "<rect x=\"" << px(g.left) << "\" y=\"" << px(scale.plot_top) << "\" width=\"" << px(g.width)
       << "\" height=\"" << px(chart_height) << "\" fill=\"#fafafa\" stroke=\"#cccccc\"/>\n";
-  out << "<text x=\"" << px(g.left - 6) << "\" y=\"" << px(plot_top + 10)
-      << "\" text-anchor=\"end\" fill=\"#555\">" << xml(counter_value(peak, chart.unit)) << "</text>\n";
-  out << "<text x=\"" << px(g.left - 6) << "\" y=\"" << px(bottom)
+  out << "<text x=\"" << px(g.left - 6) << "\" y=\"" << px(scale.plot_top + 10)
+      << "\" text-anchor=\"end\" fill=\"#555\">" << xml(counter_value(scale.peak, chart.unit)) << "</text>\n";
+  out << "<text x=\"" << px(g.left - 6) << "\" y=\"" << px(scale.bottom)
       << "\" text-anchor=\"end\" fill=\"#555\">0</text>\n";
+}
 
-  const double x_end = g.x(g.window.end_ns);
-  for (std::size_t k = 0; k < n; ++k) {
-    const auto level = [&](const Point& p, bool upper) {
-      if (!chart.stacked) return upper ? p.values[k] : 0.0;
-      double sum = 0;
-      for (std::size_t j = 0; j < k + (upper ? 1 : 0); ++j) sum += std::max(p.values[j], 0.0);
-      return sum;
-    };
-    std::vector<std::pair<double, double>> upper, lower;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      const double x0 = g.x(points[i].t);
-      const double x1 = i + 1 < points.size() ? g.x(points[i + 1].t) : x_end;
-      upper.emplace_back(x0, y(level(points[i], true)));
-      upper.emplace_back(x1, y(level(points[i], true)));
-      lower.emplace_back(x0, y(level(points[i], false)));
-      lower.emplace_back(x1, y(level(points[i], false)));
-    }
-    const auto write_points = [&](const std::vector<std::pair<double, double>>& pts, bool first_move) {
-      std::pair<double, double> last{std::numeric_limits<double>::quiet_NaN(), 0};
-      bool move = first_move;
-      for (const auto& p : pts) {
-        if (p == last) continue;
-        out << (move ? "M" : "L") << px(p.first) << ',' << px(p.second);
-        move = false;
-        last = p;
-      }
-    };
-    const std::string& name = snapshot.tracks[index(chart.tracks[k])].name;
-    out << "<path fill=\"" << colour(k) << "\" fill-opacity=\"" << (chart.stacked ? "0.75" : "0.25")
-        << "\" d=\"";
-    write_points(upper, true);
-    std::reverse(lower.begin(), lower.end());
-    write_points(lower, false);
-    out << "Z\"><title>" << xml(name) << "</title></path>\n";
-    if (!chart.stacked) {
-      out << "<path fill=\"none\" stroke=\"" << colour(k) << "\" stroke-width=\"1.5\" d=\"";
-      write_points(upper, true);
-      out << "\"/>\n";
-    }
+/// Path data through `pts`, skipping repeated points; starts with a move when `first_move`.
+void write_path_points(std::ostream& out, const std::vector<std::pair<double, double>>& pts,
+                       bool first_move) {
+  std::pair<double, double> last{std::numeric_limits<double>::quiet_NaN(), 0};
+  bool move = first_move;
+  for (const auto& p : pts) {
+    if (p == last) continue;
+    out << (move ? "M" : "L") << px(p.first) << ',' << px(p.second);
+    move = false;
+    last = p;
   }
+}
+
+/// Series k of a chart: a step area between its lower and upper levels, and an outline when not stacked.
+void write_chart_series(std::ostream& out, const Snapshot& snapshot, const CounterChart& chart, std::size_t k,
+                        const std::vector<ChartPoint>& points, const ChartScale& scale, const Geometry& g) {
+  const auto level = [&](const ChartPoint& p, bool upper) {
+    if (!chart.stacked) return upper ? p.values[k] : 0.0;
+    double sum = 0;
+    for (std::size_t j = 0; j < k + (upper ? 1 : 0); ++j) sum += std::max(p.values[j], 0.0);
+    return sum;
+  };
+  const double x_end = g.x(g.window.end_ns);
+  std::vector<std::pair<double, double>> upper, lower;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const double x0 = g.x(points[i].t);
+    const double x1 = i + 1 < points.size() ? g.x(points[i + 1].t) : x_end;
+    upper.emplace_back(x0, scale.y(level(points[i], true)));
+    upper.emplace_back(x1, scale.y(level(points[i], true)));
+    lower.emplace_back(x0, scale.y(level(points[i], false)));
+    lower.emplace_back(x1, scale.y(level(points[i], false)));
+  }
+  const std::string& name = snapshot.tracks[index(chart.tracks[k])].name;
+  out << "<path fill=\"" << colour(k) << "\" fill-opacity=\"" << (chart.stacked ? "0.75" : "0.25")
+      << "\" d=\"";
+  write_path_points(out, upper, true);
+  std::reverse(lower.begin(), lower.end());
+  write_path_points(out, lower, false);
+  out << "Z\"><title>" << xml(name) << "</title></path>\n";
+  if (!chart.stacked) {
+    out << "<path fill=\"none\" stroke=\"" << colour(k) << "\" stroke-width=\"1.5\" d=\"";
+    write_path_points(out, upper, true);
+    out << "\"/>\n";
+  }
+}
+
+/// One counter chart: step areas (stacked or each from zero) over the window.
+void write_counter_chart(std::ostream& out, const Snapshot& snapshot, const CounterChart& chart, double top,
+                         const Geometry& g) {
+  const std::vector<ChartPoint> points = chart_points(snapshot, chart, g.window);
+  ChartScale scale;
+  scale.plot_top = top + 20;
+  scale.bottom = scale.plot_top + chart_height;
+  scale.peak = chart_peak(points, chart.stacked);
+
+  out << "<g class=\"counter-chart\">\n";
+  write_chart_frame(out, snapshot, chart, top, scale, g);
+  for (std::size_t k = 0; k < chart.tracks.size(); ++k)
+    write_chart_series(out, snapshot, chart, k, points, scale, g);
   out << "</g>\n";
 }
 
-}  // namespace
+constexpr double to_s = 1e-9;  // nanoseconds to seconds
 
-void write_timeline_svg(const Snapshot& snapshot, const TimelineOptions& options, std::ostream& out) {
-  snapshot.validate();
-  const double width = std::max(options.width, 400);
-  Window window = options.window.value_or(default_window(snapshot));
-  const bool nothing = window.length_ns() == 0;
-  if (nothing) window.end_ns = window.begin_ns + 1'000'000;  // an empty run still gets a 1 ms axis
-  const Geometry g{window, 200, width - 200 - 70};
-
-  // Lanes: CUDA streams by GPU, then CPU workers.
-  std::vector<Lane> lanes;
+/// CUDA stream tracks, by GPU.
+std::vector<TrackId> streams_by_gpu(const Snapshot& snapshot) {
   std::vector<TrackId> streams = snapshot.tracks_of_kind(TrackKind::cuda_stream);
   std::stable_sort(streams.begin(), streams.end(),
                    [&](TrackId a, TrackId b) { return snapshot.track(a).gpu < snapshot.track(b).gpu; });
+  return streams;
+}
+
+/// Lanes: CUDA streams by GPU, then CPU workers.
+std::vector<Lane> make_lanes(const Snapshot& snapshot, const TimelineOptions& options,
+                             const std::vector<TrackId>& streams, const std::vector<TrackId>& workers) {
+  std::vector<Lane> lanes;
   for (TrackId t : streams) {
     const TrackInfo& info = snapshot.track(t);
     lanes.push_back(
         Lane{info.gpu >= 0 ? "GPU " + std::to_string(info.gpu) + ": " + info.name : info.name, {t}});
   }
-  const std::vector<TrackId> workers = snapshot.tracks_of_kind(TrackKind::cpu_worker);
   if (options.cpu_workers && !workers.empty()) {
     if (options.collapse_cpu_workers) {
       Lane lane{"CPU workers (" + std::to_string(workers.size()) + ")", workers, true};
@@ -417,8 +449,11 @@ void write_timeline_svg(const Snapshot& snapshot, const TimelineOptions& options
       for (TrackId t : workers) lanes.push_back(Lane{snapshot.track(t).name, {t}});
     }
   }
+  return lanes;
+}
 
-  // Counter charts: the caller's, or every counter track in one chart.
+/// Counter charts: the caller's, or every counter track in one chart.
+std::vector<CounterChart> make_charts(const Snapshot& snapshot, const TimelineOptions& options) {
   std::vector<CounterChart> charts;
   for (const CounterChart& chart : options.counter_charts) {
     for (TrackId t : chart.tracks)
@@ -433,16 +468,26 @@ void write_timeline_svg(const Snapshot& snapshot, const TimelineOptions& options
       if (snapshot.track(t).name.find("bytes") == std::string::npos) chart.unit = CounterUnit::count;
     if (!chart.tracks.empty()) charts.push_back(std::move(chart));
   }
+  return charts;
+}
 
-  // Legend: the stages that appear in the window.
+struct LegendItem {
+  double x, y;
+  std::size_t stage;
+};
+
+/// The stage legend's items, wrapped to the picture's width, and the baseline of its last row.
+struct Legend {
+  std::vector<LegendItem> items;
+  double last_y = 0;
+};
+
+/// Legend: the stages that appear in the window.
+Legend layout_legend(const Snapshot& snapshot, const Window& window, double width) {
   std::vector<bool> shown(snapshot.stages.size(), false);
   for (const Span& span : snapshot.spans)
     if (span.end_ns > window.begin_ns && span.begin_ns < window.end_ns) shown[index(span.stage)] = true;
-  struct Item {
-    double x, y;
-    std::size_t stage;
-  };
-  std::vector<Item> legend;
+  Legend legend;
   double lx = 16, ly = 56;
   for (std::size_t s = 0; s < shown.size(); ++s) {
     if (!shown[s]) continue;
@@ -451,21 +496,27 @@ void write_timeline_svg(const Snapshot& snapshot, const TimelineOptions& options
       lx = 16;
       ly += 18;
     }
-    legend.push_back({lx, ly, s});
+    legend.items.push_back({lx, ly, s});
     lx += item_width;
   }
+  legend.last_y = ly;
+  return legend;
+}
 
-  double y = ly + 26;
-  const double lanes_top = y;
+/// Places each lane's spans and stacks the lanes from `y` down; returns the y below the last lane's gap.
+double place_lanes(const Snapshot& snapshot, std::vector<Lane>& lanes, const Window& window, double y) {
   for (Lane& lane : lanes) {
     if (!lane.cpu_stack) place_spans(snapshot, lane, window);
     lane.y = y;
     y += lane.height + lane_gap;
   }
-  const double axis_y = lanes.empty() ? lanes_top : y;
-  double chart_top = axis_y + 40;
-  const double height = chart_top + static_cast<double>(charts.size()) * (chart_height + 40) + 4;
+  return y;
+}
 
+/// The SVG root, background, title and the line that sums up the window.
+void write_svg_header(std::ostream& out, const Snapshot& snapshot, const TimelineOptions& options,
+                      double width, double height, const Window& window, std::size_t streams,
+                      std::size_t workers, bool nothing) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\"" << px(height)
       << "\" viewBox=\"0 0 " << px(width) << ' ' << px(height)
@@ -473,39 +524,43 @@ void write_timeline_svg(const Snapshot& snapshot, const TimelineOptions& options
       << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
       << "<text x=\"16\" y=\"24\" font-size=\"16\" font-weight=\"bold\">" << xml(options.title)
       << "</text>\n";
-  const double to_s = 1e-9;
   out << "<text x=\"16\" y=\"42\" fill=\"#555\">"
       << xml(format_double("%.3f s", static_cast<double>(window.begin_ns) * to_s) + " to " +
              format_double("%.3f s", static_cast<double>(window.end_ns) * to_s) + " (" +
-             format_double("%.3f s", window.seconds()) + "), " + std::to_string(streams.size()) +
-             " GPU streams, " + std::to_string(workers.size()) + " CPU workers, " +
-             std::to_string(snapshot.spans.size()) + " spans" + (nothing ? "; nothing was recorded" : ""))
+             format_double("%.3f s", window.seconds()) + "), " + std::to_string(streams) + " GPU streams, " +
+             std::to_string(workers) + " CPU workers, " + std::to_string(snapshot.spans.size()) + " spans" +
+             (nothing ? "; nothing was recorded" : ""))
       << "</text>\n";
+}
 
+void write_legend(std::ostream& out, const Snapshot& snapshot, const Legend& legend) {
   out << "<g class=\"legend\">\n";
-  for (const Item& item : legend)
+  for (const LegendItem& item : legend.items)
     out << "<rect x=\"" << px(item.x) << "\" y=\"" << px(item.y - 10)
         << "\" width=\"12\" height=\"12\" fill=\"" << colour(item.stage) << "\"/><text x=\""
         << px(item.x + 16) << "\" y=\"" << px(item.y) << "\">" << xml(snapshot.stages[item.stage])
         << "</text>\n";
   out << "</g>\n";
+}
 
-  for (const Lane& lane : lanes) {
-    out << "<g class=\"lane\">\n<text x=\"" << px(g.left - 8) << "\" y=\"" << px(lane.y + 15)
-        << "\" text-anchor=\"end\">" << xml(lane.label) << "</text>\n"
-        << "<rect x=\"" << px(g.left) << "\" y=\"" << px(lane.y) << "\" width=\"" << px(g.width)
-        << "\" height=\"" << px(lane.height) << "\" fill=\"#ececec\"><title>idle</title></rect>\n";
-    if (lane.cpu_stack) {
-      write_cpu_stack_lane(out, snapshot, lane, g);
-    } else {
-      write_span_lane(out, snapshot, lane, g);
-      out << "<text x=\"" << px(g.left + g.width + 6) << "\" y=\"" << px(lane.y + 15) << "\" fill=\"#555\">"
-          << format_double("%.0f%%", busy_fraction(snapshot, lane.tracks, window) * 100.0) << "</text>\n";
-    }
-    out << "</g>\n";
+void write_lane(std::ostream& out, const Snapshot& snapshot, const Lane& lane, const Geometry& g) {
+  out << "<g class=\"lane\">\n<text x=\"" << px(g.left - 8) << "\" y=\"" << px(lane.y + 15)
+      << "\" text-anchor=\"end\">" << xml(lane.label) << "</text>\n"
+      << "<rect x=\"" << px(g.left) << "\" y=\"" << px(lane.y) << "\" width=\"" << px(g.width)
+      << "\" height=\"" << px(lane.height) << "\" fill=\"#ececec\"><title>idle</title></rect>\n";
+  if (lane.cpu_stack) {
+    write_cpu_stack_lane(out, snapshot, lane, g);
+  } else {
+    write_span_lane(out, snapshot, lane, g);
+    out << "<text x=\"" << px(g.left + g.width + 6) << "\" y=\"" << px(lane.y + 15) << "\" fill=\"#555\">"
+        << format_double("%.0f%%", busy_fraction(snapshot, lane.tracks, g.window) * 100.0) << "</text>\n";
   }
+  out << "</g>\n";
+}
 
-  // Time axis, with faint grid lines through the lanes.
+/// Time axis, with faint grid lines through the lanes.
+void write_time_axis(std::ostream& out, const Geometry& g, double lanes_top, double axis_y) {
+  const Window& window = g.window;
   const auto [step, decimals] = tick_step(window.seconds(), std::max(2, static_cast<int>(g.width / 110)));
   out << "<g class=\"axis\">\n<line x1=\"" << px(g.left) << "\" y1=\"" << px(axis_y) << "\" x2=\""
       << px(g.left + g.width) << "\" y2=\"" << px(axis_y) << "\" stroke=\"#333\"/>\n";
@@ -521,7 +576,34 @@ void write_timeline_svg(const Snapshot& snapshot, const TimelineOptions& options
         << seconds(t_s, decimals) << "</text>\n";
   }
   out << "</g>\n";
+}
 
+}  // namespace
+
+void write_timeline_svg(const Snapshot& snapshot, const TimelineOptions& options, std::ostream& out) {
+  snapshot.validate();
+  const double width = std::max(options.width, 400);
+  Window window = options.window.value_or(default_window(snapshot));
+  const bool nothing = window.length_ns() == 0;
+  if (nothing) window.end_ns = window.begin_ns + 1'000'000;  // an empty run still gets a 1 ms axis
+  const Geometry g{window, 200, width - 200 - 70};
+
+  const std::vector<TrackId> streams = streams_by_gpu(snapshot);
+  const std::vector<TrackId> workers = snapshot.tracks_of_kind(TrackKind::cpu_worker);
+  std::vector<Lane> lanes = make_lanes(snapshot, options, streams, workers);
+  const std::vector<CounterChart> charts = make_charts(snapshot, options);
+  const Legend legend = layout_legend(snapshot, window, width);
+
+  const double lanes_top = legend.last_y + 26;
+  const double y = place_lanes(snapshot, lanes, window, lanes_top);
+  const double axis_y = lanes.empty() ? lanes_top : y;
+  double chart_top = axis_y + 40;
+  const double height = chart_top + static_cast<double>(charts.size()) * (chart_height + 40) + 4;
+
+  write_svg_header(out, snapshot, options, width, height, window, streams.size(), workers.size(), nothing);
+  write_legend(out, snapshot, legend);
+  for (const Lane& lane : lanes) write_lane(out, snapshot, lane, g);
+  write_time_axis(out, g, lanes_top, axis_y);
   for (const CounterChart& chart : charts) {
     write_counter_chart(out, snapshot, chart, chart_top, g);
     chart_top += chart_height + 40;
