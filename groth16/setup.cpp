@@ -157,9 +157,15 @@ QapColumns qap_columns_at(const ConstraintSystem& cs, std::span<const Fr> lagran
   return out;
 }
 
-KeyPair setup_from_trapdoor(const ConstraintSystem& cs, const Trapdoor& t, const SetupOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  SetupTimings timings;
+namespace {
+
+/// The domain the keys are made for and τ^n, after checking that cs, the trapdoor and the options fit.
+struct CheckedDomain {
+  Domain domain;
+  Fr tau_n;
+};
+
+CheckedDomain checked_domain(const ConstraintSystem& cs, const Trapdoor& t, const SetupOptions& options) {
   validate(cs);
   if (!cs.c)
     throw Error(Errc::invalid_argument,
@@ -172,42 +178,54 @@ KeyPair setup_from_trapdoor(const ConstraintSystem& cs, const Trapdoor& t, const
   if (t.alpha.is_zero() || t.beta.is_zero() || t.gamma.is_zero() || t.delta.is_zero())
     throw Error(Errc::invalid_argument, "setup: alpha, beta, gamma and delta must be nonzero");
   const Domain domain = Domain::make(log_n, options.convention);
-  const std::uint64_t n = domain.size();
-  const Fr tau_n = t.tau.pow(n);
+  const Fr tau_n = t.tau.pow(domain.size());
   if (tau_n.is_one() || (options.convention == HConvention::snarkjs && tau_n.squared().is_one()))
     throw Error(Errc::invalid_argument, "setup: tau is a root of unity of the domain");
+  return {domain, tau_n};
+}
 
-  auto mark = std::chrono::steady_clock::now();
-  std::vector<Fr> lagrange = lagrange_basis_at(domain, t.tau);
-  timings.lagrange_s = seconds_since(mark);
+/// G1 scalars, back to back: A (m) | B1 (m) | IC (num_public + 1) | L (private) | H.
+struct G1Layout {
+  std::uint64_t m = 0;
+  std::uint64_t ic_count = 0;
+  std::uint64_t h_count = 0;
+  std::uint64_t ic_at = 0;
+  std::uint64_t h_at = 0;
+};
 
-  mark = std::chrono::steady_clock::now();
-  QapColumns cols = qap_columns_at(cs, lagrange);
-  lagrange = {};
-  timings.accumulate_s = seconds_since(mark);
+G1Layout g1_layout(const ConstraintSystem& cs, HConvention convention, std::uint64_t n) {
+  G1Layout layout;
+  layout.m = cs.num_variables;
+  layout.ic_count = cs.num_public + 1;
+  layout.h_count = h_query_size(convention, n);
+  layout.ic_at = 2 * layout.m;
+  layout.h_at = 3 * layout.m;
+  return layout;
+}
 
-  // G1 scalars, back to back: A (m) | B1 (m) | IC (num_public + 1) | L (private) | H.
-  mark = std::chrono::steady_clock::now();
-  const std::uint64_t m = cs.num_variables;
-  const std::uint64_t ic_count = cs.num_public + 1;
-  const std::uint64_t h_count = h_query_size(options.convention, n);
-  const std::uint64_t ic_at = 2 * m, h_at = 3 * m;
-  std::vector<Fr> g1_scalars(3 * m + h_count);
+/// The scalars of every G1 query (in `layout`'s order). Frees cols.u and cols.w once they are used; cols.v is
+/// kept for the B2 query.
+std::vector<Fr> g1_query_scalars(QapColumns& cols, const Trapdoor& t, const CheckedDomain& checked,
+                                 HConvention convention, const G1Layout& layout) {
+  const std::uint64_t m = layout.m;
+  std::vector<Fr> g1_scalars(3 * m + layout.h_count);
   const Fr gamma_inv = t.gamma.inverse();
   const Fr delta_inv = t.delta.inverse();
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, m, block),
-                    [&](const tbb::blocked_range<std::uint64_t>& r) {
-                      for (std::uint64_t j = r.begin(); j < r.end(); ++j) {
-                        g1_scalars[j] = cols.u[j];
-                        g1_scalars[m + j] = cols.v[j];
-                        const Fr combined = t.beta * cols.u[j] + t.alpha * cols.v[j] + cols.w[j];
-                        g1_scalars[ic_at + j] = combined * (j < ic_count ? gamma_inv : delta_inv);
-                      }
-                    });
+  tbb::parallel_for(
+      tbb::blocked_range<std::uint64_t>(0, m, block), [&](const tbb::blocked_range<std::uint64_t>& r) {
+        for (std::uint64_t j = r.begin(); j < r.end(); ++j) {
+          g1_scalars[j] = cols.u[j];
+          g1_scalars[m + j] = cols.v[j];
+          const Fr combined = t.beta * cols.u[j] + t.alpha * cols.v[j] + cols.w[j];
+          g1_scalars[layout.ic_at + j] = combined * (j < layout.ic_count ? gamma_inv : delta_inv);
+        }
+      });
   cols.u = {};
   cols.w = {};
-  const std::span<Fr> h_scalars(g1_scalars.data() + h_at, h_count);
-  if (options.convention == HConvention::generator7) {
+  const std::span<Fr> h_scalars(g1_scalars.data() + layout.h_at, layout.h_count);
+  const Domain& domain = checked.domain;
+  const Fr& tau_n = checked.tau_n;
+  if (convention == HConvention::generator7) {
     // τ^i·Z(τ)/δ for i = 0..n−2.
     fill_powers(h_scalars, (tau_n - Fr::one()) * delta_inv, t.tau);
   } else {
@@ -216,28 +234,33 @@ KeyPair setup_from_trapdoor(const ConstraintSystem& cs, const Trapdoor& t, const
     fill_lagrange_like(h_scalars, domain.shift(), domain.omega(), t.tau,
                        (tau_n.squared() - Fr::one()) * two_n_inv * delta_inv);
   }
-  timings.scalars_s = seconds_since(mark);
+  return g1_scalars;
+}
 
-  mark = std::chrono::steady_clock::now();
-  std::vector<G1Affine> g1_points(g1_scalars.size());
+std::vector<G1Affine> g1_fixed_base(std::span<const Fr> scalars, const SetupOptions& options) {
+  std::vector<G1Affine> points(scalars.size());
   if (options.fixed_base.g1) {
-    options.fixed_base.g1(G1Affine::generator(), g1_scalars, g1_points);
+    options.fixed_base.g1(G1Affine::generator(), scalars, points);
   } else {
-    cpu_fixed_base_mul(G1Affine::generator(), g1_scalars, g1_points);
+    cpu_fixed_base_mul(G1Affine::generator(), scalars, points);
   }
-  g1_scalars = {};
-  timings.g1_s = seconds_since(mark);
+  return points;
+}
 
-  mark = std::chrono::steady_clock::now();
-  std::vector<G2Affine> g2_points(m);
+std::vector<G2Affine> g2_fixed_base(std::span<const Fr> scalars, const SetupOptions& options) {
+  std::vector<G2Affine> points(scalars.size());
   if (options.fixed_base.g2) {
-    options.fixed_base.g2(G2Affine::generator(), cols.v, g2_points);
+    options.fixed_base.g2(G2Affine::generator(), scalars, points);
   } else {
-    cpu_fixed_base_mul(G2Affine::generator(), cols.v, g2_points);
+    cpu_fixed_base_mul(G2Affine::generator(), scalars, points);
   }
-  cols.v = {};
-  timings.g2_s = seconds_since(mark);
+  return points;
+}
 
+/// The keys from the trapdoor's fixed points and the query points (G1 in `layout`'s order, G2 the B2 query).
+KeyPair assemble_keys(const ConstraintSystem& cs, const Trapdoor& t, const SetupOptions& options,
+                      unsigned log_n, const G1Layout& layout, std::vector<G1Affine> g1_points,
+                      std::vector<G2Affine> g2_points) {
   KeyPair keys;
   const auto g1 = [](const Fr& s) { return G1Affine::generator().mul(s).to_affine(); };
   const auto g2 = [](const Fr& s) { return G2Affine::generator().mul(s).to_affine(); };
@@ -245,9 +268,10 @@ KeyPair setup_from_trapdoor(const ConstraintSystem& cs, const Trapdoor& t, const
   keys.vk.beta2 = g2(t.beta);
   keys.vk.gamma2 = g2(t.gamma);
   keys.vk.delta2 = g2(t.delta);
-  keys.vk.ic.assign(g1_points.begin() + static_cast<std::ptrdiff_t>(ic_at),
-                    g1_points.begin() + static_cast<std::ptrdiff_t>(ic_at + ic_count));
+  keys.vk.ic.assign(g1_points.begin() + static_cast<std::ptrdiff_t>(layout.ic_at),
+                    g1_points.begin() + static_cast<std::ptrdiff_t>(layout.ic_at + layout.ic_count));
 
+  const std::uint64_t m = layout.m;
   ProvingKey& pk = keys.pk;
   pk.convention = options.convention;
   pk.num_variables = m;
@@ -261,9 +285,46 @@ KeyPair setup_from_trapdoor(const ConstraintSystem& cs, const Trapdoor& t, const
   const SharedArray<G1Affine> g1_all(std::move(g1_points));
   pk.a_query = g1_all.subarray(0, m);
   pk.b1_query = g1_all.subarray(m, m);
-  pk.l_query = g1_all.subarray(ic_at + ic_count, m - ic_count);
-  pk.h_query = g1_all.subarray(h_at, h_count);
+  pk.l_query = g1_all.subarray(layout.ic_at + layout.ic_count, m - layout.ic_count);
+  pk.h_query = g1_all.subarray(layout.h_at, layout.h_count);
   pk.b2_query = SharedArray<G2Affine>(std::move(g2_points));
+  return keys;
+}
+
+}  // namespace
+
+KeyPair setup_from_trapdoor(const ConstraintSystem& cs, const Trapdoor& t, const SetupOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  SetupTimings timings;
+  const CheckedDomain checked = checked_domain(cs, t, options);
+  const Domain& domain = checked.domain;
+
+  auto mark = std::chrono::steady_clock::now();
+  std::vector<Fr> lagrange = lagrange_basis_at(domain, t.tau);
+  timings.lagrange_s = seconds_since(mark);
+
+  mark = std::chrono::steady_clock::now();
+  QapColumns cols = qap_columns_at(cs, lagrange);
+  lagrange = {};
+  timings.accumulate_s = seconds_since(mark);
+
+  mark = std::chrono::steady_clock::now();
+  const G1Layout layout = g1_layout(cs, options.convention, domain.size());
+  std::vector<Fr> g1_scalars = g1_query_scalars(cols, t, checked, options.convention, layout);
+  timings.scalars_s = seconds_since(mark);
+
+  mark = std::chrono::steady_clock::now();
+  std::vector<G1Affine> g1_points = g1_fixed_base(g1_scalars, options);
+  g1_scalars = {};
+  timings.g1_s = seconds_since(mark);
+
+  mark = std::chrono::steady_clock::now();
+  std::vector<G2Affine> g2_points = g2_fixed_base(cols.v, options);
+  cols.v = {};
+  timings.g2_s = seconds_since(mark);
+
+  KeyPair keys =
+      assemble_keys(cs, t, options, domain.log_size(), layout, std::move(g1_points), std::move(g2_points));
   timings.total_s = seconds_since(start);
   if (options.timings != nullptr) *options.timings = timings;
   return keys;
