@@ -41,64 +41,87 @@ bool lanes_feasible(unsigned tile_bits, unsigned taken) {
   return static_cast<unsigned>(__builtin_popcount(residues)) >= lanes;
 }
 
-RoundPlan make_round(const PassArgs& a, unsigned b, unsigned r) {
-  RoundPlan rp;
-  rp.stages = static_cast<std::uint8_t>(r);
-  rp.thread_bits = static_cast<std::uint8_t>(a.tile_bits - kRegBits);
-  const unsigned s_shift = a.lo_bits > 0 ? a.log_c : 0;
-  const unsigned c_shift = a.lo_bits > 0 ? 0 : a.k;
-  const unsigned log_c = a.log_c;
-
-  // The top register bit holds stage 0's bit, the next stage 1's, ... (or bits outside the round).
+/// Where a round's bits sit in the tile: reg_pos[i] is the tile bit of register bit i, `taken` the tile bits
+/// already given to registers (or, later, to threads).
+struct RoundLayout {
   unsigned reg_pos[kRegBits] = {};
   unsigned taken = 0;
+};
+
+/// Group bits sit above the column bits in a tile with lo bits, columns above the group bits otherwise.
+unsigned group_shift(const PassArgs& a) {
+  return a.lo_bits > 0 ? a.log_c : 0;
+}
+unsigned column_shift(const PassArgs& a) {
+  return a.lo_bits > 0 ? 0 : a.k;
+}
+
+/// The lanes of a warp: the thread bits below the warp bits, five at most.
+unsigned lane_count(const PassArgs& a) {
+  return std::min(5u, a.tile_bits - static_cast<unsigned>(kRegBits));
+}
+
+void place_round_stages(const PassArgs& a, unsigned b, unsigned r, RoundPlan& rp, RoundLayout& layout) {
+  const unsigned s_shift = group_shift(a);
+  // The top register bit holds stage 0's bit, the next stage 1's, ... (or bits outside the round).
   for (unsigned st = 0; st < r; ++st) {
     const unsigned bit = a.dif ? b + r - 1 - st : b + st;
     rp.log_h[st] = static_cast<std::uint8_t>(bit);
-    reg_pos[kRegBits - 1 - st] = s_shift + bit;
-    taken |= 1u << (s_shift + bit);
+    layout.reg_pos[kRegBits - 1 - st] = s_shift + bit;
+    layout.taken |= 1u << (s_shift + bit);
   }
-  if (r < kRegBits) {
-    // Extra register bits: columns first (they leave the twiddles alone), then group bits above the round,
-    // then below; keep a free position in every residue class so the lanes stay conflict-free.
-    std::vector<unsigned> candidates;
-    for (unsigned i = log_c; i-- > 0;) candidates.push_back(c_shift + i);
-    for (unsigned q = b + r; q < a.k; ++q) candidates.push_back(s_shift + q);
-    for (unsigned q = b; q-- > 0;) candidates.push_back(s_shift + q);
-    for (unsigned st = r; st < kRegBits; ++st) {
-      unsigned pick = ~0u;
-      for (unsigned p : candidates)
-        if (!((taken >> p) & 1u) && lanes_feasible(a.tile_bits, taken | (1u << p))) {
-          pick = p;
-          break;
-        }
-      if (pick == ~0u)
-        for (unsigned p : candidates)
-          if (!((taken >> p) & 1u)) {
-            pick = p;
-            break;
-          }
-      if (pick == ~0u) throw Error(Errc::internal, "GPU NTT plan: tile too small for a round");
-      reg_pos[kRegBits - 1 - st] = pick;
-      taken |= 1u << pick;
-    }
-  }
+}
 
+/// The first candidate not yet taken whose choice keeps the lanes feasible, else the first not taken, else
+/// ~0u.
+unsigned pick_extra_register_bit(const PassArgs& a, const std::vector<unsigned>& candidates, unsigned taken) {
+  for (unsigned p : candidates)
+    if (!((taken >> p) & 1u) && lanes_feasible(a.tile_bits, taken | (1u << p))) return p;
+  for (unsigned p : candidates)
+    if (!((taken >> p) & 1u)) return p;
+  return ~0u;
+}
+
+void place_extra_register_bits(const PassArgs& a, unsigned b, unsigned r, RoundLayout& layout) {
+  if (r >= kRegBits) return;
+  const unsigned s_shift = group_shift(a);
+  const unsigned c_shift = column_shift(a);
+  // Extra register bits: columns first (they leave the twiddles alone), then group bits above the round,
+  // then below; keep a free position in every residue class so the lanes stay conflict-free.
+  std::vector<unsigned> candidates;
+  for (unsigned i = a.log_c; i-- > 0;) candidates.push_back(c_shift + i);
+  for (unsigned q = b + r; q < a.k; ++q) candidates.push_back(s_shift + q);
+  for (unsigned q = b; q-- > 0;) candidates.push_back(s_shift + q);
+  for (unsigned st = r; st < kRegBits; ++st) {
+    const unsigned pick = pick_extra_register_bit(a, candidates, layout.taken);
+    if (pick == ~0u) throw Error(Errc::internal, "GPU NTT plan: tile too small for a round");
+    layout.reg_pos[kRegBits - 1 - st] = pick;
+    layout.taken |= 1u << pick;
+  }
+}
+
+/// The tile bits kept for the warp bits (none if they cannot all be kept); also marks them taken.
+unsigned reserve_warp_bits(const PassArgs& a, unsigned b, const RoundPlan& rp, RoundLayout& layout) {
+  const unsigned s_shift = group_shift(a);
   // Warp bits (thread bits above the lanes): when they can hold all group bits below the round, they do, so
   // the round's twiddle indices s mod h are uniform across a warp and the warps whose twiddle is 1 skip the
   // multiplication instead of running it with those lanes masked (a quarter and an eighth of the round
   // b = 2's butterflies).
-  const unsigned lanes = std::min(5u, a.tile_bits - static_cast<unsigned>(kRegBits));
-  const unsigned warp_bits = rp.thread_bits - lanes;
+  const unsigned warp_bits = rp.thread_bits - lane_count(a);
   unsigned reserved = 0;
   if (b > 0 && b <= warp_bits) {
     bool free = true;
-    for (unsigned q = 0; q < b; ++q) free = free && !((taken >> (s_shift + q)) & 1u);
+    for (unsigned q = 0; q < b; ++q) free = free && !((layout.taken >> (s_shift + q)) & 1u);
     if (free)
       for (unsigned q = 0; q < b; ++q) reserved |= 1u << (s_shift + q);
   }
-  taken |= reserved;
+  layout.taken |= reserved;
+  return reserved;
+}
 
+void place_thread_bits(const PassArgs& a, unsigned reserved, RoundPlan& rp, RoundLayout& layout) {
+  const unsigned lanes = lane_count(a);
+  unsigned& taken = layout.taken;
   // Thread bits: lane bit i on a position of residue i where possible, then the reserved warp bits, then the
   // rest from the bottom up.
   unsigned count = 0;
@@ -122,12 +145,14 @@ RoundPlan make_round(const PassArgs& a, unsigned b, unsigned r) {
       taken |= 1u << p;
     }
   if (count != rp.thread_bits) throw Error(Errc::internal, "GPU NTT plan: thread bits do not cover the tile");
+}
 
+void fill_register_offsets(const PassArgs& a, const RoundLayout& layout, RoundPlan& rp) {
   std::uint32_t s_off[kRegs];
   for (unsigned o = 0; o < kRegs; ++o) {
     std::uint32_t e = 0;
     for (unsigned i = 0; i < kRegBits; ++i)
-      if ((o >> i) & 1u) e |= 1u << reg_pos[i];
+      if ((o >> i) & 1u) e |= 1u << layout.reg_pos[i];
     rp.e_off[o] = static_cast<std::uint16_t>(e);
     rp.phys_off[o] = static_cast<std::uint16_t>(swizzle(e));
     s_off[o] = group_index(a, e);
@@ -135,6 +160,18 @@ RoundPlan make_round(const PassArgs& a, unsigned b, unsigned r) {
   for (unsigned st = 0; st < kRegBits; ++st)
     for (unsigned j = 0; j < kRegs / 2; ++j)
       rp.s_add[st][j] = static_cast<std::uint16_t>(s_off[rotate_registers(j, st)]);
+}
+
+RoundPlan make_round(const PassArgs& a, unsigned b, unsigned r) {
+  RoundPlan rp;
+  rp.stages = static_cast<std::uint8_t>(r);
+  rp.thread_bits = static_cast<std::uint8_t>(a.tile_bits - kRegBits);
+  RoundLayout layout;
+  place_round_stages(a, b, r, rp, layout);
+  place_extra_register_bits(a, b, r, layout);
+  const unsigned reserved = reserve_warp_bits(a, b, rp, layout);
+  place_thread_bits(a, reserved, rp, layout);
+  fill_register_offsets(a, layout, rp);
   return rp;
 }
 
