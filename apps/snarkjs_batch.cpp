@@ -86,8 +86,8 @@ int run_snarkjs(const BatchOptions& o) {
   prover->shutdown();
   results.finish_progress();
 
-  const graph::RunReport report = graph::make_run_report(graph::recorder(*prover).snapshot(), graph::run_roles(*prover),
-                                                         prover->stats(), p.jobs.size(), wall_s);
+  const graph::RunReport report = graph::make_run_report(
+      graph::recorder(*prover).snapshot(), graph::run_roles(*prover), prover->stats(), p.jobs.size(), wall_s);
   std::fputs(graph::report_summary(report).c_str(), stdout);
   write_results(o, results.sorted());
   if (o.report) write_file(*o.report, graph::report_json(report));

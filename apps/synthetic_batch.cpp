@@ -19,7 +19,6 @@
 #include <proofline/util/options.hpp>
 #include <proofline/util/size.hpp>
 
-
 #include "batch_common.hpp"
 #include "synthetic_keys.hpp"
 
@@ -48,7 +47,6 @@ std::string job_name(std::uint64_t index) {
   std::snprintf(buffer, sizeof buffer, "proof-%06llu", static_cast<unsigned long long>(index));
   return buffer;
 }
-
 
 /// Job `index`'s witness: synthesized in the slot, or copied there from the presynthesized jobs.
 graph::WitnessSource witness_of(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
@@ -153,8 +151,8 @@ BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSet
 
 graph::RunReport make_report(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
                              graph::Pipeline& prover, double wall_s) {
-  graph::RunReport report =
-      graph::make_run_report(graph::recorder(prover).snapshot(), graph::run_roles(prover), prover.stats(), o.count, wall_s);
+  graph::RunReport report = graph::make_run_report(graph::recorder(prover).snapshot(),
+                                                   graph::run_roles(prover), prover.stats(), o.count, wall_s);
   report.extra.emplace_back("log2", static_cast<double>(o.log2));
   report.extra.emplace_back("presynthesized", run.presynthesized ? 1.0 : 0.0);
   report.extra.emplace_back("setup_s", s.setup_s);

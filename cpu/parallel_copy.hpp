@@ -1,5 +1,5 @@
-// A copy of field elements spread over oneTBB's workers: witness vectors of 2^20..2^27 elements are copied into
-// pinned slots, where one thread would leave the memory bandwidth mostly idle.
+// A copy of field elements spread over oneTBB's workers: witness vectors of 2^20..2^27 elements are copied
+// into pinned slots, where one thread would leave the memory bandwidth mostly idle.
 #pragma once
 
 #include <oneapi/tbb/blocked_range.h>
@@ -18,8 +18,8 @@ namespace proofline::cpu {
 /// Copies `from` into `to`; throws Error(invalid_argument) when their sizes differ.
 inline void parallel_copy(std::span<const Fr> from, std::span<Fr> to) {
   if (to.size() != from.size())
-    throw Error(Errc::invalid_argument, "a vector of " + std::to_string(from.size()) + " values for a region of " +
-                                            std::to_string(to.size()));
+    throw Error(Errc::invalid_argument, "a vector of " + std::to_string(from.size()) +
+                                            " values for a region of " + std::to_string(to.size()));
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, from.size(), std::size_t{1} << 16),
                             [&](const oneapi::tbb::blocked_range<std::size_t>& r) {
                               std::copy(from.begin() + static_cast<std::ptrdiff_t>(r.begin()),

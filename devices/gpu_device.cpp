@@ -8,8 +8,8 @@
 #include <string>
 
 #include <proofline/cuda/check.hpp>
-#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/size.hpp>
 
 namespace proofline::devices {
@@ -117,17 +117,17 @@ void CUDART_CB run_completion(void* completion) {
   done->handler(*done, nullptr);
 }
 
-void enqueue_h2d(DeviceSlot& slot, const Fr* a, const Fr* b, const Fr* c, std::uint64_t abc_bytes, const Fr* z,
-                 std::uint64_t z_bytes, cudaStream_t stream) {
+void enqueue_h2d(DeviceSlot& slot, const Fr* a, const Fr* b, const Fr* c, std::uint64_t abc_bytes,
+                 const Fr* z, std::uint64_t z_bytes, cudaStream_t stream) {
   PL_CUDA_CHECK(cudaMemcpyAsync(slot.a.data(), a, abc_bytes, cudaMemcpyHostToDevice, stream));
   PL_CUDA_CHECK(cudaMemcpyAsync(slot.b.data(), b, abc_bytes, cudaMemcpyHostToDevice, stream));
   PL_CUDA_CHECK(cudaMemcpyAsync(slot.c.data(), c, abc_bytes, cudaMemcpyHostToDevice, stream));
   PL_CUDA_CHECK(cudaMemcpyAsync(slot.z.data(), z, z_bytes, cudaMemcpyHostToDevice, stream));
 }
 
-void record_device_span(trace::Recorder& recorder, const DeviceSlot& slot, trace::StageId stage, trace::TrackId track,
-                        const cuda::Event& begin, const cuda::Event& end, std::uint64_t job,
-                        std::uint64_t bytes) {
+void record_device_span(trace::Recorder& recorder, const DeviceSlot& slot, trace::StageId stage,
+                        trace::TrackId track, const cuda::Event& begin, const cuda::Event& end,
+                        std::uint64_t job, std::uint64_t bytes) {
   if (!slot.anchor) return;
   float begin_ms = 0, end_ms = 0;
   // Both events completed before the host function that led here ran: this never waits.
@@ -169,7 +169,8 @@ namespace {
 
 /// The NTT engine (with the top-pass table of 2^log_n rows in `convention` when asked for) and the MSM
 /// engines of this GPU for slots of 2^log_n rows and z_cap witness values; returns the largest MSM scratch.
-std::size_t make_engines(GpuDevice& g, cuda::NttEngineOptions& ntt_options, std::uint64_t n, std::uint64_t z_cap) {
+std::size_t make_engines(GpuDevice& g, cuda::NttEngineOptions& ntt_options, std::uint64_t n,
+                         std::uint64_t z_cap) {
   const int device = g.lane.device;
   g.ntt = std::make_unique<cuda::NttEngine>(device, ntt_options);
   const cuda::MsmOptions sparse{.split_zero_one = true};
@@ -181,8 +182,8 @@ std::size_t make_engines(GpuDevice& g, cuda::NttEngineOptions& ntt_options, std:
   const std::uint64_t g1_batch = std::min<std::uint64_t>(buffer / sizeof(G1Affine), std::max(n, z_cap));
   const std::uint64_t g2_batch = std::min<std::uint64_t>(buffer / sizeof(G2Affine), z_cap);
   g.stream_sparse_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, g1_batch, sparse, device);
-  g.stream_dense_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n),
-                                                        cuda::MsmOptions{}, device);
+  g.stream_dense_g1 = std::make_unique<cuda::MsmEngine>(
+      cuda::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n), cuda::MsmOptions{}, device);
   g.stream_sparse_g2 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g2, g2_batch, sparse, device);
   std::size_t scratch = 0;
   for (const auto* engine : {g.msm_sparse_g1.get(), g.msm_dense_g1.get(), g.msm_sparse_g2.get(),
@@ -225,9 +226,10 @@ memory::Reservation charge_slots(GpuDevice& g, cuda::NttEngineOptions& ntt_optio
   }
   if (!charge)
     throw Error(Errc::out_of_budget,
-                gpu_name(g.lane) + ": " + std::to_string(count) + " device slots for 2^" + std::to_string(log_n) +
-                    " rows (each with its MSM scratch) and the NTT tables need " + format_size(bytes) +
-                    ", the VRAM budget has " + format_size(g.vram.available()) + " (--vram-budget, --device-slots)");
+                gpu_name(g.lane) + ": " + std::to_string(count) + " device slots for 2^" +
+                    std::to_string(log_n) + " rows (each with its MSM scratch) and the NTT tables need " +
+                    format_size(bytes) + ", the VRAM budget has " + format_size(g.vram.available()) +
+                    " (--vram-budget, --device-slots)");
   return std::move(*charge);
 }
 
@@ -244,7 +246,8 @@ std::unique_ptr<DeviceSlot> make_slot(GpuDevice& g, int index, std::uint64_t n, 
   slot->results = cuda::DeviceBuffer<MsmResultsDevice>(1);
   slot->host_results = g.pool.lease(sizeof(MsmResultsDevice));
   if (!slot->host_results.page_locked())
-    PL_LOG_WARN("{}: the MSM result buffer is not page-locked; result copies will be synchronous", gpu_name(g.lane));
+    PL_LOG_WARN("{}: the MSM result buffer is not page-locked; result copies will be synchronous",
+                gpu_name(g.lane));
   return slot;
 }
 
@@ -265,8 +268,9 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
     ntt_options.top_diagonals.push_back({static_cast<int>(log_n), convention});
   const std::size_t scratch = make_engines(g, ntt_options, n, z_cap);
   const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + sizeof(MsmResultsDevice);
-  const std::size_t count =
-      g.options.device_slots != 0 ? g.options.device_slots : automatic_slot_count(g, per_slot + scratch, keep_free);
+  const std::size_t count = g.options.device_slots != 0
+                                ? g.options.device_slots
+                                : automatic_slot_count(g, per_slot + scratch, keep_free);
   g.fixed = charge_slots(g, ntt_options, count, per_slot + scratch, log_n);
   g.log_n_cap = log_n;
   g.z_cap = z_cap;
@@ -276,8 +280,10 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
     out.push_back(g.slots.back().get());
   }
   PL_LOG_INFO(
-      "{}: {} device slots of {} for 2^{} rows, each with a compute stream and {} of MSM scratch; NTT tables {}",
-      gpu_name(lane), count, format_size(per_slot), log_n, format_size(scratch), format_size(g.ntt->table_bytes()));
+      "{}: {} device slots of {} for 2^{} rows, each with a compute stream and {} of MSM scratch; NTT tables "
+      "{}",
+      gpu_name(lane), count, format_size(per_slot), log_n, format_size(scratch),
+      format_size(g.ntt->table_bytes()));
   return out;
 }
 

@@ -1,5 +1,5 @@
-// Internal, CUDA backend only (includes the CUDA runtime): the resources of one GPU and the completion records
-// of its stages. Included by the devices sources and the CUDA stage bodies in nodes/.
+// Internal, CUDA backend only (includes the CUDA runtime): the resources of one GPU and the completion
+// records of its stages. Included by the devices sources and the CUDA stage bodies in nodes/.
 //
 // Completion protocol: a stage body enqueues its work on a stream, then launches a host function
 // (cudaLaunchHostFunc) with a Completion that hands the job back to the flow graph. The host function does
@@ -18,10 +18,10 @@
 #include <vector>
 
 #include <proofline/cuda/device_buffer.hpp>
-#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
 #include <proofline/cuda/gpu_msm_stream.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/devices/gpu_lane.hpp>
 #include <proofline/devices/host_srs.hpp>
 #include <proofline/groth16/proving_key.hpp>
@@ -135,13 +135,13 @@ void enqueue_job_msms(GpuDevice& g, const groth16::ProvingKey& pk, const HostSrs
                       const memory::ResidentHandle& resident, DeviceSlot& slot);
 
 /// Enqueues the copies of a job's a, b, c (each `abc_bytes`) and z (`z_bytes`) into the slot on `stream`.
-void enqueue_h2d(DeviceSlot& slot, const Fr* a, const Fr* b, const Fr* c, std::uint64_t abc_bytes, const Fr* z,
-                 std::uint64_t z_bytes, cudaStream_t stream);
+void enqueue_h2d(DeviceSlot& slot, const Fr* a, const Fr* b, const Fr* c, std::uint64_t abc_bytes,
+                 const Fr* z, std::uint64_t z_bytes, cudaStream_t stream);
 
 /// A span on `track` from two events of this slot, converted to the host clock through the slot's anchor.
 void record_device_span(trace::Recorder& recorder, const DeviceSlot& slot, trace::StageId stage,
-                        trace::TrackId track, const cuda::Event& begin, const cuda::Event& end, std::uint64_t job,
-                        std::uint64_t bytes);
+                        trace::TrackId track, const cuda::Event& begin, const cuda::Event& end,
+                        std::uint64_t job, std::uint64_t bytes);
 
 inline GpuDevice& device_of(GpuLane& lane) {
   return *lane.resources;

@@ -1,9 +1,9 @@
 // The GPUs of a pipeline as the layers above the CUDA code see them: one GpuLane per device, with what can be
 // read without CUDA (health, job counts, trace tracks), and the functions that manage its resources: the VRAM
 // budget, the keys' SRS resident in VRAM (least recently used idle keys evicted), the device slots with their
-// compute streams and MSM scratch, SRS streaming for keys that do not fit, clock anchors and the health check.
-// The resources themselves (GpuDevice) are CUDA types, in detail/gpu_device.hpp; without CUDA these functions
-// throw Error(cuda), and the CPU backend never calls them.
+// compute streams and MSM scratch, SRS streaming for keys that do not fit, clock anchors and the health
+// check. The resources themselves (GpuDevice) are CUDA types, in detail/gpu_device.hpp; without CUDA these
+// functions throw Error(cuda), and the CPU backend never calls them.
 #pragma once
 
 #include <atomic>

@@ -1,5 +1,5 @@
-// What a Pipeline is built from: backend and mode, budgets, slot counts, threads and delivery options. Every field has a working default; a default-constructed Config proves on whatever
-// backend the machine has.
+// What a Pipeline is built from: backend and mode, budgets, slot counts, threads and delivery options. Every
+// field has a working default; a default-constructed Config proves on whatever backend the machine has.
 #pragma once
 
 #include <chrono>

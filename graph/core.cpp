@@ -9,8 +9,8 @@
 #include <proofline/devices/gpu_lane.hpp>
 #include <proofline/graph/detail/flow.hpp>
 #include <proofline/memory/host_memory.hpp>
-#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/size.hpp>
 
 namespace proofline::graph::detail {
@@ -47,7 +47,8 @@ std::vector<std::unique_ptr<devices::GpuLane>> make_lanes(const Config& config, 
     for (const auto& d : devices) wanted.push_back(d.index);
   std::vector<std::unique_ptr<devices::GpuLane>> lanes;
   for (const int ordinal : wanted) {
-    const auto it = std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.index == ordinal; });
+    const auto it =
+        std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.index == ordinal; });
     if (it == devices.end())
       throw Error(Errc::invalid_argument, "GPU " + std::to_string(ordinal) + " does not exist (" +
                                               std::to_string(devices.size()) + " usable)");
@@ -122,7 +123,8 @@ Core::Core(Config c, testing::Hooks h)
 
   if (backend == Backend::cuda) {
     gpus() = make_lanes(config, recorder);
-    for (auto& lane : gpus()) lane->resources = devices::make_gpu_device(*lane, gpu_options(config), recorder, *pool);
+    for (auto& lane : gpus())
+      lane->resources = devices::make_gpu_device(*lane, gpu_options(config), recorder, *pool);
   }
   const std::size_t per_gpu = backend == Backend::cuda ? gpus().size() : 1;
   slot_cap = config.slots != 0 ? config.slots : synthesis_concurrency + 2 * per_gpu;
@@ -220,7 +222,8 @@ bool Core::prepare_result(JobState& job, std::optional<JobError> early) {
 }
 
 void Core::deliver_early(JobState& job, JobError error) {
-  if (prepare_result(job, std::move(error))) flow->results.try_put(ResultMsg{job.seq, job.shared_from_this()});
+  if (prepare_result(job, std::move(error)))
+    flow->results.try_put(ResultMsg{job.seq, job.shared_from_this()});
 }
 
 void Core::deliver_now(const std::shared_ptr<JobState>& job) noexcept {

@@ -10,8 +10,8 @@
 #include <proofline/devices/host_srs.hpp>
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
-#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/scope_guard.hpp>
 #include <proofline/util/size.hpp>
 
@@ -72,15 +72,17 @@ void prepare_gpus(Core& core, const KeyState& key, const std::string& what) {
   const groth16::ProvingKey& pk = *key.pk;
   if (pk.log_domain_size < cuda::NttEngine::min_log_n)
     throw Error(Errc::invalid_argument, what + ": the GPU NTT needs domains of at least 2^" +
-                                            std::to_string(cuda::NttEngine::min_log_n) + " rows, the key has 2^" +
-                                            std::to_string(pk.log_domain_size) + " (use the CPU backend)");
+                                            std::to_string(cuda::NttEngine::min_log_n) +
+                                            " rows, the key has 2^" + std::to_string(pk.log_domain_size) +
+                                            " (use the CPU backend)");
   if (!core.device_slots_ready) {
     const unsigned log_n = std::max(core.config.max_log_n, pk.log_domain_size);
     const std::uint64_t z_cap = std::max<std::uint64_t>(std::uint64_t{1} << log_n, pk.num_variables);
     // Automatic device slots leave room for this key's SRS, unless it is streamed anyway.
     const std::uint64_t srs_bytes = core.config.srs == SrsPlacement::host ? 0 : devices::device_key_bytes(pk);
     for (std::size_t i = 0; i < core.gpus().size(); ++i) {
-      const auto slots = devices::allocate_device_slots(*core.gpus()[i], log_n, z_cap, pk.convention, srs_bytes);
+      const auto slots =
+          devices::allocate_device_slots(*core.gpus()[i], log_n, z_cap, pk.convention, srs_bytes);
       auto& nodes = *core.flow->gpus[i];
       if (nodes.device_tokens)
         for (devices::DeviceSlot* slot : slots) nodes.device_tokens->try_put(detail::DeviceSlotMsg{slot});
@@ -116,7 +118,8 @@ void place_srs(Core& core, KeyState& key, const std::string& what) {
   if (placement != SrsPlacement::host) {
     if (place_in_vram(core, key, why)) return;
     if (placement == SrsPlacement::device)
-      throw Error(Errc::out_of_budget, what + ": its SRS (" + format_size(devices::device_key_bytes(*key.pk)) +
+      throw Error(Errc::out_of_budget, what + ": its SRS (" +
+                                           format_size(devices::device_key_bytes(*key.pk)) +
                                            ") fits no GPU's VRAM budget next to the device slots (" + why +
                                            "); SRS placement 'auto' would stream it from host memory");
   }
@@ -132,7 +135,8 @@ void place_srs(Core& core, KeyState& key, const std::string& what) {
       why = e.what();
     }
   }
-  if (placed == 0) throw Error(Errc::out_of_budget, what + ": no GPU can stream its SRS from host memory: " + why);
+  if (placed == 0)
+    throw Error(Errc::out_of_budget, what + ": no GPU can stream its SRS from host memory: " + why);
   PL_LOG_INFO("{}: SRS of {} streamed from host memory ({} in {:.2f} s)", what, format_size(srs->bytes),
               srs->copied() ? "a pinned copy made" : "its own pinned points", srs->seconds);
   key.host_srs = std::move(srs);
@@ -141,8 +145,8 @@ void place_srs(Core& core, KeyState& key, const std::string& what) {
 /// Registers the key and makes it the largest if it is; throws (unregistered again) when the host budget
 /// holds not one slot of its jobs next to everything else. Returns the token target and whether it is the
 /// largest.
-std::pair<std::size_t, bool> publish(Core& core, const std::shared_ptr<KeyState>& key, std::uint64_t host_bytes,
-                                     const std::string& what) {
+std::pair<std::size_t, bool> publish(Core& core, const std::shared_ptr<KeyState>& key,
+                                     std::uint64_t host_bytes, const std::string& what) {
   {
     std::lock_guard lock(core.keys_mutex);
     core.keys.emplace(key->id, key);
@@ -163,12 +167,13 @@ std::pair<std::size_t, bool> publish(Core& core, const std::shared_ptr<KeyState>
   }
   recompute_largest(core);
   const memory::BudgetStats budget = core.host_budget->stats();
-  throw Error(Errc::out_of_budget, what + ": the host budget of " + format_size(budget.total) + " holds its keys (" +
-                                       format_size(host_bytes) + ") but not one " +
-                                       (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") + " of " +
-                                       format_size(key->slot_bytes) + " for its 2^" +
-                                       std::to_string(key->pk->log_domain_size) + " jobs next to everything else (" +
-                                       format_size(budget.used) + " in use); raise the host budget (--host-budget)");
+  throw Error(Errc::out_of_budget, what + ": the host budget of " + format_size(budget.total) +
+                                       " holds its keys (" + format_size(host_bytes) + ") but not one " +
+                                       (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") +
+                                       " of " + format_size(key->slot_bytes) + " for its 2^" +
+                                       std::to_string(key->pk->log_domain_size) +
+                                       " jobs next to everything else (" + format_size(budget.used) +
+                                       " in use); raise the host budget (--host-budget)");
 }
 
 /// Pins the token count's worth of slots of a new largest key up front, so the steady state pins nothing.
@@ -179,7 +184,8 @@ void prewarm(Core& core, const KeyState& key, std::size_t target, const std::str
     core.pool->prewarm_slots(count, key.slot_sizes);
     core.pool->mark_warm();
   } catch (const Error& e) {
-    PL_LOG_WARN("{}: prewarming {} slots failed ({}); they will be pinned on first use", what, count, e.what());
+    PL_LOG_WARN("{}: prewarming {} slots failed ({}); they will be pinned on first use", what, count,
+                e.what());
   }
 }
 

@@ -1,5 +1,6 @@
-// The batch prover: a oneTBB flow graph whose concurrency is governed by pinned-slot tokens (docs/design.md). Build it from a Config, register keys, submit jobs; each job's result (a proof or an error)
-// arrives as soon as it is done, through the job's callback, Config::on_result and its future.
+// The batch prover: a oneTBB flow graph whose concurrency is governed by pinned-slot tokens (docs/design.md).
+// Build it from a Config, register keys, submit jobs; each job's result (a proof or an error) arrives as soon
+// as it is done, through the job's callback, Config::on_result and its future.
 //
 //   graph::Pipeline prover(graph::Config{.verify = true});
 //   const auto key = prover.add_key({.name = "my-circuit", .pk = pk, .cs = cs, .vk = vk});
@@ -7,9 +8,10 @@
 //   const graph::JobResult result = submitted.result.get();
 //
 // Thread safety: every member function may be called from any thread, concurrently, except that the
-// destructor and moves must not race with other calls. A moved-from Pipeline may only be destroyed or assigned.
-// Observability (the span recorder) is in graph/observe.hpp, test hooks in graph/testing.hpp. Callbacks run on pipeline threads and may call submit/cancel
-// (not shutdown or the destructor, which wait for the callbacks).
+// destructor and moves must not race with other calls. A moved-from Pipeline may only be destroyed or
+// assigned. Observability (the span recorder) is in graph/observe.hpp, test hooks in graph/testing.hpp.
+// Callbacks run on pipeline threads and may call submit/cancel (not shutdown or the destructor, which wait
+// for the callbacks).
 #pragma once
 
 #include <memory>

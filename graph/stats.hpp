@@ -25,17 +25,17 @@ struct BudgetStats {
   std::uint64_t total = 0;
   std::uint64_t used = 0;
   std::uint64_t high_water = 0;
-  std::uint64_t waits = 0;          ///< reservations that had to queue
-  std::uint64_t evictions = 0;      ///< evictor calls that freed something
+  std::uint64_t waits = 0;      ///< reservations that had to queue
+  std::uint64_t evictions = 0;  ///< evictor calls that freed something
   std::uint64_t bytes_evicted = 0;
-  std::size_t waiting = 0;          ///< reservations queued now
+  std::size_t waiting = 0;  ///< reservations queued now
 };
 
 /// The pool of pinned buffers the jobs' slots are leased from.
 struct PoolStats {
   std::uint64_t slot_leases = 0;
-  std::uint64_t reuse_hits = 0;            ///< buffers served from idle ones
-  std::uint64_t misses = 0;                ///< buffers that had to be pinned
+  std::uint64_t reuse_hits = 0;  ///< buffers served from idle ones
+  std::uint64_t misses = 0;      ///< buffers that had to be pinned
   std::uint64_t pin_calls = 0;
   std::uint64_t pin_calls_since_warm = 0;  ///< since the first key's slots were prewarmed: 0 in steady state
   double pin_seconds = 0;

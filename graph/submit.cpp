@@ -38,9 +38,10 @@ void check_witness_source(const Job& job, const KeyState& key) {
     throw Error(Errc::invalid_argument, "submit: the memory witness is empty");
   const bool fills_abc = callback != nullptr && callback->fills == WitnessCallback::Fills::witness_and_abc;
   if (!key.cs && !fills_abc)
-    throw Error(Errc::invalid_argument, "submit: key '" + key.name +
-                                            "' has no constraint system: only a witness callback that fills a, b "
-                                            "and c can prove with it");
+    throw Error(Errc::invalid_argument,
+                "submit: key '" + key.name +
+                    "' has no constraint system: only a witness callback that fills a, b "
+                    "and c can prove with it");
 }
 
 /// The least busy healthy GPU among those `eligible` accepts.
@@ -60,8 +61,10 @@ devices::GpuLane* least_busy(Core& core, Eligible&& eligible) {
 std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
                                              std::optional<std::chrono::milliseconds> patience) {
   if (key.host_srs) {
-    devices::GpuLane* lane = least_busy(core, [](const devices::GpuLane& l) { return devices::srs_streaming(l); });
-    if (lane == nullptr) throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
+    devices::GpuLane* lane =
+        least_busy(core, [](const devices::GpuLane& l) { return devices::srs_streaming(l); });
+    if (lane == nullptr)
+      throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
     return {lane->index, {}};
   }
   const devices::GpuKey gpu_key = key.gpu_key();
@@ -139,7 +142,8 @@ std::optional<Submission> enqueue(Core& core, Job job, bool wait) {
   check_witness_source(job, *key);
   {
     std::lock_guard lock(core.keys_mutex);
-    if (key->removing) throw Error(Errc::invalid_argument, "submit: key '" + key->name + "' is being removed");
+    if (key->removing)
+      throw Error(Errc::invalid_argument, "submit: key '" + key->name + "' is being removed");
     key->jobs.fetch_add(1, std::memory_order_acq_rel);
   }
   ScopeGuard unkey([&] { notify_key_released(core, *key); });
@@ -194,7 +198,8 @@ bool Pipeline::cancel(JobId id) {
     core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
   }
   core.room.notify_one();
-  core.deliver_early(*job, JobError{Stage::queue, Errc::cancelled, "queue: cancelled before it was admitted"});
+  core.deliver_early(*job,
+                     JobError{Stage::queue, Errc::cancelled, "queue: cancelled before it was admitted"});
   return true;
 }
 

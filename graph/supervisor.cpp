@@ -21,7 +21,8 @@ std::optional<JobError> expire_one(Core& core, JobState& job) {
     --core.queued;
     core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
     core.room.notify_one();
-    return JobError{Stage::queue, Errc::timeout, "queue: timed out after " + limit + " waiting for a pinned slot"};
+    return JobError{Stage::queue, Errc::timeout,
+                    "queue: timed out after " + limit + " waiting for a pinned slot"};
   }
   if (expected != Phase::admitted) return std::nullopt;
   // In flight: the stages skip it from now on; its slot and tokens come home as the message drains.

@@ -20,7 +20,8 @@ class Listener {
     callback_ = std::move(callback);
   }
 
-  /// Calls the callback, if any; exceptions it throws are swallowed (a notification cannot fail its notifier).
+  /// Calls the callback, if any; exceptions it throws are swallowed (a notification cannot fail its
+  /// notifier).
   void notify() noexcept {
     {
       std::lock_guard lock(mutex_);

@@ -45,9 +45,10 @@ bool lease_buffers(Context& ctx, JobState& job) {
   }
   const std::size_t now = ctx.counters.slots_in_flight.fetch_add(1, std::memory_order_relaxed) + 1;
   std::size_t seen = ctx.counters.max_inflight_slots.load(std::memory_order_relaxed);
-  while (now > seen && !ctx.counters.max_inflight_slots.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+  while (now > seen &&
+         !ctx.counters.max_inflight_slots.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
   }
   return true;
 }
 
-}  // namespace proofline::graph::detail
+}  // namespace proofline::nodes

@@ -7,8 +7,8 @@
 
 #include <mutex>
 
-#include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/prover.hpp>
+#include <proofline/trace/scoped_span.hpp>
 
 namespace proofline::nodes {
 

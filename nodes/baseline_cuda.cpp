@@ -43,15 +43,15 @@ void gpu_baseline(Context& ctx, devices::GpuLane& lane, JobState& job) {
     slot.msm_begin.record(stream);
     devices::enqueue_job_msms(g, *job.key->pk, job.key->host_srs.get(), job.gpu_key, slot);
     slot.msm_end.record(stream);
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(), sizeof(devices::MsmResultsDevice),
-                                  cudaMemcpyDeviceToHost, stream));
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(),
+                                  sizeof(devices::MsmResultsDevice), cudaMemcpyDeviceToHost, stream));
     PL_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old design: the worker waits, holding the mutex
-    devices::record_device_span(ctx.recorder, slot, ctx.ids.h2d, lane.copy_track, slot.h2d_begin, slot.h2d_end, job.id,
-                       bytes);
-    devices::record_device_span(ctx.recorder, slot, ctx.ids.gpu_ntt, lane.compute_track, slot.ntt_begin, slot.ntt_end, job.id,
-                       3 * abc);
-    devices::record_device_span(ctx.recorder, slot, ctx.ids.gpu_msm, lane.compute_track, slot.msm_begin, slot.msm_end, job.id,
-                       0);
+    devices::record_device_span(ctx.recorder, slot, ctx.ids.h2d, lane.copy_track, slot.h2d_begin,
+                                slot.h2d_end, job.id, bytes);
+    devices::record_device_span(ctx.recorder, slot, ctx.ids.gpu_ntt, lane.compute_track, slot.ntt_begin,
+                                slot.ntt_end, job.id, 3 * abc);
+    devices::record_device_span(ctx.recorder, slot, ctx.ids.gpu_msm, lane.compute_track, slot.msm_begin,
+                                slot.msm_end, job.id, 0);
     devices::MsmResultsDevice results;
     std::memcpy(&results, slot.host_results.data(), sizeof results);
     job.msm = groth16::MsmResults{results.a, results.b1, results.b2, results.l, results.h};

@@ -77,7 +77,8 @@ void Context::sample_counters() noexcept {
   const std::int64_t t = now_ns();
   recorder.record_counter(ids.pool_leased, t, static_cast<double>(stats.bytes_leased));
   recorder.record_counter(ids.pool_idle, t, static_cast<double>(stats.bytes_idle));
-  recorder.record_counter(ids.waiting, t, static_cast<double>(counters.queued.load(std::memory_order_relaxed)));
+  recorder.record_counter(ids.waiting, t,
+                          static_cast<double>(counters.queued.load(std::memory_order_relaxed)));
 }
 
 void fail(JobState& job, Stage stage, Errc code, const std::string& what) noexcept {

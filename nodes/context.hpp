@@ -37,10 +37,10 @@ struct StageIds {
 
 /// What changes what the bodies do.
 struct Settings {
-  bool pinned = true;          ///< pinned slots (the design) or pageable vectors (baseline mode)
-  bool verify = false;         ///< verify every proof before delivering it
-  bool check_witness = true;   ///< check a_i·b_i = c_i on every row after synthesis
-  FaultHook fault_hook;        ///< fault injection (tests)
+  bool pinned = true;         ///< pinned slots (the design) or pageable vectors (baseline mode)
+  bool verify = false;        ///< verify every proof before delivering it
+  bool check_witness = true;  ///< check a_i·b_i = c_i on every row after synthesis
+  FaultHook fault_hook;       ///< fault injection (tests)
 };
 
 struct Counters {
@@ -53,7 +53,8 @@ struct Counters {
 class Context {
  public:
   /// Registers the stages and counter tracks in `recorder`. Every reference must outlive the context.
-  Context(trace::Recorder& recorder, memory::Budget& host_budget, memory::PinnedPool& pool, Settings settings);
+  Context(trace::Recorder& recorder, memory::Budget& host_budget, memory::PinnedPool& pool,
+          Settings settings);
 
   trace::Recorder& recorder;
   memory::Budget& host_budget;

@@ -24,8 +24,8 @@ void gpu_h2d(Context& ctx, devices::GpuLane& lane, Work work, devices::DeviceSlo
   run_gpu_stage(ctx, lane, work, gateway, stage, [&] {
     slot->anchor = g.current_anchor();
     slot->h2d_begin.record(g.copy);
-    devices::enqueue_h2d(*slot, job.a.data(), job.b.data(), job.c.data(), job.key->slot_sizes[0], job.z.data(),
-                         job.key->slot_sizes[3], g.copy);
+    devices::enqueue_h2d(*slot, job.a.data(), job.b.data(), job.c.data(), job.key->slot_sizes[0],
+                         job.z.data(), job.key->slot_sizes[3], g.copy);
     slot->h2d_end.record(g.copy);
     slot->h2d_recorded = true;
   });

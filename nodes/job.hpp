@@ -37,7 +37,8 @@ using JobId = std::uint64_t;
 
 /// Called at the start of every stage body for every job that reaches it (tests and fault injection: see
 /// graph/testing.hpp); an exception it throws fails that job in that stage exactly as a real error there
-/// would (tokens and leases still come home). It may block (to hold a job in a stage) but then holds a worker.
+/// would (tokens and leases still come home). It may block (to hold a job in a stage) but then holds a
+/// worker.
 using FaultHook = std::function<void(Stage stage, JobId job)>;
 
 /// A span that checks every index: what a witness callback writes into. Its extent is exactly the slot

@@ -4,8 +4,8 @@
 
 #include <oneapi/tbb/task_arena.h>
 
-#include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/prover.hpp>
+#include <proofline/trace/scoped_span.hpp>
 
 namespace proofline::nodes {
 

@@ -20,8 +20,8 @@ void gpu_msm(Context& ctx, devices::GpuLane& lane, Work work, Gateway& gateway) 
     } catch (const std::exception&) {
     }
   }
-  run_gpu_stage(ctx, lane, work, gateway, GpuStage{Stage::msm, ctx.ids.msm_submit, slot.msm_done, slot.compute},
-                [&] {
+  run_gpu_stage(ctx, lane, work, gateway,
+                GpuStage{Stage::msm, ctx.ids.msm_submit, slot.msm_done, slot.compute}, [&] {
                   slot.msm_begin.record(slot.compute);
                   devices::enqueue_job_msms(g, *job.key->pk, job.key->host_srs.get(), job.gpu_key, slot);
                   slot.msm_end.record(slot.compute);

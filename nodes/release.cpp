@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/prover.hpp>
 #include <proofline/groth16/verifier.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::nodes {

@@ -16,8 +16,8 @@ devices::DeviceSlot* gpu_done(Context& ctx, devices::GpuLane& lane, JobState& jo
   if (slot->msm_recorded) {
     try {
       cuda::DeviceGuard guard(lane.device);
-      devices::record_device_span(ctx.recorder, *slot, ctx.ids.gpu_msm, lane.compute_track, slot->msm_begin, slot->msm_end,
-                         job.id, 0);
+      devices::record_device_span(ctx.recorder, *slot, ctx.ids.gpu_msm, lane.compute_track, slot->msm_begin,
+                                  slot->msm_end, job.id, 0);
     } catch (const std::exception&) {
     }
     if (!job.skip()) {

@@ -11,9 +11,9 @@
 #include <variant>
 
 #include <proofline/cpu/parallel_copy.hpp>
-#include <proofline/trace/scoped_span.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/wtns.hpp>
+#include <proofline/trace/scoped_span.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::nodes {

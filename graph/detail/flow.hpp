@@ -1,7 +1,8 @@
 // Internal: the flow graph.
 //
-//   jobs (priority_queue_node) ──► admit_join (reserving) ◄── tokens (buffer_node) ◄────────────── mint ◄── capacity
-//                                        │                          ▲                                (pool/budget events)
+//   jobs (priority_queue_node) ──► admit_join (reserving) ◄── tokens (buffer_node) ◄────────────── mint ◄──
+//   capacity
+//                                        │                          ▲ (pool/budget events)
 //                     admit (lease the slot; park the token and requeue on a transient failure) ──┤
 //                                        ▼                                                         │
 //                                    synthesis                                                     │
@@ -11,7 +12,8 @@
 //                          h2d (async, copy stream) ─► unpin (slot and token home) ─► ntt ─► msm ─┘  (async,
 //                                                                                   compute streams)
 //   baseline mode: synthesis ─► baseline (CPU, or per GPU behind route) ─► release
-//   release ─► results ─► [sequencer] ─► sink (callbacks, futures)      (cancel and timeouts enter at results)
+//   release ─► results ─► [sequencer] ─► sink (callbacks, futures)      (cancel and timeouts enter at
+//   results)
 //
 // Every node after a GPU async_node is queueing (never lightweight): the gateways are fed from CUDA host
 // functions, and a lightweight successor would run its body on the driver's thread.

@@ -1,7 +1,7 @@
 #include "arith_kernels.hpp"
 
-#include <proofline/cuda/detail/device_buffer.hpp>
-#include <proofline/cuda/detail/stream.hpp>
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
 
 namespace proofline::gpu_test {
 

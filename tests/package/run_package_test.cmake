@@ -1,8 +1,8 @@
 # The package test: installs the build tree into a temporary prefix, configures and builds the consumer
 # project against it with find_package(proofline), and runs its program (the README's embedding example).
-#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... [-DGENERATOR=Ninja] -P run_package_test.cmake
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... [-DGENERATOR=Ninja] -P run_package_test.cmake
 # Needs a complete build (cmake --install installs every module and batch_prove).
-foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_package_test.cmake: -D${var}=... is missing")
   endif()
@@ -24,6 +24,21 @@ endfunction()
 step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
 if(NOT EXISTS "${prefix}/include/proofline/graph/pipeline.hpp")
   message(FATAL_ERROR "package test: the installed tree has no proofline/graph/pipeline.hpp")
+endif()
+# The installed headers are the public ones alone: compiled by the host compiler, none of them reaches CUDA,
+# spdlog or Boost (device code under __CUDACC__ is not installed and a host compiler never includes it).
+file(GLOB_RECURSE installed_headers "${prefix}/include/proofline/*")
+set(all_headers "")
+foreach(header ${installed_headers})
+  if(NOT header MATCHES "\\.hpp$")
+    message(FATAL_ERROR "package test: ${header} is installed but is not a public .hpp header")
+  endif()
+  string(APPEND all_headers "#include \"${header}\"\n")
+endforeach()
+file(WRITE "${WORK_DIR}/all_headers.cpp" "${all_headers}")
+step(${CXX} -std=c++20 -M -I${prefix}/include "${WORK_DIR}/all_headers.cpp")
+if(step_output MATCHES "(cuda_runtime|/cuda/|spdlog|boost|/fmt/)[^ ]*")
+  message(FATAL_ERROR "package test: the public headers reach a private dependency: ${CMAKE_MATCH_0}")
 endif()
 step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/consumer" -B "${WORK_DIR}/consumer" -G "${GENERATOR}"
      -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}" "-DREADME=${SOURCE_DIR}/README.md")

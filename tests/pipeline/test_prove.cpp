@@ -70,6 +70,28 @@ TEST_CASE("pipeline/prove/different witnesses give different public inputs and v
   CHECK_FALSE(groth16::verify(c.pvk, rb.public_inputs, *ra.proof));
 }
 
+TEST_CASE(
+    "pipeline/prove/a pipeline moves with its keys and jobs, and move assignment shuts the old one down") {
+  const Circuit& c = circuit(8);
+  Pipeline first = make_pipeline(cpu_config());
+  const KeyHandle key = first.add_key(c.spec("n8"));
+  auto before = first.submit(job(c, key, 1));
+  Pipeline moved(std::move(first));  // jobs in flight move with it
+  CHECK(verifies(c, await(before)));
+  auto after = moved.submit(job(c, key, 2));
+  CHECK(verifies(c, await(after)));
+
+  Pipeline other = make_pipeline(cpu_config());
+  const KeyHandle other_key = other.add_key(c.spec("other"));
+  auto pending = other.submit(job(c, other_key, 3));
+  other = std::move(moved);  // the old pipeline drains: its job still gets its result
+  CHECK(await(pending).ok());
+  auto last = other.submit(job(c, key, 4));
+  CHECK(verifies(c, await(last)));
+  other.drain();
+  check_idle(other);
+}
+
 TEST_CASE("pipeline/prove/a witness in memory and a wtns file both prove") {
   const Circuit& c = circuit(8);
   TempDir dir;

@@ -211,7 +211,8 @@ TEST_CASE("pipeline/tokens/mixed sizes on a pool of one large slot finish with n
   std::vector<std::pair<const Circuit*, Submission>> submitted;
   for (std::uint64_t i = 0; i < 12; ++i) {
     const bool big = i % 3 != 0;
-    submitted.emplace_back(big ? &large : &small, pipeline.submit(job(big ? large : small, big ? k14 : k12, i)));
+    submitted.emplace_back(big ? &large : &small,
+                           pipeline.submit(job(big ? large : small, big ? k14 : k12, i)));
   }
   for (auto& [c, s] : submitted) {
     const JobResult r = await(s, 120s);
