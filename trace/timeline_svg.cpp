@@ -39,40 +39,30 @@ constexpr double chart_height = 90;
 std::string xml(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      const std::size_t length = utf8_sequence_length(text, i);
-      if (length == 0) {
-        out.push_back('?');
-        ++i;
-      } else {
-        out.append(text.substr(i, length));
-        i += length;
-      }
-      continue;
-    }
+  const auto ascii = [&](unsigned char c) {
     switch (c) {
       case '&':
         out += "&amp;";
-        break;
+        return;
       case '<':
         out += "&lt;";
-        break;
+        return;
       case '>':
         out += "&gt;";
-        break;
+        return;
       case '"':
         out += "&quot;";
-        break;
+        return;
       case '\'':
         out += "&apos;";
-        break;
+        return;
       default:
         out.push_back(c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : static_cast<char>(c));
     }
-    ++i;
-  }
+  };
+  for_each_utf8(
+      text, ascii, [&](std::string_view sequence) { out.append(sequence); },
+      [&](unsigned char) { out.push_back('?'); });
   return out;
 }
 

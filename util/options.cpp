@@ -85,9 +85,12 @@ Bounds<std::uint64_t> thread_bounds(std::uint64_t min) {
           "at most 4x the " + std::to_string(hardware) + " hardware thread" + (hardware == 1 ? "" : "s")};
 }
 
-std::uint64_t parse_unsigned_option(std::string_view option, std::string_view text,
-                                    const Bounds<std::uint64_t>& bounds) {
-  std::uint64_t value = 0;
+namespace {
+
+/// An integer of type T in [bounds.min, bounds.max], the whole of `text`.
+template <class T>
+T parse_whole_integer(std::string_view option, std::string_view text, const Bounds<T>& bounds) {
+  T value = 0;
   const auto [end, status] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || end != text.data() + text.size() ||
       (status != std::errc() && status != std::errc::result_out_of_range))
@@ -97,16 +100,16 @@ std::uint64_t parse_unsigned_option(std::string_view option, std::string_view te
   return value;
 }
 
+}  // namespace
+
+std::uint64_t parse_unsigned_option(std::string_view option, std::string_view text,
+                                    const Bounds<std::uint64_t>& bounds) {
+  return parse_whole_integer(option, text, bounds);
+}
+
 std::int64_t parse_signed_option(std::string_view option, std::string_view text,
                                  const Bounds<std::int64_t>& bounds) {
-  std::int64_t value = 0;
-  const auto [end, status] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || end != text.data() + text.size() ||
-      (status != std::errc() && status != std::errc::result_out_of_range))
-    throw_not_a_number(option, text);
-  if (status == std::errc::result_out_of_range || value < bounds.min || value > bounds.max)
-    throw_outside(option, text, bounds);
-  return value;
+  return parse_whole_integer(option, text, bounds);
 }
 
 double parse_real_option(std::string_view option, std::string_view text, const Bounds<double>& bounds) {

@@ -31,57 +31,6 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) noexcept 
   return length;
 }
 
-void append_json_string(std::string& out, std::string_view text) {
-  out.push_back('"');
-  for (std::size_t i = 0; i < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      const std::size_t length = utf8_sequence_length(text, i);
-      if (length == 0) {
-        out += "\\ufffd";
-        ++i;
-      } else {
-        out.append(text.substr(i, length));
-        i += length;
-      }
-      continue;
-    }
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
-          out += buffer;
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-    ++i;
-  }
-  out.push_back('"');
-}
-
 namespace {
 
 /// The code point of the valid UTF-8 sequence of `length` bytes at text[i].
@@ -101,6 +50,7 @@ bool is_invisible_control(std::uint32_t code) noexcept {
          (code >= 0x2066 && code <= 0x2069) || code == 0x2028 || code == 0x2029;
 }
 
+/// One ASCII byte as JSON.stringify writes it: ", \ and control characters (and DEL) escaped.
 void append_escaped_ascii(std::string& out, unsigned char c) {
   switch (c) {
     case '"':
@@ -108,6 +58,12 @@ void append_escaped_ascii(std::string& out, unsigned char c) {
       return;
     case '\\':
       out += "\\\\";
+      return;
+    case '\b':
+      out += "\\b";
+      return;
+    case '\f':
+      out += "\\f";
       return;
     case '\n':
       out += "\\n";
@@ -130,6 +86,14 @@ void append_escaped_ascii(std::string& out, unsigned char c) {
 }
 
 }  // namespace
+
+void append_json_string(std::string& out, std::string_view text) {
+  out.push_back('"');
+  for_each_utf8(
+      text, [&](unsigned char c) { append_escaped_ascii(out, c); },
+      [&](std::string_view sequence) { out.append(sequence); }, [&](unsigned char) { out += "\\ufffd"; });
+  out.push_back('"');
+}
 
 std::string quote_for_message(std::string_view text, std::size_t max_bytes) {
   std::string out = "\"";

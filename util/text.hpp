@@ -13,6 +13,26 @@ namespace proofline {
 /// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). Call it for bytes >= 0x80.
 std::size_t utf8_sequence_length(std::string_view text, std::size_t i) noexcept;
 
+/// Walks `text` one character at a time: `ascii(c)` for each byte below 0x80, `sequence(s)` for each valid
+/// multi-byte UTF-8 sequence, `invalid(byte)` for each byte that starts none (the escapers of JSON, XML and
+/// messages differ only in what they do with each).
+template <class Ascii, class Sequence, class Invalid>
+void for_each_utf8(std::string_view text, Ascii&& ascii, Sequence&& sequence, Invalid&& invalid) {
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ascii(c);
+      ++i;
+    } else if (const std::size_t length = utf8_sequence_length(text, i); length != 0) {
+      sequence(text.substr(i, length));
+      i += length;
+    } else {
+      invalid(c);
+      ++i;
+    }
+  }
+}
+
 /// Appends `text` as a JSON string literal, quotes included: ", \ and control characters (and DEL) escaped;
 /// bytes that are not valid UTF-8 become U+FFFD.
 void append_json_string(std::string& out, std::string_view text);
