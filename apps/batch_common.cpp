@@ -1,17 +1,110 @@
 #include "batch_common.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <system_error>
+#include <thread>
 
 namespace proofline::apps {
 
-void ResultCollector::attach(graph::Config& config) {
-  config.on_result = [this](const graph::JobResult& result) {
-    std::lock_guard lock(mutex_);
-    results_.push_back(result);
-    if (progress_) progress_->update(results_.size());
-  };
+namespace {
+
+namespace fs = std::filesystem;
+
+volatile std::sig_atomic_t received_signal = 0;
+
+extern "C" void record_stop_signal(int signal) {
+  received_signal = signal;
+}
+
+std::string quoted(const fs::path& path) {
+  return "'" + path.string() + "'";
+}
+
+/// Creates and removes a file in `dir`: the only check that holds for root, read-only mounts and ACLs alike.
+void check_directory_takes_files(const char* option, const fs::path& dir, const fs::path& named) {
+  const fs::path probe = dir / (".batch_prove-write-check-" + std::to_string(::getpid()));
+  std::ofstream out(probe, std::ios::binary | std::ios::trunc);
+  const bool ok = static_cast<bool>(out);
+  out.close();
+  std::error_code ignored;
+  fs::remove(probe, ignored);
+  if (!ok) throw UnusableInput(std::string(option) + ": cannot write " + quoted(named));
+}
+
+void check_out_dir(const fs::path& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error || !fs::is_directory(dir, error))
+    throw UnusableInput("--out: cannot create directory " + quoted(dir) +
+                        (error ? ": " + error.message() : ": not a directory"));
+  check_directory_takes_files("--out", dir, dir);
+}
+
+void check_output_file(const char* option, const fs::path& path) {
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::error_code error;
+  if (!fs::is_directory(dir, error))
+    throw UnusableInput(std::string(option) + ": cannot write " + quoted(path) + ": " + quoted(dir) +
+                        " is not a directory");
+  if (fs::is_directory(path, error))
+    throw UnusableInput(std::string(option) + ": cannot write " + quoted(path) + ": it is a directory");
+  check_directory_takes_files(option, dir, path);
+}
+
+}  // namespace
+
+void check_outputs_writable(const BatchOptions& o) {
+  if (o.out) check_out_dir(*o.out);
+  if (o.report) check_output_file("--report", *o.report);
+  if (o.trace) check_output_file("--trace", *o.trace);
+  if (o.timeline) check_output_file("--timeline", *o.timeline);
+}
+
+void install_stop_handlers() {
+  struct sigaction action {};
+  action.sa_handler = record_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+int stop_signal() noexcept {
+  return received_signal;
+}
+
+void ResultCollector::attach(graph::Config& config, Writer write) {
+  write_ = std::move(write);
+  config.on_result = [this](const graph::JobResult& result) { take(result); };
+}
+
+void ResultCollector::take(const graph::JobResult& result) {
+  // Written here, on the pipeline thread, so that a proof is on disk as soon as it exists and no result
+  // outlives its callback.
+  std::optional<std::string> error;
+  bool wrote = false;
+  if (write_ && result.proof) {
+    try {
+      write_(result);
+      wrote = true;
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  std::lock_guard lock(mutex_);
+  ++delivered_;
+  if (wrote) ++written_;
+  if (error && !write_error_) write_error_ = result.label + ": " + *error;
+  const bool cancelled_by_stop = stop_signal() != 0 && result.error && result.error->code == Errc::cancelled;
+  if (result.error && !cancelled_by_stop)
+    failures_.push_back({result.seq, result.label, result.error->message});
+  if (progress_) progress_->update(delivered_);
 }
 
 void ResultCollector::start_progress(bool enabled, std::uint64_t total) {
@@ -25,23 +118,76 @@ void ResultCollector::finish_progress() {
   if (progress_) progress_->finish();
 }
 
-std::vector<graph::JobResult> ResultCollector::sorted() {
+std::uint64_t ResultCollector::delivered() {
   std::lock_guard lock(mutex_);
-  std::vector<graph::JobResult> out = results_;
+  return delivered_;
+}
+
+std::uint64_t ResultCollector::written() {
+  std::lock_guard lock(mutex_);
+  return written_;
+}
+
+std::vector<JobFailure> ResultCollector::failures() {
+  std::lock_guard lock(mutex_);
+  std::vector<JobFailure> out = failures_;
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; });
   return out;
 }
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw Error(Errc::io, path.string() + ": cannot write");
+std::optional<std::string> ResultCollector::write_error() {
+  std::lock_guard lock(mutex_);
+  return write_error_;
 }
 
-int batch_status(const graph::RunReport& report, std::uint64_t expected, bool verify) {
-  const bool all_good =
-      report.failed == 0 && report.proofs == expected && (!verify || report.verified == expected);
+std::uint64_t prove_until_stopped(graph::Pipeline& prover, std::uint64_t count,
+                                  const std::function<graph::Job(std::uint64_t)>& job_at,
+                                  ResultCollector& results) {
+  std::uint64_t submitted = 0;
+  for (; submitted < count && stop_signal() == 0; ++submitted) prover.submit(job_at(submitted));
+  // Polled rather than drained at once, so that a signal during the last queue's worth still cancels it.
+  while (stop_signal() == 0 && results.delivered() < submitted)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (const int signal = stop_signal()) {
+    const std::size_t cancelled = prover.cancel_queued();
+    std::fprintf(stderr,
+                 "batch_prove: stopped by signal %d after %llu of %llu jobs were submitted; %zu queued jobs "
+                 "cancelled, waiting for the running ones\n",
+                 signal, static_cast<unsigned long long>(submitted), static_cast<unsigned long long>(count),
+                 cancelled);
+  }
+  prover.drain();
+  return submitted;
+}
+
+void print_failures(ResultCollector& results, const char* prefix) {
+  for (const JobFailure& f : results.failures())
+    std::fprintf(stderr, "batch_prove: %s%s failed: %s\n", prefix, f.label.c_str(), f.message.c_str());
+  if (const auto error = results.write_error())
+    std::fprintf(stderr, "batch_prove: cannot write proof %s\n", error->c_str());
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  // Written beside and renamed into place, so that a file under its name is always complete, even when
+  // another program reads it while the batch runs.
+  fs::path partial = path;
+  partial += ".part";
+  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  std::error_code error;
+  if (out) fs::rename(partial, path, error);
+  if (!out || error) {
+    fs::remove(partial, error);
+    throw Error(Errc::io, path.string() + ": cannot write");
+  }
+}
+
+int batch_status(const graph::RunReport& report, std::uint64_t expected, bool verify,
+                 ResultCollector& results) {
+  if (const int signal = stop_signal()) return 128 + signal;
+  const bool all_good = report.failed == 0 && report.proofs == expected &&
+                        (!verify || report.verified == expected) && !results.write_error();
   return all_good ? 0 : 1;
 }
 

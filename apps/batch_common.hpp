@@ -1,10 +1,11 @@
 // What both of batch_prove's workloads (synthetic circuits, snarkjs keys and witnesses) share: the rule that
-// setup errors are unusable input (exit 2), collecting results from pipeline threads, the progress line,
-// writing files and the exit status of a batch.
+// setup errors are unusable input (exit 2), checking outputs before proving, stopping on SIGINT/SIGTERM,
+// handling results as they arrive on pipeline threads, the progress line, writing files and the exit status.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -16,6 +17,8 @@
 #include <proofline/graph/report.hpp>
 #include <proofline/trace/progress.hpp>
 #include <proofline/util/error.hpp>
+
+#include "batch_options.hpp"
 
 namespace proofline::apps {
 
@@ -35,28 +38,69 @@ decltype(auto) setup_step(Step&& step) {
   }
 }
 
-/// Results as the pipeline delivers them (on its threads), counted on the progress line. Declare it before
-/// the pipeline that reports into it, so that it outlives the pipeline's last callback.
+/// Makes --out and checks that it, and the directories of --report, --trace and --timeline, take files, so
+/// that a bad path is refused before any proving rather than after the whole batch. UnusableInput naming the
+/// option and the path otherwise.
+void check_outputs_writable(const BatchOptions& o);
+
+/// From now on SIGINT and SIGTERM only record which arrived (async-signal-safe); the batch polls for it.
+void install_stop_handlers();
+/// The signal that asked the batch to stop, or 0.
+int stop_signal() noexcept;
+
+/// A job that failed (not one cancelled because the batch was stopped).
+struct JobFailure {
+  std::uint64_t seq = 0;
+  std::string label, message;
+};
+
+/// Results as the pipeline delivers them (on its threads): each proof handed to the writer at once, only the
+/// failures kept, counted on the progress line. Declare it before the pipeline that reports into it, so that
+/// it outlives the pipeline's last callback.
 class ResultCollector {
  public:
-  /// Makes `config` deliver every result here.
-  void attach(graph::Config& config);
+  using Writer = std::function<void(const graph::JobResult&)>;
+
+  /// Makes `config` deliver every result here; each proof goes to `write` (on a pipeline thread) when set.
+  void attach(graph::Config& config, Writer write = {});
   /// Shows a progress line on stderr from now on (when `enabled`).
   void start_progress(bool enabled, std::uint64_t total);
   void finish_progress();
-  /// The results so far, in submission order.
-  std::vector<graph::JobResult> sorted();
+
+  std::uint64_t delivered();
+  std::uint64_t written();
+  /// The failed jobs so far, in submission order.
+  std::vector<JobFailure> failures();
+  /// The first error writing a proof, if any.
+  std::optional<std::string> write_error();
 
  private:
+  void take(const graph::JobResult& result);
+
+  Writer write_;
   std::mutex mutex_;
-  std::vector<graph::JobResult> results_;
+  std::uint64_t delivered_ = 0, written_ = 0;
+  std::vector<JobFailure> failures_;
+  std::optional<std::string> write_error_;
   std::optional<trace::ProgressReporter> progress_;
 };
+
+/// Submits jobs 0..count-1 (made by `job_at`) and waits for their results. When a stop signal arrives it
+/// submits no more, cancels the queued jobs and lets the running ones finish. Returns how many were
+/// submitted.
+std::uint64_t prove_until_stopped(graph::Pipeline& prover, std::uint64_t count,
+                                  const std::function<graph::Job(std::uint64_t)>& job_at,
+                                  ResultCollector& results);
+
+/// Failed jobs and proofs that could not be written, on stderr ("batch_prove: PREFIX LABEL failed: ...").
+void print_failures(ResultCollector& results, const char* prefix);
 
 /// Writes `text` to `path`, replacing it; Error(io) when that fails.
 void write_file(const std::filesystem::path& path, const std::string& text);
 
-/// 0 when every one of `expected` jobs made a proof (and it verified, with `verify`), else 1.
-int batch_status(const graph::RunReport& report, std::uint64_t expected, bool verify);
+/// 0 when every one of `expected` jobs made a proof (and it verified, with `verify`) and every proof was
+/// written, else 1; 128 + the signal when one stopped the batch.
+int batch_status(const graph::RunReport& report, std::uint64_t expected, bool verify,
+                 ResultCollector& results);
 
 }  // namespace proofline::apps

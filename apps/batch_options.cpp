@@ -16,7 +16,8 @@ constexpr const char* about =
     "Proves a batch of synthetic Groth16 jobs (BLS12-381) through proofline's flow-graph pipeline.";
 constexpr const char* exit_codes =
     "Exit codes: 0 every proof made (and verified, with --verify), 1 some jobs failed, 2 unusable input or "
-    "options (one line on stderr saying which and why).";
+    "options (one line on stderr saying which and why), 130/143 stopped by SIGINT/SIGTERM (queued jobs "
+    "cancelled, running ones finished and written).";
 
 constexpr std::uint64_t max_seed = ~std::uint64_t{0} >> 1;
 

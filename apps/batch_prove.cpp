@@ -2,7 +2,8 @@
 //
 // With no arguments it proves a small synthetic batch on whatever backend the machine has and prints a
 // summary. Exit codes: 0 every proof made (and verified, with --verify), 1 some jobs failed, 2 unusable input
-// or options (one line on stderr saying which and why).
+// or options (one line on stderr saying which and why), 130/143 stopped by SIGINT/SIGTERM (queued jobs
+// cancelled, running ones finished, their proofs and the report written).
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -19,7 +20,11 @@ int main(int argc, char** argv) {
   try {
     const std::optional<apps::BatchOptions> options = apps::parse_batch_options(argc, argv);
     if (!options) return 0;
-    return options->zkey ? apps::run_snarkjs(*options) : apps::run_synthetic(*options);
+    apps::install_stop_handlers();
+    const int status = options->zkey ? apps::run_snarkjs(*options) : apps::run_synthetic(*options);
+    // Stopped by SIGINT or SIGTERM: 130 or 143, as a shell reports a program the signal ended.
+    if (const int signal = apps::stop_signal()) return 128 + signal;
+    return status;
   } catch (const OptionError& e) {
     return report_bad_options("batch_prove", e);
   } catch (const apps::UnusableInput& e) {

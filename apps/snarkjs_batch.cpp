@@ -39,7 +39,6 @@ Plan plan(const BatchOptions& o, graph::Config& config) {
     // The GPU NTT starts at 2^10 rows: small circuits go to the CPU unless the GPU was asked for.
     if (config.backend == graph::Backend::automatic && p.key.pk->log_domain_size < cuda::NttEngine::min_log_n)
       config.backend = graph::Backend::cpu;
-    if (o.out) std::filesystem::create_directories(*o.out);
     std::printf(
         "batch_prove: %zu witnesses for %s (2^%u rows, %llu variables, %llu public), key read in %.2f s\n",
         p.jobs.size(), o.zkey->string().c_str(), p.key.pk->log_domain_size,
@@ -50,28 +49,23 @@ Plan plan(const BatchOptions& o, graph::Config& config) {
   });
 }
 
-/// Failures on stderr; with --out, each proof as LABEL.proof.json and LABEL.public.json.
-void write_results(const BatchOptions& o, const std::vector<graph::JobResult>& results) {
-  std::size_t written = 0;
-  for (const auto& r : results) {
-    if (r.error) {
-      std::fprintf(stderr, "batch_prove: %s failed: %s\n", r.label.c_str(), r.error->message.c_str());
-    } else if (o.out && r.proof) {
-      groth16::write_snarkjs_outputs(*o.out, r.label, *r.proof, r.public_inputs);
-      ++written;
-    }
-  }
-  if (o.out) std::printf("batch_prove: wrote %zu proofs to %s\n", written, o.out->string().c_str());
+/// With --out, each proof as LABEL.proof.json and LABEL.public.json, as soon as it is made.
+ResultCollector::Writer proof_writer(const BatchOptions& o) {
+  if (!o.out) return {};
+  return [dir = *o.out](const graph::JobResult& r) {
+    groth16::write_snarkjs_outputs(dir, r.label, *r.proof, r.public_inputs);
+  };
 }
 
 }  // namespace
 
 int run_snarkjs(const BatchOptions& o) {
   log::set_level(o.log_level);
+  check_outputs_writable(o);
   graph::Config config = o.config;
   const Plan p = plan(o, config);
   ResultCollector results;  // before the pipeline, which reports into it until it is destroyed
-  results.attach(config);
+  results.attach(config, proof_writer(o));
   std::optional<graph::Pipeline> prover;
   const graph::KeyHandle handle = setup_step([&] {
     prover.emplace(config);
@@ -79,9 +73,12 @@ int run_snarkjs(const BatchOptions& o) {
   });
   results.start_progress(o.progress, p.jobs.size());
   const auto start = Clock::now();
-  for (const groth16::WtnsJob& job : p.jobs)
-    prover->submit(graph::Job{.key = handle, .witness = graph::WtnsFile{job.wtns}, .label = job.name});
-  prover->drain();
+  prove_until_stopped(
+      *prover, p.jobs.size(),
+      [&](std::uint64_t i) {
+        return graph::Job{.key = handle, .witness = graph::WtnsFile{p.jobs[i].wtns}, .label = p.jobs[i].name};
+      },
+      results);
   const double wall_s = seconds_since(start);
   prover->shutdown();
   results.finish_progress();
@@ -89,10 +86,13 @@ int run_snarkjs(const BatchOptions& o) {
   const graph::RunReport report = graph::make_run_report(
       graph::recorder(*prover).snapshot(), graph::run_roles(*prover), prover->stats(), p.jobs.size(), wall_s);
   std::fputs(graph::report_summary(report).c_str(), stdout);
-  write_results(o, results.sorted());
+  print_failures(results, "");
+  if (o.out)
+    std::printf("batch_prove: wrote %llu proofs to %s\n", static_cast<unsigned long long>(results.written()),
+                o.out->string().c_str());
   if (o.report) write_file(*o.report, graph::report_json(report));
   if (o.trace) trace::write_chrome_trace_file(graph::recorder(*prover).snapshot(), o.trace->string());
-  return batch_status(report, p.jobs.size(), o.config.verify);
+  return batch_status(report, p.jobs.size(), o.config.verify, results);
 }
 
 }  // namespace proofline::apps

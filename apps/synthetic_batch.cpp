@@ -66,12 +66,39 @@ graph::WitnessSource witness_of(const BatchOptions& o, const Run& run, const Syn
                                 graph::WitnessCallback::Fills::witness_and_abc};
 }
 
+/// Where a run's proofs go: DIR, or DIR/RUN with several runs (made here, before the batch).
+fs::path proof_dir(const BatchOptions& o, const Run& run) {
+  if (o.runs.size() == 1) return *o.out;
+  const fs::path dir = *o.out / run_name(run);
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) throw UnusableInput("--out: cannot create directory '" + dir.string() + "': " + error.message());
+  return dir;
+}
+
+/// Each proof as LABEL.json and its 192-byte encoding as LABEL.bin, as soon as it is made.
+ResultCollector::Writer proof_writer(const BatchOptions& o, const Run& run) {
+  if (!o.out) return {};
+  return [dir = proof_dir(o, run)](const graph::JobResult& r) {
+    write_file(dir / (r.label + ".json"), groth16::write_proof_json(*r.proof));
+    const auto bytes = groth16::encode_proof(*r.proof);
+    write_file(dir / (r.label + ".bin"), std::string(bytes.begin(), bytes.end()));
+  };
+}
+
 /// The pipeline's configuration for one run: its mode, results into `results`.
 graph::Config run_config(const BatchOptions& o, const Run& run, ResultCollector& results) {
   graph::Config config = o.config;
   config.mode = run.mode;
-  results.attach(config);
+  results.attach(config, proof_writer(o, run));
   return config;
+}
+
+/// --inject-fault in a stage the backend never runs would silently inject nothing.
+void check_fault_stage(const BatchOptions& o, graph::Backend backend) {
+  if (o.fault && o.fault->first == graph::Stage::h2d && backend != graph::Backend::cuda)
+    throw OptionError("--inject-fault: the h2d stage runs only on the CUDA backend, not the " +
+                      std::string(graph::to_string(backend)) + " backend");
 }
 
 /// The fault to inject (--inject-fault), through the pipeline's test hooks.
@@ -118,7 +145,7 @@ graph::KeyHandle start_pipeline(const BatchOptions& o, const Run& run, const gra
     if (prover->backend() == graph::Backend::cuda && o.log2 < 10)
       throw OptionError("--synthetic " + std::to_string(o.log2) +
                         ": the GPU NTT needs at least 2^10 rows (or use --backend cpu)");
-    if (o.out) fs::create_directories(*o.out);
+    check_fault_stage(o, prover->backend());
     if (!setup) setup = make_synthetic_setup(o, config, prover->backend());
     const graph::KeyHandle key = prover->add_key(graph::KeySpec{
         groth16::synthetic_circuit_name(setup->circuit_options), setup->pk, setup->cs, setup->vk});
@@ -139,9 +166,12 @@ BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSet
   const auto start = std::chrono::steady_clock::now();
   BatchTimes times;
   times.window.begin_ns = graph::recorder(prover).now_ns();
-  for (std::uint64_t i = 0; i < o.count; ++i)
-    prover.submit(graph::Job{.key = key, .witness = witness_of(o, run, s, i), .label = job_name(i)});
-  prover.drain();
+  prove_until_stopped(
+      prover, o.count,
+      [&](std::uint64_t i) {
+        return graph::Job{.key = key, .witness = witness_of(o, run, s, i), .label = job_name(i)};
+      },
+      results);
   times.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   times.window.end_ns = graph::recorder(prover).now_ns();
   prover.shutdown();
@@ -165,19 +195,6 @@ graph::RunReport make_report(const BatchOptions& o, const Run& run, const Synthe
   return report;
 }
 
-/// Each proof as LABEL.json and its 192-byte encoding as LABEL.bin, in DIR (or DIR/RUN with several runs).
-void write_proofs(const fs::path& out, const Run& run, bool several,
-                  const std::vector<graph::JobResult>& results) {
-  const fs::path dir = several ? out / run_name(run) : out;
-  if (several) fs::create_directories(dir);
-  for (const auto& r : results) {
-    if (!r.proof) continue;
-    write_file(dir / (r.label + ".json"), groth16::write_proof_json(*r.proof));
-    const auto bytes = groth16::encode_proof(*r.proof);
-    write_file(dir / (r.label + ".bin"), std::string(bytes.begin(), bytes.end()));
-  }
-}
-
 void write_timeline(const fs::path& path, const BatchOptions& o, const Run& run,
                     const graph::RunReport& report, const trace::Snapshot& snapshot,
                     const trace::Window& batch) {
@@ -198,16 +215,13 @@ void write_timeline(const fs::path& path, const BatchOptions& o, const Run& run,
   trace::write_timeline_svg_file(snapshot, options, path.string());
 }
 
-/// The summary on stdout, failed jobs on stderr, then every file asked for.
+/// The summary on stdout, failed jobs on stderr, then every file asked for (the proofs are written already).
 void write_outputs(const BatchOptions& o, const Run& run, const graph::RunReport& report,
-                   graph::Pipeline& prover, const std::vector<graph::JobResult>& results,
-                   const trace::Window& batch) {
+                   graph::Pipeline& prover, ResultCollector& results, const trace::Window& batch) {
   const bool several = o.runs.size() > 1;
   std::fputs(graph::report_summary(report).c_str(), stdout);
-  for (const auto& r : results)
-    if (r.error)
-      std::fprintf(stderr, "batch_prove: job %s failed: %s\n", r.label.c_str(), r.error->message.c_str());
-  if (o.out) write_proofs(*o.out, run, several, results);
+  std::fflush(stdout);
+  print_failures(results, "job ");
   if (o.report) write_file(for_run(*o.report, run, several), graph::report_json(report));
   const trace::Snapshot snapshot = graph::recorder(prover).snapshot();
   if (o.trace) trace::write_chrome_trace_file(snapshot, for_run(*o.trace, run, several).string());
@@ -221,17 +235,21 @@ int run_one(const BatchOptions& o, const Run& run, std::optional<SyntheticSetup>
   const graph::KeyHandle key = start_pipeline(o, run, config, setup, prover);
   const BatchTimes times = prove_batch(o, run, *setup, *prover, key, results);
   const graph::RunReport report = make_report(o, run, *setup, *prover, times.wall_s);
-  write_outputs(o, run, report, *prover, results.sorted(), times.window);
-  return batch_status(report, o.count, o.config.verify);
+  write_outputs(o, run, report, *prover, results, times.window);
+  return batch_status(report, o.count, o.config.verify, results);
 }
 
 }  // namespace
 
 int run_synthetic(const BatchOptions& options) {
   log::set_level(options.log_level);
+  check_outputs_writable(options);
   std::optional<SyntheticSetup> setup;  // made on the first run, once the backend is known
   int status = 0;
-  for (const Run& run : options.runs) status = std::max(status, run_one(options, run, setup));
+  for (const Run& run : options.runs) {
+    if (stop_signal() != 0) break;
+    status = std::max(status, run_one(options, run, setup));
+  }
   return status;
 }
 

@@ -102,7 +102,9 @@ struct Config {
   /// Verify every proof with the key's verifying key before delivering it (a failed check fails the job).
   bool verify = false;
   /// Check a_i·b_i = c_i on every row after synthesis (one multiplication per row): a witness that does not
-  /// satisfy the circuit fails in synthesis with the row, instead of giving a proof that will not verify.
+  /// satisfy the circuit fails in synthesis with the row, instead of giving a proof that will not verify. A key
+  /// without its C matrix (a snarkjs .zkey) cannot be checked that way: its proofs are verified instead (a
+  /// pairing check per proof), so no result carries a proof that does not verify.
   bool check_witness = true;
   /// Deliver results in submission order (a sequencer holds early ones back).
   bool in_order = false;

@@ -53,6 +53,12 @@ std::shared_ptr<KeyState> make_key_state(const Core& core, const KeySpec& spec, 
                     " public inputs, the proving key " + std::to_string(pk.num_public));
   if (core.config.verify && !spec.vk)
     throw Error(Errc::invalid_argument, what + " has no verifying key, and Config::verify is set");
+  if (core.config.check_witness && spec.cs && !spec.cs->c && !spec.vk)
+    throw Error(Errc::invalid_argument,
+                what +
+                    ": its constraint system has no C matrix, so witnesses cannot be checked row by row, and "
+                    "it has no verifying key to check their proofs; give the verifying key (or turn "
+                    "Config::check_witness off)");
 
   auto key = std::make_shared<KeyState>();
   key->name = spec.name;

@@ -95,6 +95,7 @@ struct JobState : std::enable_shared_from_this<JobState> {
   memory::ResidentHandle gpu_key;              ///< the key's SRS in that GPU's memory, in use by this job
   groth16::MsmResults msm;
   std::optional<groth16::Proof> proof;
+  bool witness_checked = false;  ///< synthesis checked every row (else release verifies the proof)
   bool verified = false;
   JobResult result;  ///< written once, by whoever wins `delivered`; read by the sink
 

@@ -22,8 +22,18 @@ void finish(Context& ctx, JobState& job) {
         ctx.hook(Stage::release, job);
         const KeyState& key = *job.key;
         job.proof = groth16::assemble_proof(*key.pk, job.msm, groth16::draw_proof_randomness());
-        if (ctx.settings.verify) {
+        // A witness whose rows could not be checked is checked through its proof: no result reports a proof
+        // that does not verify.
+        const bool unchecked = ctx.settings.check_witness && !job.witness_checked;
+        if (ctx.settings.verify || unchecked) {
+          if (!key.pvk)
+            throw Error(Errc::internal, "key '" + key.name + "' has no verifying key to verify with");
           const groth16::VerifyStatus status = groth16::verify_status(*key.pvk, job.publics, *job.proof);
+          if (status != groth16::VerifyStatus::ok && unchecked)
+            throw Error(Errc::bad_input,
+                        "the witness does not satisfy the circuit of key '" + key.name +
+                            "': its proof does not verify (the key has no C matrix, so its rows "
+                            "could not be checked one by one)");
           if (status != groth16::VerifyStatus::ok)
             throw Error(Errc::internal,
                         std::string("self-verification failed: ") + groth16::to_string(status));

@@ -180,3 +180,34 @@ TEST_CASE("pipeline/snarkjs/the pipeline proves zkey plus wtns jobs on the CPU b
   CHECK_FALSE(wrong_witness_verified);
   prover.shutdown();
 }
+
+TEST_CASE("pipeline/snarkjs/a wrong witness for a zkey fails its job even without Config::verify") {
+  // A .zkey has no C matrix, so the rows of a witness cannot be checked: the pipeline verifies such proofs by
+  // default, and a witness that does not satisfy the circuit fails with a message that says so.
+  const SnarkjsKey key = load_snarkjs_key(fixture("chain_16", "circuit_final.zkey"));
+  groth16::test::TempDir dir;
+  std::vector<Fr> z = read_wtns(fixture("chain_16", "witness.wtns"));
+  z[5] += Fr::one();
+  write_wtns(dir / "wrong.wtns", z);
+
+  graph::Config config = cpu_config();
+  REQUIRE_FALSE(config.verify);
+  graph::Pipeline prover(config);
+  const graph::KeyHandle handle = prover.add_key({key.name, key.pk, key.cs, key.vk});
+  auto good = prover.submit({.key = handle, .witness = graph::WtnsFile{fixture("chain_16", "witness.wtns")}});
+  auto bad = prover.submit({.key = handle, .witness = graph::WtnsFile{dir / "wrong.wtns"}});
+  const graph::JobResult ok = good.result.get();
+  REQUIRE(ok.ok());
+  CHECK(ok.verified);
+  const graph::JobResult failed = bad.result.get();
+  REQUIRE(failed.error);
+  CHECK_FALSE(failed.proof);
+  CHECK(failed.error->code == Errc::bad_input);
+  CHECK(failed.error->stage == graph::Stage::release);
+  CHECK(contains(failed.error->message, "does not satisfy the circuit"));
+
+  // Without the verifying key, such a key could be checked neither way: refused at registration.
+  CHECK_THROWS_WITH_AS(prover.add_key({"no-vk", key.pk, key.cs, nullptr}),
+                       doctest::Contains("has no C matrix"), Error);
+  prover.shutdown();
+}
