@@ -71,9 +71,8 @@ struct Config {
   std::size_t slots = 0;
   /// Device slots (a, b, c, z on the device) per GPU: jobs bound to one GPU at once. Each has its own compute
   /// stream and MSM scratch in VRAM, so those jobs' H and MSMs run concurrently (one job's latency-bound MSM
-  /// tails overlap another's accumulation: 1 / 2 / 4 slots gave 14.2 / 19.2 / 23.0 proofs/s at 2^20 on an
-  /// H200). 0: automatic, as many as 4 as the VRAM budget holds next to the first key's SRS (or next to the
-  /// staging buffers of a streamed one).
+  /// tails overlap another's accumulation; the README has the measured gain). 0: automatic, as many as 4 as
+  /// the VRAM budget holds next to the first key's SRS (or next to the staging buffers of a streamed one).
   std::size_t device_slots = 0;
   /// Jobs synthesized at once (each is TBB-parallel inside); 0: half the threads, at least 1.
   std::size_t synthesis_concurrency = 0;
