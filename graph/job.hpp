@@ -1,19 +1,15 @@
 // What goes into a Pipeline (keys, jobs and their witness sources) and what comes out (one JobResult per
-// job: a proof or an error).
+// job: a proof or an error). The witness sources and the result are the stage bodies' vocabulary
+// (nodes/job.hpp), named here for the pipeline's users.
 #pragma once
 
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
 #include <functional>
 #include <future>
 #include <memory>
 #include <optional>
-#include <span>
 #include <string>
-#include <variant>
-#include <vector>
 
 #include <proofline/graph/config.hpp>
 #include <proofline/nodes/job.hpp>
