@@ -45,8 +45,9 @@ struct PoolOptions {
   /// n * (1 + fit_tolerance): reuse beats pinning, but a 1 GiB buffer must not serve a 4 KiB request.
   double fit_tolerance = 0.25;
   /// Overwrite buffers with zeros before they are unpinned (trim, eviction, shutdown): witness data is
-  /// secret and freed pages go back to the kernel as they are.
-  bool zero_on_free = false;
+  /// secret and freed pages go back to the kernel as they are. On by default; the zeroing is spread over the
+  /// backend's touch threads.
+  bool zero_on_free = true;
   int evictor_priority = pool_evictor_priority;
 };
 

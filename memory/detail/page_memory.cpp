@@ -84,6 +84,8 @@ void* map_pages(std::uint64_t bytes, bool huge_pages) {
     // Advisory: where THP is off the block simply uses small pages.
     ::madvise(begin, bytes, MADV_HUGEPAGE);
   }
+  // Slots hold witnesses (secrets) and keys: left out of core dumps. Advisory as well.
+  ::madvise(begin, bytes, MADV_DONTDUMP);
   return begin;
 }
 

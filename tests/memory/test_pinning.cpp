@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <string>
 
@@ -79,6 +81,38 @@ TEST_CASE("memory/pinning/the host backend maps whole zeroed pages and counts ev
   CHECK(stats.bytes_live == 0);
   CHECK_THROWS_AS(backend->allocate(0), Error);
   CHECK(backend->stats().pin_calls == 1);
+}
+
+namespace {
+
+/// The VmFlags of the mapping of this process that holds `address` (from /proc/self/smaps; empty if none).
+std::string mapping_flags(const void* address) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto at = reinterpret_cast<unsigned long>(address);
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    unsigned long begin = 0, end = 0;
+    // Mapping headers start "BEGIN-END perms ..."; field lines ("Size:", "Anonymous:") do not parse as two
+    // hexadecimal numbers around a dash.
+    if (std::sscanf(line.c_str(), "%lx-%lx", &begin, &end) == 2) {
+      inside = begin <= at && at < end;
+      continue;
+    }
+    if (inside && line.rfind("VmFlags:", 0) == 0) return line;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("memory/pinning/mapped blocks stay out of core dumps") {
+  auto backend = make_backend(PinningKind::host, BackendOptions{.touch_threads = 1, .huge_pages = false});
+  const PinnedBuffer buffer = backend->allocate(64 * KiB);
+  const std::string flags = mapping_flags(buffer.data);
+  REQUIRE_FALSE(flags.empty());
+  CHECK(flags.find(" dd") != std::string::npos);  // MADV_DONTDUMP
+  backend->deallocate(buffer, true);
 }
 
 TEST_CASE("memory/pinning/without mlock the host backend reports plain pages as unpinned") {
