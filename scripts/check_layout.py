@@ -449,7 +449,7 @@ _SELF_TEST_TREE = {
     "cpu/sibling.cpp": "#include <proofline/cuda/gpu_ntt.hpp>\n",
     "graph/detail.cpp": "#include <proofline/nodes/detail/stages.hpp>\n#include <proofline/graph/detail/x.hpp>\n",
     "apps/main.cpp": "#include <proofline/graph/pipeline.hpp>\n#include <proofline/graph/detail/core.hpp>\n",
-    "tests/t.cpp": "#include <proofline/graph/detail/core.hpp>\n// see ../shared/x\n"
+    "tests/t.cpp": "#include <proofline/graph/detail/core.hpp>\n// see .." + "/shared/x\n"
     + "void t() {\n" + "  x();\n" * 100 + "}\n",
     "memory/commented.cpp": "// #include <proofline/graph/x.hpp> is not an include\n/* issue 7 */\n",
     "memory/long.cpp": "namespace a {\nstruct S {\n  int x{0};\n  void m() const {\n" + "    y();\n" * 79
