@@ -33,13 +33,14 @@
 
 #include <proofline/arith/g1.hpp>
 #include <proofline/arith/g2.hpp>
+#include <proofline/cpu/random_vector.hpp>
 #include <proofline/cuda/check.hpp>
-#include <proofline/cuda/device_buffer.hpp>
-#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/device.hpp>
+#include <proofline/cuda/device_buffer.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
 #include <proofline/cuda/gpu_msm_stream.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/memory/pinning.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/options.hpp>
@@ -80,23 +81,7 @@ double g1_floor_ms(unsigned log_n) {
 // ---- inputs ----
 
 std::vector<Fr> random_scalars(std::uint64_t seed, std::size_t n) {
-  std::vector<Fr> out(n);
-  constexpr std::size_t block = std::size_t{1} << 16;
-  tbb::parallel_for(std::size_t{0}, (n + block - 1) / block, [&](std::size_t b) {
-    std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (b + 1)));
-    for (std::size_t i = b * block; i < std::min(n, (b + 1) * block); ++i) {
-      for (;;) {
-        Fr::Int raw;
-        for (auto& limb : raw.limb) limb = rng();
-        raw.limb[3] &= (std::uint64_t{1} << 63) - 1;
-        if (Fr::is_canonical(raw)) {  // uniform Montgomery limbs below r: a uniform field element
-          out[i] = Fr::from_montgomery(raw);
-          break;
-        }
-      }
-    }
-  });
-  return out;
+  return cpu::random_fr_vector(seed, n);
 }
 
 /// 20% zero, 50% one, 30% uniform.

@@ -14,6 +14,7 @@
 
 #include <proofline/arith/fr.hpp>
 #include <proofline/arith/random.hpp>
+#include <proofline/cpu/random_vector.hpp>
 
 #include "support/seed.hpp"
 
@@ -27,25 +28,9 @@ inline std::vector<Fr> random_scalars(std::mt19937_64& rng, std::size_t n) {
 }
 
 /// n uniform elements of Fr from `seed`, drawn in parallel blocks (for the GPU suite's vectors of up to
-/// 2^26). Uniform Montgomery limbs below r are uniform field elements, which saves a conversion per element.
+/// 2^26).
 inline std::vector<Fr> random_scalars_parallel(std::uint64_t seed, std::size_t n) {
-  std::vector<Fr> out(n);
-  constexpr std::size_t block = std::size_t{1} << 16;
-  tbb::parallel_for(std::size_t{0}, (n + block - 1) / block, [&](std::size_t b) {
-    std::mt19937_64 rng(seed ^ (0x9e3779b97f4a7c15ull * (b + 1)));
-    for (std::size_t i = b * block; i < std::min(n, (b + 1) * block); ++i) {
-      for (;;) {
-        Fr::Int raw;
-        for (auto& limb : raw.limb) limb = rng();
-        raw.limb[3] &= (std::uint64_t{1} << 63) - 1;
-        if (Fr::is_canonical(raw)) {
-          out[i] = Fr::from_montgomery(raw);
-          break;
-        }
-      }
-    }
-  });
-  return out;
+  return cpu::random_fr_vector(seed, n);
 }
 
 /// How many positions differ (all of them past the shorter length): one CHECK per vector keeps a failure's
