@@ -7,8 +7,9 @@
 Rules, each reported as PATH:LINE: [rule] what is wrong:
 
   include   A file in folder X includes <proofline/Y/...> only for Y at or below X in the layer order
-              util <- trace <- memory <- arith <- (cpu, cuda) <- groth16 <- devices <- nodes <- graph <- apps
-            (cpu and cuda are siblings: neither includes the other). tests/ and perf/ may include anything,
+              util <- trace <- memory <- arith <- (cpu, cuda) <- groth16 <- devices <- nodes <- graph
+              <- (capi, fleet, circom) <- apps
+            (siblings in parentheses do not include each other). tests/ and perf/ may include anything,
             apps/ any public header. A folder with sources that is not in the order is reported too.
   detail    <proofline/Y/detail/...> (at any depth) is included only from inside Y, or from tests/ and perf/.
   length    No function is longer than 80 lines, counted from the first line of its declaration to its
@@ -45,6 +46,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("devices",),
     ("nodes",),
     ("graph",),
+    ("capi", "fleet", "circom"),
     ("apps",),
 ]
 RANK = {folder: rank for rank, group in enumerate(LAYERS) for folder in group}

@@ -7,6 +7,9 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libtbb-dev libboost-container-dev libspdlog-dev doctest-dev
           libgmp-dev ccache)
 packages+=(clang libclang-rt-14-dev)  # the libFuzzer builds of the file readers (tests/fuzz)
+packages+=(libpq-dev postgresql)      # the fleet's queue: libpq, and a server its tests start in a temporary folder
+packages+=(rustc golang-go python3)   # the C ABI's examples in Rust, Go and Python (compilers only, no registries)
+packages+=(nasm nlohmann-json3-dev)   # circom's C++ witness generators (fr.asm, JSON inputs), built in-process
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
