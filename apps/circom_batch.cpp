@@ -1,0 +1,177 @@
+#include "circom_batch.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include <proofline/circom/witness_generator.hpp>
+#include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/graph/observe.hpp>
+#include <proofline/graph/pipeline.hpp>
+#include <proofline/graph/report.hpp>
+#include <proofline/graph/testing.hpp>
+#include <proofline/groth16/snarkjs_jobs.hpp>
+#include <proofline/groth16/snarkjs_json.hpp>
+#include <proofline/groth16/wtns.hpp>
+#include <proofline/trace/chrome_trace.hpp>
+#include <proofline/util/options.hpp>
+
+#include "batch_common.hpp"
+
+namespace proofline::apps {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// A job refused before proving (its witness or input unusable), or one the pipeline failed.
+struct Failure {
+  std::string label, message;
+};
+
+/// The key, the generator (for jobs from input JSON) and which jobs are fit to prove.
+struct Plan {
+  groth16::SnarkjsKey key;
+  std::shared_ptr<const circom::WitnessGenerator> generator;
+  std::vector<std::size_t> runnable;  ///< indices into CircomBatch::jobs, in order
+  std::vector<Failure> refused;
+};
+
+/// Why a job cannot be proved, found without proving it; empty when it looks fine. With `deep`, an input
+/// is run through the generator too (fail-fast checks everything before proving).
+std::string precheck(const CircomJobSpec& job, const Plan& plan, bool deep) {
+  try {
+    if (!job.from_input) {
+      const groth16::WtnsHeader header = groth16::check_wtns(job.source);
+      groth16::check_wtns_length(job.source, header, plan.key.pk->num_variables, plan.key.name + ".zkey");
+    } else if (!plan.generator) {
+      return job.source.string() + ": an input JSON needs the circuit's generator (--circuit CIRCUIT_cpp/)";
+    } else {
+      const std::string text = circom::read_input_file(job.source);
+      if (deep) plan.generator->compute(text);
+    }
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    return what.rfind(job.source.string(), 0) == 0 ? what : job.source.string() + ": " + what;
+  }
+  return {};
+}
+
+Plan plan_batch(const CircomBatch& b, graph::Config& config) {
+  Plan p = setup_step([&] {
+    Plan plan;
+    plan.key = groth16::load_snarkjs_key(b.zkey, groth16::ZkeyOptions{.points = b.zkey_check});
+    if (b.circuit) {
+      plan.generator = circom::WitnessGenerator::open(*b.circuit, b.build);
+      plan.generator->check_fits(plan.key.pk->num_variables, b.zkey.string());
+    }
+    return plan;
+  });
+  check_job_outputs(b.jobs);
+  for (std::size_t i = 0; i < b.jobs.size(); ++i) {
+    std::string why = precheck(b.jobs[i], p, b.fail_fast);
+    if (why.empty())
+      p.runnable.push_back(i);
+    else if (b.fail_fast)
+      throw UnusableInput(why);
+    else
+      p.refused.push_back({b.jobs[i].label, std::move(why)});
+  }
+  // The GPU NTT starts at 2^10 rows: small circuits go to the CPU unless the GPU was asked for.
+  if (config.backend == graph::Backend::automatic && p.key.pk->log_domain_size < cuda::NttEngine::min_log_n)
+    config.backend = graph::Backend::cpu;
+  return p;
+}
+
+graph::testing::Hooks fault_hooks(const CircomBatch& b) {
+  graph::testing::Hooks hooks;
+  if (b.fault) {
+    // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
+    hooks.fault = [stage = b.fault->first, id = b.fault->second + 1](graph::Stage at, graph::JobId job) {
+      if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
+    };
+  }
+  return hooks;
+}
+
+void check_fault_stage(const CircomBatch& b, graph::Backend backend) {
+  if (b.fault && b.fault->first == graph::Stage::h2d && backend != graph::Backend::cuda)
+    throw OptionError("--inject-fault: the h2d stage runs only on the CUDA backend, not the " +
+                      std::string(graph::to_string(backend)) + " backend");
+}
+
+graph::WitnessSource witness_of(const CircomJobSpec& job, const Plan& p) {
+  if (job.from_input) return circom::witness_from_input(p.generator, job.source);
+  return graph::WtnsFile{job.source};
+}
+
+/// Each proof's public.json, then proof.json (each written atomically), where the job says.
+ResultCollector::Writer proof_writer(const CircomBatch& b, const Plan& p) {
+  return [&b, &p](const graph::JobResult& r) {
+    const CircomJobSpec& job = b.jobs[p.runnable.at(r.seq)];
+    if (job.proof.empty()) return;  // batch_prove --zkey without --out: proved, not kept
+    groth16::write_snarkjs_public(job.public_inputs, r.public_inputs);
+    groth16::write_snarkjs_proof(job.proof, *r.proof);
+  };
+}
+
+void print_failure(const CircomBatch& b, const Failure& f) {
+  if (f.message.find(f.label) != std::string::npos)
+    std::fprintf(stderr, "%s: job failed: %s\n", b.program.c_str(), f.message.c_str());
+  else
+    std::fprintf(stderr, "%s: %s failed: %s\n", b.program.c_str(), f.label.c_str(), f.message.c_str());
+}
+
+/// Every failure on stderr (refused ones first, then the pipeline's in submission order) and a summary.
+std::size_t print_outcome(const CircomBatch& b, const Plan& p, ResultCollector& results, double wall_s) {
+  for (const Failure& f : p.refused) print_failure(b, f);
+  const std::vector<JobFailure> failed = results.failures();
+  for (const JobFailure& f : failed) print_failure(b, {b.jobs[p.runnable.at(f.seq)].label, f.message});
+  if (const auto error = results.write_error())
+    std::fprintf(stderr, "%s: cannot write proof %s\n", b.program.c_str(), error->c_str());
+  const std::size_t failures = p.refused.size() + failed.size();
+  if (!b.quiet || failures > 0)
+    std::fprintf(failures > 0 ? stderr : stdout, "%s: %llu of %zu proofs written%s in %.2f s; %zu failed\n",
+                 b.program.c_str(), static_cast<unsigned long long>(results.written()), b.jobs.size(),
+                 b.config.verify ? " (each verified first)" : "", wall_s, failures);
+  return failures;
+}
+
+}  // namespace
+
+int run_circom_batch(const CircomBatch& b) {
+  log::set_level(b.log_level);
+  graph::Config config = b.config;
+  const Plan p = plan_batch(b, config);
+  ResultCollector results;  // before the pipeline, which reports into it until it is destroyed
+  results.attach(config, proof_writer(b, p));
+  std::optional<graph::Pipeline> prover;
+  const graph::KeyHandle handle = setup_step([&] {
+    prover.emplace(graph::testing::make_pipeline(config, fault_hooks(b)));
+    check_fault_stage(b, prover->backend());
+    return prover->add_key(graph::KeySpec{p.key.name, p.key.pk, p.key.cs, p.key.vk});
+  });
+  results.start_progress(b.progress && !b.quiet, p.runnable.size());
+  const auto start = Clock::now();
+  prove_until_stopped(
+      *prover, p.runnable.size(),
+      [&](std::uint64_t i) {
+        const CircomJobSpec& job = b.jobs[p.runnable[i]];
+        return graph::Job{.key = handle, .witness = witness_of(job, p), .label = job.label};
+      },
+      results);
+  const double wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+  prover->shutdown();
+  results.finish_progress();
+  const graph::RunReport report =
+      graph::make_run_report(graph::recorder(*prover).snapshot(), graph::run_roles(*prover), prover->stats(),
+                             p.runnable.size(), wall_s);
+  if (b.full_summary) std::fputs(graph::report_summary(report).c_str(), stdout);
+  const std::size_t failures = print_outcome(b, p, results, wall_s);
+  if (b.report) write_file(*b.report, graph::report_json(report));
+  if (b.trace) trace::write_chrome_trace_file(graph::recorder(*prover).snapshot(), b.trace->string());
+  const int status = batch_status(report, p.runnable.size(), config.verify, results);
+  return status == 0 && failures > 0 ? 1 : status;
+}
+
+}  // namespace proofline::apps

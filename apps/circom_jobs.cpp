@@ -1,0 +1,156 @@
+#include "circom_jobs.hpp"
+
+#include <fstream>
+#include <map>
+#include <string_view>
+
+#include <proofline/groth16/json.hpp>
+#include <proofline/util/error.hpp>
+
+#include "batch_common.hpp"
+
+namespace proofline::apps {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = groth16::json;
+
+std::string quoted(const fs::path& path) {
+  return "'" + path.string() + "'";
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+    text.remove_suffix(1);
+  return text;
+}
+
+std::vector<std::string> split_csv(std::string_view line) {
+  std::vector<std::string> fields;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = line.find(',', start);
+    fields.emplace_back(
+        trim(line.substr(start, comma == std::string_view::npos ? line.npos : comma - start)));
+    if (comma == std::string_view::npos) return fields;
+    start = comma + 1;
+  }
+}
+
+struct ManifestLine {
+  const fs::path& manifest;
+  std::size_t number;
+  [[noreturn]] void fail(const std::string& what) const {
+    throw UnusableInput(manifest.string() + ": line " + std::to_string(number) + ": " + what);
+  }
+  fs::path resolve(const std::string& path) const {
+    if (path.empty()) fail("an empty path");
+    const fs::path p(path);
+    return p.is_absolute() ? p : manifest.parent_path() / p;
+  }
+};
+
+std::string member(const json::Value& object, const char* name, const ManifestLine& at) {
+  const json::Value* value = object.find(name);
+  if (value == nullptr) return {};
+  if (!value->is_string()) at.fail(std::string("\"") + name + "\" is not a string");
+  return value->as_string();
+}
+
+CircomJobSpec json_line(std::string_view text, const ManifestLine& at) {
+  json::Value object;
+  try {
+    object = json::parse(text, at.manifest.string());
+  } catch (const Error& e) {
+    at.fail(std::string("not a JSON object: ") + e.what());
+  }
+  if (!object.is_object()) at.fail("not a JSON object");
+  const std::string witness = member(object, "witness", at), input = member(object, "input", at);
+  if (witness.empty() == input.empty()) at.fail("needs exactly one of \"witness\" and \"input\"");
+  const std::string proof = member(object, "proof", at), pub = member(object, "public", at);
+  if (proof.empty() || pub.empty()) at.fail("needs \"proof\" and \"public\": where the outputs go");
+  const fs::path source = at.resolve(witness.empty() ? input : witness);
+  return CircomJobSpec{source, !input.empty(), at.resolve(proof), at.resolve(pub), source.string()};
+}
+
+CircomJobSpec csv_line(std::string_view text, const ManifestLine& at) {
+  const std::vector<std::string> fields = split_csv(text);
+  if (fields.size() != 3)
+    at.fail("expected SOURCE,PROOF,PUBLIC (3 fields), got " + std::to_string(fields.size()));
+  const fs::path source = at.resolve(fields[0]);
+  return CircomJobSpec{source, source.extension() == ".json", at.resolve(fields[1]), at.resolve(fields[2]),
+                       source.string()};
+}
+
+bool is_csv_header(std::string_view line) {
+  const std::vector<std::string> fields = split_csv(line);
+  return !fields.empty() && (fields[0] == "witness" || fields[0] == "input" || fields[0] == "source");
+}
+
+}  // namespace
+
+std::string circom_job_name(const fs::path& source) {
+  const fs::path file = source.filename();
+  const std::string ext = file.extension().string();
+  if (ext != ".wtns" && ext != ".json") return file.string();
+  fs::path stem = file.stem();
+  if (ext == ".json" && stem.extension() == ".input") stem = stem.stem();
+  return stem.string();
+}
+
+std::vector<CircomJobSpec> jobs_into_dir(const std::vector<fs::path>& sources, bool from_input,
+                                         const std::optional<fs::path>& out) {
+  if (!out)
+    throw UnusableInput(std::string("no place for the proofs: give --out DIR (each ") +
+                        (from_input ? "input" : "witness") +
+                        " NAME gives DIR/NAME.proof.json and DIR/NAME.public.json) or a --manifest");
+  std::vector<CircomJobSpec> jobs;
+  std::map<std::string, fs::path> seen;
+  for (const fs::path& source : sources) {
+    const std::string name = circom_job_name(source);
+    if (name.empty()) throw UnusableInput(source.string() + ": no file name to name its outputs after");
+    if (const auto [it, fresh] = seen.emplace(name, source); !fresh)
+      throw UnusableInput(source.string() + ": its outputs " + name + ".proof.json and " + name +
+                          ".public.json would overwrite those of " + it->second.string());
+    jobs.push_back(CircomJobSpec{source, from_input, *out / (name + ".proof.json"),
+                                 *out / (name + ".public.json"), source.string()});
+  }
+  return jobs;
+}
+
+std::vector<CircomJobSpec> jobs_from_manifest(const fs::path& manifest) {
+  std::ifstream in(manifest);
+  if (!in) throw UnusableInput(manifest.string() + ": cannot read the manifest");
+  std::vector<CircomJobSpec> jobs;
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '#') continue;
+    const ManifestLine at{manifest, number};
+    if (text.front() == '{')
+      jobs.push_back(json_line(text, at));
+    else if (!(jobs.empty() && is_csv_header(text)))
+      jobs.push_back(csv_line(text, at));
+  }
+  if (jobs.empty()) throw UnusableInput(manifest.string() + ": no jobs in the manifest");
+  return jobs;
+}
+
+void check_job_outputs(const std::vector<CircomJobSpec>& jobs) {
+  std::map<fs::path, const CircomJobSpec*> written;
+  for (const CircomJobSpec& job : jobs)
+    for (const fs::path* output : {&job.proof, &job.public_inputs}) {
+      if (output->empty()) continue;  // proved, not kept (batch_prove --zkey without --out)
+      std::error_code error;
+      const fs::path dir = output->has_parent_path() ? output->parent_path() : fs::path(".");
+      if (!fs::is_directory(dir, error))
+        throw UnusableInput(job.label + ": no folder " + quoted(dir) + " for " + quoted(*output));
+      const fs::path key = fs::weakly_canonical(*output, error);
+      if (const auto [it, fresh] = written.emplace(error ? *output : key, &job); !fresh)
+        throw UnusableInput(job.label + ": its output " + quoted(*output) + " is also the output of " +
+                            it->second->label);
+    }
+}
+
+}  // namespace proofline::apps

@@ -1,0 +1,36 @@
+// The jobs of a circom batch (proofline prove / batch, batch_prove --zkey): where each witness comes from (a
+// .wtns file, or an input JSON computed by the circuit's generator) and where its proof.json and public.json
+// go. Planned before anything is proved: outputs that collide or have no place are unusable input (exit 2).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace proofline::apps {
+
+struct CircomJobSpec {
+  std::filesystem::path source;  ///< a .wtns file, or an input .json when from_input
+  bool from_input = false;
+  std::filesystem::path proof, public_inputs;
+  std::string label;  ///< the source's name, for messages
+};
+
+/// "A" for dir/A.wtns, dir/A.json and dir/A.input.json (the name of a job's outputs under --out).
+std::string circom_job_name(const std::filesystem::path& source);
+
+/// One job per source, its outputs DIR/NAME.proof.json and DIR/NAME.public.json. UnusableInput when two
+/// sources give one name or there is no DIR.
+std::vector<CircomJobSpec> jobs_into_dir(const std::vector<std::filesystem::path>& sources, bool from_input,
+                                         const std::optional<std::filesystem::path>& out);
+
+/// The jobs of a manifest: JSON lines ({"witness"|"input": PATH, "proof": PATH, "public": PATH}) or CSV
+/// (SOURCE,PROOF,PUBLIC; a .json source is an input, anything else a witness; an optional header line).
+/// Relative paths are taken from the manifest's folder. UnusableInput naming the line for anything else.
+std::vector<CircomJobSpec> jobs_from_manifest(const std::filesystem::path& manifest);
+
+/// UnusableInput when two jobs write one file, or an output's folder does not exist.
+void check_job_outputs(const std::vector<CircomJobSpec>& jobs);
+
+}  // namespace proofline::apps

@@ -1,0 +1,84 @@
+// proofline: the circom user's front door. Subcommands from a table (proofline_commands.hpp):
+//
+//   proofline prove KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json        rapidsnark's order, verified first
+//   proofline prove KEY.zkey --circuit C_cpp/ --input in.json PROOF.json PUBLIC.json
+//   proofline batch KEY.zkey ... --out DIR | --manifest FILE           many jobs, one key load
+//   proofline verify VK.json PUBLIC.json PROOF.json                    snarkjs's order
+//
+// Exit codes as each subcommand's --help says: 0 success, 1 failed jobs or an invalid proof, 2 unusable
+// input or options.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <proofline/util/options.hpp>
+
+#include "batch_common.hpp"
+#include "proofline_commands.hpp"
+
+namespace proofline::apps {
+
+namespace {
+
+constexpr Subcommand circom_table[] = {
+    {"prove", "one proof from a .wtns or input JSON (rapidsnark's argument order), verified, then written",
+     run_prove_command},
+    {"batch", "many proofs with one key load: --wtns/--input files into --out DIR, or a --manifest",
+     run_batch_command},
+    {"verify", "check a proof as `snarkjs groth16 verify VK.json PUBLIC.json PROOF.json` does",
+     run_verify_command},
+    {"witness", "compute .wtns files from input JSON in-process (circom's --c generator)",
+     run_witness_command},
+};
+
+}  // namespace
+
+std::span<const Subcommand> circom_subcommands() {
+  return circom_table;
+}
+
+}  // namespace proofline::apps
+
+namespace {
+
+using namespace proofline;
+
+void print_usage(std::FILE* out, const std::vector<apps::Subcommand>& commands) {
+  std::fprintf(out,
+               "usage: proofline COMMAND [ARGS]    (proofline COMMAND --help for each)\n"
+               "Proves circom circuits (compiled with --prime bls12381, keys from snarkjs) with Groth16 on\n"
+               "BLS12-381, on the GPU when there is one.\n\ncommands:\n");
+  for (const apps::Subcommand& c : commands) std::fprintf(out, "  %-8s %s\n", c.name, c.summary);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<apps::Subcommand> commands(apps::circom_subcommands().begin(),
+                                               apps::circom_subcommands().end());
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    print_usage(argc < 2 ? stderr : stdout, commands);
+    return argc < 2 ? 2 : 0;
+  }
+  for (const apps::Subcommand& c : commands) {
+    if (std::strcmp(argv[1], c.name) != 0) continue;
+    const std::string program = std::string("proofline ") + c.name;
+    try {
+      return c.run(argc - 1, argv + 1);
+    } catch (const OptionError& e) {
+      return report_bad_options(program, e);
+    } catch (const apps::UnusableInput& e) {
+      return report_bad_options(program, e);
+    } catch (const Error& e) {
+      return report_bad_options(program, e);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "proofline: unknown command '%s'\n", argv[1]);
+  print_usage(stderr, commands);
+  return 2;
+}

@@ -1,0 +1,26 @@
+// proofline verify VK.json PUBLIC.json PROOF.json: snarkjs's argument order and verdict (verify_proof's
+// check, snarkjs_verify.hpp). Exit 0 valid, 1 invalid, 2 unusable input.
+#include <optional>
+
+#include <proofline/util/options.hpp>
+
+#include "proofline_commands.hpp"
+#include "snarkjs_verify.hpp"
+
+namespace proofline::apps {
+
+int run_verify_command(int argc, char** argv) {
+  SnarkjsProofFiles files;
+  OptionParser cli(
+      "proofline verify", "usage: proofline verify VK.json PUBLIC.json PROOF.json",
+      "Verifies a Groth16 proof of a circom circuit (bls12381) as `snarkjs groth16 verify` does, with "
+      "the same arguments: the key's verification_key.json, public.json and proof.json.");
+  cli.positional("VK.json", "snarkjs zkey export verificationkey's output", files.vk);
+  cli.positional("PUBLIC.json", "the public signals", files.pub);
+  cli.positional("PROOF.json", "the proof", files.proof);
+  cli.epilog(verify_exit_codes);
+  if (!cli.parse(argc, argv)) return 0;
+  return verify_snarkjs_proof(files);
+}
+
+}  // namespace proofline::apps

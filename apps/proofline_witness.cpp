@@ -1,0 +1,91 @@
+// proofline witness: circom's witness calculator run in-process (the circuit's --c generator, built once and
+// cached), for callers that want .wtns files - what `node generate_witness.js` or the compiled C++ binary
+// make, from many inputs at once, in parallel.
+//
+//   proofline witness --circuit CIRCUIT_cpp/ --input a.json b.json ... --out DIR     DIR/a.wtns, DIR/b.wtns
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include <proofline/circom/witness_generator.hpp>
+#include <proofline/groth16/wtns.hpp>
+
+#include "batch_common.hpp"
+#include "circom_jobs.hpp"
+#include "proofline_commands.hpp"
+#include "proofline_options.hpp"
+
+namespace proofline::apps {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct WitnessRun {
+  std::optional<fs::path> circuit, out;
+  std::vector<fs::path> inputs;
+  circom::BuildOptions build;
+};
+
+/// Computes and writes one witness; the problem (naming the input) when it fails, else empty.
+std::string make_witness(const circom::WitnessGenerator& generator, const fs::path& input,
+                         const fs::path& wtns) {
+  try {
+    groth16::write_wtns(wtns, generator.compute(circom::read_input_file(input)));
+    return {};
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    return what.rfind(input.string(), 0) == 0 ? what : input.string() + ": " + what;
+  }
+}
+
+int run_witnesses(const WitnessRun& run) {
+  if (!run.circuit || run.inputs.empty()) throw OptionError("needs --circuit CIRCUIT_cpp/ and --input FILES");
+  const std::vector<CircomJobSpec> jobs = jobs_into_dir(run.inputs, true, run.out);
+  std::error_code error;
+  fs::create_directories(*run.out, error);
+  const auto generator = setup_step([&] { return circom::WitnessGenerator::open(*run.circuit, run.build); });
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> problems(jobs.size());
+  tbb::parallel_for(std::size_t{0}, jobs.size(), [&](std::size_t i) {
+    problems[i] =
+        make_witness(*generator, jobs[i].source, *run.out / (circom_job_name(jobs[i].source) + ".wtns"));
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::size_t failed = 0;
+  for (const std::string& p : problems)
+    if (!p.empty()) {
+      std::fprintf(stderr, "proofline witness: %s\n", p.c_str());
+      ++failed;
+    }
+  std::printf("proofline witness: %zu of %zu witnesses written to %s in %.3f s (%llu values each)\n",
+              jobs.size() - failed, jobs.size(), run.out->string().c_str(), seconds,
+              static_cast<unsigned long long>(generator->witness_size()));
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int run_witness_command(int argc, char** argv) {
+  WitnessRun run;
+  OptionParser cli(
+      "proofline witness", "usage: proofline witness --circuit CIRCUIT_cpp/ --input FILES --out DIR",
+      "Computes circom witnesses (.wtns) from input JSON in-process with the circuit's circom --c "
+      "generator (built once with g++ and cached), in parallel: DIR/NAME.wtns for each NAME.json.");
+  cli.path("--circuit", "CIRCUIT_cpp/", "the folder circom --c wrote", run.circuit);
+  cli.values("--input", "a.json b.json...", "input JSON files",
+             [&run](std::string_view file) { run.inputs.emplace_back(file); });
+  cli.path("--out", "DIR", "where the .wtns files go", run.out);
+  cli.path("--cache-dir", "DIR", "where built generators are kept", run.build.cache_dir);
+  cli.epilog("Exit codes: 0 every witness written; 1 some inputs failed (each named); 2 unusable options.");
+  if (!cli.parse(argc, argv)) return 0;
+  return run_witnesses(run);
+}
+
+}  // namespace proofline::apps

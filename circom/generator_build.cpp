@@ -1,0 +1,218 @@
+#include <proofline/circom/generator_build.hpp>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <system_error>
+#include <vector>
+
+#include <proofline/util/error.hpp>
+
+#include "shim_sources.hpp"
+
+namespace proofline::circom {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// What the shared object is built from besides the circuit: a change here must rebuild every cached one.
+constexpr const char* build_recipe = "proofline-circom-generator v1: g++ -std=c++17 -O3 -fPIC; nasm -felf64";
+
+const char* const generated_files[] = {"calcwit.cpp", "calcwit.hpp", "circom.hpp",
+                                       "fr.cpp",      "fr.hpp",      "fr.asm"};
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(Errc::io, path.string() + ": cannot read");
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_all(const fs::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!out) throw Error(Errc::io, path.string() + ": cannot write");
+}
+
+/// Two independent 64-bit FNV-1a streams: a cache key for files the user generated, not a security check
+/// (the cache is the user's own folder).
+class Digest {
+ public:
+  void add(std::string_view bytes) {
+    for (const char c : bytes) {
+      a_ = (a_ ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+      b_ = (b_ ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+    }
+    const std::string size = "|" + std::to_string(bytes.size()) + "|";
+    for (const char c : size) a_ = (a_ ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  }
+  std::string hex() const {
+    char text[33];
+    std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(a_),
+                  static_cast<unsigned long long>(b_));
+    return text;
+  }
+
+ private:
+  std::uint64_t a_ = 0xcbf29ce484222325ULL, b_ = 0x84222325cbf29ce4ULL;
+};
+
+std::string folder_digest(const fs::path& dir, const std::string& name) {
+  Digest digest;
+  digest.add(build_recipe);
+  digest.add(shim::witness_shim_cpp);
+  digest.add(shim::assert_h);
+  digest.add(shim::prelude_hpp);
+  for (const char* file : generated_files) digest.add(read_all(dir / file));
+  digest.add(read_all(dir / (name + ".cpp")));
+  digest.add(read_all(dir / (name + ".dat")));
+  return digest.hex();
+}
+
+/// A folder removed with everything in it when it goes out of scope, unless kept.
+class TempDir {
+ public:
+  explicit TempDir(const fs::path& parent) {
+    std::string pattern = (parent / ".build-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr)
+      throw Error(Errc::io, parent.string() + ": cannot create a build folder: " +
+                                std::error_code(errno, std::generic_category()).message());
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    if (!path_.empty()) fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const noexcept { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+/// Runs `argv` in `dir` with its output appended to `log`; Error(io) with the log's end when it fails.
+void run_tool(const std::vector<std::string>& argv, const fs::path& dir, const fs::path& log) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) throw Error(Errc::io, "cannot start " + argv[0]);
+  if (child == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    if (fd < 0 || ::chdir(dir.c_str()) != 0) ::_exit(126);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    ::execvp(args[0], args.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+  std::string output = read_all(log);
+  if (output.size() > 2000) output = "..." + output.substr(output.size() - 2000);
+  const std::string why = WIFEXITED(status) && WEXITSTATUS(status) == 127 ? " (not installed?)" : "";
+  throw Error(Errc::io,
+              "building the circom witness generator: " + argv[0] + " failed" + why + "\n" + output);
+}
+
+/// Copies the generated files into `dir`, adapted: fr.asm addressed RIP-relative (a shared object needs
+/// position-independent code) and the circuit's std::cout sent to the shim's message sink.
+void stage_sources(const fs::path& from, const std::string& name, const fs::path& dir) {
+  for (const char* file : generated_files) fs::copy_file(from / file, dir / file);
+  write_all(dir / "fr.asm", "default rel\n" + read_all(from / "fr.asm"));
+  std::string circuit = read_all(from / (name + ".cpp"));
+  for (std::size_t at = 0; (at = circuit.find("std::cout", at)) != std::string::npos;)
+    circuit.replace(at, 9, "proofline_circom_messages()");
+  write_all(dir / "circuit.cpp", circuit);
+  fs::copy_file(from / (name + ".dat"), dir / "circuit.dat");
+  fs::create_directory(dir / "shim");
+  write_all(dir / "shim" / "assert.h", shim::assert_h);
+  write_all(dir / "shim" / "prelude.hpp", shim::prelude_hpp);
+  write_all(dir / "witness_shim.cpp", shim::witness_shim_cpp);
+  write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
+}
+
+void compile(const fs::path& dir, const BuildOptions& options) {
+  const fs::path log = dir / "build.log";
+  run_tool({options.assembler, "-felf64", "fr.asm", "-o", "fr_asm.o"}, dir, log);
+  const std::vector<std::string> cxx = {
+      options.compiler,  "-c", "-std=c++17", "-O3", "-fPIC", "-w", "-Ishim", "-I.", "-include",
+      "shim/prelude.hpp"};
+  // Fr_fail is the shim's (it returns to the caller instead of aborting): fr.cpp's own is renamed away.
+  const std::pair<const char*, std::vector<std::string>> units[] = {
+      {"calcwit", {}},
+      {"fr", {"-DFr_fail=proofline_generated_Fr_fail"}},
+      {"circuit", {}},
+      {"witness_shim", {"-fno-access-control"}}};
+  for (const auto& [unit, extra] : units) {
+    std::vector<std::string> argv = cxx;
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    argv.insert(argv.end(), {std::string(unit) + ".cpp", "-o", std::string(unit) + ".o"});
+    run_tool(argv, dir, log);
+  }
+  run_tool({options.compiler, "-shared", "-o", "witness.so", "calcwit.o", "fr.o", "circuit.o",
+            "witness_shim.o", "fr_asm.o", "-lgmp", "-Wl,--version-script=exports.map", "-Wl,-z,noexecstack"},
+           dir, log);
+}
+
+BuiltGenerator built_at(const fs::path& dir, const std::string& name, bool from_cache) {
+  return BuiltGenerator{name, dir / "witness.so", dir / "circuit.dat", from_cache};
+}
+
+}  // namespace
+
+fs::path cache_dir(const BuildOptions& options) {
+  if (options.cache_dir) return *options.cache_dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0')
+    return fs::path(xdg) / "proofline";
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
+    return fs::path(home) / ".cache" / "proofline";
+  throw Error(Errc::invalid_argument, "no cache folder: set XDG_CACHE_HOME or HOME, or name one");
+}
+
+std::string circuit_name_of(const fs::path& cpp_dir) {
+  std::error_code error;
+  if (!fs::is_directory(cpp_dir, error))
+    throw Error(Errc::bad_input, cpp_dir.string() + ": not a folder (circom --c writes CIRCUIT_cpp/)");
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(cpp_dir, error))
+    if (entry.path().extension() == ".dat") names.push_back(entry.path().stem().string());
+  if (names.size() != 1)
+    throw Error(Errc::bad_input, cpp_dir.string() + ": expected one CIRCUIT.dat (circom --c output), found " +
+                                     std::to_string(names.size()));
+  for (const std::string& file :
+       {names[0] + ".cpp", std::string("calcwit.cpp"), std::string("calcwit.hpp"), std::string("circom.hpp"),
+        std::string("fr.cpp"), std::string("fr.hpp"), std::string("fr.asm")})
+    if (!fs::is_regular_file(cpp_dir / file, error))
+      throw Error(Errc::bad_input, cpp_dir.string() + ": " + file + " is missing (not circom --c output?)");
+  return names[0];
+}
+
+BuiltGenerator build_generator(const fs::path& cpp_dir, const BuildOptions& options) {
+  const std::string name = circuit_name_of(cpp_dir);
+  const fs::path cache = cache_dir(options);
+  const fs::path final_dir = cache / (name + "-" + folder_digest(cpp_dir, name));
+  std::error_code error;
+  if (fs::is_regular_file(final_dir / "witness.so", error)) return built_at(final_dir, name, true);
+  fs::create_directories(cache, error);
+  if (error) throw Error(Errc::io, cache.string() + ": cannot create the cache folder: " + error.message());
+  TempDir build(cache);
+  stage_sources(cpp_dir, name, build.path());
+  compile(build.path(), options);
+  fs::rename(build.path(), final_dir, error);
+  // Another process may have finished the same build first: its copy is as good as ours.
+  if (error && !fs::is_regular_file(final_dir / "witness.so"))
+    throw Error(Errc::io, final_dir.string() + ": cannot move the build into the cache: " + error.message());
+  return built_at(final_dir, name, false);
+}
+
+}  // namespace proofline::circom

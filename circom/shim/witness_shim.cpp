@@ -1,0 +1,352 @@
+// proofline's entry points into a circom witness generator. proofline compiles this file together with what
+// `circom --c` generates (calcwit.cpp, fr.cpp, fr.asm and the circuit's own .cpp; never main.cpp, which exits
+// the process on errors) into one shared object, and calls it through the C functions at the end. Every
+// error comes back as a message: input JSON that does not parse, an unknown signal, a wrong number of values,
+// a failing circom assert or constraint (assert.h beside this file makes assert() throw; the circuit's
+// std::cout is redirected into proofline_circom_messages() at build time so the exception carries circom's
+// text), and Fr_fail (a field element too large to be an index), reached from assembly without unwind
+// tables, which returns here through siglongjmp.
+//
+// Thread safety: the loaded circuit is read-only; each compute call makes its own Circom_CalcWit.
+#include <cctype>
+#include <csetjmp>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "calcwit.hpp"
+#include "circom.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+
+thread_local sigjmp_buf* field_failure_target = nullptr;
+
+/// A circom assert or constraint (===) that the input does not satisfy, as opposed to unusable input.
+struct CircuitAssertFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::ostringstream& messages() {
+  thread_local std::ostringstream sink;
+  return sink;
+}
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+/// The .dat file, read whole and consumed front to back with bounds checks.
+class DatReader {
+ public:
+  explicit DatReader(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(path + ": cannot open the circuit's .dat file");
+    bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    path_ = path;
+  }
+  void read(void* out, std::uint64_t size) {
+    if (size > bytes_.size() - at_)
+      throw std::runtime_error(path_ + ": truncated (a .dat file of another circuit?)");
+    if (size) std::memcpy(out, bytes_.data() + at_, size);
+    at_ += size;
+  }
+  u32 u32_value() {
+    u32 v;
+    read(&v, sizeof v);
+    return v;
+  }
+
+ private:
+  std::string path_;
+  std::vector<char> bytes_;
+  std::uint64_t at_ = 0;
+};
+
+/// One entry of the template (or bus) I/O map: its field definitions.
+IOFieldDefPair read_field_defs(DatReader& dat) {
+  IOFieldDefPair pair;
+  pair.len = dat.u32_value();
+  pair.defs = new IOFieldDef[pair.len == 0 ? 1 : pair.len];
+  for (u32 j = 0; j < pair.len; ++j) {
+    IOFieldDef& def = pair.defs[j];
+    def.offset = dat.u32_value();
+    def.len = dat.u32_value();
+    def.lengths = new u32[def.len == 0 ? 1 : def.len];
+    dat.read(def.lengths, std::uint64_t{def.len} * sizeof(u32));
+    def.size = dat.u32_value();
+    def.busId = dat.u32_value();
+  }
+  return pair;
+}
+
+/// What main.cpp's loadCircuit reads, in its order, without its unchecked copies.
+Circom_Circuit* load_circuit(const std::string& path) {
+  DatReader dat(path);
+  auto circuit = std::make_unique<Circom_Circuit>();
+  circuit->InputHashMap = new HashSignalInfo[get_size_of_input_hashmap()];
+  dat.read(circuit->InputHashMap, std::uint64_t{get_size_of_input_hashmap()} * sizeof(HashSignalInfo));
+  circuit->witness2SignalList = new u64[get_size_of_witness()];
+  dat.read(circuit->witness2SignalList, std::uint64_t{get_size_of_witness()} * sizeof(u64));
+  circuit->circuitConstants = new FrElement[get_size_of_constants() == 0 ? 1 : get_size_of_constants()];
+  dat.read(circuit->circuitConstants, std::uint64_t{get_size_of_constants()} * sizeof(FrElement));
+  circuit->busInsId2FieldInfo = nullptr;
+  if (get_size_of_io_map() > 0) {
+    std::vector<u32> index(get_size_of_io_map());
+    dat.read(index.data(), index.size() * sizeof(u32));
+    for (const u32 template_id : index)
+      circuit->templateInsId2IOSignalInfo[template_id] = read_field_defs(dat);
+    circuit->busInsId2FieldInfo = new IOFieldDefPair[get_size_of_bus_field_map() + 1];
+    for (uint i = 0; i < get_size_of_bus_field_map(); ++i)
+      circuit->busInsId2FieldInfo[i] = read_field_defs(dat);
+  }
+  return circuit.release();
+}
+
+/// "a.b[2]" style names for every leaf of the input object, as circom's own main.cpp qualifies them.
+void qualify(const std::string& prefix, const json& in, json& out);
+
+json::value_t leaf_type(const std::string& prefix, const json& in) {
+  if (!in.is_array())
+    return in.is_number_integer() || in.is_string() ? json::value_t::number_integer : in.type();
+  if (in.empty()) return json::value_t::null;
+  const json::value_t first = leaf_type(prefix, in[0]);
+  for (std::size_t i = 1; i < in.size(); ++i)
+    if (leaf_type(prefix, in[i]) != first)
+      throw std::runtime_error("input '" + prefix + "': the array mixes values of different types");
+  return first;
+}
+
+void qualify_list(const std::string& prefix, const json& in, json& out) {
+  if (!in.is_array()) return qualify(prefix, in, out);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    qualify_list(prefix + "[" + std::to_string(i) + "]", in[i], out);
+}
+
+void qualify(const std::string& prefix, const json& in, json& out) {
+  if (in.is_array() && !in.empty() && leaf_type(prefix, in) == json::value_t::object)
+    return qualify_list(prefix, in, out);
+  if (!in.is_object()) {
+    out[prefix] = in;
+    return;
+  }
+  for (auto it = in.begin(); it != in.end(); ++it)
+    qualify(prefix.empty() ? it.key() : prefix + "." + it.key(), it.value(), out);
+}
+
+bool valid_digits(const std::string& s, unsigned base) {
+  if (s.empty()) return false;
+  for (const char c : s) {
+    const bool ok =
+        base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) != 0 : c >= '0' && c < char('0' + base);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+FrElement element_of(const std::string& name, const json& value) {
+  std::string digits;
+  unsigned base = 10;
+  if (value.is_string()) {
+    const std::string text = value.get<std::string>();
+    const std::string prefix = text.substr(0, 2);
+    base = prefix == "0x" || prefix == "0X"   ? 16
+           : prefix == "0o" || prefix == "0O" ? 8
+           : prefix == "0b" || prefix == "0B" ? 2
+                                              : 10;
+    digits = base == 10 ? text : text.substr(2);
+    if (!valid_digits(digits, base))
+      throw std::runtime_error("input '" + name + "': invalid number \"" + text + "\"");
+  } else if (value.is_number_integer()) {
+    digits = value.is_number_unsigned() ? std::to_string(value.get<std::uint64_t>())
+                                        : std::to_string(value.get<std::int64_t>());
+    if (digits[0] == '-')
+      throw std::runtime_error("input '" + name + "': negative number " + digits +
+                               " (write it as a string modulo the prime)");
+  } else {
+    throw std::runtime_error("input '" + name + "': expected a number or a string of digits, got " +
+                             value.dump());
+  }
+  FrElement element;
+  Fr_str2element(&element, digits.c_str(), base);
+  return element;
+}
+
+void flatten(const std::string& name, const json& value, std::vector<FrElement>& out) {
+  if (!value.is_array()) return out.push_back(element_of(name, value));
+  for (const json& item : value) flatten(name, item, out);
+}
+
+/// The input hash map's entry for `name`, as calcwit looks it up, or an error naming the signal.
+const HashSignalInfo& input_signal(const Circom_Circuit& circuit, const std::string& name) {
+  const u64 hash = fnv1a(name);
+  const uint size = get_size_of_input_hashmap();
+  for (uint probe = 0, pos = uint(hash % size); probe < size; ++probe, pos = (pos + 1) % size) {
+    const HashSignalInfo& entry = circuit.InputHashMap[pos];
+    if (entry.hash == hash) return entry;
+    if (entry.signalid == 0) break;
+  }
+  throw std::runtime_error("input '" + name + "': the circuit has no input signal of that name");
+}
+
+/// Runs `body` so that Fr_fail (called from fr.asm, which has no unwind tables) returns here.
+template <class Body>
+void with_field_failure_return(Body&& body) {
+  sigjmp_buf target;
+  if (sigsetjmp(target, 0) != 0) {
+    field_failure_target = nullptr;
+    throw std::runtime_error("a field element too large to convert to an integer (circom's Fr_toInt)");
+  }
+  field_failure_target = &target;
+  try {
+    body();
+  } catch (...) {
+    field_failure_target = nullptr;
+    throw;
+  }
+  field_failure_target = nullptr;
+}
+
+/// Frees what Circom_CalcWit's destructor leaves behind (it frees nothing).
+struct CalcWitOwner {
+  Circom_CalcWit* ctx;
+  ~CalcWitOwner() {
+    if (ctx->componentMemory) delete[] ctx->componentMemory[0].subcomponents;
+    delete[] ctx->componentMemory;
+    delete[] ctx->signalValues;
+    delete[] ctx->inputSignalAssigned;  // private: this file is compiled with -fno-access-control
+    delete ctx;
+  }
+};
+
+/// Every input checked (names, counts, numbers) before the first is set: setting the last one runs the
+/// circuit.
+void set_inputs(Circom_CalcWit& ctx, const Circom_Circuit& circuit, const json& flat) {
+  std::vector<std::pair<const HashSignalInfo*, std::vector<FrElement>>> inputs;
+  for (auto it = flat.begin(); it != flat.end(); ++it) {
+    const HashSignalInfo& signal = input_signal(circuit, it.key());
+    std::vector<FrElement> values;
+    flatten(it.key(), it.value(), values);
+    if (values.size() != signal.signalsize)
+      throw std::runtime_error("input '" + it.key() + "': " + std::to_string(values.size()) +
+                               " values, the signal has " + std::to_string(signal.signalsize));
+    inputs.emplace_back(&signal, std::move(values));
+  }
+  std::size_t given = 0;
+  for (const auto& input : inputs) given += input.second.size();
+  if (given != get_main_input_signal_no())
+    throw std::runtime_error("missing inputs: " + std::to_string(given) + " of the " +
+                             std::to_string(get_main_input_signal_no()) + " input values were given");
+  if (inputs.empty()) ctx.tryRunCircuit();
+  for (auto& [signal, values] : inputs)
+    for (uint i = 0; i < values.size(); ++i) ctx.setInputSignal(signal->hash, i, values[i]);
+}
+
+void compute(const Circom_Circuit& circuit, const char* text, std::size_t size, unsigned char* out) {
+  json input;
+  try {
+    input = json::parse(text, text + size);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error(std::string("not JSON: ") + e.what());
+  }
+  if (!input.is_object()) throw std::runtime_error("the input must be a JSON object of signal names");
+  json flat = json::object();
+  qualify("", input, flat);
+  CalcWitOwner owner{new Circom_CalcWit(const_cast<Circom_Circuit*>(&circuit))};
+  messages().str("");
+  with_field_failure_return([&] { set_inputs(*owner.ctx, circuit, flat); });
+  for (uint i = 0; i < get_size_of_witness(); ++i) {
+    FrElement value;
+    owner.ctx->getWitness(i, &value);
+    Fr_toLongNormal(&value, &value);
+    std::memcpy(out + std::size_t{i} * 32, value.longVal, 32);
+  }
+}
+
+void copy_message(const std::string& message, char* error, std::size_t error_size) {
+  if (error == nullptr || error_size == 0) return;
+  const std::size_t n = message.size() < error_size - 1 ? message.size() : error_size - 1;
+  std::memcpy(error, message.data(), n);
+  error[n] = '\0';
+}
+
+}  // namespace
+
+std::ostream& proofline_circom_messages() {
+  return messages();
+}
+
+[[noreturn]] void proofline_circom_assert_failed(const char* expression, const char* file, int line) {
+  std::string said = trimmed(messages().str());
+  messages().str("");
+  if (said.empty())
+    said = std::string("assert(") + expression + ") failed at " + file + ":" + std::to_string(line);
+  throw CircuitAssertFailure(said);
+}
+
+extern "C" {
+
+void Fr_fail() {
+  if (field_failure_target != nullptr) siglongjmp(*field_failure_target, 1);
+  std::abort();  // only reachable outside a compute call, which never runs circuit code
+}
+
+int proofline_circom_abi_version() {
+  return 1;
+}
+
+void proofline_circom_prime(unsigned char out[32]) {
+  std::memcpy(out, Fr_rawq, 32);
+}
+
+std::uint64_t proofline_circom_witness_size() {
+  return get_size_of_witness();
+}
+
+void* proofline_circom_load(const char* dat_path, char* error, std::size_t error_size) {
+  try {
+    return load_circuit(dat_path);
+  } catch (const std::exception& e) {
+    copy_message(e.what(), error, error_size);
+    return nullptr;
+  }
+}
+
+// The circuit's arrays are leaked on purpose: a loaded circuit lives until the library is closed.
+void proofline_circom_free(void* circuit) {
+  delete static_cast<Circom_Circuit*>(circuit);
+}
+
+/// Computes the witness of `input_json` into `out` (witness_size values of 32 bytes, canonical, little
+/// endian). 0 on success; 2 when a circom assert or constraint fails; 1 for any other error; the message in
+/// `error`.
+int proofline_circom_compute(const void* circuit, const char* input_json, std::size_t input_size,
+                             unsigned char* out, std::uint64_t out_values, char* error,
+                             std::size_t error_size) {
+  try {
+    if (out_values != get_size_of_witness())
+      throw std::runtime_error("the output holds " + std::to_string(out_values) +
+                               " values, the witness has " + std::to_string(get_size_of_witness()));
+    compute(*static_cast<const Circom_Circuit*>(circuit), input_json, input_size, out);
+    return 0;
+  } catch (const CircuitAssertFailure& e) {
+    copy_message(e.what(), error, error_size);
+    return 2;
+  } catch (const std::exception& e) {
+    copy_message(e.what(), error, error_size);
+    return 1;
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,12 @@
+// The sources proofline compiles into every circom witness generator (circom/shim/, embedded at build time).
+#pragma once
+
+#include <string_view>
+
+namespace proofline::circom::shim {
+
+extern const std::string_view witness_shim_cpp;  ///< the C entry points (shim/witness_shim.cpp)
+extern const std::string_view assert_h;          ///< assert() that throws (shim/assert.h)
+extern const std::string_view prelude_hpp;       ///< force-included declarations (shim/prelude.hpp)
+
+}  // namespace proofline::circom::shim

@@ -1,0 +1,70 @@
+// A circom witness generator run in-process: circom's --c output, built once into a shared object
+// (generator_build.hpp), loaded, and asked for witnesses from input JSON. Witnesses are written straight
+// into the caller's memory (a job's pinned slot, through witness_from_input), never into .wtns files.
+//
+//   auto generator = circom::WitnessGenerator::open("multiplier_cpp");
+//   generator->check_fits(pk.num_variables, "multiplier.zkey");
+//   prover.submit({.key = key, .witness = circom::witness_from_input(generator, "input.json")});
+//
+// Thread safety: compute_into may run on many threads at once (one circom calculator per call).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <proofline/arith/fr.hpp>
+#include <proofline/circom/generator_build.hpp>
+#include <proofline/graph/job.hpp>
+
+namespace proofline::circom {
+
+class WitnessGenerator {
+ public:
+  /// Builds (or finds in the cache) and loads the generator of `cpp_dir`. Error(bad_input) for a folder
+  /// that is not circom's output or a circuit compiled for another prime than BLS12-381's r (circom
+  /// --prime bls12381), Error(io) when building fails.
+  static std::shared_ptr<const WitnessGenerator> open(const std::filesystem::path& cpp_dir,
+                                                      const BuildOptions& options = {});
+  ~WitnessGenerator();
+  WitnessGenerator(const WitnessGenerator&) = delete;
+  WitnessGenerator& operator=(const WitnessGenerator&) = delete;
+
+  const std::string& circuit_name() const noexcept { return built_.circuit_name; }
+  const BuiltGenerator& built() const noexcept { return built_; }
+  /// Values in a witness, z[0] = 1 included: the key's variable count.
+  std::uint64_t witness_size() const noexcept { return witness_size_; }
+
+  /// Error(bad_input) unless the witness fits a key of `num_variables` variables (`key_name` in the message).
+  void check_fits(std::uint64_t num_variables, std::string_view key_name) const;
+
+  /// The witness of `input_json` into `out` (witness_size() elements). Throws Error(bad_input) with the
+  /// generator's message: bad JSON, an unknown signal or a wrong number of values, or "the witness does not
+  /// satisfy the circuit: <circom's message>" for a failing assert or constraint.
+  void compute_into(std::string_view input_json, std::span<Fr> out) const;
+  std::vector<Fr> compute(std::string_view input_json) const;
+
+ private:
+  WitnessGenerator() = default;
+  struct Api;
+
+  BuiltGenerator built_;
+  void* library_ = nullptr;
+  void* circuit_ = nullptr;
+  std::uint64_t witness_size_ = 0;
+  std::unique_ptr<Api> api_;
+};
+
+/// A job's witness source: reads `input` (JSON) when the job is synthesized and computes its witness into the
+/// job's slot. Errors name the file.
+graph::WitnessCallback witness_from_input(std::shared_ptr<const WitnessGenerator> generator,
+                                          std::filesystem::path input);
+
+/// Reads a whole input file; Error(bad_input) naming it when it cannot be read.
+std::string read_input_file(const std::filesystem::path& input);
+
+}  // namespace proofline::circom

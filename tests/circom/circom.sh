@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# The circom front door's tests (tests/circom/CMakeLists.txt registers one ctest per step, label circom), with
+# the real circom2 and snarkjs from npm (tests/interop/setup.sh installs them, cached in the build dir):
+#
+#   circom.sh setup        circom2 compiles check.circom with --c --wasm --prime bls12381; snarkjs makes its key
+#                          (known-tau ptau); snarkjs computes the reference witnesses and proofs
+#   circom.sh inputs       proofline batch proves from input JSON (witnesses computed in-process): the same public
+#                          signals as snarkjs fullprove, and snarkjs groth16 verify accepts every proof
+#   circom.sh drop-in      `proofline prove` in rapidsnark's argument order inside a script that then calls
+#                          snarkjs groth16 verify; `proofline verify` agrees with snarkjs
+#   circom.sh failures     a bad input JSON, an unknown signal and a violated constraint fail their own jobs with
+#                          circom's message while the others are proven (exit 1); --fail-fast refuses (exit 2);
+#                          batch_prove --zkey --inject-fault fails one job only
+#   circom.sh outputs      manifests (JSON lines, CSV) put outputs where they say; colliding or missing outputs
+#                          exit 2 before anything is proven
+#
+# Skips (exit 77) only when node or circom2 cannot be had. Environment: CIRCOM_TEST_DIR (work folder),
+# CIRCOM_NODE_DIR (where npm installs the tools; the interop tests share it),
+# PROOFLINE_BIN (folder of proofline and batch_prove), PROOFLINE_TEST_TOOLS (folder of proofline_test_ptau).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+step=${1:?usage: circom.sh STEP}
+: "${CIRCOM_TEST_DIR:?}" "${PROOFLINE_BIN:?}" "${PROOFLINE_TEST_TOOLS:?}"
+node_dir=${CIRCOM_NODE_DIR:-$CIRCOM_TEST_DIR/node}
+work=$CIRCOM_TEST_DIR/work
+cache=$CIRCOM_TEST_DIR/generator-cache
+proofline=$PROOFLINE_BIN/proofline
+
+say() { echo "circom-test: $*"; }
+die() {
+  echo "circom-test: FAILED: $*" >&2
+  exit 1
+}
+skip() {
+  echo "circom-test: SKIPPED: $*"
+  exit 77
+}
+run() {
+  say "\$ $*"
+  "$@" || die "command failed (exit $?): $*"
+}
+# Runs a command that must exit with $1; its stderr is kept in $work/last.err.
+expect_exit() {
+  local want=$1 code=0
+  shift
+  say "\$ $* (expecting exit $want)"
+  "$@" 2>"$work/last.err" || code=$?
+  cat "$work/last.err" >&2
+  [ "$code" = "$want" ] || die "exit $code, expected $want: $*"
+}
+expect_said() { grep -qF -- "$1" "$work/last.err" || die "stderr does not say '$1'"; }
+snarkjs() { node "$node_dir/node_modules/snarkjs/build/cli.cjs" "$@"; }
+circom2() { node "$node_dir/node_modules/circom2/cli.js" "$@"; }
+snarkjs_verify() {
+  local out
+  out=$(snarkjs groth16 verify "$@" 2>&1) || true
+  case $out in *"OK!"*) return 0 ;; *) echo "$out"; return 1 ;; esac
+}
+need_setup() { [ -f "$work/.done" ] || die "no circuit and key (the 'circom/setup' test makes them; did it fail?)"; }
+# The public signals of a public.json, normalized (snarkjs and proofline indent differently).
+publics() { node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1]))))' "$1"; }
+
+good_inputs() {
+  echo 'g1 {"a": "3", "b": "7", "c": "49"}'
+  echo 'g2 {"a": "5", "b": "11", "c": "121"}'
+  echo 'g3 {"a": "12345678901234567890", "b": 2, "c": "0x4"}'
+}
+
+setup() {
+  command -v node >/dev/null 2>&1 || skip "node is not installed (scripts/install-deps.sh installs nodejs)"
+  "$here/../interop/setup.sh" "$node_dir" || skip "circom2 and snarkjs could not be installed from npm"
+  rm -rf "$work" && mkdir -p "$work" && cd "$work"
+  cp "$here/check.circom" .
+  run circom2 check.circom --c --wasm --r1cs --prime bls12381 -o .
+  run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 8 pot.ptau --seed 11
+  run snarkjs groth16 setup check.r1cs pot.ptau key.zkey
+  run snarkjs zkey export verificationkey key.zkey vk.json
+  mkdir -p inputs snarkjs
+  while read -r name json; do
+    echo "$json" >"inputs/$name.json"
+    run snarkjs wtns calculate check_js/check.wasm "inputs/$name.json" "snarkjs/$name.wtns"
+    run snarkjs groth16 fullprove "inputs/$name.json" check_js/check.wasm key.zkey "snarkjs/$name.proof.json" \
+      "snarkjs/$name.public.json"
+  done < <(good_inputs)
+  touch .done
+}
+
+inputs() {
+  need_setup
+  cd "$work" && rm -rf out-inputs
+  run "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json inputs/g2.json inputs/g3.json \
+    --out out-inputs --cache-dir "$cache" --synth-threads 2 --no-progress
+  while read -r name _; do
+    [ "$(publics "out-inputs/$name.public.json")" = "$(publics "snarkjs/$name.public.json")" ] ||
+      die "$name: public signals differ from snarkjs fullprove's"
+    snarkjs_verify vk.json "out-inputs/$name.public.json" "out-inputs/$name.proof.json" ||
+      die "snarkjs groth16 verify rejected proofline's proof of $name"
+  done < <(good_inputs)
+  # The built generator is cached: a second run finds it and builds nothing.
+  [ "$(find "$cache" -maxdepth 2 -name witness.so | wc -l)" = 1 ] || die "expected one cached generator in $cache"
+  say "in-process witnesses give snarkjs's public signals and proofs snarkjs accepts"
+}
+
+drop_in() {
+  need_setup
+  cd "$work" && rm -rf out-dropin && mkdir out-dropin
+  # A script written for rapidsnark (prover KEY WITNESS PROOF PUBLIC, then snarkjs verifies), with proofline.
+  local prover="$proofline prove"
+  for name in g1 g2; do
+    run $prover key.zkey "snarkjs/$name.wtns" "out-dropin/$name.proof.json" "out-dropin/$name.public.json"
+    snarkjs_verify vk.json "out-dropin/$name.public.json" "out-dropin/$name.proof.json" ||
+      die "snarkjs rejected the drop-in proof of $name"
+    run "$proofline" verify vk.json "out-dropin/$name.public.json" "out-dropin/$name.proof.json"
+  done
+  run "$proofline" prove key.zkey --circuit check_cpp --input inputs/g3.json out-dropin/g3.proof.json \
+    out-dropin/g3.public.json --cache-dir "$cache"
+  snarkjs_verify vk.json out-dropin/g3.public.json out-dropin/g3.proof.json || die "snarkjs rejected g3"
+  # proofline verify rejects what snarkjs rejects: another proof's public signals.
+  expect_exit 1 "$proofline" verify vk.json out-dropin/g1.public.json out-dropin/g2.proof.json
+  expect_exit 2 "$proofline" verify vk.json out-dropin/none.json out-dropin/g2.proof.json
+  # An input that violates a constraint: exit 1, nothing written.
+  echo '{"a": "3", "b": "7", "c": "48"}' >out-dropin/bad.json
+  expect_exit 1 "$proofline" prove key.zkey --circuit check_cpp --input out-dropin/bad.json \
+    out-dropin/bad.proof.json out-dropin/bad.public.json --cache-dir "$cache"
+  expect_said "witness does not satisfy the circuit"
+  [ ! -e out-dropin/bad.proof.json ] || die "a proof was written for a failed witness"
+  say "proofline prove is a drop-in for rapidsnark's prover; proofline verify agrees with snarkjs"
+}
+
+failures() {
+  need_setup
+  cd "$work" && rm -rf out-fail && mkdir -p bad
+  echo '{"a": "3", "b": ' >bad/truncated.json
+  echo '{"a": "3", "b": "7", "c": "49", "d": "1"}' >bad/unknown.json
+  echo '{"a": "3", "b": "7", "c": "50"}' >bad/violated.json
+  expect_exit 1 "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json bad/truncated.json \
+    bad/unknown.json bad/violated.json inputs/g2.json --out out-fail --cache-dir "$cache" --no-progress
+  expect_said "bad/truncated.json: not JSON"
+  expect_said "bad/unknown.json: input 'd': the circuit has no input signal of that name"
+  expect_said "bad/violated.json: witness does not satisfy the circuit: Failed assert in template/function Check line 16"
+  expect_said "2 of 5 proofs written"
+  for name in g1 g2; do
+    snarkjs_verify vk.json "out-fail/$name.public.json" "out-fail/$name.proof.json" ||
+      die "the good job $name of a batch with bad ones was not proven"
+  done
+  [ ! -e out-fail/violated.proof.json ] || die "a proof was written for a violated constraint"
+  rm -rf out-ff
+  expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json bad/violated.json \
+    --out out-ff --fail-fast --cache-dir "$cache" --no-progress
+  expect_said "witness does not satisfy the circuit"
+  [ -z "$(ls out-ff)" ] || die "--fail-fast proved something"
+  # A .wtns that does not satisfy the circuit (another circuit's values, same length): its job fails.
+  node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);const n=b.length;
+    b[n-32]^=1;fs.writeFileSync(process.argv[2],b);' snarkjs/g1.wtns bad/flipped.wtns
+  rm -rf out-wtns
+  expect_exit 1 "$proofline" batch key.zkey --wtns snarkjs/g2.wtns bad/flipped.wtns --out out-wtns --no-progress
+  expect_said "witness does not satisfy the circuit"
+  [ -f out-wtns/g2.proof.json ] || die "the good witness of a batch with a bad one was not proven"
+  # batch_prove --zkey with --inject-fault: that job fails, the others are written.
+  rm -rf out-fault
+  expect_exit 1 "$PROOFLINE_BIN/batch_prove" --backend cpu --no-progress --verify --zkey key.zkey \
+    --wtns snarkjs/g1.wtns snarkjs/g2.wtns snarkjs/g3.wtns --out out-fault --inject-fault msm:1
+  expect_said "fault injected by --inject-fault"
+  [ -f out-fault/g1.proof.json ] && [ -f out-fault/g3.proof.json ] && [ ! -e out-fault/g2.proof.json ] ||
+    die "batch_prove --inject-fault msm:1 did not fail exactly the second job"
+  say "bad inputs and witnesses fail their own jobs with circom's message; the others are proven"
+}
+
+outputs() {
+  need_setup
+  cd "$work" && rm -rf placed && mkdir -p placed/x placed/y other
+  cp inputs/g1.json other/g1.json
+  printf '{"input": "inputs/g1.json", "proof": "placed/x/one.json", "public": "placed/x/one.pub.json"}\n%s\n' \
+    '{"witness": "snarkjs/g2.wtns", "proof": "placed/y/two.json", "public": "placed/y/two.pub.json"}' >jobs.jsonl
+  run "$proofline" batch key.zkey --circuit check_cpp --manifest jobs.jsonl --cache-dir "$cache" --no-progress
+  snarkjs_verify vk.json placed/x/one.pub.json placed/x/one.json || die "manifest job one"
+  snarkjs_verify vk.json placed/y/two.pub.json placed/y/two.json || die "manifest job two"
+  printf 'source,proof,public\ninputs/g3.json,placed/three.json,placed/three.pub.json\n' >jobs.csv
+  run "$proofline" batch key.zkey --circuit check_cpp --manifest jobs.csv --cache-dir "$cache" --no-progress
+  snarkjs_verify vk.json placed/three.pub.json placed/three.json || die "csv manifest job"
+  expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json other/g1.json --out placed
+  expect_said "would overwrite those of"
+  expect_exit 2 "$proofline" batch key.zkey --wtns snarkjs/g1.wtns
+  expect_said "no place for the proofs"
+  printf 'inputs/g1.json,placed/same.json,placed/a.pub.json\ninputs/g2.json,placed/same.json,placed/b.pub.json\n' \
+    >collide.csv
+  expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --manifest collide.csv
+  expect_said "is also the output of"
+  printf 'inputs/g1.json,nowhere/p.json,nowhere/q.json\n' >nowhere.csv
+  expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --manifest nowhere.csv
+  expect_said "no folder"
+  say "outputs go where the manifest says; collisions and missing places exit 2"
+}
+
+case $step in
+  setup) setup ;;
+  inputs) inputs ;;
+  drop-in) drop_in ;;
+  failures) failures ;;
+  outputs) outputs ;;
+  *) die "unknown step '$step'" ;;
+esac
