@@ -144,7 +144,15 @@ std::uint64_t prove_until_stopped(graph::Pipeline& prover, std::uint64_t count,
                                   const std::function<graph::Job(std::uint64_t)>& job_at,
                                   ResultCollector& results) {
   std::uint64_t submitted = 0;
-  for (; submitted < count && stop_signal() == 0; ++submitted) prover.submit(job_at(submitted));
+  try {
+    for (; submitted < count && stop_signal() == 0; ++submitted) prover.submit(job_at(submitted));
+  } catch (const Error& e) {
+    // The pipeline refuses new jobs (every GPU out of service without --cpu-fallback): what was submitted
+    // still finishes and is reported; the rest is counted as not run.
+    if (e.code() != Errc::cuda) throw;
+    std::fprintf(stderr, "batch_prove: %s; %llu of %llu jobs were not submitted\n", e.what(),
+                 static_cast<unsigned long long>(count - submitted), static_cast<unsigned long long>(count));
+  }
   // Polled rather than drained at once, so that a signal during the last queue's worth still cancels it.
   while (stop_signal() == 0 && results.delivered() < submitted)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

@@ -59,8 +59,9 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
   cli.path("--key-cache", "DIR", "keep the (known-trapdoor, test-only) keys in DIR between runs",
            o.key_cache);
   cli.flag("--presynthesize",
-           "make the jobs' z, a, b, c before the timed batch (at most 16 GiB of distinct witnesses, reused "
-           "round robin); synthesis then only copies them into the slot, so the GPU side is measured alone",
+           "make the jobs' z, a, b, c before the timed batch (distinct witnesses up to 16 GiB, or half of "
+           "--host-budget when given, reused round robin); synthesis then only copies them into the slot, so "
+           "the GPU side is measured alone",
            o.presynthesize);
 }
 
@@ -137,6 +138,14 @@ void add_resources(OptionParser& cli, BatchOptions& o) {
               o.config.synthesis_concurrency, thread_bounds());
   cli.integer("--threads", "N", "threads the pipeline may use (default: all)", o.config.max_threads,
               thread_bounds());
+  cli.flag(
+      "--cpu-fallback",
+      "CUDA backend: when a GPU fails (a CUDA error that kills its context), prove its jobs and the rest "
+      "of the batch on the CPU instead of failing them",
+      o.config.cpu_fallback);
+  cli.flag("--wipe-slots",
+           "zero each job's pinned slot (its witness) as it comes home, not only when the buffer is unpinned",
+           o.config.wipe_slots_between_jobs);
   cli.value("--job-timeout", "MS", "fail a job not done MS milliseconds after submission (default: none)",
             [&o](std::string_view text) {
               o.config.job_timeout =

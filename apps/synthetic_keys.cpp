@@ -71,9 +71,13 @@ Presynthesized sized_job(const SyntheticSetup& s) {
   return job;
 }
 
-/// Distinct witnesses up to 16 GiB, reused round robin: every proof still differs (fresh r, s).
+/// Distinct witnesses up to 16 GiB, or half the host budget when one is given (they live beside the
+/// pipeline's memory, which the budget is meant to bound), reused round robin: every proof still differs
+/// (fresh r, s).
 void presynthesize(const BatchOptions& o, SyntheticSetup& s) {
-  const std::uint64_t cap = std::max<std::uint64_t>(1, (std::uint64_t{16} << 30) / job_bytes(s));
+  std::uint64_t room = std::uint64_t{16} << 30;
+  if (o.config.host_budget) room = std::min(room, *o.config.host_budget / 2);
+  const std::uint64_t cap = std::max<std::uint64_t>(1, room / job_bytes(s));
   const std::uint64_t count = std::min<std::uint64_t>(o.count, cap);
   const auto start = Clock::now();
   for (std::uint64_t i = 0; i < count; ++i) {

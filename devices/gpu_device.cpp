@@ -413,12 +413,10 @@ GpuStats device_stats(const GpuLane& lane) {
   return stats;
 }
 
-void device_tick(GpuLane& lane) {
-  if (!lane.resources) return;
+bool check_health(GpuLane& lane) {
+  if (!lane.resources || !lane.healthy.load()) return lane.healthy.load();
   GpuDevice& g = device_of(lane);
   cuda::DeviceGuard guard(lane.device);
-  if (lane.healthy.load() && std::chrono::steady_clock::now() - g.anchored_at >= anchor_period) g.reanchor();
-  if (!lane.healthy.load() || lane.outstanding.load() == 0) return;
   std::vector<cudaStream_t> streams = {g.copy.get()};
   for (const auto& slot : g.slots) streams.push_back(slot->compute.get());
   for (cudaStream_t stream : streams) {
@@ -426,17 +424,26 @@ void device_tick(GpuLane& lane) {
     if (status == cudaSuccess || status == cudaErrorNotReady) continue;
     // A sticky error: the context is dead and no host function of it will run. Complete the stages in
     // flight here, failed, so their tokens come home and the graph cannot hang; route nothing here again.
-    lane.healthy.store(false);
+    if (!lane.healthy.exchange(false)) return false;  // another thread took it out of service first
     const std::string why = gpu_name(lane) + " failed: " + cudaGetErrorName(status) + " (" +
-                            cudaGetErrorString(status) + "); its jobs fail, the other GPUs go on";
+                            cudaGetErrorString(status) + "); it is out of service";
     PL_LOG_ERROR("{}", why);
     for (auto& slot : g.slots) {
       abandon(slot->h2d_done, why);
       abandon(slot->ntt_done, why);
       abandon(slot->msm_done, why);
     }
-    return;
+    return false;
   }
+  return true;
+}
+
+void device_tick(GpuLane& lane) {
+  if (!lane.resources) return;
+  GpuDevice& g = device_of(lane);
+  cuda::DeviceGuard guard(lane.device);
+  if (lane.healthy.load() && std::chrono::steady_clock::now() - g.anchored_at >= anchor_period) g.reanchor();
+  if (lane.outstanding.load() != 0) check_health(lane);
 }
 
 }  // namespace proofline::devices

@@ -114,6 +114,10 @@ std::uint64_t device_vram_available(const GpuLane& lane);
 void enable_srs_streaming(GpuLane& lane);
 bool srs_streaming(const GpuLane& lane);
 GpuStats device_stats(const GpuLane& lane);
+/// Whether the GPU still works: its streams are asked for a sticky error (a dead context), and a GPU that has
+/// one is taken out of service (healthy = false, the stages in flight on it completed as failed, once).
+/// Cheap enough for a node body; also part of device_tick.
+bool check_health(GpuLane& lane);
 /// Periodic upkeep, from a thread that may block: a fresh clock anchor every few seconds; a health check
 /// that completes the stages in flight on a GPU whose context died (a sticky CUDA error never runs their host
 /// functions), failed, so that nothing waits for them forever.

@@ -50,6 +50,9 @@ GpuStats device_stats(const GpuLane& lane) {
   stats.name = lane.name;
   return stats;
 }
+bool check_health(GpuLane& lane) {
+  return lane.healthy.load();
+}
 void device_tick(GpuLane&) {}
 
 }  // namespace proofline::devices

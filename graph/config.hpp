@@ -92,6 +92,20 @@ struct Config {
   /// root powers: about 7 % faster NTTs and H at 2^24. Left out when the VRAM budget cannot hold it.
   bool ntt_top_diagonal = true;
 
+  /// CUDA backend: when a GPU goes out of service (a sticky CUDA error kills its context), the jobs it held
+  /// are proved again from their witness on a healthy GPU that holds their key's SRS (or streams it), else,
+  /// with this set, on the CPU, and so are the jobs submitted afterwards. Without it, once no healthy GPU is
+  /// left, those jobs fail with Errc::cuda and submit() refuses new ones. A WitnessCallback may be called
+  /// again.
+  bool cpu_fallback = false;
+
+  /// Zero each job's slot (z and A·z, B·z, C·z: the witness) as it comes home, so no witness stays in a
+  /// pooled buffer while it waits for the next job (a parallel memset per job: perf/results has the cost).
+  /// Off by default: pooled buffers are zeroed when they are unpinned (trim, eviction, shutdown) and excluded
+  /// from core dumps either way, and baseline mode's pageable vectors are always zeroed before they are
+  /// freed.
+  bool wipe_slots_between_jobs = false;
+
   /// Where pinned memory comes from; none: memory::default_backend() (cudaHostRegister with a GPU, else
   /// host pages).
   std::optional<memory::PinningKind> pinning;
@@ -101,9 +115,9 @@ struct Config {
   /// Verify every proof with the key's verifying key before delivering it (a failed check fails the job).
   bool verify = false;
   /// Check a_i·b_i = c_i on every row after synthesis (one multiplication per row): a witness that does not
-  /// satisfy the circuit fails in synthesis with the row, instead of giving a proof that will not verify. A key
-  /// without its C matrix (a snarkjs .zkey) cannot be checked that way: its proofs are verified instead (a
-  /// pairing check per proof), so no result carries a proof that does not verify.
+  /// satisfy the circuit fails in synthesis with the row, instead of giving a proof that will not verify. A
+  /// key without its C matrix (a snarkjs .zkey) cannot be checked that way: its proofs are verified instead
+  /// (a pairing check per proof), so no result carries a proof that does not verify.
   bool check_witness = true;
   /// Deliver results in submission order (a sequencer holds early ones back).
   bool in_order = false;

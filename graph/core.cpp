@@ -119,6 +119,7 @@ Core::Core(Config c, testing::Hooks h)
                                          nodes::Settings{.pinned = mode == Mode::pinned,
                                                          .verify = config.verify,
                                                          .check_witness = config.check_witness,
+                                                         .wipe_slots = config.wipe_slots_between_jobs,
                                                          .fault_hook = hooks.fault});
 
   if (backend == Backend::cuda) {

@@ -16,6 +16,12 @@ void put_tokens(Port& port, const std::vector<Token>& tokens) {
 void release_job(Core& core, JobState& job, ReleaseNode::output_ports_type& ports) {
   nodes::finish(*core.ctx, job);
   std::vector<Token> back;
+  if (requeue_after_gpu_loss(core, job)) {
+    core.return_token(job, back);
+    put_tokens(std::get<0>(ports), back);
+    std::get<2>(ports).try_put(JobMsg{&job, job.priority, job.seq});
+    return;
+  }
   try {
     core.return_token(job, back);
     if (core.prepare_result(job)) std::get<1>(ports).try_put(ResultMsg{job.seq, job.shared_from_this()});
@@ -87,8 +93,10 @@ GpuNodes::GpuNodes(flow::graph& graph, Core& core, devices::GpuLane& lane)
 namespace {
 
 /// The CPU backend's compute stages: one H and one MSM set at a time, each TBB-parallel inside, like one
-/// device (H of job i+1 overlaps the MSMs of job i); or, in baseline mode, both under one mutex.
-void wire_cpu(Flow& f, nodes::Context& ctx, Mode mode) {
+/// device (H of job i+1 overlaps the MSMs of job i); or, in baseline mode, both under one mutex. They take
+/// jobs from `source`: synthesis, or the CUDA backend's route for jobs with no GPU.
+template <class Source>
+void wire_cpu(Flow& f, nodes::Context& ctx, Mode mode, Source& source) {
   if (mode == Mode::pinned) {
     f.cpu_ntt = std::make_unique<WorkNode>(f.graph, flow::serial, [&ctx](Work work) {
       nodes::cpu_ntt(ctx, *work.job);
@@ -98,7 +106,7 @@ void wire_cpu(Flow& f, nodes::Context& ctx, Mode mode) {
       nodes::cpu_msm(ctx, *work.job);
       return work;
     });
-    flow::make_edge(f.synthesis, *f.cpu_ntt);
+    flow::make_edge(source, *f.cpu_ntt);
     flow::make_edge(*f.cpu_ntt, *f.cpu_msm);
     flow::make_edge(*f.cpu_msm, f.release);
     return;
@@ -107,7 +115,7 @@ void wire_cpu(Flow& f, nodes::Context& ctx, Mode mode) {
     nodes::cpu_baseline(ctx, *work.job);
     return work;
   });
-  flow::make_edge(f.synthesis, *f.cpu_baseline);
+  flow::make_edge(source, *f.cpu_baseline);
   flow::make_edge(*f.cpu_baseline, f.release);
 }
 
@@ -122,6 +130,14 @@ void wire_gpus(Flow& f, Core& core) {
       flow::make_edge(flow::output_port<1>(*nodes->done), f.release);
     }
     f.gpus.push_back(std::move(nodes));
+  }
+  if (core.config.cpu_fallback) {
+    f.cpu_route = std::make_unique<RouteNode>(
+        f.graph, flow::unlimited, [](const Work& work, RouteNode::output_ports_type& ports) noexcept {
+          if (work.job->gpu < 0) std::get<0>(ports).try_put(work);
+        });
+    flow::make_edge(f.synthesis, *f.cpu_route);
+    wire_cpu(f, *core.ctx, core.mode, flow::output_port<0>(*f.cpu_route));
   }
 }
 
@@ -178,9 +194,10 @@ Flow::Flow(Core& core)
   flow::make_edge(flow::output_port<0>(mint), tokens);
   flow::make_edge(flow::output_port<0>(release), tokens);
   flow::make_edge(flow::output_port<1>(release), results);
+  flow::make_edge(flow::output_port<2>(release), jobs);
 
   if (core.backend == Backend::cpu) {
-    wire_cpu(*this, *core.ctx, core.mode);
+    wire_cpu(*this, *core.ctx, core.mode, synthesis);
   } else {
     wire_gpus(*this, core);
   }

@@ -169,6 +169,7 @@ PipelineStats Pipeline::stats() const {
   s.failed = core.failed.load();
   s.cancelled = core.cancelled.load();
   s.timed_out = core.timed_out.load();
+  s.retried = core.retried.load();
   s.verified = core.verified.load();
   s.queue_depth = counters.queued.load();
   s.stages = stage_counts(counters, s.queue_depth);

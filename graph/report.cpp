@@ -72,7 +72,9 @@ void fill_counts(RunReport& r, const PipelineStats& stats, std::uint64_t jobs, d
   }
   r.jobs = jobs;
   r.proofs = stats.proofs;
-  r.failed = stats.failed;
+  r.failed = stats.failed - std::min(stats.failed, stats.cancelled);
+  r.cancelled = stats.cancelled;
+  r.retried = stats.retried;
   r.verified = stats.verified;
   r.wall_s = wall_s;
   r.proofs_per_s = wall_s > 0 ? static_cast<double>(stats.proofs) / wall_s : 0.0;
@@ -145,7 +147,6 @@ std::string run_verdict(const trace::Snapshot& snapshot, const trace::RunRoles& 
                         const PipelineStats& stats, const trace::Window& window) {
   if (window.length_ns() <= 0) return "no verdict: no spans";
   trace::VerdictInput input = trace::verdict_input(snapshot, roles, window);
-  std::string prefix;
   if (roles.compute_streams.empty()) {
     // The CPU backend has no streams: its H and MSM stages stand in for the GPU.
     std::vector<trace::StageId> compute;
@@ -153,11 +154,11 @@ std::string run_verdict(const trace::Snapshot& snapshot, const trace::RunRoles& 
       if (const auto id = snapshot.find_stage(name)) compute.push_back(*id);
     input.gpu_busy_s = trace::busy_seconds(snapshot, {}, window, compute);
     input.gpus = 1;
-    prefix = "(CPU backend: the H and MSM stages count as the device) ";
+    input.cpu_device = true;
   }
   try {
     const trace::Verdict v = trace::verdict(input);
-    return prefix + verdict_reason(v, stats, !roles.compute_streams.empty());
+    return verdict_reason(v, stats, !roles.compute_streams.empty());
   } catch (const std::exception& e) {
     return std::string("no verdict: ") + e.what();
   }
@@ -241,6 +242,8 @@ std::string report_json(const RunReport& r) {
       {"jobs", json::Value(r.jobs)},
       {"proofs", json::Value(r.proofs)},
       {"failed", json::Value(r.failed)},
+      {"cancelled", json::Value(r.cancelled)},
+      {"retried", json::Value(r.retried)},
       {"verified", json::Value(r.verified)},
       {"wall_s", number(r.wall_s)},
       {"proofs_per_s", number(r.proofs_per_s)},
@@ -265,8 +268,13 @@ std::string report_summary(const RunReport& r) {
   std::string out;
   out += "proofs " + std::to_string(r.proofs) + "/" + std::to_string(r.jobs);
   if (r.verified > 0) out += " (verified " + std::to_string(r.verified) + ")";
-  out += ", failed " + std::to_string(r.failed) + ", wall " + fixed(r.wall_s, 2) + " s, " +
-         fixed(r.proofs_per_s, 2) + " proofs/s [" + r.backend + ", " + r.mode + "]\n";
+  out += ", failed " + std::to_string(r.failed);
+  if (r.cancelled > 0) out += ", cancelled " + std::to_string(r.cancelled);
+  if (r.retried > 0) out += ", " + std::to_string(r.retried) + " proved again after their GPU failed";
+  // The CPU backend's slots are pooled page-locked host buffers, not a GPU's pinned staging.
+  const std::string mode = r.backend == "cpu" && r.mode == "pinned" ? "pooled slots" : r.mode;
+  out += ", wall " + fixed(r.wall_s, 2) + " s, " + fixed(r.proofs_per_s, 2) + " proofs/s [" + r.backend +
+         ", " + mode + "]\n";
   out += "slots: at most " + std::to_string(r.max_inflight_slots) + " in flight, " +
          std::to_string(r.tokens) + " tokens of " + format_size(r.slot_bytes) + "\n";
   if (r.gpu_busy_fraction || r.h2d_gbps) {
@@ -294,9 +302,10 @@ std::string report_summary(const RunReport& r) {
   out += "\n";
   out += "pool: " + std::to_string(r.pool.leases) + " slot leases, " + std::to_string(r.pool.hits) +
          " buffer hits, " + std::to_string(r.pool.misses) + " misses, " + std::to_string(r.pool.pin_calls) +
-         " pin calls (" + std::to_string(r.pool.pin_calls_after_warmup) + " after warm-up, " +
-         fixed(r.pool.pin_s, 3) + " s), high water " + format_size(r.pool.high_water_bytes) +
-         ", leased at exit " + format_size(r.pool.leased_bytes_at_exit) + "\n";
+         (r.backend == "cpu" ? " buffer allocations (" : " pin calls (") +
+         std::to_string(r.pool.pin_calls_after_warmup) + " after warm-up, " + fixed(r.pool.pin_s, 3) +
+         " s), high water " + format_size(r.pool.high_water_bytes) + ", leased at exit " +
+         format_size(r.pool.leased_bytes_at_exit) + "\n";
   out += "budget: host " + format_size(r.budget.host_total) + ", high water " +
          format_size(r.budget.host_high_water) + "\n";
   if (!r.extra.empty()) {

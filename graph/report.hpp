@@ -37,6 +37,8 @@ struct RunReport {
   std::uint64_t jobs = 0;
   std::uint64_t proofs = 0;
   std::uint64_t failed = 0;
+  std::uint64_t cancelled = 0;  ///< cancelled before they ran (not counted in failed)
+  std::uint64_t retried = 0;    ///< proved again after their GPU failed under them
   std::uint64_t verified = 0;
   double wall_s = 0;
   double proofs_per_s = 0;

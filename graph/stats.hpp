@@ -79,6 +79,7 @@ struct PipelineStats {
   std::uint64_t failed = 0;     ///< results with an error (cancelled and timed-out included)
   std::uint64_t cancelled = 0;
   std::uint64_t timed_out = 0;
+  std::uint64_t retried = 0;  ///< jobs proved again after their GPU went out of service
   std::uint64_t verified = 0;
 
   std::size_t queue_depth = 0;  ///< jobs waiting for a token

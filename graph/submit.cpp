@@ -60,6 +60,8 @@ devices::GpuLane* least_busy(Core& core, Eligible&& eligible) {
 /// runs on the submitting thread, never in the graph).
 std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
                                              std::optional<std::chrono::milliseconds> patience) {
+  if (core.config.cpu_fallback && least_busy(core, [](const devices::GpuLane&) { return true; }) == nullptr)
+    return {-1, {}};  // every GPU is out of service: the CPU proves
   if (key.host_srs) {
     devices::GpuLane* lane =
         least_busy(core, [](const devices::GpuLane& l) { return devices::srs_streaming(l); });
@@ -78,7 +80,11 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
   std::stable_sort(order.begin(), order.end(), [](devices::GpuLane* x, devices::GpuLane* y) {
     return devices::device_vram_available(*x) > devices::device_vram_available(*y);
   });
-  std::string why = "no healthy GPU";
+  if (order.empty())
+    throw Error(Errc::cuda,
+                "submit: every GPU is out of service (a CUDA error killed its context); "
+                "Config::cpu_fallback proves on the CPU instead");
+  std::string why;
   for (devices::GpuLane* lane : order) {
     try {
       return {lane->index, devices::acquire_device_key(*lane, gpu_key, patience)};
@@ -89,6 +95,29 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
   }
   throw Error(Errc::out_of_budget, "submit: no GPU can hold the SRS of key '" + key.name + "': " + why);
 }
+
+}  // namespace
+
+std::optional<std::pair<int, memory::ResidentHandle>> detail::route_now(Core& core, const KeyState& key) {
+  if (key.host_srs) {
+    if (devices::GpuLane* lane =
+            least_busy(core, [](const devices::GpuLane& l) { return devices::srs_streaming(l); }))
+      return std::pair{lane->index, memory::ResidentHandle{}};
+  } else {
+    const devices::GpuKey gpu_key = key.gpu_key();
+    for (int tries = 0; tries < 2; ++tries) {  // the least busy holder may evict it in between: ask again
+      devices::GpuLane* lane = least_busy(
+          core, [&](devices::GpuLane& l) { return devices::find_device_key(l, gpu_key).has_value(); });
+      if (lane == nullptr) break;
+      if (auto handle = devices::find_device_key(*lane, gpu_key))
+        return std::pair{lane->index, std::move(*handle)};
+    }
+  }
+  if (core.config.cpu_fallback) return std::pair{-1, memory::ResidentHandle{}};
+  return std::nullopt;
+}
+
+namespace {
 
 std::shared_ptr<JobState> make_job_state(Core& core, Job job, std::shared_ptr<KeyState> key) {
   auto state = std::make_shared<JobState>();

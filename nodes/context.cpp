@@ -1,5 +1,6 @@
 #include <proofline/nodes/context.hpp>
 
+#include <proofline/cpu/parallel_wipe.hpp>
 #include <proofline/util/logging.hpp>
 
 namespace proofline::nodes {
@@ -52,6 +53,7 @@ void Context::hook(Stage stage, const JobState& job) const {
 
 void Context::release_buffers(JobState& job) noexcept {
   if (job.slot != nullptr) {
+    if (settings.wipe_slots) wipe_witness(job);
     try {
       pool.release_slot(job.slot);
     } catch (const std::exception& e) {
@@ -61,7 +63,9 @@ void Context::release_buffers(JobState& job) noexcept {
     counters.slots_in_flight.fetch_sub(1, std::memory_order_relaxed);
   } else if (!job.heap_charge.empty()) {
     counters.baseline_held.fetch_sub(job.heap_charge.bytes(), std::memory_order_relaxed);
-    // Pageable vectors are freed as the old design freed them: per job.
+    // Pageable vectors are freed as the old design freed them, per job, but zeroed first: freed memory goes
+    // back to the allocator (and maybe to another process) with whatever it holds.
+    wipe_witness(job);
     job.heap_a = {};
     job.heap_b = {};
     job.heap_c = {};
@@ -70,6 +74,10 @@ void Context::release_buffers(JobState& job) noexcept {
     counters.slots_in_flight.fetch_sub(1, std::memory_order_relaxed);
   }
   job.a = job.b = job.c = job.z = {};
+}
+
+void Context::wipe_witness(JobState& job) noexcept {
+  for (const std::span<Fr> buffer : {job.a, job.b, job.c, job.z}) cpu::parallel_wipe(buffer);
 }
 
 void Context::sample_counters() noexcept {

@@ -40,6 +40,7 @@ struct Settings {
   bool pinned = true;         ///< pinned slots (the design) or pageable vectors (baseline mode)
   bool verify = false;        ///< verify every proof before delivering it
   bool check_witness = true;  ///< check a_i·b_i = c_i on every row after synthesis
+  bool wipe_slots = false;    ///< zero each job's slot as it comes home (baseline vectors are always zeroed)
   FaultHook fault_hook;       ///< fault injection (tests)
 };
 
@@ -85,6 +86,8 @@ class Context {
     }
   }
   /// Gives a job's pinned slot or pageable vectors back (idempotent).
+  /// Zeroes the job's z, a, b, c (slot or pageable vectors) in parallel.
+  void wipe_witness(JobState& job) noexcept;
   void release_buffers(JobState& job) noexcept;
   /// Samples the pool and queue counters into the recorder.
   void sample_counters() noexcept;

@@ -97,6 +97,7 @@ struct JobState : std::enable_shared_from_this<JobState> {
   std::optional<groth16::Proof> proof;
   bool witness_checked = false;  ///< synthesis checked every row (else release verifies the proof)
   bool verified = false;
+  unsigned attempts = 1;  ///< proofs begun: more than one after a GPU went out of service under it
   JobResult result;  ///< written once, by whoever wins `delivered`; read by the sink
 
   bool skip() const noexcept { return error.has_value() || abandoned.load(std::memory_order_acquire); }

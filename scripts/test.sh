@@ -15,7 +15,7 @@ if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
   # Every library with its CUDA code, the programs and the GPU suite; the CPU-only suites are built and run once,
   # below (CUDA_TARGETS=all builds everything here too).
-  cmake --build build -j "$jobs" --target ${CUDA_TARGETS:-proofline_gpu_tests batch_prove verify_proof bench_gpu bench_gpu_msm bench_memory}
+  cmake --build build -j "$jobs" --target ${CUDA_TARGETS:-proofline_gpu_tests proofline_gpu_failover_tests batch_prove verify_proof bench_gpu bench_gpu_msm bench_memory}
   ctest --test-dir build --output-on-failure -L gpu
 else
   echo "== no nvcc >= 12 found: CUDA build skipped =="

@@ -68,17 +68,22 @@ Verdict verdict(const VerdictInput& input, const VerdictRule& rule) {
   v.synthesis = utilisation(input.synthesis_busy_s, input.wall_s);
   if (input.token_wait_s >= 0) v.tokens = utilisation(input.token_wait_s, input.wall_s);
 
-  const std::string busy =
-      "GPU busy " + percent(v.gpu) + ", H2D " + percent(v.h2d) + ", synthesis " + percent(v.synthesis) +
-      (v.tokens ? ", jobs waiting for a token " + percent(*v.tokens) : std::string()) + " of the time";
+  const bool cpu = input.cpu_device;
+  const std::string busy = (cpu ? "CPU compute (H, MSM) busy " + percent(v.gpu)
+                                : "GPU busy " + percent(v.gpu) + ", H2D " + percent(v.h2d)) +
+                           ", synthesis " + percent(v.synthesis) +
+                           (v.tokens ? ", jobs waiting for a token " + percent(*v.tokens) : std::string()) +
+                           " of the time";
   if (v.gpu >= rule.saturated) {
     v.bound = Bound::gpu_compute;
-    v.reason = "GPU compute bound: the compute streams are saturated (" + busy + ")";
+    v.reason = (cpu ? "CPU compute bound: the H and MSM stages are saturated ("
+                    : "GPU compute bound: the compute streams are saturated (") +
+               busy + ")";
   } else if (std::max(v.h2d, v.synthesis) >= rule.saturated) {
     v.bound = v.h2d >= v.synthesis ? Bound::h2d : Bound::synthesis;
     v.reason = std::string(v.bound == Bound::h2d ? "H2D bound: the copy streams are saturated"
                                                  : "synthesis bound: synthesis never stops") +
-               " while the GPU waits (" + busy + ")";
+               (cpu ? " while the H and MSM stages wait (" : " while the GPU waits (") + busy + ")";
   } else if (!v.tokens || *v.tokens >= rule.token_wait) {
     v.bound = Bound::tokens;
     v.reason = std::string("budget/tokens bound: no stage is saturated ") +

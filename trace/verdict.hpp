@@ -36,6 +36,9 @@ struct VerdictInput {
   double synthesis_busy_s = 0;  ///< union over jobs and threads
   double token_wait_s = -1;     ///< negative: not measured
   int gpus = 1;
+  /// The device is the CPU (the CPU backend: its H and MSM stages stand for the compute streams, and there is
+  /// no copy): the reason then speaks of CPU compute and leaves H2D out.
+  bool cpu_device = false;
 };
 
 struct VerdictRule {

@@ -84,7 +84,7 @@ struct Core {
 
   // Counters for stats.
   std::atomic<std::uint64_t> submitted{0}, refused{0}, proofs{0}, failed{0}, cancelled{0}, timed_out{0},
-      verified{0};
+      verified{0}, retried{0};
 
   // The graph and the thread that watches deadlines, counters and GPU clocks.
   /// Held when the arena wants as many workers as there are hardware threads or more: raises oneTBB's
@@ -126,6 +126,16 @@ struct Core {
   std::shared_ptr<KeyState> find_key(KeyHandle handle) const;
   void stop_supervisor();
 };
+
+/// Where a job of `key` can run now without loading anything (graph/submit.cpp): the least busy healthy GPU
+/// that holds its SRS in VRAM (or streams it), else the CPU (-1) with Config::cpu_fallback; nullopt when
+/// nowhere. Never blocks: node bodies call it.
+std::optional<std::pair<int, memory::ResidentHandle>> route_now(Core& core, const KeyState& key);
+
+/// A job that failed because its GPU went out of service under it (graph/failover.cpp): when another place
+/// can prove it, its state is reset for another attempt and it is marked queued again (true: the caller puts
+/// it back into the job queue after its buffers and token went home). False: its failure stands.
+bool requeue_after_gpu_loss(Core& core, JobState& job);
 
 /// The supervisor thread's loop (graph/supervisor.cpp): deadlines, counters, GPU upkeep; no tokens.
 void supervise(Core& core);

@@ -11,7 +11,9 @@
 //                                        ▼                                                   │     │
 //                          h2d (async, copy stream) ─► unpin (slot and token home) ─► ntt ─► msm ─┘  (async,
 //                                                                                   compute streams)
+//   CUDA with cpu_fallback: also ─► cpu_route ─► cpu_ntt ─► cpu_msm ─► release (jobs with no GPU)
 //   baseline mode: synthesis ─► baseline (CPU, or per GPU behind route) ─► release
+//   release ─► jobs (a job whose GPU died under it, to be proved again: graph/failover.cpp)
 //   release ─► results ─► [sequencer] ─► sink (callbacks, futures)      (cancel and timeouts enter at
 //   results)
 //
@@ -43,7 +45,8 @@ using AdmitJoin = flow::join_node<std::tuple<JobMsg, Token>, flow::reserving>;
 using AdmitNode = flow::multifunction_node<std::tuple<JobMsg, Token>, std::tuple<Work, Token, JobMsg>>;
 using MintNode = flow::multifunction_node<flow::continue_msg, std::tuple<Token>>;
 using WorkNode = flow::function_node<Work, Work>;
-using ReleaseNode = flow::multifunction_node<Work, std::tuple<Token, ResultMsg>>;
+/// Its third port takes a job back to the queue when its GPU died under it (graph/failover.cpp).
+using ReleaseNode = flow::multifunction_node<Work, std::tuple<Token, ResultMsg, JobMsg>>;
 using RouteNode = flow::multifunction_node<Work, std::tuple<Work>, flow::lightweight>;
 using Bound = std::tuple<Work, DeviceSlotMsg>;
 using BindJoin = flow::join_node<Bound, flow::reserving>;
@@ -88,6 +91,7 @@ struct Flow {
   MintNode mint;
   WorkNode synthesis;
   std::unique_ptr<WorkNode> cpu_ntt, cpu_msm, cpu_baseline;
+  std::unique_ptr<RouteNode> cpu_route;  ///< CUDA backend with Config::cpu_fallback: jobs routed to no GPU
   std::vector<std::unique_ptr<GpuNodes>> gpus;
   ReleaseNode release;
   flow::broadcast_node<ResultMsg> results;

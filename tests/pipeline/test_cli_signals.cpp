@@ -121,6 +121,10 @@ void check_stopped_by(int signal, int expected_code) {
   }
   const groth16::json::Value doc = groth16::json::parse(slurp(report), "report");
   CHECK(doc.at("proofs").as_u64() == json.size());
+  // The jobs the signal cancelled are counted as cancelled, not as failures.
+  CHECK(doc.at("failed").as_u64() == 0);
+  CHECK(doc.at("cancelled").as_u64() > 0);
+  CHECK(doc.at("proofs").as_u64() + doc.at("cancelled").as_u64() <= 400);
 }
 
 }  // namespace

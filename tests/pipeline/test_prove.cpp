@@ -204,3 +204,38 @@ TEST_CASE("pipeline/prove/the backend resolves to the CPU without a GPU and refu
     CHECK(std::string(e.what()).find("CUDA") != std::string::npos);
   }
 }
+
+TEST_CASE(
+    "pipeline/prove/with wipe_slots_between_jobs a job's witness is gone from its slot once it is done") {
+  const Circuit& c = circuit(8);
+  for (const bool wipe : {false, true}) {
+    CAPTURE(wipe);
+    TestConfig config = cpu_config();
+    config.wipe_slots_between_jobs = wipe;
+    Pipeline pipeline = make_pipeline(config);
+    const KeyHandle key = pipeline.add_key(c.spec("n8"));
+    // Where the witness went: the slot's z, and its a (A·z, then the H scalars).
+    std::span<const Fr> z_seen, a_seen;
+    Job j = job(c, key, 1);
+    auto fill = std::get<WitnessCallback>(j.witness).fill;
+    std::get<WitnessCallback>(j.witness).fill = [&, fill](const WitnessTarget& t) {
+      fill(t);
+      z_seen = t.z.unchecked();
+      a_seen = t.a.unchecked();
+    };
+    Submission s = pipeline.submit(std::move(j));
+    REQUIRE(await(s).ok());
+    pipeline.drain();
+    // The slot is idle in the pool now (still mapped: the budget is far from full, nothing was trimmed).
+    REQUIRE(pipeline.stats().pool.bytes_idle > 0);
+    const auto nonzero = [](std::span<const Fr> v) {
+      return std::count_if(v.begin(), v.end(), [](const Fr& x) { return !x.is_zero(); });
+    };
+    if (wipe) {
+      CHECK(nonzero(z_seen) == 0);
+      CHECK(nonzero(a_seen) == 0);
+    } else {
+      CHECK(nonzero(z_seen) > 0);  // the control: without the option the witness stays until the buffer goes
+    }
+  }
+}

@@ -57,10 +57,17 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
     CHECK(it->p50_ms <= it->p99_ms);
     CHECK(it->busy_s > 0);
   }
-  CHECK(report.verdict.find("CPU backend") != std::string::npos);
+  // The CPU backend's report speaks of the CPU: no GPU, no H2D, no pinning.
+  CHECK(report.verdict.find("CPU compute") != std::string::npos);
+  CHECK(report.verdict.find("GPU") == std::string::npos);
+  CHECK(report.verdict.find("H2D") == std::string::npos);
+  const std::string summary = report_summary(report);
+  CHECK_MESSAGE(summary.find("[cpu, pooled slots]") != std::string::npos, summary);
+  CHECK_MESSAGE(summary.find("GPU") == std::string::npos, summary);
+  CHECK_MESSAGE(summary.find("pin calls") == std::string::npos, summary);
 
   const groth16::json::Value doc = groth16::json::parse(report_json(report), "report");
-  for (const char* field : {"proofs", "failed", "verified", "wall_s", "proofs_per_s", "max_inflight_slots",
+  for (const char* field : {"proofs", "failed", "cancelled", "retried", "verified", "wall_s", "proofs_per_s", "max_inflight_slots",
                             "gpu_busy_fraction", "h2d_gbps", "stages", "pool", "budget", "verdict"})
     CHECK_MESSAGE(doc.find(field) != nullptr, field);
   for (const char* field : {"leases", "hits", "misses", "pin_calls", "pin_calls_after_warmup", "pin_s",

@@ -147,3 +147,21 @@ TEST_CASE("trace/verdict/inputs measured from a snapshot") {
   roles.tokens_waiting.reset();
   CHECK(verdict_input(s, roles, Window{0, 100}).token_wait_s < 0);
 }
+
+TEST_CASE("trace/verdict/on the CPU backend the reason speaks of CPU compute, never of a GPU or H2D") {
+  VerdictInput saturated = run(0.95, 0, 0.5);
+  saturated.cpu_device = true;
+  const Verdict v = verdict(saturated);
+  CHECK(v.bound == Bound::gpu_compute);
+  CHECK(contains(v.reason, "CPU compute bound"));
+  CHECK(contains(v.reason, "H and MSM"));
+  CHECK_FALSE(contains(v.reason, "GPU"));
+  CHECK_FALSE(contains(v.reason, "H2D"));
+  VerdictInput starving = run(0.3, 0, 0.97);
+  starving.cpu_device = true;
+  const Verdict s = verdict(starving);
+  CHECK(s.bound == Bound::synthesis);
+  CHECK(contains(s.reason, "while the H and MSM stages wait"));
+  CHECK_FALSE(contains(s.reason, "GPU"));
+  CHECK_FALSE(contains(s.reason, "H2D"));
+}

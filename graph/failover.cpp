@@ -1,0 +1,63 @@
+// Failover: a job whose GPU died under it (a sticky CUDA error) is proved again, from its witness, where its
+// key can run without loading anything: another healthy GPU holding the SRS, or the CPU with
+// Config::cpu_fallback. Its slot was returned after the copy, so the retry goes through admission and
+// synthesis again; the job keeps its id, its place in submission order and its deadline.
+#include <proofline/graph/detail/flow.hpp>
+
+#include <proofline/util/logging.hpp>
+
+namespace proofline::graph::detail {
+
+namespace {
+
+/// At most one retry per GPU the pipeline has, so a job cannot go round forever.
+bool may_retry(const Core& core, const JobState& job) {
+  return job.attempts <= core.ctx->gpus.size();
+}
+
+/// Fresh fields for the next attempt; the witness source, key, id, seq and deadline stay.
+void reset_for_retry(JobState& job) {
+  job.error.reset();
+  job.msm = {};
+  job.proof.reset();
+  job.publics.clear();
+  job.witness_checked = false;
+  job.verified = false;
+  job.admit_ns = 0;
+  ++job.attempts;
+}
+
+}  // namespace
+
+bool requeue_after_gpu_loss(Core& core, JobState& job) {
+  if (!job.error || job.error->code != Errc::cuda || job.gpu < 0) return false;
+  if (job.abandoned.load(std::memory_order_acquire) || !may_retry(core, job)) return false;
+  devices::GpuLane& lost = core.ctx->gpu_of(job);
+  // A CUDA error on a GPU that still works is the job's own (a launch refused, an allocation): it stands.
+  if (devices::check_health(lost)) return false;
+  auto target = route_now(core, *job.key);
+  if (!target) return false;
+  {
+    std::lock_guard lock(core.jobs_mutex);
+    Phase expected = Phase::admitted;
+    if (!job.phase.compare_exchange_strong(expected, Phase::queued, std::memory_order_acq_rel)) return false;
+    ++core.queued;
+    core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
+  }
+  PL_LOG_WARN("job {} ({}): {}; proving it again on {}", job.id, job.label, job.error->message,
+              target->first < 0 ? std::string("the CPU") : "GPU index " + std::to_string(target->first));
+  lost.outstanding.fetch_sub(1, std::memory_order_relaxed);
+  job.gpu = target->first;
+  job.gpu_key = std::move(target->second);
+  if (job.gpu >= 0) {
+    devices::GpuLane& lane = core.ctx->gpu_of(job);
+    lane.outstanding.fetch_add(1, std::memory_order_relaxed);
+    lane.jobs.fetch_add(1, std::memory_order_relaxed);
+  }
+  reset_for_retry(job);
+  core.ctx->enter(job, Stage::queue);
+  core.retried.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+}  // namespace proofline::graph::detail
