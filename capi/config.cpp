@@ -1,0 +1,152 @@
+// pl_config: its defaults and its translation into graph::Config.
+#include <proofline/capi/detail/config.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+#include <proofline/capi/detail/versioned.hpp>
+
+namespace proofline::capi {
+
+namespace {
+
+pl_config default_config() noexcept {
+  pl_config c;
+  std::memset(&c, 0, sizeof c);
+  c.size = sizeof c;
+  c.backend = PL_BACKEND_AUTO;
+  c.mode = PL_MODE_PINNED;
+  c.srs_placement = PL_SRS_AUTO;
+  c.pinning = PL_PINNING_DEFAULT;
+  c.prewarm = 1;
+  c.check_witness = 1;
+  c.queue_capacity = 1024;
+  c.key_idle_timeout_ms = 300000;
+  return c;
+}
+
+/// The caller's fields that lie within its size, over the defaults.
+pl_config effective(const pl_config* in) {
+  pl_config c = default_config();
+  if (in == nullptr) return c;
+  check_struct_size(in, "config");
+#define PL_TAKE(field) \
+  if (PL_CAPI_HAS_FIELD(in, field)) c.field = in->field;
+  PL_TAKE(backend)
+  PL_TAKE(mode)
+  PL_TAKE(host_budget_bytes)
+  PL_TAKE(vram_budget_bytes)
+  PL_TAKE(gpus)
+  PL_TAKE(num_gpus)
+  PL_TAKE(slots)
+  PL_TAKE(device_slots)
+  PL_TAKE(synthesis_concurrency)
+  PL_TAKE(max_threads)
+  PL_TAKE(max_log_n)
+  PL_TAKE(srs_placement)
+  PL_TAKE(pinning)
+  PL_TAKE(prewarm)
+  PL_TAKE(verify)
+  PL_TAKE(check_witness)
+  PL_TAKE(in_order)
+  PL_TAKE(queue_capacity)
+  PL_TAKE(job_timeout_ms)
+  PL_TAKE(key_idle_timeout_ms)
+#undef PL_TAKE
+  return c;
+}
+
+template <class Enum>
+Enum enum_field(std::int32_t value, std::int32_t last, const char* field) {
+  if (value < 0 || value > last)
+    throw_status(PL_ERR_INVALID_ARGUMENT, std::string("config->") + field + " = " + std::to_string(value) +
+                                              " is not one of its values");
+  return static_cast<Enum>(value);
+}
+
+std::optional<memory::PinningKind> pinning_of(std::int32_t value) {
+  switch (value) {
+    case PL_PINNING_DEFAULT:
+      return std::nullopt;
+    case PL_PINNING_HOST:
+      return memory::PinningKind::host;
+    case PL_PINNING_CUDA_REGISTER:
+      return memory::PinningKind::cuda_host_register;
+    case PL_PINNING_CUDA_ALLOC:
+      return memory::PinningKind::cuda_host_alloc;
+    default:
+      throw_status(PL_ERR_INVALID_ARGUMENT,
+                   "config->pinning = " + std::to_string(value) + " is not one of its values");
+  }
+}
+
+}  // namespace
+
+graph::Config to_graph_config(const pl_config* in) {
+  const pl_config c = effective(in);
+  graph::Config g;
+  g.backend = enum_field<graph::Backend>(c.backend, PL_BACKEND_CUDA, "backend");
+  g.mode = enum_field<graph::Mode>(c.mode, PL_MODE_BASELINE, "mode");
+  if (c.num_gpus != 0) require(c.gpus, "config->gpus (with num_gpus > 0)");
+  g.gpus.assign(c.gpus, c.gpus + c.num_gpus);
+  if (c.host_budget_bytes != 0) g.host_budget = c.host_budget_bytes;
+  if (c.vram_budget_bytes != 0) g.vram_budget = c.vram_budget_bytes;
+  g.slots = c.slots;
+  g.device_slots = c.device_slots;
+  g.synthesis_concurrency = c.synthesis_concurrency;
+  g.max_threads = c.max_threads;
+  g.max_log_n = c.max_log_n;
+  g.srs = enum_field<graph::SrsPlacement>(c.srs_placement, PL_SRS_HOST, "srs_placement");
+  g.pinning = pinning_of(c.pinning);
+  g.prewarm = c.prewarm != 0;
+  g.verify = c.verify != 0;
+  g.check_witness = c.check_witness != 0;
+  g.in_order = c.in_order != 0;
+  if (c.queue_capacity == 0) throw_status(PL_ERR_INVALID_ARGUMENT, "config->queue_capacity is 0");
+  g.queue_capacity = c.queue_capacity;
+  g.job_timeout = std::chrono::milliseconds(c.job_timeout_ms);
+  g.key_idle_timeout = std::chrono::milliseconds(c.key_idle_timeout_ms);
+  return g;
+}
+
+}  // namespace proofline::capi
+
+extern "C" PL_API pl_status pl_config_default(pl_config* config, size_t size) {
+  using namespace proofline::capi;
+  return guarded("pl_config_default", [&] {
+    require(config, "config");
+    if (size < sizeof(std::size_t) || size > sizeof(pl_config))
+      throw_status(PL_ERR_STRUCT_SIZE, "size " + std::to_string(size) +
+                                           " is not a size of pl_config (at most " +
+                                           std::to_string(sizeof(pl_config)) + ")");
+    const pl_config defaults = default_config();
+    // Field by field, so that nothing past the caller's size is written.
+    pl_config* out = config;
+    out->size = size;
+#define PL_PUT(field) \
+  if (PL_CAPI_HAS_FIELD(out, field)) out->field = defaults.field;
+    PL_PUT(backend)
+    PL_PUT(mode)
+    PL_PUT(host_budget_bytes)
+    PL_PUT(vram_budget_bytes)
+    PL_PUT(gpus)
+    PL_PUT(num_gpus)
+    PL_PUT(slots)
+    PL_PUT(device_slots)
+    PL_PUT(synthesis_concurrency)
+    PL_PUT(max_threads)
+    PL_PUT(max_log_n)
+    PL_PUT(srs_placement)
+    PL_PUT(pinning)
+    PL_PUT(prewarm)
+    PL_PUT(verify)
+    PL_PUT(check_witness)
+    PL_PUT(in_order)
+    PL_PUT(queue_capacity)
+    PL_PUT(job_timeout_ms)
+    PL_PUT(key_idle_timeout_ms)
+#undef PL_PUT
+    return PL_OK;
+  });
+}

@@ -1,0 +1,56 @@
+// What the C handles stand for: a pipeline, a registered key, a job and its result, a verifying key.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include <proofline.h>
+#include <proofline/graph/pipeline.hpp>
+#include <proofline/groth16/constraint_system.hpp>
+#include <proofline/groth16/proving_key.hpp>
+#include <proofline/groth16/verifying_key.hpp>
+
+namespace proofline::capi {
+
+struct Pipeline {
+  explicit Pipeline(graph::Config config) : prover(std::move(config)) {}
+  graph::Pipeline prover;
+  std::atomic<std::uint64_t> keys_added{0};  ///< names "key-N" for keys registered without one
+};
+
+struct Key {
+  std::weak_ptr<Pipeline> pipeline;
+  graph::KeyHandle handle;
+  std::string name;
+  std::shared_ptr<const groth16::ProvingKey> pk;
+  std::shared_ptr<const groth16::ConstraintSystem> cs;
+  std::shared_ptr<const groth16::VerifyingKey> vk;
+};
+
+struct Vk {
+  std::shared_ptr<const groth16::VerifyingKey> vk;
+  groth16::PreparedVerifyingKey prepared;
+};
+
+/// A submitted job. The result is written once, before `ready`; after that it is read without the lock.
+struct Job {
+  std::uint64_t handle = 0;
+  pl_completion_fn on_complete = nullptr;
+  void* user_data = nullptr;
+  std::atomic<graph::JobId> id{0};
+  std::weak_ptr<Pipeline> pipeline;
+
+  std::atomic<bool> ready{false};
+  graph::JobResult result;
+
+  std::mutex mutex;
+  std::condition_variable completed_cv;
+  bool completed = false;  ///< ready, and the completion callback has returned
+};
+
+}  // namespace proofline::capi

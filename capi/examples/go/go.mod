@@ -1,0 +1,3 @@
+module proofline.example/provebatch
+
+go 1.19

@@ -1,0 +1,210 @@
+//! Proves a small batch through libproofline's C ABI from Rust (plain `extern "C"` declarations, no crates),
+//! and checks every proof with the library's verifier.
+//!
+//!     rustc -O prove_batch.rs -L native=PREFIX/lib -C link-args=-Wl,-rpath,PREFIX/lib
+//!     ./prove_batch KEY.zkey WITNESS.wtns VK.json [COUNT]
+//!
+//! Jobs read the .wtns file; results arrive through a completion callback that sends each job to a channel.
+//! Then one error path: a file that is not a key gives PL_ERR_BAD_INPUT and a message.
+use std::ffi::{c_void, CStr, CString};
+use std::os::raw::{c_char, c_int};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::Mutex;
+
+type Status = c_int;
+const PL_OK: Status = 0;
+const PL_ERR_BAD_INPUT: Status = 2;
+const PL_ERR_BUFFER_TOO_SMALL: Status = 12;
+const PL_BACKEND_CPU: i32 = 1;
+const PL_ABI_VERSION: c_int = 1;
+const PROOF_BYTES: usize = 192;
+const SCALAR_BYTES: usize = 32;
+
+#[repr(C)]
+struct Opaque {
+    _private: [u8; 0],
+}
+
+#[repr(C)]
+#[derive(Default)]
+struct Config {
+    size: usize,
+    backend: i32,
+    mode: i32,
+    host_budget_bytes: u64,
+    vram_budget_bytes: u64,
+    gpus: usize, // const int32_t*: left NULL here
+    num_gpus: usize,
+    slots: u32,
+    device_slots: u32,
+    synthesis_concurrency: u32,
+    max_threads: u32,
+    max_log_n: u32,
+    srs_placement: i32,
+    pinning: i32,
+    prewarm: i32,
+    verify: i32,
+    check_witness: i32,
+    in_order: i32,
+    queue_capacity: u32,
+    job_timeout_ms: u64,
+    key_idle_timeout_ms: u64,
+}
+
+type Completion = extern "C" fn(job: *mut Opaque, user_data: *mut c_void);
+
+#[repr(C)]
+struct JobOptions {
+    size: usize,
+    priority: i32,
+    flags: u32,
+    label: *const c_char,
+    timeout_ms: u64,
+    on_complete: Option<Completion>,
+    user_data: *mut c_void,
+}
+
+#[link(name = "proofline")]
+extern "C" {
+    fn pl_version() -> *const c_char;
+    fn pl_abi_version() -> c_int;
+    fn pl_status_name(status: Status) -> *const c_char;
+    fn pl_last_error_message() -> *const c_char;
+    fn pl_config_default(config: *mut Config, size: usize) -> Status;
+    fn pl_pipeline_create(config: *const Config, out: *mut *mut Opaque) -> Status;
+    fn pl_pipeline_destroy(pipeline: *mut Opaque) -> Status;
+    fn pl_key_add_zkey_file(pipeline: *mut Opaque, path: *const c_char, options: *const c_void,
+                            out: *mut *mut Opaque) -> Status;
+    fn pl_key_release(key: *mut Opaque) -> Status;
+    fn pl_vk_load_json_file(path: *const c_char, out: *mut *mut Opaque) -> Status;
+    fn pl_vk_release(vk: *mut Opaque) -> Status;
+    fn pl_submit_wtns(pipeline: *mut Opaque, key: *const Opaque, path: *const c_char, options: *const JobOptions,
+                      out: *mut *mut Opaque) -> Status;
+    fn pl_job_wait(job: *mut Opaque, timeout_ms: i64) -> Status;
+    fn pl_job_outcome(job: *mut Opaque) -> Status;
+    fn pl_job_proof(job: *mut Opaque, out: *mut u8, length: usize) -> Status;
+    fn pl_job_public_inputs(job: *mut Opaque, out: *mut u8, length: usize, count: *mut usize) -> Status;
+    fn pl_job_proof_json(job: *mut Opaque, out: *mut c_char, length: usize, needed: *mut usize) -> Status;
+    fn pl_job_public_json(job: *mut Opaque, out: *mut c_char, length: usize, needed: *mut usize) -> Status;
+    fn pl_job_release(job: *mut Opaque) -> Status;
+    fn pl_verify(vk: *const Opaque, proof: *const u8, proof_length: usize, inputs: *const u8, count: usize) -> Status;
+    fn pl_verify_json(vk: *const Opaque, proof_json: *const c_char, public_json: *const c_char) -> Status;
+}
+
+fn text(p: *const c_char) -> String {
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+/// Ok(()) for PL_OK, else the status name and the library's message.
+fn check(call: &str, status: Status) -> Result<(), String> {
+    if status == PL_OK {
+        return Ok(());
+    }
+    Err(format!("{}: {}: {}", call, text(unsafe { pl_status_name(status) }), text(unsafe { pl_last_error_message() })))
+}
+
+/// A pl_job pointer is an opaque id: safe to hand to another thread.
+struct JobHandle(*mut Opaque);
+unsafe impl Send for JobHandle {}
+
+/// Runs on a pipeline thread: hands the finished job to the channel behind user_data.
+extern "C" fn on_complete(job: *mut Opaque, user_data: *mut c_void) {
+    let sender = unsafe { &*(user_data as *const Mutex<Sender<JobHandle>>) };
+    let _ = sender.lock().unwrap().send(JobHandle(job));
+}
+
+type JsonFn = unsafe extern "C" fn(*mut Opaque, *mut c_char, usize, *mut usize) -> Status;
+
+fn json(call: &str, function: JsonFn, job: *mut Opaque) -> Result<CString, String> {
+    let mut needed = 0usize;
+    let status = unsafe { function(job, std::ptr::null_mut(), 0, &mut needed) };
+    if status != PL_ERR_BUFFER_TOO_SMALL {
+        check(call, status)?;
+    }
+    let mut buffer = vec![0u8; needed];
+    check(call, unsafe { function(job, buffer.as_mut_ptr() as *mut c_char, needed, std::ptr::null_mut()) })?;
+    buffer.pop(); // the NUL
+    CString::new(buffer).map_err(|e| e.to_string())
+}
+
+fn verify(job: *mut Opaque, vk: *const Opaque) -> Result<(), String> {
+    check("pl_job_outcome", unsafe { pl_job_outcome(job) })?;
+    let mut proof = [0u8; PROOF_BYTES];
+    check("pl_job_proof", unsafe { pl_job_proof(job, proof.as_mut_ptr(), proof.len()) })?;
+    let mut inputs = [0u8; 8 * SCALAR_BYTES];
+    let mut count = 0usize;
+    check("pl_job_public_inputs", unsafe { pl_job_public_inputs(job, inputs.as_mut_ptr(), inputs.len(), &mut count) })?;
+    check("pl_verify", unsafe { pl_verify(vk, proof.as_ptr(), proof.len(), inputs.as_ptr(), count) })?;
+    let proof_json = json("pl_job_proof_json", pl_job_proof_json, job)?;
+    let public_json = json("pl_job_public_json", pl_job_public_json, job)?;
+    check("pl_verify_json", unsafe { pl_verify_json(vk, proof_json.as_ptr(), public_json.as_ptr()) })
+}
+
+fn run(zkey: &str, wtns: &str, vk_json: &str, count: usize) -> Result<bool, String> {
+    if unsafe { pl_abi_version() } != PL_ABI_VERSION {
+        return Err("libproofline's ABI is not the one this program was written for".into());
+    }
+    let (zkey, wtns, vk_json) = (CString::new(zkey).unwrap(), CString::new(wtns).unwrap(), CString::new(vk_json).unwrap());
+    let mut config = Config::default();
+    check("pl_config_default", unsafe { pl_config_default(&mut config, std::mem::size_of::<Config>()) })?;
+    config.backend = PL_BACKEND_CPU;
+    config.host_budget_bytes = 1 << 30;
+    let mut pipeline = std::ptr::null_mut();
+    check("pl_pipeline_create", unsafe { pl_pipeline_create(&config, &mut pipeline) })?;
+    let mut key = std::ptr::null_mut();
+    check("pl_key_add_zkey_file", unsafe { pl_key_add_zkey_file(pipeline, zkey.as_ptr(), std::ptr::null(), &mut key) })?;
+    let mut vk = std::ptr::null_mut();
+    check("pl_vk_load_json_file", unsafe { pl_vk_load_json_file(vk_json.as_ptr(), &mut vk) })?;
+
+    let (sender, receiver) = channel::<JobHandle>();
+    let sender = Box::new(Mutex::new(sender)); // outlives every callback: the pipeline is destroyed first
+    let options = JobOptions {
+        size: std::mem::size_of::<JobOptions>(),
+        priority: 0,
+        flags: 0,
+        label: std::ptr::null(),
+        timeout_ms: 0,
+        on_complete: Some(on_complete),
+        user_data: &*sender as *const Mutex<Sender<JobHandle>> as *mut c_void,
+    };
+    for _ in 0..count {
+        let mut job = std::ptr::null_mut();
+        check("pl_submit_wtns", unsafe { pl_submit_wtns(pipeline, key, wtns.as_ptr(), &options, &mut job) })?;
+    }
+    let mut verified = 0;
+    for _ in 0..count {
+        let JobHandle(job) = receiver.recv().map_err(|e| e.to_string())?;
+        check("pl_job_wait", unsafe { pl_job_wait(job, -1) })?; // until its callback has returned
+        verify(job, vk)?;
+        verified += 1;
+        check("pl_job_release", unsafe { pl_job_release(job) })?;
+    }
+
+    let mut bad_key = std::ptr::null_mut();
+    let status = unsafe { pl_key_add_zkey_file(pipeline, vk_json.as_ptr(), std::ptr::null(), &mut bad_key) };
+    println!("bad key: {}: {}", text(unsafe { pl_status_name(status) }), text(unsafe { pl_last_error_message() }));
+
+    check("pl_key_release", unsafe { pl_key_release(key) })?;
+    check("pl_vk_release", unsafe { pl_vk_release(vk) })?;
+    check("pl_pipeline_destroy", unsafe { pl_pipeline_destroy(pipeline) })?;
+    drop(sender);
+    println!("libproofline {}: {} proofs, {} verified", text(unsafe { pl_version() }), count, verified);
+    Ok(verified == count && status == PL_ERR_BAD_INPUT && bad_key.is_null())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 4 {
+        eprintln!("usage: {} KEY.zkey WITNESS.wtns VK.json [COUNT]", args[0]);
+        std::process::exit(2);
+    }
+    let count = args.get(4).and_then(|c| c.parse().ok()).unwrap_or(4);
+    match run(&args[1], &args[2], &args[3], count) {
+        Ok(true) => {}
+        Ok(false) => std::process::exit(1),
+        Err(message) => {
+            eprintln!("{}", message);
+            std::process::exit(1);
+        }
+    }
+}

@@ -1,0 +1,380 @@
+/* proofline.h: the C ABI of proofline, batch Groth16 proving on BLS12-381 (libproofline.so.1).
+ *
+ * C99, no C++ needed. Everything is reached through opaque handles the library hands out:
+ *   pl_pipeline  the prover (a flow graph, a pinned-memory pool, the GPUs or the CPU backend)
+ *   pl_key       a proving key registered with one pipeline (snarkjs .zkey or proofline's native files)
+ *   pl_job       one submitted proof: its state, then its result (a proof or an error)
+ *   pl_vk        a verifying key, to check proofs (from a pl_key or from snarkjs's verification_key.json)
+ *
+ * Conventions (docs/c-abi.md has the full text):
+ * - Every function returns a pl_status (PL_OK = 0) unless it says otherwise. On an error the calling
+ *   thread's pl_last_error_message() says what went wrong. No C++ exception, abort or signal ever crosses
+ *   this boundary on bad input: every entry point catches everything.
+ * - Ownership: a handle returned through an out parameter belongs to the caller, who gives it back with the
+ *   matching *_release / pl_pipeline_destroy exactly once. Handles are ids checked against a registry: a
+ *   NULL, foreign or already released handle returns PL_ERR_INVALID_HANDLE, never a crash. Buffers passed in
+ *   are only read during the call (the library copies what it keeps); buffers passed out are the caller's.
+ * - Threads: every function may be called from any thread, concurrently, unless its comment says otherwise.
+ *   Callbacks (completion and witness) run on pipeline threads; from inside one, submit, cancel, poll and
+ *   the result accessors work, while calls that wait for the pipeline (destroy, shutdown, drain,
+ *   pl_key_release, a pl_job_wait with a non-zero timeout) return PL_ERR_IN_CALLBACK instead of deadlocking.
+ * - Versioned structs: pl_config, pl_job_options, pl_key_options, pl_job_info and pl_stats start with their
+ *   size (set it to sizeof the struct). A smaller size from a caller built against an older header is
+ *   accepted: fields past it take their defaults (inputs) or are not written (outputs). A size larger than
+ *   this library knows is refused with PL_ERR_STRUCT_SIZE.
+ * - Scalars cross the boundary as canonical (not Montgomery) little-endian 32-byte integers below the
+ *   BLS12-381 scalar field's modulus r.
+ */
+#ifndef PROOFLINE_H
+#define PROOFLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define PL_API
+#elif defined(__GNUC__)
+#define PL_API __attribute__((visibility("default")))
+#else
+#define PL_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- versions ------------------------------------------------------------------------------------------ */
+
+/** The ABI this header describes; the shared library's SONAME is libproofline.so.<PL_ABI_VERSION>. */
+#define PL_ABI_VERSION 1
+#define PL_VERSION_MAJOR 0
+#define PL_VERSION_MINOR 1
+#define PL_VERSION_PATCH 0
+
+/** The library's version, "MAJOR.MINOR.PATCH". Static storage; any thread. */
+PL_API const char* pl_version(void);
+/** The library's ABI version: compare with PL_ABI_VERSION to catch a mismatched library. Any thread. */
+PL_API int pl_abi_version(void);
+
+/* ---- status codes -------------------------------------------------------------------------------------- */
+
+typedef enum pl_status {
+  PL_OK = 0,
+  PL_ERR_INVALID_ARGUMENT = 1, /**< an argument or option that makes no sense */
+  PL_ERR_BAD_INPUT = 2,        /**< a file or buffer that is truncated, corrupt, or of the wrong curve/kind */
+  PL_ERR_OUT_OF_BUDGET = 3,    /**< a memory budget cannot hold the request */
+  PL_ERR_IO = 4,               /**< the operating system refused a read, write or allocation */
+  PL_ERR_CUDA = 5,             /**< a CUDA call failed, or no usable GPU for the CUDA backend */
+  PL_ERR_CANCELLED = 6,        /**< the job was cancelled */
+  PL_ERR_TIMEOUT = 7,          /**< the job's deadline passed */
+  PL_ERR_INTERNAL = 8,         /**< a bug in proofline */
+  PL_ERR_NULL_POINTER = 9,     /**< a required pointer argument is NULL */
+  PL_ERR_INVALID_HANDLE = 10,  /**< NULL, foreign, or already released handle */
+  PL_ERR_STRUCT_SIZE = 11,     /**< a versioned struct's size field is too small or larger than known */
+  PL_ERR_BUFFER_TOO_SMALL = 12, /**< an output buffer is too small; the needed size was written */
+  PL_ERR_NOT_READY = 13,        /**< the job has no result yet (poll, or a wait that timed out) */
+  PL_ERR_QUEUE_FULL = 14,       /**< pl_submit_* with PL_SUBMIT_NO_WAIT found the queue full */
+  PL_ERR_IN_CALLBACK = 15,      /**< a call that waits for the pipeline, made from one of its callbacks */
+  PL_ERR_SHUT_DOWN = 16,        /**< the pipeline is shut down: it accepts no more jobs */
+  PL_ERR_PROOF_INVALID = 17,    /**< pl_verify*: the proof does not verify (the message says why) */
+  PL_ERR_NOT_CANCELLABLE = 18   /**< pl_job_cancel: the job is already running or done */
+} pl_status;
+
+/** A constant name for a status ("PL_ERR_BAD_INPUT"); "PL_UNKNOWN" for other values. Any thread. */
+PL_API const char* pl_status_name(pl_status status);
+
+/** What went wrong in the last call on this thread that returned an error (or, after pl_job_outcome, the
+ * job's own error message). Never NULL; "" before any error. Owned by the library, valid until the next call
+ * into the library on this thread. Calls that succeed leave it unchanged (like errno). */
+PL_API const char* pl_last_error_message(void);
+
+typedef enum pl_log_level {
+  PL_LOG_TRACE = 0,
+  PL_LOG_DEBUG = 1,
+  PL_LOG_INFO = 2, /**< the default: one line per key registered, warnings and errors */
+  PL_LOG_WARN = 3,
+  PL_LOG_ERROR = 4,
+  PL_LOG_OFF = 5
+} pl_log_level;
+
+/** The level of the library's log lines (to stderr, process-wide). Any thread. */
+PL_API pl_status pl_set_log_level(int32_t level);
+
+/* ---- configuration ------------------------------------------------------------------------------------- */
+
+typedef enum pl_backend { PL_BACKEND_AUTO = 0, PL_BACKEND_CPU = 1, PL_BACKEND_CUDA = 2 } pl_backend;
+typedef enum pl_mode { PL_MODE_PINNED = 0, PL_MODE_BASELINE = 1 } pl_mode;
+typedef enum pl_srs_placement { PL_SRS_AUTO = 0, PL_SRS_VRAM = 1, PL_SRS_HOST = 2 } pl_srs_placement;
+typedef enum pl_pinning {
+  PL_PINNING_DEFAULT = 0, /**< cudaHostRegister with a GPU, else host pages */
+  PL_PINNING_HOST = 1,    /**< mmap + touch + mlock where permitted (no GPU needed) */
+  PL_PINNING_CUDA_REGISTER = 2,
+  PL_PINNING_CUDA_ALLOC = 3
+} pl_pinning;
+
+/** How a pipeline is built (graph::Config). Zero values mean "automatic" where the comment says so; get
+ * the defaults with pl_config_default(&config, sizeof config). */
+typedef struct pl_config {
+  size_t size;                /**< sizeof(pl_config) */
+  int32_t backend;            /**< pl_backend; default PL_BACKEND_AUTO */
+  int32_t mode;               /**< pl_mode; default PL_MODE_PINNED */
+  uint64_t host_budget_bytes; /**< 0: what this process may use */
+  uint64_t vram_budget_bytes; /**< per GPU; 0: free memory less a margin */
+  const int32_t* gpus;        /**< CUDA devices to use (read during pl_pipeline_create); NULL: all */
+  size_t num_gpus;
+  uint32_t slots;                 /**< pinned slots in flight; 0: automatic */
+  uint32_t device_slots;          /**< per GPU; 0: automatic (up to 4) */
+  uint32_t synthesis_concurrency; /**< jobs synthesized at once; 0: half the threads */
+  uint32_t max_threads;           /**< threads of the pipeline's arena; 0: every hardware thread */
+  uint32_t max_log_n;             /**< device slots sized for 2^max_log_n rows; 0: the first key's */
+  int32_t srs_placement;          /**< pl_srs_placement; default PL_SRS_AUTO */
+  int32_t pinning;                /**< pl_pinning; default PL_PINNING_DEFAULT */
+  int32_t prewarm;                /**< pin each new largest key's slots up front; default 1 */
+  int32_t verify;                 /**< verify every proof before delivering it; default 0 */
+  int32_t check_witness;          /**< check every row after synthesis; default 1 */
+  int32_t in_order;               /**< deliver results in submission order; default 0 */
+  uint32_t queue_capacity;        /**< jobs waiting for a slot before submit blocks; default 1024 */
+  uint64_t job_timeout_ms;        /**< fail a job not done this long after submission; 0: no limit */
+  uint64_t key_idle_timeout_ms;   /**< idle keys become evictable after this; default 300000 */
+} pl_config;
+
+/** Fills the fields of *config that lie within `size` bytes with their defaults and sets config->size =
+ * size. PL_ERR_STRUCT_SIZE when size is smaller than the size field or larger than sizeof(pl_config). */
+PL_API pl_status pl_config_default(pl_config* config, size_t size);
+
+/* ---- pipeline ------------------------------------------------------------------------------------------ */
+
+typedef struct pl_pipeline pl_pipeline;
+typedef struct pl_key pl_key;
+typedef struct pl_job pl_job;
+typedef struct pl_vk pl_vk;
+
+/** Builds a pipeline from *config (NULL: every default). The caller owns *out and destroys it with
+ * pl_pipeline_destroy. Errors: PL_ERR_STRUCT_SIZE, PL_ERR_INVALID_ARGUMENT (unusable options), PL_ERR_CUDA
+ * (the CUDA backend asked for and no device usable), PL_ERR_OUT_OF_BUDGET. */
+PL_API pl_status pl_pipeline_create(const pl_config* config, pl_pipeline** out);
+
+typedef enum pl_shutdown_mode {
+  PL_SHUTDOWN_DRAIN = 0, /**< finish every submitted job */
+  PL_SHUTDOWN_CANCEL = 1 /**< cancel the queued jobs (their result: PL_ERR_CANCELLED), finish running ones */
+} pl_shutdown_mode;
+
+/** Stops accepting jobs, then drains or cancels as `mode` says, and waits until every result is delivered
+ * (every completion callback has returned) and no pinned byte is leased. Idempotent. Not from a callback. */
+PL_API pl_status pl_pipeline_shutdown(pl_pipeline* pipeline, int32_t mode);
+/** Waits until every job submitted so far has its result. Not from a callback. */
+PL_API pl_status pl_pipeline_drain(pl_pipeline* pipeline);
+/** Cancels every queued job; *cancelled (may be NULL) gets how many. */
+PL_API pl_status pl_pipeline_cancel_queued(pl_pipeline* pipeline, size_t* cancelled);
+/** Shuts the pipeline down with PL_SHUTDOWN_DRAIN (unless it was shut down already: jobs in flight finish
+ * and their callbacks run before this returns), releases its memory and GPUs, and invalidates the handle.
+ * Its pl_key handles stay valid until released (they no longer prove); its pl_job handles keep their
+ * results until released. From inside one of the pipeline's callbacks: PL_ERR_IN_CALLBACK, nothing done. */
+PL_API pl_status pl_pipeline_destroy(pl_pipeline* pipeline);
+
+/** Live figures (graph::PipelineStats); set stats->size = sizeof(pl_stats) first. */
+typedef struct pl_stats {
+  size_t size;
+  int32_t backend;    /**< pl_backend in use (never AUTO) */
+  int32_t mode;       /**< pl_mode */
+  uint64_t submitted; /**< jobs accepted */
+  uint64_t refused;   /**< PL_SUBMIT_NO_WAIT submissions refused by a full queue */
+  uint64_t proofs;    /**< results with a proof */
+  uint64_t failed;    /**< results with an error (cancelled and timed out included) */
+  uint64_t cancelled;
+  uint64_t timed_out;
+  uint64_t verified;
+  uint64_t queue_depth;         /**< jobs waiting for a pinned slot */
+  uint64_t in_flight;           /**< jobs past the queue, not yet delivered */
+  uint64_t slots_in_flight;     /**< pinned slots leased by jobs now */
+  uint64_t pinned_bytes;        /**< pinned by the pool now, leased or idle */
+  uint64_t pinned_bytes_leased; /**< pinned bytes leased by jobs now: 0 once the pipeline is idle */
+  uint64_t pinned_bytes_idle;
+  uint64_t pinned_high_water;
+  uint64_t pin_calls;
+  uint64_t pin_calls_since_warm; /**< 0 in a steady state */
+  uint64_t host_budget_total;
+  uint64_t host_budget_used;
+  uint64_t gpus; /**< GPUs in use (0 on the CPU backend) */
+} pl_stats;
+
+PL_API pl_status pl_pipeline_stats(pl_pipeline* pipeline, pl_stats* stats);
+
+/* ---- keys ---------------------------------------------------------------------------------------------- */
+
+typedef enum pl_point_check {
+  PL_POINTS_FULL = 0,     /**< every query point on its curve and in the subgroup (keys of unknown origin) */
+  PL_POINTS_ON_CURVE = 1, /**< on the curve only (about 20 times cheaper) */
+  PL_POINTS_TRUSTED = 2   /**< structure and header points only: a key you made or checked before */
+} pl_point_check;
+
+typedef struct pl_key_options {
+  size_t size;         /**< sizeof(pl_key_options) */
+  const char* name;    /**< unique among the pipeline's keys; NULL: from the file name (or "key-N") */
+  int32_t point_check; /**< pl_point_check; default PL_POINTS_FULL */
+} pl_key_options;
+
+/** Loads and registers a snarkjs Groth16 key (.zkey, curve bls12381) with `pipeline`; options may be NULL.
+ * Blocks while the key is read, checked and made resident. The caller owns *out (pl_key_release). Errors:
+ * PL_ERR_BAD_INPUT naming the file and the problem, PL_ERR_IO, PL_ERR_OUT_OF_BUDGET, PL_ERR_INVALID_ARGUMENT
+ * (a name already registered). */
+PL_API pl_status pl_key_add_zkey_file(pl_pipeline* pipeline, const char* path, const pl_key_options* options,
+                                      pl_key** out);
+/** The same from a .zkey image in memory (copied; `data` is only read during the call). */
+PL_API pl_status pl_key_add_zkey_memory(pl_pipeline* pipeline, const void* data, size_t length,
+                                        const pl_key_options* options, pl_key** out);
+/** Registers a key in proofline's native format: a proving-key file, a constraint-system file (NULL: none,
+ * then only PL_FILLS_WITNESS_AND_ABC callbacks can prove with it) and a verifying-key file (NULL: the one the
+ * proving-key file carries, if any). */
+PL_API pl_status pl_key_add_native_files(pl_pipeline* pipeline, const char* proving_key_path,
+                                         const char* constraint_system_path, const char* verifying_key_path,
+                                         const pl_key_options* options, pl_key** out);
+/** The same from native file images in memory (copied); cs_data may be NULL (cs_length 0). */
+PL_API pl_status pl_key_add_native_memory(pl_pipeline* pipeline, const void* pk_data, size_t pk_length,
+                                          const void* cs_data, size_t cs_length,
+                                          const pl_key_options* options, pl_key** out);
+/** The circuit's sizes: witness length (z[0] = 1 included), public inputs (not counting z[0]), domain. Each
+ * out pointer may be NULL. */
+PL_API pl_status pl_key_sizes(const pl_key* key, uint64_t* num_variables, uint64_t* num_public,
+                              uint64_t* domain_size);
+/** A new handle on the key's verifying key (PL_ERR_INVALID_ARGUMENT when the key has none); caller owns it.
+ */
+PL_API pl_status pl_key_verifying_key(const pl_key* key, pl_vk** out);
+/** Unregisters the key once no queued or running job uses it (waits for that) and releases the handle.
+ * Not from a callback. */
+PL_API pl_status pl_key_release(pl_key* key);
+
+/* ---- jobs ---------------------------------------------------------------------------------------------- */
+
+/** Called once per job when its result is ready, on a pipeline thread, with the handle submit returned
+ * (valid through the call; the caller still owns it) and the user_data given at submission. The result
+ * accessors work inside it; pl_job_release(job) inside it is allowed. Keep it short: it holds a worker. An
+ * exception thrown from it (a C++ caller) is caught and logged. */
+typedef void (*pl_completion_fn)(pl_job* job, void* user_data);
+
+enum {
+  PL_SUBMIT_NO_WAIT = 1 /**< refuse with PL_ERR_QUEUE_FULL instead of waiting while the queue is full */
+};
+
+typedef struct pl_job_options {
+  size_t size;                  /**< sizeof(pl_job_options) */
+  int32_t priority;             /**< higher is admitted first; default 0 */
+  uint32_t flags;               /**< PL_SUBMIT_* bits */
+  const char* label;            /**< copied; carried into errors and logs; may be NULL */
+  uint64_t timeout_ms;          /**< overrides pl_config.job_timeout_ms when non-zero */
+  pl_completion_fn on_complete; /**< may be NULL */
+  void* user_data;              /**< passed to on_complete (and to nothing else) */
+} pl_job_options;
+
+/** Submits a job whose witness is a circom .wtns file, read into the job's pinned slot during synthesis
+ * (the path is copied). Waits while the queue is full unless PL_SUBMIT_NO_WAIT. On PL_OK the caller owns
+ * *out (pl_job_release); the job runs whether or not the handle is kept. options may be NULL. */
+PL_API pl_status pl_submit_wtns(pl_pipeline* pipeline, const pl_key* key, const char* wtns_path,
+                                const pl_job_options* options, pl_job** out);
+/** Submits a job whose witness z (z[0] = 1, the public inputs, then the private values) is `count` scalars
+ * of 32 bytes each, canonical little-endian (copied before returning). count must be the key's
+ * num_variables; a scalar not below r is PL_ERR_BAD_INPUT naming its index. */
+PL_API pl_status pl_submit_scalars(pl_pipeline* pipeline, const pl_key* key, const uint8_t* scalars,
+                                   size_t count, const pl_job_options* options, pl_job** out);
+
+/** A witness callback's view of the job's pinned slot, valid only during the callback. */
+typedef struct pl_witness_target pl_witness_target;
+typedef enum pl_vector { PL_VECTOR_Z = 0, PL_VECTOR_A = 1, PL_VECTOR_B = 2, PL_VECTOR_C = 3 } pl_vector;
+typedef enum pl_fills {
+  PL_FILLS_WITNESS = 0,        /**< the callback fills z; the pipeline evaluates a, b, c */
+  PL_FILLS_WITNESS_AND_ABC = 1 /**< the callback fills z, a, b and c (zero past the rows) */
+} pl_fills;
+
+/** Fills the job's witness; returns PL_OK, or an error code that fails the job (with the message of
+ * pl_witness_fail, if called). Runs on a pipeline thread during synthesis. */
+typedef pl_status (*pl_witness_fn)(pl_witness_target* target, void* user_data);
+
+/** Submits a job whose witness a callback writes straight into the pinned slot (fills: pl_fills). */
+PL_API pl_status pl_submit_callback(pl_pipeline* pipeline, const pl_key* key, pl_witness_fn fill,
+                                    void* fill_user_data, int32_t fills, const pl_job_options* options,
+                                    pl_job** out);
+
+/** Only inside a pl_witness_fn, with its target. The lengths of the slot's vectors (z: num_variables; a, b,
+ * c: domain_size, 0 when the callback does not fill them), and the public input count. */
+PL_API pl_status pl_witness_sizes(const pl_witness_target* target, uint64_t* z_length, uint64_t* abc_length,
+                                  uint64_t* num_public);
+/** Writes `count` canonical little-endian 32-byte scalars to vector[offset, offset + count): bounds-checked
+ * (PL_ERR_INVALID_ARGUMENT naming the vector and the range; nothing written) and value-checked
+ * (PL_ERR_BAD_INPUT for a scalar not below r). */
+PL_API pl_status pl_witness_write(pl_witness_target* target, int32_t vector, size_t offset,
+                                  const uint8_t* scalars, size_t count);
+/** Records why the callback fails (copied); the callback then returns an error code. */
+PL_API pl_status pl_witness_fail(pl_witness_target* target, const char* message);
+
+/** PL_OK when the job's result is ready, PL_ERR_NOT_READY before. Never blocks. */
+PL_API pl_status pl_job_poll(pl_job* job);
+/** Waits up to timeout_ms (negative: without limit; 0: poll) until the result is ready and the job's
+ * completion callback has returned. PL_OK, or PL_ERR_NOT_READY when the time ran out. From inside a
+ * callback only timeout_ms = 0 is allowed (else PL_ERR_IN_CALLBACK). */
+PL_API pl_status pl_job_wait(pl_job* job, int64_t timeout_ms);
+/** The job's own outcome once ready: PL_OK when it has a proof, else its error code (PL_ERR_BAD_INPUT,
+ * PL_ERR_CANCELLED, PL_ERR_TIMEOUT, ...) with its message ("synthesis: ...") in pl_last_error_message().
+ * PL_ERR_NOT_READY before the result. */
+PL_API pl_status pl_job_outcome(pl_job* job);
+/** Cancels the job if it is still queued (its result: PL_ERR_CANCELLED, delivered at once);
+ * PL_ERR_NOT_CANCELLABLE when it already runs or is done. */
+PL_API pl_status pl_job_cancel(pl_job* job);
+
+typedef struct pl_job_info {
+  size_t size;      /**< sizeof(pl_job_info) */
+  uint64_t id;      /**< the pipeline's job id */
+  uint64_t seq;     /**< submission order, from 0 */
+  int32_t outcome;  /**< as pl_job_outcome */
+  int32_t verified; /**< the pipeline verified the proof (pl_config.verify) */
+  int32_t gpu;      /**< the GPU it ran on; -1 on the CPU backend */
+  int32_t stage;    /**< where it failed: 0 queue, 1 admission, 2 synthesis, 3 h2d, 4 ntt, 5 msm, 6 release */
+  uint64_t num_public; /**< public inputs in the result */
+  double queued_s;     /**< submit to slot */
+  double latency_s;    /**< submit to result */
+} pl_job_info;
+
+/** The job's figures once ready (PL_ERR_NOT_READY before). */
+PL_API pl_status pl_job_get_info(pl_job* job, pl_job_info* info);
+
+#define PL_PROOF_BYTES 192
+#define PL_SCALAR_BYTES 32
+
+/** The proof's 192-byte encoding (A, B, C compressed, as bellman/arkworks write it) into out (length at
+ * least PL_PROOF_BYTES, else PL_ERR_BUFFER_TOO_SMALL). A failed job returns its error code. */
+PL_API pl_status pl_job_proof(pl_job* job, uint8_t* out, size_t length);
+/** The public inputs z[1..num_public] as 32-byte canonical little-endian scalars. *count gets the number;
+ * PL_ERR_BUFFER_TOO_SMALL when length < 32 * *count (out may then be NULL). */
+PL_API pl_status pl_job_public_inputs(pl_job* job, uint8_t* out, size_t length, size_t* count);
+/** snarkjs's proof.json and public.json texts (byte for byte what snarkjs writes), NUL-terminated in out.
+ * *needed (may be NULL) gets the size including the NUL; PL_ERR_BUFFER_TOO_SMALL when length is less (out
+ * may then be NULL). */
+PL_API pl_status pl_job_proof_json(pl_job* job, char* out, size_t length, size_t* needed);
+PL_API pl_status pl_job_public_json(pl_job* job, char* out, size_t length, size_t* needed);
+/** Releases the handle (the job itself is unaffected: a running job still runs and its callback still
+ * fires, with a handle that then reports PL_ERR_INVALID_HANDLE). */
+PL_API pl_status pl_job_release(pl_job* job);
+
+/* ---- verification -------------------------------------------------------------------------------------- */
+
+/** Reads snarkjs's verification_key.json (a file, or its text of `length` bytes). Caller owns *out. */
+PL_API pl_status pl_vk_load_json_file(const char* path, pl_vk** out);
+PL_API pl_status pl_vk_load_json(const char* text, size_t length, pl_vk** out);
+/** The key as snarkjs's verification_key.json text (see pl_job_proof_json for out/length/needed). */
+PL_API pl_status pl_vk_to_json(const pl_vk* vk, char* out, size_t length, size_t* needed);
+PL_API pl_status pl_vk_release(pl_vk* vk);
+
+/** Checks a 192-byte proof against `num_public` public inputs (32-byte canonical little-endian each).
+ * PL_OK: valid. PL_ERR_PROOF_INVALID: a point that does not decode or lies off the curve or subgroup, a
+ * wrong input count, or a failed pairing check, the reason in the message. PL_ERR_BAD_INPUT: an input not
+ * below r. */
+PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_length,
+                           const uint8_t* public_inputs, size_t num_public);
+/** The same for snarkjs's proof.json and public.json texts (NUL-terminated). PL_ERR_BAD_INPUT for text that
+ * is not in snarkjs's format. */
+PL_API pl_status pl_verify_json(const pl_vk* vk, const char* proof_json, const char* public_json);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PROOFLINE_H */

@@ -1,0 +1,161 @@
+// pl_job: waiting, polling, cancelling, and the result as a proof (192 bytes or snarkjs JSON) and inputs.
+#include <chrono>
+#include <cstring>
+#include <type_traits>
+
+#include <proofline/capi/detail/objects.hpp>
+#include <proofline/capi/detail/registry.hpp>
+#include <proofline/capi/detail/scalars.hpp>
+#include <proofline/capi/detail/text_out.hpp>
+#include <proofline/capi/detail/versioned.hpp>
+#include <proofline/groth16/snarkjs_json.hpp>
+
+namespace proofline::capi {
+
+namespace {
+
+/// The job once its result is ready; PL_ERR_NOT_READY before.
+std::shared_ptr<Job> ready_job(pl_job* handle) {
+  std::shared_ptr<Job> job = lookup<Job>(handle, "job");
+  if (!job->ready.load(std::memory_order_acquire))
+    throw_status(PL_ERR_NOT_READY, "the job has no result yet");
+  return job;
+}
+
+/// PL_OK for a proof, else the job's own code with its message as this thread's last error.
+pl_status outcome(const Job& job) {
+  const graph::JobResult& r = job.result;
+  if (r.ok()) return PL_OK;
+  if (!r.error) return fail(PL_ERR_INTERNAL, "the job has neither a proof nor an error");
+  return fail(status_of(r.error->code), r.error->message);
+}
+
+/// The job's proof, or its failure as a StatusError.
+const groth16::Proof& proof_of(const Job& job) {
+  const pl_status status = outcome(job);
+  if (status != PL_OK) throw_status(status, job.result.error->message);
+  return *job.result.proof;
+}
+
+}  // namespace
+
+}  // namespace proofline::capi
+
+using namespace proofline;
+using namespace proofline::capi;
+
+extern "C" {
+
+PL_API pl_status pl_job_poll(pl_job* job) {
+  return guarded("pl_job_poll", [&] {
+    ready_job(job);
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_job_wait(pl_job* job, int64_t timeout_ms) {
+  return guarded("pl_job_wait", [&] {
+    if (timeout_ms != 0) refuse_in_callback("pl_job_wait with a timeout");
+    const std::shared_ptr<Job> j = lookup<Job>(job, "job");
+    std::unique_lock lock(j->mutex);
+    const auto done = [&] { return j->completed; };
+    if (timeout_ms < 0)
+      j->completed_cv.wait(lock, done);
+    else if (!j->completed_cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), done))
+      throw_status(PL_ERR_NOT_READY, "the job is not done after " + std::to_string(timeout_ms) + " ms");
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_job_outcome(pl_job* job) {
+  return guarded("pl_job_outcome", [&] { return outcome(*ready_job(job)); });
+}
+
+PL_API pl_status pl_job_cancel(pl_job* job) {
+  return guarded("pl_job_cancel", [&] {
+    const std::shared_ptr<Job> j = lookup<Job>(job, "job");
+    const std::shared_ptr<Pipeline> pipeline = j->pipeline.lock();
+    if (j->ready.load() || !pipeline || !pipeline->prover.cancel(j->id.load()))
+      throw_status(PL_ERR_NOT_CANCELLABLE, "the job is already running or done");
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_job_get_info(pl_job* job, pl_job_info* info) {
+  return guarded("pl_job_get_info", [&] {
+    check_struct_size(info, "info");
+    const std::shared_ptr<Job> j = ready_job(job);
+    const graph::JobResult& r = j->result;
+    const pl_status code = r.ok() ? PL_OK : r.error ? status_of(r.error->code) : PL_ERR_INTERNAL;
+#define PL_PUT(field, value) \
+  if (PL_CAPI_HAS_FIELD(info, field)) info->field = (value);
+    PL_PUT(id, r.id)
+    PL_PUT(seq, r.seq)
+    PL_PUT(outcome, code)
+    PL_PUT(verified, r.verified ? 1 : 0)
+    PL_PUT(gpu, r.gpu)
+    PL_PUT(stage, r.error ? static_cast<std::int32_t>(r.error->stage) : -1)
+    PL_PUT(num_public, r.public_inputs.size())
+    PL_PUT(queued_s, r.queued_s)
+    PL_PUT(latency_s, r.latency_s)
+#undef PL_PUT
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_job_proof(pl_job* job, uint8_t* out, size_t length) {
+  return guarded("pl_job_proof", [&] {
+    const std::shared_ptr<Job> j = ready_job(job);
+    const groth16::Proof& proof = proof_of(*j);
+    require(out, "out");
+    if (length < groth16::proof_encoded_size)
+      throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(length) + " bytes, a proof needs " +
+                                                std::to_string(groth16::proof_encoded_size));
+    const auto bytes = groth16::encode_proof(proof);
+    std::memcpy(out, bytes.data(), bytes.size());
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_job_public_inputs(pl_job* job, uint8_t* out, size_t length, size_t* count) {
+  return guarded("pl_job_public_inputs", [&] {
+    const std::shared_ptr<Job> j = ready_job(job);
+    proof_of(*j);
+    const auto& inputs = j->result.public_inputs;
+    if (count != nullptr) *count = inputs.size();
+    if (length < inputs.size() * PL_SCALAR_BYTES)
+      throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(length) + " bytes, " +
+                                                std::to_string(inputs.size()) + " inputs need " +
+                                                std::to_string(inputs.size() * PL_SCALAR_BYTES));
+    if (!inputs.empty()) require(out, "out");
+    fr_to_scalars(inputs, out);
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_job_proof_json(pl_job* job, char* out, size_t length, size_t* needed) {
+  return guarded("pl_job_proof_json", [&] {
+    const std::shared_ptr<Job> j = ready_job(job);
+    copy_text(groth16::snarkjs_stringify(groth16::snarkjs_proof_to_json(proof_of(*j))), out, length, needed);
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_job_public_json(pl_job* job, char* out, size_t length, size_t* needed) {
+  return guarded("pl_job_public_json", [&] {
+    const std::shared_ptr<Job> j = ready_job(job);
+    proof_of(*j);
+    copy_text(groth16::snarkjs_stringify(groth16::snarkjs_public_to_json(j->result.public_inputs)), out,
+              length, needed);
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_job_release(pl_job* job) {
+  return guarded("pl_job_release", [&] {
+    take<Job>(job, "job");
+    return PL_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,210 @@
+// pl_key: snarkjs and native keys from files or memory, registered with a pipeline.
+#include <cstddef>
+#include <cstring>
+#include <filesystem>
+#include <new>
+#include <span>
+#include <type_traits>
+
+#include <proofline/capi/detail/objects.hpp>
+#include <proofline/capi/detail/registry.hpp>
+#include <proofline/capi/detail/versioned.hpp>
+#include <proofline/groth16/native_file.hpp>
+#include <proofline/groth16/zkey.hpp>
+
+namespace proofline::capi {
+
+namespace {
+
+struct KeyOptions {
+  std::string name;
+  groth16::PointCheck points = groth16::PointCheck::full;
+};
+
+KeyOptions key_options(const pl_key_options* in) {
+  KeyOptions o;
+  if (in == nullptr) return o;
+  check_struct_size(in, "options");
+  if (PL_CAPI_HAS_FIELD(in, name) && in->name != nullptr) o.name = in->name;
+  if (PL_CAPI_HAS_FIELD(in, point_check)) {
+    if (in->point_check < PL_POINTS_FULL || in->point_check > PL_POINTS_TRUSTED)
+      throw_status(PL_ERR_INVALID_ARGUMENT,
+                   "options->point_check = " + std::to_string(in->point_check) + " is not a pl_point_check");
+    o.points = static_cast<groth16::PointCheck>(in->point_check);
+  }
+  return o;
+}
+
+/// A 64-byte aligned copy of a caller's buffer (what the native and zkey parsers use in place).
+std::pair<std::shared_ptr<const void>, std::span<const std::byte>> aligned_copy(const void* data,
+                                                                                std::size_t length) {
+  constexpr std::align_val_t alignment{64};
+  std::shared_ptr<void> owner(::operator new(std::max<std::size_t>(length, 1), alignment),
+                              [](void* p) { ::operator delete(p, alignment); });
+  if (length != 0) std::memcpy(owner.get(), data, length);
+  return {owner, std::span<const std::byte>(static_cast<const std::byte*>(owner.get()), length)};
+}
+
+std::string name_or(const KeyOptions& o, const std::string& fallback) {
+  return o.name.empty() ? fallback : o.name;
+}
+
+std::string file_stem(const char* path) {
+  return std::filesystem::path(path).stem().string();
+}
+
+/// Registers the key with the pipeline and hands out its handle.
+pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key) {
+  if (key.name.empty()) key.name = "key-" + std::to_string(pipeline->keys_added.load() + 1);
+  key.handle = pipeline->prover.add_key(graph::KeySpec{key.name, key.pk, key.cs, key.vk});
+  pipeline->keys_added.fetch_add(1);
+  key.pipeline = pipeline;
+  return handle_of<pl_key>(Registry<Key>::instance().add(std::make_shared<Key>(std::move(key))));
+}
+
+Key from_zkey(groth16::ZkeyFile file, std::string name) {
+  return Key{{},
+             {},
+             std::move(name),
+             std::make_shared<const groth16::ProvingKey>(std::move(file.pk)),
+             std::make_shared<const groth16::ConstraintSystem>(std::move(file.cs)),
+             std::make_shared<const groth16::VerifyingKey>(std::move(file.vk))};
+}
+
+groth16::LoadOptions native_options(const KeyOptions& o) {
+  groth16::LoadOptions load;
+  load.check_query_points = o.points != groth16::PointCheck::trusted;
+  return load;
+}
+
+Key from_native(groth16::ProvingKeyFile file, std::shared_ptr<const groth16::ConstraintSystem> cs,
+                std::string name) {
+  Key key{{},
+          {},
+          std::move(name),
+          std::make_shared<const groth16::ProvingKey>(std::move(file.pk)),
+          std::move(cs),
+          nullptr};
+  if (file.vk) key.vk = std::make_shared<const groth16::VerifyingKey>(std::move(*file.vk));
+  return key;
+}
+
+template <class Load>
+pl_status add_key(const char* function, pl_pipeline* pipeline, pl_key** out, Load&& load) {
+  return guarded(function, [&] {
+    require(out, "out");
+    *out = nullptr;
+    std::shared_ptr<Pipeline> owner = lookup<Pipeline>(pipeline, "pipeline");
+    *out = register_key(owner, load());
+    return PL_OK;
+  });
+}
+
+}  // namespace
+
+}  // namespace proofline::capi
+
+using namespace proofline;
+using namespace proofline::capi;
+
+extern "C" {
+
+PL_API pl_status pl_key_add_zkey_file(pl_pipeline* pipeline, const char* path, const pl_key_options* options,
+                                      pl_key** out) {
+  return add_key("pl_key_add_zkey_file", pipeline, out, [&] {
+    require(path, "path");
+    const KeyOptions o = key_options(options);
+    return from_zkey(groth16::read_zkey(path, {.points = o.points}), name_or(o, file_stem(path)));
+  });
+}
+
+PL_API pl_status pl_key_add_zkey_memory(pl_pipeline* pipeline, const void* data, size_t length,
+                                        const pl_key_options* options, pl_key** out) {
+  return add_key("pl_key_add_zkey_memory", pipeline, out, [&] {
+    require(data, "data");
+    const KeyOptions o = key_options(options);
+    auto [owner, image] = aligned_copy(data, length);
+    return from_zkey(groth16::parse_zkey(owner, image, "zkey in memory", {.points = o.points}), o.name);
+  });
+}
+
+PL_API pl_status pl_key_add_native_files(pl_pipeline* pipeline, const char* proving_key_path,
+                                         const char* constraint_system_path, const char* verifying_key_path,
+                                         const pl_key_options* options, pl_key** out) {
+  return add_key("pl_key_add_native_files", pipeline, out, [&] {
+    require(proving_key_path, "proving_key_path");
+    const KeyOptions o = key_options(options);
+    const groth16::LoadOptions load = native_options(o);
+    auto file = groth16::load_proving_key(proving_key_path, load);
+    std::shared_ptr<const groth16::ConstraintSystem> cs;
+    if (constraint_system_path != nullptr)
+      cs = std::make_shared<const groth16::ConstraintSystem>(
+          groth16::load_constraint_system(constraint_system_path, load).value);
+    Key key = from_native(std::move(file.value), std::move(cs), name_or(o, file_stem(proving_key_path)));
+    if (verifying_key_path != nullptr)
+      key.vk = std::make_shared<const groth16::VerifyingKey>(
+          groth16::load_verifying_key(verifying_key_path, load));
+    return key;
+  });
+}
+
+PL_API pl_status pl_key_add_native_memory(pl_pipeline* pipeline, const void* pk_data, size_t pk_length,
+                                          const void* cs_data, size_t cs_length,
+                                          const pl_key_options* options, pl_key** out) {
+  return add_key("pl_key_add_native_memory", pipeline, out, [&] {
+    require(pk_data, "pk_data");
+    if (cs_data == nullptr && cs_length != 0) require(cs_data, "cs_data (with cs_length > 0)");
+    const KeyOptions o = key_options(options);
+    const groth16::LoadOptions load = native_options(o);
+    auto [pk_owner, pk_image] = aligned_copy(pk_data, pk_length);
+    auto file = groth16::parse_proving_key(pk_owner, pk_image, "proving key in memory", load);
+    std::shared_ptr<const groth16::ConstraintSystem> cs;
+    if (cs_data != nullptr) {
+      auto [cs_owner, cs_image] = aligned_copy(cs_data, cs_length);
+      cs = std::make_shared<const groth16::ConstraintSystem>(
+          groth16::parse_constraint_system(cs_owner, cs_image, "constraint system in memory", load).value);
+    }
+    return from_native(std::move(file.value), std::move(cs), o.name);
+  });
+}
+
+PL_API pl_status pl_key_sizes(const pl_key* key, uint64_t* num_variables, uint64_t* num_public,
+                              uint64_t* domain_size) {
+  return guarded("pl_key_sizes", [&] {
+    const std::shared_ptr<Key> k = lookup<Key>(key, "key");
+    if (num_variables != nullptr) *num_variables = k->pk->num_variables;
+    if (num_public != nullptr) *num_public = k->pk->num_public;
+    if (domain_size != nullptr) *domain_size = k->pk->domain_size();
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_key_verifying_key(const pl_key* key, pl_vk** out) {
+  return guarded("pl_key_verifying_key", [&] {
+    require(out, "out");
+    *out = nullptr;
+    const std::shared_ptr<Key> k = lookup<Key>(key, "key");
+    if (!k->vk) throw_status(PL_ERR_INVALID_ARGUMENT, "key '" + k->name + "' has no verifying key");
+    auto vk = std::make_shared<Vk>(Vk{k->vk, groth16::prepare(*k->vk)});
+    *out = handle_of<pl_vk>(Registry<Vk>::instance().add(std::move(vk)));
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_key_release(pl_key* key) {
+  return guarded("pl_key_release", [&] {
+    refuse_in_callback("pl_key_release");
+    const std::shared_ptr<Key> k = take<Key>(key, "key");
+    // A pipeline destroyed (or shut down) before its key has nothing left to unregister.
+    if (const std::shared_ptr<Pipeline> pipeline = k->pipeline.lock()) {
+      try {
+        pipeline->prover.remove_key(k->handle);
+      } catch (const Error& e) {
+        if (e.code() != Errc::cancelled && e.code() != Errc::invalid_argument) throw;
+      }
+    }
+    return PL_OK;
+  });
+}
+
+}  // extern "C"

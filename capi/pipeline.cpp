@@ -1,0 +1,113 @@
+// pl_pipeline: create, shutdown, drain, cancel, destroy, stats.
+#include <cstddef>
+#include <type_traits>
+
+#include <proofline/capi/detail/config.hpp>
+#include <proofline/capi/detail/objects.hpp>
+#include <proofline/capi/detail/registry.hpp>
+#include <proofline/capi/detail/versioned.hpp>
+
+namespace proofline::capi {
+
+namespace {
+
+graph::ShutdownMode shutdown_mode(std::int32_t mode) {
+  if (mode == PL_SHUTDOWN_DRAIN) return graph::ShutdownMode::drain;
+  if (mode == PL_SHUTDOWN_CANCEL) return graph::ShutdownMode::cancel;
+  throw_status(PL_ERR_INVALID_ARGUMENT,
+               "mode = " + std::to_string(mode) + " is neither PL_SHUTDOWN_DRAIN nor PL_SHUTDOWN_CANCEL");
+}
+
+void fill_stats(const graph::PipelineStats& s, pl_stats* out) {
+  std::uint64_t in_flight = s.stages.in_flight();
+#define PL_PUT(field, value) \
+  if (PL_CAPI_HAS_FIELD(out, field)) out->field = (value);
+  PL_PUT(backend, s.backend == graph::Backend::cuda ? PL_BACKEND_CUDA : PL_BACKEND_CPU)
+  PL_PUT(mode, s.mode == graph::Mode::baseline ? PL_MODE_BASELINE : PL_MODE_PINNED)
+  PL_PUT(submitted, s.submitted)
+  PL_PUT(refused, s.refused)
+  PL_PUT(proofs, s.proofs)
+  PL_PUT(failed, s.failed)
+  PL_PUT(cancelled, s.cancelled)
+  PL_PUT(timed_out, s.timed_out)
+  PL_PUT(verified, s.verified)
+  PL_PUT(queue_depth, s.queue_depth)
+  PL_PUT(in_flight, in_flight)
+  PL_PUT(slots_in_flight, s.slots_in_flight)
+  PL_PUT(pinned_bytes, s.pool.bytes_pinned)
+  PL_PUT(pinned_bytes_leased, s.pool.bytes_leased)
+  PL_PUT(pinned_bytes_idle, s.pool.bytes_idle)
+  PL_PUT(pinned_high_water, s.pool.high_water)
+  PL_PUT(pin_calls, s.pool.pin_calls)
+  PL_PUT(pin_calls_since_warm, s.pool.pin_calls_since_warm)
+  PL_PUT(host_budget_total, s.host_budget.total)
+  PL_PUT(host_budget_used, s.host_budget.used)
+  PL_PUT(gpus, s.gpus.size())
+#undef PL_PUT
+}
+
+}  // namespace
+
+}  // namespace proofline::capi
+
+using namespace proofline;
+using namespace proofline::capi;
+
+extern "C" {
+
+PL_API pl_status pl_pipeline_create(const pl_config* config, pl_pipeline** out) {
+  return guarded("pl_pipeline_create", [&] {
+    require(out, "out");
+    *out = nullptr;
+    auto pipeline = std::make_shared<Pipeline>(to_graph_config(config));
+    *out = handle_of<pl_pipeline>(Registry<Pipeline>::instance().add(std::move(pipeline)));
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_pipeline_shutdown(pl_pipeline* pipeline, int32_t mode) {
+  return guarded("pl_pipeline_shutdown", [&] {
+    refuse_in_callback("pl_pipeline_shutdown");
+    const graph::ShutdownMode how = shutdown_mode(mode);
+    lookup<Pipeline>(pipeline, "pipeline")->prover.shutdown(how);
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_pipeline_drain(pl_pipeline* pipeline) {
+  return guarded("pl_pipeline_drain", [&] {
+    refuse_in_callback("pl_pipeline_drain");
+    lookup<Pipeline>(pipeline, "pipeline")->prover.drain();
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_pipeline_cancel_queued(pl_pipeline* pipeline, size_t* cancelled) {
+  return guarded("pl_pipeline_cancel_queued", [&] {
+    const std::size_t n = lookup<Pipeline>(pipeline, "pipeline")->prover.cancel_queued();
+    if (cancelled != nullptr) *cancelled = n;
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_pipeline_destroy(pl_pipeline* pipeline) {
+  return guarded("pl_pipeline_destroy", [&] {
+    refuse_in_callback("pl_pipeline_destroy");
+    // Out of the registry first: no new call can find it. Calls already running hold it until they return;
+    // the shutdown waits for the callbacks, so the last reference is never dropped on a pipeline thread.
+    std::shared_ptr<Pipeline> owned = take<Pipeline>(pipeline, "pipeline");
+    owned->prover.shutdown(proofline::graph::ShutdownMode::drain);
+    owned.reset();
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_pipeline_stats(pl_pipeline* pipeline, pl_stats* stats) {
+  return guarded("pl_pipeline_stats", [&] {
+    check_struct_size(stats, "stats");
+    fill_stats(lookup<Pipeline>(pipeline, "pipeline")->prover.stats(), stats);
+    return PL_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,42 @@
+#include <proofline/capi/detail/scalars.hpp>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+
+namespace proofline::capi {
+
+namespace {
+
+constexpr std::size_t scalar_bytes = 32;
+/// Below this many scalars a vector is converted on the calling thread.
+constexpr std::size_t parallel_grain = std::size_t{1} << 14;
+
+BigInt<4> load(const std::uint8_t* in) noexcept {
+  BigInt<4> value;
+  for (std::size_t i = 0; i < scalar_bytes; ++i)
+    value.limb[i / 8] |= static_cast<std::uint64_t>(in[i]) << (8 * (i % 8));
+  return value;
+}
+
+}  // namespace
+
+std::size_t first_non_canonical(const std::uint8_t* scalars, std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count; ++i)
+    if (!Fr::is_canonical(load(scalars + i * scalar_bytes))) return i;
+  return count;
+}
+
+void scalars_to_fr(const std::uint8_t* scalars, std::span<Fr> out) {
+  const auto convert = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) out[i] = Fr::from_canonical(load(scalars + i * scalar_bytes));
+  };
+  if (out.size() < parallel_grain) return convert(0, out.size());
+  oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, out.size(), parallel_grain),
+                            [&](const auto& range) { convert(range.begin(), range.end()); });
+}
+
+void fr_to_scalars(std::span<const Fr> values, std::uint8_t* out) noexcept {
+  for (std::size_t i = 0; i < values.size(); ++i) values[i].to_bytes_le(out + i * scalar_bytes);
+}
+
+}  // namespace proofline::capi

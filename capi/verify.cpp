@@ -1,0 +1,129 @@
+// pl_vk and pl_verify*: verifying keys from snarkjs's JSON, and proofs checked as 192 bytes or snarkjs JSON.
+#include <cstring>
+#include <vector>
+
+#include <proofline/capi/detail/objects.hpp>
+#include <proofline/capi/detail/registry.hpp>
+#include <proofline/capi/detail/scalars.hpp>
+#include <proofline/capi/detail/text_out.hpp>
+#include <proofline/groth16/snarkjs_json.hpp>
+#include <proofline/groth16/verifier.hpp>
+
+namespace proofline::capi {
+
+void copy_text(const std::string& text, char* out, std::size_t length, std::size_t* needed) {
+  if (needed != nullptr) *needed = text.size() + 1;
+  if (out == nullptr || length < text.size() + 1)
+    throw_status(PL_ERR_BUFFER_TOO_SMALL, "the text needs " + std::to_string(text.size() + 1) +
+                                              " bytes with its NUL, out holds " +
+                                              std::to_string(out == nullptr ? 0 : length));
+  std::memcpy(out, text.data(), text.size());
+  out[text.size()] = '\0';
+}
+
+namespace {
+
+pl_vk* add_vk(groth16::VerifyingKey vk) {
+  auto shared = std::make_shared<const groth16::VerifyingKey>(std::move(vk));
+  groth16::PreparedVerifyingKey prepared = groth16::prepare(*shared);
+  return handle_of<pl_vk>(
+      Registry<Vk>::instance().add(std::make_shared<Vk>(Vk{shared, std::move(prepared)})));
+}
+
+pl_status verdict(const Vk& vk, std::span<const Fr> inputs, const groth16::Proof& proof) {
+  const groth16::VerifyStatus status = groth16::verify_status(vk.prepared, inputs, proof);
+  if (status == groth16::VerifyStatus::ok) return PL_OK;
+  std::string why = groth16::to_string(status);
+  if (status == groth16::VerifyStatus::wrong_input_count)
+    why += " (" + std::to_string(inputs.size()) + " given, the key expects " +
+           std::to_string(vk.vk->num_public()) + ")";
+  return fail(PL_ERR_PROOF_INVALID, "the proof does not verify: " + why);
+}
+
+}  // namespace
+
+}  // namespace proofline::capi
+
+using namespace proofline;
+using namespace proofline::capi;
+
+extern "C" {
+
+PL_API pl_status pl_vk_load_json_file(const char* path, pl_vk** out) {
+  return guarded("pl_vk_load_json_file", [&] {
+    require(out, "out");
+    *out = nullptr;
+    require(path, "path");
+    *out = add_vk(groth16::read_snarkjs_verifying_key(path));
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_vk_load_json(const char* text, size_t length, pl_vk** out) {
+  return guarded("pl_vk_load_json", [&] {
+    require(out, "out");
+    *out = nullptr;
+    require(text, "text");
+    const std::string_view json(text, length);
+    *out = add_vk(groth16::snarkjs_verifying_key_from_json(groth16::json::parse(json, "verification key"),
+                                                           "verification key"));
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_vk_to_json(const pl_vk* vk, char* out, size_t length, size_t* needed) {
+  return guarded("pl_vk_to_json", [&] {
+    const std::shared_ptr<Vk> v = lookup<Vk>(vk, "vk");
+    copy_text(groth16::snarkjs_stringify(groth16::snarkjs_verifying_key_to_json(*v->vk)), out, length,
+              needed);
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_vk_release(pl_vk* vk) {
+  return guarded("pl_vk_release", [&] {
+    take<Vk>(vk, "vk");
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_length,
+                           const uint8_t* public_inputs, size_t num_public) {
+  return guarded("pl_verify", [&] {
+    const std::shared_ptr<Vk> v = lookup<Vk>(vk, "vk");
+    require(proof, "proof");
+    if (num_public != 0) require(public_inputs, "public_inputs");
+    if (proof_length != groth16::proof_encoded_size)
+      throw_status(PL_ERR_INVALID_ARGUMENT, "proof_length is " + std::to_string(proof_length) +
+                                                ", a proof has " +
+                                                std::to_string(groth16::proof_encoded_size) + " bytes");
+    const std::size_t bad = first_non_canonical(public_inputs, num_public);
+    if (bad != num_public)
+      throw_status(PL_ERR_BAD_INPUT, "public input " + std::to_string(bad) + " is not below r");
+    std::vector<Fr> inputs(num_public);
+    scalars_to_fr(public_inputs, inputs);
+    std::string why;
+    const std::optional<groth16::Proof> decoded = groth16::try_decode_proof({proof, proof_length}, &why);
+    if (!decoded) return fail(PL_ERR_PROOF_INVALID, "pl_verify: the proof does not decode: " + why);
+    const pl_status status = verdict(*v, inputs, *decoded);
+    return status == PL_OK ? PL_OK : fail(status, std::string("pl_verify: ") + pl_last_error_message());
+  });
+}
+
+PL_API pl_status pl_verify_json(const pl_vk* vk, const char* proof_json, const char* public_json) {
+  return guarded("pl_verify_json", [&] {
+    const std::shared_ptr<Vk> v = lookup<Vk>(vk, "vk");
+    require(proof_json, "proof_json");
+    require(public_json, "public_json");
+    const std::vector<Fr> inputs =
+        groth16::snarkjs_public_from_json(groth16::json::parse(public_json, "public.json"), "public.json");
+    // Points off the curve or outside the subgroup are an invalid proof, not unusable text: read the shape
+    // and let the verifier judge them.
+    const groth16::Proof proof = groth16::snarkjs_proof_from_json(
+        groth16::json::parse(proof_json, "proof.json"), "proof.json", groth16::ProofPointCheck::shape_only);
+    const pl_status status = verdict(*v, inputs, proof);
+    return status == PL_OK ? PL_OK : fail(status, std::string("pl_verify_json: ") + pl_last_error_message());
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,48 @@
+// What the C ABI's boundary tests share: the fixture paths, a CPU pipeline with the chain_16 snarkjs key, and
+// the fixture's witness as canonical scalars.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <proofline.h>
+
+namespace proofline::capi_test {
+
+std::string fixture(const std::string& file);  ///< tests/fixtures/snarkjs/chain_16/<file>
+
+/// A small CPU configuration (1 GiB host budget, two threads).
+pl_config cpu_config();
+
+/// The chain_16 witness as 32-byte canonical little-endian scalars, and their count.
+struct Scalars {
+  std::vector<std::uint8_t> bytes;
+  std::size_t count = 0;
+};
+Scalars fixture_scalars();
+
+/// A pipeline with the chain_16 key registered, destroyed (after releasing the key) at the end of the scope.
+struct Prover {
+  explicit Prover(const pl_config& config = cpu_config());
+  ~Prover();
+  Prover(const Prover&) = delete;
+  Prover& operator=(const Prover&) = delete;
+  pl_pipeline* pipeline = nullptr;
+  pl_key* key = nullptr;
+  pl_vk* vk = nullptr;
+};
+
+/// PL_OK, or a doctest failure naming the status and the message.
+#define PL_REQUIRE_OK(call)                                                                       \
+  do {                                                                                            \
+    const pl_status pl_require_status_ = (call);                                                  \
+    INFO(#call << ": " << pl_status_name(pl_require_status_) << ": " << pl_last_error_message()); \
+    REQUIRE(pl_require_status_ == PL_OK);                                                         \
+  } while (0)
+
+/// Whether the job's proof verifies with vk, both as 192 bytes and as snarkjs JSON.
+bool proof_verifies(pl_job* job, const pl_vk* vk);
+
+}  // namespace proofline::capi_test

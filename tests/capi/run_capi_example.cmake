@@ -1,0 +1,67 @@
+# Builds one of capi/examples against an installed tree and runs it on a snarkjs fixture:
+#   cmake -DLANGUAGE=c|rust|go|python -DPREFIX=... -DSOURCE_DIR=... -DWORK_DIR=... -DFIXTURE=DIR
+#         [-DTOOL=compiler or interpreter] -P run_capi_example.cmake
+# A missing toolchain prints "SKIPPED: ..." (ctest reports the test as skipped); everything else that goes
+# wrong fails the test with the step's output.
+foreach(var LANGUAGE PREFIX SOURCE_DIR WORK_DIR FIXTURE)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run_capi_example.cmake: -D${var}=... is missing")
+  endif()
+endforeach()
+if(NOT TOOL OR NOT EXISTS "${TOOL}")
+  message("SKIPPED: no ${LANGUAGE} toolchain (${TOOL})")
+  return()
+endif()
+if(NOT LIBDIR)
+  set(LIBDIR lib)
+endif()
+if(NOT EXISTS "${PREFIX}/include/proofline.h" OR NOT EXISTS "${PREFIX}/${LIBDIR}/libproofline.so.1")
+  message(FATAL_ERROR "capi example: ${PREFIX} holds no installed proofline.h and ${LIBDIR}/libproofline.so.1")
+endif()
+set(examples "${SOURCE_DIR}/capi/examples")
+set(work "${WORK_DIR}/${LANGUAGE}")
+file(REMOVE_RECURSE "${work}")
+file(MAKE_DIRECTORY "${work}")
+set(lib "${PREFIX}/${LIBDIR}")
+set(arguments "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns" "${FIXTURE}/verification_key.json")
+
+set(step_dir "${work}")  # where each step runs
+function(step)
+  execute_process(COMMAND ${ARGN} WORKING_DIRECTORY "${step_dir}" RESULT_VARIABLE result OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "capi example (${LANGUAGE}): '${ARGN}' failed (${result}):\n${out}\n${err}")
+  endif()
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
+
+if(LANGUAGE STREQUAL "c")
+  # The header as the requirement states it: C99, pedantic, every warning an error.
+  step("${TOOL}" -std=c99 -Wall -Wextra -pedantic -Werror -O2 "-I${PREFIX}/include" "${examples}/c/prove_batch.c"
+       -o "${work}/prove_batch" "-L${lib}" -lproofline "-Wl,-rpath,${lib}")
+  step("${work}/prove_batch" ${arguments} 6)
+elseif(LANGUAGE STREQUAL "rust")
+  step("${TOOL}" -O --edition 2021 "${examples}/rust/prove_batch.rs" -o "${work}/prove_batch" "-Lnative=${lib}"
+       "-Clink-args=-Wl,-rpath,${lib}")
+  step("${work}/prove_batch" ${arguments} 4)
+elseif(LANGUAGE STREQUAL "go")
+  # A private GOPATH, cache and HOME: nothing outside the work folder is read or written, nothing downloaded.
+  file(COPY "${examples}/go/main.go" "${examples}/go/go.mod" DESTINATION "${work}/src")
+  set(step_dir "${work}/src")
+  step(${CMAKE_COMMAND} -E env "HOME=${work}" "GOPATH=${work}/gopath" "GOCACHE=${work}/gocache" GOFLAGS=
+       GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=1 "CGO_CFLAGS=-I${PREFIX}/include"
+       "CGO_LDFLAGS=-L${lib} -Wl,-rpath,${lib}" "${TOOL}" build -o "${work}/prove_batch" .)
+  set(step_dir "${work}")
+  step("${work}/prove_batch" ${arguments} 4)
+elseif(LANGUAGE STREQUAL "python")
+  step(${CMAKE_COMMAND} -E env "PROOFLINE_LIBRARY=${lib}/libproofline.so.1" "${TOOL}"
+       "${examples}/python/prove_batch.py" ${arguments} 4)
+else()
+  message(FATAL_ERROR "capi example: unknown LANGUAGE ${LANGUAGE}")
+endif()
+if(NOT step_output MATCHES "bad key: PL_ERR_BAD_INPUT: [^\n]+zkey")
+  message(FATAL_ERROR "capi example (${LANGUAGE}): the bad key did not come back as PL_ERR_BAD_INPUT with a "
+                      "message:\n${step_output}")
+endif()
+message("${step_output}")
+file(REMOVE_RECURSE "${work}")

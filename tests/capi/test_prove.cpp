@@ -1,0 +1,317 @@
+// Proving through the C ABI: every witness source on a snarkjs key and on native key files and images, queue
+// and cancel control, destroying a pipeline with jobs in flight, shutdown, concurrent submitters, and no
+// pinned byte left leased afterwards.
+#include <unistd.h>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <proofline/groth16/native_file.hpp>
+#include <proofline/groth16/setup.hpp>
+#include <proofline/groth16/synthetic.hpp>
+
+#include "capi_test_support.hpp"
+
+namespace proofline::capi_test {
+
+namespace {
+
+/// A witness callback that holds its job in synthesis until opened.
+struct Gate {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool open = false;
+  std::atomic<bool> entered{false};
+  Scalars scalars = fixture_scalars();
+
+  void release() {
+    {
+      std::lock_guard lock(mutex);
+      open = true;
+    }
+    cv.notify_all();
+  }
+  void wait_entered() const {
+    while (!entered) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+};
+
+pl_status gated_fill(pl_witness_target* target, void* user_data) {
+  auto* gate = static_cast<Gate*>(user_data);
+  gate->entered = true;
+  std::unique_lock lock(gate->mutex);
+  gate->cv.wait(lock, [&] { return gate->open; });
+  return pl_witness_write(target, PL_VECTOR_Z, 0, gate->scalars.bytes.data(), gate->scalars.count);
+}
+
+void count_completion(pl_job*, void* user_data) {
+  static_cast<std::atomic<int>*>(user_data)->fetch_add(1);
+}
+
+pl_stats stats_of(pl_pipeline* pipeline) {
+  pl_stats stats{};
+  stats.size = sizeof stats;
+  PL_REQUIRE_OK(pl_pipeline_stats(pipeline, &stats));
+  return stats;
+}
+
+std::vector<char> file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// A synthetic circuit's z, a, b, c as canonical scalars, for a callback that fills all four.
+struct Vectors {
+  std::vector<std::uint8_t> z, a, b, c;
+};
+
+std::vector<std::uint8_t> scalar_bytes(const std::vector<Fr>& values) {
+  std::vector<std::uint8_t> bytes(values.size() * PL_SCALAR_BYTES);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i].to_bytes_le(bytes.data() + i * PL_SCALAR_BYTES);
+  return bytes;
+}
+
+pl_status fill_all(pl_witness_target* target, void* user_data) {
+  const auto* v = static_cast<const Vectors*>(user_data);
+  std::uint64_t z_length = 0, abc_length = 0;
+  if (pl_status s = pl_witness_sizes(target, &z_length, &abc_length, nullptr); s != PL_OK) return s;
+  const std::pair<int, const std::vector<std::uint8_t>*> parts[] = {
+      {PL_VECTOR_Z, &v->z}, {PL_VECTOR_A, &v->a}, {PL_VECTOR_B, &v->b}, {PL_VECTOR_C, &v->c}};
+  for (const auto& [vector, bytes] : parts)
+    if (pl_status s = pl_witness_write(target, vector, 0, bytes->data(), bytes->size() / PL_SCALAR_BYTES);
+        s != PL_OK)
+      return s;
+  return PL_OK;
+}
+
+}  // namespace
+
+TEST_CASE("capi/prove/every witness source proves and verifies and no pinned byte stays leased") {
+  Prover p;
+  const Scalars s = fixture_scalars();
+  Gate open_gate;
+  open_gate.release();
+  std::atomic<int> completions{0};
+  pl_job_options options{};
+  options.size = sizeof options;
+  options.on_complete = count_completion;
+  options.user_data = &completions;
+  options.label = "capi";
+  std::vector<pl_job*> jobs(6);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (i % 3 == 0)
+      PL_REQUIRE_OK(pl_submit_wtns(p.pipeline, p.key, fixture("witness.wtns").c_str(), &options, &jobs[i]));
+    if (i % 3 == 1)
+      PL_REQUIRE_OK(pl_submit_scalars(p.pipeline, p.key, s.bytes.data(), s.count, &options, &jobs[i]));
+    if (i % 3 == 2)
+      PL_REQUIRE_OK(pl_submit_callback(p.pipeline, p.key, gated_fill, &open_gate, PL_FILLS_WITNESS, &options,
+                                       &jobs[i]));
+  }
+  PL_REQUIRE_OK(pl_pipeline_drain(p.pipeline));
+  CHECK(completions == 6);
+  for (pl_job* job : jobs) {
+    PL_REQUIRE_OK(pl_job_poll(job));
+    CHECK(proof_verifies(job, p.vk));
+    pl_job_info info{};
+    info.size = sizeof info;
+    PL_REQUIRE_OK(pl_job_get_info(job, &info));
+    CHECK(info.outcome == PL_OK);
+    CHECK(info.num_public == 2);
+    CHECK(info.gpu == -1);
+    PL_REQUIRE_OK(pl_job_release(job));
+  }
+  const pl_stats stats = stats_of(p.pipeline);
+  CHECK(stats.proofs == 6);
+  CHECK(stats.failed == 0);
+  CHECK(stats.pinned_bytes_leased == 0);
+  CHECK(stats.slots_in_flight == 0);
+
+  // A scalar not below r fails its job (the scalars are checked as they are converted into the slot).
+  Scalars bad = s;
+  std::fill(bad.bytes.begin() + 5 * PL_SCALAR_BYTES, bad.bytes.begin() + 6 * PL_SCALAR_BYTES, 0xFF);
+  pl_job* job = nullptr;
+  PL_REQUIRE_OK(pl_submit_scalars(p.pipeline, p.key, bad.bytes.data(), bad.count, nullptr, &job));
+  PL_REQUIRE_OK(pl_job_wait(job, -1));
+  CHECK(pl_job_outcome(job) == PL_ERR_BAD_INPUT);
+  CHECK(std::string(pl_last_error_message()).find("witness scalar 5 is not below r") != std::string::npos);
+  std::uint8_t proof[PL_PROOF_BYTES];
+  CHECK(pl_job_proof(job, proof, sizeof proof) == PL_ERR_BAD_INPUT);
+  PL_REQUIRE_OK(pl_job_release(job));
+}
+
+TEST_CASE("capi/prove/native key files and images and a callback that fills z a b and c") {
+  groth16::SyntheticCircuit circuit = groth16::make_synthetic_circuit({.log_size = 6, .num_public = 2});
+  const groth16::KeyPair keys = groth16::setup_from_trapdoor(circuit.cs, groth16::trapdoor_from_seed(3));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("proofline-capi-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  groth16::write_proving_key(dir / "k.plkey", keys.pk, &keys.vk);
+  groth16::write_constraint_system(dir / "k.plcs", circuit.cs);
+  groth16::write_verifying_key(dir / "k.plvk", keys.vk);
+
+  pl_config config = cpu_config();
+  pl_pipeline* pipeline = nullptr;
+  PL_REQUIRE_OK(pl_pipeline_create(&config, &pipeline));
+  pl_key *from_files = nullptr, *from_memory = nullptr;
+  PL_REQUIRE_OK(pl_key_add_native_files(pipeline, (dir / "k.plkey").c_str(), (dir / "k.plcs").c_str(),
+                                        (dir / "k.plvk").c_str(), nullptr, &from_files));
+  const std::vector<char> pk = file_bytes(dir / "k.plkey"), cs = file_bytes(dir / "k.plcs");
+  pl_key_options named{sizeof(pl_key_options), "native-memory", PL_POINTS_TRUSTED};
+  PL_REQUIRE_OK(
+      pl_key_add_native_memory(pipeline, pk.data(), pk.size(), cs.data(), cs.size(), &named, &from_memory));
+  std::filesystem::remove_all(dir);  // the keys own their bytes
+
+  Vectors v;
+  std::vector<Fr> a(keys.pk.domain_size()), b(a.size()), c(a.size());
+  groth16::evaluate(circuit.cs, circuit.witness, a, b, c);
+  v.z = scalar_bytes(circuit.witness);
+  v.a = scalar_bytes(a), v.b = scalar_bytes(b), v.c = scalar_bytes(c);
+
+  pl_vk* vk = nullptr;
+  PL_REQUIRE_OK(pl_key_verifying_key(from_memory, &vk));
+  pl_job *by_scalars = nullptr, *by_callback = nullptr;
+  PL_REQUIRE_OK(
+      pl_submit_scalars(pipeline, from_files, v.z.data(), circuit.witness.size(), nullptr, &by_scalars));
+  PL_REQUIRE_OK(pl_submit_callback(pipeline, from_memory, fill_all, &v, PL_FILLS_WITNESS_AND_ABC, nullptr,
+                                   &by_callback));
+  for (pl_job* job : {by_scalars, by_callback}) {
+    PL_REQUIRE_OK(pl_job_wait(job, -1));
+    PL_REQUIRE_OK(pl_job_outcome(job));
+    std::uint8_t proof[PL_PROOF_BYTES], inputs[2 * PL_SCALAR_BYTES];
+    std::size_t count = 0;
+    PL_REQUIRE_OK(pl_job_proof(job, proof, sizeof proof));
+    PL_REQUIRE_OK(pl_job_public_inputs(job, inputs, sizeof inputs, &count));
+    CHECK(count == 2);
+    PL_REQUIRE_OK(pl_verify(vk, proof, sizeof proof, inputs, count));
+    PL_REQUIRE_OK(pl_job_release(job));
+  }
+  PL_REQUIRE_OK(pl_vk_release(vk));
+  PL_REQUIRE_OK(pl_key_release(from_files));
+  PL_REQUIRE_OK(pl_key_release(from_memory));
+  PL_REQUIRE_OK(pl_pipeline_destroy(pipeline));
+}
+
+TEST_CASE("capi/prove/queue control: a full queue waiting with a timeout cancelling a queued job") {
+  pl_config config = cpu_config();
+  config.slots = 1;
+  config.queue_capacity = 1;
+  config.prewarm = 0;
+  Prover p(config);
+  Gate gate;
+  pl_job *running = nullptr, *queued = nullptr, *refused = nullptr;
+  PL_REQUIRE_OK(
+      pl_submit_callback(p.pipeline, p.key, gated_fill, &gate, PL_FILLS_WITNESS, nullptr, &running));
+  gate.wait_entered();  // it holds the only slot
+  PL_REQUIRE_OK(pl_submit_wtns(p.pipeline, p.key, fixture("witness.wtns").c_str(), nullptr, &queued));
+  pl_job_options no_wait{};
+  no_wait.size = sizeof no_wait;
+  no_wait.flags = PL_SUBMIT_NO_WAIT;
+  CHECK(pl_submit_wtns(p.pipeline, p.key, fixture("witness.wtns").c_str(), &no_wait, &refused) ==
+        PL_ERR_QUEUE_FULL);
+  CHECK(refused == nullptr);
+  CHECK(pl_job_poll(running) == PL_ERR_NOT_READY);
+  CHECK(pl_job_wait(running, 20) == PL_ERR_NOT_READY);
+  std::uint8_t proof[PL_PROOF_BYTES];
+  CHECK(pl_job_proof(running, proof, sizeof proof) == PL_ERR_NOT_READY);
+  CHECK(pl_job_cancel(running) == PL_ERR_NOT_CANCELLABLE);
+  PL_REQUIRE_OK(pl_job_cancel(queued));
+  PL_REQUIRE_OK(pl_job_wait(queued, -1));
+  CHECK(pl_job_outcome(queued) == PL_ERR_CANCELLED);
+  CHECK(pl_job_cancel(queued) == PL_ERR_NOT_CANCELLABLE);
+  gate.release();
+  PL_REQUIRE_OK(pl_job_wait(running, -1));
+  PL_REQUIRE_OK(pl_job_outcome(running));
+  CHECK(stats_of(p.pipeline).refused == 1);
+  PL_REQUIRE_OK(pl_job_release(running));
+  PL_REQUIRE_OK(pl_job_release(queued));
+}
+
+TEST_CASE("capi/prove/destroying a pipeline with jobs in flight drains them and results outlive it") {
+  const Scalars s = fixture_scalars();
+  pl_config config = cpu_config();
+  pl_pipeline* pipeline = nullptr;
+  PL_REQUIRE_OK(pl_pipeline_create(&config, &pipeline));
+  pl_key* key = nullptr;
+  PL_REQUIRE_OK(pl_key_add_zkey_file(pipeline, fixture("circuit_final.zkey").c_str(), nullptr, &key));
+  std::atomic<int> completions{0};
+  pl_job_options options{};
+  options.size = sizeof options;
+  options.on_complete = count_completion;
+  options.user_data = &completions;
+  std::vector<pl_job*> jobs(8);
+  for (pl_job*& job : jobs)
+    PL_REQUIRE_OK(pl_submit_scalars(pipeline, key, s.bytes.data(), s.count, &options, &job));
+  PL_REQUIRE_OK(pl_pipeline_destroy(pipeline));
+  CHECK(completions == 8);  // every callback ran before destroy returned
+  pl_vk* vk = nullptr;
+  PL_REQUIRE_OK(pl_key_verifying_key(key, &vk));  // the key handle outlives its pipeline
+  for (pl_job* job : jobs) {
+    PL_REQUIRE_OK(pl_job_poll(job));
+    CHECK(proof_verifies(job, vk));
+    PL_REQUIRE_OK(pl_job_release(job));
+  }
+  pl_job* late = nullptr;
+  CHECK(pl_submit_scalars(pipeline, key, s.bytes.data(), s.count, nullptr, &late) == PL_ERR_INVALID_HANDLE);
+  PL_REQUIRE_OK(pl_vk_release(vk));
+  PL_REQUIRE_OK(pl_key_release(key));
+}
+
+TEST_CASE("capi/prove/shutdown with cancel: queued jobs are cancelled later submissions refused") {
+  pl_config config = cpu_config();
+  config.slots = 1;
+  config.prewarm = 0;
+  Prover p(config);
+  Gate gate;
+  pl_job* running = nullptr;
+  PL_REQUIRE_OK(
+      pl_submit_callback(p.pipeline, p.key, gated_fill, &gate, PL_FILLS_WITNESS, nullptr, &running));
+  gate.wait_entered();
+  std::vector<pl_job*> queued(4);
+  for (pl_job*& job : queued)
+    PL_REQUIRE_OK(pl_submit_wtns(p.pipeline, p.key, fixture("witness.wtns").c_str(), nullptr, &job));
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    gate.release();
+  });
+  PL_REQUIRE_OK(pl_pipeline_shutdown(p.pipeline, PL_SHUTDOWN_CANCEL));
+  opener.join();
+  PL_REQUIRE_OK(pl_job_outcome(running));
+  for (pl_job* job : queued) {
+    CHECK(pl_job_outcome(job) == PL_ERR_CANCELLED);
+    PL_REQUIRE_OK(pl_job_release(job));
+  }
+  PL_REQUIRE_OK(pl_job_release(running));
+  const pl_stats stats = stats_of(p.pipeline);
+  CHECK(stats.cancelled == 4);
+  CHECK(stats.pinned_bytes_leased == 0);
+  pl_job* late = nullptr;
+  CHECK(pl_submit_wtns(p.pipeline, p.key, fixture("witness.wtns").c_str(), nullptr, &late) ==
+        PL_ERR_SHUT_DOWN);
+}
+
+TEST_CASE("capi/prove/threads submit wait and verify concurrently") {
+  Prover p;
+  const Scalars s = fixture_scalars();
+  std::atomic<int> verified{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      std::vector<pl_job*> jobs(3);
+      for (pl_job*& job : jobs)
+        if (pl_submit_scalars(p.pipeline, p.key, s.bytes.data(), s.count, nullptr, &job) != PL_OK) return;
+      for (pl_job* job : jobs) {
+        if (pl_job_wait(job, -1) == PL_OK && proof_verifies(job, p.vk)) verified.fetch_add(1);
+        pl_job_release(job);
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  CHECK(verified == 12);
+}
+
+}  // namespace proofline::capi_test
