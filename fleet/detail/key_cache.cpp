@@ -1,0 +1,131 @@
+#include <proofline/fleet/detail/key_cache.hpp>
+
+#include <filesystem>
+#include <system_error>
+
+#include <proofline/groth16/snarkjs_jobs.hpp>
+#include <proofline/util/logging.hpp>
+
+namespace proofline::fleet::detail {
+
+namespace fs = std::filesystem;
+
+KeyCache::KeyCache(graph::Pipeline& pipeline, Options options, std::function<void()> loaded)
+    : pipeline_(pipeline), options_(options), loaded_(std::move(loaded)) {}
+
+KeyCache::~KeyCache() {
+  for (auto& [path, entry] : entries_)
+    if (entry.loader.joinable()) entry.loader.join();
+}
+
+void KeyCache::erase(std::map<std::string, Entry>::iterator it) {
+  if (it->second.loader.joinable()) it->second.loader.join();
+  const KeyLookup old = it->second.load.get();
+  if (old.state == KeyLookup::State::ready) pipeline_.remove_key(old.handle);
+  entries_.erase(it);
+}
+
+KeyCache::Identity KeyCache::identify(const std::string& path) {
+  std::error_code ec;
+  Identity id;
+  id.size = fs::file_size(path, ec);
+  if (ec) return id;
+  const auto mtime = fs::last_write_time(path, ec);
+  if (ec) return id;
+  id.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(mtime.time_since_epoch()).count();
+  id.exists = true;
+  return id;
+}
+
+KeyLookup KeyCache::load(const std::string& path, std::uint64_t serial) {
+  KeyLookup out;
+  try {
+    if (fs::path(path).extension() != ".zkey")
+      throw Error(Errc::bad_input, "not a snarkjs .zkey file (the fleet proves with snarkjs Groth16 keys)");
+    const auto start = std::chrono::steady_clock::now();
+    groth16::SnarkjsKey key =
+        groth16::load_snarkjs_key(path, groth16::ZkeyOptions{.points = options_.point_check});
+    out.num_variables = key.pk->num_variables;
+    // Names must be unique among registered keys: a file loaded again (it changed) is a new key.
+    out.handle = pipeline_.add_key({path + "#" + std::to_string(serial), key.pk, key.cs, key.vk});
+    out.state = KeyLookup::State::ready;
+    PL_LOG_INFO("fleet: key {} loaded and registered in {:.2f} s (2^{} rows, {} variables)", path,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                key.pk->log_domain_size, key.pk->num_variables);
+  } catch (const std::exception& e) {
+    out.state = KeyLookup::State::failed;
+    const std::string what = e.what();
+    // The readers' messages usually start with the path already.
+    out.error = what.starts_with(path) ? "key " + what : "key " + path + ": " + what;
+    PL_LOG_ERROR("fleet: {}", out.error);
+  }
+  return out;
+}
+
+void KeyCache::start_load(const std::string& path, const Identity& identity) {
+  Entry& entry = entries_[path];
+  entry.identity = identity;
+  entry.used = std::chrono::steady_clock::now();
+  const std::uint64_t serial = ++loads_;
+  auto promise = std::make_shared<std::promise<KeyLookup>>();
+  entry.load = promise->get_future().share();
+  // The wake-up comes after the value is set, so the woken loop finds the load finished.
+  entry.loader = std::thread([this, path, serial, promise] {
+    promise->set_value(load(path, serial));
+    if (loaded_) loaded_();
+  });
+}
+
+bool KeyCache::stale(const Entry& entry, const Identity& now) const {
+  if (!entry.loaded()) return false;
+  if (!(entry.identity == now)) return entry.jobs == 0;
+  const KeyLookup& result = entry.load.get();
+  return result.state == KeyLookup::State::failed &&
+         std::chrono::steady_clock::now() - entry.finished > options_.retry_after;
+}
+
+KeyLookup KeyCache::lookup(const std::string& path) {
+  const Identity now = identify(path);
+  const auto time = std::chrono::steady_clock::now();
+  auto it = entries_.find(path);
+  if (it != entries_.end() && it->second.loaded() &&
+      it->second.finished == std::chrono::steady_clock::time_point{})
+    it->second.finished = time;
+  if (it != entries_.end() && stale(it->second, now)) {
+    erase(it);
+    it = entries_.end();
+  }
+  if (it == entries_.end()) {
+    start_load(path, now);
+    evict_beyond_limit();
+    return {};
+  }
+  Entry& entry = it->second;
+  entry.used = time;
+  if (!entry.loaded()) return {};
+  return entry.load.get();
+}
+
+void KeyCache::acquire(const std::string& path) {
+  ++entries_.at(path).jobs;
+}
+
+void KeyCache::release(const std::string& path) {
+  if (auto it = entries_.find(path); it != entries_.end() && it->second.jobs > 0) --it->second.jobs;
+}
+
+void KeyCache::evict_beyond_limit() {
+  while (entries_.size() > options_.max_keys) {
+    auto victim = entries_.end();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      const bool idle = it->second.jobs == 0 && it->second.loaded();
+      if (idle && (victim == entries_.end() || it->second.used < victim->second.used)) victim = it;
+    }
+    if (victim == entries_.end()) return;  // every key is busy: the limit is exceeded until one is free
+    PL_LOG_INFO("fleet: key {} unregistered (least recently used of more than {})", victim->first,
+                options_.max_keys);
+    erase(victim);
+  }
+}
+
+}  // namespace proofline::fleet::detail

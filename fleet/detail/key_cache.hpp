@@ -1,0 +1,85 @@
+// The keys a worker has registered with its pipeline, by file. A key is loaded once, off the worker's loop
+// (a large .zkey takes seconds to minutes to read and check, and heartbeats must go on meanwhile), and stays
+// registered while it is among the `max_keys` most recently used; its memory is then the pipeline's to
+// manage (budgets evict idle keys' points and reload them). A file that changed since it was loaded (size or
+// modification time) is loaded again; a file that failed to load fails its jobs with the loader's message
+// until it changes or `retry_after` passes.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <proofline/graph/pipeline.hpp>
+#include <proofline/groth16/zkey.hpp>
+
+namespace proofline::fleet::detail {
+
+struct KeyLookup {
+  enum class State { loading, ready, failed };
+  State state = State::loading;
+  graph::KeyHandle handle;
+  std::uint64_t num_variables = 0;
+  std::string error;  ///< "key /keys/a.zkey: <what is wrong>"
+};
+
+class KeyCache {
+ public:
+  struct Options {
+    std::size_t max_keys = 8;
+    groth16::PointCheck point_check = groth16::PointCheck::full;
+    std::chrono::seconds retry_after{60};
+  };
+
+  /// `loaded` is called (on a loader thread) whenever a load ends, to wake the caller's loop.
+  KeyCache(graph::Pipeline& pipeline, Options options, std::function<void()> loaded);
+  /// Waits for loads in progress (a key being registered cannot be abandoned halfway).
+  ~KeyCache();
+  KeyCache(const KeyCache&) = delete;
+  KeyCache& operator=(const KeyCache&) = delete;
+
+  /// The key of `path`: ready, failed, or loading (a load is started when none is under way).
+  KeyLookup lookup(const std::string& path);
+  /// Counts jobs using a key (a key with jobs is never unregistered).
+  void acquire(const std::string& path);
+  void release(const std::string& path);
+
+  std::size_t resident() const noexcept { return entries_.size(); }
+
+ private:
+  struct Identity {
+    std::uintmax_t size = 0;
+    std::int64_t mtime_ns = 0;
+    bool exists = false;
+    friend bool operator==(const Identity&, const Identity&) = default;
+  };
+  struct Entry {
+    Identity identity;
+    std::shared_future<KeyLookup> load;
+    std::thread loader;                                    // joined before the entry goes
+    std::chrono::steady_clock::time_point finished, used;  // finished: when a lookup first saw the load done
+    std::size_t jobs = 0;
+
+    bool loaded() const { return load.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }
+  };
+
+  static Identity identify(const std::string& path);
+  void start_load(const std::string& path, const Identity& identity);
+  KeyLookup load(const std::string& path, std::uint64_t serial);
+  bool stale(const Entry& entry, const Identity& now) const;
+  void erase(std::map<std::string, Entry>::iterator it);
+  void evict_beyond_limit();
+
+  graph::Pipeline& pipeline_;
+  Options options_;
+  std::function<void()> loaded_;
+  std::map<std::string, Entry> entries_;
+  std::uint64_t loads_ = 0;
+};
+
+}  // namespace proofline::fleet::detail

@@ -1,0 +1,123 @@
+// RAII over libpq: one owned connection (PGconn) and one owned result (PGresult), parameterized statements
+// only, and the one distinction the fleet's loops need from an error: the connection is gone (reconnect and
+// retry later: ConnectionLost) or the statement itself failed (an Error naming the statement's purpose).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <proofline/util/error.hpp>
+
+struct pg_conn;
+struct pg_result;
+
+namespace proofline::fleet::detail {
+
+/// The server or the network went away (or the server is shutting down): the caller reconnects with backoff.
+class ConnectionLost : public Error {
+ public:
+  explicit ConnectionLost(const std::string& message) : Error(Errc::io, message) {}
+};
+
+/// One statement parameter: SQL NULL, text, or binary bytes (bytea).
+struct Param {
+  std::optional<std::string> text;
+  std::vector<std::uint8_t> bytes;
+  bool binary = false;
+
+  static Param null() { return {}; }
+  static Param of(std::string value) { return {std::move(value), {}, false}; }
+  static Param of(std::int64_t value) { return of(std::to_string(value)); }
+  static Param bytea(std::vector<std::uint8_t> value) { return {std::string(), std::move(value), true}; }
+};
+
+class Result {
+ public:
+  Result() = default;
+  explicit Result(pg_result* result) noexcept : result_(result) {}
+
+  int rows() const noexcept;
+  bool is_null(int row, int column) const noexcept;
+  std::string text(int row, int column) const;
+  std::int64_t integer(int row, int column) const;
+  double real(int row, int column) const;
+  bool boolean(int row, int column) const;
+  /// A bytea column (text results carry it hex-encoded; this decodes it).
+  std::vector<std::uint8_t> bytes(int row, int column) const;
+
+ private:
+  struct Free {
+    void operator()(pg_result* result) const noexcept;
+  };
+  std::unique_ptr<pg_result, Free> result_;
+};
+
+/// A notification from LISTEN.
+struct Notification {
+  std::string channel, payload;
+};
+
+class Connection {
+ public:
+  /// Connects with a libpq conninfo string or URL ("" takes libpq's PG* environment variables). Throws
+  /// ConnectionLost with libpq's message (which never contains the password).
+  explicit Connection(const std::string& conninfo);
+  Connection(Connection&&) noexcept = default;
+  Connection& operator=(Connection&&) noexcept = default;
+  ~Connection();
+
+  /// "host H port P dbname D": what logs may say about the server (never the user or password).
+  std::string describe() const;
+
+  /// One parameterized statement (results as text). Throws ConnectionLost when the connection is gone,
+  /// Error(io, "<what>: <server message>") otherwise.
+  Result exec(std::string_view what, const std::string& sql, std::span<const Param> params = {});
+  /// Fixed SQL without parameters, possibly several statements (BEGIN, LISTEN, a migration); no user data
+  /// ever goes into it.
+  void command(std::string_view what, const std::string& sql);
+
+  /// The socket to wait on for notifications.
+  int socket() const noexcept;
+  /// Reads what arrived on the socket and returns the notifications received (ConnectionLost when gone).
+  std::vector<Notification> take_notifications();
+
+ private:
+  struct Free {
+    void operator()(pg_conn* conn) const noexcept;
+  };
+  [[noreturn]] void fail(std::string_view what, pg_result* result) const;
+
+  std::unique_ptr<pg_conn, Free> conn_;
+};
+
+/// Runs `body` between BEGIN and COMMIT (ROLLBACK when it throws, unless the connection is gone).
+template <class Body>
+decltype(auto) in_transaction(Connection& connection, Body&& body) {
+  connection.command("begin a transaction", "BEGIN");
+  try {
+    if constexpr (std::is_void_v<decltype(body())>) {
+      body();
+      connection.command("commit", "COMMIT");
+    } else {
+      auto value = body();
+      connection.command("commit", "COMMIT");
+      return value;
+    }
+  } catch (const ConnectionLost&) {
+    throw;
+  } catch (...) {
+    try {
+      connection.command("roll back", "ROLLBACK");
+    } catch (...) {
+    }
+    throw;
+  }
+}
+
+}  // namespace proofline::fleet::detail

@@ -1,0 +1,203 @@
+#include <proofline/fleet/detail/queue.hpp>
+
+namespace proofline::fleet::detail {
+
+namespace {
+
+Param optional_text(const std::optional<std::string>& value) {
+  return value ? Param::of(*value) : Param::null();
+}
+
+Param lease_params_boolean(bool value) {
+  return Param::of(std::string(value ? "true" : "false"));
+}
+
+std::optional<std::vector<std::uint8_t>> optional_bytes(const Result& r, int row, int column) {
+  if (r.is_null(row, column)) return std::nullopt;
+  return r.bytes(row, column);
+}
+
+std::optional<std::string> optional_text(const Result& r, int row, int column) {
+  if (r.is_null(row, column)) return std::nullopt;
+  return r.text(row, column);
+}
+
+}  // namespace
+
+std::string bigint_array(std::span<const std::int64_t> ids) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) out += ',';
+    out += std::to_string(ids[i]);
+  }
+  return out + "}";
+}
+
+std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jobs) {
+  static const std::string sql =
+      "INSERT INTO proofline.jobs (name, key_path, witness_path, witness_inline, priority, deadline,"
+      " max_attempts) VALUES ($1, $2, $3, $4, $5::integer,"
+      " now() + make_interval(secs => $6::double precision), $7::integer) RETURNING id";
+  return in_transaction(db, [&] {
+    std::vector<std::int64_t> ids;
+    ids.reserve(jobs.size());
+    for (const NewJob& job : jobs) {
+      const Param params[] = {
+          Param::of(job.name),
+          Param::of(job.key_path),
+          optional_text(job.witness_path),
+          job.witness_inline ? Param::bytea(*job.witness_inline) : Param::null(),
+          Param::of(std::int64_t{job.priority}),
+          job.deadline_in_s ? Param::of(std::to_string(*job.deadline_in_s)) : Param::null(),
+          Param::of(std::int64_t{job.max_attempts}),
+      };
+      ids.push_back(db.exec("submit job " + job.name, sql, params).integer(0, 0));
+    }
+    return ids;
+  });
+}
+
+std::vector<ClaimedJob> claim_jobs(Connection& db, const std::string& worker, int count, double lease_s) {
+  static const std::string sql =
+      "WITH picked AS ("
+      "  SELECT id FROM proofline.jobs WHERE state = 'queued'"
+      "  ORDER BY priority DESC, deadline ASC NULLS LAST, submitted_at, id"
+      "  LIMIT $2::integer FOR UPDATE SKIP LOCKED)"
+      " UPDATE proofline.jobs j SET state = 'running', worker = $1, attempts = j.attempts + 1,"
+      "  claimed_at = now(), lease_expires = now() + make_interval(secs => $3::double precision)"
+      " FROM picked WHERE j.id = picked.id"
+      " RETURNING j.id, j.attempts, j.name, j.key_path, j.witness_path, j.witness_inline";
+  const Param params[] = {Param::of(worker), Param::of(std::int64_t{count}),
+                          Param::of(std::to_string(lease_s))};
+  const Result r = db.exec("claim jobs", sql, params);
+  std::vector<ClaimedJob> jobs(static_cast<std::size_t>(r.rows()));
+  for (int i = 0; i < r.rows(); ++i) {
+    ClaimedJob& job = jobs[static_cast<std::size_t>(i)];
+    job.id = r.integer(i, 0);
+    job.attempt = static_cast<int>(r.integer(i, 1));
+    job.name = r.text(i, 2);
+    job.key_path = r.text(i, 3);
+    job.witness_path = optional_text(r, i, 4);
+    job.witness_inline = optional_bytes(r, i, 5);
+  }
+  return jobs;
+}
+
+ReapCounts reap(Connection& db) {
+  static const std::string expired =
+      "UPDATE proofline.jobs SET"
+      "  state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,"
+      "  finished_at = CASE WHEN attempts >= max_attempts THEN now() END,"
+      "  witness_inline = CASE WHEN attempts >= max_attempts THEN NULL ELSE witness_inline END,"
+      "  error = 'the lease of worker ' || worker || ' on attempt ' || attempts || ' expired'"
+      "    || coalesce(' (last error: ' || error || ')', ''),"
+      "  worker = CASE WHEN attempts >= max_attempts THEN worker END, lease_expires = NULL"
+      " WHERE state = 'running' AND lease_expires < now() RETURNING state";
+  static const std::string late =
+      "UPDATE proofline.jobs SET state = 'failed', finished_at = now(), witness_inline = NULL,"
+      "  error = 'the deadline passed before a worker claimed the job'"
+      " WHERE state = 'queued' AND deadline < now()";
+  ReapCounts counts;
+  const Result r = db.exec("requeue expired leases", expired);
+  for (int i = 0; i < r.rows(); ++i) (r.text(i, 0) == "failed" ? counts.failed : counts.requeued)++;
+  counts.failed += db.exec("fail jobs past their deadline", late + " RETURNING id").rows();
+  return counts;
+}
+
+int release_leases_of(Connection& db, const std::string& worker, std::string_view why) {
+  static const std::string sql =
+      "UPDATE proofline.jobs SET"
+      "  state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,"
+      "  finished_at = CASE WHEN attempts >= max_attempts THEN now() END,"
+      "  witness_inline = CASE WHEN attempts >= max_attempts THEN NULL ELSE witness_inline END,"
+      "  error = $2, worker = CASE WHEN attempts >= max_attempts THEN worker END, lease_expires = NULL"
+      " WHERE state = 'running' AND worker = $1 RETURNING id";
+  const Param params[] = {Param::of(worker), Param::of(std::string(why))};
+  return db.exec("release the leases of " + worker, sql, params).rows();
+}
+
+bool complete_job(Connection& db, const Lease& lease, const ProofRecord& record) {
+  static const std::string sql =
+      "WITH done AS ("
+      "  UPDATE proofline.jobs SET state = 'done', finished_at = now(), lease_expires = NULL,"
+      "   witness_inline = NULL, error = NULL"
+      "  WHERE id = $1::bigint AND worker = $2 AND attempts = $3::integer AND state = 'running' RETURNING id)"
+      " INSERT INTO proofline.results (job_id, proof, public_signals, verified, worker, attempt)"
+      " SELECT id, $4, $5::jsonb, $6::boolean, $2, $3::integer FROM done RETURNING job_id";
+  const Param params[] = {
+      Param::of(lease.job),       Param::of(lease.worker),          Param::of(std::int64_t{lease.attempt}),
+      Param::bytea(record.proof), Param::of(record.public_signals), lease_params_boolean(record.verified)};
+  return db.exec("record the proof of job " + std::to_string(lease.job), sql, params).rows() == 1;
+}
+
+FailOutcome fail_job(Connection& db, const Lease& lease, const std::string& error, bool permanent) {
+  static const std::string sql =
+      "UPDATE proofline.jobs SET"
+      "  state = CASE WHEN $5::boolean OR attempts >= max_attempts THEN 'failed' ELSE 'queued' END,"
+      "  finished_at = CASE WHEN $5::boolean OR attempts >= max_attempts THEN now() END,"
+      "  witness_inline = CASE WHEN $5::boolean OR attempts >= max_attempts THEN NULL ELSE witness_inline "
+      "END,"
+      "  worker = CASE WHEN $5::boolean OR attempts >= max_attempts THEN worker END,"
+      "  lease_expires = NULL, error = $4"
+      " WHERE id = $1::bigint AND worker = $2 AND attempts = $3::integer AND state = 'running' RETURNING "
+      "state";
+  const Param params[] = {Param::of(lease.job), Param::of(lease.worker),
+                          Param::of(std::int64_t{lease.attempt}), Param::of(error),
+                          lease_params_boolean(permanent)};
+  const Result r = db.exec("record the failure of job " + std::to_string(lease.job), sql, params);
+  if (r.rows() == 0) return FailOutcome::discarded;
+  return r.text(0, 0) == "failed" ? FailOutcome::failed : FailOutcome::requeued;
+}
+
+void heartbeat(Connection& db, const WorkerBeat& beat, double lease_s) {
+  static const std::string upsert =
+      "INSERT INTO proofline.workers (name, host, pid, backend, jobs_held, capacity, proofs, draining)"
+      " VALUES ($1, $2, $3::integer, $4, $5::integer, $6::integer, $7::bigint, $8::boolean)"
+      " ON CONFLICT (name) DO UPDATE SET host = EXCLUDED.host, pid = EXCLUDED.pid, backend = "
+      "EXCLUDED.backend,"
+      "  jobs_held = EXCLUDED.jobs_held, capacity = EXCLUDED.capacity, proofs = EXCLUDED.proofs,"
+      "  draining = EXCLUDED.draining, heartbeat_at = now()";
+  static const std::string renew =
+      "UPDATE proofline.jobs SET lease_expires = now() + make_interval(secs => $3::double precision)"
+      " WHERE worker = $1 AND state = 'running' AND id = ANY($2::bigint[])";
+  const Param row[] = {Param::of(beat.name),
+                       Param::of(beat.host),
+                       Param::of(std::int64_t{beat.pid}),
+                       Param::of(beat.backend),
+                       Param::of(static_cast<std::int64_t>(beat.held.size())),
+                       Param::of(std::int64_t{beat.capacity}),
+                       Param::of(beat.proofs),
+                       lease_params_boolean(beat.draining)};
+  db.exec("record the heartbeat of " + beat.name, upsert, row);
+  if (beat.held.empty()) return;
+  const Param leases[] = {Param::of(beat.name), Param::of(bigint_array(beat.held)),
+                          Param::of(std::to_string(lease_s))};
+  db.exec("renew the leases of " + beat.name, renew, leases);
+}
+
+void leave(Connection& db, const std::string& worker) {
+  const Param params[] = {Param::of(worker)};
+  db.exec("remove worker " + worker, "DELETE FROM proofline.workers WHERE name = $1", params);
+}
+
+std::vector<FinishedJob> finished_jobs(Connection& db, std::span<const std::int64_t> ids) {
+  static const std::string sql =
+      "SELECT j.id, j.state, j.attempts, coalesce(j.error, ''), r.proof, r.public_signals::text,"
+      "  coalesce(r.verified, false)"
+      " FROM proofline.jobs j LEFT JOIN proofline.results r ON r.job_id = j.id"
+      " WHERE j.id = ANY($1::bigint[]) AND j.state IN ('done', 'failed') ORDER BY j.id";
+  const Param params[] = {Param::of(bigint_array(ids))};
+  const Result r = db.exec("read finished jobs", sql, params);
+  std::vector<FinishedJob> out(static_cast<std::size_t>(r.rows()));
+  for (int i = 0; i < r.rows(); ++i) {
+    FinishedJob& job = out[static_cast<std::size_t>(i)];
+    job.id = r.integer(i, 0);
+    job.done = r.text(i, 1) == "done";
+    job.attempts = static_cast<int>(r.integer(i, 2));
+    job.error = r.text(i, 3);
+    if (!r.is_null(i, 4)) job.result = ProofRecord{r.bytes(i, 4), r.text(i, 5), r.boolean(i, 6)};
+  }
+  return out;
+}
+
+}  // namespace proofline::fleet::detail

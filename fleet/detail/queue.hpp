@@ -1,0 +1,108 @@
+// The job queue's statements, one function each, all parameterized: what submitters, workers and the status
+// command do to the tables of schema.hpp. The rules they keep (docs/fleet.md):
+// - a claim takes queued jobs in priority, then deadline, then age order, with FOR UPDATE SKIP LOCKED, and
+//   makes each a lease (worker, attempt number, expiry) that heartbeats renew;
+// - a result or a failure is recorded only by the lease it belongs to (same worker, same attempt, still
+//   running): a late duplicate from a lease that expired and was claimed again changes nothing;
+// - expired leases are put back in the queue by whichever worker looks (reap), or failed once they have used
+//   up their attempts; witnesses stored inline are erased when a job ends.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <proofline/fleet/detail/pg.hpp>
+
+namespace proofline::fleet::detail {
+
+struct NewJob {
+  std::string name;      ///< the output files' stem (A for A.wtns)
+  std::string key_path;  ///< absolute, on storage the workers share
+  std::optional<std::string> witness_path;
+  std::optional<std::vector<std::uint8_t>> witness_inline;  ///< the .wtns bytes themselves
+  int priority = 0;
+  std::optional<double> deadline_in_s;  ///< from now
+  int max_attempts = 3;
+};
+
+struct ClaimedJob {
+  std::int64_t id = 0;
+  int attempt = 0;  ///< 1 for the first claim
+  std::string name, key_path;
+  std::optional<std::string> witness_path;
+  std::optional<std::vector<std::uint8_t>> witness_inline;
+};
+
+/// Who holds a lease: results and failures are accepted only from it.
+struct Lease {
+  std::int64_t job = 0;
+  std::string worker;
+  int attempt = 0;
+};
+
+struct ProofRecord {
+  std::vector<std::uint8_t> proof;  ///< 192 bytes (groth16::encode_proof)
+  std::string public_signals;       ///< snarkjs public.json text
+  bool verified = false;
+};
+
+enum class FailOutcome { requeued, failed, discarded };
+
+/// Inserts the jobs (in one transaction; one wake-up for the workers) and returns their ids in order.
+std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jobs);
+
+/// Claims up to `count` queued jobs for `worker` with leases of `lease_s` seconds.
+std::vector<ClaimedJob> claim_jobs(Connection& db, const std::string& worker, int count, double lease_s);
+
+struct ReapCounts {
+  int requeued = 0;  ///< expired leases put back in the queue
+  int failed = 0;    ///< expired leases out of attempts, and queued jobs past their deadline
+};
+/// Puts expired leases back in the queue (or fails them when out of attempts) and fails queued jobs whose
+/// deadline passed. Any worker may run it at any time.
+ReapCounts reap(Connection& db);
+
+/// Requeues (or fails when out of attempts) every job leased to `worker`: a worker restarted under the
+/// same name finds what its previous life left.
+int release_leases_of(Connection& db, const std::string& worker, std::string_view why);
+
+/// Records the proof if `lease` still holds the job; false for a late duplicate (nothing changed).
+bool complete_job(Connection& db, const Lease& lease, const ProofRecord& record);
+
+/// Records a failure of `lease`: the job fails for good when `permanent` or out of attempts, else it is
+/// queued again with `error` as its last error. `discarded` when the lease no longer holds the job.
+FailOutcome fail_job(Connection& db, const Lease& lease, const std::string& error, bool permanent);
+
+struct WorkerBeat {
+  std::string name, host, backend;
+  int pid = 0;
+  int capacity = 0;
+  std::int64_t proofs = 0;
+  bool draining = false;
+  std::vector<std::int64_t> held;  ///< job ids whose leases this worker holds
+};
+
+/// Upserts the worker's row and extends the leases of the jobs it holds by `lease_s` seconds.
+void heartbeat(Connection& db, const WorkerBeat& beat, double lease_s);
+
+/// Removes the worker's row (it stopped cleanly).
+void leave(Connection& db, const std::string& worker);
+
+struct FinishedJob {
+  std::int64_t id = 0;
+  bool done = false;
+  int attempts = 0;
+  std::string error;
+  std::optional<ProofRecord> result;
+};
+
+/// Those of `ids` that are done or failed, with their results.
+std::vector<FinishedJob> finished_jobs(Connection& db, std::span<const std::int64_t> ids);
+
+/// "{1,2,3}": a bigint[] parameter.
+std::string bigint_array(std::span<const std::int64_t> ids);
+
+}  // namespace proofline::fleet::detail

@@ -1,0 +1,149 @@
+#include <proofline/fleet/detail/wait_results.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <thread>
+#include <vector>
+
+#include <proofline/fleet/detail/queue.hpp>
+#include <proofline/fleet/detail/wakeup.hpp>
+#include <proofline/groth16/json.hpp>
+#include <proofline/groth16/snarkjs_jobs.hpp>
+#include <proofline/groth16/snarkjs_json.hpp>
+#include <proofline/groth16/verifier.hpp>
+
+namespace proofline::fleet::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+class Collector {
+ public:
+  Collector(std::span<const std::int64_t> ids, std::span<const std::string> names, const WaitOptions& options)
+      : options_(options) {
+    for (std::size_t i = 0; i < ids.size(); ++i) pending_[ids[i]] = names[i];
+    if (options.check_vk) vk_ = groth16::prepare(groth16::read_snarkjs_verifying_key(*options.check_vk));
+  }
+
+  bool finished() const { return pending_.empty(); }
+
+  /// Reads the results of `ids` (every pending job when empty) and handles those that ended.
+  void collect(Connection& db, std::vector<std::int64_t> ids) {
+    if (ids.empty())
+      for (const auto& [id, name] : pending_) ids.push_back(id);
+    std::erase_if(ids, [&](std::int64_t id) { return !pending_.contains(id); });
+    if (ids.empty()) return;
+    for (const FinishedJob& job : finished_jobs(db, ids)) {
+      handle(job, pending_.at(job.id));
+      pending_.erase(job.id);
+    }
+  }
+
+  int summary() const {
+    std::printf("%zu done, %zu failed%s", done_, failed_, pending_.empty() ? "" : ", ");
+    if (!pending_.empty()) std::printf("%zu unfinished", pending_.size());
+    if (vk_) std::printf("; %zu of the proofs verify against %s", verified_, options_.check_vk->c_str());
+    std::printf("\n");
+    const bool all_good = failed_ == 0 && pending_.empty() && (!vk_ || verified_ == done_) && !write_failed_;
+    return all_good ? 0 : 1;
+  }
+
+ private:
+  void handle(const FinishedJob& job, const std::string& name) {
+    if (!job.done || !job.result) {
+      ++failed_;
+      std::fprintf(stderr, "job %lld (%s) failed after %d attempts: %s\n", static_cast<long long>(job.id),
+                   name.c_str(), job.attempts, job.error.c_str());
+      return;
+    }
+    ++done_;
+    try {
+      const groth16::Proof proof = groth16::decode_proof(job.result->proof);
+      const std::vector<Fr> publics = groth16::snarkjs_public_from_json(
+          groth16::json::parse(job.result->public_signals, "public signals"));
+      if (vk_ && groth16::verify(*vk_, publics, proof))
+        ++verified_;
+      else if (vk_)
+        std::fprintf(stderr, "job %lld (%s): the proof does not verify against %s\n",
+                     static_cast<long long>(job.id), name.c_str(), options_.check_vk->c_str());
+      if (options_.out) groth16::write_snarkjs_outputs(*options_.out, name, proof, publics);
+    } catch (const Error& e) {
+      write_failed_ = true;
+      std::fprintf(stderr, "job %lld (%s): %s\n", static_cast<long long>(job.id), name.c_str(), e.what());
+    }
+  }
+
+  const WaitOptions& options_;
+  std::map<std::int64_t, std::string> pending_;
+  std::optional<groth16::PreparedVerifyingKey> vk_;
+  std::size_t done_ = 0, failed_ = 0, verified_ = 0;
+  bool write_failed_ = false;
+};
+
+std::optional<Connection> reconnect(const WaitOptions& options, std::chrono::milliseconds& backoff) {
+  try {
+    Connection db(options.conninfo);
+    db.command("listen for finished jobs", "LISTEN proofline_done");
+    backoff = 100ms;
+    return db;
+  } catch (const ConnectionLost& e) {
+    std::fprintf(stderr, "waiting for results: %s; retrying in %lld ms\n", e.what(),
+                 static_cast<long long>(backoff.count()));
+    std::this_thread::sleep_for(backoff);
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+    return std::nullopt;
+  }
+}
+
+/// The job ids the notifications name (payloads are ids).
+std::vector<std::int64_t> notified_ids(Connection& db) {
+  std::vector<std::int64_t> ids;
+  for (const Notification& n : db.take_notifications())
+    if (n.channel == "proofline_done") ids.push_back(std::strtoll(n.payload.c_str(), nullptr, 10));
+  return ids;
+}
+
+}  // namespace
+
+int wait_for_results(Connection db, std::span<const std::int64_t> ids, std::span<const std::string> names,
+                     const WaitOptions& options) {
+  Collector collector(ids, names, options);
+  std::optional<Connection> conn(std::move(db));
+  Wakeup wakeup;
+  const auto deadline =
+      options.timeout_s
+          ? Clock::now() + std::chrono::milliseconds(static_cast<std::int64_t>(*options.timeout_s * 1000))
+          : Clock::time_point::max();
+  std::chrono::milliseconds backoff = 100ms;
+  std::vector<std::int64_t>
+      next;  // empty: look at every pending job (at start, after a reconnect, on timeout)
+  while (!collector.finished() && Clock::now() < deadline) {
+    if (!conn && !(conn = reconnect(options, backoff))) continue;
+    try {
+      collector.collect(*conn, std::move(next));
+      next.clear();
+      if (collector.finished()) break;
+      // Notifications that came in during the query are already in libpq's queue, not on the socket.
+      if (!(next = notified_ids(*conn)).empty()) continue;
+      const auto left =
+          deadline == Clock::time_point::max()
+              ? std::chrono::milliseconds(30s)
+              : std::min<std::chrono::milliseconds>(
+                    30s, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
+      const bool readable = wakeup.wait(conn->socket(), std::max(left, std::chrono::milliseconds(0)));
+      next = notified_ids(*conn);
+      if (readable && next.empty()) next.push_back(-1);  // woken for nothing of ours: look at nothing
+    } catch (const ConnectionLost& e) {
+      std::fprintf(stderr, "waiting for results: lost the database (%s); reconnecting\n", e.what());
+      conn.reset();
+      next.clear();
+    }
+  }
+  return collector.summary();
+}
+
+}  // namespace proofline::fleet::detail

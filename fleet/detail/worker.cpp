@@ -1,0 +1,312 @@
+#include <proofline/fleet/detail/worker.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <proofline/fleet/detail/schema.hpp>
+#include <proofline/groth16/snarkjs_json.hpp>
+#include <proofline/groth16/wtns.hpp>
+#include <proofline/util/logging.hpp>
+
+namespace proofline::fleet::detail {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string this_host() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "unknown-host";
+  return name;
+}
+
+/// Failures that another attempt cannot fix: the job's own input is wrong.
+bool permanent_failure(Errc code) {
+  return code == Errc::bad_input || code == Errc::invalid_argument;
+}
+
+/// Adds the time `body` takes to `total`.
+template <class Body>
+decltype(auto) timed(double& total, Body&& body) {
+  const auto start = std::chrono::steady_clock::now();
+  struct Add {
+    double& total;
+    std::chrono::steady_clock::time_point start;
+    ~Add() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  } add{total, start};
+  return body();
+}
+
+std::chrono::milliseconds until(std::chrono::steady_clock::time_point when) {
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(when - std::chrono::steady_clock::now());
+  return std::max(left, 0ms);
+}
+
+}  // namespace
+
+Worker::Worker(WorkerOptions options) : options_(std::move(options)), host_(this_host()) {
+  if (options_.name.empty()) options_.name = host_ + "-" + std::to_string(getpid());
+  pipeline_ = std::make_unique<graph::Pipeline>(options_.config);
+  keys_ = std::make_unique<KeyCache>(*pipeline_, options_.keys, [this] { wakeup_.notify(); });
+}
+
+Worker::~Worker() {
+  // Loaders use the pipeline, and the pipeline's last callbacks fill the outbox: stop them in that order.
+  keys_.reset();
+  pipeline_.reset();
+}
+
+void Worker::connect() {
+  if (db_ || Clock::now() < next_connect_) return;
+  const bool first = next_beat_ == Clock::time_point{};
+  try {
+    Connection connection(options_.conninfo);
+    const MigrationOutcome schema = migrate(connection);
+    connection.command("listen for new jobs", "LISTEN proofline_jobs");
+    if (first) {
+      // Leases under this name belong to a previous life of this worker (a restarted pod): nobody proves
+      // them.
+      if (const int released =
+              release_leases_of(connection, options_.name, "worker " + options_.name + " restarted"))
+        PL_LOG_WARN("fleet worker {}: put back {} jobs leased by its previous run", options_.name, released);
+    }
+    PL_LOG_INFO("fleet worker {}: connected to {} (schema version {})", options_.name, connection.describe(),
+                schema.to);
+    db_.emplace(std::move(connection));
+    backoff_ = 100ms;
+    queue_may_have_work_ = true;
+    next_beat_ = Clock::now();
+  } catch (const ConnectionLost& e) {
+    PL_LOG_WARN("fleet worker {}: {}; retrying in {} ms", options_.name, e.what(), backoff_.count());
+    next_connect_ = Clock::now() + backoff_;
+    backoff_ = std::min(backoff_ * 2, options_.max_backoff);
+  }
+}
+
+int Worker::capacity() const {
+  const graph::PipelineStats stats = pipeline_->stats();
+  return static_cast<int>(std::max<std::size_t>(stats.token_target, 1)) + options_.prefetch;
+}
+
+WorkerBeat Worker::beat_row() const {
+  // Member by member: GCC 12 miscompiles this aggregate's designated initializer at -O2 (a crash in it).
+  WorkerBeat beat;
+  beat.name = options_.name;
+  beat.host = host_;
+  beat.backend = std::string(graph::to_string(pipeline_->backend()));
+  beat.pid = static_cast<int>(getpid());
+  beat.capacity = capacity();
+  beat.proofs = proofs_;
+  beat.draining = draining_;
+  for (const auto& [id, held] : held_) beat.held.push_back(id);
+  return beat;
+}
+
+void Worker::beat() {
+  const ReapCounts reaped = timed(db_time_.beat_s, [&] {
+    heartbeat(*db_, beat_row(), options_.lease_s);
+    return reap(*db_);
+  });
+  ++db_time_.beats;
+  if (reaped.requeued > 0 || reaped.failed > 0)
+    PL_LOG_WARN(
+        "fleet worker {}: expired leases: {} jobs requeued, {} failed (out of attempts or past deadline)",
+        options_.name, reaped.requeued, reaped.failed);
+  if (reaped.requeued > 0) queue_may_have_work_ = true;
+  next_beat_ =
+      Clock::now() + std::chrono::milliseconds(static_cast<std::int64_t>(options_.lease_s * 1000 / 3));
+}
+
+void Worker::claim() {
+  const int room = capacity() - static_cast<int>(held_.size());
+  if (room <= 0) return;
+  std::vector<ClaimedJob> jobs =
+      timed(db_time_.claim_s, [&] { return claim_jobs(*db_, options_.name, room, options_.lease_s); });
+  ++db_time_.claims;
+  db_time_.claimed += static_cast<std::int64_t>(jobs.size());
+  if (static_cast<int>(jobs.size()) < room) queue_may_have_work_ = false;
+  for (ClaimedJob& job : jobs) {
+    PL_LOG_DEBUG("fleet worker {}: claimed job {} ({}), attempt {}", options_.name, job.id, job.name,
+                 job.attempt);
+    const std::int64_t id = job.id;
+    start(held_[id] = Held{std::move(job)});
+  }
+}
+
+void Worker::deliver() {
+  while (true) {
+    Delivery d;
+    {
+      std::lock_guard lock(outbox_mutex_);
+      if (outbox_.empty()) return;
+      d = outbox_.front();
+    }
+    try {
+      const bool recorded = timed(db_time_.record_s, [&] {
+        return d.proof ? complete_job(*db_, d.lease, *d.proof)
+                       : fail_job(*db_, d.lease, d.error, d.permanent) != FailOutcome::discarded;
+      });
+      ++db_time_.records;
+      if (!recorded)
+        PL_LOG_WARN(
+            "fleet worker {}: the result of job {} (attempt {}) was discarded: its lease had expired and "
+            "the job was claimed again or ended",
+            options_.name, d.lease.job, d.lease.attempt);
+      else if (d.proof)
+        ++proofs_;
+    } catch (const ConnectionLost&) {
+      throw;  // kept in the outbox, delivered after reconnecting
+    } catch (const Error& e) {
+      PL_LOG_ERROR("fleet worker {}: cannot record job {}: {} (its lease will expire)", options_.name,
+                   d.lease.job, e.what());
+    }
+    {
+      std::lock_guard lock(outbox_mutex_);
+      outbox_.pop_front();
+    }
+    finish(d.lease.job);
+  }
+}
+
+void Worker::finish(std::int64_t job) {
+  const auto it = held_.find(job);
+  if (it == held_.end()) return;
+  if (it->second.key_acquired) keys_->release(it->second.job.key_path);
+  held_.erase(it);
+}
+
+void Worker::fail_now(Held& held, const std::string& error, bool permanent) {
+  held.submitted = true;
+  PL_LOG_WARN("fleet worker {}: job {} ({}) failed: {}", options_.name, held.job.id, held.job.name, error);
+  std::lock_guard lock(outbox_mutex_);
+  outbox_.push_back({Lease{held.job.id, options_.name, held.job.attempt}, std::nullopt, error, permanent});
+}
+
+void Worker::start(Held& held) {
+  const KeyLookup key = keys_->lookup(held.job.key_path);
+  if (key.state == KeyLookup::State::loading) return;  // started when the load ends (the loader wakes us)
+  if (key.state == KeyLookup::State::failed) return fail_now(held, key.error, true);
+  if (!held.key_acquired) keys_->acquire(held.job.key_path);
+  held.key_acquired = true;
+  const Lease lease{held.job.id, options_.name, held.job.attempt};
+  graph::Job job{.key = key.handle, .label = held.job.name};
+  job.on_result = [this, lease](const graph::JobResult& r) { take_result(lease, r); };
+  try {
+    if (held.job.witness_inline) {
+      const std::string what =
+          "job " + std::to_string(held.job.id) + " (" + held.job.name + ") inline witness";
+      const auto bytes = std::as_bytes(std::span(*held.job.witness_inline));
+      auto z = std::make_shared<std::vector<Fr>>(groth16::parse_wtns(bytes, what));
+      if (z->size() != key.num_variables)
+        throw Error(Errc::bad_input, what + ": the witness has " + std::to_string(z->size()) +
+                                         " values, key " + held.job.key_path + " expects " +
+                                         std::to_string(key.num_variables));
+      job.witness = graph::MemoryWitness{std::move(z)};
+    } else {
+      job.witness = graph::WtnsFile{*held.job.witness_path};
+    }
+    held.submitted = pipeline_->try_submit(std::move(job)).has_value();
+  } catch (const Error& e) {
+    fail_now(held, e.what(), permanent_failure(e.code()));
+  }
+}
+
+void Worker::start_parked() {
+  for (auto& [id, held] : held_)
+    if (!held.submitted) start(held);
+}
+
+void Worker::take_result(const Lease& lease, const graph::JobResult& r) {
+  Delivery d{.lease = lease};
+  if (r.ok()) {
+    const auto bytes = groth16::encode_proof(*r.proof);
+    d.proof = ProofRecord{{bytes.begin(), bytes.end()},
+                          groth16::snarkjs_stringify(groth16::snarkjs_public_to_json(r.public_inputs)),
+                          r.verified};
+  } else {
+    d.error = r.error ? r.error->message : "no proof and no error";
+    d.permanent = r.error && permanent_failure(r.error->code);
+    PL_LOG_WARN("fleet worker {}: job {} ({}) failed: {}", options_.name, lease.job, r.label, d.error);
+  }
+  {
+    std::lock_guard lock(outbox_mutex_);
+    outbox_.push_back(std::move(d));
+  }
+  wakeup_.notify();
+}
+
+bool Worker::absorb_notifications() {
+  bool new_work = false;
+  for (const Notification& n : db_->take_notifications()) new_work |= n.channel == "proofline_jobs";
+  if (new_work) queue_may_have_work_ = true;
+  return new_work;
+}
+
+bool Worker::drained() const {
+  return held_.empty();  // a job leaves held_ only once its result is recorded
+}
+
+std::chrono::milliseconds Worker::sleep_time() const {
+  std::chrono::milliseconds wait = 30s;  // a safety net only: every event that matters wakes the loop
+  if (db_) wait = std::min(wait, until(next_beat_));
+  if (!db_) wait = std::min(wait, until(next_connect_));
+  return wait;
+}
+
+void Worker::serve_once() {
+  deliver();
+  if (Clock::now() >= next_beat_) beat();
+  if (!draining_ && queue_may_have_work_) claim();
+}
+
+int Worker::run() {
+  route_stop_signals(&wakeup_);
+  PL_LOG_INFO("fleet worker {}: {} backend, lease {} s, claims up to the pipeline's tokens + {}",
+              options_.name, graph::to_string(pipeline_->backend()), options_.lease_s, options_.prefetch);
+  while (true) {
+    if (stop_requested() && !draining_) {
+      draining_ = true;
+      drain_deadline_ = Clock::now() +
+                        std::chrono::milliseconds(static_cast<std::int64_t>(options_.drain_timeout_s * 1000));
+      next_beat_ = Clock::now();  // tell the fleet at once
+      PL_LOG_INFO("fleet worker {}: stopping: claiming nothing more, finishing {} jobs", options_.name,
+                  held_.size());
+    }
+    connect();
+    try {
+      if (db_) serve_once();
+      start_parked();
+      if (draining_ && drained()) break;
+      if (draining_ && Clock::now() > drain_deadline_) {
+        PL_LOG_ERROR(
+            "fleet worker {}: could not deliver {} results before the drain timeout; their leases will "
+            "expire and other workers will prove them again",
+            options_.name, held_.size());
+        return 1;
+      }
+      // Notifications that came in while statements ran are already in libpq's queue, not on the socket.
+      if (db_ && absorb_notifications() && !draining_) continue;
+      wakeup_.wait(db_ ? db_->socket() : -1, sleep_time());
+      if (db_) absorb_notifications();
+    } catch (const ConnectionLost& e) {
+      PL_LOG_WARN("fleet worker {}: lost the database ({}); still proving {} jobs, reconnecting",
+                  options_.name, e.what(), held_.size());
+      db_.reset();
+    }
+  }
+  try {
+    if (db_) leave(*db_, options_.name);
+  } catch (const Error&) {
+  }
+  pipeline_->shutdown();
+  PL_LOG_INFO(
+      "fleet worker {}: stopped after {} proofs; database time: claims {:.1f} ms in {} calls for {} jobs, "
+      "results {:.1f} ms for {}, heartbeats {:.1f} ms in {}",
+      options_.name, proofs_, db_time_.claim_s * 1e3, db_time_.claims, db_time_.claimed,
+      db_time_.record_s * 1e3, db_time_.records, db_time_.beat_s * 1e3, db_time_.beats);
+  return 0;
+}
+
+}  // namespace proofline::fleet::detail

@@ -1,0 +1,104 @@
+// A fleet worker: one long-running pipeline fed from the PostgreSQL queue. Its loop, on one thread:
+// deliver the results the pipeline handed over, renew leases and requeue expired ones on heartbeat ticks,
+// claim as many queued jobs as the pipeline has room for, and sleep in poll() on the database socket
+// (LISTEN proofline_jobs: new work) and a wake-up pipe (results, key loads, signals). It never polls the
+// table for new work; the heartbeat tick is its only timer. docs/fleet.md has the guarantees.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <proofline/fleet/detail/key_cache.hpp>
+#include <proofline/fleet/detail/pg.hpp>
+#include <proofline/fleet/detail/queue.hpp>
+#include <proofline/fleet/detail/wakeup.hpp>
+#include <proofline/graph/pipeline.hpp>
+
+namespace proofline::fleet::detail {
+
+struct WorkerOptions {
+  std::string conninfo;  ///< never logged
+  std::string name;      ///< unique in the fleet; default host-pid
+  graph::Config config;
+  double lease_s = 30;  ///< a claim's lease; heartbeats renew it every lease_s / 3
+  int prefetch = 1;     ///< jobs claimed beyond the pipeline's pinned-slot tokens
+  KeyCache::Options keys;
+  double drain_timeout_s = 600;  ///< after SIGTERM, how long to try to deliver what is held
+  std::chrono::milliseconds max_backoff{5000};
+};
+
+/// A result waiting to be written to the database.
+struct Delivery {
+  Lease lease;
+  std::optional<ProofRecord> proof;
+  std::string error;
+  bool permanent = false;
+};
+
+/// Time the worker's loop spent waiting for the database, by statement kind (the fleet's overhead per job).
+struct DatabaseTime {
+  double claim_s = 0, record_s = 0, beat_s = 0;
+  std::int64_t claims = 0, claimed = 0, records = 0, beats = 0;
+};
+
+class Worker {
+ public:
+  explicit Worker(WorkerOptions options);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  /// Serves until SIGTERM/SIGINT (route_stop_signals) and drains: 0 when everything held was delivered.
+  int run();
+
+ private:
+  struct Held {
+    ClaimedJob job;
+    bool submitted = false;
+    bool key_acquired = false;
+  };
+  using Clock = std::chrono::steady_clock;
+
+  void connect();
+  void serve_once();
+  void deliver();
+  void beat();
+  void claim();
+  void start_parked();
+  void start(Held& held);
+  void fail_now(Held& held, const std::string& error, bool permanent);
+  void take_result(const Lease& lease, const graph::JobResult& result);
+  void finish(std::int64_t job);
+  int capacity() const;
+  WorkerBeat beat_row() const;
+  std::chrono::milliseconds sleep_time() const;
+  bool drained() const;
+  /// Reads the notifications received so far; true when new work was announced.
+  bool absorb_notifications();
+
+  WorkerOptions options_;
+  std::mutex outbox_mutex_;
+  std::deque<Delivery> outbox_;  // filled on pipeline threads
+  Wakeup wakeup_;
+  std::unique_ptr<graph::Pipeline> pipeline_;
+  std::unique_ptr<KeyCache> keys_;
+  std::optional<Connection> db_;
+  std::map<std::int64_t, Held> held_;
+  bool queue_may_have_work_ = true;
+  bool draining_ = false;
+  std::int64_t proofs_ = 0;
+  DatabaseTime db_time_;
+  std::string host_;
+  Clock::time_point next_beat_{}, next_connect_{}, drain_deadline_{};
+  std::chrono::milliseconds backoff_{100};
+};
+
+}  // namespace proofline::fleet::detail

@@ -1,0 +1,147 @@
+// `status`, `migrate`, and the dispatcher that mounts every subcommand under one program.
+#include <cstdio>
+#include <string>
+
+#include <proofline/fleet/commands.hpp>
+#include <proofline/fleet/detail/argv.hpp>
+#include <proofline/fleet/detail/conninfo.hpp>
+#include <proofline/fleet/detail/schema.hpp>
+#include <proofline/util/options.hpp>
+
+namespace proofline::fleet {
+
+namespace {
+
+struct StatusCli {
+  std::optional<std::filesystem::path> db_url_file;
+  bool self_check = false;
+  std::string worker;
+  double max_age_s = 60;
+};
+
+void print_workers(detail::Connection& db) {
+  const detail::Result r = db.exec("read the workers",
+                                   "SELECT name, host, backend, extract(epoch FROM now() - heartbeat_at), "
+                                   "jobs_held, capacity, proofs, draining"
+                                   " FROM proofline.workers ORDER BY name");
+  std::printf("workers: %d\n", r.rows());
+  for (int i = 0; i < r.rows(); ++i)
+    std::printf("  %-32s host %s, %s, heartbeat %.1f s ago, holds %lld of %lld, %lld proofs%s\n",
+                r.text(i, 0).c_str(), r.text(i, 1).c_str(), r.text(i, 2).c_str(), r.real(i, 3),
+                static_cast<long long>(r.integer(i, 4)), static_cast<long long>(r.integer(i, 5)),
+                static_cast<long long>(r.integer(i, 6)), r.boolean(i, 7) ? ", draining" : "");
+}
+
+void print_queue(detail::Connection& db) {
+  const detail::Result states = db.exec(
+      "count jobs by state",
+      "SELECT s.state, count(j.id) FROM unnest(ARRAY['queued', 'running', 'done', 'failed']) WITH ORDINALITY"
+      " AS s(state, o) LEFT JOIN proofline.jobs j ON j.state = s.state GROUP BY s.state, s.o ORDER BY s.o");
+  std::printf("jobs:");
+  for (int i = 0; i < states.rows(); ++i)
+    std::printf("%s %s %lld", i ? "," : "", states.text(i, 0).c_str(),
+                static_cast<long long>(states.integer(i, 1)));
+  const detail::Result rate = db.exec(
+      "measure throughput",
+      "SELECT count(*) FILTER (WHERE state = 'done' AND finished_at > now() - interval '60 seconds') / 60.0,"
+      " coalesce(extract(epoch FROM now() - min(submitted_at) FILTER (WHERE state = 'queued')), 0)"
+      " FROM proofline.jobs WHERE state IN ('queued', 'done')");
+  std::printf("\nthroughput: %.2f proofs/s over the last minute; oldest queued job waiting %.1f s\n",
+              rate.real(0, 0), rate.real(0, 1));
+}
+
+/// For readiness probes: 0 when `worker`'s heartbeat is younger than max_age_s.
+int self_check(detail::Connection& db, const StatusCli& o) {
+  const detail::Param name[] = {detail::Param::of(o.worker)};
+  const detail::Result r = db.exec("read the heartbeat of " + o.worker,
+                                   "SELECT extract(epoch FROM now() - heartbeat_at), draining"
+                                   " FROM proofline.workers WHERE name = $1",
+                                   name);
+  if (r.rows() == 0) {
+    std::printf("worker %s: no heartbeat recorded\n", o.worker.c_str());
+    return 1;
+  }
+  const double age = r.real(0, 0);
+  const bool fresh = age <= o.max_age_s && !r.boolean(0, 1);
+  std::printf("worker %s: heartbeat %.1f s ago%s: %s\n", o.worker.c_str(), age,
+              r.boolean(0, 1) ? ", draining" : "", fresh ? "ready" : "not ready");
+  return fresh ? 0 : 1;
+}
+
+int run_status(const StatusCli& o) {
+  detail::Connection db(detail::resolve_conninfo(o.db_url_file));
+  const int version = detail::schema_version(db);
+  if (version == 0) {
+    std::printf("%s: no proofline schema yet (run migrate or start a worker)\n", db.describe().c_str());
+    return o.self_check ? 1 : 0;
+  }
+  if (o.self_check) return self_check(db, o);
+  std::printf("%s, schema version %d\n", db.describe().c_str(), version);
+  print_workers(db);
+  print_queue(db);
+  return 0;
+}
+
+}  // namespace
+
+int status_main(std::span<const std::string_view> args) {
+  const detail::Argv argv("proofline-fleet status", args);
+  return run_with_options(
+      "proofline-fleet status",
+      [&]() -> std::optional<StatusCli> {
+        StatusCli o;
+        OptionParser cli(
+            "proofline-fleet status", "usage: proofline-fleet status [options]",
+            "Prints the workers (heartbeat age, jobs held), the jobs by state and the proofs/s of the "
+            "last minute.");
+        cli.path("--db-url-file", "FILE", "read the database URL from FILE's first line", o.db_url_file);
+        cli.flag("--self-check", "only check --worker's heartbeat: exit 0 when fresh (a readiness probe)",
+                 o.self_check);
+        cli.text("--worker", "NAME", "the worker --self-check looks at", o.worker);
+        cli.real("--max-age", "SECONDS", "the oldest heartbeat --self-check accepts (default 60)",
+                 o.max_age_s, Bounds<double>{0.1, 86400});
+        if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
+        if (o.self_check && o.worker.empty()) throw OptionError("--self-check needs --worker NAME");
+        return o;
+      },
+      [](StatusCli o) { return run_status(o); });
+}
+
+int migrate_main(std::span<const std::string_view> args) {
+  const detail::Argv argv("proofline-fleet migrate", args);
+  return run_with_options(
+      "proofline-fleet migrate",
+      [&]() -> std::optional<std::optional<std::filesystem::path>> {
+        std::optional<std::filesystem::path> file;
+        OptionParser cli("proofline-fleet migrate", "usage: proofline-fleet migrate [--db-url-file FILE]",
+                         "Creates or upgrades the proofline schema (safe to run while workers run).");
+        cli.path("--db-url-file", "FILE", "read the database URL from FILE's first line", file);
+        if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
+        return file;
+      },
+      [](std::optional<std::filesystem::path> file) {
+        detail::Connection db(detail::resolve_conninfo(file));
+        const detail::MigrationOutcome m = detail::migrate(db);
+        std::printf("%s: proofline schema at version %d (was %d)\n", db.describe().c_str(), m.to, m.from);
+        return 0;
+      });
+}
+
+int fleet_main(std::string_view program, std::span<const std::string_view> args) {
+  const std::string commands = "worker, submit, status or migrate";
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::printf("usage: %.*s worker|submit|status|migrate [options]  (COMMAND --help for its options)\n",
+                static_cast<int>(program.size()), program.data());
+    return args.empty() ? exit_bad_options : 0;
+  }
+  const std::span<const std::string_view> rest = args.subspan(1);
+  if (args[0] == "worker") return worker_main(rest);
+  if (args[0] == "submit") return submit_main(rest);
+  if (args[0] == "status") return status_main(rest);
+  if (args[0] == "migrate") return migrate_main(rest);
+  std::fprintf(stderr, "%.*s: unknown command '%.*s': expected %s\n", static_cast<int>(program.size()),
+               program.data(), static_cast<int>(args[0].size()), args[0].data(), commands.c_str());
+  return exit_bad_options;
+}
+
+}  // namespace proofline::fleet

@@ -1,0 +1,153 @@
+// `submit`: queues one job per witness file and, with --wait, collects the results as they end (LISTEN
+// proofline_done), writing snarkjs's proof.json and public.json for each, as batch_prove --out does.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include <proofline/fleet/commands.hpp>
+#include <proofline/fleet/detail/argv.hpp>
+#include <proofline/fleet/detail/conninfo.hpp>
+#include <proofline/fleet/detail/queue.hpp>
+#include <proofline/fleet/detail/schema.hpp>
+#include <proofline/fleet/detail/wait_results.hpp>
+#include <proofline/fleet/detail/wakeup.hpp>
+#include <proofline/groth16/snarkjs_jobs.hpp>
+#include <proofline/util/options.hpp>
+
+namespace proofline::fleet {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* usage = "usage: proofline-fleet submit --zkey KEY.zkey --wtns A.wtns ... [options]";
+constexpr const char* about =
+    "Queues one proving job per witness file. Paths are stored absolute: the workers must see the same files "
+    "(shared storage), unless --inline stores the witnesses in the database.";
+
+struct SubmitCli {
+  std::optional<fs::path> zkey, out, check_vk, db_url_file;
+  std::vector<fs::path> wtns;
+  bool wait = false, inline_witness = false;
+  int priority = 0, max_attempts = 3;
+  std::optional<double> deadline_s, timeout_s;
+};
+
+/// Witnesses stored in the database are meant to be small: anything larger goes by path.
+constexpr std::uintmax_t max_inline_bytes = 16u << 20;
+
+std::vector<std::uint8_t> read_witness_bytes(const fs::path& path) {
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw Error(Errc::io, path.string() + ": cannot read the witness (" + ec.message() + ")");
+  if (size > max_inline_bytes)
+    throw OptionError("--inline: " + path.string() + " has " + std::to_string(size) +
+                      " bytes, more than the 16 MiB stored inline; submit it by path");
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) throw Error(Errc::io, path.string() + ": cannot read the witness");
+  return bytes;
+}
+
+std::vector<detail::NewJob> plan_jobs(const SubmitCli& o) {
+  std::vector<detail::NewJob> jobs;
+  std::set<std::string> names;
+  for (const fs::path& w : o.wtns) {
+    detail::NewJob job;
+    job.name = groth16::wtns_job_name(w);
+    if (o.out && !names.insert(job.name).second)
+      throw OptionError("--wtns: two witnesses are named " + job.name +
+                        ": their outputs would overwrite each other");
+    job.key_path = fs::absolute(*o.zkey).lexically_normal().string();
+    if (o.inline_witness)
+      job.witness_inline = read_witness_bytes(w);
+    else
+      job.witness_path = fs::absolute(w).lexically_normal().string();
+    job.priority = o.priority;
+    job.deadline_in_s = o.deadline_s;
+    job.max_attempts = o.max_attempts;
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+void add_options(OptionParser& cli, SubmitCli& o) {
+  cli.path("--zkey", "KEY.zkey", "the snarkjs Groth16 key (bls12381) every job proves with", o.zkey);
+  cli.values("--wtns", "A.wtns B.wtns...", "witness files (circom's .wtns), one job each",
+             [&o](std::string_view file) { o.wtns.emplace_back(file); });
+  cli.flag("--inline", "store the witnesses in the database (at most 16 MiB each), erased when the job ends",
+           o.inline_witness);
+  cli.integer("--priority", "N", "higher is claimed first (default 0)", o.priority,
+              Bounds<int>{-1'000'000, 1'000'000});
+  cli.value("--deadline", "SECONDS", "claimed before jobs without one; failed if unclaimed SECONDS from now",
+            [&o](std::string_view t) {
+              o.deadline_s = parse_real_option("--deadline", t, {0.001, 1e9});
+            });
+  cli.integer("--max-attempts", "N", "claims before a job fails with its last error (default 3)",
+              o.max_attempts, Bounds<int>{1, 1000});
+  cli.flag("--wait", "wait for every job's result (and write them with --out)", o.wait);
+  cli.path("--out", "DIR", "with --wait: DIR/A.proof.json and DIR/A.public.json (snarkjs's formats)", o.out);
+  cli.path("--check-vk", "VK.json", "with --wait: verify every proof against this snarkjs verification key",
+           o.check_vk);
+  cli.value("--timeout", "SECONDS", "with --wait: give up after SECONDS (exit 1)", [&o](std::string_view t) {
+    o.timeout_s = parse_real_option("--timeout", t, {0.001, 1e9});
+  });
+  cli.path("--db-url-file", "FILE", "read the database URL from FILE's first line", o.db_url_file);
+}
+
+void check_combination(const SubmitCli& o) {
+  if (!o.zkey) throw OptionError("--zkey is required");
+  if (o.wtns.empty()) throw OptionError("--wtns needs at least one witness file");
+  if ((o.out || o.check_vk || o.timeout_s) && !o.wait)
+    throw OptionError("--out, --check-vk and --timeout need --wait");
+  if (o.out) {
+    std::error_code ec;
+    fs::create_directories(*o.out, ec);
+    if (ec || !fs::is_directory(*o.out)) throw OptionError("--out: cannot make directory " + o.out->string());
+  }
+}
+
+int run_submit(const SubmitCli& o) {
+  std::vector<detail::NewJob> jobs = plan_jobs(o);
+  detail::Connection db(detail::resolve_conninfo(o.db_url_file));
+  detail::migrate(db);
+  // Listening before inserting: no result can end unheard between the two.
+  if (o.wait) db.command("listen for finished jobs", "LISTEN proofline_done");
+  const std::vector<std::int64_t> ids = detail::submit_jobs(db, jobs);
+  std::printf("submitted %zu jobs (ids %lld..%lld) to %s\n", ids.size(), static_cast<long long>(ids.front()),
+              static_cast<long long>(ids.back()), db.describe().c_str());
+  std::fflush(stdout);
+  if (!o.wait) return 0;
+  std::vector<std::string> names;
+  for (const detail::NewJob& j : jobs) names.push_back(j.name);
+  detail::WaitOptions wait{.conninfo = detail::resolve_conninfo(o.db_url_file),
+                           .out = o.out,
+                           .check_vk = o.check_vk,
+                           .timeout_s = o.timeout_s};
+  return detail::wait_for_results(std::move(db), ids, names, wait);
+}
+
+}  // namespace
+
+int submit_main(std::span<const std::string_view> args) {
+  const detail::Argv argv("proofline-fleet submit", args);
+  return run_with_options(
+      "proofline-fleet submit",
+      [&]() -> std::optional<SubmitCli> {
+        SubmitCli o;
+        OptionParser cli("proofline-fleet submit", usage, about);
+        add_options(cli, o);
+        cli.epilog(
+            "Exit codes: 0 submitted (with --wait: every job done, and verified with --check-vk); 1 a job "
+            "failed, a proof did not verify, or the database could not be reached; 2 bad options.");
+        if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
+        check_combination(o);
+        return o;
+      },
+      [](SubmitCli o) { return run_submit(o); });
+}
+
+}  // namespace proofline::fleet

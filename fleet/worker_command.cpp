@@ -1,0 +1,98 @@
+// `worker`: its options (the pipeline's, like batch_prove's, and the fleet's) and its run.
+#include <cstdio>
+
+#include <proofline/fleet/commands.hpp>
+#include <proofline/fleet/detail/argv.hpp>
+#include <proofline/fleet/detail/conninfo.hpp>
+#include <proofline/fleet/detail/worker.hpp>
+#include <proofline/util/log.hpp>
+#include <proofline/util/options.hpp>
+
+namespace proofline::fleet {
+
+namespace {
+
+constexpr const char* usage = "usage: proofline-fleet worker [options]";
+constexpr const char* about =
+    "Proves jobs from the PostgreSQL queue until SIGTERM or SIGINT, then stops claiming, finishes and "
+    "delivers what it holds, and exits 0. The database URL comes from --db-url-file, $PROOFLINE_DB_URL or "
+    "libpq's PG* variables.";
+
+struct WorkerCli {
+  detail::WorkerOptions worker;
+  std::optional<std::filesystem::path> db_url_file;
+  log::Level log_level = log::Level::info;
+};
+
+void add_fleet_options(OptionParser& cli, WorkerCli& o) {
+  cli.group("fleet");
+  cli.path("--db-url-file", "FILE", "read the database URL (libpq URL or conninfo) from FILE's first line",
+           o.db_url_file);
+  cli.text("--name", "NAME", "this worker's name in the fleet, unique (default HOST-PID)", o.worker.name);
+  cli.real("--lease", "SECONDS", "a claim's lease, renewed by heartbeats every third of it (default 30)",
+           o.worker.lease_s, Bounds<double>{1, 86400});
+  cli.integer("--prefetch", "N", "jobs claimed beyond the pipeline's pinned-slot tokens (default 1)",
+              o.worker.prefetch, Bounds<int>{0, 4096});
+  cli.integer("--max-keys", "N", "keys kept registered, least recently used dropped first (default 8)",
+              o.worker.keys.max_keys, Bounds<std::size_t>{1, 4096});
+  cli.real("--drain-timeout", "SECONDS",
+           "after SIGTERM, how long to try to deliver held results (default 600)", o.worker.drain_timeout_s,
+           Bounds<double>{0, 86400 * 7});
+  cli.choice("--zkey-check", "how a key's points are checked when it is loaded (default full)",
+             o.worker.keys.point_check,
+             Choices<groth16::PointCheck>{{"full", groth16::PointCheck::full},
+                                          {"curve", groth16::PointCheck::on_curve},
+                                          {"trusted", groth16::PointCheck::trusted}});
+  cli.value("--log-level", "LEVEL", "trace, debug, info, warn, error, off (default info)",
+            [&o](std::string_view text) { o.log_level = log::parse_level(text); });
+}
+
+void add_pipeline_options(OptionParser& cli, graph::Config& c) {
+  cli.group("pipeline");
+  cli.value("--backend", "auto|cpu|cuda",
+            "where H and the MSMs run (default auto: CUDA when a GPU is usable)",
+            [&c](std::string_view text) { c.backend = graph::parse_backend(text); });
+  cli.integer_list("--gpus", "LIST", "CUDA devices, e.g. 0,1 (default: all)", c.gpus, Bounds<int>{0, 1023});
+  cli.value("--host-budget", "SIZE",
+            "host memory for keys and pinned slots, e.g. 64G (default: what the "
+            "process may use)",
+            [&c](std::string_view text) { c.host_budget = parse_size_option("--host-budget", text); });
+  cli.value("--vram-budget", "SIZE", "per GPU (default: free VRAM less a margin)",
+            [&c](std::string_view text) { c.vram_budget = parse_size_option("--vram-budget", text); });
+  cli.integer("--slots", "N", "most pinned slots in flight (default: synthesis jobs + 2 per GPU)", c.slots,
+              Bounds<std::size_t>{1, 4096});
+  cli.integer("--synth-threads", "N", "jobs synthesized at once (default: half the threads)",
+              c.synthesis_concurrency, thread_bounds());
+  cli.integer("--threads", "N", "threads the pipeline may use (default: all)", c.max_threads,
+              thread_bounds());
+  cli.flag("--no-verify", "deliver proofs without verifying them first (verified = false in the results)",
+           [&c] { c.verify = false; });
+}
+
+}  // namespace
+
+int worker_main(std::span<const std::string_view> args) {
+  const detail::Argv argv("proofline-fleet worker", args);
+  return run_with_options(
+      "proofline-fleet worker",
+      [&]() -> std::optional<WorkerCli> {
+        WorkerCli o;
+        o.worker.config.verify = true;
+        OptionParser cli("proofline-fleet worker", usage, about);
+        add_fleet_options(cli, o);
+        add_pipeline_options(cli, o.worker.config);
+        cli.epilog(
+            "Exit codes: 0 stopped by a signal with every result delivered; 1 results left undelivered "
+            "at the drain timeout, or the database is unusable (e.g. a newer schema); 2 bad options.");
+        if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
+        return o;
+      },
+      [](WorkerCli o) {
+        log::set_level(o.log_level);
+        o.worker.conninfo = detail::resolve_conninfo(o.db_url_file);
+        detail::Worker worker(std::move(o.worker));
+        return worker.run();
+      });
+}
+
+}  // namespace proofline::fleet

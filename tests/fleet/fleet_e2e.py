@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""End-to-end tests of proofline-fleet against the fixture's PostgreSQL server (pg_server.sh).
+
+  fleet_e2e.py drain --fleet BIN --state DIR --fixtures DIR   one worker, SIGTERM while it holds jobs: it
+                                                              finishes and delivers them and exits 0
+  fleet_e2e.py chaos --fleet BIN --state DIR --fixtures DIR   3 CPU workers, 300 jobs plus bad ones, one worker
+                                                              SIGKILLed and the server restarted mid-run
+
+Each run makes its own database on the server and its own temporary folder, and removes both.
+"""
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+PSQL = os.environ.get("PROOFLINE_PSQL", "/usr/lib/postgresql/15/bin/psql")
+PASSWORD = "s3cret-pw-never-logged"  # trust auth accepts it; the logs must never show it
+
+
+def fail(message):
+    print("FAIL: " + message, flush=True)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+    print("ok: " + message, flush=True)
+
+
+class Fleet:
+    def __init__(self, args, name):
+        self.args = args
+        self.base = open(os.path.join(args.state, "conninfo")).read().strip()
+        self.port = open(os.path.join(args.state, "port")).read().strip()
+        self.db = "e2e_%s_%d" % (name, os.getpid())
+        self.dir = tempfile.mkdtemp(prefix="proofline-fleet-e2e.")
+        self.procs = []
+        self.sql_admin("CREATE DATABASE " + self.db)
+        self.url_file = os.path.join(self.dir, "db-url")
+        with open(self.url_file, "w") as f:
+            f.write("postgresql://proofline:%s@127.0.0.1:%s/%s\n" % (PASSWORD, self.port, self.db))
+        os.chmod(self.url_file, 0o600)
+
+    def sql_admin(self, sql):
+        subprocess.run([PSQL, "-X", "-q", "-v", "ON_ERROR_STOP=1", self.base, "-c", sql], check=True)
+
+    def sql(self, sql):
+        out = subprocess.run([PSQL, "-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", self.base + " dbname=" + self.db,
+                              "-c", sql], check=True, capture_output=True, text=True)
+        return out.stdout.strip()
+
+    def count(self, where):
+        return int(self.sql("SELECT count(*) FROM proofline.jobs WHERE " + where) or 0)
+
+    def start(self, argv, log_name, env_url=False):
+        env = dict(os.environ)
+        if env_url:  # the other way in: the URL from the environment
+            env["PROOFLINE_DB_URL"] = open(self.url_file).read().strip()
+        else:
+            argv = argv + ["--db-url-file", self.url_file]
+        log = open(os.path.join(self.dir, log_name), "w")
+        proc = subprocess.Popen([self.args.fleet] + argv, stdout=log, stderr=subprocess.STDOUT, env=env)
+        self.procs.append(proc)
+        return proc
+
+    def worker(self, name, lease=4):
+        return self.start(["worker", "--name", name, "--backend", "cpu", "--lease", str(lease), "--threads", "2",
+                           "--zkey-check", "curve"], name + ".log")
+
+    def log(self, name):
+        return open(os.path.join(self.dir, name)).read()
+
+    def wait_for(self, what, predicate, timeout=60):
+        end = time.time() + timeout
+        while time.time() < end:
+            if predicate():
+                return
+            time.sleep(0.1)
+        fail("timed out waiting for " + what)
+
+    def close(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        try:
+            self.sql_admin("DROP DATABASE IF EXISTS %s WITH (FORCE)" % self.db)
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def copies(fleet, source, stem, count):
+    paths = []
+    for i in range(count):
+        path = os.path.join(fleet.dir, "%s%d.wtns" % (stem, i))
+        shutil.copyfile(source, path)
+        paths.append(path)
+    return paths
+
+
+def no_secret_in_logs(fleet):
+    for name in os.listdir(fleet.dir):
+        if name.endswith(".log") and PASSWORD in fleet.log(name):
+            fail("%s shows the database password" % name)
+    print("ok: no log shows the database password", flush=True)
+
+
+def test_drain(args):
+    fleet = Fleet(args, "drain")
+    try:
+        chain = os.path.join(args.fixtures, "chain_1024")
+        wtns = copies(fleet, os.path.join(chain, "witness.wtns"), "d", 12)
+        worker = fleet.worker("drainer", lease=30)
+        submit = fleet.start(["submit", "--zkey", os.path.join(chain, "circuit_final.zkey"), "--wtns"] + wtns,
+                             "submit.log", env_url=True)
+        check(submit.wait(timeout=30) == 0, "submit queues 12 jobs")
+        fleet.wait_for("the worker to hold jobs", lambda: fleet.count("state = 'running'") > 0)
+        held = fleet.count("state = 'running'")
+        worker.send_signal(signal.SIGTERM)
+        check(worker.wait(timeout=60) == 0, "SIGTERM while holding %d jobs: the worker exits 0" % held)
+        check(fleet.count("state = 'running'") == 0, "nothing is left running")
+        done = fleet.count("state = 'done'")
+        check(done >= held, "every job it held was finished and delivered (%d done)" % done)
+        check(done + fleet.count("state = 'queued' AND attempts = 0") == 12, "the rest were never claimed")
+        check(fleet.sql("SELECT count(*) FROM proofline.workers") == "0", "the worker left the workers table")
+        check("stopping: claiming nothing more" in fleet.log("drainer.log"), "the worker logged its drain")
+        no_secret_in_logs(fleet)
+    finally:
+        fleet.close()
+
+
+def submit_groups(fleet, args):
+    """Three submissions waiting for their results: 280 witnesses by path plus three broken ones, 20 inline,
+    and 2 for a key file that does not load."""
+    chain = os.path.join(args.fixtures, "chain_1024")
+    zkey = os.path.join(chain, "circuit_final.zkey")
+    good = copies(fleet, os.path.join(chain, "witness.wtns"), "w", 280)
+    inline = copies(fleet, os.path.join(chain, "witness.wtns"), "i", 20)
+    corrupt = os.path.join(fleet.dir, "corrupt.wtns")
+    with open(os.path.join(chain, "witness.wtns"), "rb") as f, open(corrupt, "wb") as out:
+        out.write(f.read()[:100])
+    other = os.path.join(fleet.dir, "other.wtns")
+    shutil.copyfile(os.path.join(args.fixtures, "chain_16", "witness.wtns"), other)
+    bad_key = os.path.join(fleet.dir, "bad.zkey")
+    with open(bad_key, "wb") as f:
+        f.write(b"zkey" + bytes(range(256)) * 4)
+    missing = os.path.join(fleet.dir, "missing.wtns")
+    vk = os.path.join(chain, "verification_key.json")
+    out_a, out_b = os.path.join(fleet.dir, "out-a"), os.path.join(fleet.dir, "out-b")
+    common = ["--wait", "--check-vk", vk]
+    return {
+        "a": fleet.start(["submit", "--zkey", zkey, "--out", out_a, "--wtns"] + good + [missing, corrupt, other] +
+                         common, "submit-a.log"),
+        "b": fleet.start(["submit", "--zkey", zkey, "--inline", "--priority", "1", "--out", out_b, "--wtns"] +
+                         inline + common, "submit-b.log", env_url=True),
+        "c": fleet.start(["submit", "--zkey", bad_key, "--wtns"] + good[:2] + ["--wait"], "submit-c.log"),
+        "out_a": out_a, "out_b": out_b,
+    }
+
+
+def chaos_checks(fleet, subs):
+    check(subs["a"].wait(timeout=100) == 1, "submission a ends with exit 1 (its three broken witnesses fail)")
+    check(subs["b"].wait(timeout=30) == 0, "submission b (inline witnesses) ends with exit 0")
+    check(subs["c"].wait(timeout=30) == 1, "submission c (a key that does not load) ends with exit 1")
+    log_a, log_b, log_c = fleet.log("submit-a.log"), fleet.log("submit-b.log"), fleet.log("submit-c.log")
+    check("280 done, 3 failed; 280 of the proofs verify" in log_a, "a: 280 proofs verify, 3 failures")
+    check("20 done, 0 failed; 20 of the proofs verify" in log_b, "b: 20 proofs verify")
+    check("0 done, 2 failed" in log_c, "c: both jobs failed")
+    for name in ("missing.wtns", "corrupt.wtns", "other.wtns"):
+        check(fleet.count("state = 'failed' AND error LIKE '%%%s%%'" % name) == 1, "the failure names " + name)
+    check(fleet.count("state = 'failed' AND error LIKE 'key %bad.zkey%'") == 2, "both bad-key failures name the key")
+    check(fleet.count("state = 'done'") == 300, "300 jobs are done")
+    check(fleet.sql("SELECT count(*), count(DISTINCT job_id) FROM proofline.results") == "300|300",
+          "300 results, one per job")
+    check(fleet.sql("SELECT count(*) FROM proofline.jobs j JOIN proofline.results r ON r.job_id = j.id "
+                    "WHERE j.state = 'done' AND r.attempt = j.attempts AND r.worker = j.worker AND r.verified") == "300",
+          "each result comes from the job's last lease and was verified by its worker")
+    check(fleet.count("state = 'done' AND attempts >= 2") >= 1, "jobs of the killed worker were proved again "
+          "(%d with 2+ attempts)" % fleet.count("state = 'done' AND attempts >= 2"))
+    check(fleet.count("witness_inline IS NOT NULL") == 0, "no inline witness is left in the database")
+    check(len([f for f in os.listdir(subs["out_a"]) if f.endswith(".proof.json")]) == 280, "a wrote 280 proofs")
+    check(len([f for f in os.listdir(subs["out_b"]) if f.endswith(".public.json")]) == 20, "b wrote 20 publics")
+
+
+def test_chaos(args):
+    fleet = Fleet(args, "chaos")
+    started = time.time()
+    try:
+        workers = [fleet.worker("w%d" % i) for i in range(3)]
+        subs = submit_groups(fleet, args)
+        fleet.wait_for("w1 to hold jobs after 30 proofs",
+                       lambda: fleet.count("state = 'done'") >= 30 and fleet.count("state = 'running' AND worker = 'w1'") > 0)
+        workers[1].send_signal(signal.SIGKILL)
+        print("killed w1 holding %d jobs" % fleet.count("state = 'running' AND worker = 'w1'"), flush=True)
+        fleet.wait_for("120 proofs", lambda: fleet.count("state = 'done'") >= 120, timeout=90)
+        subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), "pg_server.sh"), "restart",
+                        args.state], check=True)
+        print("restarted PostgreSQL at %.1f s" % (time.time() - started), flush=True)
+        chaos_checks(fleet, subs)
+        check(any("lost the database" in fleet.log(w + ".log") for w in ("w0", "w2")),
+              "the workers noticed the restart and reconnected")
+        for i in (0, 2):
+            workers[i].send_signal(signal.SIGTERM)
+            check(workers[i].wait(timeout=30) == 0, "w%d stops on SIGTERM with exit 0" % i)
+        no_secret_in_logs(fleet)
+        print("chaos run took %.1f s" % (time.time() - started), flush=True)
+    finally:
+        if os.environ.get("PROOFLINE_FLEET_KEEP_LOGS"):
+            for name in sorted(os.listdir(fleet.dir)):
+                if name.endswith(".log"):
+                    print("==== %s\n%s" % (name, fleet.log(name)[-3000:]))
+        fleet.close()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("test", choices=["drain", "chaos"])
+    parser.add_argument("--fleet", required=True)
+    parser.add_argument("--state", required=True)
+    parser.add_argument("--fixtures", required=True)
+    args = parser.parse_args()
+    {"drain": test_drain, "chaos": test_chaos}[args.test](args)
+
+
+if __name__ == "__main__":
+    main()

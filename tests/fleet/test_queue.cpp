@@ -1,0 +1,200 @@
+#include <chrono>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <proofline/fleet/detail/queue.hpp>
+#include <proofline/fleet/detail/schema.hpp>
+
+#include "fleet_db.hpp"
+
+namespace proofline::fleet {
+
+namespace {
+
+using detail::Connection;
+using detail::NewJob;
+
+NewJob job_named(std::string name, int priority = 0, std::optional<double> deadline = std::nullopt) {
+  NewJob job;
+  job.name = std::move(name);
+  job.key_path = "/keys/k.zkey";
+  job.witness_path = "/witnesses/" + job.name + ".wtns";
+  job.priority = priority;
+  job.deadline_in_s = deadline;
+  return job;
+}
+
+Connection migrated(const test::FreshDatabase& database) {
+  Connection db = database.connect();
+  detail::migrate(db);
+  return db;
+}
+
+detail::ProofRecord some_proof() {
+  return {std::vector<std::uint8_t>(192, 7), "[\"1\",\"2\"]", true};
+}
+
+std::string job_field(Connection& db, std::int64_t id, const std::string& column) {
+  const detail::Param p[] = {detail::Param::of(id)};
+  // `column` is one of this file's literals, never input.
+  const auto r = db.exec(
+      "read " + column, "SELECT coalesce(" + column + "::text, 'NULL') FROM proofline.jobs WHERE id = $1", p);
+  return r.text(0, 0);
+}
+
+void expire_leases(Connection& db) {
+  db.command("expire every lease",
+             "UPDATE proofline.jobs SET lease_expires = now() - interval '1 second' WHERE state = 'running'");
+}
+
+}  // namespace
+
+TEST_CASE("fleet/queue/claims take priority first then deadline then age") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  const std::vector<NewJob> jobs{job_named("old"), job_named("urgent", 0, 600.0), job_named("high", 5),
+                                 job_named("later", 0, 3600.0), job_named("young")};
+  detail::submit_jobs(db, jobs);
+  std::vector<std::string> order;
+  for (int i = 0; i < 5; ++i) {
+    const auto claimed = detail::claim_jobs(db, "w", 1, 30);
+    REQUIRE(claimed.size() == 1);
+    CHECK(claimed[0].attempt == 1);
+    order.push_back(claimed[0].name);
+  }
+  CHECK(order == std::vector<std::string>{"high", "urgent", "later", "old", "young"});
+  CHECK(detail::claim_jobs(db, "w", 4, 30).empty());
+}
+
+TEST_CASE("fleet/queue/two workers claiming at once never take the same job") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  std::vector<NewJob> jobs;
+  for (int i = 0; i < 200; ++i) jobs.push_back(job_named(std::string("j").append(std::to_string(i))));
+  detail::submit_jobs(db, jobs);
+  std::vector<std::vector<std::int64_t>> taken(2);
+  {
+    std::vector<std::jthread> threads;
+    for (int w = 0; w < 2; ++w)
+      threads.emplace_back([&, w] {
+        Connection mine = database.connect();
+        while (true) {
+          const auto claimed = detail::claim_jobs(mine, std::string("w").append(std::to_string(w)), 7, 30);
+          if (claimed.empty()) break;
+          for (const auto& c : claimed) taken[static_cast<std::size_t>(w)].push_back(c.id);
+        }
+      });
+  }
+  std::set<std::int64_t> all(taken[0].begin(), taken[0].end());
+  all.insert(taken[1].begin(), taken[1].end());
+  CHECK(all.size() == 200);
+  CHECK(taken[0].size() + taken[1].size() == 200);
+}
+
+TEST_CASE("fleet/queue/a late duplicate result from an expired lease is discarded") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  const std::vector<NewJob> jobs{job_named("a")};
+  const std::int64_t id = detail::submit_jobs(db, jobs).at(0);
+  const auto first = detail::claim_jobs(db, "w1", 1, 30).at(0);
+  expire_leases(db);
+  CHECK(detail::reap(db).requeued == 1);
+  const auto second = detail::claim_jobs(db, "w2", 1, 30).at(0);
+  CHECK(second.id == id);
+  CHECK(second.attempt == 2);
+  CHECK_FALSE(detail::complete_job(db, {id, "w1", first.attempt}, some_proof()));
+  CHECK(detail::fail_job(db, {id, "w1", first.attempt}, "late", false) == detail::FailOutcome::discarded);
+  CHECK(detail::complete_job(db, {id, "w2", second.attempt}, some_proof()));
+  CHECK_FALSE(detail::complete_job(db, {id, "w2", second.attempt}, some_proof()));
+  CHECK(db.exec("count results", "SELECT count(*) FROM proofline.results").integer(0, 0) == 1);
+  CHECK(job_field(db, id, "state") == "done");
+  CHECK(job_field(db, id, "worker") == "w2");
+  const auto finished = detail::finished_jobs(db, std::vector<std::int64_t>{id});
+  REQUIRE(finished.size() == 1);
+  REQUIRE(finished[0].result);
+  CHECK(finished[0].result->proof == some_proof().proof);
+  CHECK(finished[0].result->verified);
+}
+
+TEST_CASE(
+    "fleet/queue/expired leases are requeued until the attempts run out and then fail with the last error") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  NewJob job = job_named("flaky");
+  job.witness_path.reset();
+  job.witness_inline = std::vector<std::uint8_t>{1, 2, 3};
+  job.max_attempts = 2;
+  const std::int64_t id = detail::submit_jobs(db, std::vector<NewJob>{job}).at(0);
+  const auto first = detail::claim_jobs(db, "w1", 1, 30).at(0);
+  CHECK(first.witness_inline == std::vector<std::uint8_t>{1, 2, 3});
+  CHECK(detail::fail_job(db, {id, "w1", 1}, "the GPU fell off the bus", false) ==
+        detail::FailOutcome::requeued);
+  CHECK(job_field(db, id, "state") == "queued");
+  const auto second = detail::claim_jobs(db, "w2", 1, 30).at(0);
+  CHECK(second.attempt == 2);
+  expire_leases(db);
+  const detail::ReapCounts reaped = detail::reap(db);
+  CHECK(reaped.failed == 1);
+  CHECK(job_field(db, id, "state") == "failed");
+  CHECK(job_field(db, id, "attempts") == "2");
+  const std::string error = job_field(db, id, "error");
+  CHECK(error.find("lease of worker w2 on attempt 2 expired") != std::string::npos);
+  CHECK(error.find("the GPU fell off the bus") != std::string::npos);
+  CHECK(job_field(db, id, "witness_inline") == "NULL");
+}
+
+TEST_CASE("fleet/queue/bad input fails at once and erases the inline witness") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  NewJob job = job_named("bad");
+  job.witness_inline = std::vector<std::uint8_t>{9, 9};
+  const std::int64_t id = detail::submit_jobs(db, std::vector<NewJob>{job}).at(0);
+  detail::claim_jobs(db, "w1", 1, 30);
+  CHECK(detail::fail_job(db, {id, "w1", 1}, "x.wtns: not a wtns file", true) == detail::FailOutcome::failed);
+  CHECK(job_field(db, id, "state") == "failed");
+  CHECK(job_field(db, id, "witness_inline") == "NULL");
+  CHECK(job_field(db, id, "finished_at") != "NULL");
+  CHECK(detail::claim_jobs(db, "w1", 1, 30).empty());
+}
+
+TEST_CASE("fleet/queue/a worker restarted under its name gets its old leases put back") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  detail::submit_jobs(db, std::vector<NewJob>{job_named("a"), job_named("b")});
+  CHECK(detail::claim_jobs(db, "pod-1", 2, 30).size() == 2);
+  CHECK(detail::release_leases_of(db, "pod-1", "worker pod-1 restarted") == 2);
+  const auto again = detail::claim_jobs(db, "pod-2", 5, 30);
+  CHECK(again.size() == 2);
+  for (const auto& c : again) CHECK(c.attempt == 2);
+}
+
+TEST_CASE("fleet/queue/queued jobs past their deadline fail") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  const std::int64_t id = detail::submit_jobs(db, std::vector<NewJob>{job_named("soon", 0, 0.05)}).at(0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(detail::reap(db).failed == 1);
+  CHECK(job_field(db, id, "state") == "failed");
+  CHECK(job_field(db, id, "error").find("deadline") != std::string::npos);
+}
+
+TEST_CASE("fleet/queue/a heartbeat renews only the leases the worker names") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  detail::submit_jobs(db, std::vector<NewJob>{job_named("a"), job_named("b")});
+  const auto claimed = detail::claim_jobs(db, "w", 2, 30);
+  expire_leases(db);
+  detail::WorkerBeat beat{.name = "w", .host = "h", .backend = "cpu", .pid = 1, .capacity = 2};
+  beat.held = {claimed[0].id};
+  detail::heartbeat(db, beat, 30);
+  CHECK(detail::reap(db).requeued == 1);
+  CHECK(job_field(db, claimed[0].id, "state") == "running");
+  CHECK(job_field(db, claimed[1].id, "state") == "queued");
+  CHECK(db.exec("read worker", "SELECT jobs_held FROM proofline.workers WHERE name = 'w'").integer(0, 0) ==
+        1);
+}
+
+}  // namespace proofline::fleet
