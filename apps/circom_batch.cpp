@@ -57,7 +57,7 @@ std::string precheck(const CircomJobSpec& job, const Plan& plan, bool deep) {
   return {};
 }
 
-Plan plan_batch(const CircomBatch& b, graph::Config& config) {
+Plan plan_batch(CircomBatch& b, graph::Config& config) {
   Plan p = setup_step([&] {
     Plan plan;
     plan.key = groth16::load_snarkjs_key(b.zkey, groth16::ZkeyOptions{.points = b.zkey_check});
@@ -67,6 +67,7 @@ Plan plan_batch(const CircomBatch& b, graph::Config& config) {
     }
     return plan;
   });
+  if (b.make_jobs) b.jobs = b.make_jobs();
   check_job_outputs(b.jobs);
   for (std::size_t i = 0; i < b.jobs.size(); ++i) {
     std::string why = precheck(b.jobs[i], p, b.fail_fast);
@@ -139,7 +140,8 @@ std::size_t print_outcome(const CircomBatch& b, const Plan& p, ResultCollector& 
 
 }  // namespace
 
-int run_circom_batch(const CircomBatch& b) {
+int run_circom_batch(const CircomBatch& batch) {
+  CircomBatch b = batch;  // its jobs may be made once the key is read
   log::set_level(b.log_level);
   graph::Config config = b.config;
   const Plan p = plan_batch(b, config);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,6 +30,8 @@ struct CircomBatch {
   std::optional<std::filesystem::path> circuit;  ///< circom's CIRCUIT_cpp/, for jobs from input JSON
   circom::BuildOptions build;
   std::vector<CircomJobSpec> jobs;
+  /// When set, makes the jobs once the key has been read (batch_prove names a broken key before a collision).
+  std::function<std::vector<CircomJobSpec>()> make_jobs;
   graph::Config config;
   bool fail_fast = false;
   bool progress = true;

@@ -14,12 +14,16 @@ int run_snarkjs(const BatchOptions& o) {
   batch.zkey = *o.zkey;
   batch.zkey_check = o.zkey_check;
   // Without --out the witnesses are proved (and timed) but nothing is kept; their names must still differ.
-  batch.jobs = jobs_into_dir(o.wtns, false, o.out.value_or(std::filesystem::path(".")));
-  if (!o.out)
-    for (CircomJobSpec& job : batch.jobs) {
-      job.proof.clear();
-      job.public_inputs.clear();
-    }
+  batch.make_jobs = [&o] {
+    std::vector<CircomJobSpec> jobs =
+        jobs_into_dir(o.wtns, false, o.out.value_or(std::filesystem::path(".")));
+    if (!o.out)
+      for (CircomJobSpec& job : jobs) {
+        job.proof.clear();
+        job.public_inputs.clear();
+      }
+    return jobs;
+  };
   batch.config = o.config;
   // batch_prove refuses a batch with an unusable witness before proving anything (exit 2), as it always has;
   // `proofline batch` fails only that job.
