@@ -4,6 +4,10 @@
 // synthesis again; the job keeps its id, its place in submission order and its deadline.
 #include <proofline/graph/detail/flow.hpp>
 
+#include <optional>
+#include <string>
+#include <utility>
+
 #include <proofline/util/logging.hpp>
 
 namespace proofline::graph::detail {
@@ -31,12 +35,20 @@ void reset_for_retry(JobState& job) {
 
 bool requeue_after_gpu_loss(Core& core, JobState& job) {
   if (!job.error || job.error->code != Errc::cuda || job.gpu < 0) return false;
-  if (job.abandoned.load(std::memory_order_acquire) || !may_retry(core, job)) return false;
   devices::GpuLane& lost = core.ctx->gpu_of(job);
   // A CUDA error on a GPU that still works is the job's own (a launch refused, an allocation): it stands.
   if (devices::check_health(lost)) return false;
-  auto target = route_now(core, *job.key);
-  if (!target) return false;
+  std::optional<std::pair<int, memory::ResidentHandle>> target;
+  if (!job.abandoned.load(std::memory_order_acquire) && may_retry(core, job))
+    target = route_now(core, *job.key);
+  if (!target) {
+    // It stands, but says which GPU failed (the CUDA message alone names a call, not the device).
+    const std::string gpu = "GPU " + std::to_string(lost.device);
+    if (job.error->message.find(gpu) == std::string::npos)
+      job.error->message =
+          gpu + " failed under this job and no other place can prove it: " + job.error->message;
+    return false;
+  }
   {
     std::lock_guard lock(core.jobs_mutex);
     Phase expected = Phase::admitted;

@@ -4,7 +4,8 @@
 //   - every job gets exactly one result (its callback once, its future once), none is lost or doubled;
 //   - every successful proof verifies (checked here, independently of the pipeline);
 //   - a job with nothing planned against it succeeds; a failure is the planned fault, a cancel or a timeout;
-//   - nothing is leased once a wave has drained, and after the final shutdown (pinned bytes, slots, tokens);
+//   - nothing is leased once a wave has drained (but the pipeline's own lifetime leases), and nothing at all
+//     after the final shutdown (pinned bytes, slots, tokens);
 //   - memory is flat: the resident set after the last wave is within a bound of the one after the first.
 //
 //   proofline_soak --jobs 1000                      # the CPU backend (the ctest soak/cpu)
@@ -230,9 +231,12 @@ void check_record(const std::vector<std::unique_ptr<Circuit>>& circuits, const R
     tally.problem(who + ": nothing was planned against it, yet it failed");
 }
 
-void check_idle(const Pipeline& pipeline, const char* when, Tally& tally) {
+/// `resident_leases`: pinned bytes the pipeline itself holds while it runs (the CUDA backend's device slots
+/// lease their pinned result buffers from the pool for the pipeline's lifetime), 0 after shutdown.
+void check_idle(const Pipeline& pipeline, const char* when, std::uint64_t resident_leases, Tally& tally) {
   const PipelineStats s = pipeline.stats();
-  if (s.pool.bytes_leased != 0 || s.pool.slots_out != 0 || s.slots_in_flight != 0 || s.queue_depth != 0)
+  if (s.pool.bytes_leased != resident_leases || s.pool.slots_out != 0 || s.slots_in_flight != 0 ||
+      s.queue_depth != 0)
     tally.problem(std::string(when) + ": still leased: " + std::to_string(s.pool.bytes_leased) +
                   " pinned bytes, " + std::to_string(s.pool.slots_out) + " slots, " +
                   std::to_string(s.slots_in_flight) + " in flight, " + std::to_string(s.queue_depth) +
@@ -273,6 +277,7 @@ Config soak_config(const Args& a) {
   config.host_budget = a.backend == Backend::cpu ? 24ull << 20 : 4ull << 30;
   config.max_threads = a.threads;
   config.queue_capacity = 1u << 20;
+  config.max_log_n = *std::max_element(a.log_sizes.begin(), a.log_sizes.end());  // device slots fit every key
   return config;
 }
 
@@ -288,6 +293,7 @@ int run(const Args& a) {
     keys.push_back(pipeline.add_key(
         KeySpec{"n" + std::to_string(a.log_sizes[i]), circuits[i]->pk, circuits[i]->cs, circuits[i]->vk}));
 
+  const std::uint64_t resident_leases = pipeline.stats().pool.bytes_leased;
   std::mt19937_64 rng(a.seed);
   std::vector<std::unique_ptr<Record>> records;
   std::vector<Submission> submissions;
@@ -299,7 +305,7 @@ int run(const Args& a) {
     submit_wave(pipeline, a, rng, circuits, keys, *faults, records, submissions, count);
     collect(submissions, records, first, tally);
     pipeline.drain();
-    check_idle(pipeline, ("after wave " + std::to_string(wave + 1)).c_str(), tally);
+    check_idle(pipeline, ("after wave " + std::to_string(wave + 1)).c_str(), resident_leases, tally);
     if (wave == 0) rss_after_first = resident_bytes();
   }
   const std::uint64_t rss_last = resident_bytes();
@@ -312,7 +318,7 @@ int run(const Args& a) {
   submit_wave(pipeline, a, rng, circuits, keys, *faults, records, submissions, a.in_flight_at_shutdown, true);
   pipeline.shutdown(ShutdownMode::cancel);
   collect(submissions, records, first, tally);
-  check_idle(pipeline, "after shutdown", tally);
+  check_idle(pipeline, "after shutdown", 0, tally);
   for (const auto& record : records) check_record(circuits, *record, tally);
 
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
