@@ -114,6 +114,14 @@ TEST_CASE("pipeline/cli/batch_prove runs several modes in one invocation with pr
   CHECK(!std::filesystem::exists(report));
 }
 
+TEST_CASE("pipeline/cli/batch_prove --presynthesize keeps its witnesses within half of --host-budget") {
+  // A 2^10 job's z, a, b, c take 128 KiB: half of an 8 MiB budget holds 32 of the 40 jobs.
+  const Outcome o =
+      batch_prove("--backend cpu --synthetic 10 --count 40 --presynthesize --host-budget 8M --slots 2");
+  REQUIRE_MESSAGE(o.code == 0, o.out << o.err);
+  CHECK_MESSAGE(o.out.find("32 distinct jobs presynthesized") != std::string::npos, o.out);
+}
+
 TEST_CASE("pipeline/cli/batch_prove exits 1 when a job fails and names it") {
   const Outcome o = batch_prove("--backend cpu --synthetic 8 --count 3 --inject-fault msm:1");
   CHECK(o.code == 1);
