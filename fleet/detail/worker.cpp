@@ -21,6 +21,8 @@ std::string this_host() {
   return name;
 }
 
+constexpr std::chrono::seconds safety_period{30};
+
 /// Failures that another attempt cannot fix: the job's own input is wrong.
 bool permanent_failure(Errc code) {
   return code == Errc::bad_input || code == Errc::invalid_argument;
@@ -91,7 +93,6 @@ int Worker::capacity() const {
 }
 
 WorkerBeat Worker::beat_row() const {
-  // Member by member: GCC 12 miscompiles this aggregate's designated initializer at -O2 (a crash in it).
   WorkerBeat beat;
   beat.name = options_.name;
   beat.host = host_;
@@ -127,6 +128,7 @@ void Worker::claim() {
   ++db_time_.claims;
   db_time_.claimed += static_cast<std::int64_t>(jobs.size());
   if (static_cast<int>(jobs.size()) < room) queue_may_have_work_ = false;
+  last_claim_ = Clock::now();
   for (ClaimedJob& job : jobs) {
     PL_LOG_DEBUG("fleet worker {}: claimed job {} ({}), attempt {}", options_.name, job.id, job.name,
                  job.attempt);
@@ -249,13 +251,15 @@ bool Worker::drained() const {
 }
 
 std::chrono::milliseconds Worker::sleep_time() const {
-  std::chrono::milliseconds wait = 30s;  // a safety net only: every event that matters wakes the loop
+  std::chrono::milliseconds wait = safety_period;  // every event that matters wakes the loop before
   if (db_) wait = std::min(wait, until(next_beat_));
   if (!db_) wait = std::min(wait, until(next_connect_));
   return wait;
 }
 
 void Worker::serve_once() {
+  // A safety net, not the way work arrives (NOTIFY is): a claim at least every safety_period when idle.
+  if (Clock::now() - last_claim_ > safety_period) queue_may_have_work_ = true;
   deliver();
   if (Clock::now() >= next_beat_) beat();
   if (!draining_ && queue_may_have_work_) claim();

@@ -97,7 +97,7 @@ class Worker {
   std::int64_t proofs_ = 0;
   DatabaseTime db_time_;
   std::string host_;
-  Clock::time_point next_beat_{}, next_connect_{}, drain_deadline_{};
+  Clock::time_point next_beat_{}, next_connect_{}, drain_deadline_{}, last_claim_{};
   std::chrono::milliseconds backoff_{100};
 };
 

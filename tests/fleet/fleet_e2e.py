@@ -54,6 +54,13 @@ class Fleet:
                               "-c", sql], check=True, capture_output=True, text=True)
         return out.stdout.strip()
 
+    def sql_or_none(self, sql):
+        """None while the statement fails (e.g. before a worker made the schema)."""
+        try:
+            return self.sql(sql)
+        except subprocess.CalledProcessError:
+            return None
+
     def count(self, where):
         return int(self.sql("SELECT count(*) FROM proofline.jobs WHERE " + where) or 0)
 
@@ -116,10 +123,15 @@ def test_drain(args):
         chain = os.path.join(args.fixtures, "chain_1024")
         wtns = copies(fleet, os.path.join(chain, "witness.wtns"), "d", 12)
         worker = fleet.worker("drainer", lease=30)
+        # Idle first (its first claim found nothing): only the NOTIFY of the insert can wake it before its
+        # 30-second safety claim.
+        fleet.wait_for("the worker's first heartbeat",
+                       lambda: fleet.sql_or_none("SELECT count(*) FROM proofline.workers") == "1")
         submit = fleet.start(["submit", "--zkey", os.path.join(chain, "circuit_final.zkey"), "--wtns"] + wtns,
                              "submit.log", env_url=True)
         check(submit.wait(timeout=30) == 0, "submit queues 12 jobs")
-        fleet.wait_for("the worker to hold jobs", lambda: fleet.count("state = 'running'") > 0)
+        fleet.wait_for("the idle worker to be woken by NOTIFY and claim", lambda: fleet.count("state = 'running'") > 0,
+                       timeout=10)
         held = fleet.count("state = 'running'")
         worker.send_signal(signal.SIGTERM)
         check(worker.wait(timeout=60) == 0, "SIGTERM while holding %d jobs: the worker exits 0" % held)
@@ -164,7 +176,7 @@ def submit_groups(fleet, args):
 
 
 def chaos_checks(fleet, subs):
-    check(subs["a"].wait(timeout=100) == 1, "submission a ends with exit 1 (its three broken witnesses fail)")
+    check(subs["a"].wait(timeout=200) == 1, "submission a ends with exit 1 (its three broken witnesses fail)")
     check(subs["b"].wait(timeout=30) == 0, "submission b (inline witnesses) ends with exit 0")
     check(subs["c"].wait(timeout=30) == 1, "submission c (a key that does not load) ends with exit 1")
     log_a, log_b, log_c = fleet.log("submit-a.log"), fleet.log("submit-b.log"), fleet.log("submit-c.log")
@@ -197,7 +209,7 @@ def test_chaos(args):
                        lambda: fleet.count("state = 'done'") >= 30 and fleet.count("state = 'running' AND worker = 'w1'") > 0)
         workers[1].send_signal(signal.SIGKILL)
         print("killed w1 holding %d jobs" % fleet.count("state = 'running' AND worker = 'w1'"), flush=True)
-        fleet.wait_for("120 proofs", lambda: fleet.count("state = 'done'") >= 120, timeout=90)
+        fleet.wait_for("120 proofs", lambda: fleet.count("state = 'done'") >= 120, timeout=150)
         subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), "pg_server.sh"), "restart",
                         args.state], check=True)
         print("restarted PostgreSQL at %.1f s" % (time.time() - started), flush=True)
