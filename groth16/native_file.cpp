@@ -161,7 +161,9 @@ Loaded<ProvingKeyFile> build_proving_key(const NativeImage& image, const LoadOpt
   pk.h_query =
       image.array<G1Affine>(detail::pk_h, image.param(pk_h_points), detail::section_name(detail::pk_h));
   pk.l_query = image.array<G1Affine>(detail::pk_l, pk.num_private(), detail::section_name(detail::pk_l));
-  validate(pk, Errc::bad_input, image.name(), options.check_query_points);
+  validate(pk, Errc::bad_input, image.name(), options.check_query_points || options.check_query_subgroups);
+  if (options.check_query_subgroups)
+    file.key_check = check_query_subgroups(pk, Errc::bad_input, image.name(), options.key_check);
   if (has_vk) file.vk = read_vk_sections(image, image.param(pk_ic_points));
   file.circuit_digest = image.param(pk_circuit_digest);
   return {std::move(file), image.bytes()};

@@ -25,11 +25,11 @@
 // Loading validates everything before any view is handed out: magic, version, kind, curve, header checksum,
 // the file length against the header, every section's bounds, alignment, size and element count against the
 // params, the section checksums (unless skipped for a trusted fast load), the fixed points (on the curve and
-// in the subgroup) and the CSR structure (so evaluation never reads out of bounds). Any failure throws
-// Error(Errc::bad_input, "<path>: <what is wrong>"), a path that is not a regular file (a FIFO, a device)
-// included, refused before anything is read; an unreadable file Error(Errc::io, ...). Writers write a
-// temporary file beside the target and rename it into place (a symbolic link there is replaced, not
-// followed).
+// in the subgroup), the query points as LoadOptions asks, and the CSR structure (so evaluation never reads
+// out of bounds). Any failure throws Error(Errc::bad_input, "<path>: <what is wrong>"), a path that is not a
+// regular file (a FIFO, a device) included, refused before anything is read; an unreadable file
+// Error(Errc::io, ...). Writers write a temporary file beside the target and rename it into place (a symbolic
+// link there is replaced, not followed).
 #pragma once
 
 #include <cstddef>
@@ -42,6 +42,7 @@
 #include <string_view>
 
 #include <proofline/groth16/constraint_system.hpp>
+#include <proofline/groth16/key_check.hpp>
 #include <proofline/groth16/proving_key.hpp>
 #include <proofline/groth16/verifying_key.hpp>
 
@@ -61,6 +62,11 @@ struct LoadOptions {
   bool verify_checksums = true;
   /// Check that every query point is on its curve (proving keys of unknown origin; O(size)).
   bool check_query_points = false;
+  /// The full check: check_query_points, then every query point in its prime-order subgroup, batched per
+  /// query and skipped for keys checked before (key_check.hpp).
+  bool check_query_subgroups = false;
+  /// The cache of keys already checked, for check_query_subgroups.
+  KeyCheckOptions key_check;
   /// Returns at least `bytes` bytes, 64-byte aligned, kept alive by the returned pointer (e.g. pinned memory
   /// of a residency entry). Empty: page-aligned heap memory.
   std::function<std::shared_ptr<void>(std::size_t bytes)> allocate;
@@ -77,6 +83,7 @@ struct ProvingKeyFile {
   ProvingKey pk;
   std::optional<VerifyingKey> vk;    ///< when the file carries one
   std::uint64_t circuit_digest = 0;  ///< digest(cs) of the circuit the key was made for; 0 unknown
+  KeyCheckReport key_check;          ///< what LoadOptions::check_query_subgroups did (nothing otherwise)
 };
 
 /// A fingerprint of a constraint system's shape and CSR arrays (XXH64-based, not cryptographic), recorded in

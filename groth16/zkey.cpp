@@ -293,15 +293,24 @@ ZkeyFile parse(const BinFile& file, const ZkeyOptions& options) {
   pk.delta1 = h.delta1;
   pk.beta2 = h.beta2;
   pk.delta2 = h.delta2;
-  pk.a_query = read_query<G1Affine>(file, section_a, "A query", n_vars, "nVars", options.points, bytes);
-  pk.b1_query = read_query<G1Affine>(file, section_b1, "B1 query", n_vars, "nVars", options.points, bytes);
-  pk.b2_query = read_query<G2Affine>(file, section_b2, "B2 query", n_vars, "nVars", options.points, bytes);
+  // Per point: coordinates and curve. The subgroups of the full level follow, query by query, batched.
+  const PointCheck level = options.points == PointCheck::full ? PointCheck::on_curve : options.points;
+  pk.a_query = read_query<G1Affine>(file, section_a, "A query", n_vars, "nVars", level, bytes);
+  pk.b1_query = read_query<G1Affine>(file, section_b1, "B1 query", n_vars, "nVars", level, bytes);
+  pk.b2_query = read_query<G2Affine>(file, section_b2, "B2 query", n_vars, "nVars", level, bytes);
   pk.l_query = read_query<G1Affine>(file, section_c, "C query", n_vars - n_public - 1, "nVars - nPublic - 1",
-                                    options.points, bytes);
-  pk.h_query = read_query<G1Affine>(file, section_h, "H query", counts.domain_size, "domainSize",
-                                    options.points, bytes);
+                                    level, bytes);
+  pk.h_query =
+      read_query<G1Affine>(file, section_h, "H query", counts.domain_size, "domainSize", level, bytes);
   out.mapped_bytes = bytes.views;
   out.copied_bytes = bytes.copied;
+  if (options.points == PointCheck::full) {
+    const std::string labels[] = {section_label("A query", section_a), section_label("B1 query", section_b1),
+                                  section_label("B2 query", section_b2), section_label("H query", section_h),
+                                  section_label("C query", section_c)};
+    const QueryNames names{labels[0], labels[1], labels[2], labels[3], labels[4]};
+    out.key_check = check_query_subgroups(pk, Errc::bad_input, file.name(), options.key_check, names);
+  }
 
   // The IC points are few and end up in a vector anyway: always copied and checked in full.
   Counts ic_bytes;

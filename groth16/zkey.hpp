@@ -32,7 +32,9 @@
 // bn128), counts that fit each other (nPublic < nVars, domainSize a power of two up to 2^28, every
 // coefficient's matrix, constraint < domainSize, signal < nVars, value < r), and the points: the six header
 // points always in full (reduced coordinates, on the curve, in the subgroup, not infinity, and δ1/δ2 and
-// β1/β2 consistent by a pairing check), the queries as ZkeyOptions::points says.
+// β1/β2 consistent by a pairing check), the queries as ZkeyOptions::points says. The full level checks each
+// point's coordinates and curve equation, then the subgroups of whole queries at once and only for points not
+// checked before (key_check.hpp: batched random combinations, a cache of checked keys).
 #pragma once
 
 #include <cstddef>
@@ -43,6 +45,7 @@
 #include <string_view>
 
 #include <proofline/groth16/constraint_system.hpp>
+#include <proofline/groth16/key_check.hpp>
 #include <proofline/groth16/proving_key.hpp>
 #include <proofline/groth16/verifying_key.hpp>
 
@@ -51,7 +54,9 @@ namespace proofline::groth16 {
 /// How much of the query points a loader checks. All-zero points (infinity, which snarkjs writes for
 /// variables that never appear in a matrix) pass every level.
 enum class PointCheck {
-  full,      ///< coordinates below p, on the curve, in the prime-order subgroup; TBB-parallel over the points
+  /// coordinates below p, on the curve (per point, TBB-parallel), in the prime-order subgroup (batched per
+  /// query and remembered per key: key_check.hpp)
+  full,
   on_curve,  ///< coordinates below p and on the curve (about 20 times cheaper than full)
   trusted,   ///< none: a key you made or checked before. Header points and sizes are still checked in full
 };
@@ -61,6 +66,8 @@ struct ZkeyOptions {
   /// Build the constraint system from the coefficients section (false: cs stays empty, e.g. to export a
   /// verifying key).
   bool constraint_system = true;
+  /// The subgroup part of PointCheck::full: the cache of keys already checked.
+  KeyCheckOptions key_check;
 };
 
 struct ZkeyHeader {
@@ -80,6 +87,7 @@ struct ZkeyFile {
   /// given to parse_zkey): no second copy. (The name predates reading: files used to be mapped.)
   std::uint64_t mapped_bytes = 0;
   std::uint64_t copied_bytes = 0;  ///< query bytes copied (sections not aligned for our point types)
+  KeyCheckReport key_check;        ///< what the subgroup part of PointCheck::full did (nothing otherwise)
 };
 
 ZkeyFile read_zkey(const std::filesystem::path& path, const ZkeyOptions& options = {});

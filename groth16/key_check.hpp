@@ -1,0 +1,63 @@
+// The full check of a proving key's query points, done once per key: every point's coordinates below p, on
+// the curve (per point, cheap) and in the prime-order subgroup (batched: detail/batch_subgroup.hpp gives the
+// soundness argument; a failure falls back to the per-point test to name the first bad point), remembered in
+// a small cache of keys already checked.
+//
+// The cache holds one record per key, named by the SHA-256 digest of the query points that were checked
+// (their counts and bytes, in memory, exactly as they will be used: no window between hashing and checking).
+// A record is written, atomically, only after the subgroup check of every query passed; a later load of the
+// same points finds it and skips the subgroup work (said at debug log level). A changed key has another
+// digest; a record that is unreadable, corrupt or made for another digest is ignored. The per-point
+// coordinate and curve checks always run. Directory: KeyCheckOptions::cache_directory, else
+// $XDG_CACHE_HOME/proofline/checked-keys, else $HOME/.cache/proofline/checked-keys; with none of them (or
+// use_cache false) nothing is remembered.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <proofline/groth16/proving_key.hpp>
+#include <proofline/util/error.hpp>
+
+namespace proofline::groth16 {
+
+struct KeyCheckOptions {
+  /// Remember keys that passed, and skip the subgroup check of keys remembered.
+  bool use_cache = true;
+  /// Where the records live; empty: default_checked_keys_directory().
+  std::filesystem::path cache_directory;
+};
+
+/// What a full check did (the readers return it; tests and logs read it).
+struct KeyCheckReport {
+  bool subgroups_checked = false;  ///< the batched subgroup check ran and passed
+  bool from_cache = false;         ///< skipped: a record says these points passed before
+  bool record_written = false;     ///< a record was written after the check passed
+  std::string digest;              ///< hex SHA-256 of the queries (empty when no cache was used)
+  double hash_seconds = 0;
+  double check_seconds = 0;  ///< the subgroup check alone
+};
+
+/// $XDG_CACHE_HOME/proofline/checked-keys, else $HOME/.cache/proofline/checked-keys, else empty.
+std::filesystem::path default_checked_keys_directory();
+
+/// The names the queries take in messages: "<context>: <name>: point <i> is not in the prime-order subgroup".
+struct QueryNames {
+  std::string_view a = "the A query", b1 = "the B1 query", b2 = "the B2 query", h = "the H query",
+                   l = "the L query";
+};
+
+/// The digest the cache records: SHA-256 over a version tag and, per query in the order A, B1, B2, H, L, its
+/// point count and the SHA-256 digests of its 16 MiB chunks (hashed in parallel). 64 hex digits.
+std::string query_digest(const ProvingKey& pk);
+
+/// Subgroup membership of every query point of pk, which the caller has already checked per point for
+/// reduced coordinates and the curve. Uses and fills the cache as above. Throws Error(code, "<context>:
+/// <name>: point <i> is not in the prime-order subgroup").
+KeyCheckReport check_query_subgroups(const ProvingKey& pk, Errc code, std::string_view context,
+                                     const KeyCheckOptions& options = {}, const QueryNames& names = {});
+
+}  // namespace proofline::groth16

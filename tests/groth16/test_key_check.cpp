@@ -1,0 +1,270 @@
+// The full key check done once: SHA-256 against FIPS 180-4's examples (both compression functions), the
+// batched subgroup test accepting subgroup points and refusing a point outside at any position (including
+// an order-3 component, the case a single random combination misses one time in three), and the cache of
+// checked keys: skipped on a second load, checked again after a change, never fooled by a corrupt record or
+// one made for another key, never written for a key that failed.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <proofline/arith/curve_batch.hpp>
+#include <proofline/groth16/detail/batch_subgroup.hpp>
+#include <proofline/groth16/detail/sha256.hpp>
+#include <proofline/groth16/key_check.hpp>
+#include <proofline/groth16/native_file.hpp>
+
+#include "groth16/helpers.hpp"
+
+using namespace proofline;
+using namespace proofline::groth16;
+namespace g16d = proofline::groth16::detail;
+
+namespace {
+
+std::string hex(const g16d::Sha256Digest& d) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  for (const auto b : d) (out += digits[b >> 4]) += digits[b & 15];
+  return out;
+}
+
+/// Q + (0, 2): on E(Fp), its non-G1 part the 3-torsion point (0, 2) (a flex of y^2 = x^3 + 4).
+G1Affine g1_with_order3_component(const G1Affine& q) {
+  const G1Affine t{Fp::zero(), Fp::from_u64(2)};
+  return (q.to_jacobian() + t).to_affine();
+}
+
+/// Hashing x = 1, 2, ... to the curve without clearing the cofactor.
+G1Affine g1_outside_subgroup() {
+  for (std::uint64_t x = 1;; ++x) {
+    G1Affine p{Fp::from_u64(x), Fp::zero()};
+    if ((p.x.squared() * p.x + Fp::from_u64(4)).sqrt(p.y) && !is_in_subgroup(p)) return p;
+  }
+}
+G2Affine g2_outside_subgroup() {
+  for (std::uint64_t x = 1;; ++x) {
+    G2Affine p{Fp2{Fp::from_u64(x), Fp::one()}, Fp2{}};
+    if ((p.x.squared() * p.x + Fp2{Fp::from_u64(4), Fp::from_u64(4)}).sqrt(p.y) && !is_in_subgroup(p))
+      return p;
+  }
+}
+
+/// count subgroup points [k]G for k = 1, 2, ..., every 7th one infinity (as snarkjs writes for unused
+/// variables).
+template <class Affine>
+std::vector<Affine> subgroup_points(std::size_t count) {
+  using Jacobian = decltype(Affine::generator().to_jacobian());
+  std::vector<Jacobian> jac(count);
+  Jacobian acc = Jacobian::infinity();
+  for (auto& p : jac) p = (acc += Affine::generator());
+  for (std::size_t i = 0; i < count; i += 7) jac[i] = Jacobian::infinity();
+  std::vector<Affine> out(count);
+  batch_to_affine(std::span<const Jacobian>(jac), std::span<Affine>(out));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("groth16/key_check/sha256 matches FIPS 180-4 with and without the SHA extensions") {
+  const std::string two_blocks = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  const std::string million(1000000, 'a');
+  CHECK(hex(g16d::sha256("", 0)) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(hex(g16d::sha256("abc", 3)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(hex(g16d::sha256(two_blocks.data(), two_blocks.size())) ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  CHECK(hex(g16d::sha256(million.data(), million.size())) ==
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  CHECK(hex(g16d::sha256_portable(million.data(), million.size())) ==
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  // Every length around the block and padding boundaries, fed whole and in uneven pieces.
+  std::mt19937_64 rng(5);
+  std::vector<std::uint8_t> data(300);
+  for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+  for (std::size_t n = 0; n < data.size(); ++n) {
+    const auto whole = g16d::sha256(data.data(), n);
+    CHECK(whole == g16d::sha256_portable(data.data(), n));
+    g16d::Sha256 pieces;
+    for (std::size_t at = 0; at < n;) {
+      const std::size_t take = std::min<std::size_t>(n - at, 1 + rng() % 70);
+      pieces.update(data.data() + at, take);
+      at += take;
+    }
+    CHECK(pieces.finish() == whole);
+  }
+  MESSAGE("SHA extensions used: " << g16d::sha256_uses_cpu_extensions());
+}
+
+TEST_CASE("groth16/key_check/the batched subgroup check accepts subgroup points and names one outside") {
+  std::mt19937_64 rng(std::random_device{}());
+  auto g1 = subgroup_points<G1Affine>(700);
+  auto g2 = subgroup_points<G2Affine>(300);
+  CHECK(g16d::batch_in_subgroup(g1));
+  CHECK(g16d::batch_in_subgroup(g2));
+  CHECK(!g16d::first_outside_subgroup(std::span<const G1Affine>(g1)));
+  CHECK(g16d::batch_in_subgroup(std::span<const G1Affine>()));
+
+  for (const G1Affine& bad : {g1_with_order3_component(g1[1]), g1_outside_subgroup()}) {
+    REQUIRE(bad.is_on_curve());
+    REQUIRE(!is_in_subgroup(bad));
+    auto points = g1;
+    const std::size_t at = rng() % points.size();
+    points[at] = bad;
+    CAPTURE(at);
+    CHECK(!g16d::batch_in_subgroup(points));
+    CHECK(g16d::first_outside_subgroup(std::span<const G1Affine>(points)) == at);
+  }
+  const G2Affine bad2 = g2_outside_subgroup();
+  REQUIRE(bad2.is_on_curve());
+  auto points2 = g2;
+  const std::size_t at2 = rng() % points2.size();
+  points2[at2] = bad2;
+  CAPTURE(at2);
+  CHECK(!g16d::batch_in_subgroup(points2));
+  CHECK(g16d::first_outside_subgroup(std::span<const G2Affine>(points2)) == at2);
+  // Two bad points: the lowest index is named.
+  points2[at2 / 2] = bad2;
+  CHECK(g16d::first_outside_subgroup(std::span<const G2Affine>(points2)) == at2 / 2);
+}
+
+TEST_CASE("groth16/key_check/one combination misses an order-3 component about one time in three") {
+  // Why the check runs many rounds: with a single {-1, 0, 1} round the bad point survives exactly when its
+  // coefficient is 0. 90 trials: 30 expected, below 12 or above 50 has probability under 1e-6.
+  auto points = subgroup_points<G1Affine>(100);
+  points[37] = g1_with_order3_component(points[38]);
+  int passed = 0;
+  for (int trial = 0; trial < 90; ++trial) passed += g16d::batch_in_subgroup(points, 1) ? 1 : 0;
+  CHECK(passed >= 12);
+  CHECK(passed <= 50);
+  CHECK(!g16d::batch_in_subgroup(points));
+}
+
+TEST_CASE("groth16/key_check/the cache skips a second check and is invalidated by any change") {
+  test::TempDir dir;
+  const auto& fixture = test::small_fixture(8, HConvention::snarkjs);
+  const auto key_path = dir.path() / "key.plkey";
+  write_proving_key(key_path, fixture.keys.pk);
+  LoadOptions options;
+  options.check_query_subgroups = true;
+  options.key_check.cache_directory = dir.path() / "checked";
+
+  const auto first = load_proving_key(key_path, options).value.key_check;
+  CHECK(first.subgroups_checked);
+  CHECK(!first.from_cache);
+  CHECK(first.record_written);
+  CHECK(first.digest.size() == 64);
+  CHECK(std::filesystem::exists(options.key_check.cache_directory / (first.digest + ".checked")));
+  const auto second = load_proving_key(key_path, options).value.key_check;
+  CHECK(second.from_cache);
+  CHECK(!second.subgroups_checked);
+  CHECK(second.digest == first.digest);
+  // Without the cache nothing is read or written.
+  LoadOptions uncached = options;
+  uncached.key_check.use_cache = false;
+  const auto third = load_proving_key(key_path, uncached).value.key_check;
+  CHECK(third.subgroups_checked);
+  CHECK(third.digest.empty());
+
+  // One byte of any query changes the digest.
+  ProvingKey pk = fixture.keys.pk;
+  for (auto* query : {&pk.a_query, &pk.b1_query, &pk.h_query, &pk.l_query}) {
+    std::vector<G1Affine> copy(query->begin(), query->end());
+    const SharedArray<G1Affine> saved = *query;
+    reinterpret_cast<std::uint8_t*>(copy.data())[copy.size() * sizeof(G1Affine) / 2] ^= 1;
+    *query = SharedArray<G1Affine>(std::move(copy));
+    CHECK(query_digest(pk) != first.digest);
+    *query = saved;
+  }
+  std::vector<G2Affine> b2(pk.b2_query.begin(), pk.b2_query.end());
+  reinterpret_cast<std::uint8_t*>(b2.data())[17] ^= 1;
+  pk.b2_query = SharedArray<G2Affine>(std::move(b2));
+  CHECK(query_digest(pk) != first.digest);
+  CHECK(query_digest(fixture.keys.pk) == first.digest);
+
+  // A changed key file (still valid: two H points swapped) is checked again.
+  ProvingKey swapped = fixture.keys.pk;
+  std::vector<G1Affine> h(swapped.h_query.begin(), swapped.h_query.end());
+  std::swap(h[3], h[4]);
+  swapped.h_query = SharedArray<G1Affine>(std::move(h));
+  write_proving_key(key_path, swapped);
+  const auto changed = load_proving_key(key_path, options).value.key_check;
+  CHECK(changed.subgroups_checked);
+  CHECK(changed.digest != first.digest);
+}
+
+TEST_CASE("groth16/key_check/corrupt or foreign records are ignored and failed keys never remembered") {
+  test::TempDir dir;
+  const auto& fixture = test::small_fixture(8, HConvention::snarkjs);
+  const auto key_path = dir.path() / "key.plkey";
+  write_proving_key(key_path, fixture.keys.pk);
+  LoadOptions options;
+  options.check_query_subgroups = true;
+  options.key_check.cache_directory = dir.path() / "checked";
+  const std::string digest = query_digest(fixture.keys.pk);
+  const auto record = options.key_check.cache_directory / (digest + ".checked");
+  std::filesystem::create_directories(options.key_check.cache_directory);
+
+  const auto write = [](const std::filesystem::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  };
+  write(record, "garbage");
+  CHECK(load_proving_key(key_path, options).value.key_check.subgroups_checked);
+  // The check rewrote it; now make it the record of another key under this key's name.
+  std::ifstream in(record);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  REQUIRE(text.find(digest) != std::string::npos);
+  std::string other = text;
+  other.replace(other.find(digest), 64, std::string(64, 'a'));
+  write(record, other);
+  CHECK(load_proving_key(key_path, options).value.key_check.subgroups_checked);
+  write(record, text + "x");
+  CHECK(load_proving_key(key_path, options).value.key_check.subgroups_checked);
+  CHECK(load_proving_key(key_path, options).value.key_check.from_cache);
+
+  // A key with one point outside the subgroup (among many, at a random place) fails by name, every time,
+  // and leaves no record.
+  std::mt19937_64 rng(std::random_device{}());
+  ProvingKey bad = fixture.keys.pk;
+  std::vector<G1Affine> h(bad.h_query.begin(), bad.h_query.end());
+  REQUIRE(h.size() >= 200);
+  const std::size_t at = rng() % h.size();
+  h[at] = g1_with_order3_component(h[at]);
+  bad.h_query = SharedArray<G1Affine>(std::move(h));
+  const auto bad_path = dir.path() / "bad.plkey";
+  write_proving_key(bad_path, bad);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    try {
+      load_proving_key(bad_path, options);
+      FAIL("a key with a point outside G1 loaded");
+    } catch (const Error& e) {
+      CHECK(e.code() == Errc::bad_input);
+      CHECK(std::string(e.what()).find("the H query: point " + std::to_string(at) +
+                                       " is not in the prime-order subgroup") != std::string::npos);
+    }
+  }
+  CHECK(!std::filesystem::exists(options.key_check.cache_directory / (query_digest(bad) + ".checked")));
+  // Without the subgroup check the bad key loads (the curve check passes): the check is what refuses it.
+  LoadOptions curve_only;
+  curve_only.check_query_points = true;
+  CHECK_NOTHROW(load_proving_key(bad_path, curve_only));
+}
+
+TEST_CASE("groth16/key_check/the default directory follows XDG_CACHE_HOME, then HOME") {
+  const auto saved = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  const auto xdg = saved("XDG_CACHE_HOME"), home = saved("HOME");
+  ::setenv("XDG_CACHE_HOME", "/x/cache", 1);
+  ::setenv("HOME", "/h", 1);
+  CHECK(default_checked_keys_directory() == "/x/cache/proofline/checked-keys");
+  ::unsetenv("XDG_CACHE_HOME");
+  CHECK(default_checked_keys_directory() == "/h/.cache/proofline/checked-keys");
+  ::unsetenv("HOME");
+  CHECK(default_checked_keys_directory().empty());
+  if (xdg) ::setenv("XDG_CACHE_HOME", xdg->c_str(), 1);
+  if (home) ::setenv("HOME", home->c_str(), 1);
+}
