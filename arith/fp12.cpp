@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include <proofline/arith/bn254/fp12.hpp>
+
 namespace proofline {
 
 namespace {
@@ -11,17 +13,18 @@ namespace {
 // p^11 has 4181 bits; 72 limbs hold it with room to spare.
 using WideInt = BigInt<72>;
 
-/// value * Fp::modulus (the product must fit, which holds for p^k with k <= 11).
+/// value * Base::modulus (the product must fit, which holds for p^k with k <= 11 and p below 2^384).
+template <class Base>
 WideInt mul_by_modulus(const WideInt& value) {
-  constexpr Fp::Int p = Fp::modulus;
+  constexpr typename Base::Int p = Base::modulus;
   WideInt out;
   for (std::size_t i = 0; i < WideInt::limb_count; ++i) {
     if (value.limb[i] == 0) continue;
     std::uint64_t carry = 0;
-    for (std::size_t j = 0; j < Fp::N && i + j < WideInt::limb_count; ++j) {
+    for (std::size_t j = 0; j < Base::N && i + j < WideInt::limb_count; ++j) {
       out.limb[i + j] = detail::mac(out.limb[i + j], value.limb[i], p.limb[j], carry);
     }
-    for (std::size_t k = i + Fp::N; carry != 0 && k < WideInt::limb_count; ++k) {
+    for (std::size_t k = i + Base::N; carry != 0 && k < WideInt::limb_count; ++k) {
       out.limb[k] = detail::add_carry(out.limb[k], 0, carry);
     }
   }
@@ -41,7 +44,9 @@ WideInt div_small(const WideInt& value, std::uint64_t divisor) {
 }
 
 /// For k = 0..11: gamma[k] = xi^((p^k - 1) / 6), the factor w^(p^k) / w, and its square and fourth power,
-/// v^(p^k) / v = xi^((p^k - 1) / 3) and v^(2 p^k) / v^2. p = 1 (mod 6), so every division is exact.
+/// v^(p^k) / v = xi^((p^k - 1) / 3) and v^(2 p^k) / v^2. p = 1 (mod 6) for both curves, so every division
+/// is exact.
+template <class Fp2>
 struct FrobeniusCoefficients {
   Fp2 w[12];
   Fp2 v[12];
@@ -56,18 +61,20 @@ struct FrobeniusCoefficients {
       w[k] = xi.pow(div_small(exponent, 6));
       v[k] = w[k].squared();
       v_squared[k] = v[k].squared();
-      p_power = mul_by_modulus(p_power);
+      p_power = mul_by_modulus<typename Fp2::Base>(p_power);
     }
   }
 };
 
-const FrobeniusCoefficients& frobenius_coefficients() {
-  static const FrobeniusCoefficients coefficients;
+template <class Fp2>
+const FrobeniusCoefficients<Fp2>& frobenius_coefficients() {
+  static const FrobeniusCoefficients<Fp2> coefficients;
   return coefficients;
 }
 
 /// (a + b s)^2 in Fp4 = Fp2[s] / (s^2 - xi), returned as (c0, c1).
-inline void fp4_square(const Fp2& a, const Fp2& b, Fp2& c0, Fp2& c1) {
+template <class Fp2>
+void fp4_square(const Fp2& a, const Fp2& b, Fp2& c0, Fp2& c1) {
   const Fp2 a2 = a.squared();
   const Fp2 b2 = b.squared();
   c0 = b2.mul_by_nonresidue() + a2;
@@ -76,9 +83,10 @@ inline void fp4_square(const Fp2& a, const Fp2& b, Fp2& c0, Fp2& c1) {
 
 }  // namespace
 
-Fp6 Fp6::frobenius_map(unsigned power) const {
+template <class Fp2>
+Fp6T<Fp2> Fp6T<Fp2>::frobenius_map(unsigned power) const {
   power %= 12;
-  const FrobeniusCoefficients& table = frobenius_coefficients();
+  const FrobeniusCoefficients<Fp2>& table = frobenius_coefficients<Fp2>();
   // Fp2 coefficients map by conjugation for odd powers; v^(p^k) = v * xi^((p^k - 1) / 3).
   const bool odd = power % 2 == 1;
   const Fp2 a0 = odd ? c0.conjugate() : c0;
@@ -87,12 +95,14 @@ Fp6 Fp6::frobenius_map(unsigned power) const {
   return {a0, a1 * table.v[power], a2 * table.v_squared[power]};
 }
 
-Fp12 Fp12::frobenius_map(unsigned power) const {
+template <class Fp2>
+Fp12T<Fp2> Fp12T<Fp2>::frobenius_map(unsigned power) const {
   power %= 12;
-  return {c0.frobenius_map(power), c1.frobenius_map(power) * frobenius_coefficients().w[power]};
+  return {c0.frobenius_map(power), c1.frobenius_map(power) * frobenius_coefficients<Fp2>().w[power]};
 }
 
-Fp12 Fp12::cyclotomic_squared() const {
+template <class Fp2>
+Fp12T<Fp2> Fp12T<Fp2>::cyclotomic_squared() const {
   // Granger and Scott, "Faster squaring in the cyclotomic subgroup of sixth degree extensions" (PKC 2010):
   // with f = (z0 + z1 s) + (z2 + z3 s) w + (z4 + z5 s) w^2 over Fp4 = Fp2[s], s = w^3, unitarity gives
   // the square from three Fp4 squarings. zi below are the Fp2 slots in that order.
@@ -111,5 +121,11 @@ Fp12 Fp12::cyclotomic_squared() const {
   const Fp2 r5 = (t3 + z5).doubled() + t3;
   return {{r0, r4, r3}, {r2, r1, r5}};
 }
+
+// The two towers the library builds: BLS12-381's and BN254's.
+template struct Fp6T<Fp2>;
+template struct Fp12T<Fp2>;
+template struct Fp6T<bn254::Fp2>;
+template struct Fp12T<bn254::Fp2>;
 
 }  // namespace proofline
