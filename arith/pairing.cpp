@@ -8,9 +8,9 @@
 // the loop result is conjugated: f_{z,Q} = 1 / f_{|z|,Q} up to such factors, and conjugation is the
 // inverse after the easy part (the pairing values have norm 1 over Fp6).
 //
-// Doubling and addition steps follow Aranha, Karabina, Longa, Gebotys, Lopez, "Faster explicit formulas
-// for computing pairings over ordinary curves" (Eurocrypt 2011), equations for homogeneous coordinates and
-// a = 0, with b' = 4 xi for this twist; the doubling is scaled by 4 so that it needs no halving.
+// Doubling and addition steps are detail/miller_steps.hpp's (shared with BN254's pairing): Aranha, Karabina,
+// Longa, Gebotys, Lopez, "Faster explicit formulas for computing pairings over ordinary curves" (Eurocrypt
+// 2011), equations for homogeneous coordinates and a = 0, with b' = 4 xi for this twist.
 //
 // Final exponentiation: f^((p^6 - 1)(p^2 + 1)) (easy part), then the hard part by Hayashida, Hayasaka,
 // Teruya, "Efficient final exponentiation via cyclotomic structure for pairings over families of elliptic
@@ -22,6 +22,7 @@
 #include <proofline/arith/pairing.hpp>
 
 #include <proofline/arith/curve_params.hpp>
+#include <proofline/arith/detail/miller_steps.hpp>
 
 #include <bit>
 #include <cstdint>
@@ -34,9 +35,7 @@ namespace {
 constexpr unsigned loop_top_bit = 63 - std::countl_zero(bls_z_abs);
 constexpr std::size_t loop_line_count = loop_top_bit + std::popcount(bls_z_abs) - 1;
 
-struct Homogeneous {
-  Fp2 x, y, z;
-};
+using Homogeneous = detail::HomogeneousPoint<Fp2>;
 
 /// 12 xi * value (3 b' with b' = 4 xi), by additions.
 Fp2 mul_by_3b(const Fp2& value) {
@@ -45,42 +44,18 @@ Fp2 mul_by_3b(const Fp2& value) {
   return (four + twice).doubled();
 }
 
-/// T <- 2T; returns the tangent line at T. Tangent through (x, y) at P, times -2 y Z^2:
-/// (3 b' Z^2 - Y^2) + 3 X^2 xP w^2 - 2 Y Z yP w^3.
+/// T <- 2T; returns the tangent line at T (detail/miller_steps.hpp), placed as a + b xP w^2 + c yP w^3.
 PreparedG2::Line doubling_step(Homogeneous& t) {
-  const Fp2 b = t.y.squared();
-  const Fp2 c = t.z.squared();
-  const Fp2 e = mul_by_3b(c);
-  const Fp2 f = e + e + e;
-  const Fp2 h = (t.y + t.z).squared() - b - c;  // 2 Y Z
-  const Fp2 x2 = t.x.squared();
-  const PreparedG2::Line line{e - b, x2 + x2 + x2, -h};
-  // Aranha et al.'s X3 = XY/2 (B - F), Y3 = ((B + F)/2)^2 - 3 E^2, Z3 = B H, all times 4.
-  const Fp2 e2 = e.squared();
-  const Fp2 e2_3 = e2 + e2 + e2;
-  t.x = (t.x * t.y * (b - f)).doubled();
-  t.y = (b + f).squared() - (e2_3 + e2_3).doubled();
-  t.z = (b * h).doubled().doubled();
-  return line;
+  const detail::MillerLine<Fp2> line =
+      detail::miller_doubling_step(t, [](const Fp2& v) { return mul_by_3b(v); });
+  return {line.a, line.b, line.c};
 }
 
 /// T <- T + Q (Q affine, T != +-Q, which holds for Q of order r and the multiples |z| visits); returns the
-/// line through T and Q times lambda = Z (x_T - x_Q): (theta x_Q - lambda y_Q) - theta xP w^2 + lambda yP
-/// w^3.
+/// line through T and Q.
 PreparedG2::Line addition_step(Homogeneous& t, const G2Affine& q) {
-  const Fp2 theta = t.y - q.y * t.z;
-  const Fp2 lambda = t.x - q.x * t.z;
-  const Fp2 c = theta.squared();
-  const Fp2 d = lambda.squared();
-  const Fp2 e = lambda * d;
-  const Fp2 f = t.z * c;
-  const Fp2 g = t.x * d;
-  const Fp2 h = e + f - g.doubled();
-  const PreparedG2::Line line{theta * q.x - lambda * q.y, -theta, lambda};
-  t.x = lambda * h;
-  t.y = theta * (g - h) - e * t.y;
-  t.z = t.z * e;
-  return line;
+  const detail::MillerLine<Fp2> line = detail::miller_addition_step(t, q);
+  return {line.a, line.b, line.c};
 }
 
 Fp12 mul_by_line(const Fp12& f, const PreparedG2::Line& line, const G1Affine& p) {

@@ -398,6 +398,19 @@ TEST_CASE("arith/bn254/generators lie on their curves and have order r") {
   }
 }
 
+TEST_CASE("arith/bn254/final exponentiation is f^((p^12 - 1) / r), computed by GMP from the definition") {
+  const auto seed = test_seed();
+  CAPTURE(seed);
+  Rng rng(seed);
+  mpz_class p12 = 1;
+  for (int i = 0; i < 12; ++i) p12 *= kP;
+  const Fp12 miller = bn254::miller_loop(bn254::G1Affine::generator(), bn254::G2Affine::generator());
+  const Fp12 inputs[] = {random_fp12(rng), miller};
+  for (const Fp12& f : inputs) {
+    CHECK(fp12_equal(fp12_value(bn254::final_exponentiation(f)), fp12_pow(fp12_value(f), (p12 - 1) / kR)));
+  }
+}
+
 TEST_CASE("arith/bn254/pairing is bilinear and non-degenerate") {
   const auto seed = test_seed();
   CAPTURE(seed);
