@@ -56,6 +56,8 @@ std::string file_stem(const char* path) {
 /// Registers the key with the pipeline and hands out its handle.
 pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key) {
   if (key.name.empty()) key.name = "key-" + std::to_string(pipeline->keys_added.load() + 1);
+  std::shared_lock lock(pipeline->lifecycle);
+  if (pipeline->shut_down) throw_status(PL_ERR_SHUT_DOWN, "the pipeline is shut down");
   key.handle = pipeline->prover.add_key(graph::KeySpec{key.name, key.pk, key.cs, key.vk});
   pipeline->keys_added.fetch_add(1);
   key.pipeline = pipeline;
@@ -195,13 +197,10 @@ PL_API pl_status pl_key_release(pl_key* key) {
   return guarded("pl_key_release", [&] {
     refuse_in_callback("pl_key_release");
     const std::shared_ptr<Key> k = take<Key>(key, "key");
-    // A pipeline destroyed (or shut down) before its key has nothing left to unregister.
+    // A pipeline destroyed or shut down before its key has nothing left to unregister.
     if (const std::shared_ptr<Pipeline> pipeline = k->pipeline.lock()) {
-      try {
-        pipeline->prover.remove_key(k->handle);
-      } catch (const Error& e) {
-        if (e.code() != Errc::cancelled && e.code() != Errc::invalid_argument) throw;
-      }
+      std::shared_lock lock(pipeline->lifecycle);
+      if (!pipeline->shut_down) pipeline->prover.remove_key(k->handle);
     }
     return PL_OK;
   });

@@ -18,6 +18,12 @@ graph::ShutdownMode shutdown_mode(std::int32_t mode) {
                "mode = " + std::to_string(mode) + " is neither PL_SHUTDOWN_DRAIN nor PL_SHUTDOWN_CANCEL");
 }
 
+void shut_down(Pipeline& pipeline, graph::ShutdownMode mode) {
+  std::unique_lock lock(pipeline.lifecycle);
+  pipeline.shut_down = true;
+  pipeline.prover.shutdown(mode);
+}
+
 void fill_stats(const graph::PipelineStats& s, pl_stats* out) {
   std::uint64_t in_flight = s.stages.in_flight();
 #define PL_PUT(field, value) \
@@ -69,7 +75,7 @@ PL_API pl_status pl_pipeline_shutdown(pl_pipeline* pipeline, int32_t mode) {
   return guarded("pl_pipeline_shutdown", [&] {
     refuse_in_callback("pl_pipeline_shutdown");
     const graph::ShutdownMode how = shutdown_mode(mode);
-    lookup<Pipeline>(pipeline, "pipeline")->prover.shutdown(how);
+    shut_down(*lookup<Pipeline>(pipeline, "pipeline"), how);
     return PL_OK;
   });
 }
@@ -96,7 +102,7 @@ PL_API pl_status pl_pipeline_destroy(pl_pipeline* pipeline) {
     // Out of the registry first: no new call can find it. Calls already running hold it until they return;
     // the shutdown waits for the callbacks, so the last reference is never dropped on a pipeline thread.
     std::shared_ptr<Pipeline> owned = take<Pipeline>(pipeline, "pipeline");
-    owned->prover.shutdown(proofline::graph::ShutdownMode::drain);
+    shut_down(*owned, proofline::graph::ShutdownMode::drain);
     owned.reset();
     return PL_OK;
   });

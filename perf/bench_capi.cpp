@@ -5,7 +5,7 @@
 // back as 192 bytes. Each batch gets a fresh pipeline (created, key added, warmed up, outside the timing).
 //
 //   bench_capi [--log-n 16] [--count 64] [--reps 5] [--warmup 4] [--backend cpu|cuda|auto]
-//              [--key-cache DIR] [--json FILE]
+//              [--witness memory|wtns] [--key-cache DIR] [--json FILE]
 //
 // The key is a synthetic circuit's, from a known trapdoor (on the GPU with the CUDA backend), cached in the
 // native format under --key-cache; the C side registers it from those files (pl_key_add_native_files).
@@ -27,6 +27,7 @@
 #include <proofline/groth16/native_file.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/synthetic.hpp>
+#include <proofline/groth16/wtns.hpp>
 #include <proofline/util/log.hpp>
 #include <proofline/util/options.hpp>
 
@@ -47,6 +48,7 @@ struct Options {
   graph::Backend backend = graph::Backend::automatic;
   std::filesystem::path key_cache = std::filesystem::temp_directory_path() / "proofline-bench-keys";
   std::string json_path;
+  bool wtns = false;  ///< both sides read .wtns files (the same witness path: what differs is the ABI alone)
 };
 
 std::optional<Options> parse_options(int argc, char** argv) {
@@ -65,7 +67,13 @@ std::optional<Options> parse_options(int argc, char** argv) {
   cli.text("--backend", "auto|cpu|cuda", "where the pipelines prove (default auto)", backend);
   cli.path("--key-cache", "DIR", "where the synthetic key is cached (default: a temp folder)", cache);
   cli.text("--json", "FILE", "write the figures as JSON too", o.json_path);
+  std::string witness = "memory";
+  cli.text("--witness", "memory|wtns",
+           "memory: C++ MemoryWitness vs C pl_submit_scalars (default); wtns: .wtns files on both sides",
+           witness);
   if (!cli.parse(argc, argv)) return std::nullopt;
+  if (witness != "memory" && witness != "wtns") throw OptionError("--witness must be memory or wtns");
+  o.wtns = witness == "wtns";
   o.backend = graph::parse_backend(backend);
   if (cache) o.key_cache = *cache;
   return o;
@@ -74,11 +82,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
 struct Setup {
   groth16::SyntheticOptions circuit;
   std::shared_ptr<const groth16::ConstraintSystem> cs;
-  std::shared_ptr<const groth16::ProvingKey> pk;
-  std::shared_ptr<const groth16::VerifyingKey> vk;
   std::filesystem::path pk_file, cs_file;
   std::vector<std::shared_ptr<const std::vector<Fr>>> witnesses;  ///< the C++ side's
   std::vector<std::vector<std::uint8_t>> scalars;                 ///< the same witnesses, canonical bytes
+  std::vector<std::filesystem::path> wtns;                        ///< the same witnesses as .wtns files
 };
 
 groth16::SetupOptions setup_options(graph::Backend backend) {
@@ -104,13 +111,15 @@ Setup make_setup(const Options& o, graph::Backend backend) {
   s.cs_file = o.key_cache / (name + ".plcs");
   if (!std::filesystem::exists(s.cs_file)) groth16::write_constraint_system(s.cs_file, circuit.cs);
   s.cs = std::make_shared<const groth16::ConstraintSystem>(std::move(circuit.cs));
-  s.pk = std::make_shared<const groth16::ProvingKey>(std::move(keys.pk));
-  s.vk = std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk));
   // Distinct witnesses, reused round robin (every proof differs anyway: fresh r, s).
   for (std::uint64_t i = 0; i < std::min<std::uint64_t>(o.count, 8); ++i) {
     auto z = std::make_shared<const std::vector<Fr>>(groth16::synthetic_witness(*s.cs, s.circuit, 100 + i));
     std::vector<std::uint8_t> bytes(z->size() * PL_SCALAR_BYTES);
     for (std::size_t j = 0; j < z->size(); ++j) (*z)[j].to_bytes_le(bytes.data() + j * PL_SCALAR_BYTES);
+    if (o.wtns) {
+      s.wtns.push_back(o.key_cache / (name + ".w" + std::to_string(i) + ".wtns"));
+      groth16::write_wtns(s.wtns.back(), *z);
+    }
     s.witnesses.push_back(std::move(z));
     s.scalars.push_back(std::move(bytes));
   }
@@ -125,14 +134,22 @@ graph::Config cpp_config(graph::Backend backend) {
 
 /// One timed batch through the C++ API: seconds from the first submission to the last result.
 double cpp_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::uint64_t warmup) {
+  // The very files the C side registers, loaded afresh for each batch as pl_key_add_native_files does, so
+  // that where the key lies in memory is no difference between the two sides.
+  const groth16::LoadOptions load{.check_query_points = false};
+  groth16::Loaded<groth16::ProvingKeyFile> file = groth16::load_proving_key(s.pk_file, load);
+  auto pk = std::make_shared<const groth16::ProvingKey>(std::move(file.value.pk));
+  auto cs = std::make_shared<const groth16::ConstraintSystem>(
+      groth16::load_constraint_system(s.cs_file, load).value);
   graph::Pipeline prover(cpp_config(backend));
-  const graph::KeyHandle key = prover.add_key({.name = "bench", .pk = s.pk, .cs = s.cs, .vk = s.vk});
+  const graph::KeyHandle key = prover.add_key({.name = "bench", .pk = pk, .cs = cs, .vk = nullptr});
   const auto run = [&](std::uint64_t jobs) {
     std::vector<std::future<graph::JobResult>> results;
-    for (std::uint64_t i = 0; i < jobs; ++i)
-      results.push_back(
-          prover.submit({.key = key, .witness = graph::MemoryWitness{s.witnesses[i % s.witnesses.size()]}})
-              .result);
+    for (std::uint64_t i = 0; i < jobs; ++i) {
+      graph::WitnessSource witness = graph::MemoryWitness{s.witnesses[i % s.witnesses.size()]};
+      if (!s.wtns.empty()) witness = graph::WtnsFile{s.wtns[i % s.wtns.size()]};
+      results.push_back(prover.submit({.key = key, .witness = std::move(witness)}).result);
+    }
     std::size_t proved = 0;
     for (auto& result : results) {
       const graph::JobResult r = result.get();
@@ -169,8 +186,12 @@ double c_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std:
     std::vector<pl_job*> handles(jobs);
     for (std::uint64_t i = 0; i < jobs; ++i) {
       const std::vector<std::uint8_t>& z = s.scalars[i % s.scalars.size()];
-      check(pl_submit_scalars(pipeline, key, z.data(), z.size() / PL_SCALAR_BYTES, nullptr, &handles[i]),
-            "pl_submit_scalars");
+      if (!s.wtns.empty())
+        check(pl_submit_wtns(pipeline, key, s.wtns[i % s.wtns.size()].c_str(), nullptr, &handles[i]),
+              "pl_submit_wtns");
+      else
+        check(pl_submit_scalars(pipeline, key, z.data(), z.size() / PL_SCALAR_BYTES, nullptr, &handles[i]),
+              "pl_submit_scalars");
     }
     std::uint8_t proof[PL_PROOF_BYTES];
     for (pl_job* job : handles) {
@@ -204,9 +225,11 @@ void report(const Options& o, graph::Backend backend, const std::vector<double>&
             const std::vector<double>& c) {
   const double cpp_s = median(cpp), c_s = median(c);
   const double overhead = (c_s / cpp_s - 1.0) * 100.0;
-  std::printf("\nbench_capi: 2^%u rows x %llu jobs, %s backend, %d repetitions (alternating), medians\n",
-              o.log_n, static_cast<unsigned long long>(o.count),
-              std::string(graph::to_string(backend)).c_str(), o.reps);
+  std::printf(
+      "\nbench_capi: 2^%u rows x %llu jobs, %s backend, witnesses %s, %d repetitions (alternating), "
+      "medians\n",
+      o.log_n, static_cast<unsigned long long>(o.count), std::string(graph::to_string(backend)).c_str(),
+      o.wtns ? "from .wtns files (both)" : "in memory (C++ MemoryWitness, C pl_submit_scalars)", o.reps);
   std::printf("| API | median batch s | proofs/s | batches s |\n|---|---|---|---|\n");
   std::printf("| C++ (graph::Pipeline) | %.3f | %.2f | %s |\n", cpp_s, o.count / cpp_s, join(cpp).c_str());
   std::printf("| C ABI (libproofline.so) | %.3f | %.2f | %s |\n", c_s, o.count / c_s, join(c).c_str());
@@ -214,8 +237,9 @@ void report(const Options& o, graph::Backend backend, const std::vector<double>&
   if (o.json_path.empty()) return;
   std::ofstream out(o.json_path);
   out << "{\"bench\": \"capi\", \"log_n\": " << o.log_n << ", \"count\": " << o.count << ", \"backend\": \""
-      << graph::to_string(backend) << "\", \"reps\": " << o.reps << ", \"cpp_s\": [" << join(cpp)
-      << "], \"c_s\": [" << join(c) << "], \"cpp_median_s\": " << cpp_s << ", \"c_median_s\": " << c_s
+      << graph::to_string(backend) << "\", \"witness\": \"" << (o.wtns ? "wtns" : "memory")
+      << "\", \"reps\": " << o.reps << ", \"cpp_s\": [" << join(cpp) << "], \"c_s\": [" << join(c)
+      << "], \"cpp_median_s\": " << cpp_s << ", \"c_median_s\": " << c_s
       << ", \"cpp_proofs_per_s\": " << o.count / cpp_s << ", \"c_proofs_per_s\": " << o.count / c_s
       << ", \"c_overhead_percent\": " << overhead << "}\n";
   if (!out) throw Error(Errc::io, "cannot write " + o.json_path);

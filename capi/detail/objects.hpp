@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 
 #include <proofline.h>
@@ -21,6 +22,10 @@ struct Pipeline {
   explicit Pipeline(graph::Config config) : prover(std::move(config)) {}
   graph::Pipeline prover;
   std::atomic<std::uint64_t> keys_added{0};  ///< names "key-N" for keys registered without one
+  /// Set (under the unique lock) before the prover shuts down. Unregistering a key takes the shared lock and
+  /// skips a shut-down prover: its remove_key would start graph work that nothing waits for any more.
+  std::shared_mutex lifecycle;
+  bool shut_down = false;
 };
 
 struct Key {

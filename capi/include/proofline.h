@@ -268,12 +268,14 @@ typedef struct pl_job_options {
 
 /** Submits a job whose witness is a circom .wtns file, read into the job's pinned slot during synthesis
  * (the path is copied). Waits while the queue is full unless PL_SUBMIT_NO_WAIT. On PL_OK the caller owns
- * *out (pl_job_release); the job runs whether or not the handle is kept. options may be NULL. */
+ * *out (pl_job_release); the job runs whether or not the handle is kept, and its completion callback fires
+ * exactly once. On an error no job exists, *out is NULL and no callback fires. options may be NULL. */
 PL_API pl_status pl_submit_wtns(pl_pipeline* pipeline, const pl_key* key, const char* wtns_path,
                                 const pl_job_options* options, pl_job** out);
 /** Submits a job whose witness z (z[0] = 1, the public inputs, then the private values) is `count` scalars
- * of 32 bytes each, canonical little-endian (copied before returning). count must be the key's
- * num_variables; a scalar not below r is PL_ERR_BAD_INPUT naming its index. */
+ * of 32 bytes each, canonical little-endian, copied before returning. count must be the key's num_variables
+ * (else PL_ERR_INVALID_ARGUMENT). The scalars are checked and converted into the pinned slot during
+ * synthesis: one not below r fails the job with PL_ERR_BAD_INPUT naming its index. */
 PL_API pl_status pl_submit_scalars(pl_pipeline* pipeline, const pl_key* key, const uint8_t* scalars,
                                    size_t count, const pl_job_options* options, pl_job** out);
 
@@ -327,7 +329,7 @@ typedef struct pl_job_info {
   int32_t outcome;  /**< as pl_job_outcome */
   int32_t verified; /**< the pipeline verified the proof (pl_config.verify) */
   int32_t gpu;      /**< the GPU it ran on; -1 on the CPU backend */
-  int32_t stage;    /**< where it failed: 0 queue, 1 admission, 2 synthesis, 3 h2d, 4 ntt, 5 msm, 6 release */
+  int32_t stage;    /**< where it failed: 0 queue .. 6 release, 7 baseline (nodes::Stage); -1 if it did not */
   uint64_t num_public; /**< public inputs in the result */
   double queued_s;     /**< submit to slot */
   double latency_s;    /**< submit to result */

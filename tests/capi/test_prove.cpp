@@ -293,6 +293,11 @@ TEST_CASE("capi/prove/shutdown with cancel: queued jobs are cancelled later subm
   pl_job* late = nullptr;
   CHECK(pl_submit_wtns(p.pipeline, p.key, fixture("witness.wtns").c_str(), nullptr, &late) ==
         PL_ERR_SHUT_DOWN);
+  pl_key* late_key = nullptr;
+  CHECK(pl_key_add_zkey_file(p.pipeline, fixture("circuit_final.zkey").c_str(), nullptr, &late_key) ==
+        PL_ERR_SHUT_DOWN);
+  // Releasing the key of a shut-down pipeline (the Prover's destructor does, then destroys the pipeline)
+  // unregisters nothing: remove_key would start graph work after the shutdown's last wait.
 }
 
 TEST_CASE("capi/prove/threads submit wait and verify concurrently") {
