@@ -66,6 +66,9 @@ std::filesystem::path record_path(const std::filesystem::path& directory, const 
 /// Whether a valid record for `digest` exists; anything else (missing, unreadable, corrupt, another
 /// digest's) is ignored.
 bool has_record(const std::filesystem::path& directory, const std::string& digest) {
+  // Only a regular file: opening a FIFO planted under the record's name would block the load.
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(record_path(directory, digest), error)) return false;
   std::ifstream in(record_path(directory, digest), std::ios::binary);
   if (!in) return false;
   std::string text(max_record_bytes + 1, '\0');

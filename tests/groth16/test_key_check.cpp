@@ -5,8 +5,11 @@
 // one made for another key, never written for a key that failed.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -220,6 +223,11 @@ TEST_CASE("groth16/key_check/corrupt or foreign records are ignored and failed k
   other.replace(other.find(digest), 64, std::string(64, 'a'));
   write(record, other);
   CHECK(load_proving_key(key_path, options).value.key_check.subgroups_checked);
+  // A FIFO under the record's name is passed over, not opened (that would block).
+  std::filesystem::remove(record);
+  REQUIRE(::mkfifo(record.c_str(), 0600) == 0);
+  CHECK(load_proving_key(key_path, options).value.key_check.subgroups_checked);
+  std::filesystem::remove(record);
   write(record, text + "x");
   CHECK(load_proving_key(key_path, options).value.key_check.subgroups_checked);
   CHECK(load_proving_key(key_path, options).value.key_check.from_cache);
