@@ -4,6 +4,7 @@
 //   proofline prove KEY.zkey --circuit C_cpp/ --input in.json PROOF.json PUBLIC.json
 //   proofline batch KEY.zkey ... --out DIR | --manifest FILE           many jobs, one key load
 //   proofline verify VK.json PUBLIC.json PROOF.json                    snarkjs's order
+//   proofline worker|submit|status|migrate                             the PostgreSQL fleet (with libpq)
 //
 // Exit codes as each subcommand's --help says: 0 success, 1 failed jobs or an invalid proof, 2 unusable
 // input or options.
@@ -46,18 +47,23 @@ namespace {
 using namespace proofline;
 
 void print_usage(std::FILE* out, const std::vector<apps::Subcommand>& commands) {
-  std::fprintf(out,
-               "usage: proofline COMMAND [ARGS]    (proofline COMMAND --help for each)\n"
-               "Proves circom circuits (compiled with --prime bls12381, keys from snarkjs) with Groth16 on\n"
-               "BLS12-381, on the GPU when there is one.\n\ncommands:\n");
+  std::fprintf(
+      out,
+      "usage: proofline COMMAND [ARGS]    (proofline COMMAND --help for each)\n"
+      "Proves circom circuits (compiled with --prime bls12381, keys from snarkjs) with Groth16 on\n"
+      "BLS12-381, on the GPU when there is one, alone or as a fleet of workers fed from PostgreSQL.\n\n"
+      "commands:\n");
   for (const apps::Subcommand& c : commands) std::fprintf(out, "  %-8s %s\n", c.name, c.summary);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::vector<apps::Subcommand> commands(apps::circom_subcommands().begin(),
-                                               apps::circom_subcommands().end());
+  std::vector<apps::Subcommand> commands(apps::circom_subcommands().begin(),
+                                         apps::circom_subcommands().end());
+#if PROOFLINE_HAVE_FLEET
+  commands.insert(commands.end(), apps::fleet_subcommands().begin(), apps::fleet_subcommands().end());
+#endif
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     print_usage(argc < 2 ? stderr : stdout, commands);
     return argc < 2 ? 2 : 0;

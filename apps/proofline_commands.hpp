@@ -20,5 +20,8 @@ int run_witness_command(int argc, char** argv);
 
 /// The circom user's commands: prove, batch, verify, witness.
 std::span<const Subcommand> circom_subcommands();
+/// The fleet's commands: worker, submit, status, migrate (proofline_fleet.cpp; only where libpq is, see
+/// PROOFLINE_HAVE_FLEET).
+std::span<const Subcommand> fleet_subcommands();
 
 }  // namespace proofline::apps

@@ -139,7 +139,13 @@ Core::~Core() {
   host_budget->set_release_listener({});
   pool->set_return_listener({});
   stop_supervisor();
-  if (flow) arena.execute([&] { flow.reset(); });
+  // Events raised after shutdown's last wait (remove_key after shutdown releases budget bytes, which mints)
+  // may still run in the graph: wait for them before its nodes go.
+  if (flow)
+    arena.execute([&] {
+      flow->graph.wait_for_all();
+      flow.reset();
+    });
   jobs.clear();
   keys.clear();
   largest.reset();

@@ -252,6 +252,9 @@ TEST_CASE("pipeline/control/shutdown drains or cancels and leaves nothing leased
       CHECK(e.code() == Errc::cancelled);
     }
     pipeline.shutdown();  // idempotent
+    // Keys can still be removed (their memory released) after shutdown, and new ones are refused.
+    pipeline.remove_key(key);
+    CHECK_THROWS_WITH_AS(pipeline.add_key(c.spec("again")), doctest::Contains("shut down"), Error);
   }
   SUBCASE("cancel") {
     Gate gate;
