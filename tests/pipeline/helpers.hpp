@@ -17,6 +17,7 @@
 #include <proofline/groth16/verifier.hpp>
 
 #include "support/pipeline_hooks.hpp"
+#include "support/synthetic_keys.hpp"
 #include "support/temp_dir.hpp"
 #include "support/waits.hpp"
 
@@ -37,36 +38,14 @@ inline const oneapi::tbb::global_control test_parallelism(
     oneapi::tbb::global_control::max_allowed_parallelism, 8);
 
 /// A synthetic circuit and its keys, shared (read-only) by every test of the process.
-struct Circuit {
-  groth16::SyntheticOptions options;
-  std::shared_ptr<const groth16::ConstraintSystem> cs;
-  std::shared_ptr<const groth16::ProvingKey> pk;
-  std::shared_ptr<const groth16::VerifyingKey> vk;
-  groth16::PreparedVerifyingKey pvk;
-
-  KeySpec spec(std::string name, bool with_cs = true) const {
-    return KeySpec{std::move(name), pk, with_cs ? cs : nullptr, vk};
-  }
-  std::vector<Fr> witness(std::uint64_t seed) const { return groth16::synthetic_witness(*cs, options, seed); }
-};
+using Circuit = test_support::SyntheticKeys;
 
 inline const Circuit& circuit(unsigned log_size, HConvention convention = HConvention::generator7) {
   static std::mutex mutex;
   static std::map<std::pair<unsigned, int>, std::unique_ptr<Circuit>> cache;
   std::lock_guard lock(mutex);
   auto& slot = cache[{log_size, static_cast<int>(convention)}];
-  if (!slot) {
-    auto c = std::make_unique<Circuit>();
-    c->options = groth16::SyntheticOptions{.log_size = log_size, .num_public = 2, .seed = 100 + log_size};
-    groth16::SyntheticCircuit made = groth16::make_synthetic_circuit(c->options);
-    groth16::KeyPair keys = groth16::setup_from_trapdoor(made.cs, groth16::trapdoor_from_seed(7 + log_size),
-                                                         groth16::SetupOptions{.convention = convention});
-    c->cs = std::make_shared<const groth16::ConstraintSystem>(std::move(made.cs));
-    c->pk = std::make_shared<const groth16::ProvingKey>(std::move(keys.pk));
-    c->pvk = groth16::prepare(keys.vk);
-    c->vk = std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk));
-    slot = std::move(c);
-  }
+  if (!slot) slot = test_support::make_synthetic_keys(log_size, 100 + log_size, 7 + log_size, convention);
   return *slot;
 }
 

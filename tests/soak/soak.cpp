@@ -32,6 +32,8 @@
 #include <proofline/groth16/verifier.hpp>
 #include <proofline/util/options.hpp>
 
+#include "support/synthetic_keys.hpp"
+
 namespace {
 
 using namespace proofline;
@@ -92,25 +94,10 @@ std::uint64_t resident_bytes() {
   return resident * 4096;
 }
 
-/// A synthetic circuit with its keys.
-struct Circuit {
-  groth16::SyntheticOptions options;
-  std::shared_ptr<const groth16::ConstraintSystem> cs;
-  std::shared_ptr<const groth16::ProvingKey> pk;
-  std::shared_ptr<const groth16::VerifyingKey> vk;
-  groth16::PreparedVerifyingKey pvk;
-};
+using Circuit = test_support::SyntheticKeys;
 
 std::unique_ptr<Circuit> make_circuit(unsigned log_size) {
-  auto c = std::make_unique<Circuit>();
-  c->options = groth16::SyntheticOptions{.log_size = log_size, .num_public = 2, .seed = 500 + log_size};
-  groth16::SyntheticCircuit made = groth16::make_synthetic_circuit(c->options);
-  groth16::KeyPair keys = groth16::setup_from_trapdoor(made.cs, groth16::trapdoor_from_seed(log_size));
-  c->cs = std::make_shared<const groth16::ConstraintSystem>(std::move(made.cs));
-  c->pk = std::make_shared<const groth16::ProvingKey>(std::move(keys.pk));
-  c->pvk = groth16::prepare(keys.vk);
-  c->vk = std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk));
-  return c;
+  return test_support::make_synthetic_keys(log_size, 500 + log_size, log_size);
 }
 
 /// What the soak planned against one job, drawn before it is submitted.
