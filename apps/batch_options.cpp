@@ -63,6 +63,10 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
            "--host-budget when given, reused round robin); synthesis then only copies them into the slot, so "
            "the GPU side is measured alone",
            o.presynthesize);
+  cli.path("--export-snarkjs", "DIR",
+           "write DIR/circuit.zkey (the known-trapdoor, test-only key in snarkjs's format), "
+           "DIR/verification_key.json and one DIR/witness-NNNNNN.wtns per job, then exit 0 without proving",
+           o.export_snarkjs);
 }
 
 void add_snarkjs(OptionParser& cli, BatchOptions& o) {
@@ -196,6 +200,8 @@ void check_combination(BatchOptions& o) {
   if (o.zkey.has_value() != !o.wtns.empty())
     throw OptionError(o.zkey ? "--zkey needs witness files (--wtns A.wtns ...)"
                              : "--wtns needs a key (--zkey KEY.zkey)");
+  if (o.export_snarkjs && o.zkey)
+    throw OptionError("--export-snarkjs writes the synthetic workload; it does not take --zkey or --wtns");
 }
 
 }  // namespace

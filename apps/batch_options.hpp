@@ -20,6 +20,8 @@ struct BatchOptions {
   std::uint64_t seed = 1;
   std::optional<std::filesystem::path> key_cache;
   bool presynthesize = false;
+  /// --export-snarkjs DIR: write the key and the witnesses in snarkjs's formats, prove nothing.
+  std::optional<std::filesystem::path> export_snarkjs;
 
   // The snarkjs workload, instead: --zkey KEY.zkey --wtns A.wtns ...
   std::optional<std::filesystem::path> zkey;

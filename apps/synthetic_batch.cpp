@@ -20,6 +20,7 @@
 #include <proofline/util/size.hpp>
 
 #include "batch_common.hpp"
+#include "snarkjs_export.hpp"
 #include "synthetic_keys.hpp"
 
 namespace proofline::apps {
@@ -243,6 +244,7 @@ int run_one(const BatchOptions& o, const Run& run, std::optional<SyntheticSetup>
 
 int run_synthetic(const BatchOptions& options) {
   log::set_level(options.log_level);
+  if (options.export_snarkjs) return export_snarkjs(options);
   check_outputs_writable(options);
   std::optional<SyntheticSetup> setup;  // made on the first run, once the backend is known
   int status = 0;

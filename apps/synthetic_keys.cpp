@@ -42,7 +42,9 @@ void make_keys(const BatchOptions& o, const graph::Config& config, graph::Backen
                SyntheticSetup& s) {
   s.circuit_options = groth16::SyntheticOptions{.log_size = o.log2, .num_public = 1, .seed = o.seed};
   groth16::SyntheticCircuit circuit = groth16::make_synthetic_circuit(s.circuit_options);
-  const groth16::SetupOptions setup = setup_options(config, backend);
+  groth16::SetupOptions setup = setup_options(config, backend);
+  // A .zkey holds snarkjs's H points (--export-snarkjs); proofs from either convention are the same.
+  if (o.export_snarkjs) setup.convention = HConvention::snarkjs;
   const auto start = Clock::now();
   groth16::KeyPair keys =
       o.key_cache ? groth16::load_or_setup(

@@ -9,6 +9,9 @@
 #   interop.sh snarkjs-accepts CIRCUIT    batch_prove (CPU backend) proves the witnesses; snarkjs verifies them all
 #   interop.sh proofline-accepts CIRCUIT  snarkjs proves; verify_proof accepts, and rejects tampered proofs as
 #                                         snarkjs does
+#   interop.sh export                     batch_prove --export-snarkjs writes a synthetic .zkey and .wtns files:
+#                                         snarkjs exports the same vk, proves with them, and both sides verify
+#                                         both sides' proofs
 #
 # Environment: INTEROP_DIR (work folder in the build dir), PROOFLINE_BIN (folder of batch_prove and
 # verify_proof), PROOFLINE_TEST_TOOLS (folder of proofline_test_ptau and proofline_interop_check).
@@ -169,6 +172,34 @@ case $step in
       done
     done < <(inputs "$circuit")
     say "verify_proof accepted every snarkjs proof of $circuit and rejected the tampered ones, as snarkjs does"
+    ;;
+  export)
+    need_node
+    dir=$INTEROP_DIR/work/export
+    rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
+    run "$PROOFLINE_BIN/batch_prove" --backend cpu --no-progress --synthetic 8 --count 2 --seed 3 \
+      --export-snarkjs files
+    run snarkjs zkey export verificationkey files/circuit.zkey vk.snarkjs.json
+    run cmp files/verification_key.json vk.snarkjs.json
+    run "$PROOFLINE_BIN/batch_prove" --backend cpu --no-progress --verify --zkey files/circuit.zkey \
+      --wtns files/witness-000000.wtns files/witness-000001.wtns --out ours
+    for w in witness-000000 witness-000001; do
+      run snarkjs groth16 prove files/circuit.zkey "files/$w.wtns" "$w.proof.json" "$w.public.json"
+      snarkjs_verify files/verification_key.json "$w.public.json" "$w.proof.json" ||
+        die "snarkjs rejected its own proof of $w from the exported key"
+      run "$PROOFLINE_BIN/verify_proof" files/verification_key.json "$w.public.json" "$w.proof.json"
+      run cmp "$w.public.json" "ours/$w.public.json"
+      snarkjs_verify files/verification_key.json "ours/$w.public.json" "ours/$w.proof.json" ||
+        die "snarkjs rejected proofline's proof of $w from the exported key"
+      # Another statement (the public input plus one) must be rejected by snarkjs.
+      node -e 'const fs=require("fs");const s=JSON.parse(fs.readFileSync(process.argv[1]));
+        s[0]=(BigInt(s[0])+1n).toString();fs.writeFileSync(process.argv[2],JSON.stringify(s,null,1));' \
+        "$w.public.json" wrong.public.json
+      if snarkjs_verify files/verification_key.json wrong.public.json "ours/$w.proof.json"; then
+        die "snarkjs accepted proofline's proof of $w for a changed public input"
+      fi
+    done
+    say "snarkjs reads, proves with and verifies the exported key and witnesses; proofline's proofs verify in snarkjs"
     ;;
   *)
     die "unknown step '$step'"
