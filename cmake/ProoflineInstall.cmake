@@ -45,6 +45,7 @@ set(PROOFLINE_PUBLIC_HEADERS
   groth16/fixed_base.hpp
   groth16/json.hpp
   groth16/key_cache.hpp
+  groth16/key_check.hpp
   groth16/native_file.hpp
   groth16/proof.hpp
   groth16/proof_json.hpp
@@ -60,6 +61,7 @@ set(PROOFLINE_PUBLIC_HEADERS
   groth16/verifying_key.hpp
   groth16/wtns.hpp
   groth16/zkey.hpp
+  groth16/zkey_writer.hpp
   memory/pinning.hpp
   nodes/job.hpp
   trace/chrome_trace.hpp
