@@ -76,16 +76,7 @@ Fp12 cyclotomic_pow(const Fp12& f, std::uint64_t k) {
 }  // namespace
 
 Fp12 multi_miller_loop(std::span<const std::pair<G1Affine, G2Affine>> pairs) {
-  struct Active {
-    G1Affine p;
-    G2Affine q;
-    Homogeneous t;
-  };
-  std::vector<Active> active;
-  active.reserve(pairs.size());
-  for (const auto& [p, q] : pairs) {
-    if (!p.is_infinity() && !q.is_infinity()) active.push_back({p, q, {q.x, q.y, Fp2::one()}});
-  }
+  auto active = detail::miller_terms<Fp2>(pairs);
   Fp12 f = Fp12::one();
   if (active.empty()) return f;
   const unsigned top = loop_naf.count - 1;

@@ -9,6 +9,10 @@
 // since the final exponentiation removes them.
 #pragma once
 
+#include <span>
+#include <utility>
+#include <vector>
+
 namespace proofline::detail {
 
 template <class Fp2>
@@ -21,6 +25,26 @@ template <class Fp2>
 struct HomogeneousPoint {
   Fp2 x, y, z;
 };
+
+/// One pair of a multi-Miller loop: P, Q and the running multiple T of Q (starting at Q).
+template <class G1Affine, class G2Affine, class Fp2>
+struct MillerTerm {
+  G1Affine p;
+  G2Affine q;
+  HomogeneousPoint<Fp2> t;
+};
+
+/// The pairs that contribute to a multi-Miller loop: those with neither point at infinity (e(O, Q) = e(P, O)
+/// = 1), each with T = Q.
+template <class Fp2, class G1Affine, class G2Affine>
+std::vector<MillerTerm<G1Affine, G2Affine, Fp2>> miller_terms(
+    std::span<const std::pair<G1Affine, G2Affine>> pairs) {
+  std::vector<MillerTerm<G1Affine, G2Affine, Fp2>> terms;
+  terms.reserve(pairs.size());
+  for (const auto& [p, q] : pairs)
+    if (!p.is_infinity() && !q.is_infinity()) terms.push_back({p, q, {q.x, q.y, Fp2::one()}});
+  return terms;
+}
 
 /// T <- 2T; returns the tangent line at T, times -2 y Z^2 (for M-type placement; the D-type placement is the
 /// same line times a power of w): (3 b' Z^2 - Y^2), 3 X^2, -2 Y Z. mul_by_3b multiplies by 3 b' for the
