@@ -1,18 +1,20 @@
 // The full check of a proving key's query points, before and after batching and the cache of checked keys:
 // per key, the old per-point check (coordinates, curve, Scott's endomorphism subgroup test on every point),
-// the per-point coordinate and curve check alone, the batched subgroup check (detail/batch_subgroup.hpp), the
-// SHA-256 digest the cache records, and whole loads (trusted, full with an empty cache, full again with the
-// record), as a table and optionally JSON.
+// the per-point coordinate and curve check alone, the batched subgroup check (detail/batch_subgroup.hpp) and
+// its earlier form (41 separate ±1 sums through cpu::msm) for comparison in the same run, the SHA-256 digest
+// the cache records, and whole loads (trusted, full with an empty cache, full again with the record), as a
+// table and optionally JSON.
 //
 //   bench_keycheck [--key FILE]... [--setup-log K]... [--shaped-log K]... [--dir DIR] [--runs N]
-//                  [--threads N] [--loads-only] [--json FILE]
+//                  [--threads N] [--loads-only] [--per-round] [--json FILE]
 //
 // --key: a native key (.plkey) or a snarkjs .zkey. --setup-log: a synthetic circuit of 2^K constraints and
 // its key from the known-trapdoor setup, cached in DIR. --shaped-log: a key with the query sizes of a 2^K
 // circuit (2^K variables, one public, snarkjs H) filled with consecutive multiples of the generators, every
 // 7th point infinity: the check's cost depends on the sizes, not on the values, and it is made in seconds
 // where the setup of 2^20 takes many minutes. --loads-only skips the separate per-point and batched checks
-// (reported as 0; the full load includes the batched one).
+// (reported as 0; the full load includes the batched one); --per-round measures the earlier per-round
+// batched check even then.
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_reduce.h>
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include <proofline/arith/curve_batch.hpp>
+#include <proofline/groth16/detail/batch_subgroup.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 #include <proofline/groth16/detail/sha256.hpp>
 #include <proofline/groth16/key_cache.hpp>
@@ -48,6 +51,7 @@ struct Options {
   std::string dir = "/tmp/proofline-keycheck-bench";
   unsigned runs = 3;
   bool separate_checks = true;  // false: only the loads (large keys, where each check takes minutes)
+  bool per_round = false;       // the earlier per-round check even without the separate checks
   std::size_t threads = 0;
   std::string json_path;
 };
@@ -55,7 +59,7 @@ struct Options {
 struct Row {
   std::string name;
   std::uint64_t g1_points = 0, g2_points = 0, query_bytes = 0;
-  double per_point_full_s = 0, per_point_curve_s = 0, batched_s = 0, hash_s = 0;
+  double per_point_full_s = 0, per_point_curve_s = 0, batched_s = 0, per_round_s = 0, hash_s = 0;
   double load_trusted_s = 0, load_full_first_s = 0, load_full_cached_s = 0;
 };
 
@@ -96,6 +100,19 @@ void per_point_all(const ProvingKey& pk, bool subgroup) {
                   per_point(pk.h_query, subgroup) == pk.h_query.size() &&
                   per_point(pk.l_query, subgroup) == pk.l_query.size();
   if (!ok) throw Error(Errc::bad_input, "the key has a bad point");
+}
+
+/// The earlier batched check: 41 separate {−1, 0, 1} sums per query through cpu::msm.
+void per_round_all(const ProvingKey& pk) {
+  const auto check = [](const auto& q) {
+    if (!groth16::detail::batch_in_subgroup_per_round(std::span(q.data(), q.size())))
+      throw Error(Errc::bad_input, "the key has a point outside the subgroup");
+  };
+  check(pk.a_query);
+  check(pk.b1_query);
+  check(pk.b2_query);
+  check(pk.h_query);
+  check(pk.l_query);
 }
 
 template <class Affine>
@@ -172,6 +189,7 @@ Row measure(const Options& o, const fs::path& path) {
     row.batched_s =
         median_of(o.runs, [&] { check_query_subgroups(pk, Errc::bad_input, row.name, no_cache); });
   }
+  if (o.separate_checks || o.per_round) row.per_round_s = median_of(o.runs, [&] { per_round_all(pk); });
   row.per_point_curve_s = median_of(o.runs, [&] { per_point_all(pk, false); });
   row.hash_s = median_of(o.runs, [&] { (void)query_digest(pk); });
   row.load_trusted_s = median_of(o.runs, [&] { load_pk(path, zkey, PointCheck::trusted, no_cache); });
@@ -195,13 +213,15 @@ Row measure(const Options& o, const fs::path& path) {
 }
 
 void print(const std::vector<Row>& rows) {
-  std::printf("%-44s %8s %7s %8s | %9s %9s %9s %7s | %8s %9s %9s\n", "key", "G1 pts", "G2 pts", "MiB",
-              "perpt full", "perpt crv", "batched", "sha256", "load trst", "load full", "full cached");
+  std::printf("%-44s %8s %7s %8s | %9s %9s %9s %9s %7s | %8s %9s %9s\n", "key", "G1 pts", "G2 pts", "MiB",
+              "perpt full", "perpt crv", "per-round", "batched", "sha256", "load trst", "load full",
+              "full cached");
   for (const Row& r : rows)
-    std::printf("%-44s %8llu %7llu %8.1f | %9.3f %9.3f %9.3f %7.3f | %8.3f %9.3f %9.3f\n", r.name.c_str(),
-                static_cast<unsigned long long>(r.g1_points), static_cast<unsigned long long>(r.g2_points),
-                static_cast<double>(r.query_bytes) / (1 << 20), r.per_point_full_s, r.per_point_curve_s,
-                r.batched_s, r.hash_s, r.load_trusted_s, r.load_full_first_s, r.load_full_cached_s);
+    std::printf("%-44s %8llu %7llu %8.1f | %9.3f %9.3f %9.3f %9.3f %7.3f | %8.3f %9.3f %9.3f\n",
+                r.name.c_str(), static_cast<unsigned long long>(r.g1_points),
+                static_cast<unsigned long long>(r.g2_points), static_cast<double>(r.query_bytes) / (1 << 20),
+                r.per_point_full_s, r.per_point_curve_s, r.per_round_s, r.batched_s, r.hash_s,
+                r.load_trusted_s, r.load_full_first_s, r.load_full_cached_s);
 }
 
 void write_json(const std::string& path, const std::vector<Row>& rows, std::size_t threads) {
@@ -213,7 +233,8 @@ void write_json(const std::string& path, const std::vector<Row>& rows, std::size
     out << "    {\"key\": \"" << r.name << "\", \"g1_points\": " << r.g1_points
         << ", \"g2_points\": " << r.g2_points << ", \"query_bytes\": " << r.query_bytes
         << ", \"per_point_full_s\": " << r.per_point_full_s
-        << ", \"per_point_curve_s\": " << r.per_point_curve_s << ", \"batched_subgroup_s\": " << r.batched_s
+        << ", \"per_point_curve_s\": " << r.per_point_curve_s
+        << ", \"per_round_subgroup_s\": " << r.per_round_s << ", \"batched_subgroup_s\": " << r.batched_s
         << ", \"sha256_s\": " << r.hash_s << ", \"load_trusted_s\": " << r.load_trusted_s
         << ", \"load_full_first_s\": " << r.load_full_first_s
         << ", \"load_full_cached_s\": " << r.load_full_cached_s << "}" << (i + 1 < rows.size() ? "," : "")
@@ -244,6 +265,8 @@ int main(int argc, char** argv) {
         o.dir = value();
       else if (arg == "--loads-only")
         o.separate_checks = false;
+      else if (arg == "--per-round")
+        o.per_round = true;
       else if (arg == "--runs")
         o.runs = static_cast<unsigned>(std::stoul(value()));
       else if (arg == "--threads")

@@ -1,8 +1,7 @@
-// The full key check done once: SHA-256 against FIPS 180-4's examples (both compression functions), the
-// batched subgroup test accepting subgroup points and refusing a point outside at any position (including
-// an order-3 component, the case a single random combination misses one time in three), and the cache of
-// checked keys: skipped on a second load, checked again after a change, never fooled by a corrupt record or
-// one made for another key, never written for a key that failed.
+// The full key check done once: SHA-256 against FIPS 180-4's examples (both compression functions), and the
+// cache of checked keys: skipped on a second load, checked again after a change, never fooled by a corrupt
+// record or one made for another key, never written for a key that failed. The batched subgroup test itself
+// is checked in test_batch_subgroup.cpp.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -14,8 +13,6 @@
 #include <string>
 #include <vector>
 
-#include <proofline/arith/curve_batch.hpp>
-#include <proofline/groth16/detail/batch_subgroup.hpp>
 #include <proofline/groth16/detail/sha256.hpp>
 #include <proofline/groth16/key_check.hpp>
 #include <proofline/groth16/native_file.hpp>
@@ -39,35 +36,6 @@ std::string hex(const g16d::Sha256Digest& d) {
 G1Affine g1_with_order3_component(const G1Affine& q) {
   const G1Affine t{Fp::zero(), Fp::from_u64(2)};
   return (q.to_jacobian() + t).to_affine();
-}
-
-/// Hashing x = 1, 2, ... to the curve without clearing the cofactor.
-G1Affine g1_outside_subgroup() {
-  for (std::uint64_t x = 1;; ++x) {
-    G1Affine p{Fp::from_u64(x), Fp::zero()};
-    if ((p.x.squared() * p.x + Fp::from_u64(4)).sqrt(p.y) && !is_in_subgroup(p)) return p;
-  }
-}
-G2Affine g2_outside_subgroup() {
-  for (std::uint64_t x = 1;; ++x) {
-    G2Affine p{Fp2{Fp::from_u64(x), Fp::one()}, Fp2{}};
-    if ((p.x.squared() * p.x + Fp2{Fp::from_u64(4), Fp::from_u64(4)}).sqrt(p.y) && !is_in_subgroup(p))
-      return p;
-  }
-}
-
-/// count subgroup points [k]G for k = 1, 2, ..., every 7th one infinity (as snarkjs writes for unused
-/// variables).
-template <class Affine>
-std::vector<Affine> subgroup_points(std::size_t count) {
-  using Jacobian = decltype(Affine::generator().to_jacobian());
-  std::vector<Jacobian> jac(count);
-  Jacobian acc = Jacobian::infinity();
-  for (auto& p : jac) p = (acc += Affine::generator());
-  for (std::size_t i = 0; i < count; i += 7) jac[i] = Jacobian::infinity();
-  std::vector<Affine> out(count);
-  batch_to_affine(std::span<const Jacobian>(jac), std::span<Affine>(out));
-  return out;
 }
 
 }  // namespace
@@ -99,50 +67,6 @@ TEST_CASE("groth16/key_check/sha256 matches FIPS 180-4 with and without the SHA 
     CHECK(pieces.finish() == whole);
   }
   MESSAGE("SHA extensions used: " << g16d::sha256_uses_cpu_extensions());
-}
-
-TEST_CASE("groth16/key_check/the batched subgroup check accepts subgroup points and names one outside") {
-  std::mt19937_64 rng(std::random_device{}());
-  auto g1 = subgroup_points<G1Affine>(700);
-  auto g2 = subgroup_points<G2Affine>(300);
-  CHECK(g16d::batch_in_subgroup(g1));
-  CHECK(g16d::batch_in_subgroup(g2));
-  CHECK(!g16d::first_outside_subgroup(std::span<const G1Affine>(g1)));
-  CHECK(g16d::batch_in_subgroup(std::span<const G1Affine>()));
-
-  for (const G1Affine& bad : {g1_with_order3_component(g1[1]), g1_outside_subgroup()}) {
-    REQUIRE(bad.is_on_curve());
-    REQUIRE(!is_in_subgroup(bad));
-    auto points = g1;
-    const std::size_t at = rng() % points.size();
-    points[at] = bad;
-    CAPTURE(at);
-    CHECK(!g16d::batch_in_subgroup(points));
-    CHECK(g16d::first_outside_subgroup(std::span<const G1Affine>(points)) == at);
-  }
-  const G2Affine bad2 = g2_outside_subgroup();
-  REQUIRE(bad2.is_on_curve());
-  auto points2 = g2;
-  const std::size_t at2 = rng() % points2.size();
-  points2[at2] = bad2;
-  CAPTURE(at2);
-  CHECK(!g16d::batch_in_subgroup(points2));
-  CHECK(g16d::first_outside_subgroup(std::span<const G2Affine>(points2)) == at2);
-  // Two bad points: the lowest index is named.
-  points2[at2 / 2] = bad2;
-  CHECK(g16d::first_outside_subgroup(std::span<const G2Affine>(points2)) == at2 / 2);
-}
-
-TEST_CASE("groth16/key_check/one combination misses an order-3 component about one time in three") {
-  // Why the check runs many rounds: with a single {-1, 0, 1} round the bad point survives exactly when its
-  // coefficient is 0. 90 trials: 30 expected, below 12 or above 50 has probability under 1e-6.
-  auto points = subgroup_points<G1Affine>(100);
-  points[37] = g1_with_order3_component(points[38]);
-  int passed = 0;
-  for (int trial = 0; trial < 90; ++trial) passed += g16d::batch_in_subgroup(points, 1) ? 1 : 0;
-  CHECK(passed >= 12);
-  CHECK(passed <= 50);
-  CHECK(!g16d::batch_in_subgroup(points));
 }
 
 TEST_CASE("groth16/key_check/the cache skips a second check and is invalidated by any change") {
