@@ -83,12 +83,20 @@ class Fleet:
         return open(os.path.join(self.dir, name)).read()
 
     def wait_for(self, what, predicate, timeout=60):
+        """Polls the predicate; a statement that fails (the schema not made yet, the server restarting) is a no."""
         end = time.time() + timeout
         while time.time() < end:
-            if predicate():
-                return
+            try:
+                if predicate():
+                    return
+            except subprocess.CalledProcessError:
+                pass
             time.sleep(0.1)
         fail("timed out waiting for " + what)
+
+    def wait_for_workers(self, count):
+        self.wait_for("%d workers to register" % count,
+                      lambda: self.sql_or_none("SELECT count(*) FROM proofline.workers") == str(count))
 
     def close(self):
         for p in self.procs:
@@ -125,8 +133,7 @@ def test_drain(args):
         worker = fleet.worker("drainer", lease=30)
         # Idle first (its first claim found nothing): only the NOTIFY of the insert can wake it before its
         # 30-second safety claim.
-        fleet.wait_for("the worker's first heartbeat",
-                       lambda: fleet.sql_or_none("SELECT count(*) FROM proofline.workers") == "1")
+        fleet.wait_for_workers(1)
         submit = fleet.start(["submit", "--zkey", os.path.join(chain, "circuit_final.zkey"), "--wtns"] + wtns,
                              "submit.log", env_url=True)
         check(submit.wait(timeout=30) == 0, "submit queues 12 jobs")
@@ -204,6 +211,7 @@ def test_chaos(args):
     started = time.time()
     try:
         workers = [fleet.worker("w%d" % i) for i in range(3)]
+        fleet.wait_for_workers(3)  # the schema exists and every worker takes part from the first job
         subs = submit_groups(fleet, args)
         fleet.wait_for("w1 to hold jobs after 30 proofs",
                        lambda: fleet.count("state = 'done'") >= 30 and fleet.count("state = 'running' AND worker = 'w1'") > 0)
