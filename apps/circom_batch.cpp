@@ -42,7 +42,7 @@ struct Plan {
 std::string precheck(const CircomJobSpec& job, const Plan& plan, bool deep) {
   try {
     if (!job.from_input) {
-      const groth16::WtnsHeader header = groth16::check_wtns(job.source);
+      const groth16::WtnsHeader header = groth16::check_wtns(job.source, CurveId::bls12_381);
       groth16::check_wtns_length(job.source, header, plan.key.pk->num_variables, plan.key.name + ".zkey");
     } else if (!plan.generator) {
       return job.source.string() + ": an input JSON needs the circuit's generator (--circuit CIRCUIT_cpp/)";

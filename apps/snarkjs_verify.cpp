@@ -76,17 +76,17 @@ int invalid(const std::string& reason) {
   return 1;
 }
 
-}  // namespace
-
-int verify_snarkjs_proof(const SnarkjsProofFiles& files) {
-  const groth16::VerifyingKey vk = groth16::read_snarkjs_verifying_key(files.vk);
-  const std::vector<Fr> inputs = groth16::read_snarkjs_public(files.pub);
+template <class Curve>
+int verify_as(const SnarkjsProofFiles& files, const json::Value& vk_document) {
+  using Fr = typename Curve::Fr;
+  const auto vk = groth16::snarkjs_verifying_key_from_json<Curve>(vk_document, files.vk);
+  const std::vector<Fr> inputs = groth16::read_snarkjs_public<Fr>(files.pub);
   // Points off the curve or outside the subgroup make an invalid proof (exit 1), not an unusable file:
   // read the shape only and let verify_status judge them.
   std::optional<groth16::VerifyStatus> zero_point;
   const json::Value document = without_affine_zero(groth16::read_json_file(files.proof), zero_point);
-  const groth16::Proof proof =
-      groth16::snarkjs_proof_from_json(document, files.proof, groth16::ProofPointCheck::shape_only);
+  const auto proof =
+      groth16::snarkjs_proof_from_json<Curve>(document, files.proof, groth16::ProofPointCheck::shape_only);
   const groth16::VerifyStatus status = groth16::verify_status(groth16::prepare(vk), inputs, proof);
   if (status == groth16::VerifyStatus::wrong_input_count)
     return invalid(std::string(groth16::to_string(status)) + " (" + files.pub + " has " +
@@ -98,6 +98,15 @@ int verify_snarkjs_proof(const SnarkjsProofFiles& files) {
   std::printf("valid: the proof verifies for %zu public input%s\n", inputs.size(),
               inputs.size() == 1 ? "" : "s");
   return 0;
+}
+
+}  // namespace
+
+int verify_snarkjs_proof(const SnarkjsProofFiles& files) {
+  // The key names the curve (bn128 or bls12381); the proof must name the same one.
+  const json::Value vk_document = groth16::read_json_file(files.vk);
+  return with_curve(groth16::snarkjs_curve(vk_document, files.vk),
+                    [&]<class Curve>() { return verify_as<Curve>(files, vk_document); });
 }
 
 }  // namespace proofline::apps

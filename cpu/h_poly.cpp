@@ -18,15 +18,15 @@ namespace {
 /// Evaluations on the domain (natural) -> evaluations on the coset (natural), without a bit-reversal pass:
 /// the inverse NTT leaves n·coefficients in bit-reversed order, one pass multiplies position i by
 /// g^bitrev(i)/n, and the bit-reversed-input forward NTT returns to natural order.
-void to_coset(std::span<Fr> values, const Domain& domain) {
+template <class F>
+void to_coset(std::span<F> values, const BasicDomain<F>& domain) {
   detail::ntt_nr_unscaled(values, domain, NttDirection::inverse);
   detail::scale_by_powers(values, domain.size_inv(), domain.shift(), true);
   detail::ntt_rn_unscaled(values, domain, NttDirection::forward);
 }
 
-}  // namespace
-
-void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const Domain& domain) {
+template <class F>
+void compute_h_any(std::span<F> a, std::span<F> b, std::span<F> c, const BasicDomain<F>& domain) {
   const std::size_t n = domain.size();
   if (a.size() != n || b.size() != n || c.size() != n)
     throw Error(Errc::invalid_argument, "compute_h: a, b, c have " + std::to_string(a.size()) + ", " +
@@ -44,6 +44,17 @@ void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const Domain& 
   detail::ntt_nr_unscaled(a, domain, NttDirection::inverse);
   detail::scale_by_powers(a, domain.size_inv() * domain.vanishing_on_coset_inv(), domain.shift_inv(), true);
   bit_reverse_permutation(a);
+}
+
+}  // namespace
+
+void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const Domain& domain) {
+  compute_h_any(a, b, c, domain);
+}
+
+void compute_h(std::span<bn254::Fr> a, std::span<bn254::Fr> b, std::span<bn254::Fr> c,
+               const bn254::Domain& domain) {
+  compute_h_any(a, b, c, domain);
 }
 
 }  // namespace proofline::cpu

@@ -26,5 +26,7 @@ namespace proofline::cpu {
 ///
 /// Throws Error(invalid_argument) unless all three spans have domain.size() elements.
 void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const Domain& domain);
+void compute_h(std::span<bn254::Fr> a, std::span<bn254::Fr> b, std::span<bn254::Fr> c,
+               const bn254::Domain& domain);
 
 }  // namespace proofline::cpu

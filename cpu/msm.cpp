@@ -127,8 +127,10 @@ struct Prepared {
 /// Splits the scalars (when asked) and converts the rest to the digits' input form, in parallel blocks whose
 /// results are concatenated in order (so the result is deterministic).
 template <class Curve>
-Prepared<Curve> prepare(std::span<const AffinePoint<Curve>> points, std::span<const Fr> scalars, bool split) {
+Prepared<Curve> prepare(std::span<const AffinePoint<Curve>> points,
+                        std::span<const typename Curve::Scalar> scalars, bool split) {
   using Xyzz = XyzzPoint<Curve>;
+  using Fr = typename Curve::Scalar;
   // Blocks of 2^14: the ±1 sum pays one inversion per level (about 10 per block), a few percent of its work.
   constexpr std::size_t kBlock = 16384;
   const std::size_t n = scalars.size();
@@ -153,7 +155,7 @@ Prepared<Curve> prepare(std::span<const AffinePoint<Curve>> points, std::span<co
       }
       DenseEntry entry;
       BigInt<4> magnitude;
-      const bool negate = msm_abs_scalar(s.canonical(), magnitude);
+      const bool negate = msm_abs_scalar<Fr>(s.canonical(), magnitude);
       std::copy_n(magnitude.limb, 4, entry.scalar);
       entry.point = static_cast<std::uint32_t>(i) | (negate ? kNegate : 0);
       out.push_back(entry);
@@ -253,8 +255,8 @@ XyzzPoint<Curve> run_windows(std::span<const AffinePoint<Curve>> points, const s
 }
 
 template <class Curve>
-JacobianPoint<Curve> msm_impl(std::span<const AffinePoint<Curve>> points, std::span<const Fr> scalars,
-                              const MsmOptions& options) {
+JacobianPoint<Curve> msm_impl(std::span<const AffinePoint<Curve>> points,
+                              std::span<const typename Curve::Scalar> scalars, const MsmOptions& options) {
   if (points.size() != scalars.size())
     throw Error(Errc::invalid_argument, "cpu::msm: " + std::to_string(points.size()) + " points but " +
                                             std::to_string(scalars.size()) + " scalars");
@@ -283,6 +285,16 @@ G1Jacobian msm(std::span<const G1Affine> points, std::span<const Fr> scalars, co
 
 G2Jacobian msm(std::span<const G2Affine> points, std::span<const Fr> scalars, const MsmOptions& options) {
   return detail::msm_impl<G2Params>(points, scalars, options);
+}
+
+bn254::G1Jacobian msm(std::span<const bn254::G1Affine> points, std::span<const bn254::Fr> scalars,
+                      const MsmOptions& options) {
+  return detail::msm_impl<bn254::G1Params>(points, scalars, options);
+}
+
+bn254::G2Jacobian msm(std::span<const bn254::G2Affine> points, std::span<const bn254::Fr> scalars,
+                      const MsmOptions& options) {
+  return detail::msm_impl<bn254::G2Params>(points, scalars, options);
 }
 
 }  // namespace proofline::cpu

@@ -36,6 +36,8 @@
 #include <cstddef>
 #include <span>
 
+#include <proofline/arith/bn254/g1.hpp>
+#include <proofline/arith/bn254/g2.hpp>
 #include <proofline/arith/fr.hpp>
 #include <proofline/arith/g1.hpp>
 #include <proofline/arith/g2.hpp>
@@ -65,5 +67,9 @@ inline constexpr unsigned kMsmMaxWindowBits = 24;
 /// size, hold 2^31 or more elements, or the options are out of range.
 G1Jacobian msm(std::span<const G1Affine> points, std::span<const Fr> scalars, const MsmOptions& options = {});
 G2Jacobian msm(std::span<const G2Affine> points, std::span<const Fr> scalars, const MsmOptions& options = {});
+bn254::G1Jacobian msm(std::span<const bn254::G1Affine> points, std::span<const bn254::Fr> scalars,
+                      const MsmOptions& options = {});
+bn254::G2Jacobian msm(std::span<const bn254::G2Affine> points, std::span<const bn254::Fr> scalars,
+                      const MsmOptions& options = {});
 
 }  // namespace proofline::cpu

@@ -1,4 +1,4 @@
-// CPU NTT over Fr.
+// CPU NTT over the scalar field of either curve (one template, instantiated for both).
 //
 // Structure. A size-n transform (n = 2^k) runs k levels; level l splits each of its 2^l blocks (span n >> l)
 // as p mod (X^2h − ζ²) -> (p mod X^h − ζ, p mod X^h + ζ), h = span/2, with one twiddle ζ per block:
@@ -25,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -46,35 +47,37 @@ constexpr std::size_t kTaskElements = std::size_t{1} << 12;  // elements per TBB
 
 // ---- twiddle tables --------------------------------------------------------------------------------------
 
+template <class F>
 struct Twiddles {
-  std::vector<Fr> forward;  // ρ^bitrev_31(b)
-  std::vector<Fr> inverse;  // ρ^−bitrev_31(b)
+  std::vector<F> forward;  // ρ^bitrev_31(b)
+  std::vector<F> inverse;  // ρ^−bitrev_31(b)
 };
 
 /// A table of 2m entries from one of m: bitrev_31(m + i) = bitrev_31(i) + 2^32/(4m), so entry m + i is
 /// entry i times a primitive 4m-th root.
-std::shared_ptr<const Twiddles> grow_twiddles(HConvention convention, const Twiddles* old,
-                                              std::size_t entries) {
-  auto table = std::make_shared<Twiddles>();
+template <class F>
+std::shared_ptr<const Twiddles<F>> grow_twiddles(HConvention convention, const Twiddles<F>* old,
+                                                 std::size_t entries) {
+  auto table = std::make_shared<Twiddles<F>>();
   table->forward.resize(entries);
   table->inverse.resize(entries);
   std::size_t have = 1;
-  table->forward[0] = table->inverse[0] = Fr::one();
+  table->forward[0] = table->inverse[0] = F::one();
   if (old != nullptr) {
     have = std::min(old->forward.size(), entries);
     std::copy_n(old->forward.begin(), have, table->forward.begin());
     std::copy_n(old->inverse.begin(), have, table->inverse.begin());
   }
-  const Fr root = two_adic_root(convention);
-  const Fr root_inv = root.inverse();
+  const F root = two_adic_root<F>(convention);
+  const F root_inv = root.inverse();
   for (std::size_t m = have; m < entries; m *= 2) {
-    Fr step = root, step_inv = root_inv;
-    for (unsigned i = static_cast<unsigned>(std::countr_zero(m)) + 2; i < fr_two_adicity; ++i) {
+    F step = root, step_inv = root_inv;
+    for (unsigned i = static_cast<unsigned>(std::countr_zero(m)) + 2; i < NttField<F>::two_adicity; ++i) {
       step = step.squared();
       step_inv = step_inv.squared();
     }
-    Fr* forward = table->forward.data();
-    Fr* inverse = table->inverse.data();
+    F* forward = table->forward.data();
+    F* inverse = table->inverse.data();
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m, kTaskElements),
                       [&](const tbb::blocked_range<std::size_t>& range) {
                         for (std::size_t i = range.begin(); i != range.end(); ++i) {
@@ -86,9 +89,10 @@ std::shared_ptr<const Twiddles> grow_twiddles(HConvention convention, const Twid
   return table;
 }
 
+template <class F>
 class TwiddleCache {
  public:
-  std::shared_ptr<const Twiddles> get(HConvention convention, std::size_t entries) {
+  std::shared_ptr<const Twiddles<F>> get(HConvention convention, std::size_t entries) {
     Slot& slot = slots_[convention == HConvention::generator7 ? 0 : 1];
     std::lock_guard lock(slot.mutex);
     if (slot.table && slot.table->forward.size() >= entries) return slot.table;
@@ -109,13 +113,14 @@ class TwiddleCache {
  private:
   struct Slot {
     std::mutex mutex;
-    std::shared_ptr<const Twiddles> table;
+    std::shared_ptr<const Twiddles<F>> table;
   };
   Slot slots_[2];
 };
 
-TwiddleCache& twiddle_cache() {
-  static TwiddleCache cache;
+template <class F>
+TwiddleCache<F>& twiddle_cache() {
+  static TwiddleCache<F> cache;
   return cache;
 }
 
@@ -126,10 +131,11 @@ enum class Network { ct, gs };
 /// R consecutive levels on the 2^R elements base[t·q]. w[(1 << d) − 1 + lb] is the twiddle of local block lb
 /// at local level d; unit says the group belongs to global block 0, whose first local block at every level
 /// has twiddle 1. scale, when given, multiplies the inputs first (1/n of an inverse transform).
-template <Network kind, unsigned R>
-inline void butterfly_group(Fr* base, std::size_t q, const Fr* w, bool unit, const Fr* scale) {
+template <Network kind, unsigned R, class F>
+inline void butterfly_group(F* base, std::size_t q, const F* w, bool unit,
+                            std::type_identity_t<const F*> scale) {
   constexpr unsigned S = 1u << R;
-  Fr x[S];
+  F x[S];
   for (unsigned t = 0; t < S; ++t) x[t] = base[t * q];
   if (scale != nullptr) {
     for (unsigned t = 0; t < S; ++t) x[t] *= *scale;
@@ -138,10 +144,10 @@ inline void butterfly_group(Fr* base, std::size_t q, const Fr* w, bool unit, con
     for (unsigned d = 0; d < R; ++d) {
       const unsigned h = S >> (d + 1);
       for (unsigned lb = 0; lb < (1u << d); ++lb) {
-        const Fr& z = w[(1u << d) - 1 + lb];
+        const F& z = w[(1u << d) - 1 + lb];
         const bool one = unit && lb == 0;
         for (unsigned u = 2 * h * lb; u < 2 * h * lb + h; ++u) {
-          const Fr y = one ? x[u + h] : x[u + h] * z;
+          const F y = one ? x[u + h] : x[u + h] * z;
           x[u + h] = x[u] - y;
           x[u] += y;
         }
@@ -151,10 +157,10 @@ inline void butterfly_group(Fr* base, std::size_t q, const Fr* w, bool unit, con
     for (unsigned d = R; d-- > 0;) {
       const unsigned h = S >> (d + 1);
       for (unsigned lb = 0; lb < (1u << d); ++lb) {
-        const Fr& z = w[(1u << d) - 1 + lb];
+        const F& z = w[(1u << d) - 1 + lb];
         const bool one = unit && lb == 0;
         for (unsigned u = 2 * h * lb; u < 2 * h * lb + h; ++u) {
-          const Fr diff = x[u] - x[u + h];
+          const F diff = x[u] - x[u + h];
           x[u] += x[u + h];
           x[u + h] = one ? diff : diff * z;
         }
@@ -166,12 +172,12 @@ inline void butterfly_group(Fr* base, std::size_t q, const Fr* w, bool unit, con
 
 /// Levels [level, level + R) for the groups [g_begin, g_end) of that level pass. Group g belongs to block
 /// g / q (span n >> level) and starts at offset g % q within it, q = span >> R.
-template <Network kind, unsigned R>
-void run_groups(Fr* values, unsigned log_n, unsigned level, const Fr* twiddles, std::size_t g_begin,
-                std::size_t g_end, const Fr* scale) {
+template <Network kind, unsigned R, class F>
+void run_groups(F* values, unsigned log_n, unsigned level, const F* twiddles, std::size_t g_begin,
+                std::size_t g_end, std::type_identity_t<const F*> scale) {
   const unsigned log_q = log_n - level - R;
   const std::size_t q = std::size_t{1} << log_q;
-  Fr w[(1u << R) - 1];
+  F w[(1u << R) - 1];
   for (std::size_t g = g_begin; g < g_end;) {
     const std::size_t block = g >> log_q;
     const std::size_t block_end = std::min(g_end, (block + 1) << log_q);
@@ -179,14 +185,14 @@ void run_groups(Fr* values, unsigned log_n, unsigned level, const Fr* twiddles, 
       for (std::size_t lb = 0; lb < (std::size_t{1} << d); ++lb)
         w[(1u << d) - 1 + lb] = twiddles[(block << d) + lb];
     }
-    Fr* block_base = values + (block << (log_n - level));
+    F* block_base = values + (block << (log_n - level));
     for (; g < block_end; ++g) butterfly_group<kind, R>(block_base + (g & (q - 1)), q, w, block == 0, scale);
   }
 }
 
-template <Network kind>
-void run_level_pass(Fr* values, unsigned log_n, unsigned level, unsigned radix_log, const Fr* twiddles,
-                    std::size_t g_begin, std::size_t g_end, const Fr* scale) {
+template <Network kind, class F>
+void run_level_pass(F* values, unsigned log_n, unsigned level, unsigned radix_log, const F* twiddles,
+                    std::size_t g_begin, std::size_t g_end, std::type_identity_t<const F*> scale) {
   switch (radix_log) {
     case 1:
       return run_groups<kind, 1>(values, log_n, level, twiddles, g_begin, g_end, scale);
@@ -208,9 +214,9 @@ unsigned top_level_count(unsigned log_n) {
 }
 
 /// One pass of levels [level, level + radix_log) over the whole array, parallel over groups.
-template <Network kind>
-void parallel_level_pass(Fr* values, unsigned log_n, unsigned level, unsigned radix_log, const Fr* twiddles,
-                         const Fr* scale) {
+template <Network kind, class F>
+void parallel_level_pass(F* values, unsigned log_n, unsigned level, unsigned radix_log, const F* twiddles,
+                         std::type_identity_t<const F*> scale) {
   const std::size_t groups = std::size_t{1} << (log_n - radix_log);
   const std::size_t grain = std::max<std::size_t>(1, kTaskElements >> radix_log);
   tbb::parallel_for(
@@ -220,7 +226,8 @@ void parallel_level_pass(Fr* values, unsigned log_n, unsigned level, unsigned ra
 }
 
 /// CT network (levels 0 .. k−1): natural -> bit-reversed with forward twiddles, n·inverse with inverse ones.
-void ct_network(Fr* values, unsigned log_n, const Fr* twiddles, const Fr* scale) {
+template <class F>
+void ct_network(F* values, unsigned log_n, const F* twiddles, std::type_identity_t<const F*> scale) {
   const unsigned top = top_level_count(log_n);
   for (unsigned level = 0; level < top;) {
     const unsigned radix_log = std::min(kTopRadixLog, top - level);
@@ -230,7 +237,7 @@ void ct_network(Fr* values, unsigned log_n, const Fr* twiddles, const Fr* scale)
   }
   const std::size_t block_elements = std::size_t{1} << (log_n - top);
   tbb::parallel_for(std::size_t{0}, std::size_t{1} << top, [&](std::size_t block) {
-    const Fr* block_scale = scale;
+    const F* block_scale = scale;
     for (unsigned level = top; level < log_n;) {
       const unsigned radix_log = std::min(kInnerRadixLog, log_n - level);
       const std::size_t groups = block_elements >> radix_log;
@@ -243,11 +250,12 @@ void ct_network(Fr* values, unsigned log_n, const Fr* twiddles, const Fr* scale)
 }
 
 /// GS network (levels k−1 .. 0): bit-reversed -> natural; the transpose of ct_network.
-void gs_network(Fr* values, unsigned log_n, const Fr* twiddles, const Fr* scale) {
+template <class F>
+void gs_network(F* values, unsigned log_n, const F* twiddles, std::type_identity_t<const F*> scale) {
   const unsigned top = top_level_count(log_n);
   const std::size_t block_elements = std::size_t{1} << (log_n - top);
   tbb::parallel_for(std::size_t{0}, std::size_t{1} << top, [&](std::size_t block) {
-    const Fr* block_scale = scale;
+    const F* block_scale = scale;
     for (unsigned end = log_n; end > top;) {
       const unsigned radix_log = std::min(kInnerRadixLog, end - top);
       const unsigned level = end - radix_log;
@@ -265,11 +273,13 @@ void gs_network(Fr* values, unsigned log_n, const Fr* twiddles, const Fr* scale)
   }
 }
 
-std::shared_ptr<const Twiddles> twiddles_for(const Domain& domain) {
-  return twiddle_cache().get(domain.convention(), domain.size() / 2);
+template <class F>
+std::shared_ptr<const Twiddles<F>> twiddles_for(const BasicDomain<F>& domain) {
+  return twiddle_cache<F>().get(domain.convention(), domain.size() / 2);
 }
 
-void check_size(std::span<Fr> values, const Domain& domain, const char* what) {
+template <class F>
+void check_size(std::span<F> values, const BasicDomain<F>& domain, const char* what) {
   if (values.size() != domain.size())
     throw Error(Errc::invalid_argument, std::string(what) + ": " + std::to_string(values.size()) +
                                             " values for a domain of size " + std::to_string(domain.size()));
@@ -287,21 +297,24 @@ std::size_t reverse_bits(std::size_t value, unsigned bits) {
 
 namespace detail {
 
-void ntt_nr_unscaled(std::span<Fr> values, const Domain& domain, NttDirection direction) {
+template <class F>
+void ntt_nr_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction) {
   check_size(values, domain, "NTT");
   const auto tables = twiddles_for(domain);
   const auto& twiddles = direction == NttDirection::forward ? tables->forward : tables->inverse;
   ct_network(values.data(), domain.log_size(), twiddles.data(), nullptr);
 }
 
-void ntt_rn_unscaled(std::span<Fr> values, const Domain& domain, NttDirection direction) {
+template <class F>
+void ntt_rn_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction) {
   check_size(values, domain, "NTT");
   const auto tables = twiddles_for(domain);
   const auto& twiddles = direction == NttDirection::forward ? tables->forward : tables->inverse;
   gs_network(values.data(), domain.log_size(), twiddles.data(), nullptr);
 }
 
-void scale_by_powers(std::span<Fr> values, const Fr& start, const Fr& base, bool bit_reversed) {
+template <class F>
+void scale_by_powers(std::span<F> values, const F& start, const F& base, bool bit_reversed) {
   const std::size_t n = values.size();
   if (n == 0 || !std::has_single_bit(n))
     throw Error(Errc::invalid_argument,
@@ -310,12 +323,12 @@ void scale_by_powers(std::span<Fr> values, const Fr& start, const Fr& base, bool
   const unsigned chunk_log = std::min(log_n, 10u);
   const std::size_t chunk = std::size_t{1} << chunk_log;
   const unsigned high_bits = log_n - chunk_log;
-  Fr* data = values.data();
+  F* data = values.data();
 
   if (!bit_reversed) {
     tbb::parallel_for(std::size_t{0}, n >> chunk_log, [&](std::size_t c) {
-      Fr power = start * base.pow(static_cast<std::uint64_t>(c << chunk_log));
-      Fr* out = data + (c << chunk_log);
+      F power = start * base.pow(static_cast<std::uint64_t>(c << chunk_log));
+      F* out = data + (c << chunk_log);
       for (std::size_t i = 0; i < chunk; ++i) {
         out[i] *= power;
         power *= base;
@@ -325,24 +338,38 @@ void scale_by_powers(std::span<Fr> values, const Fr& start, const Fr& base, bool
   }
   // i = (high, low) with low < chunk: bitrev(i) = bitrev(low)·2^high_bits + bitrev(high), so
   // base^bitrev(i) = low_powers[low] · base^bitrev(high).
-  std::vector<Fr> natural(chunk), low_powers(chunk);
-  Fr beta = base;
+  std::vector<F> natural(chunk), low_powers(chunk);
+  F beta = base;
   for (unsigned i = 0; i < high_bits; ++i) beta = beta.squared();
-  natural[0] = Fr::one();
+  natural[0] = F::one();
   for (std::size_t i = 1; i < chunk; ++i) natural[i] = natural[i - 1] * beta;
   for (std::size_t i = 0; i < chunk; ++i) low_powers[i] = natural[reverse_bits(i, chunk_log)];
   tbb::parallel_for(std::size_t{0}, n >> chunk_log, [&](std::size_t c) {
-    const Fr power = start * base.pow(static_cast<std::uint64_t>(reverse_bits(c, high_bits)));
-    Fr* out = data + (c << chunk_log);
+    const F power = start * base.pow(static_cast<std::uint64_t>(reverse_bits(c, high_bits)));
+    F* out = data + (c << chunk_log);
     for (std::size_t i = 0; i < chunk; ++i) out[i] *= power * low_powers[i];
   });
 }
+
+template void ntt_nr_unscaled(std::span<Fr>, const Domain&, NttDirection);
+template void ntt_nr_unscaled(std::span<bn254::Fr>, const bn254::Domain&, NttDirection);
+template void ntt_rn_unscaled(std::span<Fr>, const Domain&, NttDirection);
+template void ntt_rn_unscaled(std::span<bn254::Fr>, const bn254::Domain&, NttDirection);
+template void scale_by_powers(std::span<Fr>, const Fr&, const Fr&, bool);
+template void scale_by_powers(std::span<bn254::Fr>, const bn254::Fr&, const bn254::Fr&, bool);
 
 }  // namespace detail
 
 // ---- public transforms -----------------------------------------------------------------------------------
 
-void ntt(std::span<Fr> values, const Domain& domain, NttDirection direction, NttOrder order, bool coset) {
+namespace {
+
+template <class F>
+void bit_reverse_any(std::span<F> values);
+
+template <class F>
+void ntt_any(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction, NttOrder order,
+             bool coset) {
   check_size(values, domain, coset ? "coset NTT" : "NTT");
   if (order != NttOrder::NN && order != NttOrder::NR && order != NttOrder::RN && order != NttOrder::RR)
     throw Error(Errc::invalid_argument, "NTT: unknown order " + std::to_string(static_cast<unsigned>(order)));
@@ -352,13 +379,13 @@ void ntt(std::span<Fr> values, const Domain& domain, NttDirection direction, Ntt
   const unsigned log_n = domain.log_size();
   const auto tables = twiddles_for(domain);
   const bool forward = direction == NttDirection::forward;
-  const Fr* twiddles = forward ? tables->forward.data() : tables->inverse.data();
+  const F* twiddles = forward ? tables->forward.data() : tables->inverse.data();
   const bool input_reversed = order == NttOrder::RN || order == NttOrder::RR;
   const bool output_reversed = order == NttOrder::NR || order == NttOrder::RR;
 
-  if (forward && coset) detail::scale_by_powers(values, Fr::one(), domain.shift(), input_reversed);
+  if (forward && coset) detail::scale_by_powers(values, F::one(), domain.shift(), input_reversed);
   // The inverse's 1/n rides on the first level pass, or on the coset powers.
-  const Fr* scale = forward || coset ? nullptr : &domain.size_inv();
+  const F* scale = forward || coset ? nullptr : &domain.size_inv();
   switch (order) {
     case NttOrder::NR:
       ct_network(values.data(), log_n, twiddles, scale);
@@ -367,11 +394,11 @@ void ntt(std::span<Fr> values, const Domain& domain, NttDirection direction, Ntt
       gs_network(values.data(), log_n, twiddles, scale);
       break;
     case NttOrder::NN:
-      bit_reverse_permutation(values);
+      bit_reverse_any(values);
       gs_network(values.data(), log_n, twiddles, scale);
       break;
     case NttOrder::RR:
-      bit_reverse_permutation(values);
+      bit_reverse_any(values);
       ct_network(values.data(), log_n, twiddles, scale);
       break;
     default:
@@ -381,26 +408,31 @@ void ntt(std::span<Fr> values, const Domain& domain, NttDirection direction, Ntt
     detail::scale_by_powers(values, domain.size_inv(), domain.shift_inv(), output_reversed);
 }
 
-void forward_ntt(std::span<Fr> values, const Domain& domain, NttOrder order) {
-  ntt(values, domain, NttDirection::forward, order, false);
+template <class F>
+void forward_ntt_any(std::span<F> values, const BasicDomain<F>& domain, NttOrder order) {
+  ntt_any(values, domain, NttDirection::forward, order, false);
 }
-void inverse_ntt(std::span<Fr> values, const Domain& domain, NttOrder order) {
-  ntt(values, domain, NttDirection::inverse, order, false);
+template <class F>
+void inverse_ntt_any(std::span<F> values, const BasicDomain<F>& domain, NttOrder order) {
+  ntt_any(values, domain, NttDirection::inverse, order, false);
 }
-void coset_forward_ntt(std::span<Fr> values, const Domain& domain, NttOrder order) {
-  ntt(values, domain, NttDirection::forward, order, true);
+template <class F>
+void coset_forward_ntt_any(std::span<F> values, const BasicDomain<F>& domain, NttOrder order) {
+  ntt_any(values, domain, NttDirection::forward, order, true);
 }
-void coset_inverse_ntt(std::span<Fr> values, const Domain& domain, NttOrder order) {
-  ntt(values, domain, NttDirection::inverse, order, true);
+template <class F>
+void coset_inverse_ntt_any(std::span<F> values, const BasicDomain<F>& domain, NttOrder order) {
+  ntt_any(values, domain, NttDirection::inverse, order, true);
 }
 
-void bit_reverse_permutation(std::span<Fr> values) {
+template <class F>
+void bit_reverse_any(std::span<F> values) {
   const std::size_t n = values.size();
   if (n == 0 || !std::has_single_bit(n))
     throw Error(Errc::invalid_argument,
                 "bit_reverse_permutation: size " + std::to_string(n) + " is not a power of two");
   const unsigned log_n = static_cast<unsigned>(std::countr_zero(n));
-  Fr* data = values.data();
+  F* data = values.data();
   constexpr unsigned tile_log = 4;  // 16 elements = 512 bytes per run
   if (log_n < 2 * tile_log + 1) {
     for (std::size_t i = 0; i < n; ++i) {
@@ -434,8 +466,51 @@ void bit_reverse_permutation(std::span<Fr> values) {
                     });
 }
 
+}  // namespace
+
+// The same transforms for each curve's scalar field.
+
+void ntt(std::span<Fr> values, const Domain& domain, NttDirection direction, NttOrder order, bool coset) {
+  ntt_any(values, domain, direction, order, coset);
+}
+void ntt(std::span<bn254::Fr> values, const bn254::Domain& domain, NttDirection direction, NttOrder order,
+         bool coset) {
+  ntt_any(values, domain, direction, order, coset);
+}
+void forward_ntt(std::span<Fr> values, const Domain& domain, NttOrder order) {
+  forward_ntt_any(values, domain, order);
+}
+void forward_ntt(std::span<bn254::Fr> values, const bn254::Domain& domain, NttOrder order) {
+  forward_ntt_any(values, domain, order);
+}
+void inverse_ntt(std::span<Fr> values, const Domain& domain, NttOrder order) {
+  inverse_ntt_any(values, domain, order);
+}
+void inverse_ntt(std::span<bn254::Fr> values, const bn254::Domain& domain, NttOrder order) {
+  inverse_ntt_any(values, domain, order);
+}
+void coset_forward_ntt(std::span<Fr> values, const Domain& domain, NttOrder order) {
+  coset_forward_ntt_any(values, domain, order);
+}
+void coset_forward_ntt(std::span<bn254::Fr> values, const bn254::Domain& domain, NttOrder order) {
+  coset_forward_ntt_any(values, domain, order);
+}
+void coset_inverse_ntt(std::span<Fr> values, const Domain& domain, NttOrder order) {
+  coset_inverse_ntt_any(values, domain, order);
+}
+void coset_inverse_ntt(std::span<bn254::Fr> values, const bn254::Domain& domain, NttOrder order) {
+  coset_inverse_ntt_any(values, domain, order);
+}
+void bit_reverse_permutation(std::span<Fr> values) {
+  bit_reverse_any(values);
+}
+void bit_reverse_permutation(std::span<bn254::Fr> values) {
+  bit_reverse_any(values);
+}
+
 void release_ntt_twiddles() {
-  twiddle_cache().release();
+  twiddle_cache<Fr>().release();
+  twiddle_cache<bn254::Fr>().release();
 }
 
 }  // namespace proofline::cpu

@@ -16,13 +16,11 @@
 #include <vector>
 
 #include <proofline/arith/domain.hpp>
+#include <proofline/groth16/fwd.hpp>
 #include <proofline/memory/budget.hpp>
 #include <proofline/memory/residency.hpp>
 #include <proofline/trace/span.hpp>
 
-namespace proofline::groth16 {
-struct ProvingKey;
-}
 namespace proofline::memory {
 class PinnedPool;
 }

@@ -12,13 +12,8 @@
 #include <string>
 
 #include <proofline/graph/config.hpp>
+#include <proofline/groth16/fwd.hpp>
 #include <proofline/nodes/job.hpp>
-
-namespace proofline::groth16 {
-struct ProvingKey;
-struct VerifyingKey;
-struct ConstraintSystem;
-}  // namespace proofline::groth16
 
 namespace proofline::graph {
 

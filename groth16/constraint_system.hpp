@@ -19,7 +19,8 @@
 #include <span>
 #include <string_view>
 
-#include <proofline/arith/fr.hpp>
+#include <proofline/arith/curves.hpp>
+#include <proofline/groth16/fwd.hpp>
 #include <proofline/groth16/shared_array.hpp>
 #include <proofline/util/error.hpp>
 
@@ -27,16 +28,20 @@ namespace proofline::groth16 {
 
 /// Compressed sparse rows: row i holds the entries [row_offsets[i], row_offsets[i + 1]) of columns and
 /// values. Values are Fr elements (Montgomery form, as everywhere in our code); columns are variable indices.
-struct CsrMatrix {
+template <class Curve>
+struct BasicCsrMatrix {
   SharedArray<std::uint64_t> row_offsets;  ///< rows + 1 entries, starting at 0, non-decreasing
   SharedArray<std::uint32_t> columns;      ///< one per nonzero, < num_variables
-  SharedArray<Fr> values;                  ///< one per nonzero
+  SharedArray<typename Curve::Fr> values;  ///< one per nonzero
 
   std::uint64_t rows() const noexcept { return row_offsets.empty() ? 0 : row_offsets.size() - 1; }
   std::uint64_t nonzeros() const noexcept { return columns.size(); }
 };
 
-struct ConstraintSystem {
+template <class Curve>
+struct BasicConstraintSystem {
+  using CsrMatrix = BasicCsrMatrix<Curve>;
+
   std::uint64_t num_variables = 0;  ///< witness length, z[0] = 1 included (at most 2^32: u32 columns)
   std::uint64_t num_public = 0;     ///< public inputs z[1..num_public], not counting z[0]
   CsrMatrix a;
@@ -50,18 +55,25 @@ struct ConstraintSystem {
   std::uint64_t size_bytes() const noexcept;
 };
 
+using CsrMatrix = BasicCsrMatrix<Bls12_381>;
+
 /// Checks the structure: num_public < num_variables <= 2^32, equal row counts, offsets that start at 0, never
 /// decrease and end at the nonzero count, as many values as columns, every column < num_variables. Values
 /// are checked to be canonical Fr elements when `check_values` is set. O(rows + nonzeros), TBB-parallel.
 /// Throws Error(code, "<context>: <what is wrong>").
-void validate(const ConstraintSystem& cs, Errc code = Errc::invalid_argument,
+template <class Curve>
+void validate(const BasicConstraintSystem<Curve>& cs, Errc code = Errc::invalid_argument,
               std::string_view context = "constraint system", bool check_values = true);
 
 /// Throws Error(invalid_argument) unless z has num_variables elements and z[0] = 1.
-void check_witness_shape(const ConstraintSystem& cs, std::span<const Fr> z);
+template <class Curve>
+void check_witness_shape(const BasicConstraintSystem<Curve>& cs, std::span<const typename Curve::Fr> z);
 
 /// The public inputs z[1..num_public] of a witness.
 inline std::span<const Fr> public_inputs(std::span<const Fr> z, std::uint64_t num_public) {
+  return z.subspan(1, num_public);
+}
+inline std::span<const bn254::Fr> public_inputs(std::span<const bn254::Fr> z, std::uint64_t num_public) {
   return z.subspan(1, num_public);
 }
 
@@ -70,19 +82,26 @@ inline std::span<const Fr> public_inputs(std::span<const Fr> z, std::uint64_t nu
 /// not overlap z or each other. TBB-parallel over blocks of rows, streaming the matrices and the outputs in
 /// order; it allocates nothing. Throws Error(invalid_argument) for a wrong z size or short outputs (the
 /// structure of cs is trusted: validate() it once when it comes from outside).
-void evaluate(const ConstraintSystem& cs, std::span<const Fr> z, std::span<Fr> a, std::span<Fr> b,
-              std::span<Fr> c);
+template <class Curve>
+void evaluate(const BasicConstraintSystem<Curve>& cs, std::span<const typename Curve::Fr> z,
+              std::span<typename Curve::Fr> a, std::span<typename Curve::Fr> b,
+              std::span<typename Curve::Fr> c);
 
 /// The lowest row i with (A·z)_i·(B·z)_i != (C·z)_i, or nullopt if every row holds (always nullopt without
 /// C). Throws like evaluate for a wrong z size.
-std::optional<std::uint64_t> first_unsatisfied_row(const ConstraintSystem& cs, std::span<const Fr> z);
+template <class Curve>
+std::optional<std::uint64_t> first_unsatisfied_row(const BasicConstraintSystem<Curve>& cs,
+                                                   std::span<const typename Curve::Fr> z);
 
 /// The same over vectors already evaluated (a = A·z, b = B·z, c = C·z): the lowest i < a.size() with
 /// a_i·b_i != c_i, or nullopt. b and c hold at least a.size() values. TBB-parallel.
 std::optional<std::uint64_t> first_unsatisfied_row(std::span<const Fr> a, std::span<const Fr> b,
                                                    std::span<const Fr> c);
+std::optional<std::uint64_t> first_unsatisfied_row(std::span<const bn254::Fr> a, std::span<const bn254::Fr> b,
+                                                   std::span<const bn254::Fr> c);
 
-inline bool is_satisfied(const ConstraintSystem& cs, std::span<const Fr> z) {
+template <class Curve>
+bool is_satisfied(const BasicConstraintSystem<Curve>& cs, std::span<const typename Curve::Fr> z) {
   return !first_unsatisfied_row(cs, z).has_value();
 }
 

@@ -4,12 +4,16 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <span>
 #include <system_error>
+#include <type_traits>
 #include <vector>
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 
 #include <proofline/groth16/detail/batch_subgroup.hpp>
 #include <proofline/groth16/detail/output_file.hpp>
@@ -36,7 +40,8 @@ struct QueryBytes {
   std::uint64_t size;
 };
 
-std::array<QueryBytes, 5> query_bytes(const ProvingKey& pk) {
+template <class Curve>
+std::array<QueryBytes, 5> query_bytes(const BasicProvingKey<Curve>& pk) {
   const auto view = [](const auto& query) {
     return QueryBytes{query.size(), reinterpret_cast<const std::byte*>(query.data()), query.size_bytes()};
   };
@@ -96,12 +101,42 @@ bool write_record(const std::filesystem::path& directory, const std::string& dig
   }
 }
 
+/// The lowest index of a point outside the subgroup, tested point by point (TBB-parallel).
 template <class Affine>
+std::optional<std::uint64_t> first_outside_subgroup_per_point(std::span<const Affine> points) {
+  constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t bad = tbb::parallel_reduce(
+      tbb::blocked_range<std::uint64_t>(0, points.size(), 256), none,
+      [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
+        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i)
+          if (!is_in_subgroup(points[i])) return i;
+        return found;
+      },
+      [](std::uint64_t x, std::uint64_t y) { return std::min(x, y); });
+  if (bad == none) return std::nullopt;
+  return bad;
+}
+
+/// BLS12-381: batched random combinations, and the per-point search only to name a bad point. BN254: G1 has
+/// cofactor 1 (every point on the curve is in it); G2 points are tested one by one (Frobenius-based test of
+/// g2.hpp), since no soundness argument for combinations has been made for its cofactor.
+template <class Curve, class Affine>
+std::optional<std::uint64_t> first_bad_point(std::span<const Affine> points) {
+  if constexpr (std::is_same_v<Curve, Bls12_381>) {
+    if (detail::batch_in_subgroup(points)) return std::nullopt;
+    return detail::first_outside_subgroup(points);
+  } else if constexpr (std::is_same_v<Affine, typename Curve::G1Affine>) {
+    return std::nullopt;
+  } else {
+    return first_outside_subgroup_per_point(points);
+  }
+}
+
+template <class Curve, class Affine>
 void check_query(const SharedArray<Affine>& query, Errc code, std::string_view context,
                  std::string_view name) {
   const std::span<const Affine> points(query.data(), query.size());
-  if (detail::batch_in_subgroup(points)) return;
-  const std::optional<std::uint64_t> bad = detail::first_outside_subgroup(points);
+  const std::optional<std::uint64_t> bad = first_bad_point<Curve>(points);
   // The batch can only fail for a point outside the subgroup, which the per-point test then finds.
   if (!bad) return;
   throw Error(code, std::string(context) + ": " + std::string(name) + ": point " + std::to_string(*bad) +
@@ -119,7 +154,8 @@ std::filesystem::path default_checked_keys_directory() {
   return {};
 }
 
-std::string query_digest(const ProvingKey& pk) {
+template <class Curve>
+std::string query_digest(const BasicProvingKey<Curve>& pk) {
   const std::array<QueryBytes, 5> queries = query_bytes(pk);
   struct Chunk {
     const std::byte* data;
@@ -138,7 +174,9 @@ std::string query_digest(const ProvingKey& pk) {
   tbb::parallel_for(std::size_t{0}, chunks.size(),
                     [&](std::size_t i) { leaves[i] = detail::sha256(chunks[i].data, chunks[i].size); });
   detail::Sha256 root;
+  // BLS12-381's tag is the original one, so records written before BN254 existed stay valid.
   root.update(digest_tag.data(), digest_tag.size());
+  if constexpr (!std::is_same_v<Curve, Bls12_381>) root.update(Curve::name.data(), Curve::name.size());
   for (std::size_t q = 0; q < queries.size(); ++q) {
     const std::uint64_t header[3] = {queries[q].points, queries[q].size, first_chunk[q + 1] - first_chunk[q]};
     root.update(header, sizeof header);
@@ -147,7 +185,8 @@ std::string query_digest(const ProvingKey& pk) {
   return hex(root.finish());
 }
 
-KeyCheckReport check_query_subgroups(const ProvingKey& pk, Errc code, std::string_view context,
+template <class Curve>
+KeyCheckReport check_query_subgroups(const BasicProvingKey<Curve>& pk, Errc code, std::string_view context,
                                      const KeyCheckOptions& options, const QueryNames& names) {
   KeyCheckReport report;
   std::filesystem::path directory;
@@ -165,11 +204,11 @@ KeyCheckReport check_query_subgroups(const ProvingKey& pk, Errc code, std::strin
     }
   }
   const Clock::time_point start = Clock::now();
-  check_query(pk.a_query, code, context, names.a);
-  check_query(pk.b1_query, code, context, names.b1);
-  check_query(pk.b2_query, code, context, names.b2);
-  check_query(pk.h_query, code, context, names.h);
-  check_query(pk.l_query, code, context, names.l);
+  check_query<Curve>(pk.a_query, code, context, names.a);
+  check_query<Curve>(pk.b1_query, code, context, names.b1);
+  check_query<Curve>(pk.b2_query, code, context, names.b2);
+  check_query<Curve>(pk.h_query, code, context, names.h);
+  check_query<Curve>(pk.l_query, code, context, names.l);
   report.check_seconds = seconds_since(start);
   report.subgroups_checked = true;
   if (!directory.empty()) report.record_written = write_record(directory, report.digest);
@@ -177,5 +216,12 @@ KeyCheckReport check_query_subgroups(const ProvingKey& pk, Errc code, std::strin
                report.record_written ? ", remembered as " + report.digest : std::string());
   return report;
 }
+
+template std::string query_digest(const BasicProvingKey<Bls12_381>&);
+template std::string query_digest(const BasicProvingKey<Bn254>&);
+template KeyCheckReport check_query_subgroups(const BasicProvingKey<Bls12_381>&, Errc, std::string_view,
+                                              const KeyCheckOptions&, const QueryNames&);
+template KeyCheckReport check_query_subgroups(const BasicProvingKey<Bn254>&, Errc, std::string_view,
+                                              const KeyCheckOptions&, const QueryNames&);
 
 }  // namespace proofline::groth16

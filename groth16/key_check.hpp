@@ -52,12 +52,14 @@ struct QueryNames {
 
 /// The digest the cache records: SHA-256 over a version tag and, per query in the order A, B1, B2, H, L, its
 /// point count and the SHA-256 digests of its 16 MiB chunks (hashed in parallel). 64 hex digits.
-std::string query_digest(const ProvingKey& pk);
+template <class Curve>
+std::string query_digest(const BasicProvingKey<Curve>& pk);
 
 /// Subgroup membership of every query point of pk, which the caller has already checked per point for
 /// reduced coordinates and the curve. Uses and fills the cache as above. Throws Error(code, "<context>:
 /// <name>: point <i> is not in the prime-order subgroup").
-KeyCheckReport check_query_subgroups(const ProvingKey& pk, Errc code, std::string_view context,
+template <class Curve>
+KeyCheckReport check_query_subgroups(const BasicProvingKey<Curve>& pk, Errc code, std::string_view context,
                                      const KeyCheckOptions& options = {}, const QueryNames& names = {});
 
 }  // namespace proofline::groth16

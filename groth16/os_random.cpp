@@ -23,13 +23,14 @@ void os_random_bytes(std::span<std::uint8_t> out) {
   }
 }
 
-Fr os_random_fr() {
+template <class Fr>
+Fr os_random_scalar() {
   constexpr std::size_t top_bits = Fr::modulus_bits - 64 * (Fr::N - 1);
   constexpr std::uint64_t top_mask = (std::uint64_t{1} << top_bits) - 1;
   for (;;) {
     std::uint8_t bytes[32];
     os_random_bytes(bytes);
-    Fr::Int value;
+    typename Fr::Int value;
     for (std::size_t i = 0; i < 32; ++i)
       value.limb[i / 8] |= static_cast<std::uint64_t>(bytes[i]) << (8 * (i % 8));
     value.limb[Fr::N - 1] &= top_mask;
@@ -40,6 +41,13 @@ Fr os_random_fr() {
     secure_wipe(&value, sizeof value);
     if (below_r) return element;
   }
+}
+
+template Fr os_random_scalar<Fr>();
+template bn254::Fr os_random_scalar<bn254::Fr>();
+
+Fr os_random_fr() {
+  return os_random_scalar<Fr>();
 }
 
 }  // namespace proofline::groth16

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include <proofline/arith/bn254/fr.hpp>
 #include <proofline/arith/fr.hpp>
 
 namespace proofline::groth16 {
@@ -13,8 +14,12 @@ namespace proofline::groth16 {
 /// short reads). Throws Error(io) if the kernel refuses.
 void os_random_bytes(std::span<std::uint8_t> out);
 
-/// A uniform element of Fr: 255-bit draws from os_random_bytes, rejected until below r (about 1 in 11
-/// draws is rejected).
+/// A uniform element of the scalar field F (either curve's Fr): draws of r's bit length from os_random_bytes,
+/// rejected until below r.
+template <class F>
+F os_random_scalar();
+
+/// os_random_scalar<Fr>() of BLS12-381 (about 1 in 11 draws is rejected).
 Fr os_random_fr();
 
 }  // namespace proofline::groth16

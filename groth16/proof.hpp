@@ -1,6 +1,6 @@
-// A Groth16 proof (A in G1, B in G2, C in G1) and its standard 192-byte compressed encoding: A (48 bytes) ‖
-// B (96 bytes) ‖ C (48 bytes), each point in the zcash/IETF compressed form (curve_encoding.hpp), as bellman,
-// arkworks and Filecoin write it.
+// A Groth16 proof (A in G1, B in G2, C in G1) and, on BLS12-381, its standard 192-byte compressed encoding: A
+// (48 bytes) ‖ B (96 bytes) ‖ C (48 bytes), each point in the zcash/IETF compressed form
+// (curve_encoding.hpp), as bellman, arkworks and Filecoin write it.
 #pragma once
 
 #include <array>
@@ -10,17 +10,20 @@
 #include <span>
 #include <string>
 
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/arith/curves.hpp>
+#include <proofline/groth16/fwd.hpp>
 
 namespace proofline::groth16 {
 
-struct Proof {
-  G1Affine a{};
-  G2Affine b{};
-  G1Affine c{};
+/// A proof on either curve (Proof is BLS12-381's). The compressed encoding below is BLS12-381's; BN254 proofs
+/// travel as snarkjs's proof.json (snarkjs_json.hpp).
+template <class Curve>
+struct BasicProof {
+  typename Curve::G1Affine a{};
+  typename Curve::G2Affine b{};
+  typename Curve::G1Affine c{};
 
-  friend bool operator==(const Proof&, const Proof&) = default;
+  friend bool operator==(const BasicProof&, const BasicProof&) = default;
 };
 
 inline constexpr std::size_t proof_encoded_size = 192;

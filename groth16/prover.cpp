@@ -24,11 +24,14 @@ double seconds_since(Clock::time_point start) {
 
 }  // namespace
 
-ProofRandomness draw_proof_randomness() {
-  return {os_random_fr(), os_random_fr()};
+template <class Curve>
+BasicProofRandomness<Curve> draw_proof_randomness() {
+  using Fr = typename Curve::Fr;
+  return {os_random_scalar<Fr>(), os_random_scalar<Fr>()};
 }
 
-void check_compatible(const ProvingKey& pk, const ConstraintSystem& cs) {
+template <class Curve>
+void check_compatible(const BasicProvingKey<Curve>& pk, const BasicConstraintSystem<Curve>& cs) {
   if (pk.num_variables != cs.num_variables || pk.num_public != cs.num_public)
     throw Error(Errc::invalid_argument,
                 "prove: the key is for " + std::to_string(pk.num_variables) + " variables and " +
@@ -40,8 +43,10 @@ void check_compatible(const ProvingKey& pk, const ConstraintSystem& cs) {
                                             std::to_string(pk.domain_size()));
 }
 
-void synthesize(const ProvingKey& pk, const ConstraintSystem& cs, std::span<const Fr> z, std::span<Fr> a,
-                std::span<Fr> b, std::span<Fr> c) {
+template <class Curve>
+void synthesize(const BasicProvingKey<Curve>& pk, const BasicConstraintSystem<Curve>& cs,
+                std::span<const typename Curve::Fr> z, std::span<typename Curve::Fr> a,
+                std::span<typename Curve::Fr> b, std::span<typename Curve::Fr> c) {
   check_compatible(pk, cs);
   check_witness_shape(cs, z);
   if (a.size() != pk.domain_size())
@@ -50,15 +55,20 @@ void synthesize(const ProvingKey& pk, const ConstraintSystem& cs, std::span<cons
   evaluate(cs, z, a, b, c);
 }
 
-std::span<const Fr> compute_h_scalars(const ProvingKey& pk, std::span<Fr> a, std::span<Fr> b,
-                                      std::span<Fr> c) {
-  const Domain domain = Domain::make(pk.log_domain_size, pk.convention);
+template <class Curve>
+std::span<const typename Curve::Fr> compute_h_scalars(const BasicProvingKey<Curve>& pk,
+                                                      std::span<typename Curve::Fr> a,
+                                                      std::span<typename Curve::Fr> b,
+                                                      std::span<typename Curve::Fr> c) {
+  const auto domain = Curve::Domain::make(pk.log_domain_size, pk.convention);
   cpu::compute_h(a, b, c, domain);
-  return std::span<const Fr>(a.data(), pk.h_query.size());
+  return std::span<const typename Curve::Fr>(a.data(), pk.h_query.size());
 }
 
-MsmResults compute_msms(const ProvingKey& pk, std::span<const Fr> z, std::span<const Fr> h,
-                        const cpu::MsmOptions& options, ProveTimings* timings) {
+template <class Curve>
+BasicMsmResults<Curve> compute_msms(const BasicProvingKey<Curve>& pk, std::span<const typename Curve::Fr> z,
+                                    std::span<const typename Curve::Fr> h, const cpu::MsmOptions& options,
+                                    ProveTimings* timings) {
   if (z.size() != pk.num_variables || h.size() != pk.h_query.size())
     throw Error(Errc::invalid_argument, "compute_msms: " + std::to_string(z.size()) + " witness values and " +
                                             std::to_string(h.size()) + " H scalars for a key of " +
@@ -66,7 +76,7 @@ MsmResults compute_msms(const ProvingKey& pk, std::span<const Fr> z, std::span<c
                                             std::to_string(pk.h_query.size()) + " H points");
   ProveTimings local;
   ProveTimings& t = timings != nullptr ? *timings : local;
-  MsmResults out;
+  BasicMsmResults<Curve> out;
   auto mark = Clock::now();
   out.a = cpu::msm(pk.a_query.span(), z, options);
   t.msm_a_s = seconds_since(mark);
@@ -85,19 +95,25 @@ MsmResults compute_msms(const ProvingKey& pk, std::span<const Fr> z, std::span<c
   return out;
 }
 
-Proof assemble_proof(const ProvingKey& pk, const MsmResults& msm, const ProofRandomness& randomness) {
-  const Fr& r = randomness.r;
-  const Fr& s = randomness.s;
+template <class Curve>
+BasicProof<Curve> assemble_proof(const BasicProvingKey<Curve>& pk, const BasicMsmResults<Curve>& msm,
+                                 const BasicProofRandomness<Curve>& randomness) {
+  using G1Jacobian = typename Curve::G1Jacobian;
+  const auto& r = randomness.r;
+  const auto& s = randomness.s;
   const G1Jacobian delta1 = pk.delta1.to_jacobian();
   const G1Jacobian a = msm.a + pk.alpha1 + delta1.mul(r);
-  const G2Jacobian b = msm.b2 + pk.beta2 + pk.delta2.to_jacobian().mul(s);
+  const typename Curve::G2Jacobian b = msm.b2 + pk.beta2 + pk.delta2.to_jacobian().mul(s);
   const G1Jacobian b1 = msm.b1 + pk.beta1 + delta1.mul(s);
   const G1Jacobian c = msm.l + msm.h + a.mul(s) + b1.mul(r) - delta1.mul(r * s);
-  return Proof{a.to_affine(), b.to_affine(), c.to_affine()};
+  return BasicProof<Curve>{a.to_affine(), b.to_affine(), c.to_affine()};
 }
 
-Proof prove(const ProvingKey& pk, const ConstraintSystem& cs, std::span<const Fr> z,
-            const ProveOptions& options, ProveTimings* timings) {
+template <class Curve>
+BasicProof<Curve> prove(const BasicProvingKey<Curve>& pk, const BasicConstraintSystem<Curve>& cs,
+                        std::span<const typename Curve::Fr> z, const BasicProveOptions<Curve>& options,
+                        ProveTimings* timings) {
+  using Fr = typename Curve::Fr;
   const auto start = Clock::now();
   ProveTimings local;
   ProveTimings& t = timings != nullptr ? *timings : local;
@@ -106,7 +122,7 @@ Proof prove(const ProvingKey& pk, const ConstraintSystem& cs, std::span<const Fr
   std::vector<Fr> a(n), b(n), c(n);
 
   auto mark = Clock::now();
-  synthesize(pk, cs, z, a, b, c);
+  synthesize(pk, cs, z, std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
   if (options.check_witness && cs.c) {
     const std::size_t rows = cs.num_constraints();
     if (const auto row = first_unsatisfied_row(std::span(a).first(rows), b, c))
@@ -116,18 +132,38 @@ Proof prove(const ProvingKey& pk, const ConstraintSystem& cs, std::span<const Fr
   t.synthesis_s = seconds_since(mark);
 
   mark = Clock::now();
-  const std::span<const Fr> h = compute_h_scalars(pk, a, b, c);
+  const std::span<const Fr> h = compute_h_scalars(pk, std::span<Fr>(a), std::span<Fr>(b), std::span<Fr>(c));
   t.h_s = seconds_since(mark);
 
-  const MsmResults msm = compute_msms(pk, z, h, options.msm, &t);
+  const BasicMsmResults<Curve> msm = compute_msms(pk, z, h, options.msm, &t);
 
   mark = Clock::now();
-  const ProofRandomness randomness =
-      options.fixed_randomness ? *options.fixed_randomness : draw_proof_randomness();
-  const Proof proof = assemble_proof(pk, msm, randomness);
+  const BasicProofRandomness<Curve> randomness =
+      options.fixed_randomness ? *options.fixed_randomness : draw_proof_randomness<Curve>();
+  const BasicProof<Curve> proof = assemble_proof(pk, msm, randomness);
   t.assembly_s = seconds_since(mark);
   t.total_s = seconds_since(start);
   return proof;
 }
+
+#define PROOFLINE_PROVER_FOR(Curve)                                                                          \
+  template BasicProofRandomness<Curve> draw_proof_randomness<Curve>();                                       \
+  template void check_compatible(const BasicProvingKey<Curve>&, const BasicConstraintSystem<Curve>&);        \
+  template void synthesize(const BasicProvingKey<Curve>&, const BasicConstraintSystem<Curve>&,               \
+                           std::span<const Curve::Fr>, std::span<Curve::Fr>, std::span<Curve::Fr>,           \
+                           std::span<Curve::Fr>);                                                            \
+  template std::span<const Curve::Fr> compute_h_scalars(const BasicProvingKey<Curve>&, std::span<Curve::Fr>, \
+                                                        std::span<Curve::Fr>, std::span<Curve::Fr>);         \
+  template BasicMsmResults<Curve> compute_msms(const BasicProvingKey<Curve>&, std::span<const Curve::Fr>,    \
+                                               std::span<const Curve::Fr>, const cpu::MsmOptions&,           \
+                                               ProveTimings*);                                               \
+  template BasicProof<Curve> assemble_proof(const BasicProvingKey<Curve>&, const BasicMsmResults<Curve>&,    \
+                                            const BasicProofRandomness<Curve>&);                             \
+  template BasicProof<Curve> prove(const BasicProvingKey<Curve>&, const BasicConstraintSystem<Curve>&,       \
+                                   std::span<const Curve::Fr>, const BasicProveOptions<Curve>&,              \
+                                   ProveTimings*);
+PROOFLINE_PROVER_FOR(Bls12_381)
+PROOFLINE_PROVER_FOR(Bn254)
+#undef PROOFLINE_PROVER_FOR
 
 }  // namespace proofline::groth16

@@ -19,9 +19,7 @@
 #include <optional>
 #include <span>
 
-#include <proofline/arith/fr.hpp>
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/cpu/msm.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/proof.hpp>
@@ -30,12 +28,15 @@
 namespace proofline::groth16 {
 
 /// The blinding factors of one proof.
-struct ProofRandomness {
-  Fr r, s;
+template <class Curve>
+struct BasicProofRandomness {
+  typename Curve::Fr r, s;
 };
+using ProofRandomness = BasicProofRandomness<Bls12_381>;
 
 /// Fresh r and s from getrandom(2).
-ProofRandomness draw_proof_randomness();
+template <class Curve = Bls12_381>
+BasicProofRandomness<Curve> draw_proof_randomness();
 
 struct ProveTimings {
   double synthesis_s = 0;  ///< evaluate (and the witness check)
@@ -45,50 +46,66 @@ struct ProveTimings {
   double total_s = 0;
 };
 
-struct ProveOptions {
+template <class Curve>
+struct BasicProveOptions {
   /// TESTS ONLY. Uses these r and s instead of fresh randomness, so that proofs are reproducible (r = s = 0
   /// gives the deterministic fixtures). A proof whose r and s are known is not zero-knowledge: it leaks
   /// information about the witness. Never set this outside tests.
-  std::optional<ProofRandomness> fixed_randomness;
+  std::optional<BasicProofRandomness<Curve>> fixed_randomness;
   /// After synthesis, check a_i·b_i = c_i on every row (one multiplication per row) and throw
   /// Error(bad_input) naming the first failing row, instead of making a proof that will not verify.
   bool check_witness = true;
   cpu::MsmOptions msm;
 };
+using ProveOptions = BasicProveOptions<Bls12_381>;
 
 /// The five MSM results, before blinding.
-struct MsmResults {
-  G1Jacobian a;   ///< Σ z_j·A_j
-  G1Jacobian b1;  ///< Σ z_j·B1_j
-  G2Jacobian b2;  ///< Σ z_j·B2_j
-  G1Jacobian l;   ///< Σ z_{num_public+1+k}·L_k
-  G1Jacobian h;   ///< Σ h_i·H_i
+template <class Curve>
+struct BasicMsmResults {
+  typename Curve::G1Jacobian a;   ///< Σ z_j·A_j
+  typename Curve::G1Jacobian b1;  ///< Σ z_j·B1_j
+  typename Curve::G2Jacobian b2;  ///< Σ z_j·B2_j
+  typename Curve::G1Jacobian l;   ///< Σ z_{num_public+1+k}·L_k
+  typename Curve::G1Jacobian h;   ///< Σ h_i·H_i
 };
+using MsmResults = BasicMsmResults<Bls12_381>;
 
 /// Throws Error(invalid_argument) unless cs and pk are for the same shape: equal variable and public-input
 /// counts, and every row of cs inside the key's domain.
-void check_compatible(const ProvingKey& pk, const ConstraintSystem& cs);
+template <class Curve>
+void check_compatible(const BasicProvingKey<Curve>& pk, const BasicConstraintSystem<Curve>& cs);
 
 /// Checks the witness shape and compatibility, then evaluate(cs, z, a, b, c); a, b, c have pk.domain_size()
 /// elements.
-void synthesize(const ProvingKey& pk, const ConstraintSystem& cs, std::span<const Fr> z, std::span<Fr> a,
-                std::span<Fr> b, std::span<Fr> c);
+template <class Curve>
+void synthesize(const BasicProvingKey<Curve>& pk, const BasicConstraintSystem<Curve>& cs,
+                std::span<const typename Curve::Fr> z, std::span<typename Curve::Fr> a,
+                std::span<typename Curve::Fr> b, std::span<typename Curve::Fr> c);
 
 /// The H scalars in pk's convention, computed in place: returns the first h_query.size() elements of a (b and
 /// c are overwritten with intermediates).
-std::span<const Fr> compute_h_scalars(const ProvingKey& pk, std::span<Fr> a, std::span<Fr> b,
-                                      std::span<Fr> c);
+template <class Curve>
+std::span<const typename Curve::Fr> compute_h_scalars(const BasicProvingKey<Curve>& pk,
+                                                      std::span<typename Curve::Fr> a,
+                                                      std::span<typename Curve::Fr> b,
+                                                      std::span<typename Curve::Fr> c);
 
 /// The five MSMs on the CPU. z has num_variables elements, h has h_query.size().
-MsmResults compute_msms(const ProvingKey& pk, std::span<const Fr> z, std::span<const Fr> h,
-                        const cpu::MsmOptions& options = {}, ProveTimings* timings = nullptr);
+template <class Curve>
+BasicMsmResults<Curve> compute_msms(const BasicProvingKey<Curve>& pk, std::span<const typename Curve::Fr> z,
+                                    std::span<const typename Curve::Fr> h,
+                                    const cpu::MsmOptions& options = {}, ProveTimings* timings = nullptr);
 
 /// The proof from the MSM results (any backend) and r, s.
-Proof assemble_proof(const ProvingKey& pk, const MsmResults& msm, const ProofRandomness& randomness);
+template <class Curve>
+BasicProof<Curve> assemble_proof(const BasicProvingKey<Curve>& pk, const BasicMsmResults<Curve>& msm,
+                                 const BasicProofRandomness<Curve>& randomness);
 
 /// All of the above. z: the full witness (z[0] = 1, publics, private). Allocates the three domain-size
 /// buffers itself.
-Proof prove(const ProvingKey& pk, const ConstraintSystem& cs, std::span<const Fr> z,
-            const ProveOptions& options = {}, ProveTimings* timings = nullptr);
+template <class Curve>
+BasicProof<Curve> prove(const BasicProvingKey<Curve>& pk, const BasicConstraintSystem<Curve>& cs,
+                        std::span<const typename Curve::Fr> z, const BasicProveOptions<Curve>& options = {},
+                        ProveTimings* timings = nullptr);
 
 }  // namespace proofline::groth16

@@ -44,7 +44,8 @@ void check_query_points(Errc code, std::string_view context, const char* name,
 
 }  // namespace
 
-void validate(const ProvingKey& pk, Errc code, std::string_view context, bool check_queries) {
+template <class Curve>
+void validate(const BasicProvingKey<Curve>& pk, Errc code, std::string_view context, bool check_queries) {
   if (pk.convention != HConvention::generator7 && pk.convention != HConvention::snarkjs)
     fail(code, context, "unknown H convention " + std::to_string(static_cast<unsigned>(pk.convention)));
   if (pk.log_domain_size < 1 || pk.log_domain_size > max_ntt_log_size)
@@ -73,5 +74,8 @@ void validate(const ProvingKey& pk, Errc code, std::string_view context, bool ch
   check_query_points(code, context, "the H query", pk.h_query);
   check_query_points(code, context, "the L query", pk.l_query);
 }
+
+template void validate(const BasicProvingKey<Bls12_381>&, Errc, std::string_view, bool);
+template void validate(const BasicProvingKey<Bn254>&, Errc, std::string_view, bool);
 
 }  // namespace proofline::groth16

@@ -1,4 +1,4 @@
-// The Groth16 proving key on BLS12-381 (the SRS a prover needs), in one of the two H conventions.
+// The Groth16 proving key (the SRS a prover needs) on either curve, in one of the two H conventions.
 //
 // With the trapdoor τ, α, β, γ, δ, the domain {ω^i} of size n = 2^log_domain_size, its Lagrange basis L_i and
 // u_j, v_j, w_j = A_j(τ), B_j(τ), C_j(τ) (A_j(X) = Σ_i A[i][j]·L_i(X), the QAP polynomials of the rows):
@@ -25,15 +25,19 @@
 
 #include <cstdint>
 
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/domain.hpp>
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/groth16/fwd.hpp>
 #include <proofline/groth16/shared_array.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16 {
 
-struct ProvingKey {
+template <class Curve>
+struct BasicProvingKey {
+  using G1Affine = typename Curve::G1Affine;
+  using G2Affine = typename Curve::G2Affine;
+
   HConvention convention = HConvention::generator7;
   std::uint64_t num_variables = 0;  ///< witness length, z[0] = 1 included
   std::uint64_t num_public = 0;     ///< not counting z[0]
@@ -66,7 +70,8 @@ inline std::uint64_t h_query_size(HConvention convention, std::uint64_t domain_s
 /// log_domain_size <= max_ntt_log_size, a known convention) and that the five fixed points are on their
 /// curves and in the prime-order subgroups. The queries' points are checked only when `check_queries` is set
 /// (on the curve; O(size), TBB-parallel). Throws Error(code, "<context>: <what is wrong>").
-void validate(const ProvingKey& pk, Errc code = Errc::invalid_argument,
+template <class Curve>
+void validate(const BasicProvingKey<Curve>& pk, Errc code = Errc::invalid_argument,
               std::string_view context = "proving key", bool check_queries = false);
 
 }  // namespace proofline::groth16

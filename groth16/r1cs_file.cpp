@@ -1,5 +1,6 @@
 #include <proofline/groth16/r1cs_file.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,14 +22,17 @@ constexpr std::uint32_t section_custom_gates_uses = 5;
 constexpr std::uint32_t n8 = 32;
 constexpr std::uint64_t term_bytes = 4 + n8;
 
+template <class Curve>
 struct MatrixBuilder {
+  using Fr = typename Curve::Fr;
   std::vector<std::uint64_t> offsets{0};
   std::vector<std::uint32_t> columns;
   std::vector<Fr> values;
 
-  CsrMatrix take() {
-    return CsrMatrix{SharedArray<std::uint64_t>(std::move(offsets)),
-                     SharedArray<std::uint32_t>(std::move(columns)), SharedArray<Fr>(std::move(values))};
+  BasicCsrMatrix<Curve> take() {
+    return BasicCsrMatrix<Curve>{SharedArray<std::uint64_t>(std::move(offsets)),
+                                 SharedArray<std::uint32_t>(std::move(columns)),
+                                 SharedArray<Fr>(std::move(values))};
   }
 };
 
@@ -38,12 +42,15 @@ R1csHeader parse_header(const BinFile& file) {
   if (field_bytes != n8) {
     const std::string what = field_bytes == 8 ? " (a Goldilocks circuit?)" : "";
     file.fail("field elements of " + std::to_string(field_bytes) +
-              " bytes: not a BLS12-381 circuit (its scalars take 32 bytes)" + what);
+              " bytes: not a bn128 or BLS12-381 circuit (their scalars take 32 bytes)" + what);
   }
   const auto prime = head.bytes(n8, "the prime");
-  if (!detail::is_bls12_381_r(prime))
-    file.fail("the circuit is over " + detail::describe_prime(prime) + ", not BLS12-381's scalar field r");
+  const std::optional<CurveId> curve = detail::curve_of_scalar_prime(prime);
+  if (!curve)
+    file.fail("the circuit is over " + detail::describe_prime(prime) +
+              ", not the scalar field of bn128 or BLS12-381");
   R1csHeader header;
+  header.curve = *curve;
   header.num_wires = head.u32("nWires");
   header.num_public_outputs = head.u32("nPubOut");
   header.num_public_inputs = head.u32("nPubIn");
@@ -61,8 +68,10 @@ R1csHeader parse_header(const BinFile& file) {
   return header;
 }
 
-void read_combination(BinReader& in, const BinFile& file, std::uint32_t wires, MatrixBuilder& out,
+template <class Curve>
+void read_combination(BinReader& in, const BinFile& file, std::uint32_t wires, MatrixBuilder<Curve>& out,
                       std::uint32_t constraint, const char* matrix) {
+  using Fr = typename Curve::Fr;
   const std::uint32_t terms = in.u32("a term count");
   const auto bytes = in.array(terms, term_bytes, "the terms");
   const std::byte* p = bytes.data();
@@ -81,12 +90,16 @@ void read_combination(BinReader& in, const BinFile& file, std::uint32_t wires, M
   out.offsets.push_back(out.columns.size());
 }
 
-R1csFile parse(const BinFile& file, const R1csOptions& options) {
+template <class Curve>
+BasicR1csFile<Curve> parse(const BinFile& file, const R1csOptions& options) {
   if (file.find(section_custom_gates_list, "custom gates list") != nullptr ||
       file.find(section_custom_gates_uses, "custom gates application") != nullptr)
     file.fail("the circuit uses custom gates (pragma custom_templates), which only PLONK can prove");
-  R1csFile out;
+  BasicR1csFile<Curve> out;
   out.header = parse_header(file);
+  if (out.header.curve != Curve::id)
+    file.fail("the circuit is over " + std::string(curve_name(out.header.curve)) + "'s scalar field, not " +
+              std::string(Curve::name) + "'s as this caller expects");
   const R1csHeader& h = out.header;
 
   // The map's size bounds nWires by the file's, before anything is sized by a count from the header: the
@@ -110,8 +123,8 @@ R1csFile parse(const BinFile& file, const R1csOptions& options) {
   const std::uint64_t input_rows = options.snarkjs_input_rows ? h.num_public() + 1 : 0;
   const std::uint64_t rows = std::uint64_t{h.num_constraints} + input_rows;
   const std::uint64_t terms_estimate = section.size / term_bytes;
-  MatrixBuilder a, b, c;
-  for (MatrixBuilder* m : {&a, &b, &c}) {
+  MatrixBuilder<Curve> a, b, c;
+  for (MatrixBuilder<Curve>* m : {&a, &b, &c}) {
     m->offsets.reserve(rows + 1);
     m->columns.reserve(terms_estimate / 3 + input_rows);
     m->values.reserve(terms_estimate / 3 + input_rows);
@@ -124,7 +137,7 @@ R1csFile parse(const BinFile& file, const R1csOptions& options) {
   in.expect_end();
   for (std::uint64_t s = 0; s < input_rows; ++s) {
     a.columns.push_back(static_cast<std::uint32_t>(s));
-    a.values.push_back(Fr::one());
+    a.values.push_back(Curve::Fr::one());
     a.offsets.push_back(a.columns.size());
     b.offsets.push_back(b.columns.size());
     c.offsets.push_back(c.columns.size());
@@ -142,13 +155,27 @@ R1csFile parse(const BinFile& file, const R1csOptions& options) {
 
 }  // namespace
 
-R1csFile read_r1cs(const std::filesystem::path& path, const R1csOptions& options) {
-  return parse(BinFile::open(path, "r1cs", ".r1cs", r1cs_version), options);
+template <class Curve>
+BasicR1csFile<Curve> read_r1cs(const std::filesystem::path& path, const R1csOptions& options) {
+  return parse<Curve>(BinFile::open(path, "r1cs", ".r1cs", r1cs_version), options);
 }
 
-R1csFile parse_r1cs(std::span<const std::byte> image, std::string_view name, const R1csOptions& options) {
-  return parse(BinFile::from_memory(nullptr, image, std::string(name), "r1cs", ".r1cs", r1cs_version),
-               options);
+template <class Curve>
+BasicR1csFile<Curve> parse_r1cs(std::span<const std::byte> image, std::string_view name,
+                                const R1csOptions& options) {
+  return parse<Curve>(BinFile::from_memory(nullptr, image, std::string(name), "r1cs", ".r1cs", r1cs_version),
+                      options);
 }
+
+CurveId r1cs_curve(const std::filesystem::path& path) {
+  return parse_header(BinFile::open(path, "r1cs", ".r1cs", r1cs_version)).curve;
+}
+
+template BasicR1csFile<Bls12_381> read_r1cs<Bls12_381>(const std::filesystem::path&, const R1csOptions&);
+template BasicR1csFile<Bn254> read_r1cs<Bn254>(const std::filesystem::path&, const R1csOptions&);
+template BasicR1csFile<Bls12_381> parse_r1cs<Bls12_381>(std::span<const std::byte>, std::string_view,
+                                                        const R1csOptions&);
+template BasicR1csFile<Bn254> parse_r1cs<Bn254>(std::span<const std::byte>, std::string_view,
+                                                const R1csOptions&);
 
 }  // namespace proofline::groth16

@@ -12,7 +12,7 @@
 // A constraint holds when <A, w>·<B, w> = <C, w>; wire 0 is the constant 1, then the public outputs, the
 // public inputs and the rest, so num_public = nPubOut + nPubIn (snarkjs's nPublic). Every failure is
 // Error(Errc::bad_input, "<path>: <what is wrong>"): wrong magic or version, truncation, a prime other than
-// BLS12-381's r (a bn128 circuit says so), a wire out of range, a coefficient not below r.
+// bn128's or BLS12-381's r (another field is named), a wire out of range, a coefficient not below r.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +32,7 @@ struct R1csHeader {
   std::uint32_t num_private_inputs = 0;
   std::uint64_t num_labels = 0;
   std::uint32_t num_constraints = 0;
+  CurveId curve = CurveId::bls12_381;  ///< the curve whose scalar field the file's prime is
 
   std::uint64_t num_public() const noexcept { return std::uint64_t{num_public_outputs} + num_public_inputs; }
 };
@@ -43,14 +44,25 @@ struct R1csOptions {
   bool snarkjs_input_rows = false;
 };
 
-struct R1csFile {
+template <class Curve>
+struct BasicR1csFile {
   R1csHeader header;
-  ConstraintSystem cs;  ///< A, B and C, num_variables = nWires, num_public = nPubOut + nPubIn
+  BasicConstraintSystem<Curve> cs;  ///< A, B and C, num_variables = nWires, num_public = nPubOut + nPubIn
 };
 
-R1csFile read_r1cs(const std::filesystem::path& path, const R1csOptions& options = {});
+using R1csFile = BasicR1csFile<Bls12_381>;
+
+/// The circuit of the caller's curve (BLS12-381 unless asked); a circuit over the other curve's field is
+/// refused, naming both.
+template <class Curve = Bls12_381>
+BasicR1csFile<Curve> read_r1cs(const std::filesystem::path& path, const R1csOptions& options = {});
+
+/// The curve whose scalar field the circuit is over (reads and checks the header only).
+CurveId r1cs_curve(const std::filesystem::path& path);
 
 /// The same from a file image in memory (fuzzers, tests); `name` stands for the path in messages.
-R1csFile parse_r1cs(std::span<const std::byte> image, std::string_view name, const R1csOptions& options = {});
+template <class Curve = Bls12_381>
+BasicR1csFile<Curve> parse_r1cs(std::span<const std::byte> image, std::string_view name,
+                                const R1csOptions& options = {});
 
 }  // namespace proofline::groth16

@@ -23,12 +23,12 @@ std::string wtns_job_name(const std::filesystem::path& wtns) {
 }
 
 std::vector<WtnsJob> plan_wtns_jobs(std::span<const std::filesystem::path> files, std::uint64_t num_variables,
-                                    std::string_view key_name) {
+                                    std::string_view key_name, CurveId curve) {
   std::vector<WtnsJob> jobs;
   jobs.reserve(files.size());
   std::map<std::string, std::filesystem::path> seen;
   for (const std::filesystem::path& file : files) {
-    const WtnsHeader header = check_wtns(file);
+    const WtnsHeader header = check_wtns(file, curve);
     check_wtns_length(file, header, num_variables, key_name);
     std::string name = wtns_job_name(file);
     if (name.empty())

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/fr.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/proof.hpp>
@@ -40,12 +41,12 @@ struct WtnsJob {
 /// "A" for ".../A.wtns"; a name without that extension is kept whole.
 std::string wtns_job_name(const std::filesystem::path& wtns);
 
-/// One job per file, in order. Checks each file in full (check_wtns: BLS12-381's r, every value below r,
+/// One job per file, in order. Checks each file in full (check_wtns: the key's `curve`, every value below r,
 /// z[0] = 1), against the key (`num_variables` values), and that no two files give the same name (their
 /// outputs would overwrite each other). Throws Error(bad_input, "<file>: <what is wrong>") naming `key_name`
 /// on a mismatch.
 std::vector<WtnsJob> plan_wtns_jobs(std::span<const std::filesystem::path> files, std::uint64_t num_variables,
-                                    std::string_view key_name);
+                                    std::string_view key_name, CurveId curve = CurveId::bls12_381);
 
 struct SnarkjsOutputs {
   std::filesystem::path proof;          ///< DIR/<name>.proof.json

@@ -2,9 +2,11 @@
 
 #include <limits>
 #include <string>
+#include <type_traits>
 
+#include <proofline/arith/bn254/curve_params.hpp>
+#include <proofline/arith/curve_pairing.hpp>
 #include <proofline/arith/int_text.hpp>
-#include <proofline/arith/pairing.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/input_file.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
@@ -57,19 +59,24 @@ Field field_from(const json::Value& value, std::string_view context, const char*
   return *element;
 }
 
-Fp fp_from(const json::Value& value, std::string_view context) {
-  return field_from<Fp>(value, context, "Fp");
+template <class Curve>
+typename Curve::Fp fp_from(const json::Value& value, std::string_view context) {
+  return field_from<typename Curve::Fp>(value, context, "Fp");
 }
 
-Fp2 fp2_from(const json::Value& value, std::string_view context) {
+template <class Curve>
+typename Curve::Fp2 fp2_from(const json::Value& value, std::string_view context) {
   const json::Value& pair = array_of(value, 2, context);
-  return Fp2{fp_from(pair.at(std::size_t{0}), context), fp_from(pair.at(std::size_t{1}), context)};
+  return typename Curve::Fp2{fp_from<Curve>(pair.at(std::size_t{0}), context),
+                             fp_from<Curve>(pair.at(std::size_t{1}), context)};
 }
 
+template <class Fp>
 json::Value dec(const Fp& value) {
   return json::Value(field_to_decimal(value));
 }
 
+template <class Fp2>
 json::Value dec2(const Fp2& value) {
   return json::Value::array({dec(value.c0), dec(value.c1)});
 }
@@ -81,11 +88,13 @@ void check_point(const Affine& point, std::string_view context, ProofPointCheck 
   if (!is_in_subgroup(point)) fail(context, "the point is not in the prime-order subgroup");
 }
 
+template <class G1Affine>
 json::Value g1_to_json(const G1Affine& p) {
   if (p.is_infinity()) return json::Value::array({"0", "1", "0"});
   return json::Value::array({dec(p.x), dec(p.y), "1"});
 }
 
+template <class G2Affine>
 json::Value g2_to_json(const G2Affine& p) {
   if (p.is_infinity())
     return json::Value::array(
@@ -93,11 +102,14 @@ json::Value g2_to_json(const G2Affine& p) {
   return json::Value::array({dec2(p.x), dec2(p.y), json::Value::array({"1", "0"})});
 }
 
-G1Affine g1_from(const json::Value& value, std::string_view context, ProofPointCheck check) {
+template <class Curve>
+typename Curve::G1Affine g1_from(const json::Value& value, std::string_view context, ProofPointCheck check) {
+  using Fp = typename Curve::Fp;
+  using G1Affine = typename Curve::G1Affine;
   const json::Value& triple = array_of(value, 3, context);
-  const Fp x = fp_from(triple.at(std::size_t{0}), context);
-  const Fp y = fp_from(triple.at(std::size_t{1}), context);
-  const Fp z = fp_from(triple.at(std::size_t{2}), context);
+  const Fp x = fp_from<Curve>(triple.at(std::size_t{0}), context);
+  const Fp y = fp_from<Curve>(triple.at(std::size_t{1}), context);
+  const Fp z = fp_from<Curve>(triple.at(std::size_t{2}), context);
   if (z.is_zero()) return G1Affine::infinity();
   if (!z.is_one()) fail(context, "z must be \"1\" (an affine point) or \"0\" (the point at infinity)");
   const G1Affine p{x, y};
@@ -107,11 +119,14 @@ G1Affine g1_from(const json::Value& value, std::string_view context, ProofPointC
   return p;
 }
 
-G2Affine g2_from(const json::Value& value, std::string_view context, ProofPointCheck check) {
+template <class Curve>
+typename Curve::G2Affine g2_from(const json::Value& value, std::string_view context, ProofPointCheck check) {
+  using Fp2 = typename Curve::Fp2;
+  using G2Affine = typename Curve::G2Affine;
   const json::Value& triple = array_of(value, 3, context);
-  const Fp2 x = fp2_from(triple.at(std::size_t{0}), context);
-  const Fp2 y = fp2_from(triple.at(std::size_t{1}), context);
-  const Fp2 z = fp2_from(triple.at(std::size_t{2}), context);
+  const Fp2 x = fp2_from<Curve>(triple.at(std::size_t{0}), context);
+  const Fp2 y = fp2_from<Curve>(triple.at(std::size_t{1}), context);
+  const Fp2 z = fp2_from<Curve>(triple.at(std::size_t{2}), context);
   if (z.is_zero()) return G2Affine::infinity();
   if (!z.c0.is_one() || !z.c1.is_zero())
     fail(context, "z must be [\"1\", \"0\"] (an affine point) or [\"0\", \"0\"] (infinity)");
@@ -184,31 +199,57 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 
 // ---- proof.json -----------------------------------------------------------------------------------------
 
-json::Value snarkjs_proof_to_json(const Proof& proof) {
+CurveId snarkjs_curve(const json::Value& value, std::string_view context) {
+  if (!value.is_object()) fail(context, "expected a JSON object (a snarkjs proof or key)");
+  const json::Value& curve = member(value, "curve", context);
+  if (curve.is_string() && curve.as_string() == Bn254::snarkjs_name) return CurveId::bn254;
+  if (curve.is_string() && curve.as_string() == Bls12_381::snarkjs_name) return CurveId::bls12_381;
+  const std::string found = curve.is_string() ? quote_for_message(curve.as_string()) : "not a string";
+  fail(context, "\"curve\" is " + found + ", expected \"bn128\" or \"bls12381\"");
+}
+
+template <class Curve>
+json::Value snarkjs_proof_to_json(const BasicProof<Curve>& proof) {
   return json::Value::object({{"pi_a", g1_to_json(proof.a)},
                               {"pi_b", g2_to_json(proof.b)},
                               {"pi_c", g1_to_json(proof.c)},
                               {"protocol", "groth16"},
-                              {"curve", "bls12381"}});
+                              {"curve", std::string(Curve::snarkjs_name)}});
 }
 
-Proof snarkjs_proof_from_json(const json::Value& value, std::string_view context, ProofPointCheck check) {
+template <class Curve>
+BasicProof<Curve> snarkjs_proof_from_json(const json::Value& value, std::string_view context,
+                                          ProofPointCheck check) {
   if (!value.is_object()) fail(context, "expected a JSON object (a snarkjs proof.json)");
   expect_string(value, "protocol", "groth16", context);
-  expect_string(value, "curve", "bls12381", context);
-  return Proof{g1_from(member(value, "pi_a", context), at(context, "pi_a"), check),
-               g2_from(member(value, "pi_b", context), at(context, "pi_b"), check),
-               g1_from(member(value, "pi_c", context), at(context, "pi_c"), check)};
+  expect_string(value, "curve", Curve::snarkjs_name, context);
+  return BasicProof<Curve>{g1_from<Curve>(member(value, "pi_a", context), at(context, "pi_a"), check),
+                           g2_from<Curve>(member(value, "pi_b", context), at(context, "pi_b"), check),
+                           g1_from<Curve>(member(value, "pi_c", context), at(context, "pi_c"), check)};
 }
 
 // ---- public.json ----------------------------------------------------------------------------------------
 
-json::Value snarkjs_public_to_json(std::span<const Fr> public_inputs) {
+namespace {
+
+template <class Fr>
+json::Value public_to_json(std::span<const Fr> public_inputs) {
   json::Value out = json::Value::array();
   for (const Fr& x : public_inputs) out.push_back(json::Value(field_to_decimal(x)));
   return out;
 }
 
+}  // namespace
+
+json::Value snarkjs_public_to_json(std::span<const Fr> public_inputs) {
+  return public_to_json(public_inputs);
+}
+
+json::Value snarkjs_public_to_json(std::span<const bn254::Fr> public_inputs) {
+  return public_to_json(public_inputs);
+}
+
+template <class Fr>
 std::vector<Fr> snarkjs_public_from_json(const json::Value& value, std::string_view context) {
   if (!value.is_array()) fail(context, "expected a JSON array of decimal strings (a snarkjs public.json)");
   std::vector<Fr> out;
@@ -220,39 +261,65 @@ std::vector<Fr> snarkjs_public_from_json(const json::Value& value, std::string_v
 
 // ---- verification_key.json ------------------------------------------------------------------------------
 
-json::Value snarkjs_fp12_to_json(const Fp12& value) {
-  const auto fp6 = [](const Fp6& x) { return json::Value::array({dec2(x.c0), dec2(x.c1), dec2(x.c2)}); };
+template <class Fp2>
+json::Value snarkjs_fp12_to_json(const Fp12T<Fp2>& value) {
+  const auto fp6 = [](const auto& x) { return json::Value::array({dec2(x.c0), dec2(x.c1), dec2(x.c2)}); };
   return json::Value::array({fp6(value.c0), fp6(value.c1)});
 }
 
-Fp12 snarkjs_fp12_from_json(const json::Value& value, std::string_view context) {
+template <class Curve>
+typename CurvePairing<Curve>::Gt snarkjs_fp12_from_json(const json::Value& value, std::string_view context) {
+  using Fp12 = typename CurvePairing<Curve>::Gt;
   const json::Value& outer = array_of(value, 2, context);
   const auto fp6 = [&](const json::Value& v) {
     const json::Value& three = array_of(v, 3, context);
-    return Fp6{fp2_from(three.at(std::size_t{0}), context), fp2_from(three.at(std::size_t{1}), context),
-               fp2_from(three.at(std::size_t{2}), context)};
+    return decltype(Fp12{}.c0){fp2_from<Curve>(three.at(std::size_t{0}), context),
+                               fp2_from<Curve>(three.at(std::size_t{1}), context),
+                               fp2_from<Curve>(three.at(std::size_t{2}), context)};
   };
   return Fp12{fp6(outer.at(std::size_t{0})), fp6(outer.at(std::size_t{1}))};
 }
 
-json::Value snarkjs_verifying_key_to_json(const VerifyingKey& vk) {
+namespace {
+
+/// e(alpha1, beta2) as snarkjs computes it. ffjavascript's bn128 final exponentiation is Fuentes-Castaneda et
+/// al.'s short chain, which raises to (p^12 − 1)/r times m = 2u(6u² + 3u + 1); its BLS12-381 one is exact.
+/// Either is a pairing, but vk_alphabeta_12 must be snarkjs's value to be read by snarkjs and checked here.
+template <class Curve>
+typename CurvePairing<Curve>::Gt snarkjs_alpha_beta(const BasicVerifyingKey<Curve>& vk) {
+  const auto value = CurvePairing<Curve>::pairing(vk.alpha1, vk.beta2);
+  if constexpr (std::is_same_v<Curve, Bn254>) {
+    using F = bn254::Fr;
+    const F u = F::from_u64(bn254::ate_u);
+    const F m = F::from_u64(2) * u * (F::from_u64(6) * u * u + F::from_u64(3) * u + F::one());
+    return value.pow(m.canonical());
+  } else {
+    return value;
+  }
+}
+
+}  // namespace
+
+template <class Curve>
+json::Value snarkjs_verifying_key_to_json(const BasicVerifyingKey<Curve>& vk) {
   json::Value ic = json::Value::array();
-  for (const G1Affine& p : vk.ic) ic.push_back(g1_to_json(p));
+  for (const auto& p : vk.ic) ic.push_back(g1_to_json(p));
   return json::Value::object({{"protocol", "groth16"},
-                              {"curve", "bls12381"},
+                              {"curve", std::string(Curve::snarkjs_name)},
                               {"nPublic", json::Value(static_cast<std::uint64_t>(vk.num_public()))},
                               {"vk_alpha_1", g1_to_json(vk.alpha1)},
                               {"vk_beta_2", g2_to_json(vk.beta2)},
                               {"vk_gamma_2", g2_to_json(vk.gamma2)},
                               {"vk_delta_2", g2_to_json(vk.delta2)},
-                              {"vk_alphabeta_12", snarkjs_fp12_to_json(pairing(vk.alpha1, vk.beta2))},
+                              {"vk_alphabeta_12", snarkjs_fp12_to_json(snarkjs_alpha_beta(vk))},
                               {"IC", std::move(ic)}});
 }
 
-VerifyingKey snarkjs_verifying_key_from_json(const json::Value& value, std::string_view context) {
+template <class Curve>
+BasicVerifyingKey<Curve> snarkjs_verifying_key_from_json(const json::Value& value, std::string_view context) {
   if (!value.is_object()) fail(context, "expected a JSON object (a snarkjs verification_key.json)");
   expect_string(value, "protocol", "groth16", context);
-  expect_string(value, "curve", "bls12381", context);
+  expect_string(value, "curve", Curve::snarkjs_name, context);
   const json::Value& n_public = member(value, "nPublic", context);
   if (!n_public.is_number()) fail(context, "\"nPublic\" is not a number");
   std::uint64_t count = 0;
@@ -266,20 +333,21 @@ VerifyingKey snarkjs_verifying_key_from_json(const json::Value& value, std::stri
   if (ic.size() != count + 1 || count == std::numeric_limits<std::uint64_t>::max())
     fail(context, "\"IC\" has " + std::to_string(ic.size()) + " points, nPublic = " + std::to_string(count) +
                       " needs nPublic + 1");
-  VerifyingKey vk;
-  vk.alpha1 = g1_from(member(value, "vk_alpha_1", context), at(context, "vk_alpha_1"), ProofPointCheck::full);
-  vk.beta2 = g2_from(member(value, "vk_beta_2", context), at(context, "vk_beta_2"), ProofPointCheck::full);
-  vk.gamma2 = g2_from(member(value, "vk_gamma_2", context), at(context, "vk_gamma_2"), ProofPointCheck::full);
-  vk.delta2 = g2_from(member(value, "vk_delta_2", context), at(context, "vk_delta_2"), ProofPointCheck::full);
+  constexpr ProofPointCheck full = ProofPointCheck::full;
+  BasicVerifyingKey<Curve> vk;
+  vk.alpha1 = g1_from<Curve>(member(value, "vk_alpha_1", context), at(context, "vk_alpha_1"), full);
+  vk.beta2 = g2_from<Curve>(member(value, "vk_beta_2", context), at(context, "vk_beta_2"), full);
+  vk.gamma2 = g2_from<Curve>(member(value, "vk_gamma_2", context), at(context, "vk_gamma_2"), full);
+  vk.delta2 = g2_from<Curve>(member(value, "vk_delta_2", context), at(context, "vk_delta_2"), full);
   vk.ic.reserve(ic.size());
   for (std::size_t i = 0; i < ic.size(); ++i)
-    vk.ic.push_back(g1_from(ic.at(i), at(context, "IC[" + std::to_string(i) + "]"), ProofPointCheck::full));
+    vk.ic.push_back(g1_from<Curve>(ic.at(i), at(context, "IC[" + std::to_string(i) + "]"), full));
   for (const auto& [name, infinite] :
        {std::pair{"vk_alpha_1", vk.alpha1.is_infinity()}, std::pair{"vk_beta_2", vk.beta2.is_infinity()},
         std::pair{"vk_gamma_2", vk.gamma2.is_infinity()}, std::pair{"vk_delta_2", vk.delta2.is_infinity()}})
     if (infinite) fail(context, std::string(name) + " is the point at infinity");
   if (const json::Value* alphabeta = value.find("vk_alphabeta_12")) {
-    if (snarkjs_fp12_from_json(*alphabeta, at(context, "vk_alphabeta_12")) != pairing(vk.alpha1, vk.beta2))
+    if (snarkjs_fp12_from_json<Curve>(*alphabeta, at(context, "vk_alphabeta_12")) != snarkjs_alpha_beta(vk))
       fail(context, "vk_alphabeta_12 is not e(vk_alpha_1, vk_beta_2)");
   }
   return vk;
@@ -305,7 +373,8 @@ json::Value read_json_file(const std::filesystem::path& path) {
   return json::parse(text, name);
 }
 
-void write_snarkjs_proof(const std::filesystem::path& path, const Proof& proof) {
+template <class Curve>
+void write_snarkjs_proof(const std::filesystem::path& path, const BasicProof<Curve>& proof) {
   write_text(path, snarkjs_stringify(snarkjs_proof_to_json(proof)));
 }
 
@@ -313,20 +382,47 @@ void write_snarkjs_public(const std::filesystem::path& path, std::span<const Fr>
   write_text(path, snarkjs_stringify(snarkjs_public_to_json(public_inputs)));
 }
 
-void write_snarkjs_verifying_key(const std::filesystem::path& path, const VerifyingKey& vk) {
+void write_snarkjs_public(const std::filesystem::path& path, std::span<const bn254::Fr> public_inputs) {
+  write_text(path, snarkjs_stringify(snarkjs_public_to_json(public_inputs)));
+}
+
+template <class Curve>
+void write_snarkjs_verifying_key(const std::filesystem::path& path, const BasicVerifyingKey<Curve>& vk) {
   write_text(path, snarkjs_stringify(snarkjs_verifying_key_to_json(vk)));
 }
 
-Proof read_snarkjs_proof(const std::filesystem::path& path, ProofPointCheck check) {
-  return snarkjs_proof_from_json(read_json_file(path), path.string(), check);
+template <class Curve>
+BasicProof<Curve> read_snarkjs_proof(const std::filesystem::path& path, ProofPointCheck check) {
+  return snarkjs_proof_from_json<Curve>(read_json_file(path), path.string(), check);
 }
 
+template <class Fr>
 std::vector<Fr> read_snarkjs_public(const std::filesystem::path& path) {
-  return snarkjs_public_from_json(read_json_file(path), path.string());
+  return snarkjs_public_from_json<Fr>(read_json_file(path), path.string());
 }
 
-VerifyingKey read_snarkjs_verifying_key(const std::filesystem::path& path) {
-  return snarkjs_verifying_key_from_json(read_json_file(path), path.string());
+template <class Curve>
+BasicVerifyingKey<Curve> read_snarkjs_verifying_key(const std::filesystem::path& path) {
+  return snarkjs_verifying_key_from_json<Curve>(read_json_file(path), path.string());
 }
+
+#define PROOFLINE_SNARKJS_JSON_FOR(Curve)                                                                    \
+  template json::Value snarkjs_proof_to_json(const BasicProof<Curve>&);                                      \
+  template BasicProof<Curve> snarkjs_proof_from_json<Curve>(const json::Value&, std::string_view,            \
+                                                            ProofPointCheck);                                \
+  template std::vector<Curve::Fr> snarkjs_public_from_json<Curve::Fr>(const json::Value&, std::string_view); \
+  template json::Value snarkjs_fp12_to_json(const CurvePairing<Curve>::Gt&);                                 \
+  template CurvePairing<Curve>::Gt snarkjs_fp12_from_json<Curve>(const json::Value&, std::string_view);      \
+  template json::Value snarkjs_verifying_key_to_json(const BasicVerifyingKey<Curve>&);                       \
+  template BasicVerifyingKey<Curve> snarkjs_verifying_key_from_json<Curve>(const json::Value&,               \
+                                                                           std::string_view);                \
+  template void write_snarkjs_proof(const std::filesystem::path&, const BasicProof<Curve>&);                 \
+  template void write_snarkjs_verifying_key(const std::filesystem::path&, const BasicVerifyingKey<Curve>&);  \
+  template BasicProof<Curve> read_snarkjs_proof<Curve>(const std::filesystem::path&, ProofPointCheck);       \
+  template std::vector<Curve::Fr> read_snarkjs_public<Curve::Fr>(const std::filesystem::path&);              \
+  template BasicVerifyingKey<Curve> read_snarkjs_verifying_key<Curve>(const std::filesystem::path&);
+PROOFLINE_SNARKJS_JSON_FOR(Bls12_381)
+PROOFLINE_SNARKJS_JSON_FOR(Bn254)
+#undef PROOFLINE_SNARKJS_JSON_FOR
 
 }  // namespace proofline::groth16

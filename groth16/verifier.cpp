@@ -3,7 +3,7 @@
 #include <functional>
 #include <utility>
 
-#include <proofline/arith/pairing.hpp>
+#include <proofline/arith/curve_pairing.hpp>
 #include <proofline/cpu/msm.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 
@@ -27,28 +27,35 @@ const char* to_string(VerifyStatus status) noexcept {
   return "unknown";
 }
 
-VerifyStatus verify_status(const PreparedVerifyingKey& pvk, std::span<const Fr> public_inputs,
-                           const Proof& proof) {
+template <class Curve>
+VerifyStatus verify_status(const BasicPreparedVerifyingKey<Curve>& pvk,
+                           std::span<const typename Curve::Fr> public_inputs,
+                           const BasicProof<Curve>& proof) {
+  using G1Affine = typename Curve::G1Affine;
+  using Pairing = CurvePairing<Curve>;
   if (pvk.ic.empty() || public_inputs.size() != pvk.ic.size() - 1) return VerifyStatus::wrong_input_count;
   if (!detail::is_group_element(proof.a)) return VerifyStatus::a_invalid;
   if (!detail::is_group_element(proof.b)) return VerifyStatus::b_invalid;
   if (!detail::is_group_element(proof.c)) return VerifyStatus::c_invalid;
 
   // IC_0 + Σ x_i·IC_i: a handful of double-and-adds for small statements, an MSM for large ones.
-  G1Jacobian acc = pvk.ic[0].to_jacobian();
+  typename Curve::G1Jacobian acc = pvk.ic[0].to_jacobian();
   const std::span<const G1Affine> ic_rest(pvk.ic.data() + 1, pvk.ic.size() - 1);
   if (public_inputs.size() <= 8) {
     for (std::size_t i = 0; i < public_inputs.size(); ++i) acc += ic_rest[i].mul(public_inputs[i]);
   } else {
     acc += cpu::msm(ic_rest, public_inputs);
   }
-  const PreparedG2 b(proof.b);
-  const std::pair<G1Affine, std::reference_wrapper<const PreparedG2>> pairs[] = {
-      {proof.a, std::cref(b)},
-      {acc.to_affine(), std::cref(pvk.neg_gamma2)},
-      {proof.c, std::cref(pvk.neg_delta2)}};
-  const Fp12 product = final_exponentiation(multi_miller_loop(pairs));
-  return product == pvk.alpha_beta ? VerifyStatus::ok : VerifyStatus::pairing_failed;
+  const typename Pairing::PreparedG2 b = Pairing::prepare(proof.b);
+  const typename Pairing::Pair pairs[] = {{proof.a, std::cref(b)},
+                                          {acc.to_affine(), std::cref(pvk.neg_gamma2)},
+                                          {proof.c, std::cref(pvk.neg_delta2)}};
+  return Pairing::product(pairs) == pvk.alpha_beta ? VerifyStatus::ok : VerifyStatus::pairing_failed;
 }
+
+template VerifyStatus verify_status(const BasicPreparedVerifyingKey<Bls12_381>&, std::span<const Fr>,
+                                    const BasicProof<Bls12_381>&);
+template VerifyStatus verify_status(const BasicPreparedVerifyingKey<Bn254>&, std::span<const bn254::Fr>,
+                                    const BasicProof<Bn254>&);
 
 }  // namespace proofline::groth16

@@ -5,7 +5,7 @@
 
 #include <span>
 
-#include <proofline/arith/fr.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/verifying_key.hpp>
 
@@ -23,10 +23,13 @@ enum class VerifyStatus {
 const char* to_string(VerifyStatus status) noexcept;
 
 /// The full outcome. public_inputs are z[1..num_public].
-VerifyStatus verify_status(const PreparedVerifyingKey& pvk, std::span<const Fr> public_inputs,
-                           const Proof& proof);
+template <class Curve>
+VerifyStatus verify_status(const BasicPreparedVerifyingKey<Curve>& pvk,
+                           std::span<const typename Curve::Fr> public_inputs, const BasicProof<Curve>& proof);
 
-inline bool verify(const PreparedVerifyingKey& pvk, std::span<const Fr> public_inputs, const Proof& proof) {
+template <class Curve>
+bool verify(const BasicPreparedVerifyingKey<Curve>& pvk, std::span<const typename Curve::Fr> public_inputs,
+            const BasicProof<Curve>& proof) {
   return verify_status(pvk, public_inputs, proof) == VerifyStatus::ok;
 }
 

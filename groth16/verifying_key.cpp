@@ -6,7 +6,8 @@
 
 namespace proofline::groth16 {
 
-void validate(const VerifyingKey& vk, Errc code, std::string_view context) {
+template <class Curve>
+void validate(const BasicVerifyingKey<Curve>& vk, Errc code, std::string_view context) {
   if (vk.ic.empty())
     throw Error(code, std::string(context) + ": the IC list is empty (it needs num_public + 1)");
   detail::require_group_element(vk.alpha1, code, context, "alpha1");
@@ -19,14 +20,21 @@ void validate(const VerifyingKey& vk, Errc code, std::string_view context) {
   }
 }
 
-PreparedVerifyingKey prepare(const VerifyingKey& vk) {
+template <class Curve>
+BasicPreparedVerifyingKey<Curve> prepare(const BasicVerifyingKey<Curve>& vk) {
+  using Pairing = CurvePairing<Curve>;
   validate(vk);
-  PreparedVerifyingKey out;
-  out.alpha_beta = pairing(vk.alpha1, vk.beta2);
-  out.neg_gamma2 = PreparedG2(-vk.gamma2);
-  out.neg_delta2 = PreparedG2(-vk.delta2);
+  BasicPreparedVerifyingKey<Curve> out;
+  out.alpha_beta = Pairing::pairing(vk.alpha1, vk.beta2);
+  out.neg_gamma2 = Pairing::prepare(-vk.gamma2);
+  out.neg_delta2 = Pairing::prepare(-vk.delta2);
   out.ic = vk.ic;
   return out;
 }
+
+template void validate(const BasicVerifyingKey<Bls12_381>&, Errc, std::string_view);
+template void validate(const BasicVerifyingKey<Bn254>&, Errc, std::string_view);
+template BasicPreparedVerifyingKey<Bls12_381> prepare(const BasicVerifyingKey<Bls12_381>&);
+template BasicPreparedVerifyingKey<Bn254> prepare(const BasicVerifyingKey<Bn254>&);
 
 }  // namespace proofline::groth16

@@ -3,7 +3,9 @@
 #include <atomic>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
+#include <type_traits>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -34,12 +36,14 @@ Parsed parse(const BinFile& file) {
   const std::uint32_t field_bytes = head.u32("n8");
   if (field_bytes != n8)
     file.fail("field elements of " + std::to_string(field_bytes) +
-              " bytes: not a BLS12-381 witness (its scalars take 32 bytes)");
+              " bytes: not a bn128 or BLS12-381 witness (their scalars take 32 bytes)");
   const auto prime = head.bytes(n8, "the prime");
-  if (!detail::is_bls12_381_r(prime))
+  const std::optional<CurveId> curve = detail::curve_of_scalar_prime(prime);
+  if (!curve)
     file.fail("the witness is over " + detail::describe_prime(prime) +
-              ", not BLS12-381's scalar field r (a witness for another curve's field)");
+              ", not the scalar field of bn128 or BLS12-381 (a witness for another curve's field)");
   Parsed out;
+  out.header.curve = *curve;
   out.header.version = file.version();
   out.header.num_witness = head.u32("nWitness");
   head.expect_end();
@@ -74,7 +78,8 @@ void lower_to(std::atomic<std::uint64_t>& first_bad, std::uint64_t i) {
   }
 }
 
-void check_values(const BinFile& file, const Parsed& parsed) {
+template <class Fr>
+void check_values_as(const BinFile& file, const Parsed& parsed) {
   std::atomic<std::uint64_t> first_bad{none};
   const std::byte* values = parsed.values.data();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, parsed.header.num_witness, grain_values),
@@ -90,7 +95,20 @@ void check_values(const BinFile& file, const Parsed& parsed) {
     fail_first_not_one(file);
 }
 
+void check_values(const BinFile& file, const Parsed& parsed) {
+  with_curve(parsed.header.curve, [&]<class Curve>() { check_values_as<typename Curve::Fr>(file, parsed); });
+}
+
+void check_curve(const BinFile& file, const Parsed& parsed, CurveId expected) {
+  if (parsed.header.curve != expected)
+    file.fail("the witness is over " + std::string(curve_name(parsed.header.curve)) +
+              "'s scalar field, not " + std::string(curve_name(expected)) +
+              "'s (a witness for a key of the other curve)");
+}
+
+template <class Fr>
 void convert(const BinFile& file, const Parsed& parsed, std::span<Fr> out) {
+  check_curve(file, parsed, std::is_same_v<Fr, Bn254::Fr> ? CurveId::bn254 : CurveId::bls12_381);
   if (parsed.header.num_witness != out.size())
     file.fail("the witness has " + std::to_string(parsed.header.num_witness) + " values, the circuit " +
               std::to_string(out.size()) + " variables");
@@ -117,9 +135,10 @@ WtnsHeader read_wtns_header(const std::filesystem::path& path) {
   return parse(open_wtns(path)).header;
 }
 
-WtnsHeader check_wtns(const std::filesystem::path& path) {
+WtnsHeader check_wtns(const std::filesystem::path& path, std::optional<CurveId> curve) {
   const BinFile file = open_wtns(path);
   const Parsed parsed = parse(file);
+  if (curve) check_curve(file, parsed, *curve);
   check_values(file, parsed);
   return parsed.header;
 }
@@ -129,21 +148,33 @@ void read_wtns_into(const std::filesystem::path& path, std::span<Fr> out) {
   convert(file, parse(file), out);
 }
 
-std::vector<Fr> read_wtns(const std::filesystem::path& path) {
+void read_wtns_into(const std::filesystem::path& path, std::span<bn254::Fr> out) {
+  const BinFile file = open_wtns(path);
+  convert(file, parse(file), out);
+}
+
+template <class F>
+std::vector<F> read_wtns(const std::filesystem::path& path) {
   const BinFile file = open_wtns(path);
   const Parsed parsed = parse(file);
-  std::vector<Fr> z(parsed.header.num_witness);
-  convert(file, parsed, z);
+  std::vector<F> z(parsed.header.num_witness);
+  convert(file, parsed, std::span<F>(z));
   return z;
 }
 
-std::vector<Fr> parse_wtns(std::span<const std::byte> image, std::string_view name) {
+template <class F>
+std::vector<F> parse_wtns(std::span<const std::byte> image, std::string_view name) {
   const BinFile file = BinFile::from_memory(nullptr, image, std::string(name), "wtns", ".wtns", wtns_version);
   const Parsed parsed = parse(file);
-  std::vector<Fr> z(parsed.header.num_witness);
-  convert(file, parsed, z);
+  std::vector<F> z(parsed.header.num_witness);
+  convert(file, parsed, std::span<F>(z));
   return z;
 }
+
+template std::vector<Fr> read_wtns<Fr>(const std::filesystem::path&);
+template std::vector<bn254::Fr> read_wtns<bn254::Fr>(const std::filesystem::path&);
+template std::vector<Fr> parse_wtns<Fr>(std::span<const std::byte>, std::string_view);
+template std::vector<bn254::Fr> parse_wtns<bn254::Fr>(std::span<const std::byte>, std::string_view);
 
 void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& header,
                        std::uint64_t num_variables, std::string_view key_name) {
@@ -154,7 +185,10 @@ void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& head
                                      " variables (a witness of another circuit?)");
 }
 
-std::vector<std::byte> wtns_bytes(std::span<const Fr> z) {
+namespace {
+
+template <class Fr>
+std::vector<std::byte> wtns_bytes_of(std::span<const Fr> z) {
   if (z.size() > std::numeric_limits<std::uint32_t>::max())
     throw Error(Errc::invalid_argument, "wtns: a .wtns file holds at most 2^32 - 1 values");
   std::vector<std::byte> header;
@@ -175,10 +209,26 @@ std::vector<std::byte> wtns_bytes(std::span<const Fr> z) {
   return writer.bytes();
 }
 
-void write_wtns(const std::filesystem::path& path, std::span<const Fr> z) {
+template <class Fr>
+void write_wtns_of(const std::filesystem::path& path, std::span<const Fr> z) {
   if (z.size() > std::numeric_limits<std::uint32_t>::max())
     throw Error(Errc::invalid_argument, path.string() + ": a .wtns file holds at most 2^32 - 1 values");
   write_file_atomically(path, wtns_bytes(z), FilePermissions::owner_only);
+}
+
+}  // namespace
+
+std::vector<std::byte> wtns_bytes(std::span<const Fr> z) {
+  return wtns_bytes_of(z);
+}
+std::vector<std::byte> wtns_bytes(std::span<const bn254::Fr> z) {
+  return wtns_bytes_of(z);
+}
+void write_wtns(const std::filesystem::path& path, std::span<const Fr> z) {
+  write_wtns_of(path, z);
+}
+void write_wtns(const std::filesystem::path& path, std::span<const bn254::Fr> z) {
+  write_wtns_of(path, z);
 }
 
 }  // namespace proofline::groth16

@@ -1,12 +1,15 @@
 // circom/snarkjs witness files (.wtns, version 2): the reader the pipeline's witness sources use, and a
 // writer for tests and tools. Layout (the container is binfile.hpp's), all integers little-endian:
 //
-//   "wtns" | version u32 (2) | nSections u32 | { type u32 | size u64 | payload } ...   (sections in any
-//   order) section 1, header: n8 u32 (32) | prime (n8 bytes: the scalar field r) | nWitness u32 section 2,
-//   values: nWitness × n8 bytes, each a canonical (non-Montgomery) integer below r
+//   "wtns" | version u32 (2) | nSections u32 | { type u32 | size u64 | payload } ...  (sections in any order)
+//   section 1, header: n8 u32 (32) | prime (n8 bytes: the scalar field r) | nWitness u32
+//   section 2, values: nWitness × n8 bytes, each a canonical (non-Montgomery) integer below r
+//
+// r is bn128's (BN254, circom's default) or BLS12-381's; the header says which (WtnsHeader::curve), and a
+// reader into one curve's Fr refuses a witness of the other, naming both.
 //
 // Every failure is Error(bad_input, "<file>: <what is wrong>"): truncated files, a wrong magic or version, a
-// field other than BLS12-381's Fr (a bn128 witness names bn128), a value not below r, w[0] != 1, a length
+// field other than the two curves' Fr (naming the field), a value not below r, w[0] != 1, a length
 // that is not the caller's (the key's variable count). The file is read into memory (binfile.hpp: never
 // mapped, so a witness file truncated while it is read is an error, not a SIGBUS), and the values are
 // converted to Montgomery form in parallel straight into the caller's memory (a pinned slot in the pipeline).
@@ -18,18 +21,20 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
 
-#include <proofline/arith/fr.hpp>
+#include <proofline/arith/curves.hpp>
 
 namespace proofline::groth16 {
 
 struct WtnsHeader {
   std::uint32_t version = 0;
-  std::uint64_t num_witness = 0;    ///< witness length, z[0] = 1 included
-  std::uint64_t values_offset = 0;  ///< file offset of the first value
+  std::uint64_t num_witness = 0;       ///< witness length, z[0] = 1 included
+  std::uint64_t values_offset = 0;     ///< file offset of the first value
+  CurveId curve = CurveId::bls12_381;  ///< the curve whose scalar field the prime is
 };
 
 /// Reads and checks the container and the header section (magic, version 2, n8 = 32, prime = r, a values
@@ -38,19 +43,23 @@ WtnsHeader read_wtns_header(const std::filesystem::path& path);
 
 /// read_wtns_header, plus every value checked as read_wtns checks it (below r, z[0] = 1) without converting
 /// or keeping any: what a batch tool runs on each witness file before it proves anything, so that a broken
-/// witness is refused up front instead of failing its job.
-WtnsHeader check_wtns(const std::filesystem::path& path);
+/// witness is refused up front instead of failing its job. With `curve`, a witness over the other curve's
+/// field is refused first, naming both curves.
+WtnsHeader check_wtns(const std::filesystem::path& path, std::optional<CurveId> curve = std::nullopt);
 
 /// Reads the whole witness into `out`, which must have exactly header.num_witness elements (the caller knows
 /// the circuit's variable count; a mismatch names both numbers), converting every value to Montgomery form.
 /// Checks that every value is below r and that z[0] = 1.
 void read_wtns_into(const std::filesystem::path& path, std::span<Fr> out);
+void read_wtns_into(const std::filesystem::path& path, std::span<bn254::Fr> out);
 
 /// The whole witness in a new vector.
-std::vector<Fr> read_wtns(const std::filesystem::path& path);
+template <class F = Fr>
+std::vector<F> read_wtns(const std::filesystem::path& path);
 
 /// The same from a file image in memory (fuzzers, tests); `name` stands for the path in messages.
-std::vector<Fr> parse_wtns(std::span<const std::byte> image, std::string_view name);
+template <class F = Fr>
+std::vector<F> parse_wtns(std::span<const std::byte> image, std::string_view name);
 
 /// Throws Error(bad_input, "<path>: the witness has N values, <key> expects M variables") unless the
 /// witness fits a circuit of `num_variables` variables (the check batch tools make before proving).
@@ -61,8 +70,10 @@ void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& head
 /// permissions 0600 (write_file_atomically: a symbolic link at `path` is replaced, not followed). Throws
 /// Error(io).
 void write_wtns(const std::filesystem::path& path, std::span<const Fr> z);
+void write_wtns(const std::filesystem::path& path, std::span<const bn254::Fr> z);
 
 /// The bytes write_wtns writes.
 std::vector<std::byte> wtns_bytes(std::span<const Fr> z);
+std::vector<std::byte> wtns_bytes(std::span<const bn254::Fr> z);
 
 }  // namespace proofline::groth16

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,7 +14,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
-#include <proofline/arith/pairing.hpp>
+#include <proofline/arith/curve_pairing.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/iden3_fields.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
@@ -35,14 +36,11 @@ constexpr std::uint32_t section_b1 = 6;
 constexpr std::uint32_t section_b2 = 7;
 constexpr std::uint32_t section_c = 8;
 constexpr std::uint32_t section_h = 9;
-constexpr std::uint32_t n8q = 48;
-constexpr std::uint32_t n8r = 32;
+constexpr std::uint32_t n8r = 32;  // both curves' Fr
 constexpr std::uint64_t coefficient_bytes = 12 + n8r;
 // Points per parallel task of the checks and copies: a full subgroup check costs tens of microseconds.
 constexpr std::size_t point_grain = 256;
 constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
-
-static_assert(sizeof(G1Affine) == 2 * n8q && sizeof(G2Affine) == 4 * n8q);
 
 std::string section_label(const char* what, std::uint32_t type) {
   return std::string(what) + " (section " + std::to_string(type) + ")";
@@ -131,10 +129,13 @@ SharedArray<Affine> read_query(const BinFile& file, std::uint32_t type, const ch
 }
 
 /// e(p1, G2) = e(G1, p2), i.e. p1 and p2 are the same multiple of the generators.
-bool same_discrete_log(const G1Affine& p1, const G2Affine& p2) {
-  const std::pair<G1Affine, G2Affine> pairs[] = {{p1, G2Affine::generator()}, {-G1Affine::generator(), p2}};
-  return final_exponentiation(multi_miller_loop(std::span<const std::pair<G1Affine, G2Affine>>(pairs)))
-      .is_one();
+template <class Curve>
+bool same_discrete_log(const typename Curve::G1Affine& p1, const typename Curve::G2Affine& p2) {
+  using Pairing = CurvePairing<Curve>;
+  const typename Pairing::PreparedG2 g2 = Pairing::prepare(Curve::G2Affine::generator());
+  const typename Pairing::PreparedG2 q = Pairing::prepare(p2);
+  const typename Pairing::Pair pairs[] = {{p1, std::cref(g2)}, {-Curve::G1Affine::generator(), std::cref(q)}};
+  return Pairing::product(pairs).is_one();
 }
 
 void read_protocol(const BinFile& file) {
@@ -148,29 +149,41 @@ void read_protocol(const BinFile& file) {
   file.fail(name + ", not a Groth16 key (protocol 1)");
 }
 
+template <class Curve>
 struct GrothHeader {
   ZkeyHeader counts;
-  G1Affine alpha1, beta1, delta1;
-  G2Affine beta2, gamma2, delta2;
+  typename Curve::G1Affine alpha1, beta1, delta1;
+  typename Curve::G2Affine beta2, gamma2, delta2;
 };
 
-GrothHeader read_groth_header(const BinFile& file) {
-  BinReader in(file, file.require(section_groth16, "Groth16 header section"), "Groth16 header section");
+/// The curve of the Groth16 header's primes q and r; a key of any other field is refused, naming it.
+CurveId read_curve(const BinFile& file, BinReader& in) {
   const std::uint32_t q_bytes = in.u32("n8q");
   const auto q = in.bytes(q_bytes, "the base field prime q");
   const std::uint32_t r_bytes = in.u32("n8r");
   const auto r = in.bytes(r_bytes, "the scalar field prime r");
-  if (!detail::is_bls12_381_q(q) || !detail::is_bls12_381_r(r)) {
-    const std::string curve = detail::describe_prime(q).rfind("bn128", 0) == 0
-                                  ? "the key is for curve bn128"
-                                  : "the key is for another curve";
-    file.fail(
-        curve + " (q is " + detail::describe_prime(q) + ", r is " + detail::describe_prime(r) +
-        "), not bls12381: proofline proves BLS12-381 keys only (circom --prime bls12381, snarkjs powersoftau "
-        "new bls12381)");
-  }
-  static_assert(n8q == 48 && n8r == 32);
-  GrothHeader h;
+  const std::optional<CurveId> curve = detail::curve_of_primes(q, r);
+  if (!curve)
+    file.fail("the key is for another curve (q is " + detail::describe_prime(q) + ", r is " +
+              detail::describe_prime(r) + "): proofline proves bn128 (BN254) and bls12381 keys");
+  return *curve;
+}
+
+CurveId peek_curve(const BinFile& file) {
+  BinReader in(file, file.require(section_groth16, "Groth16 header section"), "Groth16 header section");
+  return read_curve(file, in);
+}
+
+template <class Curve>
+GrothHeader<Curve> read_groth_header(const BinFile& file) {
+  using G1Affine = typename Curve::G1Affine;
+  using G2Affine = typename Curve::G2Affine;
+  BinReader in(file, file.require(section_groth16, "Groth16 header section"), "Groth16 header section");
+  const CurveId curve = read_curve(file, in);
+  if (curve != Curve::id)
+    file.fail("the key is for " + std::string(curve_name(curve)) + ", not " + std::string(Curve::name) +
+              " as this caller expects");
+  GrothHeader<Curve> h;
   h.counts.num_variables = in.u32("nVars");
   h.counts.num_public = in.u32("nPublic");
   h.counts.domain_size = in.u32("domainSize");
@@ -189,9 +202,9 @@ GrothHeader read_groth_header(const BinFile& file) {
       std::countr_zero(c.domain_size) > static_cast<int>(max_ntt_log_size))
     file.fail("domainSize = " + std::to_string(c.domain_size) + " is not a power of two in 2..2^" +
               std::to_string(max_ntt_log_size));
-  if (!same_discrete_log(h.delta1, h.delta2))
+  if (!same_discrete_log<Curve>(h.delta1, h.delta2))
     file.fail("delta1 and delta2 are not the same multiple of the generators (a corrupted key)");
-  if (!same_discrete_log(h.beta1, h.beta2))
+  if (!same_discrete_log<Curve>(h.beta1, h.beta2))
     file.fail("beta1 and beta2 are not the same multiple of the generators (a corrupted key)");
   return h;
 }
@@ -202,7 +215,10 @@ struct Coefficient {
 
 /// A and B in CSR form from the coefficients section: a counting sort by row that keeps the file's order
 /// within a row.
-std::pair<CsrMatrix, CsrMatrix> read_coefficients(const BinFile& file, ZkeyHeader& counts, bool build) {
+template <class Curve>
+std::pair<BasicCsrMatrix<Curve>, BasicCsrMatrix<Curve>> read_coefficients(const BinFile& file,
+                                                                          ZkeyHeader& counts, bool build) {
+  using Fr = typename Curve::Fr;
   BinReader in(file, file.require(section_coefficients, "coefficients section"), "coefficients section");
   counts.num_coefficients = in.u32("nCoef");
   const auto entries = in.array(counts.num_coefficients, coefficient_bytes, "the coefficients");
@@ -251,21 +267,24 @@ std::pair<CsrMatrix, CsrMatrix> read_coefficients(const BinFile& file, ZkeyHeade
       const std::uint64_t at = next[e.matrix][e.row]++;
       columns[e.matrix][at] = e.column;
       values[e.matrix][at] =
-          zkey_coefficient_from_stored(detail::load_bigint<4>(base + i * coefficient_bytes + 12));
+          zkey_coefficient_from_stored<Fr>(detail::load_bigint<4>(base + i * coefficient_bytes + 12));
     }
   }
   const auto take = [&](int m) {
-    return CsrMatrix{SharedArray<std::uint64_t>(std::move(offsets[m])),
-                     SharedArray<std::uint32_t>(std::move(columns[m])),
-                     SharedArray<Fr>(std::move(values[m]))};
+    return BasicCsrMatrix<Curve>{SharedArray<std::uint64_t>(std::move(offsets[m])),
+                                 SharedArray<std::uint32_t>(std::move(columns[m])),
+                                 SharedArray<Fr>(std::move(values[m]))};
   };
   return {take(0), take(1)};
 }
 
-ZkeyFile parse(const BinFile& file, const ZkeyOptions& options) {
+template <class Curve>
+BasicZkeyFile<Curve> parse(const BinFile& file, const ZkeyOptions& options) {
+  using G1Affine = typename Curve::G1Affine;
+  using G2Affine = typename Curve::G2Affine;
   read_protocol(file);
-  const GrothHeader h = read_groth_header(file);
-  ZkeyFile out;
+  const GrothHeader<Curve> h = read_groth_header<Curve>(file);
+  BasicZkeyFile<Curve> out;
   out.header = h.counts;
   ZkeyHeader& counts = out.header;
   // Every query's size against the header's counts before anything is sized by those counts: the header
@@ -280,10 +299,10 @@ ZkeyFile parse(const BinFile& file, const ZkeyOptions& options) {
   query_section<G1Affine>(file, section_c, "C query", n_vars - n_public - 1, "nVars - nPublic - 1");
   query_section<G1Affine>(file, section_h, "H query", counts.domain_size, "domainSize");
 
-  auto [a, b] = read_coefficients(file, counts, options.constraint_system);
+  auto [a, b] = read_coefficients<Curve>(file, counts, options.constraint_system);
 
   Counts bytes;
-  ProvingKey& pk = out.pk;
+  BasicProvingKey<Curve>& pk = out.pk;
   pk.convention = HConvention::snarkjs;
   pk.num_variables = n_vars;
   pk.num_public = n_public;
@@ -336,26 +355,47 @@ ZkeyFile parse(const BinFile& file, const ZkeyOptions& options) {
 
 }  // namespace
 
-Fr zkey_coefficient_from_stored(const BigInt<4>& stored) {
+template <class F>
+F zkey_coefficient_from_stored(const BigInt<4>& stored) {
   // from_montgomery(S) has the value S·R⁻¹; its canonical integer S·R⁻¹ = coef·R is exactly the Montgomery
   // form of coef.
-  return Fr::from_montgomery(Fr::from_montgomery(stored).canonical());
+  return F::from_montgomery(F::from_montgomery(stored).canonical());
 }
 
-BigInt<4> zkey_coefficient_to_stored(const Fr& coefficient) {
+template <class F>
+BigInt<4> zkey_coefficient_to_stored(const F& coefficient) {
   // The limbs of coef are coef·R; the element with that value has the limbs coef·R².
-  return Fr::from_canonical(coefficient.montgomery()).montgomery();
+  return F::from_canonical(coefficient.montgomery()).montgomery();
 }
 
-ZkeyFile read_zkey(const std::filesystem::path& path, const ZkeyOptions& options) {
-  return parse(BinFile::open(path, "zkey", ".zkey", zkey_version), options);
+template <class Curve>
+BasicZkeyFile<Curve> read_zkey(const std::filesystem::path& path, const ZkeyOptions& options) {
+  return parse<Curve>(BinFile::open(path, "zkey", ".zkey", zkey_version), options);
 }
 
-ZkeyFile parse_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image,
-                    std::string_view name, const ZkeyOptions& options) {
-  return parse(
+template <class Curve>
+BasicZkeyFile<Curve> parse_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image,
+                                std::string_view name, const ZkeyOptions& options) {
+  return parse<Curve>(
       BinFile::from_memory(std::move(owner), image, std::string(name), "zkey", ".zkey", zkey_version),
       options);
 }
+
+AnyZkeyFile read_any_zkey(const std::filesystem::path& path, const ZkeyOptions& options) {
+  const BinFile file = BinFile::open(path, "zkey", ".zkey", zkey_version);
+  read_protocol(file);
+  return with_curve(peek_curve(file),
+                    [&]<class Curve>() { return AnyZkeyFile(parse<Curve>(file, options)); });
+}
+
+#define PROOFLINE_ZKEY_FOR(Curve)                                                                          \
+  template Curve::Fr zkey_coefficient_from_stored<Curve::Fr>(const BigInt<4>&);                            \
+  template BigInt<4> zkey_coefficient_to_stored(const Curve::Fr&);                                         \
+  template BasicZkeyFile<Curve> read_zkey<Curve>(const std::filesystem::path&, const ZkeyOptions&);        \
+  template BasicZkeyFile<Curve> parse_zkey<Curve>(std::shared_ptr<const void>, std::span<const std::byte>, \
+                                                  std::string_view, const ZkeyOptions&);
+PROOFLINE_ZKEY_FOR(Bls12_381)
+PROOFLINE_ZKEY_FOR(Bn254)
+#undef PROOFLINE_ZKEY_FOR
 
 }  // namespace proofline::groth16

@@ -17,12 +17,14 @@ constexpr unsigned msm_windows(unsigned window_bits) {
   return (255 + window_bits - 1) / window_bits;
 }
 
-/// The abs trick on a canonical scalar s < r: writes min(s, r − s) to out (below 2^254 since r < 2^255) and
-/// returns whether it is r − s, that is whether the point must be negated.
+/// The abs trick on a canonical scalar s < r (r of the scalar field F, either curve's): writes min(s, r − s)
+/// to out (below 2^254 since r < 2^255) and returns whether it is r − s, that is whether the point must be
+/// negated.
+template <class F = Fr>
 inline bool msm_abs_scalar(const BigInt<4>& s, BigInt<4>& out) {
-  constexpr BigInt<4> r = Fr::modulus;
+  constexpr BigInt<4> r = F::modulus;
   constexpr BigInt<4> half = [] {  // (r − 1) / 2
-    BigInt<4> h = Fr::modulus;
+    BigInt<4> h = F::modulus;
     h.shift_right_1();
     return h;
   }();

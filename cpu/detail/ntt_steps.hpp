@@ -1,5 +1,5 @@
-// The building blocks of the CPU NTTs, exposed to the H computation so it can fuse the 1/n, coset and 1/Z
-// factors into one pass instead of paying a pass for each.
+// The building blocks of the CPU NTTs (instantiated for both curves' Fr in ntt.cpp), exposed to the H
+// computation so it can fuse the 1/n, coset and 1/Z factors into one pass instead of paying a pass for each.
 #pragma once
 
 #include <span>
@@ -10,12 +10,15 @@
 namespace proofline::cpu::detail {
 
 /// Natural-order input, bit-reversed output; the inverse direction is not scaled by 1/n.
-void ntt_nr_unscaled(std::span<Fr> values, const Domain& domain, NttDirection direction);
+template <class F>
+void ntt_nr_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction);
 
 /// Bit-reversed input, natural-order output; the inverse direction is not scaled by 1/n.
-void ntt_rn_unscaled(std::span<Fr> values, const Domain& domain, NttDirection direction);
+template <class F>
+void ntt_rn_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction);
 
 /// values[i] *= start · base^e(i), e(i) = i, or bitrev(i) when bit_reversed (power-of-two sizes only).
-void scale_by_powers(std::span<Fr> values, const Fr& start, const Fr& base, bool bit_reversed);
+template <class F>
+void scale_by_powers(std::span<F> values, const F& start, const F& base, bool bit_reversed);
 
 }  // namespace proofline::cpu::detail

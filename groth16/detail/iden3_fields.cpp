@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include <proofline/arith/bigint.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/fp.hpp>
 #include <proofline/arith/fr.hpp>
 
@@ -24,7 +25,7 @@ constexpr std::array<KnownPrime, 8> known_primes = {{
     {"1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab",
      "BLS12-381's base field q"},
     {"30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001",
-     "bn128's scalar field r (circom's default prime: compile with --prime bls12381)"},
+     "bn128's scalar field r (circom's default prime)"},
     {"30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47", "bn128's base field q"},
     {"ffffffff00000001", "the Goldilocks field"},
     {"40000000000000000000000000000000224698fc094cf91b992d30ed00000001", "the Pallas field (--prime pallas)"},
@@ -63,6 +64,18 @@ bool is_bls12_381_r(std::span<const std::byte> prime_le) {
 
 bool is_bls12_381_q(std::span<const std::byte> prime_le) {
   return equals(prime_le, Fp::modulus);
+}
+
+std::optional<CurveId> curve_of_scalar_prime(std::span<const std::byte> r_le) {
+  if (equals(r_le, Fr::modulus)) return CurveId::bls12_381;
+  if (equals(r_le, bn254::Fr::modulus)) return CurveId::bn254;
+  return std::nullopt;
+}
+
+std::optional<CurveId> curve_of_primes(std::span<const std::byte> q_le, std::span<const std::byte> r_le) {
+  if (equals(q_le, Fp::modulus) && equals(r_le, Fr::modulus)) return CurveId::bls12_381;
+  if (equals(q_le, bn254::Fp::modulus) && equals(r_le, bn254::Fr::modulus)) return CurveId::bn254;
+  return std::nullopt;
 }
 
 std::string describe_prime(std::span<const std::byte> prime_le) {

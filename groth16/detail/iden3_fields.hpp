@@ -3,8 +3,11 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
+
+#include <proofline/arith/curves.hpp>
 
 namespace proofline::groth16::detail {
 
@@ -15,5 +18,11 @@ std::string describe_prime(std::span<const std::byte> prime_le);
 /// Whether the little-endian bytes are exactly BLS12-381's scalar field r (32 bytes) or base field q (48).
 bool is_bls12_381_r(std::span<const std::byte> prime_le);
 bool is_bls12_381_q(std::span<const std::byte> prime_le);
+
+/// The curve whose scalar field is r (32 little-endian bytes), if it is one of ours.
+std::optional<CurveId> curve_of_scalar_prime(std::span<const std::byte> r_le);
+
+/// The curve whose base field is q and scalar field is r, if both match one of ours.
+std::optional<CurveId> curve_of_primes(std::span<const std::byte> q_le, std::span<const std::byte> r_le);
 
 }  // namespace proofline::groth16::detail

@@ -4,19 +4,23 @@
 #include <string>
 #include <string_view>
 
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16::detail {
 
 /// Montgomery limbs below p: the field code assumes reduced elements (limb equality is value equality).
-inline bool is_valid_coordinates(const G1Affine& p) {
-  return Fp::is_canonical(p.x.montgomery()) && Fp::is_canonical(p.y.montgomery());
-}
-inline bool is_valid_coordinates(const G2Affine& p) {
-  return Fp::is_canonical(p.x.c0.montgomery()) && Fp::is_canonical(p.x.c1.montgomery()) &&
-         Fp::is_canonical(p.y.c0.montgomery()) && Fp::is_canonical(p.y.c1.montgomery());
+/// Every base-field coordinate below p (G1 over Fp, G2 over Fp2 = (c0, c1)), on either curve.
+template <class Params>
+bool is_valid_coordinates(const AffinePoint<Params>& p) {
+  using Field = typename Params::Field;
+  if constexpr (requires(Field f) { f.c1; }) {
+    using Fp = decltype(Field{}.c0);
+    return Fp::is_canonical(p.x.c0.montgomery()) && Fp::is_canonical(p.x.c1.montgomery()) &&
+           Fp::is_canonical(p.y.c0.montgomery()) && Fp::is_canonical(p.y.c1.montgomery());
+  } else {
+    return Field::is_canonical(p.x.montgomery()) && Field::is_canonical(p.y.montgomery());
+  }
 }
 
 /// Reduced coordinates, on the curve, in the prime-order subgroup (infinity passes).

@@ -100,7 +100,7 @@ TEST_CASE("groth16/r1cs/malformed files are clear errors") {
             b.data() + header_at + 4,
             BigInt<4>::from_hex("0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001"));
       }),
-      "bad.r1cs: the circuit is over bn128's scalar field r"));
+      "bad.r1cs: the circuit is over BN254's scalar field, not BLS12-381's"));
   CHECK(contains(error([&](auto& b) { b[header_at] = std::byte{8}; }), "field elements of 8 bytes"));
   // Fewer wires than the inputs need, and than the wire map holds (that constraint 0, C = {2, 4}, uses wire 4
   // is checked below, on a file without the map).

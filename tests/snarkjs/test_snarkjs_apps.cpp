@@ -189,7 +189,8 @@ TEST_CASE(
       bytes.data() + 28,
       BigInt<4>::from_hex("0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001"));
   write_file_bytes(dir / "bn.wtns", bytes);
-  expect_refused(prove(zkey, "bn.wtns"), "bn.wtns", "bn128");
+  expect_refused(prove(zkey, "bn.wtns"), "bn.wtns",
+                 "the witness is over BN254's scalar field, not BLS12-381's");
 
   // Keys: truncated, a wrong version, a query point off the curve (one bit of H's point 7).
   const auto key = file_bytes(zkey);

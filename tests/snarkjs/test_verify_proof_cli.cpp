@@ -179,3 +179,26 @@ TEST_CASE("apps/verify_proof/malformed files and arguments are unusable input (e
   CHECK(contains(help.out, "Exit codes: 0 valid; 1 invalid"));
   CHECK(help.err.empty());
 }
+
+TEST_CASE("apps/verify_proof/bn128 proofs from snarkjs are judged on BN254, the curve taken from the key") {
+  groth16::test::TempDir dir;
+  const auto bn = [](const std::string& file) { return fixture("bn128/chain_16", file).string(); };
+  const Outcome good =
+      verify_proof(bn("verification_key.json") + " " + bn("public.json") + " " + bn("proof.json"));
+  CHECK_MESSAGE(good.code == 0, good.out << good.err);
+  CHECK(contains(good.out, "valid: the proof verifies for 2 public inputs"));
+
+  const json::Value inputs = json::parse(file_text(bn("public.json")));
+  // b = 8, not the 7 it was proved with.
+  write_file_text(dir / "public.json",
+                  snarkjs_stringify(json::Value::array({inputs.at(std::size_t{0}), json::Value("8")})));
+  const Outcome tampered = verify_proof(bn("verification_key.json") + " " + (dir / "public.json").string() +
+                                        " " + bn("proof.json"));
+  CHECK(tampered.code == 1);
+  CHECK(contains(tampered.out, "invalid: the pairing check failed"));
+
+  // A BLS12-381 proof under a bn128 key: the files do not belong together (exit 2).
+  check_unusable(bn("verification_key.json") + " " + bn("public.json") + " " +
+                     fixture("chain_16", "proof.json").string(),
+                 "expected \"bn128\"");
+}

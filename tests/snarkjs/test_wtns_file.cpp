@@ -44,15 +44,16 @@ TEST_CASE("groth16/wtns/circom's witness reads as snarkjs exports it and writes 
   CHECK(wtns_bytes(big) == file_bytes(fixture("chain_1024", "witness.wtns")));
 }
 
-TEST_CASE("groth16/wtns/a bn128 witness and other fields are refused by name") {
+TEST_CASE("groth16/wtns/a witness of the other curve and other fields are refused by name") {
   auto bytes = file_bytes(fixture("chain_16", "witness.wtns"));
   // The prime of the header section (payload at 24: n8 then the prime) replaced by bn128's scalar field.
   groth16::detail::store_bigint(
       bytes.data() + 28,
       BigInt<4>::from_hex("0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001"));
   const std::string message = bad_input_message([&] { parse_wtns(bytes, "bn.wtns"); });
-  CHECK(contains(message, "bn.wtns: the witness is over bn128's scalar field r"));
-  CHECK(contains(message, "--prime bls12381"));
+  CHECK(contains(message, "bn.wtns: the witness is over BN254's scalar field, not BLS12-381's"));
+  // Read as a BN254 witness, the header is right and the BLS12-381 values are not below bn128's r.
+  CHECK(contains(bad_input_message([&] { parse_wtns<bn254::Fr>(bytes, "bn.wtns"); }), "is not below"));
   // A value equal to r (the first value not below it is named) and w[0] != 1.
   bytes = file_bytes(fixture("chain_16", "witness.wtns"));
   groth16::detail::store_bigint(bytes.data() + 76 + 5 * 32, Fr::modulus);

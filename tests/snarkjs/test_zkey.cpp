@@ -195,7 +195,7 @@ TEST_CASE("groth16/zkey/point checks: full refuses points outside the subgroup, 
                  "IC (section 3): point 1 is not in the prime-order subgroup"));
 }
 
-TEST_CASE("groth16/zkey/a bn128 key and other protocols are refused by name") {
+TEST_CASE("groth16/zkey/a key of the other curve and other protocols are refused by name") {
   const auto good = file_bytes(fixture("chain_16", "circuit_final.zkey"));
   // A bn128 Groth16 header: 32-byte q and r, then the counts and points (never reached).
   const auto bn128 = rebuild(good, [&](std::uint32_t type, auto& p) {
@@ -212,8 +212,7 @@ TEST_CASE("groth16/zkey/a bn128 key and other protocols are refused by name") {
     p = header;
   });
   const std::string message = bad_input_message([&] { parse_zkey(nullptr, bn128, "bn.zkey"); });
-  CHECK(contains(message, "bn.zkey: the key is for curve bn128"));
-  CHECK(contains(message, "not bls12381"));
+  CHECK(contains(message, "bn.zkey: the key is for BN254, not BLS12-381 as this caller expects"));
   const auto plonk = rebuild(good, [&](std::uint32_t type, auto& p) {
     if (type == 1) groth16::detail::store_u32(p.data(), 2);
   });

@@ -22,13 +22,15 @@ namespace proofline::test_support {
 template <class Curve>
 std::vector<AffinePoint<Curve>> random_points(std::mt19937_64& rng, std::size_t n) {
   std::vector<AffinePoint<Curve>> out(n);
-  for (auto& point : out) point = AffinePoint<Curve>::generator().mul(random_field<Fr>(rng)).to_affine();
+  for (auto& point : out)
+    point = AffinePoint<Curve>::generator().mul(random_field<typename Curve::Scalar>(rng)).to_affine();
   return out;
 }
 
 /// n scalars, shuffled: 0, ±1, ±2, (r−1)/2 and the two above it (the border of the signed-digit "abs" trick),
 /// powers of two across all limbs, then random values. With n below the number of edges, the first n edges.
-inline std::vector<Fr> edge_scalars(std::mt19937_64& rng, std::size_t n) {
+template <class Fr = proofline::Fr>
+std::vector<Fr> edge_scalars(std::mt19937_64& rng, std::size_t n) {
   BigInt<4> half = Fr::modulus;
   half.shift_right_1();
   std::vector<Fr> out = {Fr::zero(),
@@ -53,7 +55,8 @@ inline std::vector<Fr> edge_scalars(std::mt19937_64& rng, std::size_t n) {
 /// Σ scalars[i]·points[i], one double-and-add scalar multiplication at a time: obviously correct, and no code
 /// shared with any MSM under test.
 template <class Curve>
-JacobianPoint<Curve> naive_msm(std::span<const AffinePoint<Curve>> points, std::span<const Fr> scalars) {
+JacobianPoint<Curve> naive_msm(std::span<const AffinePoint<Curve>> points,
+                               std::span<const typename Curve::Scalar> scalars) {
   REQUIRE(points.size() == scalars.size());
   JacobianPoint<Curve> sum = JacobianPoint<Curve>::infinity();
   for (std::size_t i = 0; i < points.size(); ++i) sum += points[i].mul(scalars[i]);
@@ -62,8 +65,9 @@ JacobianPoint<Curve> naive_msm(std::span<const AffinePoint<Curve>> points, std::
 
 template <class Curve>
 JacobianPoint<Curve> naive_msm(const std::vector<AffinePoint<Curve>>& points,
-                               const std::vector<Fr>& scalars) {
-  return naive_msm<Curve>(std::span<const AffinePoint<Curve>>(points), std::span<const Fr>(scalars));
+                               const std::vector<typename Curve::Scalar>& scalars) {
+  return naive_msm<Curve>(std::span<const AffinePoint<Curve>>(points),
+                          std::span<const typename Curve::Scalar>(scalars));
 }
 
 }  // namespace proofline::test_support

@@ -1,0 +1,138 @@
+// BN254 (snarkjs's bn128, circom's default prime) through the host stack: the readers take the curve from the
+// file, snarkjs's verifying key is reproduced byte for byte (its e(alpha, beta) included), our verifier
+// accepts snarkjs's proofs and rejects tampered ones, and our CPU prover's proofs verify. The fixtures are
+// made by snarkjs itself (tests/fixtures/snarkjs/make_fixture.sh, bn128/).
+#include <doctest/doctest.h>
+
+#include <variant>
+
+#include <proofline/groth16/json.hpp>
+#include <proofline/groth16/prover.hpp>
+#include <proofline/groth16/r1cs_file.hpp>
+#include <proofline/groth16/snarkjs_json.hpp>
+#include <proofline/groth16/verifier.hpp>
+#include <proofline/groth16/wtns.hpp>
+#include <proofline/groth16/zkey.hpp>
+
+#include "groth16/helpers.hpp"
+#include "snarkjs/helpers.hpp"
+
+using namespace proofline;
+using namespace proofline::groth16;
+using namespace proofline::snarkjs_test;
+
+namespace {
+
+using BnFr = bn254::Fr;
+
+std::filesystem::path bn(const std::string& circuit, const std::string& file) {
+  return fixture("bn128/" + circuit, file);
+}
+
+const BasicZkeyFile<Bn254>& bn_key(const std::string& circuit) {
+  static const BasicZkeyFile<Bn254> chain_16 = read_zkey<Bn254>(bn("chain_16", "circuit_final.zkey"));
+  static const BasicZkeyFile<Bn254> chain_1024 = read_zkey<Bn254>(bn("chain_1024", "circuit_final.zkey"));
+  return circuit == "chain_16" ? chain_16 : chain_1024;
+}
+
+}  // namespace
+
+TEST_CASE("groth16/bn254/the readers take the curve from the file and refuse the other curve's") {
+  const auto zkey = bn("chain_16", "circuit_final.zkey");
+  const AnyZkeyFile any = read_any_zkey(zkey);
+  REQUIRE(std::holds_alternative<BasicZkeyFile<Bn254>>(any));
+  const auto& key = std::get<BasicZkeyFile<Bn254>>(any);
+  CHECK(key.pk.num_variables == 19);
+  CHECK(key.pk.num_public == 2);
+  CHECK(key.pk.convention == HConvention::snarkjs);
+  CHECK(std::holds_alternative<ZkeyFile>(read_any_zkey(fixture("chain_16", "circuit_final.zkey"))));
+  CHECK(contains(bad_input_message([&] { read_zkey(zkey); }), "the key is for BN254, not BLS12-381"));
+  CHECK(contains(bad_input_message([&] { read_zkey<Bn254>(fixture("chain_16", "circuit_final.zkey")); }),
+                 "the key is for BLS12-381, not BN254"));
+
+  CHECK(read_wtns_header(bn("chain_16", "witness.wtns")).curve == CurveId::bn254);
+  CHECK(check_wtns(bn("chain_16", "witness.wtns"), CurveId::bn254).num_witness == 19);
+  CHECK(contains(bad_input_message([&] { check_wtns(bn("chain_16", "witness.wtns"), CurveId::bls12_381); }),
+                 "the witness is over BN254's scalar field, not BLS12-381's"));
+  CHECK(contains(bad_input_message([&] { read_wtns(bn("chain_16", "witness.wtns")); }), "BN254"));
+
+  CHECK(r1cs_curve(bn("chain_16", "circuit.r1cs")) == CurveId::bn254);
+  CHECK(r1cs_curve(fixture("chain_16", "circuit.r1cs")) == CurveId::bls12_381);
+  const auto r1cs = read_r1cs<Bn254>(bn("chain_16", "circuit.r1cs"));
+  const std::vector<BnFr> z = read_wtns<BnFr>(bn("chain_16", "witness.wtns"));
+  CHECK(is_satisfied(r1cs.cs, std::span<const BnFr>(z)));
+  std::vector<BnFr> broken = z;
+  broken[5] += BnFr::one();
+  CHECK_FALSE(is_satisfied(r1cs.cs, std::span<const BnFr>(broken)));
+}
+
+TEST_CASE(
+    "groth16/bn254/snarkjs's verification_key.json is reproduced byte for byte, e(alpha, beta) included") {
+  for (const char* circuit : {"chain_16", "chain_1024"}) {
+    CAPTURE(circuit);
+    const auto& key = bn_key(circuit);
+    CHECK(snarkjs_stringify(snarkjs_verifying_key_to_json(key.vk)) ==
+          file_text(bn(circuit, "verification_key.json")));
+    const BasicVerifyingKey<Bn254> vk =
+        read_snarkjs_verifying_key<Bn254>(bn(circuit, "verification_key.json"));
+    CHECK(vk == key.vk);
+    CHECK(snarkjs_curve(read_json_file(bn(circuit, "verification_key.json")), "vk") == CurveId::bn254);
+  }
+}
+
+TEST_CASE("groth16/bn254/our verifier accepts snarkjs's proofs and rejects tampered ones") {
+  for (const char* circuit : {"chain_16", "chain_1024"}) {
+    CAPTURE(circuit);
+    const auto pvk = prepare(bn_key(circuit).vk);
+    const BasicProof<Bn254> proof = read_snarkjs_proof<Bn254>(bn(circuit, "proof.json"));
+    const std::vector<BnFr> inputs = read_snarkjs_public<BnFr>(bn(circuit, "public.json"));
+    REQUIRE(inputs.size() == 2);
+    CHECK(verify_status(pvk, inputs, proof) == VerifyStatus::ok);
+    std::vector<BnFr> other = inputs;
+    other[1] += BnFr::one();
+    CHECK(verify_status(pvk, other, proof) == VerifyStatus::pairing_failed);
+    BasicProof<Bn254> swapped = proof;
+    std::swap(swapped.a, swapped.c);
+    CHECK(verify_status(pvk, inputs, swapped) == VerifyStatus::pairing_failed);
+    BasicProof<Bn254> negated = proof;
+    negated.b = -negated.b;
+    CHECK_FALSE(verify(pvk, inputs, negated));
+    CHECK(verify_status(pvk, std::span<const BnFr>(inputs).first(1), proof) ==
+          VerifyStatus::wrong_input_count);
+    // A BLS12-381 proof.json is not read as BN254.
+    CHECK(contains(bad_input_message([&] { read_snarkjs_proof<Bn254>(fixture("chain_16", "proof.json")); }),
+                   "expected \"bn128\""));
+  }
+}
+
+TEST_CASE("groth16/bn254/the CPU prover's proofs verify and are written as snarkjs writes them") {
+  groth16::test::TempDir dir;
+  for (const char* circuit : {"chain_16", "chain_1024"}) {
+    CAPTURE(circuit);
+    const auto& key = bn_key(circuit);
+    const std::vector<BnFr> z = read_wtns<BnFr>(bn(circuit, "witness.wtns"));
+    const auto pvk = prepare(key.vk);
+    const std::span<const BnFr> inputs = public_inputs(std::span<const BnFr>(z), key.pk.num_public);
+    const BasicProof<Bn254> first = prove(key.pk, key.cs, std::span<const BnFr>(z));
+    const BasicProof<Bn254> second = prove(key.pk, key.cs, std::span<const BnFr>(z));
+    CHECK(verify_status(pvk, inputs, first) == VerifyStatus::ok);
+    CHECK(verify(pvk, inputs, second));
+    CHECK_FALSE(first == second);  // fresh r and s each time
+    // A witness that breaks a row: the zkey has no C to check it against, so the proof is made and fails
+    // verification; with the circuit's C (the .r1cs) the prover refuses it before any MSM.
+    std::vector<BnFr> broken = z;
+    broken.back() += BnFr::one();
+    CHECK_FALSE(verify(pvk, inputs, prove(key.pk, key.cs, std::span<const BnFr>(broken))));
+    R1csOptions rows;
+    rows.snarkjs_input_rows = true;
+    const auto r1cs = read_r1cs<Bn254>(bn(circuit, "circuit.r1cs"), rows);
+    CHECK(verify(pvk, inputs, prove(key.pk, r1cs.cs, std::span<const BnFr>(z))));
+    CHECK_THROWS_AS(prove(key.pk, r1cs.cs, std::span<const BnFr>(broken)), Error);
+
+    write_snarkjs_proof(dir / "proof.json", first);
+    write_snarkjs_public(dir / "public.json", inputs);
+    CHECK(contains(file_text(dir / "proof.json"), "\"curve\": \"bn128\""));
+    CHECK(file_text(dir / "public.json") == file_text(bn(circuit, "public.json")));
+    CHECK(read_snarkjs_proof<Bn254>(dir / "proof.json") == first);
+  }
+}
