@@ -11,10 +11,10 @@ namespace proofline::apps {
 
 int run_verify_command(int argc, char** argv) {
   SnarkjsProofFiles files;
-  OptionParser cli(
-      "proofline verify", "usage: proofline verify VK.json PUBLIC.json PROOF.json",
-      "Verifies a Groth16 proof of a circom circuit (bls12381) as `snarkjs groth16 verify` does, with "
-      "the same arguments: the key's verification_key.json, public.json and proof.json.");
+  OptionParser cli("proofline verify", "usage: proofline verify VK.json PUBLIC.json PROOF.json",
+                   "Verifies a Groth16 proof of a circom circuit (bn128 or bls12381, as the key says) as "
+                   "`snarkjs groth16 verify` does, with the same arguments: the key's verification_key.json, "
+                   "public.json and proof.json.");
   cli.positional("VK.json", "snarkjs zkey export verificationkey's output", files.vk);
   cli.positional("PUBLIC.json", "the public signals", files.pub);
   cli.positional("PROOF.json", "the proof", files.proof);

@@ -1,4 +1,4 @@
-// verify_proof: checks a snarkjs Groth16 proof on bls12381 (what `snarkjs groth16 verify` checks).
+// verify_proof: checks a snarkjs Groth16 proof on bn128 or bls12381 (what `snarkjs groth16 verify` checks).
 //
 //   verify_proof VK.json PUBLIC.json PROOF.json
 //
@@ -23,7 +23,7 @@ using namespace proofline;
 std::optional<apps::SnarkjsProofFiles> parse_arguments(int argc, char** argv) {
   apps::SnarkjsProofFiles files;
   OptionParser cli("verify_proof", "usage: verify_proof VK.json PUBLIC.json PROOF.json",
-                   "Verifies a snarkjs Groth16 proof on bls12381.");
+                   "Verifies a snarkjs Groth16 proof on bn128 or bls12381 (the curve the key names).");
   cli.positional("VK.json", "snarkjs's verification_key.json", files.vk);
   cli.positional("PUBLIC.json", "the public inputs, snarkjs's public.json", files.pub);
   cli.positional("PROOF.json", "the proof, snarkjs's proof.json", files.proof);

@@ -19,9 +19,19 @@ install(TARGETS ${_modules} proofline proofline_build_flags EXPORT prooflineTarg
 
 set(PROOFLINE_PUBLIC_HEADERS
   arith/bigint.hpp
+  arith/bn254/curve_params.hpp
+  arith/bn254/fp.hpp
+  arith/bn254/fp12.hpp
+  arith/bn254/fp2.hpp
+  arith/bn254/fr.hpp
+  arith/bn254/g1.hpp
+  arith/bn254/g2.hpp
+  arith/bn254/pairing.hpp
   arith/config.hpp
   arith/curve.hpp
+  arith/curve_pairing.hpp
   arith/curve_params.hpp
+  arith/curves.hpp
   arith/domain.hpp
   arith/fp.hpp
   arith/fp12.hpp
@@ -43,6 +53,7 @@ set(PROOFLINE_PUBLIC_HEADERS
   groth16/constraint_builder.hpp
   groth16/constraint_system.hpp
   groth16/fixed_base.hpp
+  groth16/fwd.hpp
   groth16/json.hpp
   groth16/key_cache.hpp
   groth16/key_check.hpp

@@ -3,7 +3,8 @@
 # fails loudly, with the command that failed, so a broken snarkjs or npm install never passes quietly.
 #
 #   interop.sh npm                        install snarkjs and circom2 (setup.sh; cached in the build dir)
-#   interop.sh keys CIRCUIT               compile CIRCUIT (chain | range) with --prime bls12381, compute its
+#   interop.sh keys CIRCUIT               compile CIRCUIT (chain | range) with --prime bls12381, or at circom's
+#                                         default prime bn128 for chain-bn128 | range-bn128, compute its
 #                                         witnesses, make a ptau and a Groth16 key with snarkjs
 #   interop.sh ptau-identity              our known-tau ptau equals what `snarkjs powersoftau prepare phase2` makes
 #   interop.sh snarkjs-accepts CIRCUIT    batch_prove (CPU backend) proves the witnesses; snarkjs verifies them all
@@ -42,9 +43,13 @@ need_keys() {
   [ -f "$INTEROP_DIR/work/$1/.done" ] || die "no keys for $1 (the 'interop/$1/keys' test makes them; did it fail?)"
 }
 
+# A circuit name is the circom file's (chain, range), with -bn128 for circom's default prime.
+base_of() { echo "${1%-bn128}"; }
+prime_of() { case $1 in *-bn128) echo bn128 ;; *) echo bls12381 ;; esac; }
+
 # The witnesses each circuit is proved with: name and input.json.
 inputs() {
-  case $1 in
+  case $(base_of "$1") in
     chain) echo 'w1 {"a": "3", "b": "7"}'; echo 'w2 {"a": "5", "b": "11"}' ;;
     range) echo 'inside {"x": "1234567", "lo": "1000", "hi": "2000000"}'
            echo 'below {"x": "5", "lo": "1000", "hi": "2000000"}' ;;
@@ -53,7 +58,9 @@ inputs() {
 }
 
 make_keys() {
-  local c=$1 dir=$INTEROP_DIR/work/$1
+  local c dir=$INTEROP_DIR/work/$1 prime
+  c=$(base_of "$1")
+  prime=$(prime_of "$1")
   need_node
   rm -rf "$dir" && mkdir -p "$dir"
   cd "$dir"
@@ -64,21 +71,21 @@ make_keys() {
   # circom2 runs under WASI, where include paths that climb out of the working directory do not resolve: circomlib's
   # circuits are copied next to the circuit, where circom looks first.
   mkdir -p circomlib && cp -r "$node_dir/node_modules/circomlib/circuits" circomlib/
-  run circom2 "$c.circom" --r1cs --wasm --prime bls12381 -o .
+  run circom2 "$c.circom" --r1cs --wasm --prime "$prime" -o .
   run snarkjs r1cs info "$c.r1cs"
   while read -r name json; do
     echo "$json" >"$name.input.json"
     run snarkjs wtns calculate "${c}_js/$c.wasm" "$name.input.json" "$name.wtns"
     run snarkjs wtns check "$c.r1cs" "$name.wtns"
   done < <(inputs "$c")
-  case $c in
-    chain)
-      # snarkjs's own ceremony at power 8 (seconds at this size).
-      run snarkjs powersoftau new bls12381 8 pot_0.ptau
+  case $c-$prime in
+    chain-* | range-bn128)
+      # snarkjs's own ceremony (seconds at these sizes); the known-tau route below writes BLS12-381 only.
+      run snarkjs powersoftau new "$prime" "$([ "$c" = range ] && echo 9 || echo 8)" pot_0.ptau
       run snarkjs powersoftau contribute pot_0.ptau pot_1.ptau --name=first -e="proofline interop entropy"
       run snarkjs powersoftau prepare phase2 pot_1.ptau pot.ptau
       ;;
-    range)
+    range-bls12381)
       # The known-tau route (tests only), as the larger benchmark keys are made.
       run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 9 pot.ptau --seed 7
       ;;
@@ -109,7 +116,8 @@ case $step in
     run cmp "$dir/vk.json" "$dir/vk.proofline.json"
     wtns=()
     while read -r name _; do wtns+=("$dir/$name.wtns"); done < <(inputs "$circuit")
-    run "$PROOFLINE_TEST_TOOLS/proofline_interop_check" r1cs "$dir/key.zkey" "$dir/$circuit.r1cs" "${wtns[@]}"
+    run "$PROOFLINE_TEST_TOOLS/proofline_interop_check" r1cs "$dir/key.zkey" "$dir/$(base_of "$circuit").r1cs" \
+      "${wtns[@]}"
     ;;
   ptau-identity)
     need_node
