@@ -187,7 +187,7 @@ PL_API pl_status pl_key_verifying_key(const pl_key* key, pl_vk** out) {
     *out = nullptr;
     const std::shared_ptr<Key> k = lookup<Key>(key, "key");
     if (!k->vk) throw_status(PL_ERR_INVALID_ARGUMENT, "key '" + k->name + "' has no verifying key");
-    auto vk = std::make_shared<Vk>(Vk{k->vk, groth16::prepare(*k->vk)});
+    auto vk = std::make_shared<Vk>(Vk{CurveVk<Bls12_381>{k->vk, groth16::prepare(*k->vk)}});
     *out = handle_of<pl_vk>(Registry<Vk>::instance().add(std::move(vk)));
     return PL_OK;
   });

@@ -1,5 +1,9 @@
-// pl_vk and pl_verify*: verifying keys from snarkjs's JSON, and proofs checked as 192 bytes or snarkjs JSON.
+// pl_vk and pl_verify*: verifying keys from snarkjs's JSON (bn128 or bls12381, as the file says), and proofs
+// checked as 192 bytes (BLS12-381) or snarkjs JSON (either curve).
 #include <cstring>
+#include <span>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include <proofline/capi/detail/objects.hpp>
@@ -23,14 +27,24 @@ void copy_text(const std::string& text, char* out, std::size_t length, std::size
 
 namespace {
 
-pl_vk* add_vk(groth16::VerifyingKey vk) {
-  auto shared = std::make_shared<const groth16::VerifyingKey>(std::move(vk));
-  groth16::PreparedVerifyingKey prepared = groth16::prepare(*shared);
+template <class Curve>
+pl_vk* add_vk(groth16::BasicVerifyingKey<Curve> vk) {
+  auto shared = std::make_shared<const groth16::BasicVerifyingKey<Curve>>(std::move(vk));
+  auto prepared = groth16::prepare(*shared);
   return handle_of<pl_vk>(
-      Registry<Vk>::instance().add(std::make_shared<Vk>(Vk{shared, std::move(prepared)})));
+      Registry<Vk>::instance().add(std::make_shared<Vk>(Vk{CurveVk<Curve>{shared, std::move(prepared)}})));
 }
 
-pl_status verdict(const Vk& vk, std::span<const Fr> inputs, const groth16::Proof& proof) {
+/// A key from snarkjs's verification_key.json, of the curve it names.
+pl_vk* add_vk_json(const groth16::json::Value& document, std::string_view context) {
+  return with_curve(groth16::snarkjs_curve(document, context), [&]<class Curve>() {
+    return add_vk(groth16::snarkjs_verifying_key_from_json<Curve>(document, context));
+  });
+}
+
+template <class Curve>
+pl_status verdict(const CurveVk<Curve>& vk, std::span<const typename Curve::Fr> inputs,
+                  const groth16::BasicProof<Curve>& proof) {
   const groth16::VerifyStatus status = groth16::verify_status(vk.prepared, inputs, proof);
   if (status == groth16::VerifyStatus::ok) return PL_OK;
   std::string why = groth16::to_string(status);
@@ -38,6 +52,18 @@ pl_status verdict(const Vk& vk, std::span<const Fr> inputs, const groth16::Proof
     why += " (" + std::to_string(inputs.size()) + " given, the key expects " +
            std::to_string(vk.vk->num_public()) + ")";
   return fail(PL_ERR_PROOF_INVALID, "the proof does not verify: " + why);
+}
+
+/// proof.json and public.json checked against a key of their curve (the proof must name the key's).
+template <class Curve>
+pl_status verdict_json(const CurveVk<Curve>& vk, const char* proof_json, const char* public_json) {
+  const auto inputs = groth16::snarkjs_public_from_json<typename Curve::Fr>(
+      groth16::json::parse(public_json, "public.json"), "public.json");
+  // Points off the curve or outside the subgroup are an invalid proof, not unusable text: read the shape
+  // and let the verifier judge them.
+  const auto proof = groth16::snarkjs_proof_from_json<Curve>(
+      groth16::json::parse(proof_json, "proof.json"), "proof.json", groth16::ProofPointCheck::shape_only);
+  return verdict(vk, std::span<const typename Curve::Fr>(inputs), proof);
 }
 
 }  // namespace
@@ -54,7 +80,7 @@ PL_API pl_status pl_vk_load_json_file(const char* path, pl_vk** out) {
     require(out, "out");
     *out = nullptr;
     require(path, "path");
-    *out = add_vk(groth16::read_snarkjs_verifying_key(path));
+    *out = add_vk_json(groth16::read_json_file(path), path);
     return PL_OK;
   });
 }
@@ -65,8 +91,7 @@ PL_API pl_status pl_vk_load_json(const char* text, size_t length, pl_vk** out) {
     *out = nullptr;
     require(text, "text");
     const std::string_view json(text, length);
-    *out = add_vk(groth16::snarkjs_verifying_key_from_json(groth16::json::parse(json, "verification key"),
-                                                           "verification key"));
+    *out = add_vk_json(groth16::json::parse(json, "verification key"), "verification key");
     return PL_OK;
   });
 }
@@ -74,8 +99,12 @@ PL_API pl_status pl_vk_load_json(const char* text, size_t length, pl_vk** out) {
 PL_API pl_status pl_vk_to_json(const pl_vk* vk, char* out, size_t length, size_t* needed) {
   return guarded("pl_vk_to_json", [&] {
     const std::shared_ptr<Vk> v = lookup<Vk>(vk, "vk");
-    copy_text(groth16::snarkjs_stringify(groth16::snarkjs_verifying_key_to_json(*v->vk)), out, length,
-              needed);
+    const std::string text = std::visit(
+        [](const auto& key) {
+          return groth16::snarkjs_stringify(groth16::snarkjs_verifying_key_to_json(*key.vk));
+        },
+        v->key);
+    copy_text(text, out, length, needed);
     return PL_OK;
   });
 }
@@ -93,6 +122,10 @@ PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_l
     const std::shared_ptr<Vk> v = lookup<Vk>(vk, "vk");
     require(proof, "proof");
     if (num_public != 0) require(public_inputs, "public_inputs");
+    const auto* bls = std::get_if<CurveVk<Bls12_381>>(&v->key);
+    if (bls == nullptr)
+      throw_status(PL_ERR_INVALID_ARGUMENT,
+                   "the 192-byte proof encoding is BLS12-381's; a bn128 key verifies with pl_verify_json");
     if (proof_length != groth16::proof_encoded_size)
       throw_status(PL_ERR_INVALID_ARGUMENT, "proof_length is " + std::to_string(proof_length) +
                                                 ", a proof has " +
@@ -105,7 +138,7 @@ PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_l
     std::string why;
     const std::optional<groth16::Proof> decoded = groth16::try_decode_proof({proof, proof_length}, &why);
     if (!decoded) return fail(PL_ERR_PROOF_INVALID, "pl_verify: the proof does not decode: " + why);
-    const pl_status status = verdict(*v, inputs, *decoded);
+    const pl_status status = verdict(*bls, std::span<const Fr>(inputs), *decoded);
     return status == PL_OK ? PL_OK : fail(status, std::string("pl_verify: ") + pl_last_error_message());
   });
 }
@@ -115,13 +148,8 @@ PL_API pl_status pl_verify_json(const pl_vk* vk, const char* proof_json, const c
     const std::shared_ptr<Vk> v = lookup<Vk>(vk, "vk");
     require(proof_json, "proof_json");
     require(public_json, "public_json");
-    const std::vector<Fr> inputs =
-        groth16::snarkjs_public_from_json(groth16::json::parse(public_json, "public.json"), "public.json");
-    // Points off the curve or outside the subgroup are an invalid proof, not unusable text: read the shape
-    // and let the verifier judge them.
-    const groth16::Proof proof = groth16::snarkjs_proof_from_json(
-        groth16::json::parse(proof_json, "proof.json"), "proof.json", groth16::ProofPointCheck::shape_only);
-    const pl_status status = verdict(*v, inputs, proof);
+    const pl_status status =
+        std::visit([&](const auto& key) { return verdict_json(key, proof_json, public_json); }, v->key);
     return status == PL_OK ? PL_OK : fail(status, std::string("pl_verify_json: ") + pl_last_error_message());
   });
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <variant>
 
 #include <proofline.h>
 #include <proofline/graph/pipeline.hpp>
@@ -37,9 +38,16 @@ struct Key {
   std::shared_ptr<const groth16::VerifyingKey> vk;
 };
 
+/// A verifying key of one curve and its prepared form.
+template <class Curve>
+struct CurveVk {
+  std::shared_ptr<const groth16::BasicVerifyingKey<Curve>> vk;
+  groth16::BasicPreparedVerifyingKey<Curve> prepared;
+};
+
+/// A pl_vk: BLS12-381 (from a key, or snarkjs JSON of curve bls12381) or BN254 (snarkjs JSON of curve bn128).
 struct Vk {
-  std::shared_ptr<const groth16::VerifyingKey> vk;
-  groth16::PreparedVerifyingKey prepared;
+  std::variant<CurveVk<Bls12_381>, CurveVk<Bn254>> key;
 };
 
 /// A submitted job. The result is written once, before `ready`; after that it is read without the lock.

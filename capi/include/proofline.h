@@ -358,21 +358,23 @@ PL_API pl_status pl_job_release(pl_job* job);
 
 /* ---- verification -------------------------------------------------------------------------------------- */
 
-/** Reads snarkjs's verification_key.json (a file, or its text of `length` bytes). Caller owns *out. */
+/** Reads snarkjs's verification_key.json (a file, or its text of `length` bytes), of curve bn128 (BN254) or
+ * bls12381 as the file says. Caller owns *out. */
 PL_API pl_status pl_vk_load_json_file(const char* path, pl_vk** out);
 PL_API pl_status pl_vk_load_json(const char* text, size_t length, pl_vk** out);
 /** The key as snarkjs's verification_key.json text (see pl_job_proof_json for out/length/needed). */
 PL_API pl_status pl_vk_to_json(const pl_vk* vk, char* out, size_t length, size_t* needed);
 PL_API pl_status pl_vk_release(pl_vk* vk);
 
-/** Checks a 192-byte proof against `num_public` public inputs (32-byte canonical little-endian each).
+/** Checks a 192-byte proof against `num_public` public inputs (32-byte canonical little-endian each); the
+ * encoding is BLS12-381's, so a bn128 key gets PL_ERR_INVALID_ARGUMENT (verify its proofs with pl_verify_json).
  * PL_OK: valid. PL_ERR_PROOF_INVALID: a point that does not decode or lies off the curve or subgroup, a
  * wrong input count, or a failed pairing check, the reason in the message. PL_ERR_BAD_INPUT: an input not
  * below r. */
 PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_length,
                            const uint8_t* public_inputs, size_t num_public);
-/** The same for snarkjs's proof.json and public.json texts (NUL-terminated). PL_ERR_BAD_INPUT for text that
- * is not in snarkjs's format. */
+/** The same for snarkjs's proof.json and public.json texts (NUL-terminated), on the key's curve (the proof must
+ * name it). PL_ERR_BAD_INPUT for text that is not in snarkjs's format or names the other curve. */
 PL_API pl_status pl_verify_json(const pl_vk* vk, const char* proof_json, const char* public_json);
 
 #ifdef __cplusplus
