@@ -10,6 +10,34 @@
 
 #include "fuzz/fuzz_support.hpp"
 
+namespace {
+
+template <class Curve>
+void read_as(const proofline::groth16::json::Value& value) {
+  using namespace proofline::groth16;
+  try {
+    const auto proof = snarkjs_proof_from_json<Curve>(value, "fuzz.json", ProofPointCheck::shape_only);
+    if (!(snarkjs_proof_from_json<Curve>(json::parse(snarkjs_stringify(snarkjs_proof_to_json(proof))),
+                                         "again", ProofPointCheck::shape_only) == proof))
+      __builtin_trap();
+  } catch (const proofline::Error&) {
+  }
+  try {
+    using Fr = typename Curve::Fr;
+    const auto inputs = snarkjs_public_from_json<Fr>(value, "fuzz.json");
+    if (snarkjs_public_from_json<Fr>(
+            json::parse(snarkjs_stringify(snarkjs_public_to_json(std::span<const Fr>(inputs))))) != inputs)
+      __builtin_trap();
+  } catch (const proofline::Error&) {
+  }
+  try {
+    snarkjs_verifying_key_from_json<Curve>(value, "fuzz.json");
+  } catch (const proofline::Error&) {
+  }
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace proofline::groth16;
   proofline::fuzz::single_thread();
@@ -20,22 +48,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const proofline::Error&) {
     return 0;
   }
-  try {
-    const Proof proof = snarkjs_proof_from_json(value, "fuzz.json", ProofPointCheck::shape_only);
-    if (!(snarkjs_proof_from_json(json::parse(snarkjs_stringify(snarkjs_proof_to_json(proof))), "again",
-                                  ProofPointCheck::shape_only) == proof))
-      __builtin_trap();
-  } catch (const proofline::Error&) {
-  }
-  try {
-    const auto inputs = snarkjs_public_from_json(value, "fuzz.json");
-    if (snarkjs_public_from_json(json::parse(snarkjs_stringify(snarkjs_public_to_json(inputs)))) != inputs)
-      __builtin_trap();
-  } catch (const proofline::Error&) {
-  }
-  try {
-    snarkjs_verifying_key_from_json(value, "fuzz.json");
-  } catch (const proofline::Error&) {
-  }
+  // Both curves' readers on every document (each refuses the other's "curve"), and public.json in both
+  // fields.
+  proofline::with_curve(proofline::CurveId::bls12_381, [&]<class Curve>() { read_as<Curve>(value); });
+  proofline::with_curve(proofline::CurveId::bn254, [&]<class Curve>() { read_as<Curve>(value); });
   return 0;
 }
