@@ -14,8 +14,8 @@
 
 #include <proofline/cuda/check.hpp>
 #include <proofline/cuda/device_buffer.hpp>
-#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/kernels/detail/fixed_base_launch.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/memory/pinning.hpp>
 #endif
 
@@ -73,7 +73,7 @@ std::size_t FixedBaseMul<Curve>::scratch_bytes(std::size_t n) {
 }
 
 template <class Curve>
-void FixedBaseMul<Curve>::enqueue(const Fr* scalars, std::size_t n, Affine* out, void* scratch,
+void FixedBaseMul<Curve>::enqueue(const Scalar* scalars, std::size_t n, Affine* out, void* scratch,
                                   CUstream_st* stream) const {
   if (n > (std::size_t{1} << 31)) {
     throw Error(Errc::invalid_argument, "fixed-base batch of " + std::to_string(n) + " scalars exceeds 2^31");
@@ -87,7 +87,7 @@ void FixedBaseMul<Curve>::enqueue(const Fr* scalars, std::size_t n, Affine* out,
 }
 
 template <class Curve>
-void FixedBaseMul<Curve>::run(std::span<const Fr> scalars, std::span<Affine> out) const {
+void FixedBaseMul<Curve>::run(std::span<const Scalar> scalars, std::span<Affine> out) const {
   if (scalars.size() != out.size()) {
     throw Error(Errc::invalid_argument, "fixed_base_mul: " + std::to_string(scalars.size()) +
                                             " scalars for " + std::to_string(out.size()) + " outputs");
@@ -95,14 +95,14 @@ void FixedBaseMul<Curve>::run(std::span<const Fr> scalars, std::span<Affine> out
   if (scalars.empty()) return;
   DeviceGuard guard(impl_->device);
   const std::size_t chunk = std::min(kChunk, scalars.size());
-  DeviceBuffer<Fr> device_scalars(chunk);
+  DeviceBuffer<Scalar> device_scalars(chunk);
   DeviceBuffer<Affine> device_out(chunk);
   DeviceBuffer<XyzzPoint<Curve>> scratch(chunk);
   Staging staging;
-  Fr* in_stage[2];
+  Scalar* in_stage[2];
   Affine* out_stage[2];
   for (int k = 0; k < 2; ++k) {
-    in_stage[k] = static_cast<Fr*>(staging.take(chunk * sizeof(Fr)));
+    in_stage[k] = static_cast<Scalar*>(staging.take(chunk * sizeof(Scalar)));
     out_stage[k] = static_cast<Affine*>(staging.take(chunk * sizeof(Affine)));
   }
   Stream stream;
@@ -117,8 +117,8 @@ void FixedBaseMul<Curve>::run(std::span<const Fr> scalars, std::span<Affine> out
   for (std::size_t k = 0; k < chunks; ++k) {
     const std::size_t slot = k % 2, m = chunk_size(k);
     if (k >= 2) collect(k - 2);
-    std::memcpy(in_stage[slot], scalars.data() + k * chunk, m * sizeof(Fr));
-    PL_CUDA_CHECK(cudaMemcpyAsync(device_scalars.data(), in_stage[slot], m * sizeof(Fr),
+    std::memcpy(in_stage[slot], scalars.data() + k * chunk, m * sizeof(Scalar));
+    PL_CUDA_CHECK(cudaMemcpyAsync(device_scalars.data(), in_stage[slot], m * sizeof(Scalar),
                                   cudaMemcpyHostToDevice, stream.get()));
     detail::launch_fixed_base(impl_->table.data(), device_scalars.data(), m, device_out.data(),
                               scratch.data(), stream.get());
@@ -149,11 +149,11 @@ std::size_t FixedBaseMul<Curve>::scratch_bytes(std::size_t n) {
   return std::max<std::size_t>(n, 1) * sizeof(XyzzPoint<Curve>);
 }
 template <class Curve>
-void FixedBaseMul<Curve>::enqueue(const Fr*, std::size_t, Affine*, void*, CUstream_st*) const {
+void FixedBaseMul<Curve>::enqueue(const Scalar*, std::size_t, Affine*, void*, CUstream_st*) const {
   no_cuda();
 }
 template <class Curve>
-void FixedBaseMul<Curve>::run(std::span<const Fr>, std::span<Affine>) const {
+void FixedBaseMul<Curve>::run(std::span<const Scalar>, std::span<Affine>) const {
   no_cuda();
 }
 
@@ -168,6 +168,8 @@ FixedBaseMul<Curve>& FixedBaseMul<Curve>::operator=(FixedBaseMul&&) noexcept = d
 
 template class FixedBaseMul<G1Params>;
 template class FixedBaseMul<G2Params>;
+template class FixedBaseMul<bn254::G1Params>;
+template class FixedBaseMul<bn254::G2Params>;
 
 void fixed_base_mul_g1(const G1Affine& base, std::span<const Fr> scalars, std::span<G1Affine> out,
                        int device) {
@@ -176,6 +178,14 @@ void fixed_base_mul_g1(const G1Affine& base, std::span<const Fr> scalars, std::s
 void fixed_base_mul_g2(const G2Affine& base, std::span<const Fr> scalars, std::span<G2Affine> out,
                        int device) {
   FixedBaseMul<G2Params>(base, device).run(scalars, out);
+}
+void fixed_base_mul_g1(const bn254::G1Affine& base, std::span<const bn254::Fr> scalars,
+                       std::span<bn254::G1Affine> out, int device) {
+  FixedBaseMul<bn254::G1Params>(base, device).run(scalars, out);
+}
+void fixed_base_mul_g2(const bn254::G2Affine& base, std::span<const bn254::Fr> scalars,
+                       std::span<bn254::G2Affine> out, int device) {
+  FixedBaseMul<bn254::G2Params>(base, device).run(scalars, out);
 }
 
 }  // namespace proofline::cuda

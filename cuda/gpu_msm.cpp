@@ -12,13 +12,14 @@
 #include <cuda_runtime.h>
 
 #include <proofline/cuda/check.hpp>
-#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/kernels/detail/msm_launch.hpp>
+#include <proofline/cuda/stream.hpp>
 #endif
 
 namespace proofline::cuda {
 
-struct MsmEngine::Plan {
+template <class C>
+struct BasicMsmEngine<C>::Plan {
   MsmGroup group = MsmGroup::g1;
   std::size_t max_points = 0;
   MsmOptions options;
@@ -28,19 +29,31 @@ struct MsmEngine::Plan {
 
 namespace {
 
+template <class C>
 std::size_t xyzz_bytes(MsmGroup group) {
-  return group == MsmGroup::g1 ? sizeof(G1Xyzz) : sizeof(G2Xyzz);
+  return group == MsmGroup::g1 ? sizeof(XyzzPoint<typename C::G1Params>)
+                               : sizeof(XyzzPoint<typename C::G2Params>);
 }
+template <class C>
 std::size_t jacobian_bytes(MsmGroup group) {
-  return group == MsmGroup::g1 ? sizeof(G1Jacobian) : sizeof(G2Jacobian);
+  return group == MsmGroup::g1 ? sizeof(typename C::G1Jacobian) : sizeof(typename C::G2Jacobian);
 }
+
+template <class C>
+constexpr int scalar_bits = detail::kMsmScalarBits<typename C::Fr>;
 
 #if PROOFLINE_HAVE_CUDA
 
-template <class Curve>
-void enqueue(const MsmEngine& engine, const detail::MsmLayout& layout, int device,
-             const AffinePoint<Curve>* points, const Fr* scalars, std::size_t n, JacobianPoint<Curve>* result,
-             void* scratch, CUstream_st* stream) {
+template <class C>
+std::uint32_t ones_blocks_per_sm(MsmGroup group) {
+  return group == MsmGroup::g1 ? detail::kOnesBlocksPerSm<typename C::G1Params>
+                               : detail::kOnesBlocksPerSm<typename C::G2Params>;
+}
+
+template <class Engine, class Curve>
+void enqueue(const Engine& engine, const detail::MsmLayout& layout, int device,
+             const AffinePoint<Curve>* points, const typename Curve::Scalar* scalars, std::size_t n,
+             JacobianPoint<Curve>* result, void* scratch, CUstream_st* stream) {
   if (n > engine.max_points()) {
     throw Error(Errc::invalid_argument, "MSM of " + std::to_string(n) + " points on an engine planned for " +
                                             std::to_string(engine.max_points()));
@@ -102,7 +115,9 @@ void enqueue(const MsmEngine& engine, const detail::MsmLayout& layout, int devic
 
 }  // namespace
 
-MsmEngine::MsmEngine(MsmGroup group, std::size_t max_points, const MsmOptions& options, int device)
+template <class C>
+BasicMsmEngine<C>::BasicMsmEngine(MsmGroup group, std::size_t max_points, const MsmOptions& options,
+                                  int device)
     : plan_(new Plan) {
   try {
     if (max_points == 0 || max_points > detail::kMsmMaxPoints) {
@@ -118,10 +133,10 @@ MsmEngine::MsmEngine(MsmGroup group, std::size_t max_points, const MsmOptions& o
     const std::size_t dense =
         options.expected_dense != 0 ? std::min(options.expected_dense, max_points) : max_points;
     const int window_bits =
-        options.window_bits != 0 ? options.window_bits : detail::msm_model_window_bits(dense);
+        options.window_bits != 0 ? options.window_bits : detail::msm_model_window_bits(dense, scalar_bits<C>);
     std::uint32_t sms = 132;
     std::size_t scan_bytes = 0;
-    const std::size_t slots = static_cast<std::size_t>(detail::msm_windows(window_bits)) *
+    const std::size_t slots = static_cast<std::size_t>(detail::msm_windows(window_bits, scalar_bits<C>)) *
                               ((std::size_t{1} << (window_bits - 1)) + 1);
 #if PROOFLINE_HAVE_CUDA
     if (device < 0) PL_CUDA_CHECK(cudaGetDevice(&device));
@@ -132,27 +147,31 @@ MsmEngine::MsmEngine(MsmGroup group, std::size_t max_points, const MsmOptions& o
       DeviceGuard guard(device);
       scan_bytes = detail::msm_scan_temp_bytes(slots + 1);
     }
-    const std::uint32_t ones_blocks = sms * (group == MsmGroup::g1 ? detail::kOnesBlocksPerSm<G1Params>
-                                                                   : detail::kOnesBlocksPerSm<G2Params>);
+    const std::uint32_t ones_blocks = sms * ones_blocks_per_sm<C>(group);
 #else
     if (device < 0) device = 0;
     (void)slots;
     const std::uint32_t ones_blocks = sms * 2;
 #endif
     plan_->device = device;
-    plan_->layout = detail::msm_layout(max_points, window_bits, options.split_zero_one, xyzz_bytes(group),
-                                       jacobian_bytes(group), ones_blocks, scan_bytes);
+    plan_->layout =
+        detail::msm_layout(max_points, window_bits, scalar_bits<C>, options.split_zero_one,
+                           xyzz_bytes<C>(group), jacobian_bytes<C>(group), ones_blocks, scan_bytes);
   } catch (...) {
     delete plan_;
     throw;
   }
 }
 
-MsmEngine::~MsmEngine() {
+template <class C>
+BasicMsmEngine<C>::~BasicMsmEngine() {
   delete plan_;
 }
-MsmEngine::MsmEngine(MsmEngine&& other) noexcept : plan_(std::exchange(other.plan_, nullptr)) {}
-MsmEngine& MsmEngine::operator=(MsmEngine&& other) noexcept {
+template <class C>
+BasicMsmEngine<C>::BasicMsmEngine(BasicMsmEngine&& other) noexcept
+    : plan_(std::exchange(other.plan_, nullptr)) {}
+template <class C>
+BasicMsmEngine<C>& BasicMsmEngine<C>::operator=(BasicMsmEngine&& other) noexcept {
   if (this != &other) {
     delete plan_;
     plan_ = std::exchange(other.plan_, nullptr);
@@ -160,27 +179,34 @@ MsmEngine& MsmEngine::operator=(MsmEngine&& other) noexcept {
   return *this;
 }
 
-MsmGroup MsmEngine::group() const noexcept {
+template <class C>
+MsmGroup BasicMsmEngine<C>::group() const noexcept {
   return plan_->group;
 }
-std::size_t MsmEngine::max_points() const noexcept {
+template <class C>
+std::size_t BasicMsmEngine<C>::max_points() const noexcept {
   return plan_->max_points;
 }
-const MsmOptions& MsmEngine::options() const noexcept {
+template <class C>
+const MsmOptions& BasicMsmEngine<C>::options() const noexcept {
   return plan_->options;
 }
-int MsmEngine::window_bits() const noexcept {
+template <class C>
+int BasicMsmEngine<C>::window_bits() const noexcept {
   return plan_->layout.window_bits;
 }
-int MsmEngine::windows() const noexcept {
+template <class C>
+int BasicMsmEngine<C>::windows() const noexcept {
   return plan_->layout.windows;
 }
-std::size_t MsmEngine::scratch_bytes() const noexcept {
+template <class C>
+std::size_t BasicMsmEngine<C>::scratch_bytes() const noexcept {
   return plan_->layout.total;
 }
 
-void MsmEngine::enqueue_msm_g1(const G1Affine* points, const Fr* scalars, std::size_t n, G1Jacobian* result,
-                               void* scratch, CUstream_st* stream) const {
+template <class C>
+void BasicMsmEngine<C>::enqueue_msm_g1(const G1Affine* points, const Fr* scalars, std::size_t n,
+                                       G1Jacobian* result, void* scratch, CUstream_st* stream) const {
   if (plan_->group != MsmGroup::g1) throw Error(Errc::invalid_argument, "enqueue_msm_g1 on a G2 MSM engine");
 #if PROOFLINE_HAVE_CUDA
   enqueue(*this, plan_->layout, plan_->device, points, scalars, n, result, scratch, stream);
@@ -190,8 +216,9 @@ void MsmEngine::enqueue_msm_g1(const G1Affine* points, const Fr* scalars, std::s
 #endif
 }
 
-void MsmEngine::enqueue_msm_g2(const G2Affine* points, const Fr* scalars, std::size_t n, G2Jacobian* result,
-                               void* scratch, CUstream_st* stream) const {
+template <class C>
+void BasicMsmEngine<C>::enqueue_msm_g2(const G2Affine* points, const Fr* scalars, std::size_t n,
+                                       G2Jacobian* result, void* scratch, CUstream_st* stream) const {
   if (plan_->group != MsmGroup::g2) throw Error(Errc::invalid_argument, "enqueue_msm_g2 on a G1 MSM engine");
 #if PROOFLINE_HAVE_CUDA
   enqueue(*this, plan_->layout, plan_->device, points, scalars, n, result, scratch, stream);
@@ -200,5 +227,8 @@ void MsmEngine::enqueue_msm_g2(const G2Affine* points, const Fr* scalars, std::s
   throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
 #endif
 }
+
+template class BasicMsmEngine<Bls12_381>;
+template class BasicMsmEngine<Bn254>;
 
 }  // namespace proofline::cuda

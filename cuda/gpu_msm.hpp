@@ -12,13 +12,14 @@
 // Groth16 split (options.split_zero_one): witness scalars are mostly 0 and 1. A GPU pass classifies them:
 // zeros are dropped, +-1 (1 and r - 1) are summed by a parallel batch addition, and only the rest go through
 // Pippenger. The counts stay on the device, so the call still never synchronises.
+//
+// One engine per curve: BasicMsmEngine<Bls12_381> (MsmEngine) and BasicMsmEngine<Bn254> take that curve's
+// points and scalars (arith/curves.hpp); the kernels are the same source instantiated for each.
 #pragma once
 
 #include <cstddef>
 
-#include <proofline/arith/fr.hpp>
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/arith/curves.hpp>
 
 struct CUstream_st;
 
@@ -27,7 +28,8 @@ namespace proofline::cuda {
 enum class MsmGroup { g1, g2 };
 
 /// How the scalars are stored: Montgomery form (Fr's own representation, as the witness is in our code) or
-/// canonical integers below r in Fr's limbs (Fr::montgomery() of the value read as an integer).
+/// canonical integers below r in Fr's limbs (Fr::montgomery() of the value read as an integer). Either
+/// curve's Fr.
 enum class ScalarForm { montgomery, canonical };
 
 struct MsmOptions {
@@ -40,18 +42,26 @@ struct MsmOptions {
   int window_bits = 0;
 };
 
-/// The plan of one device, group and maximum size: window width, scratch layout. Cheap to build, immutable,
-/// safe to share between threads; enqueues on different streams need different scratch buffers.
-class MsmEngine {
+/// The plan of one device, curve, group and maximum size: window width, scratch layout. Cheap to build,
+/// immutable, safe to share between threads; enqueues on different streams need different scratch buffers.
+/// C is Bls12_381 or Bn254 (instantiated for both).
+template <class C>
+class BasicMsmEngine {
  public:
+  using Fr = typename C::Fr;
+  using G1Affine = typename C::G1Affine;
+  using G1Jacobian = typename C::G1Jacobian;
+  using G2Affine = typename C::G2Affine;
+  using G2Jacobian = typename C::G2Jacobian;
+
   /// `device`: the CUDA device the calls run on (-1: the current one). Throws Error(invalid_argument) for
   /// max_points == 0 or above 2^28, or a window width out of range.
-  MsmEngine(MsmGroup group, std::size_t max_points, const MsmOptions& options = {}, int device = -1);
-  ~MsmEngine();
-  MsmEngine(MsmEngine&&) noexcept;
-  MsmEngine& operator=(MsmEngine&&) noexcept;
-  MsmEngine(const MsmEngine&) = delete;
-  MsmEngine& operator=(const MsmEngine&) = delete;
+  BasicMsmEngine(MsmGroup group, std::size_t max_points, const MsmOptions& options = {}, int device = -1);
+  ~BasicMsmEngine();
+  BasicMsmEngine(BasicMsmEngine&&) noexcept;
+  BasicMsmEngine& operator=(BasicMsmEngine&&) noexcept;
+  BasicMsmEngine(const BasicMsmEngine&) = delete;
+  BasicMsmEngine& operator=(const BasicMsmEngine&) = delete;
 
   MsmGroup group() const noexcept;
   std::size_t max_points() const noexcept;
@@ -74,5 +84,11 @@ class MsmEngine {
   struct Plan;
   Plan* plan_ = nullptr;
 };
+
+extern template class BasicMsmEngine<Bls12_381>;
+extern template class BasicMsmEngine<Bn254>;
+
+/// BLS12-381's engine (the pipeline's GPU backend).
+using MsmEngine = BasicMsmEngine<Bls12_381>;
 
 }  // namespace proofline::cuda

@@ -13,40 +13,41 @@
 
 #include <proofline/cuda/check.hpp>
 #include <proofline/cuda/device_buffer.hpp>
-#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/kernels/detail/ntt_launch.hpp>
+#include <proofline/cuda/stream.hpp>
 #endif
 
 namespace proofline::cuda {
 
 #if PROOFLINE_HAVE_CUDA
 
-struct NttEngine::Impl {
+template <class F>
+struct BasicNttEngine<F>::Impl {
   int device = 0;
   NttEngineOptions options;
-  std::vector<DeviceBuffer<Fr>> buffers;
+  std::vector<DeviceBuffer<F>> buffers;
   std::size_t bytes = 0;
-  std::array<std::array<detail::SizeTableView, NttEngine::max_log_n + 1>, 2> views{};
+  std::array<std::array<detail::SizeTableView<F>, BasicNttEngine::max_log_n + 1>, 2> views{};
 
-  const Fr* upload(const std::vector<Fr>& host) {
+  const F* upload(const std::vector<F>& host) {
     if (host.empty()) return nullptr;
-    DeviceBuffer<Fr> buffer(host.size());
+    DeviceBuffer<F> buffer(host.size());
     PL_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), buffer.bytes(), cudaMemcpyHostToDevice));
     bytes += buffer.bytes();
-    const Fr* pointer = buffer.data();
+    const F* pointer = buffer.data();
     buffers.push_back(std::move(buffer));
     return pointer;
   }
 
   /// Fills both directions' top diagonal of one size on the GPU (once per size and convention).
   void build_top_diagonal(const NttSize& size) {
-    detail::SizeTableView& v =
+    detail::SizeTableView<F>& v =
         views[size.convention == HConvention::generator7 ? 0 : 1][static_cast<std::size_t>(size.log_n)];
     if (v.d_top[0] != nullptr) return;
     const unsigned k = static_cast<unsigned>(v.split.front());
     const unsigned lo_bits = static_cast<unsigned>(size.log_n) - k;
     for (int d = 0; d < 2; ++d) {
-      DeviceBuffer<Fr> table(std::size_t{1} << size.log_n);
+      DeviceBuffer<F> table(std::size_t{1} << size.log_n);
       detail::launch_diagonal_table(table.data(), v.root_hi[d], v.root_lo[d], lo_bits, k, nullptr);
       bytes += table.bytes();
       v.d_top[d] = table.data();
@@ -54,18 +55,18 @@ struct NttEngine::Impl {
     }
   }
 
-  const detail::SizeTableView& view(const Domain& domain) const {
+  const detail::SizeTableView<F>& view(const Domain& domain) const {
     const int log_n = static_cast<int>(domain.log_size());
-    if (log_n < NttEngine::min_log_n || log_n > options.max_log_n)
+    if (log_n < BasicNttEngine::min_log_n || log_n > options.max_log_n)
       throw Error(Errc::invalid_argument,
                   "GPU NTT: size 2^" + std::to_string(log_n) + " is outside the engine's 2^" +
-                      std::to_string(NttEngine::min_log_n) + "..2^" + std::to_string(options.max_log_n));
+                      std::to_string(BasicNttEngine::min_log_n) + "..2^" + std::to_string(options.max_log_n));
     return views[domain.convention() == HConvention::generator7 ? 0 : 1][static_cast<std::size_t>(log_n)];
   }
 
-  void run(const std::vector<detail::Launch>& launches, CUstream_st* stream) const {
+  void run(const std::vector<detail::Launch<F>>& launches, CUstream_st* stream) const {
     const DeviceGuard guard(device);
-    for (const detail::Launch& launch : launches) {
+    for (const detail::Launch<F>& launch : launches) {
       if (launch.is_pass)
         detail::launch_ntt_pass(launch.pass, stream);
       else
@@ -74,7 +75,8 @@ struct NttEngine::Impl {
   }
 };
 
-NttEngine::NttEngine(int device, NttEngineOptions options) : impl_(std::make_unique<Impl>()) {
+template <class F>
+BasicNttEngine<F>::BasicNttEngine(int device, NttEngineOptions options) : impl_(std::make_unique<Impl>()) {
   if (options.max_log_n < min_log_n || options.max_log_n > max_log_n)
     throw Error(Errc::invalid_argument, "NttEngine: max_log_n " + std::to_string(options.max_log_n) +
                                             " is outside " + std::to_string(min_log_n) + ".." +
@@ -82,26 +84,32 @@ NttEngine::NttEngine(int device, NttEngineOptions options) : impl_(std::make_uni
   if (options.tile_log < 8 || options.tile_log > detail::kMaxTileBits)
     throw Error(Errc::invalid_argument, "NttEngine: tile_log " + std::to_string(options.tile_log) +
                                             " is outside 8.." + std::to_string(detail::kMaxTileBits));
-  for (const NttSize& size : options.top_diagonals)
+  for (const NttSize& size : options.top_diagonals) {
     if (size.log_n <= min_log_n || size.log_n > options.max_log_n)
       throw Error(Errc::invalid_argument, "NttEngine: top diagonal size 2^" + std::to_string(size.log_n) +
                                               " is outside 2^" + std::to_string(min_log_n + 1) + "..2^" +
                                               std::to_string(options.max_log_n));
+    if (!NttField<F>::has_convention(size.convention))
+      throw Error(Errc::invalid_argument,
+                  "NttEngine: a top diagonal of an H convention this curve's domains "
+                  "do not have (BN254: snarkjs only)");
+  }
   impl_->device = device;
   impl_->options = options;
   const DeviceGuard guard(device);
-  detail::configure_ntt_kernels();
+  detail::configure_ntt_kernels<F>();
   for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
+    if (!NttField<F>::has_convention(convention)) continue;
     const int c = convention == HConvention::generator7 ? 0 : 1;
-    const detail::HostRootTables roots = detail::build_root_tables(convention);
-    const Fr* root_hi[2] = {impl_->upload(roots.hi[0]), impl_->upload(roots.hi[1])};
-    const Fr* root_lo[2] = {impl_->upload(roots.lo[0]), impl_->upload(roots.lo[1])};
-    const Fr* full_coset_lo[2] =
-        {};  // generator7's g = 7 is the same for every size: one copy of 2^14 powers
+    const detail::HostRootTables<F> roots = detail::build_root_tables<F>(convention);
+    const F* root_hi[2] = {impl_->upload(roots.hi[0]), impl_->upload(roots.hi[1])};
+    const F* root_lo[2] = {impl_->upload(roots.lo[0]), impl_->upload(roots.lo[1])};
+    const F* full_coset_lo[2] = {};  // generator7's g = 7 is the same for every size: one copy of 2^14 powers
     for (int log_n = min_log_n; log_n <= options.max_log_n; ++log_n) {
       const Domain domain = Domain::make(static_cast<unsigned>(log_n), convention);
-      const detail::HostSizeTables host = detail::build_size_tables(domain);
-      detail::SizeTableView& v = impl_->views[static_cast<std::size_t>(c)][static_cast<std::size_t>(log_n)];
+      const detail::HostSizeTables<F> host = detail::build_size_tables(domain);
+      detail::SizeTableView<F>& v =
+          impl_->views[static_cast<std::size_t>(c)][static_cast<std::size_t>(log_n)];
       v.log_n = log_n;
       v.split = host.split;
       v.d_full_log = host.d_full_log;
@@ -129,54 +137,73 @@ NttEngine::NttEngine(int device, NttEngineOptions options) : impl_(std::make_uni
   PL_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-NttEngine::~NttEngine() = default;
-NttEngine::NttEngine(NttEngine&&) noexcept = default;
-NttEngine& NttEngine::operator=(NttEngine&&) noexcept = default;
+template <class F>
+BasicNttEngine<F>::~BasicNttEngine() = default;
+template <class F>
+BasicNttEngine<F>::BasicNttEngine(BasicNttEngine&&) noexcept = default;
+template <class F>
+BasicNttEngine<F>& BasicNttEngine<F>::operator=(BasicNttEngine&&) noexcept = default;
 
-int NttEngine::device() const noexcept {
+template <class F>
+int BasicNttEngine<F>::device() const noexcept {
   return impl_ ? impl_->device : -1;
 }
-std::size_t NttEngine::table_bytes() const noexcept {
+template <class F>
+std::size_t BasicNttEngine<F>::table_bytes() const noexcept {
   return impl_ ? impl_->bytes : 0;
 }
 
-void NttEngine::enqueue_ntt(Fr* data, const Domain& domain, NttDirection direction, NttOrder order,
-                            bool coset, CUstream_st* stream) const {
+template <class F>
+void BasicNttEngine<F>::enqueue_ntt(Fr* data, const Domain& domain, NttDirection direction, NttOrder order,
+                                    bool coset, CUstream_st* stream) const {
   if (data == nullptr) throw Error(Errc::invalid_argument, "GPU NTT: null data pointer");
-  const detail::SizeTableView& view = impl_->view(domain);
+  const detail::SizeTableView<F>& view = impl_->view(domain);
   impl_->run(detail::plan_ntt(view, data, direction, order, coset, impl_->options.tile_log), stream);
 }
 
-void NttEngine::enqueue_h(Fr* a, Fr* b, Fr* c, const Domain& domain, CUstream_st* stream) const {
+template <class F>
+void BasicNttEngine<F>::enqueue_h(Fr* a, Fr* b, Fr* c, const Domain& domain, CUstream_st* stream) const {
   if (a == nullptr || b == nullptr || c == nullptr) throw Error(Errc::invalid_argument, "GPU H: null vector");
   if (a == b || a == c || b == c) throw Error(Errc::invalid_argument, "GPU H: a, b and c must be distinct");
-  const detail::SizeTableView& view = impl_->view(domain);
+  const detail::SizeTableView<F>& view = impl_->view(domain);
   impl_->run(detail::plan_h(view, domain.convention(), a, b, c, impl_->options.tile_log), stream);
 }
 
 #else  // without CUDA: the class links, and says why it cannot run
 
-struct NttEngine::Impl {};
+template <class F>
+struct BasicNttEngine<F>::Impl {};
 
-NttEngine::NttEngine(int /*device*/, NttEngineOptions /*options*/) {
+template <class F>
+BasicNttEngine<F>::BasicNttEngine(int /*device*/, NttEngineOptions /*options*/) {
   throw Error(Errc::cuda, "NttEngine: proofline was built without CUDA");
 }
-NttEngine::~NttEngine() = default;
-NttEngine::NttEngine(NttEngine&&) noexcept = default;
-NttEngine& NttEngine::operator=(NttEngine&&) noexcept = default;
-int NttEngine::device() const noexcept {
+template <class F>
+BasicNttEngine<F>::~BasicNttEngine() = default;
+template <class F>
+BasicNttEngine<F>::BasicNttEngine(BasicNttEngine&&) noexcept = default;
+template <class F>
+BasicNttEngine<F>& BasicNttEngine<F>::operator=(BasicNttEngine&&) noexcept = default;
+template <class F>
+int BasicNttEngine<F>::device() const noexcept {
   return -1;
 }
-std::size_t NttEngine::table_bytes() const noexcept {
+template <class F>
+std::size_t BasicNttEngine<F>::table_bytes() const noexcept {
   return 0;
 }
-void NttEngine::enqueue_ntt(Fr*, const Domain&, NttDirection, NttOrder, bool, CUstream_st*) const {
+template <class F>
+void BasicNttEngine<F>::enqueue_ntt(Fr*, const Domain&, NttDirection, NttOrder, bool, CUstream_st*) const {
   throw Error(Errc::cuda, "GPU NTT: proofline was built without CUDA");
 }
-void NttEngine::enqueue_h(Fr*, Fr*, Fr*, const Domain&, CUstream_st*) const {
+template <class F>
+void BasicNttEngine<F>::enqueue_h(Fr*, Fr*, Fr*, const Domain&, CUstream_st*) const {
   throw Error(Errc::cuda, "GPU H: proofline was built without CUDA");
 }
 
 #endif
+
+template class BasicNttEngine<Fr>;
+template class BasicNttEngine<bn254::Fr>;
 
 }  // namespace proofline::cuda

@@ -1,9 +1,12 @@
 // NTTs over Fr and Groth16's H polynomial on one CUDA device, enqueued on the caller's stream.
 //
 // Semantics are those of the CPU reference (cpu/ntt.hpp, cpu/h_poly.hpp) for the same Domain,
-// bit for bit. Sizes 2^10 .. 2^27. Every enqueue_* call only launches kernels on `stream` (no allocation, no
-// synchronisation, no host callback); the data must stay valid until the stream has run them. Calls on
-// different streams may run concurrently: the engine's tables are read-only after construction.
+// bit for bit. One engine per scalar field: BasicNttEngine<Fr> (NttEngine, BLS12-381: both HConventions)
+// and BasicNttEngine<bn254::Fr> (BN254: snarkjs's convention, the only one its domains have); the kernels
+// are the same source instantiated for each. Sizes 2^10 .. 2^27. Every enqueue_* call only launches kernels
+// on `stream` (no allocation, no synchronisation, no host callback); the data must stay valid until the
+// stream has run them. Calls on different streams may run concurrently: the engine's tables are read-only
+// after construction.
 //
 // This header needs no CUDA headers: a stream is passed as CUstream_st* (what cudaStream_t is). Without the
 // CUDA backend (PROOFLINE_HAVE_CUDA off) the class still compiles and links, and its constructor throws
@@ -15,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include <proofline/arith/bn254/fr.hpp>
 #include <proofline/arith/domain.hpp>
 #include <proofline/arith/fr.hpp>
 
@@ -29,7 +33,7 @@ struct NttSize {
 };
 
 struct NttEngineOptions {
-  int max_log_n = 27;  ///< tables are built for 2^10 .. 2^max_log_n (10..27), both conventions
+  int max_log_n = 27;  ///< tables are built for 2^10 .. 2^max_log_n (10..27), every convention of the field
   int tile_log = 9;    ///< log2 elements per thread block (8 to 10; passes of more bits use their own)
   /// Sizes (2^11 .. 2^max_log_n) whose top pass reads its diagonal from a precomputed table instead of
   /// multiplying each element by two root powers: one Fr multiplication an element less in that pass (about
@@ -38,21 +42,27 @@ struct NttEngineOptions {
   std::vector<NttSize> top_diagonals;
 };
 
-/// One per device: owns the twiddle, coset and diagonal tables of both HConventions.
-class NttEngine {
+/// One per device and field: owns the twiddle, coset and diagonal tables of the field's HConventions. F is
+/// BLS12-381's Fr or BN254's (instantiated for both).
+template <class F>
+class BasicNttEngine {
  public:
+  using Fr = F;
+  using Domain = BasicDomain<F>;
+
   static constexpr int min_log_n = 10;
   static constexpr int max_log_n = 27;
 
   /// Builds the tables on the host and uploads them to `device`, and fills options.top_diagonals' tables on
   /// the GPU (synchronises; about 0.1 GiB at 2^27 without top diagonals).
-  /// Throws Error(Errc::invalid_argument) for options out of range, Error(Errc::cuda) for a CUDA failure.
-  explicit NttEngine(int device = 0, NttEngineOptions options = {});
-  ~NttEngine();
-  NttEngine(NttEngine&&) noexcept;
-  NttEngine& operator=(NttEngine&&) noexcept;
-  NttEngine(const NttEngine&) = delete;
-  NttEngine& operator=(const NttEngine&) = delete;
+  /// Throws Error(Errc::invalid_argument) for options out of range (a top diagonal of a convention the field
+  /// does not have included), Error(Errc::cuda) for a CUDA failure.
+  explicit BasicNttEngine(int device = 0, NttEngineOptions options = {});
+  ~BasicNttEngine();
+  BasicNttEngine(BasicNttEngine&&) noexcept;
+  BasicNttEngine& operator=(BasicNttEngine&&) noexcept;
+  BasicNttEngine(const BasicNttEngine&) = delete;
+  BasicNttEngine& operator=(const BasicNttEngine&) = delete;
 
   int device() const noexcept;
   /// Device memory the tables hold (charge it to the device's VRAM budget).
@@ -79,5 +89,11 @@ class NttEngine {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+extern template class BasicNttEngine<Fr>;
+extern template class BasicNttEngine<bn254::Fr>;
+
+/// BLS12-381's engine (the pipeline's GPU backend).
+using NttEngine = BasicNttEngine<Fr>;
 
 }  // namespace proofline::cuda

@@ -2,8 +2,8 @@
 // measured on the same GPU model (the tables below) and the integer-multiply model floors, and optionally
 // written as JSON. The MSM rows are bench_gpu_msm's, in the same table layout.
 //
-//   bench_gpu [--sections probe,ntt,h] [--sizes 20,22,24,26] [--runs N] [--tile-log 8..10] [--top-diagonals]
-//             [--json FILE]
+//   bench_gpu [--sections probe,ntt,h,bn254] [--sizes 20,22,24,26] [--runs N] [--tile-log 8..10]
+//             [--top-diagonals] [--json FILE]
 //
 // --top-diagonals: the engine precomputes the top pass's diagonal of every size benchmarked, both conventions
 // (NttEngineOptions::top_diagonals: 2^log_n x 64 bytes of VRAM each).
@@ -11,8 +11,9 @@
 // Method: device-resident data filled with pseudo-random field elements (never zeros), CUDA events around
 // each call on one stream, 3 warm-up calls, then the median of N calls (default 11, 7 at 2^26). Calls rotate
 // over enough buffers that each size touches at least 256 MiB, so the 60 MB L2 does not serve the inputs. NTT
-// rows time one in-place transform; H rows one enqueue_h (all launches, a, b, c resident, no transfers).
-// Results go to perf/results.
+// rows time one in-place transform; H rows one enqueue_h (all launches, a, b, c resident, no transfers). The
+// bn254 section repeats the NTT and H rows for BN254's Fr (circom's bn128, snarkjs's convention, its own
+// engine) beside this run's BLS12-381 rows. Results go to perf/results.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -21,16 +22,18 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+#include <proofline/arith/bn254/fr.hpp>
 #include <proofline/arith/domain.hpp>
 #include <proofline/cuda/check.hpp>
-#include <proofline/cuda/device_buffer.hpp>
-#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/device.hpp>
+#include <proofline/cuda/device_buffer.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/options.hpp>
 
@@ -45,7 +48,7 @@ using bench::Row;
 using bench::size_index;
 
 struct Options {
-  std::vector<std::string> sections = {"probe", "ntt", "h"};
+  std::vector<std::string> sections = {"probe", "ntt", "h", "bn254"};
   std::vector<unsigned> sizes = {20, 22, 24, 26};
   int runs = 0;  // 0: 11, or 7 at 2^26 and above
   int tile_log = cuda::NttEngineOptions{}.tile_log;
@@ -118,6 +121,7 @@ struct Context {
   Options options;
   Report report;
   std::unique_ptr<cuda::NttEngine> engine;
+  std::unique_ptr<cuda::BasicNttEngine<bn254::Fr>> bn254_engine;
   cuda::Stream stream;
 };
 
@@ -140,73 +144,105 @@ void section_probe(Context& ctx) {
   ctx.report.note("copy_bytes_per_s", 2.0 * bytes / (best * 1e-3));
 }
 
-void section_ntt(Context& ctx) {
-  struct Variant {
-    const char* name;
-    NttDirection direction;
-    NttOrder order;
-    bool coset;
-  };
-  const Variant variants[] = {
-      {"Fr NTT fwd NR (GS)", NttDirection::forward, NttOrder::NR, false},
-      {"Fr NTT fwd RN (CT)", NttDirection::forward, NttOrder::RN, false},
-      {"Fr NTT inv NR", NttDirection::inverse, NttOrder::NR, false},
-      {"Fr NTT inv RN", NttDirection::inverse, NttOrder::RN, false},
-      {"Fr NTT coset fwd NR", NttDirection::forward, NttOrder::NR, true},
-      {"Fr NTT coset fwd RN", NttDirection::forward, NttOrder::RN, true},
-      {"Fr NTT coset inv NR", NttDirection::inverse, NttOrder::NR, true},
-      {"Fr NTT coset inv RN", NttDirection::inverse, NttOrder::RN, true},
-      {"Fr NTT fwd NN (GS + bit reversal)", NttDirection::forward, NttOrder::NN, false},
-  };
-  for (const unsigned log_n : ctx.options.sizes) {
-    const Domain domain = Domain::make(log_n, HConvention::generator7);
-    const int buffers = rotation(log_n, 1);
-    std::vector<cuda::DeviceBuffer<Fr>> data;
-    for (int i = 0; i < buffers; ++i) {
-      data.emplace_back(domain.size());
-      bench::fill_random_fr(data.back().data(), domain.size(), 1000 * log_n + i, ctx.stream);
-    }
-    for (const Variant& v : variants) {
-      Row row;
-      row.section = "ntt";
-      row.name = v.name;
-      row.log_n = log_n;
-      row.ms = time_calls(ctx.stream, runs_for(ctx.options, log_n), buffers, [&](int b) {
-        ctx.engine->enqueue_ntt(data[static_cast<std::size_t>(b)].data(), domain, v.direction, v.order,
-                                v.coset, ctx.stream);
-      });
-      row.reference_ms = sppark_ntt_ms(v.direction, v.order, v.coset, log_n);
-      row.floor_ms = ntt_floor_ms(log_n);
-      row.includes = "one in-place transform, device-resident, generator7 tables";
-      ctx.report.add(std::move(row));
-    }
+struct NttVariant {
+  const char* name;
+  NttDirection direction;
+  NttOrder order;
+  bool coset;
+};
+
+constexpr NttVariant kNttVariants[] = {
+    {"Fr NTT fwd NR (GS)", NttDirection::forward, NttOrder::NR, false},
+    {"Fr NTT fwd RN (CT)", NttDirection::forward, NttOrder::RN, false},
+    {"Fr NTT inv NR", NttDirection::inverse, NttOrder::NR, false},
+    {"Fr NTT inv RN", NttDirection::inverse, NttOrder::RN, false},
+    {"Fr NTT coset fwd NR", NttDirection::forward, NttOrder::NR, true},
+    {"Fr NTT coset fwd RN", NttDirection::forward, NttOrder::RN, true},
+    {"Fr NTT coset inv NR", NttDirection::inverse, NttOrder::NR, true},
+    {"Fr NTT coset inv RN", NttDirection::inverse, NttOrder::RN, true},
+    {"Fr NTT fwd NN (GS + bit reversal)", NttDirection::forward, NttOrder::NN, false},
+};
+
+/// One row per variant at one size: `prefix` before the variant's name, sppark's figures for BLS12-381 only.
+template <class F>
+void ntt_rows(Context& ctx, const cuda::BasicNttEngine<F>& engine, const BasicDomain<F>& domain,
+              const std::string& section, const std::string& prefix, const std::string& includes) {
+  const unsigned log_n = domain.log_size();
+  const int buffers = rotation(log_n, 1);
+  std::vector<cuda::DeviceBuffer<F>> data;
+  for (int i = 0; i < buffers; ++i) {
+    data.emplace_back(domain.size());
+    bench::fill_random_fr(data.back().data(), domain.size(), 1000 * log_n + i, ctx.stream);
   }
+  for (const NttVariant& v : kNttVariants) {
+    Row row;
+    row.section = section;
+    row.name = prefix + v.name;
+    row.log_n = log_n;
+    row.ms = time_calls(ctx.stream, runs_for(ctx.options, log_n), buffers, [&](int b) {
+      engine.enqueue_ntt(data[static_cast<std::size_t>(b)].data(), domain, v.direction, v.order, v.coset,
+                         ctx.stream);
+    });
+    if constexpr (std::is_same_v<F, Fr>)
+      row.reference_ms = sppark_ntt_ms(v.direction, v.order, v.coset, log_n);
+    row.floor_ms = ntt_floor_ms(log_n);
+    row.includes = includes;
+    ctx.report.add(std::move(row));
+  }
+}
+
+/// One enqueue_h row; returns its median.
+template <class F>
+double h_row(Context& ctx, const cuda::BasicNttEngine<F>& engine, const BasicDomain<F>& domain,
+             const std::string& section, const std::string& name) {
+  const unsigned log_n = domain.log_size();
+  const int buffers = rotation(log_n, 3);
+  std::vector<cuda::DeviceBuffer<F>> data;
+  for (int i = 0; i < 3 * buffers; ++i) {
+    data.emplace_back(domain.size());
+    bench::fill_random_fr(data.back().data(), domain.size(), 5000 * log_n + i, ctx.stream);
+  }
+  Row row;
+  row.section = section;
+  const bool g7 = domain.convention() == HConvention::generator7;
+  row.name = name;
+  row.log_n = log_n;
+  row.ms = time_calls(ctx.stream, runs_for(ctx.options, log_n), buffers, [&](int b) {
+    const std::size_t k = 3 * static_cast<std::size_t>(b);
+    engine.enqueue_h(data[k].data(), data[k + 1].data(), data[k + 2].data(), domain, ctx.stream);
+  });
+  row.reference_ms = g7 ? sppark_h_ms(log_n) : 0;
+  row.floor_ms = ntt_floor_ms(log_n) * (g7 ? 7 : 6);
+  row.includes = "enqueue_h: all launches, a b c resident, no transfers";
+  const double median = row.median();
+  ctx.report.add(std::move(row));
+  return median;
+}
+
+void section_ntt(Context& ctx) {
+  for (const unsigned log_n : ctx.options.sizes)
+    ntt_rows(ctx, *ctx.engine, Domain::make(log_n, HConvention::generator7), "ntt", "",
+             "one in-place transform, device-resident, generator7 tables");
 }
 
 void section_h(Context& ctx) {
   for (const unsigned log_n : ctx.options.sizes) {
-    const int buffers = rotation(log_n, 3);
-    for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
-      const Domain domain = Domain::make(log_n, convention);
-      std::vector<cuda::DeviceBuffer<Fr>> data;
-      for (int i = 0; i < 3 * buffers; ++i) {
-        data.emplace_back(domain.size());
-        bench::fill_random_fr(data.back().data(), domain.size(), 5000 * log_n + i, ctx.stream);
-      }
-      Row row;
-      row.section = "h";
-      const bool g7 = convention == HConvention::generator7;
-      row.name = g7 ? "H generator7 (7 NTTs, fused)" : "H snarkjs (6 NTTs, fused)";
-      row.log_n = log_n;
-      row.ms = time_calls(ctx.stream, runs_for(ctx.options, log_n), buffers, [&](int b) {
-        const std::size_t k = 3 * static_cast<std::size_t>(b);
-        ctx.engine->enqueue_h(data[k].data(), data[k + 1].data(), data[k + 2].data(), domain, ctx.stream);
-      });
-      row.reference_ms = g7 ? sppark_h_ms(log_n) : 0;
-      row.floor_ms = ntt_floor_ms(log_n) * (g7 ? 7 : 6);
-      row.includes = "enqueue_h: all launches, a b c resident, no transfers";
-      ctx.report.add(std::move(row));
-    }
+    h_row(ctx, *ctx.engine, Domain::make(log_n, HConvention::generator7), "h",
+          "H generator7 (7 NTTs, fused)");
+    h_row(ctx, *ctx.engine, Domain::make(log_n, HConvention::snarkjs), "h", "H snarkjs (6 NTTs, fused)");
+  }
+}
+
+/// BN254's Fr (snarkjs's bn128 convention, the only one its domains have): every NTT variant and H, beside
+/// this run's BLS12-381 snarkjs H (note bn254_h_over_bls12_381_h).
+void section_bn254(Context& ctx) {
+  for (const unsigned log_n : ctx.options.sizes) {
+    const auto domain = bn254::Domain::make(log_n, HConvention::snarkjs);
+    ntt_rows(ctx, *ctx.bn254_engine, domain, "bn254", "BN254 ",
+             "one in-place transform, device-resident, BN254 snarkjs tables");
+    const double h = h_row(ctx, *ctx.bn254_engine, domain, "bn254", "BN254 H snarkjs (6 NTTs, fused)");
+    if (const Row* bls = ctx.report.find("H snarkjs (6 NTTs, fused)", log_n))
+      ctx.report.note("bn254_h_over_bls12_381_h_2^" + std::to_string(log_n), h / bls->median());
   }
 }
 
@@ -217,8 +253,8 @@ std::optional<Options> parse(int argc, char** argv) {
       "bench_gpu", "usage: bench_gpu [options]",
       "GPU NTT and H timings (and a probe of the multiply rate and copy bandwidth) beside sppark and "
       "the model floors.");
-  cli.choice_list("--sections", "LIST", "of probe,ntt,h (default: all)", o.sections,
-                  Choices<std::string>{{"probe", "probe"}, {"ntt", "ntt"}, {"h", "h"}});
+  cli.choice_list("--sections", "LIST", "of probe,ntt,h,bn254 (default: all)", o.sections,
+                  Choices<std::string>{{"probe", "probe"}, {"ntt", "ntt"}, {"h", "h"}, {"bn254", "bn254"}});
   cli.integer_list("--sizes", "LIST", "log2 sizes (default 20,22,24,26)", o.sizes,
                    Bounds<unsigned>{static_cast<unsigned>(cuda::NttEngine::min_log_n), max_ntt_log_size});
   cli.integer("--runs", "N", "timed calls per row (default 11, 7 at 2^26)", o.runs, Bounds<int>{1, 1000});
@@ -230,15 +266,18 @@ std::optional<Options> parse(int argc, char** argv) {
   return o;
 }
 
-std::unique_ptr<cuda::NttEngine> make_engine(const Options& options) {
+/// An engine for every size benchmarked (top diagonals of the conventions F's domains have, if asked).
+template <class F>
+std::unique_ptr<cuda::BasicNttEngine<F>> make_engine(const Options& options) {
   unsigned max_log = 20;
   for (const unsigned s : options.sizes) max_log = std::max(max_log, s);
   cuda::NttEngineOptions engine_options{.max_log_n = static_cast<int>(max_log), .tile_log = options.tile_log};
   if (options.top_diagonals)
     for (const unsigned s : options.sizes)
       for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs})
-        engine_options.top_diagonals.push_back({static_cast<int>(s), convention});
-  return std::make_unique<cuda::NttEngine>(0, engine_options);
+        if (NttField<F>::has_convention(convention))
+          engine_options.top_diagonals.push_back({static_cast<int>(s), convention});
+  return std::make_unique<cuda::BasicNttEngine<F>>(0, engine_options);
 }
 
 int run(Options options) {
@@ -250,13 +289,15 @@ int run(Options options) {
   Context ctx;
   ctx.options = std::move(options);
   const std::string device = devices[0].name + ", " + std::to_string(devices[0].multiprocessors) + " SMs";
-  ctx.engine = make_engine(ctx.options);
+  ctx.engine = make_engine<Fr>(ctx.options);
+  for (const auto& name : ctx.options.sections)
+    if (name == "bn254" && !ctx.bn254_engine) ctx.bn254_engine = make_engine<bn254::Fr>(ctx.options);
   std::printf("bench_gpu on %s; tile 2^%d; top diagonals %s; NTT tables %.1f MiB; times in ms\n",
               device.c_str(), ctx.options.tile_log, ctx.options.top_diagonals ? "on" : "off",
               static_cast<double>(ctx.engine->table_bytes()) / (1 << 20));
   ctx.report.note("top_diagonals", ctx.options.top_diagonals ? 1 : 0);
   const std::pair<const char*, void (*)(Context&)> sections[] = {
-      {"probe", section_probe}, {"ntt", section_ntt}, {"h", section_h}};
+      {"probe", section_probe}, {"ntt", section_ntt}, {"h", section_h}, {"bn254", section_bn254}};
   bool header = false;
   for (const auto& name : ctx.options.sections) {
     for (const auto& [key, section] : sections) {

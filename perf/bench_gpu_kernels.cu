@@ -18,12 +18,14 @@ __device__ __forceinline__ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-__global__ void fill_kernel(Fr* data, std::size_t n, std::uint64_t seed) {
+template <class F>
+__global__ void fill_kernel(F* data, std::size_t n, std::uint64_t seed) {
+  constexpr unsigned top_bits = static_cast<unsigned>(F::modulus_bits) - 1 - 192;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    Fr x;
+    F x;
     for (int k = 0; k < 4; ++k) x.limb[k] = mix(seed + 4 * i + k + 1);
-    x.limb[3] &= (std::uint64_t{1} << 62) - 1;  // < 2^254 < r
+    x.limb[3] &= (std::uint64_t{1} << top_bits) - 1;  // < 2^(b-1) < r
     x.limb[0] |= 1;
     data[i] = x;
   }
@@ -51,6 +53,11 @@ __global__ void __launch_bounds__(256, 2) mul_probe_kernel(Fr* out, Fr factor) {
 }  // namespace
 
 void fill_random_fr(Fr* data, std::size_t n, std::uint64_t seed, CUstream_st* stream) {
+  fill_kernel<<<132 * 8, 256, 0, stream>>>(data, n, seed);
+  PL_CUDA_CHECK(cudaGetLastError());
+}
+
+void fill_random_fr(bn254::Fr* data, std::size_t n, std::uint64_t seed, CUstream_st* stream) {
   fill_kernel<<<132 * 8, 256, 0, stream>>>(data, n, seed);
   PL_CUDA_CHECK(cudaGetLastError());
 }

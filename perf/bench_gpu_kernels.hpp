@@ -5,14 +5,17 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <proofline/arith/bn254/fr.hpp>
 #include <proofline/arith/fr.hpp>
 
 struct CUstream_st;
 
 namespace proofline::bench {
 
-/// data[i] = pseudo-random Montgomery representations below 2^254 < r (never all zero), from `seed`.
+/// data[i] = pseudo-random Montgomery representations below 2^(b-1) < r for r of b bits (never all zero),
+/// from `seed`.
 void fill_random_fr(Fr* data, std::size_t n, std::uint64_t seed, CUstream_st* stream);
+void fill_random_fr(bn254::Fr* data, std::size_t n, std::uint64_t seed, CUstream_st* stream);
 
 /// Multiplications per second of the device Fr multiplication with enough independent chains per thread
 /// to hide latency (SMs x 2048 threads, 4 chains each).

@@ -2,8 +2,8 @@
 // GPU model (the tables below) and the integer-multiply model floors, and optionally written as JSON. Same
 // table layout as bench_gpu (which holds the NTT sections).
 //
-//   bench_gpu_msm [--sections g1,sweep,g2,mix,stream,setup] [--sizes 20,22,24,26] [--runs N] [--json FILE]
-//   [--seed S]
+//   bench_gpu_msm [--sections g1,sweep,g2,mix,stream,setup,bn254] [--sizes 20,22,24,26] [--runs N]
+//   [--json FILE] [--seed S]
 //
 // Method: points resident on the device (P_i = [k_i]·G made on the GPU by the fixed-base kernel, all
 // distinct), scalars uniform in Fr and already on the device (Montgomery form), two scalar sets rotated so
@@ -13,7 +13,9 @@
 // checked against the closed form [sum s_i k_i]·G. Ratio rows (G2/G1, mix/uniform, streamed/resident)
 // compare rows of this same run. Stream rows keep the points in pinned host memory and include their upload.
 // Setup rows time FixedBaseMul::run on host spans (wall clock: the table, the transfers through pinned
-// staging and the kernels). Results go to perf/results.
+// staging and the kernels). The bn254 section repeats the uniform G1 and G2 rows on BN254 (circom's bn128:
+// BasicMsmEngine<Bn254>, 254-bit scalars, 4-limb Fp) at every size up to 2^24, beside this run's BLS12-381
+// rows. Results go to perf/results.
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -25,14 +27,14 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/cpu/random_vector.hpp>
 #include <proofline/cuda/check.hpp>
 #include <proofline/cuda/device.hpp>
@@ -55,7 +57,7 @@ using bench::Row;
 using bench::size_index;
 
 struct Options {
-  std::vector<std::string> sections = {"g1", "sweep", "g2", "mix", "stream", "setup"};
+  std::vector<std::string> sections = {"g1", "sweep", "g2", "mix", "stream", "setup", "bn254"};
   std::vector<unsigned> sizes = {20, 22, 24, 26};
   int runs = 0;  // 0: by size
   std::string json_path;
@@ -80,8 +82,17 @@ double g1_floor_ms(unsigned log_n) {
 
 // ---- inputs ----
 
-std::vector<Fr> random_scalars(std::uint64_t seed, std::size_t n) {
-  return cpu::random_fr_vector(seed, n);
+/// The MSM engine of a group's curve: BN254's for its G1 and G2, BLS12-381's otherwise.
+template <class Curve>
+using EngineOf = cuda::BasicMsmEngine<
+    std::conditional_t<std::is_same_v<typename Curve::Scalar, bn254::Fr>, Bn254, Bls12_381>>;
+
+template <class Curve>
+constexpr bool kIsG1 = std::is_same_v<Curve, G1Params> || std::is_same_v<Curve, bn254::G1Params>;
+
+template <class F = Fr>
+std::vector<F> random_scalars(std::uint64_t seed, std::size_t n) {
+  return cpu::random_field_vector<F>(seed, n);
 }
 
 /// 20% zero, 50% one, 30% uniform.
@@ -99,14 +110,15 @@ std::vector<Fr> groth16_mix(std::uint64_t seed, std::size_t n) {
   return out;
 }
 
-Fr dot(const std::vector<Fr>& a, const std::vector<Fr>& b, std::size_t n) {
+template <class F>
+F dot(const std::vector<F>& a, const std::vector<F>& b, std::size_t n) {
   return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, n, std::size_t{1} << 14), Fr::zero(),
-      [&](const tbb::blocked_range<std::size_t>& range, Fr acc) {
+      tbb::blocked_range<std::size_t>(0, n, std::size_t{1} << 14), F::zero(),
+      [&](const tbb::blocked_range<std::size_t>& range, F acc) {
         for (std::size_t i = range.begin(); i < range.end(); ++i) acc += a[i] * b[i];
         return acc;
       },
-      [](const Fr& x, const Fr& y) { return x + y; });
+      [](const F& x, const F& y) { return x + y; });
 }
 
 template <class T>
@@ -119,18 +131,19 @@ cuda::DeviceBuffer<T> to_device(const std::vector<T>& host) {
 /// Device points P_i = [k_i]·G (distinct), made by the GPU fixed-base multiplication; k_i kept for checks.
 template <class Curve>
 struct Points {
-  std::vector<Fr> logs;
+  using Scalar = typename Curve::Scalar;
+  std::vector<Scalar> logs;
   cuda::DeviceBuffer<AffinePoint<Curve>> device;
 
-  Points(std::uint64_t seed, std::size_t n) : logs(random_scalars(seed, n)), device(n) {
+  Points(std::uint64_t seed, std::size_t n) : logs(random_scalars<Scalar>(seed, n)), device(n) {
     const cuda::FixedBaseMul<Curve> table(AffinePoint<Curve>::generator());
     const std::size_t chunk = std::min<std::size_t>(n, std::size_t{1} << 24);
-    cuda::DeviceBuffer<Fr> device_logs(chunk);
+    cuda::DeviceBuffer<Scalar> device_logs(chunk);
     cuda::DeviceBuffer<std::byte> scratch(cuda::FixedBaseMul<Curve>::scratch_bytes(chunk));
     cuda::Stream stream;
     for (std::size_t at = 0; at < n; at += chunk) {
       const std::size_t m = std::min(chunk, n - at);
-      PL_CUDA_CHECK(cudaMemcpyAsync(device_logs.data(), logs.data() + at, m * sizeof(Fr),
+      PL_CUDA_CHECK(cudaMemcpyAsync(device_logs.data(), logs.data() + at, m * sizeof(Scalar),
                                     cudaMemcpyHostToDevice, stream.get()));
       table.enqueue(device_logs.data(), m, device.data() + at, scratch.data(), stream.get());
       stream.synchronize();
@@ -148,21 +161,22 @@ int runs_for(const Options& options, unsigned log_n) {
 /// One MSM engine and its scratch, timed with events around enqueue calls that rotate over scalar sets.
 template <class Curve>
 struct MsmTimer {
-  cuda::MsmEngine engine;
+  using Scalar = typename Curve::Scalar;
+  EngineOf<Curve> engine;
   cuda::DeviceBuffer<std::byte> scratch;
   std::unique_ptr<memory::PinningBackend> backend = memory::default_backend();
   memory::PinnedBuffer pinned_buffer = backend->allocate(sizeof(JacobianPoint<Curve>));
   JacobianPoint<Curve>* pinned = static_cast<JacobianPoint<Curve>*>(pinned_buffer.data);
 
   MsmTimer(std::size_t n, const cuda::MsmOptions& options)
-      : engine(std::is_same_v<Curve, G1Params> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2, n, options),
+      : engine(kIsG1<Curve> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2, n, options),
         scratch(engine.scratch_bytes()) {}
   ~MsmTimer() { backend->deallocate(pinned_buffer); }
   MsmTimer(const MsmTimer&) = delete;
   MsmTimer& operator=(const MsmTimer&) = delete;
 
-  void call(const AffinePoint<Curve>* points, const Fr* scalars, std::size_t n, cudaStream_t stream) {
-    if constexpr (std::is_same_v<Curve, G1Params>) {
+  void call(const AffinePoint<Curve>* points, const Scalar* scalars, std::size_t n, cudaStream_t stream) {
+    if constexpr (kIsG1<Curve>) {
       engine.enqueue_msm_g1(points, scalars, n, pinned, scratch.data(), stream);
     } else {
       engine.enqueue_msm_g2(points, scalars, n, pinned, scratch.data(), stream);
@@ -171,7 +185,7 @@ struct MsmTimer {
 
   /// Times runs calls (after one warm-up) over the scalar sets in turn; leaves the last set's result in
   /// *pinned.
-  std::vector<double> time(const AffinePoint<Curve>* points, const std::vector<const Fr*>& sets,
+  std::vector<double> time(const AffinePoint<Curve>* points, const std::vector<const Scalar*>& sets,
                            std::size_t n, int runs, cuda::Stream& stream) {
     cuda::Event start, stop;
     call(points, sets[0], n, stream.get());
@@ -196,6 +210,8 @@ struct Context {
   cuda::Stream stream;
   std::unique_ptr<Points<G1Params>> g1_points;
   std::unique_ptr<Points<G2Params>> g2_points;
+  std::unique_ptr<Points<bn254::G1Params>> bn254_g1_points;
+  std::unique_ptr<Points<bn254::G2Params>> bn254_g2_points;
   unsigned g1_max_log = 0;
 };
 
@@ -213,33 +229,39 @@ Points<G1Params>& g1_points(Context& ctx) {
   return *ctx.g1_points;
 }
 
-/// Scalar sets (device) for one size: two uniform sets, kept on the host for the checks.
+/// Scalar sets (device) for one size: two uniform sets (or Groth16 mixes, BLS12-381 only), kept on the host
+/// for the checks.
+template <class F = Fr>
 struct ScalarSets {
-  std::vector<std::vector<Fr>> host;
-  std::vector<cuda::DeviceBuffer<Fr>> device;
-  std::vector<const Fr*> pointers;
+  std::vector<std::vector<F>> host;
+  std::vector<cuda::DeviceBuffer<F>> device;
+  std::vector<const F*> pointers;
 
   ScalarSets(std::uint64_t seed, std::size_t n, int count, bool mix = false) {
     for (int k = 0; k < count; ++k) {
-      host.push_back(mix ? groth16_mix(seed + static_cast<std::uint64_t>(k), n)
-                         : random_scalars(seed + static_cast<std::uint64_t>(k), n));
+      if constexpr (std::is_same_v<F, Fr>) {
+        host.push_back(mix ? groth16_mix(seed + static_cast<std::uint64_t>(k), n)
+                           : random_scalars(seed + static_cast<std::uint64_t>(k), n));
+      } else {
+        host.push_back(random_scalars<F>(seed + static_cast<std::uint64_t>(k), n));
+      }
       device.push_back(to_device(host.back()));
       pointers.push_back(device.back().data());
     }
   }
   /// The set that the last of `runs` timed calls used.
-  const std::vector<Fr>& last(int runs) const { return host[static_cast<std::size_t>(runs) % host.size()]; }
+  const std::vector<F>& last(int runs) const { return host[static_cast<std::size_t>(runs) % host.size()]; }
 };
 
-template <class Curve>
-std::string check(const JacobianPoint<Curve>& result, const std::vector<Fr>& logs,
-                  const std::vector<Fr>& scalars, std::size_t n) {
+template <class Curve, class F>
+std::string check(const JacobianPoint<Curve>& result, const std::vector<F>& logs,
+                  const std::vector<F>& scalars, std::size_t n) {
   return result == AffinePoint<Curve>::generator().mul(dot(logs, scalars, n)) ? "PASS" : "FAIL";
 }
 
-template <class Curve>
+template <class Curve, class F>
 Row msm_row(Context& ctx, const std::string& section, const std::string& name, unsigned log_n,
-            const AffinePoint<Curve>* points, const std::vector<Fr>& logs, const ScalarSets& sets,
+            const AffinePoint<Curve>* points, const std::vector<F>& logs, const ScalarSets<F>& sets,
             const cuda::MsmOptions& options, int runs) {
   const std::size_t n = std::size_t{1} << log_n;
   MsmTimer<Curve> timer(n, options);
@@ -295,7 +317,7 @@ void section_g2(Context& ctx) {
   if (!ctx.g2_points)
     ctx.g2_points = std::make_unique<Points<G2Params>>(ctx.options.seed + 1, std::size_t{1} << max_log);
   for (unsigned log_n : ctx.options.sizes) {
-    if (log_n > 24 || log_n < 22) continue;
+    if (log_n > 24 || log_n < 20) continue;
     const std::size_t n = std::size_t{1} << log_n;
     const ScalarSets sets(ctx.options.seed + 200 + log_n, n, 2);
     Row row = msm_row<G2Params>(ctx, "g2", "G2 MSM uniform", log_n, ctx.g2_points->device.data(),
@@ -438,19 +460,62 @@ void section_setup(Context& ctx) {
   if (key_s > 0) ctx.report.note("setup_key_2^24_points_estimate_s", key_s);
 }
 
+/// This run's BLS12-381 row of `name` (any window) at log_n, or null.
+const Row* bls_row(const Context& ctx, const std::string& name, unsigned log_n) {
+  for (int c = 4; c <= 22; ++c)
+    if (const Row* row = ctx.report.find(name + " c=" + std::to_string(c), log_n)) return row;
+  return nullptr;
+}
+
+/// BN254 (circom's bn128) G1 and G2 with uniform scalars at every size up to 2^24, beside this run's
+/// BLS12-381 rows of the same group and size (notes bn254_over_bls12_381_g1/g2).
+void section_bn254(Context& ctx) {
+  unsigned max_log = 0;
+  for (unsigned log_n : ctx.options.sizes)
+    if (log_n <= 24) max_log = std::max(max_log, log_n);
+  if (max_log == 0) return;
+  const std::size_t max_n = std::size_t{1} << max_log;
+  if (!ctx.bn254_g1_points)
+    ctx.bn254_g1_points = std::make_unique<Points<bn254::G1Params>>(ctx.options.seed + 10, max_n);
+  if (!ctx.bn254_g2_points)
+    ctx.bn254_g2_points = std::make_unique<Points<bn254::G2Params>>(ctx.options.seed + 11, max_n);
+  for (unsigned log_n : ctx.options.sizes) {
+    if (log_n > 24) continue;
+    const std::size_t n = std::size_t{1} << log_n;
+    const int runs = runs_for(ctx.options, log_n);
+    const ScalarSets<bn254::Fr> sets(ctx.options.seed + 600 + log_n, n, 2);
+    Row g1 = msm_row<bn254::G1Params>(ctx, "bn254", "BN254 G1 MSM uniform", log_n,
+                                      ctx.bn254_g1_points->device.data(), ctx.bn254_g1_points->logs, sets, {},
+                                      runs);
+    Row g2 = msm_row<bn254::G2Params>(ctx, "bn254", "BN254 G2 MSM uniform", log_n,
+                                      ctx.bn254_g2_points->device.data(), ctx.bn254_g2_points->logs, sets, {},
+                                      runs);
+    const double g1_ms = g1.median(), g2_ms = g2.median();
+    ctx.report.add(std::move(g1));
+    ctx.report.add(std::move(g2));
+    const std::string size = "_2^" + std::to_string(log_n);
+    ctx.report.note("bn254_g2_over_g1" + size, g2_ms / g1_ms);
+    if (const Row* bls = bls_row(ctx, "G1 MSM uniform", log_n))
+      ctx.report.note("bn254_over_bls12_381_g1" + size, g1_ms / bls->median());
+    if (const Row* bls = bls_row(ctx, "G2 MSM uniform", log_n))
+      ctx.report.note("bn254_over_bls12_381_g2" + size, g2_ms / bls->median());
+  }
+}
+
 /// The options; none after printing --help. Throws OptionError for anything unusable.
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
   OptionParser cli(
       "bench_gpu_msm", "usage: bench_gpu_msm [options]",
       "GPU MSM and fixed-base timings beside sppark and the model floors, every result checked.");
-  cli.choice_list("--sections", "LIST", "of g1,sweep,g2,mix,stream,setup (default: all)", o.sections,
+  cli.choice_list("--sections", "LIST", "of g1,sweep,g2,mix,stream,setup,bn254 (default: all)", o.sections,
                   Choices<std::string>{{"g1", "g1"},
                                        {"sweep", "sweep"},
                                        {"g2", "g2"},
                                        {"mix", "mix"},
                                        {"stream", "stream"},
-                                       {"setup", "setup"}});
+                                       {"setup", "setup"},
+                                       {"bn254", "bn254"}});
   cli.integer_list("--sizes", "LIST", "log2 sizes (default 20,22,24,26)", o.sizes, Bounds<unsigned>{1, 28});
   cli.integer("--runs", "N", "timed calls per row (default 11 up to 2^22, 7 at 2^24, 5 at 2^26)", o.runs,
               Bounds<int>{1, 1000});
@@ -474,8 +539,8 @@ int run(Options options) {
               devices[0].multiprocessors, static_cast<unsigned long long>(ctx.options.seed));
   Report::header();
   const std::pair<const char*, void (*)(Context&)> sections[] = {
-      {"g1", section_g1},   {"sweep", section_sweep},   {"g2", section_g2},
-      {"mix", section_mix}, {"stream", section_stream}, {"setup", section_setup}};
+      {"g1", section_g1},         {"sweep", section_sweep}, {"g2", section_g2},      {"mix", section_mix},
+      {"stream", section_stream}, {"setup", section_setup}, {"bn254", section_bn254}};
   for (const auto& name : ctx.options.sections)
     for (const auto& [key, section] : sections)
       if (name == key) section(ctx);

@@ -6,12 +6,12 @@
 
 namespace proofline::cuda::detail {
 
-int msm_model_window_bits(std::size_t dense) {
+int msm_model_window_bits(std::size_t dense, int scalar_bits) {
   const double n = static_cast<double>(std::max<std::size_t>(dense, 1));
   int best = 4;
   double best_cost = std::numeric_limits<double>::max();
   for (int c = 4; c <= 22; ++c) {
-    const double windows = msm_windows(c);
+    const double windows = msm_windows(c, scalar_bits);
     const double cost = windows * (10.0 * n + 21.0 * static_cast<double>(std::uint64_t{1} << c));
     if (cost < best_cost) {
       best_cost = cost;
@@ -68,11 +68,12 @@ class Allocator {
 
 }  // namespace
 
-MsmLayout msm_layout(std::size_t max_points, int window_bits, bool split, std::size_t xyzz_bytes,
-                     std::size_t jacobian_bytes, std::uint32_t ones_blocks, std::size_t scan_temp_bytes) {
+MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, bool split,
+                     std::size_t xyzz_bytes, std::size_t jacobian_bytes, std::uint32_t ones_blocks,
+                     std::size_t scan_temp_bytes) {
   MsmLayout l;
   l.window_bits = window_bits;
-  l.windows = msm_windows(window_bits);
+  l.windows = msm_windows(window_bits, scalar_bits);
   l.slots_per_window = (std::uint32_t{1} << (window_bits - 1)) + 1;
   const std::size_t n = std::max<std::size_t>(max_points, 1);
   const std::size_t entries = n * static_cast<std::size_t>(l.windows);

@@ -15,10 +15,10 @@ namespace proofline::cuda::detail {
 /// Largest n: entry positions (W n) must fit 32 bits with the sign bit free in point indices.
 inline constexpr std::size_t kMsmMaxPoints = std::size_t{1} << 28;
 
-/// The window width the cost model picks for `dense` scalars that go through Pippenger: per window, n mixed
-/// additions (about 10 field multiplications) against about 2^c full additions of the running sums (14, and
-/// more memory traffic). Between 4 and 22 bits.
-int msm_model_window_bits(std::size_t dense);
+/// The window width the cost model picks for `dense` scalars of `scalar_bits` bits (kMsmScalarBits) that go
+/// through Pippenger: per window, n mixed additions (about 10 field multiplications) against about 2^c full
+/// additions of the running sums (14, and more memory traffic). Between 4 and 22 bits.
+int msm_model_window_bits(std::size_t dense, int scalar_bits);
 
 /// Entries per accumulate thread: enough threads to fill the GPU (about 2^19), at most 256 entries each (a
 /// bucket that crosses a chunk boundary costs one more full addition in the fixup).
@@ -29,7 +29,7 @@ std::uint32_t msm_chunk(std::size_t entries);
 std::vector<ReduceLevel> msm_reduce_levels(std::uint32_t slots_per_window, int windows);
 
 /// Byte offsets of every array of one call in the scratch buffer (each 256-byte aligned), for a capacity of
-/// `max_points` and points of `affine_bytes` / buckets of `xyzz_bytes`.
+/// `max_points`, scalars of `scalar_bits` bits and buckets of `xyzz_bytes`.
 struct MsmLayout {
   int window_bits = 0;
   int windows = 0;
@@ -50,7 +50,8 @@ struct MsmLayout {
   std::size_t total = 0;
 };
 
-MsmLayout msm_layout(std::size_t max_points, int window_bits, bool split, std::size_t xyzz_bytes,
-                     std::size_t jacobian_bytes, std::uint32_t ones_blocks, std::size_t scan_temp_bytes);
+MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, bool split,
+                     std::size_t xyzz_bytes, std::size_t jacobian_bytes, std::uint32_t ones_blocks,
+                     std::size_t scan_temp_bytes);
 
 }  // namespace proofline::cuda::detail

@@ -4,6 +4,8 @@
 #include <numeric>
 #include <string>
 
+#include <proofline/arith/bn254/fr.hpp>
+#include <proofline/arith/fr.hpp>
 #include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
 #include <proofline/util/error.hpp>
 
@@ -11,9 +13,10 @@ namespace proofline::cuda::detail {
 
 namespace {
 
-std::vector<Fr> powers(const Fr& start, const Fr& base, std::size_t count) {
-  std::vector<Fr> out(count);
-  Fr x = start;
+template <class F>
+std::vector<F> powers(const F& start, const F& base, std::size_t count) {
+  std::vector<F> out(count);
+  F x = start;
   for (std::size_t i = 0; i < count; ++i) {
     out[i] = x;
     x *= base;
@@ -21,7 +24,8 @@ std::vector<Fr> powers(const Fr& start, const Fr& base, std::size_t count) {
   return out;
 }
 
-Fr pow2k(Fr x, unsigned k) {
+template <class F>
+F pow2k(F x, unsigned k) {
   for (unsigned i = 0; i < k; ++i) x = x.squared();
   return x;
 }
@@ -49,19 +53,23 @@ struct RoundLayout {
 };
 
 /// Group bits sit above the column bits in a tile with lo bits, columns above the group bits otherwise.
-unsigned group_shift(const PassArgs& a) {
+template <class F>
+unsigned group_shift(const PassArgs<F>& a) {
   return a.lo_bits > 0 ? a.log_c : 0;
 }
-unsigned column_shift(const PassArgs& a) {
+template <class F>
+unsigned column_shift(const PassArgs<F>& a) {
   return a.lo_bits > 0 ? 0 : a.k;
 }
 
 /// The lanes of a warp: the thread bits below the warp bits, five at most.
-unsigned lane_count(const PassArgs& a) {
+template <class F>
+unsigned lane_count(const PassArgs<F>& a) {
   return std::min(5u, a.tile_bits - static_cast<unsigned>(kRegBits));
 }
 
-void place_round_stages(const PassArgs& a, unsigned b, unsigned r, RoundPlan& rp, RoundLayout& layout) {
+template <class F>
+void place_round_stages(const PassArgs<F>& a, unsigned b, unsigned r, RoundPlan& rp, RoundLayout& layout) {
   const unsigned s_shift = group_shift(a);
   // The top register bit holds stage 0's bit, the next stage 1's, ... (or bits outside the round).
   for (unsigned st = 0; st < r; ++st) {
@@ -74,7 +82,9 @@ void place_round_stages(const PassArgs& a, unsigned b, unsigned r, RoundPlan& rp
 
 /// The first candidate not yet taken whose choice keeps the lanes feasible, else the first not taken, else
 /// ~0u.
-unsigned pick_extra_register_bit(const PassArgs& a, const std::vector<unsigned>& candidates, unsigned taken) {
+template <class F>
+unsigned pick_extra_register_bit(const PassArgs<F>& a, const std::vector<unsigned>& candidates,
+                                 unsigned taken) {
   for (unsigned p : candidates)
     if (!((taken >> p) & 1u) && lanes_feasible(a.tile_bits, taken | (1u << p))) return p;
   for (unsigned p : candidates)
@@ -82,7 +92,8 @@ unsigned pick_extra_register_bit(const PassArgs& a, const std::vector<unsigned>&
   return ~0u;
 }
 
-void place_extra_register_bits(const PassArgs& a, unsigned b, unsigned r, RoundLayout& layout) {
+template <class F>
+void place_extra_register_bits(const PassArgs<F>& a, unsigned b, unsigned r, RoundLayout& layout) {
   if (r >= kRegBits) return;
   const unsigned s_shift = group_shift(a);
   const unsigned c_shift = column_shift(a);
@@ -101,7 +112,8 @@ void place_extra_register_bits(const PassArgs& a, unsigned b, unsigned r, RoundL
 }
 
 /// The tile bits kept for the warp bits (none if they cannot all be kept); also marks them taken.
-unsigned reserve_warp_bits(const PassArgs& a, unsigned b, const RoundPlan& rp, RoundLayout& layout) {
+template <class F>
+unsigned reserve_warp_bits(const PassArgs<F>& a, unsigned b, const RoundPlan& rp, RoundLayout& layout) {
   const unsigned s_shift = group_shift(a);
   // Warp bits (thread bits above the lanes): when they can hold all group bits below the round, they do, so
   // the round's twiddle indices s mod h are uniform across a warp and the warps whose twiddle is 1 skip the
@@ -119,7 +131,8 @@ unsigned reserve_warp_bits(const PassArgs& a, unsigned b, const RoundPlan& rp, R
   return reserved;
 }
 
-void place_thread_bits(const PassArgs& a, unsigned reserved, RoundPlan& rp, RoundLayout& layout) {
+template <class F>
+void place_thread_bits(const PassArgs<F>& a, unsigned reserved, RoundPlan& rp, RoundLayout& layout) {
   const unsigned lanes = lane_count(a);
   unsigned& taken = layout.taken;
   // Thread bits: lane bit i on a position of residue i where possible, then the reserved warp bits, then the
@@ -147,7 +160,8 @@ void place_thread_bits(const PassArgs& a, unsigned reserved, RoundPlan& rp, Roun
   if (count != rp.thread_bits) throw Error(Errc::internal, "GPU NTT plan: thread bits do not cover the tile");
 }
 
-void fill_register_offsets(const PassArgs& a, const RoundLayout& layout, RoundPlan& rp) {
+template <class F>
+void fill_register_offsets(const PassArgs<F>& a, const RoundLayout& layout, RoundPlan& rp) {
   std::uint32_t s_off[kRegs];
   for (unsigned o = 0; o < kRegs; ++o) {
     std::uint32_t e = 0;
@@ -162,7 +176,8 @@ void fill_register_offsets(const PassArgs& a, const RoundLayout& layout, RoundPl
       rp.s_add[st][j] = static_cast<std::uint16_t>(s_off[rotate_registers(j, st)]);
 }
 
-RoundPlan make_round(const PassArgs& a, unsigned b, unsigned r) {
+template <class F>
+RoundPlan make_round(const PassArgs<F>& a, unsigned b, unsigned r) {
   RoundPlan rp;
   rp.stages = static_cast<std::uint8_t>(r);
   rp.thread_bits = static_cast<std::uint8_t>(a.tile_bits - kRegBits);
@@ -175,7 +190,8 @@ RoundPlan make_round(const PassArgs& a, unsigned b, unsigned r) {
   return rp;
 }
 
-void make_rounds(PassArgs& a) {
+template <class F>
+void make_rounds(PassArgs<F>& a) {
   const unsigned k = a.k, rem = k % kRegBits;
   std::vector<unsigned> sizes(k / kRegBits, static_cast<unsigned>(kRegBits));
   if (rem != 0) {
@@ -208,30 +224,33 @@ std::vector<int> default_split(int log_n) {
   return split;
 }
 
-HostRootTables build_root_tables(HConvention convention) {
-  HostRootTables tables;
-  const Fr w = pow2k(two_adic_root(convention), fr_two_adicity - kRootLogOrder);
-  const Fr roots[2] = {w, w.inverse()};
+template <class F>
+HostRootTables<F> build_root_tables(HConvention convention) {
+  HostRootTables<F> tables;
+  const F w = pow2k(two_adic_root<F>(convention), NttField<F>::two_adicity - kRootLogOrder);
+  const F roots[2] = {w, w.inverse()};
   const std::size_t count = std::size_t{1} << kPowerLoBits;
   for (int d = 0; d < 2; ++d) {
-    tables.lo[d] = powers(Fr::one(), roots[d], count);
-    tables.hi[d] = powers(Fr::one(), pow2k(roots[d], kPowerLoBits), count);
+    tables.lo[d] = powers(F::one(), roots[d], count);
+    tables.hi[d] = powers(F::one(), pow2k(roots[d], kPowerLoBits), count);
   }
   return tables;
 }
 
-std::vector<Fr> build_top_diagonal(const HostRootTables& roots, std::span<const int> split, int dir) {
+template <class F>
+std::vector<F> build_top_diagonal(const HostRootTables<F>& roots, std::span<const int> split, int dir) {
   if (split.size() < 2) throw Error(Errc::internal, "GPU NTT plan: a top diagonal needs two passes or more");
   const unsigned k = static_cast<unsigned>(split[0]);
   const unsigned lo_bits = static_cast<unsigned>(std::accumulate(split.begin() + 1, split.end(), 0));
-  std::vector<Fr> out(std::size_t{1} << (lo_bits + k));
+  std::vector<F> out(std::size_t{1} << (lo_bits + k));
   for (std::uint32_t i = 0; i < out.size(); ++i)
     out[i] = diagonal_entry(roots.hi[dir].data(), roots.lo[dir].data(), lo_bits, k, i);
   return out;
 }
 
-HostSizeTables build_size_tables(const Domain& domain, std::span<const int> split) {
-  HostSizeTables t;
+template <class F>
+HostSizeTables<F> build_size_tables(const BasicDomain<F>& domain, std::span<const int> split) {
+  HostSizeTables<F> t;
   t.log_n = static_cast<int>(domain.log_size());
   t.split = split.empty() ? default_split(t.log_n) : std::vector<int>(split.begin(), split.end());
   if (std::accumulate(t.split.begin(), t.split.end(), 0) != t.log_n || t.split.size() > 3)
@@ -243,51 +262,52 @@ HostSizeTables build_size_tables(const Domain& domain, std::span<const int> spli
     // The middle pass's diagonal, w_N'^(lo·bitrev(s)) for N' = 2^(k2 + k3), as a full table.
     const int k2 = t.split[1], k3 = t.split[2];
     t.d_full_log = k2 + k3;
-    const Fr w = domain.omega().pow(std::uint64_t{1} << (t.log_n - t.d_full_log));
-    const Fr bases[2] = {w, w.inverse()};
-    const Fr starts[2] = {Fr::one(), domain.size_inv()};
+    const F w = domain.omega().pow(std::uint64_t{1} << (t.log_n - t.d_full_log));
+    const F bases[2] = {w, w.inverse()};
+    const F starts[2] = {F::one(), domain.size_inv()};
     for (int d = 0; d < 2; ++d) {
       t.d_full[d].resize(std::size_t{1} << t.d_full_log);
       for (std::uint32_t s = 0; s < (1u << k2); ++s) {
-        const Fr step = bases[d].pow(bit_reverse(s, static_cast<unsigned>(k2)));
-        Fr x = starts[d];
+        const F step = bases[d].pow(bit_reverse(s, static_cast<unsigned>(k2)));
+        F x = starts[d];
         for (std::uint32_t lo = 0; lo < (1u << k3); ++lo) {
           t.d_full[d][(static_cast<std::size_t>(s) << k3) + lo] = x;
           x *= step;
         }
       }
     }
-    t.inv_scale = Fr::one();
+    t.inv_scale = F::one();
   }
 
-  const Fr g = domain.shift(), g_inv = domain.shift_inv();
+  const F g = domain.shift(), g_inv = domain.shift_inv();
   const std::size_t lo_count = std::min<std::size_t>(n, std::size_t{1} << kPowerLoBits);
   const std::size_t hi_count = std::max<std::size_t>(1, n >> kPowerLoBits);
-  t.coset_lo[0] = powers(Fr::one(), g, lo_count);
-  t.coset_lo[1] = powers(Fr::one(), g_inv, lo_count);
-  const Fr big = pow2k(g, kPowerLoBits), big_inv = pow2k(g_inv, kPowerLoBits);
-  t.hi_coset_fwd = powers(Fr::one(), big, hi_count);
+  t.coset_lo[0] = powers(F::one(), g, lo_count);
+  t.coset_lo[1] = powers(F::one(), g_inv, lo_count);
+  const F big = pow2k(g, kPowerLoBits), big_inv = pow2k(g_inv, kPowerLoBits);
+  t.hi_coset_fwd = powers(F::one(), big, hi_count);
   t.hi_coset_inv = powers(t.inv_scale, big_inv, hi_count);
   t.hi_h_a = powers(t.inv_scale, big, hi_count);
-  const Fr bc = domain.convention() == HConvention::generator7 ? domain.vanishing_on_coset_inv() : Fr::one();
+  const F bc = domain.convention() == HConvention::generator7 ? domain.vanishing_on_coset_inv() : F::one();
   t.hi_h_bc = powers(t.inv_scale * bc, big, hi_count);
   return t;
 }
 
-std::vector<PassArgs> plan_transform(const SizeTableView& tables, std::span<Fr* const> data,
-                                     NttDirection direction, bool dif, const Scale& first_in,
-                                     const Scale& last_out, int tile_bits) {
+template <class F>
+std::vector<PassArgs<F>> plan_transform(const SizeTableView<F>& tables, std::span<F* const> data,
+                                        NttDirection direction, bool dif, const Scale<F>& first_in,
+                                        const Scale<F>& last_out, int tile_bits) {
   if (data.empty() || data.size() > 3) throw Error(Errc::internal, "GPU NTT plan: batch of 1 to 3 vectors");
   const int log_n = tables.log_n;
   const int dir = direction == NttDirection::forward ? 0 : 1;
   const std::size_t passes = tables.split.size();
-  std::vector<PassArgs> out(passes);
+  std::vector<PassArgs<F>> out(passes);
   for (std::size_t i = 0; i < passes; ++i) {
     // Pass p in top-down order handles split[p] bits above the bits of the passes after it.
     const std::size_t p = dif ? i : passes - 1 - i;
     int below = 0;
     for (std::size_t q = p + 1; q < passes; ++q) below += tables.split[q];
-    PassArgs& a = out[i];
+    PassArgs<F>& a = out[i];
     for (std::size_t v = 0; v < data.size(); ++v) a.data[v] = data[v];
     a.batch = static_cast<int>(data.size());
     a.log_n = static_cast<std::uint8_t>(log_n);
@@ -311,8 +331,9 @@ std::vector<PassArgs> plan_transform(const SizeTableView& tables, std::span<Fr* 
   return out;
 }
 
-Scale coset_forward_scale(const SizeTableView& tables, bool reversed) {
-  Scale s;
+template <class F>
+Scale<F> coset_forward_scale(const SizeTableView<F>& tables, bool reversed) {
+  Scale<F> s;
   s.kind = ScaleKind::powers;
   s.reversed = reversed;
   for (auto& hi : s.hi) hi = tables.hi_coset_fwd;
@@ -320,8 +341,9 @@ Scale coset_forward_scale(const SizeTableView& tables, bool reversed) {
   return s;
 }
 
-Scale inverse_scale(const SizeTableView& tables, bool coset, bool reversed) {
-  Scale s;
+template <class F>
+Scale<F> inverse_scale(const SizeTableView<F>& tables, bool coset, bool reversed) {
+  Scale<F> s;
   if (coset) {
     s.kind = ScaleKind::powers;
     s.reversed = reversed;
@@ -336,16 +358,18 @@ Scale inverse_scale(const SizeTableView& tables, bool coset, bool reversed) {
 
 namespace {
 
-void append_passes(std::vector<Launch>& launches, std::vector<PassArgs> passes) {
-  for (PassArgs& pass : passes) {
-    Launch launch;
+template <class F>
+void append_passes(std::vector<Launch<F>>& launches, std::vector<PassArgs<F>> passes) {
+  for (PassArgs<F>& pass : passes) {
+    Launch<F> launch;
     launch.pass = pass;
     launches.push_back(launch);
   }
 }
 
-void append_bitrev(std::vector<Launch>& launches, Fr* data, int log_n) {
-  Launch launch;
+template <class F>
+void append_bitrev(std::vector<Launch<F>>& launches, F* data, int log_n) {
+  Launch<F> launch;
   launch.is_pass = false;
   launch.bitrev.data[0] = data;
   launch.bitrev.batch = 1;
@@ -355,49 +379,52 @@ void append_bitrev(std::vector<Launch>& launches, Fr* data, int log_n) {
 
 }  // namespace
 
-std::vector<Launch> plan_ntt(const SizeTableView& tables, Fr* data, NttDirection direction, NttOrder order,
-                             bool coset, int tile_bits) {
+template <class F>
+std::vector<Launch<F>> plan_ntt(const SizeTableView<F>& tables, F* data, NttDirection direction,
+                                NttOrder order, bool coset, int tile_bits) {
   // NN is NR then a bit reversal, RR a bit reversal then NR.
   const bool dif = order != NttOrder::RN;
   const bool forward = direction == NttDirection::forward;
-  const Scale in = forward && coset ? coset_forward_scale(tables, !dif) : Scale{};
-  const Scale out = forward ? Scale{} : inverse_scale(tables, coset, dif);
-  std::vector<Launch> launches;
-  Fr* const vectors[1] = {data};
+  const Scale<F> in = forward && coset ? coset_forward_scale(tables, !dif) : Scale<F>{};
+  const Scale<F> out = forward ? Scale<F>{} : inverse_scale(tables, coset, dif);
+  std::vector<Launch<F>> launches;
+  F* const vectors[1] = {data};
   if (order == NttOrder::RR) append_bitrev(launches, data, tables.log_n);
-  append_passes(launches, plan_transform(tables, vectors, direction, dif, in, out, tile_bits));
+  append_passes(launches, plan_transform<F>(tables, vectors, direction, dif, in, out, tile_bits));
   if (order == NttOrder::NN) append_bitrev(launches, data, tables.log_n);
   return launches;
 }
 
-std::vector<Launch> plan_h(const SizeTableView& tables, HConvention convention, Fr* a, Fr* b, Fr* c,
-                           int tile_bits) {
-  std::vector<Launch> launches;
+template <class F>
+std::vector<Launch<F>> plan_h(const SizeTableView<F>& tables, HConvention convention, F* a, F* b, F* c,
+                              int tile_bits) {
+  std::vector<Launch<F>> launches;
   // 1. Interpolate all three (natural -> bit-reversed coefficients), scaled by g^j/n, and b, c also by
   // 1/Z(g).
-  Scale to_coset;
+  Scale<F> to_coset;
   to_coset.kind = ScaleKind::powers;
   to_coset.reversed = true;
   to_coset.hi[0] = tables.hi_h_a;
   to_coset.hi[1] = to_coset.hi[2] = tables.hi_h_bc;
   to_coset.lo = tables.coset_lo[0];
-  Fr* const abc[3] = {a, b, c};
+  F* const abc[3] = {a, b, c};
   append_passes(launches,
-                plan_transform(tables, abc, NttDirection::inverse, true, Scale{}, to_coset, tile_bits));
+                plan_transform<F>(tables, abc, NttDirection::inverse, true, Scale<F>{}, to_coset, tile_bits));
 
   // 2. Evaluate on the coset (bit-reversed in, natural out). c's last pass waits for a's and b's and folds
   //    in a·b − c, written to a.
-  std::vector<PassArgs> all =
-      plan_transform(tables, abc, NttDirection::forward, false, Scale{}, Scale{}, tile_bits);
+  std::vector<PassArgs<F>> all =
+      plan_transform<F>(tables, abc, NttDirection::forward, false, Scale<F>{}, Scale<F>{}, tile_bits);
   all.pop_back();
   append_passes(launches, std::move(all));
-  Fr* const ab[2] = {a, b};
-  Fr* const only_c[1] = {c};
-  append_passes(
-      launches,
-      {plan_transform(tables, ab, NttDirection::forward, false, Scale{}, Scale{}, tile_bits).back()});
-  PassArgs last =
-      plan_transform(tables, only_c, NttDirection::forward, false, Scale{}, Scale{}, tile_bits).back();
+  F* const ab[2] = {a, b};
+  F* const only_c[1] = {c};
+  append_passes(launches, {plan_transform<F>(tables, ab, NttDirection::forward, false, Scale<F>{}, Scale<F>{},
+                                             tile_bits)
+                               .back()});
+  PassArgs<F> last =
+      plan_transform<F>(tables, only_c, NttDirection::forward, false, Scale<F>{}, Scale<F>{}, tile_bits)
+          .back();
   last.pw_a = a;
   last.pw_b = b;
   last.pw_out = a;
@@ -405,11 +432,38 @@ std::vector<Launch> plan_h(const SizeTableView& tables, HConvention convention, 
   if (convention == HConvention::snarkjs) return launches;
 
   // 3. generator7: interpolate from the coset (times g^-j/n), then natural order.
-  Fr* const only_a[1] = {a};
-  append_passes(launches, plan_transform(tables, only_a, NttDirection::inverse, true, Scale{},
-                                         inverse_scale(tables, true, true), tile_bits));
+  F* const only_a[1] = {a};
+  append_passes(launches, plan_transform<F>(tables, only_a, NttDirection::inverse, true, Scale<F>{},
+                                            inverse_scale(tables, true, true), tile_bits));
   append_bitrev(launches, a, tables.log_n);
   return launches;
 }
+
+// Both curves' scalar fields.
+template HostRootTables<Fr> build_root_tables<Fr>(HConvention);
+template std::vector<Fr> build_top_diagonal(const HostRootTables<Fr>&, std::span<const int>, int);
+template HostSizeTables<Fr> build_size_tables(const BasicDomain<Fr>&, std::span<const int>);
+template std::vector<PassArgs<Fr>> plan_transform(const SizeTableView<Fr>&, std::span<Fr* const>,
+                                                  NttDirection, bool, const Scale<Fr>&, const Scale<Fr>&,
+                                                  int);
+template Scale<Fr> coset_forward_scale(const SizeTableView<Fr>&, bool);
+template Scale<Fr> inverse_scale(const SizeTableView<Fr>&, bool, bool);
+template std::vector<Launch<Fr>> plan_ntt(const SizeTableView<Fr>&, Fr*, NttDirection, NttOrder, bool, int);
+template std::vector<Launch<Fr>> plan_h(const SizeTableView<Fr>&, HConvention, Fr*, Fr*, Fr*, int);
+
+template HostRootTables<bn254::Fr> build_root_tables<bn254::Fr>(HConvention);
+template std::vector<bn254::Fr> build_top_diagonal(const HostRootTables<bn254::Fr>&, std::span<const int>,
+                                                   int);
+template HostSizeTables<bn254::Fr> build_size_tables(const BasicDomain<bn254::Fr>&, std::span<const int>);
+template std::vector<PassArgs<bn254::Fr>> plan_transform(const SizeTableView<bn254::Fr>&,
+                                                         std::span<bn254::Fr* const>, NttDirection, bool,
+                                                         const Scale<bn254::Fr>&, const Scale<bn254::Fr>&,
+                                                         int);
+template Scale<bn254::Fr> coset_forward_scale(const SizeTableView<bn254::Fr>&, bool);
+template Scale<bn254::Fr> inverse_scale(const SizeTableView<bn254::Fr>&, bool, bool);
+template std::vector<Launch<bn254::Fr>> plan_ntt(const SizeTableView<bn254::Fr>&, bn254::Fr*, NttDirection,
+                                                 NttOrder, bool, int);
+template std::vector<Launch<bn254::Fr>> plan_h(const SizeTableView<bn254::Fr>&, HConvention, bn254::Fr*,
+                                               bn254::Fr*, bn254::Fr*, int);
 
 }  // namespace proofline::cuda::detail

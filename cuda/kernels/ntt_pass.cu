@@ -1,129 +1,13 @@
-// The NTT kernels: one pass of the four-step transform (Gentleman-Sande and Cooley-Tukey, one compile each)
-// and the tiled in-place bit reversal. The work of each phase is in detail/ntt_pass_body.hpp, shared with the
-// host emulation the CPU tests run; this file adds the block-level sequencing, asynchronous copies and
-// barriers.
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
-
-#include <proofline/cuda/check.hpp>
-#include <proofline/cuda/kernels/detail/ntt_launch.hpp>
-#include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
+// The NTT kernels for BLS12-381's Fr (cuda/kernels/detail/ntt_pass.cuh).
+#include <proofline/arith/fr.hpp>
+#include <proofline/cuda/kernels/detail/ntt_pass.cuh>
 
 namespace proofline::cuda::detail {
 
-namespace {
-
-__device__ __forceinline__ void copy_async_16(Chunk* shared, const void* global) {
-  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(address), "l"(global) : "memory");
-}
-
-__device__ __forceinline__ void wait_async_copies() {
-  asm volatile("cp.async.wait_all;" ::: "memory");
-}
-
-// 4 elements a thread (radix-4 rounds): at most 80 registers (76 used, no spills), so that six 128-thread
-// blocks (2^9-element tiles, the engine's default, 16 KiB of shared memory each) or three 256-thread blocks
-// (2^10) share an SM: 24 warps, against 16 with 8 elements a thread and ~120 registers. perf/NOTES-gpu-ntt.md
-// has the measurements.
-
-template <bool Dif>
-__global__ void __maxnreg__(80) ntt_pass_kernel(const __grid_constant__ PassArgs args) {
-  extern __shared__ Chunk smem[];
-  const int v = static_cast<int>(blockIdx.y);
-  const std::uint32_t t = threadIdx.x, threads = blockDim.x;
-  const std::uint32_t plane1 = plane1_offset(args.tile_bits);
-  const Tile tile = tile_of(args, blockIdx.x);
-  Fr* data = args.data[v];
-
-  // Tile in: the input phase reads and scales it, or 16-byte chunks with consecutive threads on consecutive
-  // chunks of each run.
-  if (has_input_phase(args)) {
-    elementwise_phase<Dif>(args, tile, v, true, smem, t);
-  } else {
-#pragma unroll
-    for (unsigned i = 0; i < 2 * kRegs; ++i) {
-      const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
-      copy_async_16(smem + (half ? plane1 : 0u) + swizzle(e),
-                    reinterpret_cast<const char*>(data + position(args, tile, e)) + 16 * half);
-    }
-    wait_async_copies();
-  }
-  __syncthreads();
-
-  for (int r = 0; r < args.rounds; ++r) {
-    round_phase<Dif>(args, args.round[r], smem, t);
-    __syncthreads();
-  }
-
-  // Tile out: the output phase scales and writes it, or the same chunks back.
-  if (has_output_phase(args)) {
-    elementwise_phase<Dif>(args, tile, v, false, smem, t);
-    return;
-  }
-#pragma unroll
-  for (unsigned i = 0; i < 2 * kRegs; ++i) {
-    const std::uint32_t chunk = t + threads * i, e = chunk >> 1, half = chunk & 1u;
-    *reinterpret_cast<Chunk*>(reinterpret_cast<char*>(data + position(args, tile, e)) + 16 * half) =
-        smem[(half ? plane1 : 0u) + swizzle(e)];
-  }
-}
-
-__global__ void __launch_bounds__(kBitrevThreads)
-    bit_reverse_kernel(const __grid_constant__ BitrevArgs args) {
-  extern __shared__ Chunk smem[];
-  const std::uint32_t m = blockIdx.x;
-  if (!bitrev_block_active(args.log_n, m)) return;
-  Fr* data = args.data[blockIdx.y];
-  bitrev_load_phase(data, args.log_n, m, smem, threadIdx.x);
-  __syncthreads();
-  bitrev_store_phase(data, args.log_n, m, smem, threadIdx.x);
-}
-
-__global__ void diagonal_table_kernel(Fr* out, const Fr* root_hi, const Fr* root_lo, unsigned lo_bits,
-                                      unsigned k) {
-  const std::uint32_t size = 1u << (lo_bits + k);
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < size; i += gridDim.x * blockDim.x)
-    store_global(out + i, diagonal_entry(root_hi, root_lo, lo_bits, k, i));
-}
-
-}  // namespace
-
-void configure_ntt_kernels() {
-  const int pass_bytes = static_cast<int>(pass_smem_bytes(kMaxTileBits));
-  PL_CUDA_CHECK(
-      cudaFuncSetAttribute(ntt_pass_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, pass_bytes));
-  PL_CUDA_CHECK(
-      cudaFuncSetAttribute(ntt_pass_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, pass_bytes));
-  PL_CUDA_CHECK(cudaFuncSetAttribute(bit_reverse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(bitrev_smem_bytes())));
-}
-
-void launch_ntt_pass(const PassArgs& args, CUstream_st* stream) {
-  const dim3 grid(static_cast<unsigned>(pass_blocks(args)), static_cast<unsigned>(args.batch));
-  const dim3 block(1u << (args.tile_bits - kRegBits));
-  const std::size_t bytes = pass_smem_bytes(args.tile_bits);
-  if (args.dif)
-    ntt_pass_kernel<true><<<grid, block, bytes, stream>>>(args);
-  else
-    ntt_pass_kernel<false><<<grid, block, bytes, stream>>>(args);
-  PL_CUDA_CHECK(cudaGetLastError());
-}
-
-void launch_diagonal_table(Fr* out, const Fr* root_hi, const Fr* root_lo, unsigned lo_bits, unsigned k,
-                           CUstream_st* stream) {
-  const std::uint32_t size = 1u << (lo_bits + k), threads = 256;
-  diagonal_table_kernel<<<std::min(size / threads, 4096u), threads, 0, stream>>>(out, root_hi, root_lo,
-                                                                                 lo_bits, k);
-  PL_CUDA_CHECK(cudaGetLastError());
-}
-
-void launch_bit_reverse(const BitrevArgs& args, CUstream_st* stream) {
-  const dim3 grid(1u << (args.log_n - 2 * kBitrevTileLog), static_cast<unsigned>(args.batch));
-  bit_reverse_kernel<<<grid, kBitrevThreads, bitrev_smem_bytes(), stream>>>(args);
-  PL_CUDA_CHECK(cudaGetLastError());
-}
+template void configure_ntt_kernels<Fr>();
+template void launch_ntt_pass<Fr>(const PassArgs<Fr>& args, CUstream_st* stream);
+template void launch_diagonal_table<Fr>(Fr* out, const Fr* root_hi, const Fr* root_lo, unsigned lo_bits,
+                                        unsigned k, CUstream_st* stream);
+template void launch_bit_reverse<Fr>(const BitrevArgs<Fr>& args, CUstream_st* stream);
 
 }  // namespace proofline::cuda::detail

@@ -11,27 +11,26 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 
-#include <proofline/arith/fr.hpp>
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/cuda/check.hpp>
 #include <proofline/cuda/device_buffer.hpp>
-#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
+#include <proofline/cuda/stream.hpp>
 
 #include "support/field_vectors.hpp"
 
 namespace proofline::gpu_test {
 
-/// sum_i a_i b_i in Fr, in parallel.
-inline Fr dot(const std::vector<Fr>& a, const std::vector<Fr>& b) {
+/// sum_i a_i b_i in F (either curve's Fr), in parallel.
+template <class F>
+F dot(const std::vector<F>& a, const std::vector<F>& b) {
   return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, a.size(), std::size_t{1} << 14), Fr::zero(),
-      [&](const tbb::blocked_range<std::size_t>& range, Fr acc) {
+      tbb::blocked_range<std::size_t>(0, a.size(), std::size_t{1} << 14), F::zero(),
+      [&](const tbb::blocked_range<std::size_t>& range, F acc) {
         for (std::size_t i = range.begin(); i < range.end(); ++i) acc += a[i] * b[i];
         return acc;
       },
-      [](const Fr& x, const Fr& y) { return x + y; });
+      [](const F& x, const F& y) { return x + y; });
 }
 
 template <class T>
@@ -53,11 +52,12 @@ std::vector<T> to_host(const cuda::DeviceBuffer<T>& device, std::size_t count) {
 /// multiplication in their own test.
 template <class Curve>
 struct KnownPoints {
-  std::vector<Fr> logs;  ///< k_i
+  using Scalar = typename Curve::Scalar;
+  std::vector<Scalar> logs;  ///< k_i
   cuda::DeviceBuffer<AffinePoint<Curve>> points;
 
   KnownPoints(std::uint64_t seed, std::size_t n)
-      : logs(test_support::random_scalars_parallel(seed, n)), points(n) {
+      : logs(test_support::random_scalars_parallel<Scalar>(seed, n)), points(n) {
     const cuda::FixedBaseMul<Curve> generator_table(AffinePoint<Curve>::generator());
     const auto device_logs = to_device(logs);
     cuda::DeviceBuffer<std::byte> scratch(cuda::FixedBaseMul<Curve>::scratch_bytes(n));
@@ -67,8 +67,8 @@ struct KnownPoints {
   }
 
   /// [sum s_i k_i]·G.
-  JacobianPoint<Curve> expected_msm(const std::vector<Fr>& scalars) const {
-    std::vector<Fr> head(logs.begin(), logs.begin() + static_cast<std::ptrdiff_t>(scalars.size()));
+  JacobianPoint<Curve> expected_msm(const std::vector<Scalar>& scalars) const {
+    std::vector<Scalar> head(logs.begin(), logs.begin() + static_cast<std::ptrdiff_t>(scalars.size()));
     return AffinePoint<Curve>::generator().mul(dot(head, scalars));
   }
 };

@@ -2,9 +2,9 @@
 // fixed_base_body.hpp) run on the host, phase by phase as the kernels run them, against a naive
 // double-and-add reference: Booth digits and the abs trick, the counting sort, chunked accumulation with
 // head/continuation partials, the serial and hot-bucket fixups, the leveled bucket reduction, the window
-// combination, the Groth16 split, and the fixed-base table and batch affine conversion. Small windows and
-// chunks make every path (spanning buckets, hot buckets, empty buckets) common. The GPU suite repeats the
-// comparison on the device.
+// combination, the Groth16 split, and the fixed-base table and batch affine conversion, for BLS12-381 and for
+// BN254 (254-bit scalars: one window fewer at some widths). Small windows and chunks make every path
+// (spanning buckets, hot buckets, empty buckets) common. The GPU suite repeats the comparison on the device.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -14,8 +14,7 @@
 #include <random>
 #include <vector>
 
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/random.hpp>
 #include <proofline/cuda/detail/msm_plan.hpp>
 #include <proofline/cuda/device.hpp>
@@ -44,14 +43,14 @@ struct EmulationShape {
 /// The GPU MSM's phases in kernel order, every body called for every thread coordinate.
 template <class Curve>
 JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
-                                 const std::vector<Fr>& scalars, const EmulationShape& shape,
-                                 std::uint32_t* hot_buckets = nullptr) {
+                                 const std::vector<typename Curve::Scalar>& scalars,
+                                 const EmulationShape& shape, std::uint32_t* hot_buckets = nullptr) {
   using Xyzz = XyzzPoint<Curve>;
   const auto n = static_cast<std::uint32_t>(points.size());
   MsmArgs<Curve> a;
   a.n = n;
   a.window_bits = shape.window_bits;
-  a.windows = msm_windows(shape.window_bits);
+  a.windows = msm_windows(shape.window_bits, kMsmScalarBits<typename Curve::Scalar>);
   a.slots_per_window = (std::uint32_t{1} << (shape.window_bits - 1)) + 1;
   a.chunk = shape.chunk;
   const std::uint64_t entries = std::uint64_t{n} * static_cast<std::uint64_t>(a.windows);
@@ -136,12 +135,36 @@ JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
 }
 
 template <class Curve>
-void check_msm(const std::vector<AffinePoint<Curve>>& points, const std::vector<Fr>& scalars,
-               const EmulationShape& shape) {
+void check_msm(const std::vector<AffinePoint<Curve>>& points,
+               const std::vector<typename Curve::Scalar>& scalars, const EmulationShape& shape) {
   CAPTURE(shape.window_bits);
   CAPTURE(shape.chunk);
   CAPTURE(shape.split);
   CHECK(emulate_msm(points, scalars, shape) == naive_msm(points, scalars));
+}
+
+/// Booth digits of edge and random scalars of F recompose them, within the windows the field's bits allow.
+template <class F>
+void check_booth_digits(std::mt19937_64& rng) {
+  constexpr int bits = kMsmScalarBits<F>;
+  for (int c : {2, 5, 8, 13, 16, 20, 22}) {
+    CAPTURE(c);
+    for (const F& scalar : edge_scalars<F>(rng, 64)) {
+      const AbsScalar s = abs_scalar(scalar, true);
+      CHECK(s.value.bit_length() <= static_cast<std::size_t>(bits - 1));
+      F sum = F::zero(), power = F::one();
+      const F radix = F::from_u64(std::uint64_t{1} << c);
+      for (int w = 0; w < msm_windows(c, bits); ++w) {
+        const int d = booth_digit(s.value, w, c);
+        CHECK(d >= -(1 << (c - 1)));
+        CHECK(d <= (1 << (c - 1)));
+        const F magnitude = F::from_u64(static_cast<std::uint64_t>(d < 0 ? -d : d));
+        sum += (d < 0 ? -magnitude : magnitude) * power;
+        power *= radix;
+      }
+      CHECK((s.negate ? -sum : sum) == scalar);
+    }
+  }
 }
 
 }  // namespace
@@ -150,24 +173,10 @@ TEST_CASE("gpu_host/msm/booth digits with the abs trick recompose the scalar") {
   const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
-  for (int c : {2, 5, 8, 13, 16, 20, 22}) {
-    CAPTURE(c);
-    for (const Fr& scalar : edge_scalars(rng, 64)) {
-      const AbsScalar s = abs_scalar(scalar, true);
-      CHECK(s.value.bit_length() <= 254);
-      Fr sum = Fr::zero(), power = Fr::one();
-      const Fr radix = Fr::from_u64(std::uint64_t{1} << c);
-      for (int w = 0; w < msm_windows(c); ++w) {
-        const int d = booth_digit(s.value, w, c);
-        CHECK(d >= -(1 << (c - 1)));
-        CHECK(d <= (1 << (c - 1)));
-        const Fr magnitude = Fr::from_u64(static_cast<std::uint64_t>(d < 0 ? -d : d));
-        sum += (d < 0 ? -magnitude : magnitude) * power;
-        power *= radix;
-      }
-      CHECK((s.negate ? -sum : sum) == scalar);
-    }
-  }
+  CHECK(kMsmScalarBits<Fr> == 255);
+  CHECK(kMsmScalarBits<bn254::Fr> == 254);
+  check_booth_digits<Fr>(rng);
+  check_booth_digits<bn254::Fr>(rng);
 }
 
 TEST_CASE("gpu_host/msm/emulated G1 MSM equals naive double-and-add on edge scalars and points") {
@@ -252,7 +261,7 @@ TEST_CASE("gpu_host/msm/plan levels reduce to one value per window and regions d
   for (int c = 2; c <= 22; ++c) {
     CAPTURE(c);
     const std::uint32_t slots = (std::uint32_t{1} << (c - 1)) + 1;
-    const auto levels = msm_reduce_levels(slots, msm_windows(c));
+    const auto levels = msm_reduce_levels(slots, msm_windows(c, kMsmScalarBits<Fr>));
     REQUIRE(!levels.empty());
     CHECK(levels.front().in_per_window == slots);
     CHECK(levels.back().out_per_window == 1);
@@ -263,11 +272,12 @@ TEST_CASE("gpu_host/msm/plan levels reduce to one value per window and regions d
   }
   for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{1} << 20, std::size_t{1} << 26}) {
     CAPTURE(n);
-    const int c = msm_model_window_bits(n);
+    const int c = msm_model_window_bits(n, kMsmScalarBits<Fr>);
     CHECK(c >= 4);
     CHECK(c <= 22);
     for (bool split : {false, true}) {
-      const MsmLayout l = msm_layout(n, c, split, sizeof(G2Xyzz), sizeof(G2Jacobian), 528, 1000);
+      const MsmLayout l =
+          msm_layout(n, c, kMsmScalarBits<Fr>, split, sizeof(G2Xyzz), sizeof(G2Jacobian), 528, 1000);
       // Every region's start is aligned and inside the total; the digits share bytes only with the partials.
       for (std::size_t at : {l.counters, l.counts, l.starts, l.cursor, l.entries, l.digits, l.head_bucket,
                              l.head, l.cont, l.hot_list, l.buckets, l.result, l.scan_temp}) {
@@ -281,17 +291,54 @@ TEST_CASE("gpu_host/msm/plan levels reduce to one value per window and regions d
       CHECK(std::uint64_t{l.chunk_threads} * l.chunk >= entries);
     }
   }
-  CHECK(msm_model_window_bits(std::size_t{1} << 24) >= 16);
+  CHECK(msm_model_window_bits(std::size_t{1} << 24, kMsmScalarBits<Fr>) >= 16);
+  // BN254's 254-bit scalars: ceil(254 / c) windows, one fewer than BLS12-381's where c divides 254 or 255.
+  CHECK(msm_layout(1000, 2, kMsmScalarBits<bn254::Fr>, false, 128, 96, 0, 0).windows == 127);
+  CHECK(msm_layout(1000, 2, kMsmScalarBits<Fr>, false, 192, 144, 0, 0).windows == 128);
 }
 
-TEST_CASE("gpu_host/fixed_base/table scalar multiples and batch affine equal host multiplication") {
+TEST_CASE("gpu_host/msm/emulated BN254 G1 and G2 MSMs equal naive double-and-add") {
   const std::uint64_t seed = test_seed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
-  const G1Affine base = random_points<G1Params>(rng, 1)[0];
-  std::vector<G1Xyzz> table_xyzz(kFixedBaseTableSize);
+  const std::size_t n = 97;
+  std::vector<bn254::G1Affine> points = random_points<bn254::G1Params>(rng, n);
+  points[3] = bn254::G1Affine::infinity();
+  points[10] = points[11];
+  points[12] = points[11];
+  points[20] = -points[21];
+  std::vector<bn254::Fr> scalars = edge_scalars<bn254::Fr>(rng, n);
+  scalars[10] = scalars[11] = scalars[12];
+  scalars[20] = scalars[21];
+  scalars[30] = -bn254::Fr::one();
+  for (const EmulationShape& shape : {EmulationShape{5, 8, false}, EmulationShape{2, 32, true},
+                                      EmulationShape{7, 8, true}, EmulationShape{9, 128, false}}) {
+    check_msm(points, scalars, shape);
+  }
+  std::vector<bn254::Fr> canonical(n);
+  for (std::size_t i = 0; i < n; ++i) canonical[i] = bn254::Fr::from_montgomery(scalars[i].canonical());
+  CHECK(emulate_msm(points, canonical, EmulationShape{5, 8, true, false}) == naive_msm(points, scalars));
+
+  const std::size_t m = 19;
+  std::vector<bn254::G2Affine> g2_points = random_points<bn254::G2Params>(rng, m);
+  g2_points[1] = bn254::G2Affine::infinity();
+  g2_points[5] = g2_points[6];
+  std::vector<bn254::Fr> g2_scalars = edge_scalars<bn254::Fr>(rng, m);
+  g2_scalars[5] = g2_scalars[6];
+  check_msm(g2_points, g2_scalars, EmulationShape{4, 8, false});
+  check_msm(g2_points, g2_scalars, EmulationShape{4, 8, true});
+}
+
+namespace {
+
+template <class Curve>
+void check_fixed_base(std::mt19937_64& rng) {
+  using Affine = AffinePoint<Curve>;
+  using Scalar = typename Curve::Scalar;
+  const Affine base = random_points<Curve>(rng, 1)[0];
+  std::vector<XyzzPoint<Curve>> table_xyzz(kFixedBaseTableSize);
   for (int w = 0; w < kFixedBaseWindows; ++w) table_window_body(base, table_xyzz.data(), w);
-  std::vector<G1Affine> table(kFixedBaseTableSize);
+  std::vector<Affine> table(kFixedBaseTableSize);
   for (std::uint32_t g = 0; g < kFixedBaseTableSize / kAffineGroup; ++g) {
     to_affine_body(table_xyzz.data(), table.data(), kFixedBaseTableSize, g);
   }
@@ -299,15 +346,25 @@ TEST_CASE("gpu_host/fixed_base/table scalar multiples and batch affine equal hos
   CHECK(table[5] == base.mul(BigInt<1>::from_u64(6)).to_affine());
   CHECK(table[3 * kFixedBaseDigits + 99] == base.mul(BigInt<1>::from_u64(100ull << 24)).to_affine());
 
-  std::vector<Fr> scalars = edge_scalars(rng, 70);
-  std::vector<G1Xyzz> products(scalars.size());
+  std::vector<Scalar> scalars = edge_scalars<Scalar>(rng, 70);
+  std::vector<XyzzPoint<Curve>> products(scalars.size());
   for (std::size_t j = 0; j < scalars.size(); ++j) products[j] = fixed_base_body(table.data(), scalars[j]);
-  std::vector<G1Affine> out(scalars.size(), G1Affine::generator());  // poisoned
+  std::vector<Affine> out(scalars.size(), Affine::generator());  // poisoned
   const auto n = static_cast<std::uint32_t>(scalars.size());
   for (std::uint32_t g = 0; g * kAffineGroup < n; ++g) to_affine_body(products.data(), out.data(), n, g);
   std::size_t mismatches = 0;
   for (std::size_t j = 0; j < scalars.size(); ++j) mismatches += out[j] != base.mul(scalars[j]).to_affine();
   CHECK(mismatches == 0);
+}
+
+}  // namespace
+
+TEST_CASE("gpu_host/fixed_base/table scalar multiples and batch affine equal host multiplication") {
+  const std::uint64_t seed = test_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  check_fixed_base<G1Params>(rng);
+  check_fixed_base<bn254::G1Params>(rng);
 }
 
 TEST_CASE("gpu_host/msm/without a usable GPU, engines are refused with Error before any kernel runs") {

@@ -1,7 +1,8 @@
 // The GPU NTT's plans and kernel phases run on the host (ntt_pass_body.hpp's run_pass_on_host): every
 // transform, order, direction and coset, and the H computation, must equal the CPU reference bit for bit.
-// This checks the tiling, rounds, twiddle and diagonal indices, scale tables and fusions without a GPU; the
-// GPU suite repeats the comparison on the device.
+// This checks the tiling, rounds, twiddle and diagonal indices, scale tables and fusions without a GPU, for
+// BLS12-381's Fr (both conventions) and BN254's (snarkjs's); the GPU suite repeats the comparison on the
+// device.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include <proofline/arith/bn254/fr.hpp>
 #include <proofline/arith/domain.hpp>
 #include <proofline/cpu/h_poly.hpp>
 #include <proofline/cpu/ntt.hpp>
@@ -25,14 +27,15 @@ using namespace proofline::test_support;
 namespace {
 
 /// Host copies of one (convention, size)'s tables and the view the planner takes.
+template <class F>
 struct HostTables {
-  HostRootTables roots;
-  HostSizeTables size;
-  std::vector<Fr> top[2];
-  SizeTableView view;
+  HostRootTables<F> roots;
+  HostSizeTables<F> size;
+  std::vector<F> top[2];
+  SizeTableView<F> view;
 
-  HostTables(const Domain& domain, std::span<const int> split, bool top_diagonal = false)
-      : roots(build_root_tables(domain.convention())), size(build_size_tables(domain, split)) {
+  HostTables(const BasicDomain<F>& domain, std::span<const int> split, bool top_diagonal = false)
+      : roots(build_root_tables<F>(domain.convention())), size(build_size_tables(domain, split)) {
     if (top_diagonal && size.split.size() >= 2)
       for (int d = 0; d < 2; ++d) {
         top[d] = build_top_diagonal(roots, size.split, d);
@@ -55,8 +58,9 @@ struct HostTables {
   }
 };
 
-void run_on_host(const std::vector<Launch>& launches) {
-  for (const Launch& launch : launches) {
+template <class F>
+void run_on_host(const std::vector<Launch<F>>& launches) {
+  for (const Launch<F>& launch : launches) {
     if (!launch.is_pass)
       run_bitrev_on_host(launch.bitrev);
     else if (launch.pass.dif)
@@ -66,7 +70,9 @@ void run_on_host(const std::vector<Launch>& launches) {
   }
 }
 
-/// Every order/direction/coset combination at one size and split against cpu::ntt.
+/// Every order/direction/coset combination at one size and split against cpu::ntt, in every convention F's
+/// domains have.
+template <class F = Fr>
 void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_bits,
                           bool top_diagonal = false) {
   const auto seed = test_seed();
@@ -75,18 +81,19 @@ void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_b
   CAPTURE(tile_bits);
   CAPTURE(top_diagonal);
   std::mt19937_64 rng(seed);
-  for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
+  for (const HConvention convention : kAllConventions) {
+    if (!NttField<F>::has_convention(convention)) continue;
     CAPTURE(convention_name(convention));
-    const Domain domain = Domain::make(log_n, convention);
-    HostTables tables(domain, split, top_diagonal);
+    const auto domain = BasicDomain<F>::make(log_n, convention);
+    HostTables<F> tables(domain, split, top_diagonal);
     for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse}) {
       for (const NttOrder order : {NttOrder::NR, NttOrder::RN, NttOrder::NN, NttOrder::RR}) {
         for (const bool coset : {false, true}) {
           CAPTURE(direction_name(direction));
           CAPTURE(order_name(order));
           CAPTURE(coset);
-          const std::vector<Fr> input = random_scalars(rng, domain.size());
-          std::vector<Fr> expected = input, actual = input;
+          const std::vector<F> input = random_scalars<F>(rng, domain.size());
+          std::vector<F> expected = input, actual = input;
           cpu::ntt(expected, domain, direction, order, coset);
           run_on_host(plan_ntt(tables.view, actual.data(), direction, order, coset, tile_bits));
           CHECK(count_mismatches(actual, expected) == 0);
@@ -96,6 +103,7 @@ void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_b
   }
 }
 
+template <class F = Fr>
 void check_h(unsigned log_n, std::span<const int> split, bool satisfied, int tile_bits = kMaxTileBits,
              bool top_diagonal = false) {
   const auto seed = test_seed();
@@ -103,15 +111,16 @@ void check_h(unsigned log_n, std::span<const int> split, bool satisfied, int til
   CAPTURE(log_n);
   CAPTURE(top_diagonal);
   std::mt19937_64 rng(seed);
-  for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
+  for (const HConvention convention : kAllConventions) {
+    if (!NttField<F>::has_convention(convention)) continue;
     CAPTURE(convention_name(convention));
-    const Domain domain = Domain::make(log_n, convention);
-    HostTables tables(domain, split, top_diagonal);
-    std::vector<Fr> a = random_scalars(rng, domain.size()), b = random_scalars(rng, domain.size()),
-                    c = random_scalars(rng, domain.size());
+    const auto domain = BasicDomain<F>::make(log_n, convention);
+    HostTables<F> tables(domain, split, top_diagonal);
+    std::vector<F> a = random_scalars<F>(rng, domain.size()), b = random_scalars<F>(rng, domain.size()),
+                   c = random_scalars<F>(rng, domain.size());
     if (satisfied)
       for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] * b[i];
-    std::vector<Fr> ea = a, eb = b, ec = c;
+    std::vector<F> ea = a, eb = b, ec = c;
     cpu::compute_h(ea, eb, ec, domain);
     run_on_host(plan_h(tables.view, convention, a.data(), b.data(), c.data(), tile_bits));
     CHECK(count_mismatches(a, ea) == 0);
@@ -156,4 +165,15 @@ TEST_CASE("gpu/ntt emulation/the top pass's diagonal from a full table changes n
   const int split_15[] = {5, 5, 5};
   check_h(15, split_15, true, 9, true);
   check_h(13, {}, false, 9, true);
+}
+
+TEST_CASE("gpu/ntt emulation/BN254 transforms and H equal the CPU reference in snarkjs's convention") {
+  check_all_transforms<bn254::Fr>(10, {}, kMaxTileBits);
+  check_all_transforms<bn254::Fr>(13, {}, 9);
+  const int split_16[] = {6, 5, 5};
+  check_all_transforms<bn254::Fr>(16, split_16, 9, true);
+  check_h<bn254::Fr>(10, {}, false);
+  check_h<bn254::Fr>(14, {}, true, 9);
+  const int split_15[] = {5, 5, 5};
+  check_h<bn254::Fr>(15, split_15, false, 9, true);
 }

@@ -1,5 +1,6 @@
-// Random vectors of Fr and their comparison, for the NTT, H and MSM tests of every suite (CPU, the host
-// emulation of the GPU kernels, and the GPU suite).
+// Random vectors of Fr (either curve's: the template argument, BLS12-381's by default) and their comparison,
+// for the NTT, H and MSM tests of every suite (CPU, the host emulation of the GPU kernels, and the GPU
+// suite).
 #pragma once
 
 #include <tbb/blocked_range.h>
@@ -20,17 +21,19 @@
 
 namespace proofline::test_support {
 
-/// n uniform elements of Fr drawn from `rng`.
-inline std::vector<Fr> random_scalars(std::mt19937_64& rng, std::size_t n) {
-  std::vector<Fr> out(n);
-  for (Fr& value : out) value = random_field<Fr>(rng);
+/// n uniform elements of F drawn from `rng`.
+template <class F = Fr>
+std::vector<F> random_scalars(std::mt19937_64& rng, std::size_t n) {
+  std::vector<F> out(n);
+  for (F& value : out) value = random_field<F>(rng);
   return out;
 }
 
-/// n uniform elements of Fr from `seed`, drawn in parallel blocks (for the GPU suite's vectors of up to
+/// n uniform elements of F from `seed`, drawn in parallel blocks (for the GPU suite's vectors of up to
 /// 2^26).
-inline std::vector<Fr> random_scalars_parallel(std::uint64_t seed, std::size_t n) {
-  return cpu::random_fr_vector(seed, n);
+template <class F = Fr>
+std::vector<F> random_scalars_parallel(std::uint64_t seed, std::size_t n) {
+  return cpu::random_field_vector<F>(seed, n);
 }
 
 /// How many positions differ (all of them past the shorter length): one CHECK per vector keeps a failure's

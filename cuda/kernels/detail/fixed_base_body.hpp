@@ -17,7 +17,8 @@
 namespace proofline::cuda::detail {
 
 inline constexpr int kFixedBaseWindowBits = 8;
-inline constexpr int kFixedBaseWindows = msm_windows(kFixedBaseWindowBits);                        // 32
+/// Enough windows for scalars below 2^255, BLS12-381's and BN254's alike: one table layout for both.
+inline constexpr int kFixedBaseWindows = msm_windows(kFixedBaseWindowBits, 255);                   // 32
 inline constexpr std::uint32_t kFixedBaseDigits = std::uint32_t{1} << (kFixedBaseWindowBits - 1);  // 128
 inline constexpr std::uint32_t kFixedBaseTableSize = kFixedBaseWindows * kFixedBaseDigits;
 /// Outputs per inversion in the affine conversion.
@@ -39,7 +40,8 @@ PL_HD_INLINE void table_window_body(const AffinePoint<Curve>& base, XyzzPoint<Cu
 
 /// Scalar j (Montgomery form): [s]B in XYZZ.
 template <class Curve>
-PL_HD_INLINE XyzzPoint<Curve> fixed_base_body(const AffinePoint<Curve>* table, const Fr& scalar) {
+PL_HD_INLINE XyzzPoint<Curve> fixed_base_body(const AffinePoint<Curve>* table,
+                                              const typename Curve::Scalar& scalar) {
   const AbsScalar s = abs_scalar(scalar, true);
   XyzzPoint<Curve> acc = XyzzPoint<Curve>::infinity();
   for (int w = 0; w < kFixedBaseWindows; ++w) {

@@ -1,5 +1,6 @@
-// Internal: the fixed-base kernels, templated on the curve and instantiated once per group by
-// cuda/kernels/setup_g1.cu and setup_g2.cu. See fixed_base_body.hpp.
+// Internal: the fixed-base kernels, templated on the group and instantiated once per group by
+// cuda/kernels/setup_g1.cu, setup_g2.cu (BLS12-381), setup_g1_bn254.cu and setup_g2_bn254.cu. See
+// fixed_base_body.hpp.
 #pragma once
 
 #include <proofline/cuda/check.hpp>
@@ -14,8 +15,9 @@ __global__ void fixed_base_table_kernel(AffinePoint<Curve> base, XyzzPoint<Curve
 }
 
 template <class Curve>
-__global__ void __launch_bounds__(128) fixed_base_kernel(const AffinePoint<Curve>* table, const Fr* scalars,
-                                                         std::uint32_t n, XyzzPoint<Curve>* out) {
+__global__ void __launch_bounds__(128)
+    fixed_base_kernel(const AffinePoint<Curve>* table, const typename Curve::Scalar* scalars, std::uint32_t n,
+                      XyzzPoint<Curve>* out) {
   const std::uint32_t j = blockIdx.x * 128 + threadIdx.x;
   if (j < n) out[j] = fixed_base_body(table, scalars[j]);
 }
@@ -48,8 +50,9 @@ void launch_fixed_base_table_impl(const AffinePoint<Curve>& base, AffinePoint<Cu
 }
 
 template <class Curve>
-void launch_fixed_base_impl(const AffinePoint<Curve>* table, const Fr* scalars, std::size_t n,
-                            AffinePoint<Curve>* out, XyzzPoint<Curve>* temp, cudaStream_t stream) {
+void launch_fixed_base_impl(const AffinePoint<Curve>* table, const typename Curve::Scalar* scalars,
+                            std::size_t n, AffinePoint<Curve>* out, XyzzPoint<Curve>* temp,
+                            cudaStream_t stream) {
   if (n == 0) return;
   fixed_base_kernel<Curve>
       <<<fixed_base_blocks(n), 128, 0, stream>>>(table, scalars, static_cast<std::uint32_t>(n), temp);

@@ -3,13 +3,13 @@
 // CPU tests run. Every body takes its thread coordinates explicitly; the kernels pass blockIdx/threadIdx, the
 // tests loop.
 //
-// The phases, for n points P_i and scalars s_i, window width c, W = ceil(255 / c) windows, digit magnitudes
-// 1..B with B = 2^(c-1), and K = B + 1 bucket slots per window (slot 0 stays empty, so a slot's index is its
-// weight):
+// The phases, for n points P_i and scalars s_i in a field of b-bit modulus r (255 bits for BLS12-381, 254 for
+// BN254), window width c, W = ceil(b / c) windows, digit magnitudes 1..B with B = 2^(c-1), and K = B + 1
+// bucket slots per window (slot 0 stays empty, so a slot's index is its weight):
 //  1. (Groth16 split only) classify: s = 0 is dropped, |s| = 1 (after the abs trick below) goes to the
 //     list of "ones" that a batch addition sums, everything else to the list of "rest" indices.
 //  2. digits: s becomes canonical; if s > (r-1)/2 it is replaced by r - s and the point negated (the abs
-//     trick: s < 2^254 afterwards). Booth recoding gives W signed digits in [-B, B] with no carries between
+//     trick: s < 2^(b-1) afterwards). Booth recoding gives W signed digits in [-B, B] with no carries between
 //     windows. Each nonzero digit counts one entry in its bucket (w, |d|).
 //  3. an exclusive scan of the counts gives every bucket's range [starts[k], starts[k+1]) in one array of
 //     entries; scatter writes each entry (point index | sign << 31) into its bucket's range (counting sort).
@@ -31,21 +31,23 @@
 #include <proofline/arith/bigint.hpp>
 #include <proofline/arith/config.hpp>
 #include <proofline/arith/curve.hpp>
-#include <proofline/arith/fr.hpp>
 
 namespace proofline::cuda::detail {
 
-inline constexpr int kScalarBits = 255;  ///< r < 2^255
+/// Bits of the scalar field's modulus: r < 2^255 for BLS12-381, r < 2^254 for BN254.
+template <class F>
+inline constexpr int kMsmScalarBits = static_cast<int>(F::modulus_bits);
 inline constexpr std::uint32_t kSignBit = 0x80000000u;
 inline constexpr std::uint32_t kIndexMask = 0x7fffffffu;
 inline constexpr std::uint32_t kNoBucket = 0xffffffffu;
 /// A bucket spread over more chunks than this is summed by a whole block (the hot fixup).
 inline constexpr std::uint32_t kSerialFixupChunks = 16;
 
-/// Windows needed for c-bit signed digits of scalars below 2^254: W c >= 255 keeps bit W c - 1 zero, so the
-/// top window's Booth digit needs no carry out.
-PL_HD_INLINE constexpr int msm_windows(int window_bits) {
-  return (kScalarBits + window_bits - 1) / window_bits;
+/// Windows needed for c-bit signed digits of scalars below r < 2^b (b = scalar_bits): after the abs trick
+/// they are below 2^(b-1), so W c >= b keeps bit W c - 1 zero and the top window's Booth digit needs no carry
+/// out.
+PL_HD_INLINE constexpr int msm_windows(int window_bits, int scalar_bits) {
+  return (scalar_bits + window_bits - 1) / window_bits;
 }
 
 /// Device-side counters of one MSM (zeroed at the start of each call).
@@ -56,8 +58,9 @@ struct MsmCounters {
   std::uint32_t padding = 0;
 };
 
-/// Sizes and device pointers of one MSM call that do not depend on the curve (the scalar, digit and sort
-/// phases, compiled once). Plain data, passed to kernels by value.
+/// Sizes and device pointers of one MSM call that do not depend on the group (the scalar, digit and sort
+/// phases, compiled once per scalar field F). Plain data, passed to kernels by value.
+template <class F>
 struct MsmCommonArgs {
   std::uint32_t n = 0;                 ///< points and scalars
   int window_bits = 0;                 ///< c
@@ -68,7 +71,7 @@ struct MsmCommonArgs {
   bool montgomery = true;              ///< scalars in Montgomery form (else canonical integers < r)
   bool split = false;                  ///< Groth16 split of 0 / +-1 / rest
 
-  const Fr* scalars = nullptr;
+  const F* scalars = nullptr;
 
   MsmCounters* counters = nullptr;
   std::uint32_t* rest_index = nullptr;  ///< [n] split mode: scalar indices that go through Pippenger
@@ -89,9 +92,9 @@ struct MsmCommonArgs {
   }
 };
 
-/// The curve-dependent part: the points, bucket sums and partial sums.
+/// The group-dependent part: the points, bucket sums and partial sums.
 template <class Curve>
-struct MsmArgs : MsmCommonArgs {
+struct MsmArgs : MsmCommonArgs<typename Curve::Scalar> {
   const AffinePoint<Curve>* points = nullptr;
   XyzzPoint<Curve>* buckets = nullptr;  ///< [W K] bucket sums (valid where counts[k] != 0)
   XyzzPoint<Curve>* head = nullptr;     ///< [chunk_threads]
@@ -100,18 +103,21 @@ struct MsmArgs : MsmCommonArgs {
 
 // ---- scalars -------------------------------------------------------------------------------------------
 
-/// The canonical integer of a scalar and whether the abs trick negated it (then the result is r - s < 2^254).
+/// The canonical integer of a scalar and whether the abs trick negated it (then the result is r - s <
+/// 2^(b-1)).
 struct AbsScalar {
   BigInt<4> value;
   bool negate = false;
 };
 
-PL_HD_INLINE AbsScalar abs_scalar(const Fr& scalar, bool montgomery) {
+template <class F>
+PL_HD_INLINE AbsScalar abs_scalar(const F& scalar, bool montgomery) {
+  static_assert(F::N == 4, "the digit code reads scalars of four 64-bit limbs");
   AbsScalar out;
   out.value = montgomery ? scalar.canonical() : scalar.montgomery();
-  constexpr BigInt<4> r = Fr::modulus;
+  constexpr BigInt<4> r = F::modulus;
   constexpr BigInt<4> half = [] {
-    BigInt<4> h = Fr::modulus;
+    BigInt<4> h = F::modulus;
     h.shift_right_1();  // (r - 1) / 2, r odd
     return h;
   }();
@@ -137,7 +143,8 @@ PL_HD_INLINE int booth_digit(const BigInt<4>& value, int window, int window_bits
 enum class ScalarClass : std::uint8_t { zero, one, rest };
 
 /// Split mode: what happens to scalar i; for +-1 the entry (index | sign) goes to the ones list.
-PL_HD_INLINE ScalarClass classify_scalar(const Fr& scalar, bool montgomery, std::uint32_t index,
+template <class F>
+PL_HD_INLINE ScalarClass classify_scalar(const F& scalar, bool montgomery, std::uint32_t index,
                                          std::uint32_t& ones_entry) {
   const AbsScalar s = abs_scalar(scalar, montgomery);
   if (s.value.is_zero()) return ScalarClass::zero;
@@ -238,7 +245,8 @@ PL_HD_INLINE std::uint32_t fetch_add(std::uint32_t* target, std::uint32_t value)
 // ---- digits, counting sort -------------------------------------------------------------------------------
 
 /// Item j (< item_count): its W digits and their bucket counts.
-PL_HD_INLINE void digits_body(const MsmCommonArgs& a, std::uint32_t j) {
+template <class F>
+PL_HD_INLINE void digits_body(const MsmCommonArgs<F>& a, std::uint32_t j) {
   const std::uint32_t index = a.split ? a.rest_index[j] : j;
   const AbsScalar s = abs_scalar(a.scalars[index], a.montgomery);
   for (int w = 0; w < a.windows; ++w) {
@@ -255,7 +263,8 @@ PL_HD_INLINE void digits_body(const MsmCommonArgs& a, std::uint32_t j) {
 }
 
 /// Item j of window w: its entry goes to the next free position of its bucket.
-PL_HD_INLINE void scatter_body(const MsmCommonArgs& a, std::uint32_t j, int w) {
+template <class F>
+PL_HD_INLINE void scatter_body(const MsmCommonArgs<F>& a, std::uint32_t j, int w) {
   const std::uint32_t code = a.digits[static_cast<std::size_t>(w) * a.n + j];
   if (code == 0) return;
   const std::uint32_t bucket = static_cast<std::uint32_t>(w) * a.slots_per_window + (code & kIndexMask);
@@ -321,7 +330,8 @@ PL_HD_INLINE void accumulate_body(const MsmArgs<Curve>& a, std::uint32_t t) {
 }
 
 /// The last accumulate thread whose chunk holds a position of bucket k (k nonempty).
-PL_HD_INLINE std::uint32_t last_chunk_of(const MsmCommonArgs& a, std::uint32_t bucket) {
+template <class F>
+PL_HD_INLINE std::uint32_t last_chunk_of(const MsmCommonArgs<F>& a, std::uint32_t bucket) {
   return (a.starts[bucket + 1] - 1) / a.chunk;
 }
 

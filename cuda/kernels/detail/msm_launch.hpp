@@ -1,12 +1,13 @@
 // Internal: the host entry points of the MSM kernels (defined in cuda/kernels/msm_*.cu, built only with
-// CUDA). Plain C++ declarations, so that gpu_msm.cpp stays a host compiler file.
+// CUDA), one overload per curve and group. Plain C++ declarations, so that gpu_msm.cpp stays a host compiler
+// file.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/cuda/detail/msm_plan.hpp>
 
 struct CUstream_st;
@@ -16,9 +17,15 @@ namespace proofline::cuda::detail {
 /// CUB's temporary storage for the scan of `items` bucket counts.
 std::size_t msm_scan_temp_bytes(std::size_t items);
 
+/// starts = the exclusive scan of the `items` counts (CUB; `scan_temp` has msm_scan_temp_bytes(items) bytes).
+void launch_msm_scan(std::uint32_t* counts, std::uint32_t* starts, std::size_t items, void* scan_temp,
+                     std::size_t scan_temp_bytes, CUstream_st* stream);
+
 /// Classify (split mode), digits, scan and scatter: fills a.counts, a.starts, a.entries (and a.rest_index,
 /// a.ones_entry, a.counters). `scan_temp` has msm_scan_temp_bytes(W K + 1) bytes.
-void launch_msm_sort(const MsmCommonArgs& a, void* scan_temp, std::size_t scan_temp_bytes,
+void launch_msm_sort(const MsmCommonArgs<Fr>& a, void* scan_temp, std::size_t scan_temp_bytes,
+                     CUstream_st* stream);
+void launch_msm_sort(const MsmCommonArgs<bn254::Fr>& a, void* scan_temp, std::size_t scan_temp_bytes,
                      CUstream_st* stream);
 
 /// Everything after the sort: the ones' batch addition (split mode), accumulation, fixups, reduction levels
@@ -36,14 +43,19 @@ struct MsmTail {
 
 void launch_msm_tail(const MsmTail<G1Params>& tail, CUstream_st* stream);
 void launch_msm_tail(const MsmTail<G2Params>& tail, CUstream_st* stream);
+void launch_msm_tail(const MsmTail<bn254::G1Params>& tail, CUstream_st* stream);
+void launch_msm_tail(const MsmTail<bn254::G2Params>& tail, CUstream_st* stream);
 
-/// Streamed MSM, after each batch: *total = first ? *partial : *total + *partial (device memory).
+/// Streamed MSM (BLS12-381 only), after each batch: *total = first ? *partial : *total + *partial (device
+/// memory).
 void launch_msm_add_result(G1Jacobian* total, const G1Jacobian* partial, bool first, CUstream_st* stream);
 void launch_msm_add_result(G2Jacobian* total, const G2Jacobian* partial, bool first, CUstream_st* stream);
 
-/// Threads per block of the block-wide point sums (hot buckets, ones): their shared memory is 24 KiB.
+/// Threads per block of the block-wide point sums (hot buckets, ones): their shared memory is at most 24 KiB,
+/// and the tree sum needs a power of two (BN254's 128- and 256-byte points leave part of it unused).
 template <class Curve>
-inline constexpr unsigned kBlockSumThreads = 24576 / sizeof(XyzzPoint<Curve>);
+inline constexpr unsigned kBlockSumThreads = static_cast<unsigned>(std::bit_floor(24576 /
+                                                                                  sizeof(XyzzPoint<Curve>)));
 
 /// Register budget of the kernels whose loop is the mixed addition (accumulate, ones): 128 threads and as
 /// many blocks per SM as the curve's arithmetic allows without heavy spilling (see -Xptxas -v).
@@ -55,6 +67,14 @@ struct AccumulateShape<G1Params> {
 };
 template <>
 struct AccumulateShape<G2Params> {
+  static constexpr unsigned threads = 128, min_blocks = 2;
+};
+template <>
+struct AccumulateShape<bn254::G1Params> {
+  static constexpr unsigned threads = 128, min_blocks = 4;
+};
+template <>
+struct AccumulateShape<bn254::G2Params> {
   static constexpr unsigned threads = 128, min_blocks = 2;
 };
 /// The ones' batch addition runs as many blocks of kBlockSumThreads per SM as fill the same register budget;

@@ -1,5 +1,6 @@
-// Internal: the curve-dependent kernels of the GPU MSM (the point additions), templated on the curve and
-// instantiated once per group by cuda/kernels/msm_g1.cu and msm_g2.cu. See msm_body.hpp for the algorithm.
+// Internal: the group-dependent kernels of the GPU MSM (the point additions), templated on the group and
+// instantiated once per group by cuda/kernels/msm_g1.cu, msm_g2.cu (BLS12-381), msm_g1_bn254.cu and
+// msm_g2_bn254.cu. See msm_body.hpp for the algorithm.
 #pragma once
 
 #include <proofline/cuda/check.hpp>

@@ -1,6 +1,7 @@
 // Internal: the plain-data description of one NTT pass and of one bit-reversal launch, shared by the host
-// planner (cuda/detail/ntt_plan.cpp), the CUDA kernels (cuda/kernels/ntt_pass.cu) and the host emulation of
-// those kernels that the CPU tests run. Everything here is trivially copyable and passed to kernels by value.
+// planner (cuda/detail/ntt_plan.cpp), the CUDA kernels (cuda/kernels/detail/ntt_pass.cuh) and the host
+// emulation of those kernels that the CPU tests run. Everything here is trivially copyable and passed to
+// kernels by value. F is the scalar field, BLS12-381's Fr or BN254's (both four 64-bit limbs).
 //
 // A size-n NTT (n = 2^L) is done in P <= 3 passes over memory (four-step decomposition). A pass handles k
 // consecutive bits [lo_bits, lo_bits + k) of the position index: each group of K = 2^k elements that differ
@@ -18,8 +19,6 @@
 
 #include <cstdint>
 
-#include <proofline/arith/fr.hpp>
-
 namespace proofline::cuda::detail {
 
 inline constexpr int kMinLogN = 10;
@@ -28,8 +27,9 @@ inline constexpr int kMaxTileBits = 10;  ///< 1024 elements, 32 KiB of shared me
 inline constexpr int kRegBits = 2;       ///< log2 of the elements a thread holds in a round (radix-4 rounds)
 inline constexpr int kRegs = 1 << kRegBits;
 inline constexpr int kMaxRounds = (kMaxTileBits + kRegBits - 1) / kRegBits;
-inline constexpr int kPowerLoBits = 14;   ///< two-level power tables: x^e = hi[e >> 14] · lo[e & 0x3fff]
-inline constexpr int kRootLogOrder = 28;  ///< the power tables of roots are of w_2^28 (e < 2^28)
+inline constexpr int kPowerLoBits = 14;  ///< two-level power tables: x^e = hi[e >> 14] · lo[e & 0x3fff]
+/// The power tables of roots are of w_2^28 (e < 2^28), a root both curves' Fr have (two-adicity 32 and 28).
+inline constexpr int kRootLogOrder = 28;
 
 /// One round: registers 0..kRegs-1 of a thread hold the elements e_base(thread) | e_off[o]; the radix-2
 /// stages pair the top register bit, then the register bits rotate left by one (the top one to bit 0) for the
@@ -51,16 +51,18 @@ enum class ScaleKind : std::uint8_t {
 };
 
 /// A per-element factor applied at a pass's input or output (coset shifts, 1/n, 1/Z(g)).
+template <class F>
 struct Scale {
   ScaleKind kind = ScaleKind::none;
   bool reversed = false;  ///< j = bitrev_L(position): the data is in bit-reversed order there
-  const Fr* hi[3] = {};   ///< per batch vector
-  const Fr* lo = nullptr;
-  Fr constant[3] = {};
+  const F* hi[3] = {};    ///< per batch vector
+  const F* lo = nullptr;
+  F constant[3] = {};
 };
 
+template <class F>
 struct PassArgs {
-  Fr* data[3] = {};  ///< the batch, transformed in place (one grid row per vector)
+  F* data[3] = {};  ///< the batch, transformed in place (one grid row per vector)
   int batch = 1;
 
   std::uint8_t log_n = 0;
@@ -74,29 +76,31 @@ struct PassArgs {
 
   /// Inner twiddles and the diagonal's fallback: w^e = root_hi[e >> 14] · root_lo[e & 0x3fff], w = w_2^28 of
   /// the transform's direction.
-  const Fr* root_hi = nullptr;
-  const Fr* root_lo = nullptr;
+  const F* root_hi = nullptr;
+  const F* root_lo = nullptr;
   /// The diagonal as a full table, d_full[(s << lo_bits) + lo], or null. The middle pass's table has the
   /// inverse's 1/n folded in; the top pass's (when the engine built one) holds the root powers alone.
-  const Fr* d_full = nullptr;
+  const F* d_full = nullptr;
 
-  Scale in_scale;   ///< applied where the pass reads (first pass only)
-  Scale out_scale;  ///< applied where the pass writes (last pass only)
+  Scale<F> in_scale;   ///< applied where the pass reads (first pass only)
+  Scale<F> out_scale;  ///< applied where the pass writes (last pass only)
 
   /// Fused H pointwise (last coset-NTT pass of c): out[i] = pw_a[i] · pw_b[i] − value (batch 1).
-  const Fr* pw_a = nullptr;
-  const Fr* pw_b = nullptr;
-  Fr* pw_out = nullptr;
+  const F* pw_a = nullptr;
+  const F* pw_b = nullptr;
+  F* pw_out = nullptr;
 };
 
 /// Blocks of a pass launch per vector.
-inline std::uint32_t pass_blocks(const PassArgs& args) {
+template <class F>
+inline std::uint32_t pass_blocks(const PassArgs<F>& args) {
   return static_cast<std::uint32_t>((std::uint64_t{1} << args.log_n) >> args.tile_bits);
 }
 
 /// In-place bit reversal of n = 2^log_n elements (log_n >= 10) in tiles of 32 x 32.
+template <class F>
 struct BitrevArgs {
-  Fr* data[3] = {};
+  F* data[3] = {};
   int batch = 1;
   std::uint8_t log_n = 0;
 };

@@ -1,5 +1,7 @@
-// Internal: host entry points of the NTT kernels (cuda/kernels/ntt_pass.cu). Plain C++: the engine calls them
-// from a .cpp file. Every function checks its launch and throws Error(Errc::cuda) on failure.
+// Internal: host entry points of the NTT kernels (cuda/kernels/detail/ntt_pass.cuh), templated on the scalar
+// field F and instantiated for BLS12-381's Fr by cuda/kernels/ntt_pass.cu and for BN254's by
+// ntt_pass_bn254.cu. Plain C++: the engine calls them from a .cpp file. Every function checks its launch and
+// throws Error(Errc::cuda) on failure.
 #pragma once
 
 #include <proofline/cuda/kernels/detail/ntt_args.hpp>
@@ -9,17 +11,21 @@ struct CUstream_st;
 namespace proofline::cuda::detail {
 
 /// Raises the kernels' dynamic shared-memory limits on the current device (once per device).
+template <class F>
 void configure_ntt_kernels();
 
 /// One pass of args.batch vectors: (n / tile) x batch blocks of tile/8 threads.
-void launch_ntt_pass(const PassArgs& args, CUstream_st* stream);
+template <class F>
+void launch_ntt_pass(const PassArgs<F>& args, CUstream_st* stream);
 
 /// Fills out[(s << lo_bits) + lo] = w^(lo·bitrev_k(s)), w of order 2^(lo_bits + k), from the root power
 /// tables (lo_bits + k >= 10): a full diagonal table.
-void launch_diagonal_table(Fr* out, const Fr* root_hi, const Fr* root_lo, unsigned lo_bits, unsigned k,
+template <class F>
+void launch_diagonal_table(F* out, const F* root_hi, const F* root_lo, unsigned lo_bits, unsigned k,
                            CUstream_st* stream);
 
 /// In-place bit reversal of args.batch vectors.
-void launch_bit_reverse(const BitrevArgs& args, CUstream_st* stream);
+template <class F>
+void launch_bit_reverse(const BitrevArgs<F>& args, CUstream_st* stream);
 
 }  // namespace proofline::cuda::detail

@@ -1,8 +1,9 @@
 // Internal: the work of one NTT pass block and one bit-reversal block, phase by phase, as host+device
-// functions. The kernels (cuda/kernels/ntt_pass.cu) run each phase per thread with __syncthreads() between
-// phases; run_pass_on_host / run_bitrev_on_host below run the same phases over all threads of all blocks
-// in turn, so the CPU tests check the kernels' index arithmetic, tiling and twiddles bit for bit without a
-// GPU (only the device multiplication itself differs, and tests/gpu checks that one on the device).
+// functions templated on the scalar field F (either curve's Fr: four 64-bit limbs). The kernels
+// (cuda/kernels/detail/ntt_pass.cuh) run each phase per thread with __syncthreads() between phases;
+// run_pass_on_host / run_bitrev_on_host below run the same phases over all threads of all blocks in turn, so
+// the CPU tests check the kernels' index arithmetic, tiling and twiddles bit for bit without a GPU (only the
+// device multiplication itself differs, and tests/gpu checks that one on the device).
 //
 // Shared memory holds a tile as two planes of 16-byte chunks (limbs 0-1 and 2-3 of each element), the second
 // plane 4 chunks further so a chunk's two halves never share a bank group. Slots are swizzled:
@@ -14,7 +15,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include <proofline/arith/fr.hpp>
 #include <proofline/cuda/kernels/detail/ntt_args.hpp>
 
 namespace proofline::cuda::detail {
@@ -28,11 +28,13 @@ struct alignas(16) Chunk {
 #endif
 
 /// Read-only table entry (twiddles, coset powers): through the non-coherent cache on the device.
-PL_HD_INLINE Fr load_table(const Fr* p) {
+template <class F>
+PL_HD_INLINE F load_table(const F* p) {
+  static_assert(sizeof(F) == 32 && F::N == 4, "the NTT moves elements as two 16-byte halves");
 #if defined(__CUDA_ARCH__)
   const ulonglong2 a = __ldg(reinterpret_cast<const ulonglong2*>(p));
   const ulonglong2 b = __ldg(reinterpret_cast<const ulonglong2*>(p) + 1);
-  Fr out;
+  F out;
   out.limb[0] = a.x;
   out.limb[1] = a.y;
   out.limb[2] = b.x;
@@ -44,10 +46,11 @@ PL_HD_INLINE Fr load_table(const Fr* p) {
 }
 
 /// Vector data in global memory (written by earlier launches: not through the read-only path).
-PL_HD_INLINE Fr load_global(const Fr* p) {
+template <class F>
+PL_HD_INLINE F load_global(const F* p) {
   const Chunk* q = reinterpret_cast<const Chunk*>(p);
   const Chunk a = q[0], b = q[1];
-  Fr out;
+  F out;
   out.limb[0] = a.x;
   out.limb[1] = a.y;
   out.limb[2] = b.x;
@@ -55,7 +58,8 @@ PL_HD_INLINE Fr load_global(const Fr* p) {
   return out;
 }
 
-PL_HD_INLINE void store_global(Fr* p, const Fr& x) {
+template <class F>
+PL_HD_INLINE void store_global(F* p, const F& x) {
   Chunk* q = reinterpret_cast<Chunk*>(p);
   Chunk a, b;
   a.x = x.limb[0];
@@ -83,9 +87,10 @@ PL_HD_INLINE std::uint32_t swizzle(std::uint32_t e) {
   return e ^ ((x ^ (x >> 5) ^ (x >> 10)) & 31u);
 }
 
-PL_HD_INLINE Fr smem_load(const Chunk* sm, std::uint32_t plane1, std::uint32_t slot) {
+template <class F>
+PL_HD_INLINE F smem_load(const Chunk* sm, std::uint32_t plane1, std::uint32_t slot) {
   const Chunk a = sm[slot], b = sm[plane1 + slot];
-  Fr out;
+  F out;
   out.limb[0] = a.x;
   out.limb[1] = a.y;
   out.limb[2] = b.x;
@@ -93,7 +98,8 @@ PL_HD_INLINE Fr smem_load(const Chunk* sm, std::uint32_t plane1, std::uint32_t s
   return out;
 }
 
-PL_HD_INLINE void smem_store(Chunk* sm, std::uint32_t plane1, std::uint32_t slot, const Fr& x) {
+template <class F>
+PL_HD_INLINE void smem_store(Chunk* sm, std::uint32_t plane1, std::uint32_t slot, const F& x) {
   Chunk a, b;
   a.x = x.limb[0];
   a.y = x.limb[1];
@@ -122,7 +128,8 @@ struct Tile {
   std::uint32_t lo0 = 0;   ///< column of tile element 0 (lo_bits > 0)
 };
 
-PL_HD_INLINE Tile tile_of(const PassArgs& a, std::uint32_t block) {
+template <class F>
+PL_HD_INLINE Tile tile_of(const PassArgs<F>& a, std::uint32_t block) {
   Tile tile;
   if (a.lo_bits > 0) {
     // Columns are the low bits: a tile is C adjacent columns of one segment of N' = 2^(lo_bits + k).
@@ -137,11 +144,13 @@ PL_HD_INLINE Tile tile_of(const PassArgs& a, std::uint32_t block) {
 }
 
 /// Tile index e: (group index s, column c) as e = s·C + c when lo_bits > 0, else e = c·K + s.
-PL_HD_INLINE std::uint32_t group_index(const PassArgs& a, std::uint32_t e) {
+template <class F>
+PL_HD_INLINE std::uint32_t group_index(const PassArgs<F>& a, std::uint32_t e) {
   return a.lo_bits > 0 ? e >> a.log_c : e & ((1u << a.k) - 1u);
 }
 
-PL_HD_INLINE std::uint64_t position(const PassArgs& a, const Tile& tile, std::uint32_t e) {
+template <class F>
+PL_HD_INLINE std::uint64_t position(const PassArgs<F>& a, const Tile& tile, std::uint32_t e) {
   if (a.lo_bits > 0)
     return tile.base + (static_cast<std::uint64_t>(e >> a.log_c) << a.lo_bits) + (e & ((1u << a.log_c) - 1u));
   return tile.base + e;
@@ -152,16 +161,18 @@ PL_HD_INLINE std::uint64_t position(const PassArgs& a, const Tile& tile, std::ui
 
 /// Up to two table entries an element is multiplied by (a phase has either the diagonal or a scale, never
 /// both, so every phase needs at most two multiplications plus the pointwise one: one code path for all).
+template <class F>
 struct Factors {
-  Fr first, second;
+  F first, second;
   bool use_first = false, use_second = false;
 };
 
 /// w_N'^(lo·bitrev_k(s)) for N' = 2^(lo_bits + k) as hi · lo entries of the root power tables (a factor
 /// that is 1 is left out).
-PL_HD_INLINE Factors root_power_factors(const Fr* root_hi, const Fr* root_lo, unsigned lo_bits, unsigned k,
-                                        std::uint32_t s, std::uint32_t lo) {
-  Factors f;
+template <class F>
+PL_HD_INLINE Factors<F> root_power_factors(const F* root_hi, const F* root_lo, unsigned lo_bits, unsigned k,
+                                           std::uint32_t s, std::uint32_t lo) {
+  Factors<F> f;
   const std::uint32_t exponent = (lo * bit_reverse(s, k)) << (kRootLogOrder - lo_bits - k);
   const std::uint32_t hi = exponent >> kPowerLoBits, low = exponent & ((1u << kPowerLoBits) - 1u);
   if (hi != 0) {
@@ -176,22 +187,24 @@ PL_HD_INLINE Factors root_power_factors(const Fr* root_hi, const Fr* root_lo, un
 }
 
 /// Entry (s << lo_bits) + lo of a full diagonal table: w_N'^(lo·bitrev_k(s)), N' = 2^(lo_bits + k).
-PL_HD_INLINE Fr diagonal_entry(const Fr* root_hi, const Fr* root_lo, unsigned lo_bits, unsigned k,
-                               std::uint32_t index) {
-  const Factors f =
+template <class F>
+PL_HD_INLINE F diagonal_entry(const F* root_hi, const F* root_lo, unsigned lo_bits, unsigned k,
+                              std::uint32_t index) {
+  const Factors<F> f =
       root_power_factors(root_hi, root_lo, lo_bits, k, index >> lo_bits, index & ((1u << lo_bits) - 1u));
   if (f.use_first && f.use_second) return f.first * f.second;
   if (f.use_first) return f.first;
-  return f.use_second ? f.second : Fr::one();
+  return f.use_second ? f.second : F::one();
 }
 
 /// D(s, lo) = w_N'^(lo·bitrev_k(s)), N' = 2^(lo_bits + k): a full-table entry or hi · lo of the root tables.
-PL_HD_INLINE Factors diagonal_factors(const PassArgs& a, const Tile& tile, std::uint32_t e) {
+template <class F>
+PL_HD_INLINE Factors<F> diagonal_factors(const PassArgs<F>& a, const Tile& tile, std::uint32_t e) {
   const std::uint32_t s = e >> a.log_c;
   const std::uint32_t lo = tile.lo0 + (e & ((1u << a.log_c) - 1u));
   if (a.d_full != nullptr) {
     // A full table may hold the inverse's 1/n too, so it is read even where the root power is 1.
-    Factors f;
+    Factors<F> f;
     f.first = load_table(a.d_full + ((static_cast<std::uint64_t>(s) << a.lo_bits) + lo));
     f.use_first = true;
     return f;
@@ -199,8 +212,9 @@ PL_HD_INLINE Factors diagonal_factors(const PassArgs& a, const Tile& tile, std::
   return root_power_factors(a.root_hi, a.root_lo, a.lo_bits, a.k, s, lo);
 }
 
-PL_HD_INLINE Factors scale_factors(const Scale& scale, int v, unsigned log_n, std::uint64_t pos) {
-  Factors f;
+template <class F>
+PL_HD_INLINE Factors<F> scale_factors(const Scale<F>& scale, int v, unsigned log_n, std::uint64_t pos) {
+  Factors<F> f;
   f.use_first = true;
   if (scale.kind == ScaleKind::constant) {
     f.first = scale.constant[v];
@@ -219,10 +233,12 @@ PL_HD_INLINE Factors scale_factors(const Scale& scale, int v, unsigned log_n, st
 
 /// Whether a pass multiplies at its input (DIT diagonal, first pass's scale) or output (DIF diagonal, last
 /// pass's scale, fused pointwise): each is one extra phase over the tile in shared memory.
-PL_HD_INLINE bool has_input_phase(const PassArgs& a) {
+template <class F>
+PL_HD_INLINE bool has_input_phase(const PassArgs<F>& a) {
   return (!a.dif && a.lo_bits > 0) || a.in_scale.kind != ScaleKind::none;
 }
-PL_HD_INLINE bool has_output_phase(const PassArgs& a) {
+template <class F>
+PL_HD_INLINE bool has_output_phase(const PassArgs<F>& a) {
   return (a.dif && a.lo_bits > 0) || a.out_scale.kind != ScaleKind::none || a.pw_out != nullptr;
 }
 
@@ -231,13 +247,13 @@ PL_HD_INLINE bool has_output_phase(const PassArgs& a) {
 /// tile (the pass then copies nothing in); the output side takes them from the tile and writes them to
 /// global memory (to pw_out with the fused pointwise; the pass then copies nothing out). Measured on the
 /// H200: 2-3 % faster than a separate copy phase and barrier (perf/NOTES-gpu-ntt.md).
-template <bool Dif>
-PL_HD_INLINE void elementwise_phase(const PassArgs& a, const Tile& tile, int v, bool input, Chunk* sm,
+template <bool Dif, class F>
+PL_HD_INLINE void elementwise_phase(const PassArgs<F>& a, const Tile& tile, int v, bool input, Chunk* sm,
                                     std::uint32_t t) {
   const unsigned threads = 1u << (a.tile_bits - kRegBits);
   const std::uint32_t plane1 = plane1_offset(a.tile_bits);
   const bool diagonal = a.lo_bits > 0 && (input != Dif);
-  const Scale& scale = input ? a.in_scale : a.out_scale;
+  const Scale<F>& scale = input ? a.in_scale : a.out_scale;
   const bool pointwise = !input && a.pw_out != nullptr;
 #if defined(__CUDA_ARCH__)
 #pragma unroll 2
@@ -246,12 +262,12 @@ PL_HD_INLINE void elementwise_phase(const PassArgs& a, const Tile& tile, int v, 
     const std::uint32_t e = t + threads * i;
     const std::uint32_t slot = swizzle(e);
     const std::uint64_t pos = position(a, tile, e);
-    Factors f;
+    Factors<F> f;
     if (diagonal)
       f = diagonal_factors(a, tile, e);
     else if (scale.kind != ScaleKind::none)
       f = scale_factors(scale, v, a.log_n, pos);
-    Fr x = input ? load_global(a.data[v] + pos) : smem_load(sm, plane1, slot);
+    F x = input ? load_global(a.data[v] + pos) : smem_load<F>(sm, plane1, slot);
     if (f.use_first) x = x * f.first;
     if (f.use_second) x = x * f.second;
     if (pointwise) x = load_global(a.pw_a + pos) * load_global(a.pw_b + pos) - x;
@@ -263,16 +279,16 @@ PL_HD_INLINE void elementwise_phase(const PassArgs& a, const Tile& tile, int v, 
 }
 
 /// One round: load kRegs elements, up to kRegBits radix-2 stages, store them back to the same slots.
-template <bool Dif>
-PL_HD_INLINE void round_phase(const PassArgs& a, const RoundPlan& rp, Chunk* sm, std::uint32_t t) {
+template <bool Dif, class F>
+PL_HD_INLINE void round_phase(const PassArgs<F>& a, const RoundPlan& rp, Chunk* sm, std::uint32_t t) {
   const std::uint32_t plane1 = plane1_offset(a.tile_bits);
   std::uint32_t e_base = 0;
   for (unsigned m = 0; m < rp.thread_bits; ++m) e_base |= ((t >> m) & 1u) << rp.thread_pos[m];
   const std::uint32_t slot_base = swizzle(e_base);
   const std::uint32_t s_base = group_index(a, e_base);
   constexpr int half = kRegs / 2;
-  Fr x[kRegs];
-  PL_UNROLL for (int o = 0; o < kRegs; ++o) x[o] = smem_load(sm, plane1, slot_base ^ rp.phys_off[o]);
+  F x[kRegs];
+  PL_UNROLL for (int o = 0; o < kRegs; ++o) x[o] = smem_load<F>(sm, plane1, slot_base ^ rp.phys_off[o]);
 
   // Unrolled: the rotation below is a renaming of registers, not moves.
   PL_UNROLL for (int stage = 0; stage < kRegBits; ++stage) {
@@ -283,12 +299,12 @@ PL_HD_INLINE void round_phase(const PassArgs& a, const RoundPlan& rp, Chunk* sm,
         // w_2h^(s mod h) = w_2^28^((s mod h) << (27 − log_h)): an entry of the high table.
         const std::uint32_t idx = (s_base | rp.s_add[stage][j]) & h_mask;
         if constexpr (Dif) {
-          Fr d = x[j] - x[j + half];
+          F d = x[j] - x[j + half];
           x[j] = x[j] + x[j + half];
           if (idx != 0) d = d * load_table(a.root_hi + (idx << (13 - log_h)));
           x[j + half] = d;
         } else {
-          Fr y = x[j + half];
+          F y = x[j + half];
           if (idx != 0) y = y * load_table(a.root_hi + (idx << (13 - log_h)));
           x[j + half] = x[j] - y;
           x[j] = x[j] + y;
@@ -297,7 +313,7 @@ PL_HD_INLINE void round_phase(const PassArgs& a, const RoundPlan& rp, Chunk* sm,
     }
     // Rotate the register bits (swap bits 0 and 1): the next stage pairs what was bit 0. After two rotations
     // every register holds its own element again.
-    const Fr r1 = x[1];
+    const F r1 = x[1];
     x[1] = x[2];
     x[2] = r1;
   }
@@ -333,7 +349,8 @@ PL_HD_INLINE std::uint32_t bitrev_slot(std::uint32_t a, std::uint32_t b) {
 inline constexpr unsigned kBitrevThreads = 256;
 
 /// Loads tile m (and rev(m)) into shared memory; thread t handles 4 elements of each.
-PL_HD_INLINE void bitrev_load_phase(Fr* data, unsigned log_n, std::uint32_t m, Chunk* sm, std::uint32_t t) {
+template <class F>
+PL_HD_INLINE void bitrev_load_phase(F* data, unsigned log_n, std::uint32_t m, Chunk* sm, std::uint32_t t) {
   const std::uint32_t plane1 = plane1_offset(2 * kBitrevTileLog);
   const std::uint32_t mr = bit_reverse(m, log_n - 2 * kBitrevTileLog);
   for (int side = 0; side < (mr == m ? 1 : 2); ++side) {
@@ -347,7 +364,8 @@ PL_HD_INLINE void bitrev_load_phase(Fr* data, unsigned log_n, std::uint32_t m, C
 }
 
 /// Writes tile m's elements to their reversed places in tile rev(m), and tile rev(m)'s into tile m.
-PL_HD_INLINE void bitrev_store_phase(Fr* data, unsigned log_n, std::uint32_t m, const Chunk* sm,
+template <class F>
+PL_HD_INLINE void bitrev_store_phase(F* data, unsigned log_n, std::uint32_t m, const Chunk* sm,
                                      std::uint32_t t) {
   const std::uint32_t plane1 = plane1_offset(2 * kBitrevTileLog);
   const std::uint32_t mr = bit_reverse(m, log_n - 2 * kBitrevTileLog);
@@ -359,7 +377,7 @@ PL_HD_INLINE void bitrev_store_phase(Fr* data, unsigned log_n, std::uint32_t m, 
       const std::uint32_t q = t + kBitrevThreads * i, da = q >> kBitrevTileLog, db = q & 31u;
       const std::uint32_t sa = bit_reverse(db, kBitrevTileLog), sb = bit_reverse(da, kBitrevTileLog);
       store_global(data + bitrev_position(log_n, target, da, db),
-                   smem_load(buffer, plane1, bitrev_slot(sa, sb)));
+                   smem_load<F>(buffer, plane1, bitrev_slot(sa, sb)));
     }
   }
 }
@@ -369,8 +387,8 @@ PL_HD_INLINE void bitrev_store_phase(Fr* data, unsigned log_n, std::uint32_t m, 
 
 #if !defined(__CUDA_ARCH__)
 /// Runs one pass launch over all its blocks, phase by phase, exactly as the kernel does (for tests).
-template <bool Dif>
-inline void run_pass_on_host(const PassArgs& a) {
+template <bool Dif, class F>
+inline void run_pass_on_host(const PassArgs<F>& a) {
   const std::uint32_t tile_size = 1u << a.tile_bits, threads = tile_size >> kRegBits;
   const std::uint32_t blocks = static_cast<std::uint32_t>((std::uint64_t{1} << a.log_n) >> a.tile_bits);
   const std::uint32_t plane1 = plane1_offset(a.tile_bits);
@@ -409,7 +427,8 @@ inline void run_pass_on_host(const PassArgs& a) {
   delete[] sm;
 }
 
-inline void run_bitrev_on_host(const BitrevArgs& a) {
+template <class F>
+inline void run_bitrev_on_host(const BitrevArgs<F>& a) {
   const std::uint32_t blocks = 1u << (a.log_n - 2 * kBitrevTileLog);
   Chunk* sm = new Chunk[bitrev_smem_bytes() / sizeof(Chunk)];
   for (int v = 0; v < a.batch; ++v) {

@@ -1,0 +1,10 @@
+// The BN254 G1 instantiation of the GPU MSM's point-addition kernels (cuda/kernels/detail/msm_tail.cuh).
+#include <proofline/cuda/kernels/detail/msm_tail.cuh>
+
+namespace proofline::cuda::detail {
+
+void launch_msm_tail(const MsmTail<bn254::G1Params>& tail, CUstream_st* stream) {
+  launch_msm_tail_impl(tail, stream);
+}
+
+}  // namespace proofline::cuda::detail
