@@ -1,39 +1,66 @@
 #!/usr/bin/env bash
-# snarkjs vs proofline (CPU backend) on the same circom circuits, keys and witnesses, in one run on this machine.
+# snarkjs vs proofline (CPU prover) on the same circom circuits, keys and witnesses, in one run on this machine.
 #
-#   perf/snarkjs_vs_proofline.sh [BUILD_DIR] [LOG2 ...]        (default: build-cpu, 12 14 16)
+#   perf/snarkjs_vs_proofline.sh [--prime bn128|bls12381] [--runs R] [--node-dir DIR] [BUILD_DIR] [LOG2 ...]
+#
+# Defaults: bn128 (circom's default prime), 3 runs, NODE_DIR = BUILD_DIR/interop/node (tests/interop/setup.sh
+# installs snarkjs and circom2 there, or finds them installed), BUILD_DIR = build-cpu, sizes 12 14 16.
 #
 # For each N = 2^LOG2: a multiplication chain of N constraints (tests/interop/circuits/chain.circom) compiled with
-# circom2 --prime bls12381, its witness from snarkjs, a prepared ptau of power LOG2 + 1 from our known-tau writer
-# (proofline_test_ptau; TESTS ONLY: snarkjs's own prepare phase 2 would take hours at power 17), and the key from
-# `snarkjs groth16 setup` (not contributed: δ = 1 changes nothing in the timing). Then, on that key and witness:
-#   snarkjs CLI   `snarkjs groth16 prove` wall time, 3 runs (Node start and curve set-up included)
-#   snarkjs warm  the second of two in-process snarkjs.groth16.prove calls
-#   proofline     bench_snarkjs: the CPU prover's time per proof (median of 3; key already in memory), and the
-#                 .zkey read time with full point checks
-#   batch_prove   `batch_prove --backend cpu --zkey --wtns` wall time for one proof (process start, key read with
-#                 full point checks, pipeline) — the like-for-like CLI number
-# Every proof is checked: snarkjs verifies proofline's, bench_snarkjs verifies its own.
-# Prints a table and writes BUILD_DIR/perf-snarkjs/results.json. Needs node and npm (tests/interop/setup.sh).
+# circom2 --prime PRIME, its witness from snarkjs, a prepared ptau of power LOG2 + 1 and the key from
+# `snarkjs groth16 setup` (not contributed: δ = 1 changes nothing in the timing). The ptau:
+#   bls12381  our known-tau writer (proofline_test_ptau; TESTS ONLY: snarkjs's prepare phase 2 takes hours at
+#             power 17), one per size
+#   bn128     snarkjs's own ceremony (powersoftau new, one contribution, prepare phase2) once, at the largest
+#             power asked for, kept in WORK/ptau-bn128 and used for every size (setup takes any larger power)
+# Then, on that key and witness, R times, interleaved (snarkjs, proofline, snarkjs, proofline, ...):
+#   snarkjs       `snarkjs groth16 prove` wall time: Node start, curve set-up, reading the .zkey and .wtns, proof
+#   proofline     one bench_snarkjs process (--runs 1 --no-key-cache): its .zkey read with full point checks
+#                 (every subgroup checked, as on a first load) plus its .wtns read = "load"; the first proof in
+#                 that process = "prove"; total = load + prove. The on-curve read (coordinates and curve
+#                 equations, no subgroups: about what a load costs once the checked-key cache knows the key) is
+#                 shown too, and the trusted-level read is recorded in the JSON.
+# plus, once per size, snarkjs warm (the second of two in-process snarkjs.groth16.prove calls) and, for
+# bls12381 when batch_prove is built, `batch_prove --backend cpu` wall time for one proof (the pipeline does not
+# route BN254). Medians over the R runs. Every proof is checked: snarkjs verifies its own and one of proofline's
+# per size (and batch_prove's), bench_snarkjs verifies each of its own.
+# Prints a table and writes BUILD_DIR/perf-snarkjs/results-PRIME.json (per-run figures included).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+prime=bn128
+runs=3
+node_dir=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prime) prime=${2:?}; shift 2 ;;
+    --runs) runs=${2:?}; shift 2 ;;
+    --node-dir) node_dir=$(mkdir -p "${2:?}" && cd "$2" && pwd); shift 2 ;;
+    *) break ;;
+  esac
+done
+case "$prime" in bn128 | bls12381) ;; *) echo "snarkjs_vs_proofline: --prime bn128 or bls12381" >&2; exit 1 ;; esac
+[ "$runs" -ge 1 ] 2>/dev/null || { echo "snarkjs_vs_proofline: --runs wants a count" >&2; exit 1; }
 build=$(cd "${1:-$root/build-cpu}" && pwd)
 shift || true
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(12 14 16)
 work=$build/perf-snarkjs
-node_dir=$build/interop/node
-for tool in batch_prove bench_snarkjs proofline_test_ptau; do
-  path=$(find "$build" -name "$tool" -type f -perm -u+x | head -1)
-  [ -n "$path" ] || { echo "snarkjs_vs_proofline: $tool is not built in $build" >&2; exit 1; }
-  declare "bin_$tool=$path"
-done
+[ -n "$node_dir" ] || node_dir=$build/interop/node
+find_tool() { find "$build" -name "$1" -type f -perm -u+x | head -1; }
+bin_bench=$(find_tool bench_snarkjs)
+[ -n "$bin_bench" ] || { echo "snarkjs_vs_proofline: bench_snarkjs is not built in $build" >&2; exit 1; }
+bin_ptau=$(find_tool proofline_test_ptau)
+[ "$prime" = bn128 ] || [ -n "$bin_ptau" ] ||
+  { echo "snarkjs_vs_proofline: proofline_test_ptau is not built in $build" >&2; exit 1; }
+bin_batch=
+[ "$prime" = bn128 ] || bin_batch=$(find_tool batch_prove)
 "$root/tests/interop/setup.sh" "$node_dir"
 export NODE_OPTIONS=--max-old-space-size=16384
 snarkjs() { node "$node_dir/node_modules/snarkjs/build/cli.cjs" "$@"; }
 now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
-mkdir -p "$work"
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+mkdir -p "$work/$prime"
 cat >"$node_dir/warm_prove.mjs" <<'JS'
 // Two in-process proofs; prints the second one's seconds (the first builds the curve and the workers).
 import * as snarkjs from "snarkjs";
@@ -44,72 +71,112 @@ for (let i = 0; i < 2; ++i) {
   await snarkjs.groth16.prove(zkey, wtns);
   t = Number(process.hrtime.bigint() - start) / 1e9;
 }
-console.log(t.toFixed(2));
+console.log(t.toFixed(3));
 process.exit(0);
 JS
 
-results=()
-echo "snarkjs_vs_proofline: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), sizes ${sizes[*]}"
-for k in "${sizes[@]}"; do
-  n=$((1 << k))
-  power=$((k + 1))
-  dir=$work/chain_$k
+# The bn128 ptau of power $1 or more: snarkjs's ceremony, made once (a larger cached one serves).
+bn128_ptau() {
+  local dir=$work/ptau-bn128 p t
   mkdir -p "$dir"
-  cd "$dir"
-  if [ ! -f key.zkey ]; then
+  for p in $(seq "$1" 28); do [ -f "$dir/pot_$p.ptau" ] && { echo "$dir/pot_$p.ptau"; return; }; done
+  t=$(now)
+  (cd "$dir" && snarkjs powersoftau new bn128 "$1" pot_0.ptau >/dev/null &&
+    snarkjs powersoftau contribute pot_0.ptau pot_1.ptau --name=bench -e="proofline bench entropy" >/dev/null &&
+    snarkjs powersoftau prepare phase2 pot_1.ptau "pot_$1.ptau.tmp" >/dev/null && mv "pot_$1.ptau.tmp" "pot_$1.ptau" &&
+    rm -f pot_0.ptau pot_1.ptau) || { echo "snarkjs_vs_proofline: the bn128 ceremony failed" >&2; exit 1; }
+  echo "  bn128 ptau (power $1, snarkjs ceremony) $(elapsed "$t") s" >&2
+  echo "$dir/pot_$1.ptau"
+}
+
+# Circuit, witness, key and verifying key for 2^$1 constraints in the current directory, each unless made before.
+make_key() {
+  local k=$1 n=$((1 << $1)) power=$(($1 + 1)) t ptau
+  if [ ! -f witness.wtns ]; then
     sed "s/CHAIN_LENGTH/$n/" "$root/tests/interop/circuits/chain.circom" >chain.circom
-    t=$(now); node "$node_dir/node_modules/circom2/cli.js" chain.circom --r1cs --wasm --prime bls12381 -o . >/dev/null
+    t=$(now); node "$node_dir/node_modules/circom2/cli.js" chain.circom --r1cs --wasm --prime "$prime" -o . >/dev/null
     echo "  2^$k: circom2 compile $(elapsed "$t") s"
     echo '{"a": "3", "b": "7"}' >input.json
-    snarkjs wtns calculate chain_js/chain.wasm input.json witness.wtns >/dev/null
-    t=$(now); "$bin_proofline_test_ptau" "$power" pot.ptau --seed 11 >/dev/null
-    echo "  2^$k: known-tau ptau (power $power) $(elapsed "$t") s"
-    t=$(now); snarkjs groth16 setup chain.r1cs pot.ptau key.zkey >/dev/null
-    echo "  2^$k: snarkjs groth16 setup $(elapsed "$t") s"
-    snarkjs zkey export verificationkey key.zkey vk.json >/dev/null
-    rm -f pot.ptau
+    snarkjs wtns calculate chain_js/chain.wasm input.json witness.wtns.tmp >/dev/null && mv witness.wtns.tmp witness.wtns
   fi
-  cli=()
-  for run in 1 2 3; do
+  [ -f key.zkey ] && return
+  if [ "$prime" = bn128 ]; then
+    ptau=$(bn128_ptau "$max_power")
+  else
+    t=$(now); "$bin_ptau" "$power" pot.ptau --seed 11 >/dev/null; ptau=pot.ptau
+    echo "  2^$k: known-tau ptau (power $power) $(elapsed "$t") s"
+  fi
+  t=$(now); snarkjs groth16 setup chain.r1cs "$ptau" key.zkey.tmp >/dev/null && mv key.zkey.tmp key.zkey
+  echo "  2^$k: snarkjs groth16 setup $(elapsed "$t") s"
+  snarkjs zkey export verificationkey key.zkey vk.json >/dev/null
+  rm -f pot.ptau
+}
+
+# snarkjs verify $1 (public) $2 (proof) or fail naming $3.
+check() { snarkjs groth16 verify vk.json "$1" "$2" | grep -q "OK" || { echo "snarkjs rejected $3" >&2; exit 1; }; }
+
+max_power=$(($(printf '%s\n' "${sizes[@]}" | sort -n | tail -1) + 1))
+load_before=$(loadavg)
+echo "snarkjs_vs_proofline: $prime, $(nproc) cores, load $load_before, sizes ${sizes[*]}, $runs runs"
+rows=()
+for k in "${sizes[@]}"; do
+  dir=$work/$prime/chain_$k
+  mkdir -p "$dir/out"
+  cd "$dir"
+  make_key "$k"
+  cli=() ours=()
+  for run in $(seq 1 "$runs"); do
     t=$(now); snarkjs groth16 prove key.zkey witness.wtns snarkjs.proof.json snarkjs.public.json >/dev/null
     cli+=("$(elapsed "$t")")
+    "$bin_bench" --zkey key.zkey --wtns witness.wtns --runs 1 --no-key-cache --json "proofline.$run.json" \
+      --proof-out out >/dev/null
+    ours+=("$(cat "proofline.$run.json")")
+    [ "$run" -gt 1 ] || check out/proofline.public.json out/proofline.proof.json "proofline's proof at 2^$k"
   done
-  snarkjs groth16 verify vk.json snarkjs.public.json snarkjs.proof.json | grep -q "OK" || { echo "snarkjs's own proof failed" >&2; exit 1; }
+  check snarkjs.public.json snarkjs.proof.json "its own proof at 2^$k"
   warm=$(cd "$node_dir" && node warm_prove.mjs "$dir/key.zkey" "$dir/witness.wtns")
-  mkdir -p out
-  "$bin_bench_snarkjs" --zkey key.zkey --wtns witness.wtns --runs 3 --json proofline.json --proof-out out >/dev/null
-  snarkjs groth16 verify vk.json out/proofline.public.json out/proofline.proof.json | grep -q "OK" ||
-    { echo "snarkjs rejected proofline's proof at 2^$k" >&2; exit 1; }
-  t=$(now); "$bin_batch_prove" --backend cpu --no-progress --zkey key.zkey --wtns witness.wtns --out out >/dev/null
-  batch=$(elapsed "$t")
-  snarkjs groth16 verify vk.json out/witness.public.json out/witness.proof.json | grep -q "OK" ||
-    { echo "snarkjs rejected batch_prove's proof at 2^$k" >&2; exit 1; }
-  cli_sorted=$(printf '%s\n' "${cli[@]}" | sort -n | tr '\n' ' ')
-  cli_median=$(printf '%s\n' "${cli[@]}" | sort -n | sed -n 2p)
-  results+=("{\"log2_constraints\": $k, \"constraints\": $n, \"snarkjs_cli_s\": [${cli_sorted// /, }], \"snarkjs_cli_median_s\": $cli_median, \"snarkjs_warm_s\": $warm, \"batch_prove_cli_s\": $batch, \"proofline\": $(cat proofline.json)}")
-  echo "  2^$k: snarkjs CLI ${cli_sorted}s, warm ${warm} s; proofline $(cat proofline.json | sed 's/.*"prove_median_s": \([0-9.e-]*\).*/\1/') s; batch_prove ${batch} s"
+  batch=null
+  if [ -n "$bin_batch" ]; then
+    t=$(now); "$bin_batch" --backend cpu --no-progress --zkey key.zkey --wtns witness.wtns --out out >/dev/null
+    batch=$(elapsed "$t")
+    check out/witness.public.json out/witness.proof.json "batch_prove's proof at 2^$k"
+  fi
+  row="{\"log2_constraints\": $k, \"constraints\": $((1 << k)), \"snarkjs_cli_s\": [$(IFS=,; echo "${cli[*]}")],"
+  row+=" \"snarkjs_warm_s\": $warm, \"batch_prove_cli_s\": $batch, \"proofline_runs\": [$(IFS=,; echo "${ours[*]}")]}"
+  rows+=("$row")
+  echo "  2^$k: snarkjs CLI ${cli[*]} s, warm $warm s; proofline runs done"
 done
 
-json="$work/results.json"
+json="$work/results-$prime.json"
 {
-  echo "{\"machine\": {\"cores\": $(nproc), \"loadavg\": \"$(cut -d' ' -f1-3 /proc/loadavg)\"}, \"rows\": ["
-  for i in "${!results[@]}"; do
-    [ "$i" -gt 0 ] && echo ","
-    printf '%s' "${results[$i]}"
-  done
+  echo "{\"prime\": \"$prime\", \"runs\": $runs, \"machine\": {\"cores\": $(nproc), \"loadavg_before\": \"$load_before\","
+  echo " \"loadavg_after\": \"$(loadavg)\"}, \"rows\": ["
+  (IFS=,; echo "${rows[*]}")
   echo "]}"
-} | sed 's/, ]/]/' >"$json"
+} >"$json"
 python3 - "$json" <<'PY'
-import json, sys
+import json, statistics, sys
 d = json.load(open(sys.argv[1]))
+med = statistics.median
 print()
-print("| constraints | snarkjs CLI (median of 3) | snarkjs warm | proofline prove (median of 3) | speed-up (warm) | batch_prove CLI | zkey read (full checks) |")
-print("|---|---|---|---|---|---|---|")
+print(f"{d['prime']}, medians of {d['runs']} interleaved runs; load {d['machine']['loadavg_before']} -> "
+      f"{d['machine']['loadavg_after']}")
+print("| constraints | snarkjs prove (CLI) | proofline load (full checks) | proofline prove | proofline total "
+      "| snarkjs / proofline | load (on-curve) | total (on-curve load) | snarkjs / that | snarkjs warm "
+      "| batch_prove CLI |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for r in d["rows"]:
-    p = r["proofline"]
-    print(f"| 2^{r['log2_constraints']} | {r['snarkjs_cli_median_s']:.2f} s | {r['snarkjs_warm_s']:.2f} s | "
-          f"{p['prove_median_s']:.2f} s | {r['snarkjs_warm_s'] / p['prove_median_s']:.1f}x | "
-          f"{r['batch_prove_cli_s']:.2f} s | {p['zkey_read_full_s']:.2f} s |")
+    p = r["proofline_runs"]
+    load = med([x["zkey_read_full_s"] + x["wtns_read_s"] for x in p])
+    prove = med([x["prove_runs_s"][0] for x in p])
+    total = med([x["zkey_read_full_s"] + x["wtns_read_s"] + x["prove_runs_s"][0] for x in p])
+    light = med([x["zkey_read_curve_s"] + x["wtns_read_s"] for x in p])
+    light_total = med([x["zkey_read_curve_s"] + x["wtns_read_s"] + x["prove_runs_s"][0] for x in p])
+    cli = med(r["snarkjs_cli_s"])
+    batch = "-" if r["batch_prove_cli_s"] is None else f"{r['batch_prove_cli_s']:.2f} s"
+    print(f"| 2^{r['log2_constraints']} | {cli:.2f} s | {load:.2f} s | {prove:.2f} s | {total:.2f} s | "
+          f"{cli / total:.2f}x | {light:.2f} s | {light_total:.2f} s | {cli / light_total:.1f}x | "
+          f"{r['snarkjs_warm_s']:.2f} s | {batch} |")
 print()
 print(f"JSON: {sys.argv[1]}")
 PY
