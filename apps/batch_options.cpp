@@ -71,7 +71,10 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
 
 void add_snarkjs(OptionParser& cli, BatchOptions& o) {
   cli.group("snarkjs (circom) keys and witnesses, instead of the synthetic workload");
-  cli.path("--zkey", "KEY.zkey", "a snarkjs Groth16 key for curve bls12381", o.zkey);
+  cli.path("--zkey", "KEY.zkey",
+           "a snarkjs Groth16 key, bls12381 or bn128 (the curve from the file; bn128 keys prove on the CPU "
+           "backend)",
+           o.zkey);
   cli.values("--wtns", "A.wtns B.wtns...",
              "witness files (circom's .wtns), one job each; with --out DIR, writes DIR/A.proof.json and "
              "DIR/A.public.json in snarkjs's formats",

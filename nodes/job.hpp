@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/fr.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/util/error.hpp>
@@ -89,7 +90,8 @@ struct WitnessTarget {
   JobId job = 0;
 };
 
-/// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes).
+/// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes). Its
+/// target holds BLS12-381 values, so only jobs of BLS12-381 keys take one (submit refuses the others).
 struct WitnessCallback {
   enum class Fills {
     witness,          ///< fills z; the pipeline evaluates a, b, c with the key's constraint system
@@ -99,12 +101,15 @@ struct WitnessCallback {
   Fills fills = Fills::witness;
 };
 
-/// A witness already in memory (z[0] = 1, publics, private values), shared with the caller.
+/// A witness already in memory (z[0] = 1, publics, private values), shared with the caller: z for a
+/// BLS12-381 key, bn254_z for a BN254 key (exactly the one of the key's curve).
 struct MemoryWitness {
   std::shared_ptr<const std::vector<Fr>> z;
+  std::shared_ptr<const std::vector<bn254::Fr>> bn254_z;
 };
 
-/// A circom/snarkjs witness file (.wtns version 2), read straight into the slot during synthesis.
+/// A circom/snarkjs witness file (.wtns version 2), read straight into the slot during synthesis; its field
+/// must be the key's curve's (a witness of the other curve fails its job, naming both).
 struct WtnsFile {
   std::filesystem::path path;
 };
@@ -117,19 +122,26 @@ struct JobError {
   std::string message;  ///< "synthesis: the witness does not satisfy constraint row 17"
 };
 
+/// A job's outcome. The proof and public inputs sit in the fields of its key's curve (`curve`): proof and
+/// public_inputs for BLS12-381 (the fields every user of one curve already reads), bn254_proof and
+/// bn254_public_inputs for BN254; the other curve's stay empty.
 struct JobResult {
   JobId id = 0;
   std::uint64_t seq = 0;  ///< submission order, from 0
   std::string label;
+  CurveId curve = CurveId::bls12_381;  ///< its key's curve
   std::optional<groth16::Proof> proof;
   std::vector<Fr> public_inputs;  ///< z[1..num_public] (empty when synthesis did not get that far)
-  bool verified = false;          ///< Config::verify was set and the proof passed
+  std::optional<groth16::BasicProof<Bn254>> bn254_proof;
+  std::vector<bn254::Fr> bn254_public_inputs;
+  bool verified = false;  ///< Config::verify was set and the proof passed
   std::optional<JobError> error;
   int gpu = -1;          ///< the GPU it ran on (-1: CPU backend or never bound)
   double queued_s = 0;   ///< submit -> token
   double latency_s = 0;  ///< submit -> result
 
-  bool ok() const noexcept { return proof.has_value() && !error; }
+  /// A proof, of either curve, and no error.
+  bool ok() const noexcept { return (proof.has_value() || bn254_proof.has_value()) && !error; }
 };
 
 }  // namespace proofline::nodes

@@ -7,7 +7,8 @@
 #                                         default prime bn128 for chain-bn128 | range-bn128, compute its
 #                                         witnesses, make a ptau and a Groth16 key with snarkjs
 #   interop.sh ptau-identity              our known-tau ptau equals what `snarkjs powersoftau prepare phase2` makes
-#   interop.sh snarkjs-accepts CIRCUIT    batch_prove (CPU backend) proves the witnesses; snarkjs verifies them all
+#   interop.sh snarkjs-accepts CIRCUIT    batch_prove (CPU backend) proves the witnesses (either prime); snarkjs
+#                                         verifies them all
 #   interop.sh proofline-accepts CIRCUIT  snarkjs proves; verify_proof accepts, and rejects tampered proofs as
 #                                         snarkjs does
 #   interop.sh export                     batch_prove --export-snarkjs writes a synthetic .zkey and .wtns files:
@@ -141,6 +142,8 @@ case $step in
       --out "$out"
     while read -r name _; do
       [ -f "$out/$name.proof.json" ] && [ -f "$out/$name.public.json" ] || die "batch_prove wrote no $name outputs"
+      grep -q "\"curve\": \"$(prime_of "$circuit")\"" "$out/$name.proof.json" ||
+        die "proofline's proof of $name does not name the curve $(prime_of "$circuit")"
       snarkjs_verify "$dir/vk.json" "$out/$name.public.json" "$out/$name.proof.json" ||
         die "snarkjs groth16 verify rejected proofline's proof of $name"
       # The tampered proof (pi_a and pi_c swapped) must be rejected by snarkjs too.

@@ -1,7 +1,8 @@
 // BN254 (snarkjs's bn128, circom's default prime) through the host stack: the readers take the curve from the
 // file, snarkjs's verifying key is reproduced byte for byte (its e(alpha, beta) included), our verifier
-// accepts snarkjs's proofs and rejects tampered ones, and our CPU prover's proofs verify. The fixtures are
-// made by snarkjs itself (tests/fixtures/snarkjs/make_fixture.sh, bn128/).
+// accepts snarkjs's proofs and rejects tampered ones, our CPU prover's proofs verify, and batch_prove proves
+// bn128 keys through the pipeline into proof files verify_proof accepts. The fixtures are made by snarkjs
+// itself (tests/fixtures/snarkjs/make_fixture.sh, bn128/).
 #include <doctest/doctest.h>
 
 #include <variant>
@@ -16,6 +17,7 @@
 
 #include "groth16/helpers.hpp"
 #include "snarkjs/helpers.hpp"
+#include "support/run_program.hpp"
 
 using namespace proofline;
 using namespace proofline::groth16;
@@ -135,4 +137,46 @@ TEST_CASE("groth16/bn254/the CPU prover's proofs verify and are written as snark
     CHECK(file_text(dir / "public.json") == file_text(bn(circuit, "public.json")));
     CHECK(read_snarkjs_proof<Bn254>(dir / "proof.json") == first);
   }
+}
+
+TEST_CASE("apps/batch_prove/a bn128 zkey proves its wtns files on the CPU into bn128 files that verify") {
+  using test_support::run_program;
+  groth16::test::TempDir dir;
+  std::filesystem::copy_file(bn("chain_16", "witness.wtns"), dir / "A.wtns");
+  std::filesystem::copy_file(bn("chain_16", "witness.wtns"), dir / "B.wtns");
+  const auto zkey = bn("chain_16", "circuit_final.zkey");
+  const auto out = dir / "out";
+  // The default backend: a bn128 key goes to the CPU whether or not there is a GPU.
+  test_support::ProgramOutcome o = run_program(
+      PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --verify --zkey " + zkey.string() + " --wtns " +
+                                 (dir / "A.wtns").string() + " " + (dir / "B.wtns").string() + " --out " +
+                                 out.string() + " --report " + (dir / "report.json").string());
+  INFO(o.out << o.err);
+  REQUIRE(o.code == 0);
+  CHECK(contains(o.out, "curve: BN254"));
+  CHECK(contains(o.out, "(BN254 key)"));
+  CHECK(contains(file_text(dir / "report.json"), "\"curve\": \"BN254\""));
+  const auto pvk = prepare(read_snarkjs_verifying_key<Bn254>(bn("chain_16", "verification_key.json")));
+  for (const char* name : {"A", "B"}) {
+    CAPTURE(name);
+    const auto proof = out / (std::string(name) + ".proof.json");
+    const auto pub = out / (std::string(name) + ".public.json");
+    CHECK(file_text(pub) == file_text(bn("chain_16", "public.json")));
+    CHECK(contains(file_text(proof), "\"curve\": \"bn128\""));
+    CHECK(verify(pvk, read_snarkjs_public<BnFr>(pub), read_snarkjs_proof<Bn254>(proof)));
+    const auto checked =
+        run_program(PROOFLINE_VERIFY_PROOF, bn("chain_16", "verification_key.json").string() + " " +
+                                                pub.string() + " " + proof.string());
+    CHECK(checked.code == 0);
+  }
+  CHECK_FALSE(file_text(out / "A.proof.json") == file_text(out / "B.proof.json"));  // fresh r, s per proof
+
+  // A BLS12-381 witness for the bn128 key: exit 2, one line naming both curves, before anything is proved.
+  std::filesystem::remove_all(out);
+  o = run_program(PROOFLINE_BATCH_PROVE,
+                  "--no-progress --zkey " + zkey.string() + " --wtns " + (dir / "A.wtns").string() + " " +
+                      fixture("chain_16", "witness.wtns").string() + " --out " + out.string());
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "the witness is over BLS12-381's scalar field, not BN254's"));
+  CHECK_FALSE(std::filesystem::exists(out / "A.proof.json"));
 }
