@@ -47,12 +47,11 @@ void check_witness_source(const Job& job, const KeyState& key) {
   const auto* callback = std::get_if<WitnessCallback>(&job.witness);
   if (callback != nullptr && !callback->fill)
     throw Error(Errc::invalid_argument, "submit: the witness callback is empty");
-  if (callback != nullptr && key.curve != CurveId::bls12_381)
+  if (callback != nullptr && callback->curve != key.curve)
     throw Error(Errc::invalid_argument,
                 "submit: key '" + key.name + "' is " + std::string(curve_name(key.curve)) +
-                    ": a witness callback writes BLS12-381 values (WitnessTarget), so it proves only with "
-                    "BLS12-381 keys; give this key's witness as a .wtns file (WtnsFile) or in memory "
-                    "(MemoryWitness::bn254_z)");
+                    ": the witness callback writes " + std::string(curve_name(callback->curve)) +
+                    " values (WitnessCallback::curve)");
   if (const auto* in_memory = std::get_if<MemoryWitness>(&job.witness)) check_memory_witness(*in_memory, key);
   const bool fills_abc = callback != nullptr && callback->fills == WitnessCallback::Fills::witness_and_abc;
   if (!key.has_cs && !fills_abc)

@@ -79,7 +79,9 @@ class CheckedSpan {
   const char* name_ = "span";
 };
 
-/// What a WitnessCallback writes into: views of the job's leased slot.
+/// What a WitnessCallback writes into: views of the job's leased slot in its key's scalars. z, a, b, c are
+/// BLS12-381's; bn254_z .. bn254_c the same regions as BN254's. Only the views of the key's curve are set,
+/// the others are empty, so a writer of the wrong field cannot write a value.
 struct WitnessTarget {
   CheckedSpan<Fr> z;  ///< num_variables: z[0] = 1, the public inputs, then the private values
   CheckedSpan<Fr> a;  ///< domain_size: A·z per row, zero past the rows (only when filling a, b, c)
@@ -88,10 +90,15 @@ struct WitnessTarget {
   std::uint64_t num_public = 0;
   std::uint64_t domain_size = 0;
   JobId job = 0;
+  CurveId curve = CurveId::bls12_381;  ///< the key's curve: which views are the job's
+  CheckedSpan<bn254::Fr> bn254_z;
+  CheckedSpan<bn254::Fr> bn254_a;
+  CheckedSpan<bn254::Fr> bn254_b;
+  CheckedSpan<bn254::Fr> bn254_c;
 };
 
-/// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes). Its
-/// target holds BLS12-381 values, so only jobs of BLS12-381 keys take one (submit refuses the others).
+/// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes), in the
+/// scalars of `curve`: submit refuses it for a key of another curve.
 struct WitnessCallback {
   enum class Fills {
     witness,          ///< fills z; the pipeline evaluates a, b, c with the key's constraint system
@@ -99,6 +106,9 @@ struct WitnessCallback {
   };
   std::function<void(const WitnessTarget&)> fill;
   Fills fills = Fills::witness;
+  /// The curve whose values `fill` writes (WitnessTarget::z .. c for BLS12-381, bn254_z .. bn254_c for
+  /// BN254).
+  CurveId curve = CurveId::bls12_381;
 };
 
 /// A witness already in memory (z[0] = 1, publics, private values), shared with the caller: z for a

@@ -39,6 +39,29 @@ const auto& memory_values(const MemoryWitness& w) {
     return w.z;
 }
 
+/// The slot's views of the key's curve for a witness callback; the other curve's stay empty.
+template <class Curve>
+WitnessTarget witness_target(const JobState& job, const KeyState& key) {
+  WitnessTarget target;
+  target.num_public = key.num_public;
+  target.domain_size = key.domain_size();
+  target.job = job.id;
+  target.curve = Curve::id;
+  if constexpr (std::is_same_v<Curve, Bn254>) {
+    using F = bn254::Fr;
+    target.bn254_z = CheckedSpan<F>(scalars_as<F>(job.z), "bn254_z");
+    target.bn254_a = CheckedSpan<F>(scalars_as<F>(job.a), "bn254_a");
+    target.bn254_b = CheckedSpan<F>(scalars_as<F>(job.b), "bn254_b");
+    target.bn254_c = CheckedSpan<F>(scalars_as<F>(job.c), "bn254_c");
+  } else {
+    target.z = CheckedSpan<Fr>(job.z, "z");
+    target.a = CheckedSpan<Fr>(job.a, "a");
+    target.b = CheckedSpan<Fr>(job.b, "b");
+    target.c = CheckedSpan<Fr>(job.c, "c");
+  }
+  return target;
+}
+
 /// The witness into z from its source; false when the caller filled a, b and c too.
 template <class Curve>
 bool fill_witness(JobState& job, const KeyState& key, std::span<typename Curve::Fr> z) {
@@ -58,20 +81,12 @@ bool fill_witness(JobState& job, const KeyState& key, std::span<typename Curve::
                  // A witness over the other curve's field is refused, naming both curves.
                  [&](const WtnsFile& f) { groth16::read_wtns_into(f.path, z); },
                  [&](const WitnessCallback& cb) {
-                   if constexpr (!std::is_same_v<Curve, Bls12_381>) {
-                     throw Error(Errc::invalid_argument, "a witness callback writes BLS12-381 values; key '" +
-                                                             key.name + "' is " + std::string(Curve::name));
-                   } else {
-                     const WitnessTarget target{CheckedSpan<Fr>(job.z, "z"),
-                                                CheckedSpan<Fr>(job.a, "a"),
-                                                CheckedSpan<Fr>(job.b, "b"),
-                                                CheckedSpan<Fr>(job.c, "c"),
-                                                key.num_public,
-                                                key.domain_size(),
-                                                job.id};
-                     cb.fill(target);
-                     evaluate = cb.fills == WitnessCallback::Fills::witness;
-                   }
+                   if (cb.curve != Curve::id)
+                     throw Error(Errc::invalid_argument,
+                                 "the witness callback writes " + std::string(curve_name(cb.curve)) +
+                                     " values; key '" + key.name + "' is " + std::string(Curve::name));
+                   cb.fill(witness_target<Curve>(job, key));
+                   evaluate = cb.fills == WitnessCallback::Fills::witness;
                  },
              },
              job.witness);

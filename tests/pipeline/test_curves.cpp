@@ -1,8 +1,9 @@
 // Keys of both curves in one pipeline (CPU backend): BLS12-381 (a synthetic circuit) and BN254 (snarkjs's
-// bn128 fixtures, made by snarkjs itself), their jobs interleaved and every proof checked by the pairing of
-// its own curve; the bn128 fixtures proved from their .wtns and checked against snarkjs's verification key;
-// witnesses of the other curve refused with a message naming both; a wrong bn128 witness failing (a .zkey
-// has no C matrix, so its proof is verified, and does not verify).
+// bn128 fixtures, made by snarkjs itself, and a synthetic BN254 circuit whose witness a callback writes),
+// their jobs interleaved and every proof checked by the pairing of its own curve; the bn128 fixtures proved
+// from their .wtns and checked against snarkjs's verification key; witnesses of the other curve refused with
+// a message naming both; a wrong bn128 witness failing (a .zkey has no C matrix, so its proof is verified,
+// and does not verify).
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -66,6 +67,19 @@ Job bn_memory_job(KeyHandle key, std::vector<BnFr> z, const std::string& label) 
              .label = label};
 }
 
+/// A job of a synthetic BN254 circuit whose witness a callback writes into the slot's BN254 views.
+Job bn_callback_job(const test_support::BasicSyntheticKeys<Bn254>& c, KeyHandle key, std::uint64_t seed) {
+  return Job{.key = key,
+             .witness = WitnessCallback{[&c, seed](const WitnessTarget& t) {
+                                          CHECK(t.curve == CurveId::bn254);
+                                          CHECK(t.z.empty());  // the BLS12-381 views are not the job's
+                                          groth16::synthetic_witness_into(*c.cs, c.options, seed,
+                                                                          t.bn254_z.unchecked());
+                                        },
+                                        WitnessCallback::Fills::witness, CurveId::bn254},
+             .label = "bn synthetic " + std::to_string(seed)};
+}
+
 /// A BN254 result: its proof in the BN254 fields only, checked by BN254's pairing against `c`'s key; a
 /// public input changed must fail the same check (so this check can fail).
 void check_bn254_proof(const BnCircuit& c, const JobResult& r) {
@@ -87,14 +101,16 @@ TEST_CASE("pipeline/curves/one pipeline proves BLS12-381 and BN254 jobs interlea
   const Circuit& bls = circuit(8);
   const BnCircuit& bn16 = bn_circuit("chain_16");
   const BnCircuit& bn1024 = bn_circuit("chain_1024");
+  const auto synthetic = test_support::make_synthetic_keys<Bn254>(9, 41, 42);
   Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle k_bls = pipeline.add_key(bls.spec("bls"));
   const KeyHandle k16 = pipeline.add_key(bn16.spec("bn-16"));
   const KeyHandle k1024 = pipeline.add_key(bn1024.spec("bn-1024"));
+  const KeyHandle k_synthetic = pipeline.add_key(synthetic->spec("bn-synthetic"));
 
   std::vector<std::pair<int, Submission>> submitted;
-  for (int i = 0; i < 16; ++i) {
-    switch (i % 4) {
+  for (int i = 0; i < 20; ++i) {
+    switch (i % 5) {
       case 0:
         submitted.emplace_back(0, pipeline.submit(job(bls, k_bls, 500 + i)));
         break;
@@ -104,8 +120,11 @@ TEST_CASE("pipeline/curves/one pipeline proves BLS12-381 and BN254 jobs interlea
       case 2:
         submitted.emplace_back(2, pipeline.submit(bn_memory_job(k1024, bn1024.z, "bn1024 memory")));
         break;
-      default:
+      case 3:
         submitted.emplace_back(2, pipeline.submit(bn_wtns_job(k1024, "chain_1024", "bn1024 wtns")));
+        break;
+      default:
+        submitted.emplace_back(3, pipeline.submit(bn_callback_job(*synthetic, k_synthetic, 700 + i)));
     }
   }
   for (auto& [kind, submission] : submitted) {
@@ -117,13 +136,24 @@ TEST_CASE("pipeline/curves/one pipeline proves BLS12-381 and BN254 jobs interlea
       CHECK_FALSE(r.bn254_proof);
       CHECK(r.bn254_public_inputs.empty());
       CHECK(verifies(bls, r));
+    } else if (kind == 3) {
+      // The synthetic circuit has its C matrix: its witness was checked row by row, and its proof is checked
+      // here by BN254's pairing.
+      REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+      CHECK(r.curve == CurveId::bn254);
+      CHECK_FALSE(r.proof);
+      REQUIRE(r.bn254_proof);
+      CHECK(groth16::verify(synthetic->pvk, std::span<const BnFr>(r.bn254_public_inputs), *r.bn254_proof));
+      std::vector<BnFr> other = r.bn254_public_inputs;
+      other[0] += BnFr::one();
+      CHECK_FALSE(groth16::verify(synthetic->pvk, std::span<const BnFr>(other), *r.bn254_proof));
     } else {
       check_bn254_proof(kind == 1 ? bn16 : bn1024, r);
       CHECK(r.verified);  // a .zkey has no C matrix: each of its proofs is verified before it is reported
     }
   }
   pipeline.drain();
-  CHECK(pipeline.stats().proofs == 16);
+  CHECK(pipeline.stats().proofs == 20);
   check_idle(pipeline);
   pipeline.shutdown();
 }
@@ -196,8 +226,15 @@ TEST_CASE("pipeline/curves/a witness of the other curve is refused with a messag
   const std::string callback = test_support::error_message(Errc::invalid_argument, [&] {
     pipeline.submit(Job{.key = k_bn, .witness = WitnessCallback{[](const WitnessTarget&) {}}});
   });
-  CHECK_MESSAGE(contains(callback, "key 'bn-16' is BN254: a witness callback writes BLS12-381 values"),
+  CHECK_MESSAGE(contains(callback, "key 'bn-16' is BN254: the witness callback writes BLS12-381 values"),
                 callback);
+  const std::string bn_callback = test_support::error_message(Errc::invalid_argument, [&] {
+    pipeline.submit(Job{.key = k_bls,
+                        .witness = WitnessCallback{[](const WitnessTarget&) {},
+                                                   WitnessCallback::Fills::witness, CurveId::bn254}});
+  });
+  CHECK_MESSAGE(contains(bn_callback, "key 'bls-16' is BLS12-381: the witness callback writes BN254 values"),
+                bn_callback);
 
   // The pipeline goes on: each key still proves its own curve's witness.
   Submission good_bn = pipeline.submit(bn_wtns_job(k_bn, "chain_16", "good"));
