@@ -89,7 +89,7 @@ void ResultCollector::take(const graph::JobResult& result) {
   // outlives its callback.
   std::optional<std::string> error;
   bool wrote = false;
-  if (write_ && result.proof) {
+  if (write_ && result.ok()) {  // a proof of either curve
     try {
       write_(result);
       wrote = true;

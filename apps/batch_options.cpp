@@ -13,7 +13,8 @@ namespace {
 
 constexpr const char* usage = "usage: batch_prove [options]";
 constexpr const char* about =
-    "Proves a batch of synthetic Groth16 jobs (BLS12-381) through proofline's flow-graph pipeline.";
+    "Proves a batch of synthetic Groth16 jobs (BLS12-381, or BN254 with --curve bn254), or circom witnesses "
+    "with a snarkjs key, through proofline's flow-graph pipeline.";
 constexpr const char* exit_codes =
     "Exit codes: 0 every proof made (and verified, with --verify), 1 some jobs failed, 2 unusable input or "
     "options (one line on stderr saying which and why), 130/143 stopped by SIGINT/SIGTERM (queued jobs "
@@ -56,6 +57,10 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
   cli.integer("--count", "N", "jobs in the batch (default 8)", o.count, Bounds<std::uint64_t>{1, 10'000'000});
   cli.integer("--seed", "S", "circuit and witness seed (never the proofs' r, s; default 1)", o.seed,
               Bounds<std::uint64_t>{0, max_seed});
+  cli.choice("--curve",
+             "the synthetic circuit's curve: bls12-381 (default) or bn254 (circom's bn128; proved on the CPU "
+             "backend: the GPU kernels are BLS12-381's)",
+             o.curve, Choices<CurveId>{{"bls12-381", CurveId::bls12_381}, {"bn254", CurveId::bn254}});
   cli.path("--key-cache", "DIR", "keep the (known-trapdoor, test-only) keys in DIR between runs",
            o.key_cache);
   cli.flag("--presynthesize",
@@ -71,7 +76,10 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
 
 void add_snarkjs(OptionParser& cli, BatchOptions& o) {
   cli.group("snarkjs (circom) keys and witnesses, instead of the synthetic workload");
-  cli.path("--zkey", "KEY.zkey", "a snarkjs Groth16 key for curve bls12381", o.zkey);
+  cli.path("--zkey", "KEY.zkey",
+           "a snarkjs Groth16 key, bls12381 or bn128 (the curve from the file; bn128 keys prove on the CPU "
+           "backend)",
+           o.zkey);
   cli.values("--wtns", "A.wtns B.wtns...",
              "witness files (circom's .wtns), one job each; with --out DIR, writes DIR/A.proof.json and "
              "DIR/A.public.json in snarkjs's formats",
@@ -160,7 +168,9 @@ void add_resources(OptionParser& cli, BatchOptions& o) {
 void add_output(OptionParser& cli, BatchOptions& o) {
   cli.group("output");
   cli.flag("--verify", "verify every proof before counting it", o.config.verify);
-  cli.path("--out", "DIR", "write each proof as DIR/proof-NNNNNN.json and its 192-byte encoding as .bin",
+  cli.path("--out", "DIR",
+           "write each proof as DIR/proof-NNNNNN.json and its 192-byte encoding as .bin (bn254: snarkjs's "
+           "proof.json as DIR/proof-NNNNNN.json and its public.json as .public.json)",
            o.out);
   cli.path("--report", "FILE.json",
            "the run's numbers (proofs/s, GPU busy, H2D GB/s, per-stage p50/p99, pool, budget)", o.report);
@@ -202,6 +212,10 @@ void check_combination(BatchOptions& o) {
                              : "--wtns needs a key (--zkey KEY.zkey)");
   if (o.export_snarkjs && o.zkey)
     throw OptionError("--export-snarkjs writes the synthetic workload; it does not take --zkey or --wtns");
+  if (o.zkey && o.curve != CurveId::bls12_381)
+    throw OptionError("--curve sets the synthetic circuit's curve; a --zkey names its own");
+  if (o.key_cache && o.curve != CurveId::bls12_381)
+    throw OptionError("--key-cache holds BLS12-381 keys; a bn254 synthetic key is made each run");
 }
 
 }  // namespace

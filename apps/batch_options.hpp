@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include <proofline/arith/curves.hpp>
 #include <proofline/graph/config.hpp>
 #include <proofline/groth16/zkey.hpp>
 #include <proofline/util/log.hpp>
@@ -18,6 +19,7 @@ struct BatchOptions {
   unsigned log2 = 12;
   std::uint64_t count = 8;
   std::uint64_t seed = 1;
+  CurveId curve = CurveId::bls12_381;  ///< --curve: the synthetic circuit's (a .zkey names its own)
   std::optional<std::filesystem::path> key_cache;
   bool presynthesize = false;
   /// --export-snarkjs DIR: write the key and the witnesses in snarkjs's formats, prove nothing.

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <variant>
 
 #include <proofline/circom/witness_generator.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
@@ -29,21 +31,55 @@ struct Failure {
   std::string label, message;
 };
 
-/// The key, the generator (for jobs from input JSON) and which jobs are fit to prove.
+/// The key (of the curve its file names), the generator (for jobs from input JSON) and which jobs are fit to
+/// prove.
 struct Plan {
-  groth16::SnarkjsKey key;
+  groth16::AnySnarkjsKey key;
+  CurveId curve = CurveId::bls12_381;
+  std::string key_name;
+  std::uint64_t num_variables = 0;
+  unsigned log_domain_size = 0;
   std::shared_ptr<const circom::WitnessGenerator> generator;
   std::vector<std::size_t> runnable;  ///< indices into CircomBatch::jobs, in order
   std::vector<Failure> refused;
 };
+
+/// The key of the file's curve, and its shape for the checks that do not depend on the curve.
+Plan read_key(const CircomBatch& b) {
+  Plan plan;
+  plan.key = groth16::load_any_snarkjs_key(b.zkey, groth16::ZkeyOptions{.points = b.zkey_check});
+  std::visit(
+      [&]<class Curve>(const groth16::BasicSnarkjsKey<Curve>& key) {
+        plan.curve = Curve::id;
+        plan.key_name = key.name;
+        plan.num_variables = key.pk->num_variables;
+        plan.log_domain_size = key.pk->log_domain_size;
+      },
+      plan.key);
+  return plan;
+}
+
+/// In-process witnesses (circom's generator) are BLS12-381's: a key of another curve takes .wtns files.
+void check_generator_curve(const CircomBatch& b, const Plan& plan) {
+  if (plan.curve == CurveId::bls12_381) return;
+  throw Error(Errc::bad_input, b.zkey.string() + ": the key is " + std::string(curve_name(plan.curve)) +
+                                   " (bn128), and witnesses computed in-process (--circuit, --input) are "
+                                   "BLS12-381's (circom --prime bls12381); give the witnesses as .wtns "
+                                   "files (snarkjs wtns calculate)");
+}
 
 /// Why a job cannot be proved, found without proving it; empty when it looks fine. With `deep`, an input
 /// is run through the generator too (fail-fast checks everything before proving).
 std::string precheck(const CircomJobSpec& job, const Plan& plan, bool deep) {
   try {
     if (!job.from_input) {
-      const groth16::WtnsHeader header = groth16::check_wtns(job.source, CurveId::bls12_381);
-      groth16::check_wtns_length(job.source, header, plan.key.pk->num_variables, plan.key.name + ".zkey");
+      const groth16::WtnsHeader header = groth16::check_wtns(job.source, plan.curve);
+      groth16::check_wtns_length(job.source, header, plan.num_variables, plan.key_name + ".zkey");
+    } else if (plan.curve != CurveId::bls12_381) {
+      return job.source.string() +
+             ": an input JSON gives a BLS12-381 witness (circom --prime bls12381), the "
+             "key is " +
+             std::string(curve_name(plan.curve)) + " (bn128): give its witness as a .wtns file";
     } else if (!plan.generator) {
       return job.source.string() + ": an input JSON needs the circuit's generator (--circuit CIRCUIT_cpp/)";
     } else {
@@ -59,11 +95,11 @@ std::string precheck(const CircomJobSpec& job, const Plan& plan, bool deep) {
 
 Plan plan_batch(CircomBatch& b, graph::Config& config) {
   Plan p = setup_step([&] {
-    Plan plan;
-    plan.key = groth16::load_snarkjs_key(b.zkey, groth16::ZkeyOptions{.points = b.zkey_check});
+    Plan plan = read_key(b);
     if (b.circuit) {
+      check_generator_curve(b, plan);
       plan.generator = circom::WitnessGenerator::open(*b.circuit, b.build);
-      plan.generator->check_fits(plan.key.pk->num_variables, b.zkey.string());
+      plan.generator->check_fits(plan.num_variables, b.zkey.string());
     }
     return plan;
   });
@@ -78,8 +114,10 @@ Plan plan_batch(CircomBatch& b, graph::Config& config) {
     else
       p.refused.push_back({b.jobs[i].label, std::move(why)});
   }
-  // The GPU NTT starts at 2^10 rows: small circuits go to the CPU unless the GPU was asked for.
-  if (config.backend == graph::Backend::automatic && p.key.pk->log_domain_size < cuda::NttEngine::min_log_n)
+  // The GPU NTT starts at 2^10 rows, and the GPU kernels are BLS12-381's: small circuits and keys of
+  // another curve go to the CPU unless the GPU was asked for (which then refuses them, naming why).
+  if (config.backend == graph::Backend::automatic &&
+      (p.log_domain_size < cuda::NttEngine::min_log_n || p.curve != CurveId::bls12_381))
     config.backend = graph::Backend::cpu;
   return p;
 }
@@ -111,8 +149,14 @@ ResultCollector::Writer proof_writer(const CircomBatch& b, const Plan& p) {
   return [&b, &p](const graph::JobResult& r) {
     const CircomJobSpec& job = b.jobs[p.runnable.at(r.seq)];
     if (job.proof.empty()) return;  // batch_prove --zkey without --out: proved, not kept
-    groth16::write_snarkjs_public(job.public_inputs, r.public_inputs);
-    groth16::write_snarkjs_proof(job.proof, *r.proof);
+    // The proof in its curve's result fields; snarkjs's files name the curve ("bn128" for BN254).
+    if (r.curve == CurveId::bn254) {
+      groth16::write_snarkjs_public(job.public_inputs, r.bn254_public_inputs);
+      groth16::write_snarkjs_proof(job.proof, *r.bn254_proof);
+    } else {
+      groth16::write_snarkjs_public(job.public_inputs, r.public_inputs);
+      groth16::write_snarkjs_proof(job.proof, *r.proof);
+    }
   };
 }
 
@@ -132,9 +176,11 @@ std::size_t print_outcome(const CircomBatch& b, const Plan& p, ResultCollector& 
     std::fprintf(stderr, "%s: cannot write proof %s\n", b.program.c_str(), error->c_str());
   const std::size_t failures = p.refused.size() + failed.size();
   if (!b.quiet || failures > 0)
-    std::fprintf(failures > 0 ? stderr : stdout, "%s: %llu of %zu proofs written%s in %.2f s; %zu failed\n",
-                 b.program.c_str(), static_cast<unsigned long long>(results.written()), b.jobs.size(),
-                 b.config.verify ? " (each verified first)" : "", wall_s, failures);
+    std::fprintf(failures > 0 ? stderr : stdout,
+                 "%s: %llu of %zu proofs written%s in %.2f s (%s key); %zu failed\n", b.program.c_str(),
+                 static_cast<unsigned long long>(results.written()), b.jobs.size(),
+                 b.config.verify ? " (each verified first)" : "", wall_s,
+                 std::string(curve_name(p.curve)).c_str(), failures);
   return failures;
 }
 
@@ -151,7 +197,11 @@ int run_circom_batch(const CircomBatch& batch) {
   const graph::KeyHandle handle = setup_step([&] {
     prover.emplace(graph::testing::make_pipeline(config, fault_hooks(b)));
     check_fault_stage(b, prover->backend());
-    return prover->add_key(graph::KeySpec{p.key.name, p.key.pk, p.key.cs, p.key.vk});
+    return std::visit(
+        [&]<class Curve>(const groth16::BasicSnarkjsKey<Curve>& key) {
+          return prover->add_key(graph::BasicKeySpec<Curve>{key.name, key.pk, key.cs, key.vk});
+        },
+        p.key);
   });
   results.start_progress(b.progress && !b.quiet, p.runnable.size());
   const auto start = Clock::now();
@@ -165,9 +215,10 @@ int run_circom_batch(const CircomBatch& batch) {
   const double wall_s = std::chrono::duration<double>(Clock::now() - start).count();
   prover->shutdown();
   results.finish_progress();
-  const graph::RunReport report =
+  graph::RunReport report =
       graph::make_run_report(graph::recorder(*prover).snapshot(), graph::run_roles(*prover), prover->stats(),
                              p.runnable.size(), wall_s);
+  report.curve = std::string(curve_name(p.curve));
   if (b.full_summary) std::fputs(graph::report_summary(report).c_str(), stdout);
   const std::size_t failures = print_outcome(b, p, results, wall_s);
   if (b.report) write_file(*b.report, graph::report_json(report));

@@ -18,7 +18,8 @@ namespace proofline::apps {
 namespace {
 
 constexpr const char* about =
-    "Proves one circom witness with a snarkjs Groth16 key (bls12381), as rapidsnark's prover does: from a "
+    "Proves one circom witness with a snarkjs Groth16 key (bls12381, or bn128 on the CPU from a .wtns), as "
+    "rapidsnark's prover does: from a "
     ".wtns "
     "file, or from input JSON with the witness computed in-process by the circuit's circom --c generator "
     "(built "
@@ -47,7 +48,9 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
       "usage: proofline prove KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json\n"
       "       proofline prove KEY.zkey --circuit CIRCUIT_cpp/ --input INPUT.json PROOF.json PUBLIC.json",
       about);
-  cli.positional("KEY.zkey", "snarkjs's Groth16 key (circuit compiled with --prime bls12381)", zkey);
+  cli.positional("KEY.zkey",
+                 "snarkjs's Groth16 key: bls12381 (circom --prime bls12381), or bn128 with a .wtns witness",
+                 zkey);
   if (!input)
     cli.positional("WITNESS.wtns", "the witness (snarkjs wtns calculate, or circom's generator)", witness);
   cli.positional("PROOF.json", "where the proof goes (snarkjs's proof.json)", proof);

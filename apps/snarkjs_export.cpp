@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -44,12 +45,13 @@ graph::Backend key_backend(const BatchOptions& o) {
 }
 
 /// The keys only: no presynthesized jobs, no H2D probe, whatever else the command line asked for.
-SyntheticSetup make_keys(const BatchOptions& o) {
+template <class Curve>
+SyntheticSetup<Curve> make_keys(const BatchOptions& o) {
   BatchOptions keys_only = o;
   keys_only.presynthesize = false;
   keys_only.h2d_probe = false;
   for (auto& run : keys_only.runs) run.presynthesized = false;
-  return setup_step([&] { return make_synthetic_setup(keys_only, o.config, key_backend(o)); });
+  return setup_step([&] { return make_synthetic_setup<Curve>(keys_only, o.config, key_backend(o)); });
 }
 
 void make_directory(const fs::path& dir) {
@@ -60,12 +62,13 @@ void make_directory(const fs::path& dir) {
                         "': " + (error ? error.message() : "not a directory"));
 }
 
-}  // namespace
-
-int export_snarkjs(const BatchOptions& o) {
+/// The key (a .zkey of Curve: bls12381 or bn128), its verifying key and the witnesses.
+template <class Curve>
+int export_curve(const BatchOptions& o) {
+  using F = typename Curve::Fr;
   const fs::path& dir = *o.export_snarkjs;
   make_directory(dir);
-  const SyntheticSetup s = make_keys(o);
+  const SyntheticSetup<Curve> s = make_keys<Curve>(o);
   const fs::path zkey = dir / "circuit.zkey";
   auto start = Clock::now();
   setup_step([&] {
@@ -77,18 +80,24 @@ int export_snarkjs(const BatchOptions& o) {
   std::uint64_t witness_bytes = 0;
   for (std::uint64_t i = 0; i < o.count; ++i) {
     if (stop_signal() != 0) return 0;  // main reports the signal
-    const std::vector<Fr> z = groth16::synthetic_witness(*s.cs, s.circuit_options, witness_seed(o, i));
+    const std::vector<F> z = groth16::synthetic_witness(*s.cs, s.circuit_options, witness_seed(o, i));
     const fs::path path = dir / witness_name(i);
-    setup_step([&] { groth16::write_wtns(path, z); });
+    setup_step([&] { groth16::write_wtns(path, std::span<const F>(z)); });
     witness_bytes = fs::file_size(path);
   }
   std::printf(
-      "batch_prove: wrote a 2^%u-row key (%s; keys %s in %.2f s, circuit.zkey and verification_key.json "
+      "batch_prove: wrote a 2^%u-row %s key (%s; keys %s in %.2f s, circuit.zkey and verification_key.json "
       "written in %.2f s) and %llu witnesses (%s each, %.2f s) to %s; no proofs made\n",
-      o.log2, format_size(fs::file_size(zkey)).c_str(), s.loaded ? "loaded" : "made", s.setup_s,
-      keys_written_s, static_cast<unsigned long long>(o.count), format_size(witness_bytes).c_str(),
-      seconds_since(start), dir.string().c_str());
+      o.log2, std::string(Curve::snarkjs_name).c_str(), format_size(fs::file_size(zkey)).c_str(),
+      s.loaded ? "loaded" : "made", s.setup_s, keys_written_s, static_cast<unsigned long long>(o.count),
+      format_size(witness_bytes).c_str(), seconds_since(start), dir.string().c_str());
   return 0;
+}
+
+}  // namespace
+
+int export_snarkjs(const BatchOptions& o) {
+  return with_curve(o.curve, [&]<class Curve>() { return export_curve<Curve>(o); });
 }
 
 }  // namespace proofline::apps

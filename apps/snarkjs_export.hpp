@@ -1,6 +1,7 @@
 // batch_prove --export-snarkjs DIR: the synthetic workload written in snarkjs's formats instead of proved, so
 // that tools which take .zkey + .wtns jobs (batch_prove --zkey, the fleet workers, snarkjs itself) can be run
-// on large real-format workloads made in seconds rather than through snarkjs's setup:
+// on large real-format workloads made in seconds rather than through snarkjs's setup, on the curve --curve
+// names (bls12381, or bn128 for --curve bn254):
 //
 //   DIR/circuit.zkey             the synthetic circuit's known-trapdoor key (TEST-ONLY: anyone who knows the
 //                                seed can forge proofs), made in snarkjs's H convention

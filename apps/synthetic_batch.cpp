@@ -1,12 +1,14 @@
 #include "synthetic_batch.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <proofline/cpu/parallel_copy.hpp>
@@ -14,6 +16,7 @@
 #include <proofline/graph/testing.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/proof_json.hpp>
+#include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/trace/chrome_trace.hpp>
 #include <proofline/trace/timeline_svg.hpp>
 #include <proofline/util/options.hpp>
@@ -49,22 +52,35 @@ std::string job_name(std::uint64_t index) {
   return buffer;
 }
 
+/// The slot's views in Curve's scalars: z, a, b, c.
+template <class Curve>
+std::array<std::span<typename Curve::Fr>, 4> views(const graph::WitnessTarget& t) {
+  if constexpr (std::is_same_v<Curve, Bn254>)
+    return {t.bn254_z.unchecked(), t.bn254_a.unchecked(), t.bn254_b.unchecked(), t.bn254_c.unchecked()};
+  else
+    return {t.z.unchecked(), t.a.unchecked(), t.b.unchecked(), t.c.unchecked()};
+}
+
 /// Job `index`'s witness: synthesized in the slot, or copied there from the presynthesized jobs.
-graph::WitnessSource witness_of(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
+template <class Curve>
+graph::WitnessSource witness_of(const BatchOptions& o, const Run& run, const SyntheticSetup<Curve>& s,
                                 std::uint64_t index) {
+  using F = typename Curve::Fr;
   if (!run.presynthesized)
     return graph::WitnessCallback{[cs = s.cs, options = s.circuit_options,
                                    seed = witness_seed(o, index)](const graph::WitnessTarget& t) {
-      groth16::synthetic_witness_into(*cs, options, seed, t.z.unchecked());
-    }};
-  std::shared_ptr<const Presynthesized> made = s.presynthesized[index % s.presynthesized.size()];
+                                    groth16::synthetic_witness_into(*cs, options, seed, views<Curve>(t)[0]);
+                                  },
+                                  graph::WitnessCallback::Fills::witness, Curve::id};
+  std::shared_ptr<const Presynthesized<Curve>> made = s.presynthesized[index % s.presynthesized.size()];
   return graph::WitnessCallback{[made](const graph::WitnessTarget& t) {
-                                  cpu::parallel_copy(made->z, t.z.unchecked());
-                                  cpu::parallel_copy(made->a, t.a.unchecked());
-                                  cpu::parallel_copy(made->b, t.b.unchecked());
-                                  cpu::parallel_copy(made->c, t.c.unchecked());
+                                  const auto [z, a, b, c] = views<Curve>(t);
+                                  cpu::parallel_copy<F>(made->z, z);
+                                  cpu::parallel_copy<F>(made->a, a);
+                                  cpu::parallel_copy<F>(made->b, b);
+                                  cpu::parallel_copy<F>(made->c, c);
                                 },
-                                graph::WitnessCallback::Fills::witness_and_abc};
+                                graph::WitnessCallback::Fills::witness_and_abc, Curve::id};
 }
 
 /// Where a run's proofs go: DIR, or DIR/RUN with several runs (made here, before the batch).
@@ -77,20 +93,29 @@ fs::path proof_dir(const BatchOptions& o, const Run& run) {
   return dir;
 }
 
-/// Each proof as LABEL.json and its 192-byte encoding as LABEL.bin, as soon as it is made.
+/// Each proof as soon as it is made: BLS12-381's as LABEL.json and its 192-byte encoding as LABEL.bin,
+/// BN254's as snarkjs's LABEL.json and LABEL.public.json (the 192-byte encoding is BLS12-381's).
 ResultCollector::Writer proof_writer(const BatchOptions& o, const Run& run) {
   if (!o.out) return {};
   return [dir = proof_dir(o, run)](const graph::JobResult& r) {
+    if (r.curve == CurveId::bn254) {
+      groth16::write_snarkjs_proof(dir / (r.label + ".json"), *r.bn254_proof);
+      groth16::write_snarkjs_public(dir / (r.label + ".public.json"), r.bn254_public_inputs);
+      return;
+    }
     write_file(dir / (r.label + ".json"), groth16::write_proof_json(*r.proof));
     const auto bytes = groth16::encode_proof(*r.proof);
     write_file(dir / (r.label + ".bin"), std::string(bytes.begin(), bytes.end()));
   };
 }
 
-/// The pipeline's configuration for one run: its mode, results into `results`.
+/// The pipeline's configuration for one run: its mode, results into `results`; a BN254 circuit goes to the
+/// CPU unless a backend was asked for (the CUDA backend then refuses its key, naming why).
 graph::Config run_config(const BatchOptions& o, const Run& run, ResultCollector& results) {
   graph::Config config = o.config;
   config.mode = run.mode;
+  if (o.curve != CurveId::bls12_381 && config.backend == graph::Backend::automatic)
+    config.backend = graph::Backend::cpu;
   results.attach(config, proof_writer(o, run));
   return config;
 }
@@ -115,15 +140,17 @@ graph::testing::Hooks fault_hooks(const BatchOptions& o) {
   return hooks;
 }
 
-void print_setup(const BatchOptions& o, const Run& run, const SyntheticSetup& s, graph::Pipeline& prover) {
+template <class Curve>
+void print_setup(const BatchOptions& o, const Run& run, const SyntheticSetup<Curve>& s,
+                 graph::Pipeline& prover) {
   const graph::PipelineStats stats = prover.stats();
   std::printf(
-      "batch_prove: %llu jobs of 2^%u rows on the %s backend (%s mode), keys %s in %.2f s, %zu tokens of "
-      "%s\n",
+      "batch_prove: %llu jobs of 2^%u rows on the %s backend (%s mode), %s keys %s in %.2f s, %zu tokens "
+      "of %s\n",
       static_cast<unsigned long long>(o.count), o.log2,
       std::string(graph::to_string(prover.backend())).c_str(),
-      std::string(graph::to_string(prover.mode())).c_str(), s.loaded ? "loaded" : "made", s.setup_s,
-      stats.token_target, format_size(stats.slot_bytes).c_str());
+      std::string(graph::to_string(prover.mode())).c_str(), std::string(Curve::name).c_str(),
+      s.loaded ? "loaded" : "made", s.setup_s, stats.token_target, format_size(stats.slot_bytes).c_str());
   if (run.presynthesized)
     std::printf("batch_prove: %zu distinct jobs presynthesized in %.2f s (reused round robin)\n",
                 s.presynthesized.size(), s.presynthesis_s);
@@ -138,8 +165,9 @@ void print_setup(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
 
 /// Builds the pipeline and registers the key (making the keys on the first run). Everything up to the first
 /// submission is setup: an error there is unusable input or options (exit 2).
+template <class Curve>
 graph::KeyHandle start_pipeline(const BatchOptions& o, const Run& run, const graph::Config& config,
-                                std::optional<SyntheticSetup>& setup,
+                                std::optional<SyntheticSetup<Curve>>& setup,
                                 std::optional<graph::Pipeline>& prover) {
   return setup_step([&] {
     prover.emplace(graph::testing::make_pipeline(config, fault_hooks(o)));
@@ -147,8 +175,8 @@ graph::KeyHandle start_pipeline(const BatchOptions& o, const Run& run, const gra
       throw OptionError("--synthetic " + std::to_string(o.log2) +
                         ": the GPU NTT needs at least 2^10 rows (or use --backend cpu)");
     check_fault_stage(o, prover->backend());
-    if (!setup) setup = make_synthetic_setup(o, config, prover->backend());
-    const graph::KeyHandle key = prover->add_key(graph::KeySpec{
+    if (!setup) setup = make_synthetic_setup<Curve>(o, config, prover->backend());
+    const graph::KeyHandle key = prover->add_key(graph::BasicKeySpec<Curve>{
         groth16::synthetic_circuit_name(setup->circuit_options), setup->pk, setup->cs, setup->vk});
     print_setup(o, run, *setup, *prover);
     return key;
@@ -161,7 +189,8 @@ struct BatchTimes {
   trace::Window window;
 };
 
-BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
+template <class Curve>
+BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSetup<Curve>& s,
                        graph::Pipeline& prover, graph::KeyHandle key, ResultCollector& results) {
   results.start_progress(o.progress, o.count);
   const auto start = std::chrono::steady_clock::now();
@@ -180,10 +209,12 @@ BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSet
   return times;
 }
 
-graph::RunReport make_report(const BatchOptions& o, const Run& run, const SyntheticSetup& s,
+template <class Curve>
+graph::RunReport make_report(const BatchOptions& o, const Run& run, const SyntheticSetup<Curve>& s,
                              graph::Pipeline& prover, double wall_s) {
   graph::RunReport report = graph::make_run_report(graph::recorder(prover).snapshot(),
                                                    graph::run_roles(prover), prover.stats(), o.count, wall_s);
+  report.curve = std::string(Curve::name);
   report.extra.emplace_back("log2", static_cast<double>(o.log2));
   report.extra.emplace_back("presynthesized", run.presynthesized ? 1.0 : 0.0);
   report.extra.emplace_back("setup_s", s.setup_s);
@@ -229,7 +260,8 @@ void write_outputs(const BatchOptions& o, const Run& run, const graph::RunReport
   if (o.timeline) write_timeline(for_run(*o.timeline, run, several), o, run, report, snapshot, batch);
 }
 
-int run_one(const BatchOptions& o, const Run& run, std::optional<SyntheticSetup>& setup) {
+template <class Curve>
+int run_one(const BatchOptions& o, const Run& run, std::optional<SyntheticSetup<Curve>>& setup) {
   ResultCollector results;  // before the pipeline, which reports into it until it is destroyed
   const graph::Config config = run_config(o, run, results);
   std::optional<graph::Pipeline> prover;
@@ -240,19 +272,25 @@ int run_one(const BatchOptions& o, const Run& run, std::optional<SyntheticSetup>
   return batch_status(report, o.count, o.config.verify, results);
 }
 
-}  // namespace
-
-int run_synthetic(const BatchOptions& options) {
-  log::set_level(options.log_level);
-  if (options.export_snarkjs) return export_snarkjs(options);
-  check_outputs_writable(options);
-  std::optional<SyntheticSetup> setup;  // made on the first run, once the backend is known
+/// Every --mode run, one after the other, with the same keys of Curve.
+template <class Curve>
+int run_all(const BatchOptions& options) {
+  std::optional<SyntheticSetup<Curve>> setup;  // made on the first run, once the backend is known
   int status = 0;
   for (const Run& run : options.runs) {
     if (stop_signal() != 0) break;
     status = std::max(status, run_one(options, run, setup));
   }
   return status;
+}
+
+}  // namespace
+
+int run_synthetic(const BatchOptions& options) {
+  log::set_level(options.log_level);
+  if (options.export_snarkjs) return export_snarkjs(options);
+  check_outputs_writable(options);
+  return with_curve(options.curve, [&]<class Curve>() { return run_all<Curve>(options); });
 }
 
 }  // namespace proofline::apps

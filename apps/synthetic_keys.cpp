@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <span>
+#include <type_traits>
 #include <utility>
 
 #include <proofline/cuda/gpu_fixed_base.hpp>
@@ -24,48 +25,67 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// Known-trapdoor setup is fixed-base multiplication; the GPU does it in a fraction of the CPU's time.
-groth16::SetupOptions setup_options(const graph::Config& config, graph::Backend backend) {
-  groth16::SetupOptions setup;
-  if (backend != graph::Backend::cuda) return setup;
-  const int device = config.gpus.empty() ? 0 : config.gpus.front();
-  setup.fixed_base.g1 = [device](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> out) {
-    cuda::fixed_base_mul_g1(b, s, out, device);
-  };
-  setup.fixed_base.g2 = [device](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> out) {
-    cuda::fixed_base_mul_g2(b, s, out, device);
-  };
+/// Known-trapdoor setup is fixed-base multiplication; the GPU does it in a fraction of the CPU's time (its
+/// kernels are BLS12-381's: BN254 keys are made on the CPU).
+template <class Curve>
+groth16::BasicSetupOptions<Curve> setup_options([[maybe_unused]] const graph::Config& config,
+                                                [[maybe_unused]] graph::Backend backend) {
+  groth16::BasicSetupOptions<Curve> setup;
+  if constexpr (std::is_same_v<Curve, Bls12_381>) {
+    if (backend != graph::Backend::cuda) return setup;
+    const int device = config.gpus.empty() ? 0 : config.gpus.front();
+    setup.fixed_base.g1 = [device](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> out) {
+      cuda::fixed_base_mul_g1(b, s, out, device);
+    };
+    setup.fixed_base.g2 = [device](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> out) {
+      cuda::fixed_base_mul_g2(b, s, out, device);
+    };
+  }
   return setup;
 }
 
+/// The keys from the trapdoor of --seed, or (BLS12-381) from the key cache.
+template <class Curve>
+groth16::BasicKeyPair<Curve> setup_keys(const BatchOptions& o,
+                                        const groth16::BasicConstraintSystem<Curve>& cs,
+                                        const groth16::BasicSetupOptions<Curve>& setup,
+                                        [[maybe_unused]] const SyntheticSetup<Curve>& s,
+                                        [[maybe_unused]] bool& loaded) {
+  if constexpr (std::is_same_v<Curve, Bls12_381>) {
+    if (o.key_cache)
+      return groth16::load_or_setup(
+          cs,
+          groth16::KeyCacheRequest{*o.key_cache, groth16::synthetic_circuit_name(s.circuit_options), o.seed},
+          setup, &loaded);
+  }
+  return groth16::setup_from_trapdoor(cs, groth16::trapdoor_from_seed<Curve>(o.seed), setup);
+}
+
+template <class Curve>
 void make_keys(const BatchOptions& o, const graph::Config& config, graph::Backend backend,
-               SyntheticSetup& s) {
+               SyntheticSetup<Curve>& s) {
   s.circuit_options = groth16::SyntheticOptions{.log_size = o.log2, .num_public = 1, .seed = o.seed};
-  groth16::SyntheticCircuit circuit = groth16::make_synthetic_circuit(s.circuit_options);
-  groth16::SetupOptions setup = setup_options(config, backend);
+  groth16::BasicSyntheticCircuit<Curve> circuit = groth16::make_synthetic_circuit<Curve>(s.circuit_options);
+  groth16::BasicSetupOptions<Curve> setup = setup_options<Curve>(config, backend);
   // A .zkey holds snarkjs's H points (--export-snarkjs); proofs from either convention are the same.
   if (o.export_snarkjs) setup.convention = HConvention::snarkjs;
   const auto start = Clock::now();
-  groth16::KeyPair keys =
-      o.key_cache ? groth16::load_or_setup(
-                        circuit.cs,
-                        groth16::KeyCacheRequest{*o.key_cache,
-                                                 groth16::synthetic_circuit_name(s.circuit_options), o.seed},
-                        setup, &s.loaded)
-                  : groth16::setup_from_trapdoor(circuit.cs, groth16::trapdoor_from_seed(o.seed), setup);
+  groth16::BasicKeyPair<Curve> keys = setup_keys(o, circuit.cs, setup, s, s.loaded);
   s.setup_s = seconds_since(start);
-  s.cs = std::make_shared<const groth16::ConstraintSystem>(std::move(circuit.cs));
-  s.pk = std::make_shared<const groth16::ProvingKey>(std::move(keys.pk));
-  s.vk = std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk));
+  s.cs = std::make_shared<const groth16::BasicConstraintSystem<Curve>>(std::move(circuit.cs));
+  s.pk = std::make_shared<const groth16::BasicProvingKey<Curve>>(std::move(keys.pk));
+  s.vk = std::make_shared<const groth16::BasicVerifyingKey<Curve>>(std::move(keys.vk));
 }
 
 /// Bytes of one job's z, a, b, c.
-std::uint64_t job_bytes(const SyntheticSetup& s) {
-  return (3 * s.pk->domain_size() + s.pk->num_variables) * sizeof(Fr);
+template <class Curve>
+std::uint64_t job_bytes(const SyntheticSetup<Curve>& s) {
+  return (3 * s.pk->domain_size() + s.pk->num_variables) * sizeof(typename Curve::Fr);
 }
 
-Presynthesized sized_job(const SyntheticSetup& s) {
-  Presynthesized job;
+template <class Curve>
+Presynthesized<Curve> sized_job(const SyntheticSetup<Curve>& s) {
+  Presynthesized<Curve> job;
   job.z.resize(s.pk->num_variables);
   job.a.resize(s.pk->domain_size());
   job.b.resize(s.pk->domain_size());
@@ -76,16 +96,19 @@ Presynthesized sized_job(const SyntheticSetup& s) {
 /// Distinct witnesses up to 16 GiB, or half the host budget when one is given (they live beside the
 /// pipeline's memory, which the budget is meant to bound), reused round robin: every proof still differs
 /// (fresh r, s).
-void presynthesize(const BatchOptions& o, SyntheticSetup& s) {
+template <class Curve>
+void presynthesize(const BatchOptions& o, SyntheticSetup<Curve>& s) {
+  using F = typename Curve::Fr;
   std::uint64_t room = std::uint64_t{16} << 30;
   if (o.config.host_budget) room = std::min(room, *o.config.host_budget / 2);
   const std::uint64_t cap = std::max<std::uint64_t>(1, room / job_bytes(s));
   const std::uint64_t count = std::min<std::uint64_t>(o.count, cap);
   const auto start = Clock::now();
   for (std::uint64_t i = 0; i < count; ++i) {
-    auto job = std::make_shared<Presynthesized>(sized_job(s));
-    groth16::synthetic_witness_into(*s.cs, s.circuit_options, witness_seed(o, i), job->z);
-    groth16::evaluate(*s.cs, job->z, job->a, job->b, job->c);
+    auto job = std::make_shared<Presynthesized<Curve>>(sized_job(s));
+    groth16::synthetic_witness_into(*s.cs, s.circuit_options, witness_seed(o, i), std::span<F>(job->z));
+    groth16::evaluate(*s.cs, std::span<const F>(job->z), std::span<F>(job->a), std::span<F>(job->b),
+                      std::span<F>(job->c));
     s.presynthesized.push_back(std::move(job));
   }
   s.presynthesis_s = seconds_since(start);
@@ -103,14 +126,14 @@ std::pair<std::size_t, std::size_t> pipeline_threads(const graph::Config& config
 }
 
 /// Synthesizes `scratch.size()` jobs at once, over and over, on `threads` threads until `stop`.
-void synthesize_until(const std::atomic<bool>& stop, std::size_t threads, const SyntheticSetup& s,
-                      std::uint64_t seed, std::vector<Presynthesized>& scratch) {
+void synthesize_until(const std::atomic<bool>& stop, std::size_t threads, const SyntheticSetup<Bls12_381>& s,
+                      std::uint64_t seed, std::vector<Presynthesized<Bls12_381>>& scratch) {
   oneapi::tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
     for (std::uint64_t round = 0; !stop.load(); ++round) {
       oneapi::tbb::parallel_for(std::size_t{0}, scratch.size(), [&](std::size_t j) {
         if (stop.load()) return;
-        Presynthesized& job = scratch[j];
+        Presynthesized<Bls12_381>& job = scratch[j];
         groth16::synthetic_witness_into(*s.cs, s.circuit_options,
                                         seed * 7'777'777 + round * scratch.size() + j, job.z);
         groth16::evaluate(*s.cs, job.z, job.a, job.b, job.c);
@@ -121,12 +144,12 @@ void synthesize_until(const std::atomic<bool>& stop, std::size_t threads, const 
 
 /// The H2D rates under the same host load as the pipeline's steady state: `synth` jobs synthesized at once
 /// (each parallel inside) on `threads` threads, into heap vectors (fewer jobs if that much would not fit).
-void probe_under_load(const BatchOptions& o, const graph::Config& config, SyntheticSetup& s) {
+void probe_under_load(const BatchOptions& o, const graph::Config& config, SyntheticSetup<Bls12_381>& s) {
   const auto [threads, synth] = pipeline_threads(config);
   const std::uint64_t bytes = job_bytes(s);
   s.probe_load_jobs = static_cast<std::size_t>(
       std::min<std::uint64_t>(synth, std::max<std::uint64_t>(1, (std::uint64_t{24} << 30) / bytes)));
-  std::vector<Presynthesized> scratch;
+  std::vector<Presynthesized<Bls12_381>> scratch;
   for (std::size_t j = 0; j < s.probe_load_jobs; ++j) scratch.push_back(sized_job(s));
   const int device = config.gpus.empty() ? 0 : config.gpus.front();
   s.probe = probe_h2d(device, std::min<std::uint64_t>(bytes, std::uint64_t{1} << 30), 1.5,
@@ -141,14 +164,22 @@ std::uint64_t witness_seed(const BatchOptions& options, std::uint64_t index) {
   return options.seed * 1'000'003 + index;
 }
 
-SyntheticSetup make_synthetic_setup(const BatchOptions& options, const graph::Config& config,
-                                    graph::Backend backend) {
-  SyntheticSetup setup;
+template <class Curve>
+SyntheticSetup<Curve> make_synthetic_setup(const BatchOptions& options, const graph::Config& config,
+                                           graph::Backend backend) {
+  SyntheticSetup<Curve> setup;
   make_keys(options, config, backend, setup);
   if (std::any_of(options.runs.begin(), options.runs.end(), [](const auto& r) { return r.presynthesized; }))
     presynthesize(options, setup);
-  if (options.h2d_probe && backend == graph::Backend::cuda) probe_under_load(options, config, setup);
+  // The probe's load is BLS12-381 synthesis, on the GPU the CUDA backend (which proves only BLS12-381) has.
+  if constexpr (std::is_same_v<Curve, Bls12_381>)
+    if (options.h2d_probe && backend == graph::Backend::cuda) probe_under_load(options, config, setup);
   return setup;
 }
+
+template SyntheticSetup<Bls12_381> make_synthetic_setup(const BatchOptions&, const graph::Config&,
+                                                        graph::Backend);
+template SyntheticSetup<Bn254> make_synthetic_setup(const BatchOptions&, const graph::Config&,
+                                                    graph::Backend);
 
 }  // namespace proofline::apps

@@ -88,5 +88,17 @@ void batch_to_affine(std::span<const G2Jacobian> points, std::span<G2Affine> out
 void batch_to_affine(std::span<const G2Xyzz> points, std::span<G2Affine> out) {
   batch_to_affine_impl(points, out);
 }
+void batch_to_affine(std::span<const bn254::G1Jacobian> points, std::span<bn254::G1Affine> out) {
+  batch_to_affine_impl(points, out);
+}
+void batch_to_affine(std::span<const bn254::G1Xyzz> points, std::span<bn254::G1Affine> out) {
+  batch_to_affine_impl(points, out);
+}
+void batch_to_affine(std::span<const bn254::G2Jacobian> points, std::span<bn254::G2Affine> out) {
+  batch_to_affine_impl(points, out);
+}
+void batch_to_affine(std::span<const bn254::G2Xyzz> points, std::span<bn254::G2Affine> out) {
+  batch_to_affine_impl(points, out);
+}
 
 }  // namespace proofline

@@ -4,6 +4,8 @@
 
 #include <span>
 
+#include <proofline/arith/bn254/g1.hpp>
+#include <proofline/arith/bn254/g2.hpp>
 #include <proofline/arith/g1.hpp>
 #include <proofline/arith/g2.hpp>
 
@@ -15,5 +17,9 @@ void batch_to_affine(std::span<const G1Jacobian> points, std::span<G1Affine> out
 void batch_to_affine(std::span<const G1Xyzz> points, std::span<G1Affine> out);
 void batch_to_affine(std::span<const G2Jacobian> points, std::span<G2Affine> out);
 void batch_to_affine(std::span<const G2Xyzz> points, std::span<G2Affine> out);
+void batch_to_affine(std::span<const bn254::G1Jacobian> points, std::span<bn254::G1Affine> out);
+void batch_to_affine(std::span<const bn254::G1Xyzz> points, std::span<bn254::G1Affine> out);
+void batch_to_affine(std::span<const bn254::G2Jacobian> points, std::span<bn254::G2Affine> out);
+void batch_to_affine(std::span<const bn254::G2Xyzz> points, std::span<bn254::G2Affine> out);
 
 }  // namespace proofline

@@ -15,8 +15,10 @@
 
 namespace proofline::cpu {
 
-/// Copies `from` into `to`; throws Error(invalid_argument) when their sizes differ.
-inline void parallel_copy(std::span<const Fr> from, std::span<Fr> to) {
+/// Copies `from` into `to`; throws Error(invalid_argument) when their sizes differ. Any trivially copyable
+/// element (either curve's Fr).
+template <class F>
+void parallel_copy(std::span<const F> from, std::span<F> to) {
   if (to.size() != from.size())
     throw Error(Errc::invalid_argument, "a vector of " + std::to_string(from.size()) +
                                             " values for a region of " + std::to_string(to.size()));
@@ -26,6 +28,11 @@ inline void parallel_copy(std::span<const Fr> from, std::span<Fr> to) {
                                         from.begin() + static_cast<std::ptrdiff_t>(r.end()),
                                         to.begin() + static_cast<std::ptrdiff_t>(r.begin()));
                             });
+}
+
+/// The same for BLS12-381's Fr, from anything that converts to its spans (a vector).
+inline void parallel_copy(std::span<const Fr> from, std::span<Fr> to) {
+  parallel_copy<Fr>(from, to);
 }
 
 }  // namespace proofline::cpu

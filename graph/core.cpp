@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <variant>
 
 #include <proofline/cuda/device.hpp>
 #include <proofline/devices/gpu_lane.hpp>
@@ -87,6 +88,17 @@ Backend resolve_backend(Backend wanted) {
       return Backend::cuda;
   }
   return Backend::cpu;
+}
+
+/// The proof (when the job did not fail) and public inputs, into the result fields of the job's curve.
+void take_work(JobState& job, JobResult& r) {
+  if (auto* bls = std::get_if<nodes::CurveWork<Bls12_381>>(&job.work)) {
+    if (!job.error) r.proof = bls->proof;
+    r.public_inputs = bls->publics;
+  } else if (auto* bn = std::get_if<nodes::CurveWork<Bn254>>(&job.work)) {
+    if (!job.error) r.bn254_proof = bn->proof;
+    r.bn254_public_inputs = bn->publics;
+  }
 }
 
 }  // namespace
@@ -213,13 +225,13 @@ bool Core::prepare_result(JobState& job, std::optional<JobError> early) {
   r.seq = job.seq;
   r.label = job.label;
   r.gpu = job.gpu;
+  r.curve = job.key->curve;
   if (early) {
     // Another thread may be running a stage of this job: read nothing a stage writes.
     r.error = std::move(early);
   } else {
     r.error = job.error;
-    if (!job.error) r.proof = job.proof;
-    r.public_inputs = job.publics;
+    take_work(job, r);
     r.verified = job.verified && !job.error;
   }
   const std::int64_t t = ctx->now_ns();

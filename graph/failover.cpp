@@ -22,9 +22,7 @@ bool may_retry(const Core& core, const JobState& job) {
 /// Fresh fields for the next attempt; the witness source, key, id, seq and deadline stay.
 void reset_for_retry(JobState& job) {
   job.error.reset();
-  job.msm = {};
-  job.proof.reset();
-  job.publics.clear();
+  job.work = nodes::fresh_work(job.key->curve);
   job.witness_checked = false;
   job.verified = false;
   job.admit_ns = 0;

@@ -40,16 +40,19 @@ class KeyHandle {
   std::uint64_t id_ = 0;
 };
 
-/// A key to register: the proving key (SRS), the constraint system (PCE) and the verifying key. The pipeline
-/// shares ownership and charges their bytes to the host budget for as long as the key is registered.
-struct KeySpec {
+/// A key to register, on either curve: the proving key (SRS), the constraint system (PCE) and the verifying
+/// key. The pipeline shares ownership and charges their bytes to the host budget for as long as the key is
+/// registered. KeySpec is BLS12-381's; BasicKeySpec<Bn254> registers a BN254 (bn128) key.
+template <class Curve>
+struct BasicKeySpec {
   std::string name;  ///< unique among registered keys; appears in logs and errors
-  std::shared_ptr<const groth16::ProvingKey> pk;
+  std::shared_ptr<const groth16::BasicProvingKey<Curve>> pk;
   /// Needed by every witness source except a WitnessCallback that fills a, b and c itself.
-  std::shared_ptr<const groth16::ConstraintSystem> cs;
+  std::shared_ptr<const groth16::BasicConstraintSystem<Curve>> cs;
   /// Needed when Config::verify is set.
-  std::shared_ptr<const groth16::VerifyingKey> vk;
+  std::shared_ptr<const groth16::BasicVerifyingKey<Curve>> vk;
 };
+using KeySpec = BasicKeySpec<Bls12_381>;
 
 struct Job {
   KeyHandle key;

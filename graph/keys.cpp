@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <type_traits>
 
 #include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/devices/host_srs.hpp>
@@ -39,9 +40,12 @@ void recompute_largest(Core& core) {
 }
 
 /// Checks the spec and makes the key's record (not yet registered).
-std::shared_ptr<KeyState> make_key_state(const Core& core, const KeySpec& spec, const std::string& what) {
+template <class Curve>
+std::shared_ptr<KeyState> make_key_state(const Core& core, const BasicKeySpec<Curve>& spec,
+                                         const std::string& what) {
+  using F = typename Curve::Fr;
   if (!spec.pk) throw Error(Errc::invalid_argument, what + " has no proving key");
-  const groth16::ProvingKey& pk = *spec.pk;
+  const groth16::BasicProvingKey<Curve>& pk = *spec.pk;
   groth16::validate(pk, Errc::invalid_argument, what + ": proving key");
   if (spec.cs) {
     groth16::validate(*spec.cs, Errc::invalid_argument, what + ": constraint system", false);
@@ -62,20 +66,25 @@ std::shared_ptr<KeyState> make_key_state(const Core& core, const KeySpec& spec, 
 
   auto key = std::make_shared<KeyState>();
   key->name = spec.name;
-  key->pk = spec.pk;
-  key->cs = spec.cs;
-  key->vk = spec.vk;
-  if (spec.vk) key->pvk = groth16::prepare(*spec.vk);
-  key->domain = Domain::make(pk.log_domain_size, pk.convention);
+  nodes::CurveKey<Curve> material{spec.pk, spec.cs, spec.vk, std::nullopt};
+  if (spec.vk) material.pvk = groth16::prepare(*spec.vk);
+  key->material = std::move(material);
+  key->curve = Curve::id;
+  key->num_public = pk.num_public;
+  key->num_variables = pk.num_variables;
+  key->log_domain_size = pk.log_domain_size;
+  key->has_cs = spec.cs != nullptr;
+  if constexpr (std::is_same_v<Curve, Bls12_381>)
+    key->domain = Domain::make(pk.log_domain_size, pk.convention);
   const std::uint64_t n = pk.domain_size();
-  key->slot_sizes = {n * sizeof(Fr), n * sizeof(Fr), n * sizeof(Fr), pk.num_variables * sizeof(Fr)};
-  key->slot_bytes = 3 * n * sizeof(Fr) + pk.num_variables * sizeof(Fr);
+  key->slot_sizes = {n * sizeof(F), n * sizeof(F), n * sizeof(F), pk.num_variables * sizeof(F)};
+  key->slot_bytes = 3 * n * sizeof(F) + pk.num_variables * sizeof(F);
   return key;
 }
 
 /// CUDA backend: the device slots (sized by the first key) and the check that this key fits them.
 void prepare_gpus(Core& core, const KeyState& key, const std::string& what) {
-  const groth16::ProvingKey& pk = *key.pk;
+  const groth16::ProvingKey& pk = *key.bls().pk;
   if (pk.log_domain_size < cuda::NttEngine::min_log_n)
     throw Error(Errc::invalid_argument, what + ": the GPU NTT needs domains of at least 2^" +
                                             std::to_string(cuda::NttEngine::min_log_n) +
@@ -125,11 +134,11 @@ void place_srs(Core& core, KeyState& key, const std::string& what) {
     if (place_in_vram(core, key, why)) return;
     if (placement == SrsPlacement::device)
       throw Error(Errc::out_of_budget, what + ": its SRS (" +
-                                           format_size(devices::device_key_bytes(*key.pk)) +
+                                           format_size(devices::device_key_bytes(*key.bls().pk)) +
                                            ") fits no GPU's VRAM budget next to the device slots (" + why +
                                            "); SRS placement 'auto' would stream it from host memory");
   }
-  auto srs = std::make_unique<devices::HostSrs>(devices::make_host_srs(*key.pk, *core.pool, what));
+  auto srs = std::make_unique<devices::HostSrs>(devices::make_host_srs(*key.bls().pk, *core.pool, what));
   std::size_t placed = 0;
   for (auto& lane : core.gpus()) {
     if (!lane->healthy.load()) continue;
@@ -177,7 +186,7 @@ std::pair<std::size_t, bool> publish(Core& core, const std::shared_ptr<KeyState>
                                        " holds its keys (" + format_size(host_bytes) + ") but not one " +
                                        (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") +
                                        " of " + format_size(key->slot_bytes) + " for its 2^" +
-                                       std::to_string(key->pk->log_domain_size) +
+                                       std::to_string(key->log_domain_size) +
                                        " jobs next to everything else (" + format_size(budget.used) +
                                        " in use); raise the host budget (--host-budget)");
 }
@@ -195,12 +204,21 @@ void prewarm(Core& core, const KeyState& key, std::size_t target, const std::str
   }
 }
 
-}  // namespace
+/// The CUDA backend's kernels are BLS12-381's: a key of another curve is refused before anything is loaded.
+template <class Curve>
+void refuse_on_cuda(const Core& core, const std::string& name, const std::string& what) {
+  if (std::is_same_v<Curve, Bls12_381> || core.backend != Backend::cuda) return;
+  throw Error(Errc::invalid_argument, what + ": the CUDA backend proves BLS12-381 keys; key '" + name +
+                                          "' is " + std::string(Curve::name) + " (" +
+                                          std::string(Curve::snarkjs_name) + "): use the CPU backend");
+}
 
-KeyHandle Pipeline::add_key(KeySpec spec) {
-  Core& core = *core_;
+/// add_key for a key of either curve.
+template <class Curve>
+KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   if (spec.name.empty()) throw Error(Errc::invalid_argument, "add_key: a key needs a name");
   const std::string what = "add_key: key '" + spec.name + "'";
+  refuse_on_cuda<Curve>(core, spec.name, what);
   std::shared_ptr<KeyState> key = make_key_state(core, spec, what);
 
   std::lock_guard serial(core.add_mutex);
@@ -218,10 +236,10 @@ KeyHandle Pipeline::add_key(KeySpec spec) {
 
   // The PCE and the host SRS are charged to the host budget for as long as the key is registered: the load
   // trims idle pool buffers first (the pool is the budget's first evictor), and the token count follows.
-  const std::uint64_t host_bytes = key->pk->query_bytes() + (spec.cs ? spec.cs->size_bytes() : 0);
+  const std::uint64_t host_bytes = spec.pk->query_bytes() + (spec.cs ? spec.cs->size_bytes() : 0);
   const std::string name = resident_name(*key);
   key->host = core.host_keys->acquire(name, std::max<std::uint64_t>(host_bytes, 1), [&](const std::string&) {
-    return memory::LoadedRegion{std::make_shared<KeySpec>(spec), 0};
+    return memory::LoadedRegion{std::make_shared<BasicKeySpec<Curve>>(spec), 0};
   });
   ScopeGuard unload([&] {
     key->host.reset();
@@ -234,9 +252,19 @@ KeyHandle Pipeline::add_key(KeySpec spec) {
 
   if (largest && core.mode == Mode::pinned && core.config.prewarm) prewarm(core, *key, target, what);
   core.mint_now();
-  PL_LOG_INFO("{}: 2^{} rows, {} variables, slot {}, token target {}", what, key->pk->log_domain_size,
-              key->pk->num_variables, format_size(key->slot_bytes), target);
+  PL_LOG_INFO("{}: {}, 2^{} rows, {} variables, slot {}, token target {}", what, curve_name(key->curve),
+              key->log_domain_size, key->num_variables, format_size(key->slot_bytes), target);
   return KeyHandle(key->id);
+}
+
+}  // namespace
+
+KeyHandle Pipeline::add_key(KeySpec spec) {
+  return add_key_of(*core_, std::move(spec));
+}
+
+KeyHandle Pipeline::add_key(BasicKeySpec<Bn254> spec) {
+  return add_key_of(*core_, std::move(spec));
 }
 
 void Pipeline::remove_key(KeyHandle handle) {

@@ -236,6 +236,7 @@ std::string report_json(const RunReport& r) {
   const json::Value doc = json::Value::object({
       {"backend", json::Value(r.backend)},
       {"mode", json::Value(r.mode)},
+      {"curve", r.curve.empty() ? json::Value() : json::Value(r.curve)},
       {"gpus", gpus},
       {"gpu_jobs", gpu_jobs},
       {"srs_stream_bytes", json::Value(r.srs_stream_bytes)},
@@ -275,6 +276,7 @@ std::string report_summary(const RunReport& r) {
   const std::string mode = r.backend == "cpu" && r.mode == "pinned" ? "pooled slots" : r.mode;
   out += ", wall " + fixed(r.wall_s, 2) + " s, " + fixed(r.proofs_per_s, 2) + " proofs/s [" + r.backend +
          ", " + mode + "]\n";
+  if (!r.curve.empty()) out += "curve: " + r.curve + "\n";
   out += "slots: at most " + std::to_string(r.max_inflight_slots) + " in flight, " +
          std::to_string(r.tokens) + " tokens of " + format_size(r.slot_bytes) + "\n";
   if (r.gpu_busy_fraction || r.h2d_gbps) {

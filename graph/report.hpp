@@ -29,6 +29,9 @@ struct StageReport {
 struct RunReport {
   std::string backend;
   std::string mode;
+  /// The curve of the keys proved ("BLS12-381", "BN254"), as the caller that registered them says; empty:
+  /// not said.
+  std::string curve;
   std::vector<int> gpus;                ///< device ordinals (empty on the CPU backend)
   std::vector<std::uint64_t> gpu_jobs;  ///< jobs routed to each of `gpus`
   /// Bytes of SRS points streamed from host memory to the GPUs (keys not resident in VRAM), all GPUs.

@@ -29,15 +29,32 @@ void notify_key_released(Core& core, KeyState& key) {
   }
 }
 
+/// Throws Error(invalid_argument) for a memory witness that is not one of the key's curve.
+void check_memory_witness(const MemoryWitness& witness, const KeyState& key) {
+  if (!witness.z && !witness.bn254_z)
+    throw Error(Errc::invalid_argument, "submit: the memory witness is empty");
+  const bool bn254 = key.curve == CurveId::bn254;
+  if ((bn254 && !witness.bn254_z) || (!bn254 && !witness.z) || (witness.z && witness.bn254_z))
+    throw Error(Errc::invalid_argument,
+                "submit: key '" + key.name + "' is " + std::string(curve_name(key.curve)) +
+                    ": its memory witness goes in MemoryWitness::" + (bn254 ? "bn254_z" : "z") +
+                    ", and only there (the other field holds " + (bn254 ? "BLS12-381" : "BN254") +
+                    " values)");
+}
+
 /// Throws Error(invalid_argument) for a witness source the key cannot serve.
 void check_witness_source(const Job& job, const KeyState& key) {
   const auto* callback = std::get_if<WitnessCallback>(&job.witness);
   if (callback != nullptr && !callback->fill)
     throw Error(Errc::invalid_argument, "submit: the witness callback is empty");
-  if (const auto* in_memory = std::get_if<MemoryWitness>(&job.witness); in_memory != nullptr && !in_memory->z)
-    throw Error(Errc::invalid_argument, "submit: the memory witness is empty");
+  if (callback != nullptr && callback->curve != key.curve)
+    throw Error(Errc::invalid_argument,
+                "submit: key '" + key.name + "' is " + std::string(curve_name(key.curve)) +
+                    ": the witness callback writes " + std::string(curve_name(callback->curve)) +
+                    " values (WitnessCallback::curve)");
+  if (const auto* in_memory = std::get_if<MemoryWitness>(&job.witness)) check_memory_witness(*in_memory, key);
   const bool fills_abc = callback != nullptr && callback->fills == WitnessCallback::Fills::witness_and_abc;
-  if (!key.cs && !fills_abc)
+  if (!key.has_cs && !fills_abc)
     throw Error(Errc::invalid_argument,
                 "submit: key '" + key.name +
                     "' has no constraint system: only a witness callback that fills a, b "
@@ -125,6 +142,7 @@ std::shared_ptr<JobState> make_job_state(Core& core, Job job, std::shared_ptr<Ke
   state->label = std::move(job.label);
   state->key = std::move(key);
   state->witness = std::move(job.witness);
+  state->work = nodes::fresh_work(state->key->curve);
   state->on_result = std::move(job.on_result);
   state->timeout = job.timeout.value_or(core.config.job_timeout);
   if (state->timeout.count() < 0) throw Error(Errc::invalid_argument, "submit: a negative timeout");

@@ -33,8 +33,8 @@ void signed_digits(const BigInt<4>& value, unsigned w, unsigned windows, int* di
   }
 }
 
-template <class Curve>
-void fixed_base_impl(const AffinePoint<Curve>& base, std::span<const Fr> scalars,
+template <class Curve, class F>
+void fixed_base_impl(const AffinePoint<Curve>& base, std::span<const F> scalars,
                      std::span<AffinePoint<Curve>> out, unsigned window_bits) {
   using Affine = AffinePoint<Curve>;
   using Jacobian = JacobianPoint<Curve>;
@@ -117,6 +117,16 @@ void cpu_fixed_base_mul(const G1Affine& base, std::span<const Fr> scalars, std::
 
 void cpu_fixed_base_mul(const G2Affine& base, std::span<const Fr> scalars, std::span<G2Affine> out,
                         unsigned window_bits) {
+  fixed_base_impl(base, scalars, out, window_bits);
+}
+
+void cpu_fixed_base_mul(const bn254::G1Affine& base, std::span<const bn254::Fr> scalars,
+                        std::span<bn254::G1Affine> out, unsigned window_bits) {
+  fixed_base_impl(base, scalars, out, window_bits);
+}
+
+void cpu_fixed_base_mul(const bn254::G2Affine& base, std::span<const bn254::Fr> scalars,
+                        std::span<bn254::G2Affine> out, unsigned window_bits) {
   fixed_base_impl(base, scalars, out, window_bits);
 }
 

@@ -15,23 +15,29 @@
 #include <functional>
 #include <span>
 
-#include <proofline/arith/fr.hpp>
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/arith/curves.hpp>
 
 namespace proofline::groth16 {
 
 /// out[i] = [scalars[i]]·base in affine form (infinity as (0, 0)); the spans have equal sizes.
-using FixedBaseMulG1 =
-    std::function<void(const G1Affine& base, std::span<const Fr> scalars, std::span<G1Affine> out)>;
-using FixedBaseMulG2 =
-    std::function<void(const G2Affine& base, std::span<const Fr> scalars, std::span<G2Affine> out)>;
+template <class Curve>
+using BasicFixedBaseMulG1 =
+    std::function<void(const typename Curve::G1Affine& base, std::span<const typename Curve::Fr> scalars,
+                       std::span<typename Curve::G1Affine> out)>;
+template <class Curve>
+using BasicFixedBaseMulG2 =
+    std::function<void(const typename Curve::G2Affine& base, std::span<const typename Curve::Fr> scalars,
+                       std::span<typename Curve::G2Affine> out)>;
+using FixedBaseMulG1 = BasicFixedBaseMulG1<Bls12_381>;
+using FixedBaseMulG2 = BasicFixedBaseMulG2<Bls12_381>;
 
-/// Which fixed-base multiplication setup uses; an empty member means the CPU one below.
-struct FixedBaseBackend {
-  FixedBaseMulG1 g1;
-  FixedBaseMulG2 g2;
+/// Which fixed-base multiplication setup uses on `Curve`; an empty member means the CPU one below.
+template <class Curve>
+struct BasicFixedBaseBackend {
+  BasicFixedBaseMulG1<Curve> g1;
+  BasicFixedBaseMulG2<Curve> g2;
 };
+using FixedBaseBackend = BasicFixedBaseBackend<Bls12_381>;
 
 /// The window width the CPU version picks for `count` scalars: the table (2^(w−1) points per window) stays
 /// small next to the work, and w <= 16 bounds its memory (100 MB for G2).
@@ -43,5 +49,9 @@ void cpu_fixed_base_mul(const G1Affine& base, std::span<const Fr> scalars, std::
                         unsigned window_bits = 0);
 void cpu_fixed_base_mul(const G2Affine& base, std::span<const Fr> scalars, std::span<G2Affine> out,
                         unsigned window_bits = 0);
+void cpu_fixed_base_mul(const bn254::G1Affine& base, std::span<const bn254::Fr> scalars,
+                        std::span<bn254::G1Affine> out, unsigned window_bits = 0);
+void cpu_fixed_base_mul(const bn254::G2Affine& base, std::span<const bn254::Fr> scalars,
+                        std::span<bn254::G2Affine> out, unsigned window_bits = 0);
 
 }  // namespace proofline::groth16

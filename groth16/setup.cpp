@@ -25,6 +25,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 /// out[i] = c·x_i / (τ − x_i) with x_i = start·step^i: the Lagrange bases of a (coset of a) domain at τ.
 /// Each block computes its first x by exponentiation and inverts its denominators together.
+template <class Fr>
 void fill_lagrange_like(std::span<Fr> out, const Fr& start, const Fr& step, const Fr& tau, const Fr& c) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), block),
                     [&](const tbb::blocked_range<std::size_t>& r) {
@@ -48,6 +49,7 @@ void fill_lagrange_like(std::span<Fr> out, const Fr& start, const Fr& step, cons
 }
 
 /// out[i] = start·τ^i.
+template <class Fr>
 void fill_powers(std::span<Fr> out, const Fr& start, const Fr& tau) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, out.size(), block),
                     [&](const tbb::blocked_range<std::size_t>& r) {
@@ -83,8 +85,8 @@ class StripedLocks {
   std::unique_ptr<std::atomic_flag[]> flags_;
 };
 
-void accumulate(const CsrMatrix& m, std::span<const Fr> lagrange, std::vector<Fr>& target,
-                StripedLocks& locks) {
+template <class Fr, class Matrix>
+void accumulate(const Matrix& m, std::span<const Fr> lagrange, std::vector<Fr>& target, StripedLocks& locks) {
   const std::uint64_t* offsets = m.row_offsets.data();
   const std::uint32_t* columns = m.columns.data();
   const Fr* values = m.values.data();
@@ -106,7 +108,9 @@ void accumulate(const CsrMatrix& m, std::span<const Fr> lagrange, std::vector<Fr
 
 }  // namespace
 
-Trapdoor trapdoor_from_seed(std::uint64_t seed, bool random_gamma) {
+template <class Curve>
+BasicTrapdoor<Curve> trapdoor_from_seed(std::uint64_t seed, bool random_gamma) {
+  using Fr = typename Curve::Fr;
   detail::ChaChaDrbg drbg(seed, 0);
   const auto nonzero = [&] {
     for (;;) {
@@ -114,7 +118,7 @@ Trapdoor trapdoor_from_seed(std::uint64_t seed, bool random_gamma) {
       if (!value.is_zero()) return value;
     }
   };
-  Trapdoor t;
+  BasicTrapdoor<Curve> t;
   t.tau = nonzero();
   t.alpha = nonzero();
   t.beta = nonzero();
@@ -133,20 +137,24 @@ unsigned min_log_domain_size(std::uint64_t rows) {
   return log;
 }
 
-std::vector<Fr> lagrange_basis_at(const Domain& domain, const Fr& tau) {
+template <class Fr>
+std::vector<Fr> lagrange_basis_at(const BasicDomain<Fr>& domain, const Fr& tau) {
   const Fr tau_n = tau.pow(domain.size());
   if (tau_n.is_one()) throw Error(Errc::invalid_argument, "lagrange_basis_at: tau is a point of the domain");
   std::vector<Fr> out(domain.size());
-  fill_lagrange_like(out, Fr::one(), domain.omega(), tau, (tau_n - Fr::one()) * domain.size_inv());
+  fill_lagrange_like(std::span<Fr>(out), Fr::one(), domain.omega(), tau,
+                     (tau_n - Fr::one()) * domain.size_inv());
   return out;
 }
 
-QapColumns qap_columns_at(const ConstraintSystem& cs, std::span<const Fr> lagrange) {
+template <class Curve>
+BasicQapColumns<typename Curve::Fr> qap_columns_at(const BasicConstraintSystem<Curve>& cs,
+                                                   std::span<const typename Curve::Fr> lagrange) {
   if (lagrange.size() < cs.num_constraints())
     throw Error(Errc::invalid_argument, "qap_columns_at: " + std::to_string(lagrange.size()) +
                                             " Lagrange values for " + std::to_string(cs.num_constraints()) +
                                             " rows");
-  QapColumns out;
+  BasicQapColumns<typename Curve::Fr> out;
   out.u.resize(cs.num_variables);
   out.v.resize(cs.num_variables);
   out.w.resize(cs.num_variables);
@@ -160,12 +168,16 @@ QapColumns qap_columns_at(const ConstraintSystem& cs, std::span<const Fr> lagran
 namespace {
 
 /// The domain the keys are made for and τ^n, after checking that cs, the trapdoor and the options fit.
+template <class Curve>
 struct CheckedDomain {
-  Domain domain;
-  Fr tau_n;
+  typename Curve::Domain domain;
+  typename Curve::Fr tau_n;
 };
 
-CheckedDomain checked_domain(const ConstraintSystem& cs, const Trapdoor& t, const SetupOptions& options) {
+template <class Curve>
+CheckedDomain<Curve> checked_domain(const BasicConstraintSystem<Curve>& cs, const BasicTrapdoor<Curve>& t,
+                                    const BasicSetupOptions<Curve>& options) {
+  using Fr = typename Curve::Fr;
   validate(cs);
   if (!cs.c)
     throw Error(Errc::invalid_argument,
@@ -177,7 +189,7 @@ CheckedDomain checked_domain(const ConstraintSystem& cs, const Trapdoor& t, cons
                                             std::to_string(rows) + " rows");
   if (t.alpha.is_zero() || t.beta.is_zero() || t.gamma.is_zero() || t.delta.is_zero())
     throw Error(Errc::invalid_argument, "setup: alpha, beta, gamma and delta must be nonzero");
-  const Domain domain = Domain::make(log_n, options.convention);
+  const auto domain = Curve::Domain::make(log_n, options.convention);
   const Fr tau_n = t.tau.pow(domain.size());
   if (tau_n.is_one() || (options.convention == HConvention::snarkjs && tau_n.squared().is_one()))
     throw Error(Errc::invalid_argument, "setup: tau is a root of unity of the domain");
@@ -193,7 +205,8 @@ struct G1Layout {
   std::uint64_t h_at = 0;
 };
 
-G1Layout g1_layout(const ConstraintSystem& cs, HConvention convention, std::uint64_t n) {
+template <class Curve>
+G1Layout g1_layout(const BasicConstraintSystem<Curve>& cs, HConvention convention, std::uint64_t n) {
   G1Layout layout;
   layout.m = cs.num_variables;
   layout.ic_count = cs.num_public + 1;
@@ -205,8 +218,10 @@ G1Layout g1_layout(const ConstraintSystem& cs, HConvention convention, std::uint
 
 /// The scalars of every G1 query (in `layout`'s order). Frees cols.u and cols.w once they are used; cols.v is
 /// kept for the B2 query.
-std::vector<Fr> g1_query_scalars(QapColumns& cols, const Trapdoor& t, const CheckedDomain& checked,
-                                 HConvention convention, const G1Layout& layout) {
+template <class Curve, class Fr = typename Curve::Fr>
+std::vector<Fr> g1_query_scalars(BasicQapColumns<Fr>& cols, const BasicTrapdoor<Curve>& t,
+                                 const CheckedDomain<Curve>& checked, HConvention convention,
+                                 const G1Layout& layout) {
   const std::uint64_t m = layout.m;
   std::vector<Fr> g1_scalars(3 * m + layout.h_count);
   const Fr gamma_inv = t.gamma.inverse();
@@ -223,7 +238,7 @@ std::vector<Fr> g1_query_scalars(QapColumns& cols, const Trapdoor& t, const Chec
   cols.u = {};
   cols.w = {};
   const std::span<Fr> h_scalars(g1_scalars.data() + layout.h_at, layout.h_count);
-  const Domain& domain = checked.domain;
+  const auto& domain = checked.domain;
   const Fr& tau_n = checked.tau_n;
   if (convention == HConvention::generator7) {
     // τ^i·Z(τ)/δ for i = 0..n−2.
@@ -237,7 +252,9 @@ std::vector<Fr> g1_query_scalars(QapColumns& cols, const Trapdoor& t, const Chec
   return g1_scalars;
 }
 
-std::vector<G1Affine> g1_fixed_base(std::span<const Fr> scalars, const SetupOptions& options) {
+template <class Curve, class G1Affine = typename Curve::G1Affine>
+std::vector<G1Affine> g1_fixed_base(std::span<const typename Curve::Fr> scalars,
+                                    const BasicSetupOptions<Curve>& options) {
   std::vector<G1Affine> points(scalars.size());
   if (options.fixed_base.g1) {
     options.fixed_base.g1(G1Affine::generator(), scalars, points);
@@ -247,7 +264,9 @@ std::vector<G1Affine> g1_fixed_base(std::span<const Fr> scalars, const SetupOpti
   return points;
 }
 
-std::vector<G2Affine> g2_fixed_base(std::span<const Fr> scalars, const SetupOptions& options) {
+template <class Curve, class G2Affine = typename Curve::G2Affine>
+std::vector<G2Affine> g2_fixed_base(std::span<const typename Curve::Fr> scalars,
+                                    const BasicSetupOptions<Curve>& options) {
   std::vector<G2Affine> points(scalars.size());
   if (options.fixed_base.g2) {
     options.fixed_base.g2(G2Affine::generator(), scalars, points);
@@ -258,10 +277,13 @@ std::vector<G2Affine> g2_fixed_base(std::span<const Fr> scalars, const SetupOpti
 }
 
 /// The keys from the trapdoor's fixed points and the query points (G1 in `layout`'s order, G2 the B2 query).
-KeyPair assemble_keys(const ConstraintSystem& cs, const Trapdoor& t, const SetupOptions& options,
-                      unsigned log_n, const G1Layout& layout, std::vector<G1Affine> g1_points,
-                      std::vector<G2Affine> g2_points) {
-  KeyPair keys;
+template <class Curve, class G1Affine = typename Curve::G1Affine, class G2Affine = typename Curve::G2Affine>
+BasicKeyPair<Curve> assemble_keys(const BasicConstraintSystem<Curve>& cs, const BasicTrapdoor<Curve>& t,
+                                  const BasicSetupOptions<Curve>& options, unsigned log_n,
+                                  const G1Layout& layout, std::vector<G1Affine> g1_points,
+                                  std::vector<G2Affine> g2_points) {
+  using Fr = typename Curve::Fr;
+  BasicKeyPair<Curve> keys;
   const auto g1 = [](const Fr& s) { return G1Affine::generator().mul(s).to_affine(); };
   const auto g2 = [](const Fr& s) { return G2Affine::generator().mul(s).to_affine(); };
   keys.vk.alpha1 = g1(t.alpha);
@@ -272,7 +294,7 @@ KeyPair assemble_keys(const ConstraintSystem& cs, const Trapdoor& t, const Setup
                     g1_points.begin() + static_cast<std::ptrdiff_t>(layout.ic_at + layout.ic_count));
 
   const std::uint64_t m = layout.m;
-  ProvingKey& pk = keys.pk;
+  BasicProvingKey<Curve>& pk = keys.pk;
   pk.convention = options.convention;
   pk.num_variables = m;
   pk.num_public = cs.num_public;
@@ -293,18 +315,21 @@ KeyPair assemble_keys(const ConstraintSystem& cs, const Trapdoor& t, const Setup
 
 }  // namespace
 
-KeyPair setup_from_trapdoor(const ConstraintSystem& cs, const Trapdoor& t, const SetupOptions& options) {
+template <class Curve>
+BasicKeyPair<Curve> setup_from_trapdoor(const BasicConstraintSystem<Curve>& cs, const BasicTrapdoor<Curve>& t,
+                                        const BasicSetupOptions<Curve>& options) {
+  using Fr = typename Curve::Fr;
   const auto start = std::chrono::steady_clock::now();
   SetupTimings timings;
-  const CheckedDomain checked = checked_domain(cs, t, options);
-  const Domain& domain = checked.domain;
+  const CheckedDomain<Curve> checked = checked_domain(cs, t, options);
+  const auto& domain = checked.domain;
 
   auto mark = std::chrono::steady_clock::now();
   std::vector<Fr> lagrange = lagrange_basis_at(domain, t.tau);
   timings.lagrange_s = seconds_since(mark);
 
   mark = std::chrono::steady_clock::now();
-  QapColumns cols = qap_columns_at(cs, lagrange);
+  BasicQapColumns<Fr> cols = qap_columns_at(cs, std::span<const Fr>(lagrange));
   lagrange = {};
   timings.accumulate_s = seconds_since(mark);
 
@@ -314,20 +339,31 @@ KeyPair setup_from_trapdoor(const ConstraintSystem& cs, const Trapdoor& t, const
   timings.scalars_s = seconds_since(mark);
 
   mark = std::chrono::steady_clock::now();
-  std::vector<G1Affine> g1_points = g1_fixed_base(g1_scalars, options);
+  std::vector<typename Curve::G1Affine> g1_points = g1_fixed_base(std::span<const Fr>(g1_scalars), options);
   g1_scalars = {};
   timings.g1_s = seconds_since(mark);
 
   mark = std::chrono::steady_clock::now();
-  std::vector<G2Affine> g2_points = g2_fixed_base(cols.v, options);
+  std::vector<typename Curve::G2Affine> g2_points = g2_fixed_base(std::span<const Fr>(cols.v), options);
   cols.v = {};
   timings.g2_s = seconds_since(mark);
 
-  KeyPair keys =
+  BasicKeyPair<Curve> keys =
       assemble_keys(cs, t, options, domain.log_size(), layout, std::move(g1_points), std::move(g2_points));
   timings.total_s = seconds_since(start);
   if (options.timings != nullptr) *options.timings = timings;
   return keys;
 }
+
+#define PL_INSTANTIATE_SETUP(Curve)                                                          \
+  template BasicTrapdoor<Curve> trapdoor_from_seed<Curve>(std::uint64_t, bool);              \
+  template std::vector<Curve::Fr> lagrange_basis_at(const Curve::Domain&, const Curve::Fr&); \
+  template BasicQapColumns<Curve::Fr> qap_columns_at(const BasicConstraintSystem<Curve>&,    \
+                                                     std::span<const Curve::Fr>);            \
+  template BasicKeyPair<Curve> setup_from_trapdoor(                                          \
+      const BasicConstraintSystem<Curve>&, const BasicTrapdoor<Curve>&, const BasicSetupOptions<Curve>&);
+PL_INSTANTIATE_SETUP(Bls12_381)
+PL_INSTANTIATE_SETUP(Bn254)
+#undef PL_INSTANTIATE_SETUP
 
 }  // namespace proofline::groth16

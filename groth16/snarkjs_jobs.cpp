@@ -1,6 +1,7 @@
 #include <proofline/groth16/snarkjs_jobs.hpp>
 
 #include <map>
+#include <variant>
 
 #include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/groth16/wtns.hpp>
@@ -8,13 +9,27 @@
 
 namespace proofline::groth16 {
 
-SnarkjsKey load_snarkjs_key(const std::filesystem::path& zkey, const ZkeyOptions& options) {
-  ZkeyFile file = read_zkey(zkey, options);
+namespace {
+
+template <class Curve>
+BasicSnarkjsKey<Curve> shared_parts(const std::filesystem::path& zkey, BasicZkeyFile<Curve> file) {
   const std::filesystem::path name = zkey.filename();
-  return SnarkjsKey{name.extension() == ".zkey" ? name.stem().string() : name.string(), file.header,
-                    std::make_shared<const ProvingKey>(std::move(file.pk)),
-                    std::make_shared<const ConstraintSystem>(std::move(file.cs)),
-                    std::make_shared<const VerifyingKey>(std::move(file.vk))};
+  return BasicSnarkjsKey<Curve>{name.extension() == ".zkey" ? name.stem().string() : name.string(),
+                                file.header,
+                                std::make_shared<const BasicProvingKey<Curve>>(std::move(file.pk)),
+                                std::make_shared<const BasicConstraintSystem<Curve>>(std::move(file.cs)),
+                                std::make_shared<const BasicVerifyingKey<Curve>>(std::move(file.vk))};
+}
+
+}  // namespace
+
+SnarkjsKey load_snarkjs_key(const std::filesystem::path& zkey, const ZkeyOptions& options) {
+  return shared_parts(zkey, read_zkey(zkey, options));
+}
+
+AnySnarkjsKey load_any_snarkjs_key(const std::filesystem::path& zkey, const ZkeyOptions& options) {
+  return std::visit([&](auto&& file) -> AnySnarkjsKey { return shared_parts(zkey, std::move(file)); },
+                    read_any_zkey(zkey, options));
 }
 
 std::string wtns_job_name(const std::filesystem::path& wtns) {

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <proofline/arith/curves.hpp>
@@ -21,17 +22,23 @@
 
 namespace proofline::groth16 {
 
-/// A .zkey loaded for sharing: what a pipeline KeySpec takes (pk, cs, vk), named after the file.
-struct SnarkjsKey {
+/// A .zkey loaded for sharing: what a pipeline key spec takes (pk, cs, vk), named after the file.
+template <class Curve>
+struct BasicSnarkjsKey {
   std::string name;  ///< the file name without ".zkey"
   ZkeyHeader header;
-  std::shared_ptr<const ProvingKey> pk;
-  std::shared_ptr<const ConstraintSystem> cs;
-  std::shared_ptr<const VerifyingKey> vk;
+  std::shared_ptr<const BasicProvingKey<Curve>> pk;
+  std::shared_ptr<const BasicConstraintSystem<Curve>> cs;
+  std::shared_ptr<const BasicVerifyingKey<Curve>> vk;
 };
+using SnarkjsKey = BasicSnarkjsKey<Bls12_381>;
+/// A key of the curve its file names.
+using AnySnarkjsKey = std::variant<BasicSnarkjsKey<Bls12_381>, BasicSnarkjsKey<Bn254>>;
 
-/// read_zkey(path, options), split into shared parts.
+/// read_zkey(path, options), split into shared parts (BLS12-381: a key of the other curve is refused).
 SnarkjsKey load_snarkjs_key(const std::filesystem::path& zkey, const ZkeyOptions& options = {});
+/// read_any_zkey(path, options), split into shared parts: the curve from the file.
+AnySnarkjsKey load_any_snarkjs_key(const std::filesystem::path& zkey, const ZkeyOptions& options = {});
 
 struct WtnsJob {
   std::filesystem::path wtns;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include <proofline/arith/bigint.hpp>
-#include <proofline/groth16/constraint_builder.hpp>
+#include <proofline/groth16/constraint_system.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16 {
@@ -39,6 +39,15 @@ inline std::uint64_t hash3(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
   return mix64(mix64(mix64(a ^ 0x9e3779b97f4a7c15ULL) ^ b) ^ c);
 }
 
+/// The bits of the modulus's top limb: candidates are drawn below the next power of two (BLS12-381's r has
+/// 255 bits, BN254's 254).
+template <class F>
+constexpr std::uint64_t top_limb_mask() {
+  std::uint64_t mask = 0;
+  while (mask < F::modulus.limb[3]) mask = (mask << 1) | 1;
+  return mask;
+}
+
 /// SplitMix64: a counter-based stream, cheap to start at any row.
 class SplitMix {
  public:
@@ -50,18 +59,20 @@ class SplitMix {
     proofline::detail::mul_wide(next(), bound, lo, hi);
     return hi;
   }
-  /// Uniform full-width Fr by rejection (not for secrets: only for synthetic data).
-  Fr field() {
+  /// Uniform full-width element of F by rejection (not for secrets: only for synthetic data).
+  template <class F>
+  F field() {
     for (;;) {
-      Fr::Int value;
+      typename F::Int value;
       for (std::size_t i = 0; i < 4; ++i) value.limb[i] = next();
-      value.limb[3] &= (std::uint64_t{1} << 63) - 1;
-      if (Fr::is_canonical(value)) return Fr::from_canonical(value);
+      value.limb[3] &= top_limb_mask<F>();
+      if (F::is_canonical(value)) return F::from_canonical(value);
     }
   }
-  Fr nonzero_field() {
+  template <class F>
+  F nonzero_field() {
     for (;;) {
-      const Fr value = field();
+      const F value = field<F>();
       if (!value.is_zero()) return value;
     }
   }
@@ -127,10 +138,18 @@ struct Plan {
   }
 };
 
+/// coefficient · z[variable] in F.
+template <class F>
+struct CoefTerm {
+  std::uint32_t variable = 0;
+  F coefficient = F::one();
+};
+
+template <class F>
 struct RowTerms {
-  std::array<Term, 2> a;
-  std::array<Term, 1> b;
-  std::array<Term, 1> c;
+  std::array<CoefTerm<F>, 2> a;
+  std::array<CoefTerm<F>, 1> b;
+  std::array<CoefTerm<F>, 1> c;
   unsigned na = 0, nb = 0, nc = 0;
 };
 
@@ -144,8 +163,9 @@ std::uint32_t draw(SplitMix& rng, const Plan& plan, Wanted wanted, std::uint32_t
   return fallback;
 }
 
-RowTerms make_row(const Plan& plan, std::uint64_t row) {
-  RowTerms t;
+template <class Fr>
+RowTerms<Fr> make_row(const Plan& plan, std::uint64_t row) {
+  RowTerms<Fr> t;
   if (row >= plan.constraints) {  // input row: A = z_s
     t.a[0] = {static_cast<std::uint32_t>(row - plan.constraints), Fr::one()};
     t.na = 1;
@@ -184,10 +204,10 @@ RowTerms make_row(const Plan& plan, std::uint64_t row) {
       t.na = t.nb = 1;
       break;
     case VarType::derived:
-      t.a[0] = {draw(rng, plan, known_nonzero, 0), rng.nonzero_field()};
+      t.a[0] = {draw(rng, plan, known_nonzero, 0), rng.template nonzero_field<Fr>()};
       t.na = 1;
       if ((rng.next() & 3) == 0) {  // a quarter of them add a second term, like a linear combination
-        t.a[1] = {draw(rng, plan, known_nonzero, 0), rng.nonzero_field()};
+        t.a[1] = {draw(rng, plan, known_nonzero, 0), rng.template nonzero_field<Fr>()};
         t.na = 2;
       }
       t.b[0] = {draw(rng, plan, known_nonzero, 0), Fr::one()};
@@ -202,6 +222,7 @@ struct BlockCounts {
 };
 
 /// Fills the CSR arrays of all three matrices in two passes over blocks of rows: count, then write.
+template <class Curve, class Fr = typename Curve::Fr>
 struct MatrixArrays {
   std::unique_ptr<std::uint64_t[]> offsets;
   std::unique_ptr<std::uint32_t[]> columns;
@@ -215,12 +236,12 @@ struct MatrixArrays {
     values.reset(new Fr[nnz]);
     nonzeros = nnz;
   }
-  CsrMatrix take(std::uint64_t rows) {
+  BasicCsrMatrix<Curve> take(std::uint64_t rows) {
     // The views are taken before ownership moves into the shared owners.
     const std::span<const std::uint64_t> offsets_view(offsets.get(), rows + 1);
     const std::span<const std::uint32_t> columns_view(columns.get(), nonzeros);
     const std::span<const Fr> values_view(values.get(), nonzeros);
-    CsrMatrix m;
+    BasicCsrMatrix<Curve> m;
     m.row_offsets = SharedArray<std::uint64_t>(offsets_view, std::shared_ptr<const void>(std::move(offsets)));
     m.columns = SharedArray<std::uint32_t>(columns_view, std::shared_ptr<const void>(std::move(columns)));
     m.values = SharedArray<Fr>(values_view, std::shared_ptr<const void>(std::move(values)));
@@ -228,8 +249,8 @@ struct MatrixArrays {
   }
 };
 
-template <std::size_t N>
-void put_terms(MatrixArrays& m, std::uint64_t& cursor, const std::array<Term, N>& terms, unsigned count) {
+template <class Arrays, class Term, std::size_t N>
+void put_terms(Arrays& m, std::uint64_t& cursor, const std::array<Term, N>& terms, unsigned count) {
   for (unsigned k = 0; k < count; ++k) {
     m.columns[cursor] = terms[k].variable;
     m.values[cursor] = terms[k].coefficient;
@@ -237,7 +258,9 @@ void put_terms(MatrixArrays& m, std::uint64_t& cursor, const std::array<Term, N>
   }
 }
 
-ConstraintSystem make_system(const Plan& plan) {
+template <class Curve>
+BasicConstraintSystem<Curve> make_system(const Plan& plan) {
+  using Fr = typename Curve::Fr;
   const std::uint64_t blocks = (plan.rows + rows_per_block - 1) / rows_per_block;
   std::vector<BlockCounts> counts(blocks + 1);
   tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, blocks, 1),
@@ -246,7 +269,7 @@ ConstraintSystem make_system(const Plan& plan) {
                         BlockCounts sum;
                         const std::uint64_t end = std::min(plan.rows, (blk + 1) * rows_per_block);
                         for (std::uint64_t row = blk * rows_per_block; row < end; ++row) {
-                          const RowTerms t = make_row(plan, row);
+                          const RowTerms<Fr> t = make_row<Fr>(plan, row);
                           sum.a += t.na;
                           sum.b += t.nb;
                           sum.c += t.nc;
@@ -259,7 +282,7 @@ ConstraintSystem make_system(const Plan& plan) {
     counts[blk].b += counts[blk - 1].b;
     counts[blk].c += counts[blk - 1].c;
   }
-  MatrixArrays a, b, c;
+  MatrixArrays<Curve> a, b, c;
   a.allocate(plan.rows, counts[blocks].a);
   b.allocate(plan.rows, counts[blocks].b);
   c.allocate(plan.rows, counts[blocks].c);
@@ -272,7 +295,7 @@ ConstraintSystem make_system(const Plan& plan) {
                           a.offsets[row] = ka;
                           b.offsets[row] = kb;
                           c.offsets[row] = kc;
-                          const RowTerms t = make_row(plan, row);
+                          const RowTerms<Fr> t = make_row<Fr>(plan, row);
                           put_terms(a, ka, t.a, t.na);
                           put_terms(b, kb, t.b, t.nb);
                           put_terms(c, kc, t.c, t.nc);
@@ -282,7 +305,7 @@ ConstraintSystem make_system(const Plan& plan) {
   a.offsets[plan.rows] = a.nonzeros;
   b.offsets[plan.rows] = b.nonzeros;
   c.offsets[plan.rows] = c.nonzeros;
-  ConstraintSystem cs;
+  BasicConstraintSystem<Curve> cs;
   cs.num_variables = plan.num_variables;
   cs.num_public = plan.num_public;
   cs.a = a.take(plan.rows);
@@ -291,14 +314,17 @@ ConstraintSystem make_system(const Plan& plan) {
   return cs;
 }
 
-Fr dot_row(const CsrMatrix& m, std::uint64_t row, std::span<const Fr> z) {
+template <class Matrix, class Fr>
+Fr dot_row(const Matrix& m, std::uint64_t row, std::span<const Fr> z) {
   Fr acc = Fr::zero();
   for (std::uint64_t k = m.row_offsets[row]; k < m.row_offsets[row + 1]; ++k)
     acc += m.values[k] * z[m.columns[k]];
   return acc;
 }
 
-void fill_witness(const Plan& plan, const ConstraintSystem& cs, std::uint64_t witness_seed, std::span<Fr> z) {
+template <class Curve, class Fr = typename Curve::Fr>
+void fill_witness(const Plan& plan, const BasicConstraintSystem<Curve>& cs, std::uint64_t witness_seed,
+                  std::span<Fr> z) {
   if (cs.num_variables != plan.num_variables || cs.num_public != plan.num_public ||
       cs.num_constraints() != plan.rows || !cs.c)
     throw Error(Errc::invalid_argument,
@@ -308,32 +334,35 @@ void fill_witness(const Plan& plan, const ConstraintSystem& cs, std::uint64_t wi
                                             std::to_string(plan.num_variables) + " variables");
   constexpr std::uint64_t grain = 1 << 14;
   // Pass 1: everything that does not depend on another variable.
-  tbb::parallel_for(
-      tbb::blocked_range<std::uint64_t>(0, plan.num_variables, grain),
-      [&](const tbb::blocked_range<std::uint64_t>& r) {
-        for (std::uint64_t j = r.begin(); j < r.end(); ++j) {
-          switch (plan.type(j)) {
-            case VarType::one:
-              z[j] = Fr::one();
-              break;
-            case VarType::zero:
-            case VarType::derived:
-              z[j] = Fr::zero();
-              break;
-            case VarType::free:
-              z[j] = SplitMix(hash3(witness_seed, j, j <= plan.num_public ? tag_public : tag_free)).field();
-              break;
-          }
-        }
-      });
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, plan.num_variables, grain),
+                    [&](const tbb::blocked_range<std::uint64_t>& r) {
+                      for (std::uint64_t j = r.begin(); j < r.end(); ++j) {
+                        switch (plan.type(j)) {
+                          case VarType::one:
+                            z[j] = Fr::one();
+                            break;
+                          case VarType::zero:
+                          case VarType::derived:
+                            z[j] = Fr::zero();
+                            break;
+                          case VarType::free:
+                            z[j] =
+                                SplitMix(hash3(witness_seed, j, j <= plan.num_public ? tag_public : tag_free))
+                                    .template field<Fr>();
+                            break;
+                        }
+                      }
+                    });
   // Pass 2: derived variables from their rows (C = {o: 1}), whose A and B name only pass-1 variables.
-  const CsrMatrix& a = cs.a;
-  const CsrMatrix& b = cs.b;
+  const auto& a = cs.a;
+  const auto& b = cs.b;
+  const std::span<const Fr> values(z);
   tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, plan.constraints, grain),
                     [&](const tbb::blocked_range<std::uint64_t>& r) {
                       for (std::uint64_t row = r.begin(); row < r.end(); ++row) {
                         const std::uint64_t o = plan.num_public + 1 + row;
-                        if (plan.type(o) == VarType::derived) z[o] = dot_row(a, row, z) * dot_row(b, row, z);
+                        if (plan.type(o) == VarType::derived)
+                          z[o] = dot_row(a, row, values) * dot_row(b, row, values);
                       }
                     });
 }
@@ -347,27 +376,41 @@ std::uint64_t synthetic_constraints(const SyntheticOptions& options) {
   return n > options.num_public + 1 ? n - options.num_public - 1 : 0;
 }
 
-SyntheticCircuit make_synthetic_circuit(const SyntheticOptions& options) {
+template <class Curve>
+BasicSyntheticCircuit<Curve> make_synthetic_circuit(const SyntheticOptions& options) {
   const Plan plan(options);
-  SyntheticCircuit out;
+  BasicSyntheticCircuit<Curve> out;
   out.options = options;
-  out.cs = make_system(plan);
+  out.cs = make_system<Curve>(plan);
   out.witness.resize(plan.num_variables);
-  fill_witness(plan, out.cs, options.witness_seed, out.witness);
+  fill_witness(plan, out.cs, options.witness_seed, std::span<typename Curve::Fr>(out.witness));
   return out;
 }
 
-void synthetic_witness_into(const ConstraintSystem& cs, const SyntheticOptions& options,
-                            std::uint64_t witness_seed, std::span<Fr> out) {
+template <class Curve>
+void synthetic_witness_into(const BasicConstraintSystem<Curve>& cs, const SyntheticOptions& options,
+                            std::uint64_t witness_seed, std::span<typename Curve::Fr> out) {
   fill_witness(Plan(options), cs, witness_seed, out);
 }
 
-std::vector<Fr> synthetic_witness(const ConstraintSystem& cs, const SyntheticOptions& options,
-                                  std::uint64_t witness_seed) {
-  std::vector<Fr> z(cs.num_variables);
-  synthetic_witness_into(cs, options, witness_seed, z);
+template <class Curve>
+std::vector<typename Curve::Fr> synthetic_witness(const BasicConstraintSystem<Curve>& cs,
+                                                  const SyntheticOptions& options,
+                                                  std::uint64_t witness_seed) {
+  std::vector<typename Curve::Fr> z(cs.num_variables);
+  synthetic_witness_into(cs, options, witness_seed, std::span<typename Curve::Fr>(z));
   return z;
 }
+
+#define PL_INSTANTIATE_SYNTHETIC(Curve)                                                              \
+  template BasicSyntheticCircuit<Curve> make_synthetic_circuit<Curve>(const SyntheticOptions&);      \
+  template void synthetic_witness_into(const BasicConstraintSystem<Curve>&, const SyntheticOptions&, \
+                                       std::uint64_t, std::span<Curve::Fr>);                         \
+  template std::vector<Curve::Fr> synthetic_witness(const BasicConstraintSystem<Curve>&,             \
+                                                    const SyntheticOptions&, std::uint64_t);
+PL_INSTANTIATE_SYNTHETIC(Bls12_381)
+PL_INSTANTIATE_SYNTHETIC(Bn254)
+#undef PL_INSTANTIATE_SYNTHETIC
 
 std::string synthetic_circuit_name(const SyntheticOptions& options) {
   const auto permille = [](double x) {

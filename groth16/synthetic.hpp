@@ -18,7 +18,8 @@
 // witness comes from two parallel passes, and a different witness seed gives another valid witness of the
 // same circuit (different publics and free inputs). Constraint rows are generated per block of rows from
 // counter-based hashes, so the output is the same for any thread count. Full-width values (free and derived)
-// are split evenly by default.
+// are split evenly by default. The circuit is the same on either curve (arith/curves.hpp): the same structure
+// and types from the same seeds, its coefficients and values drawn in that curve's Fr.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include <proofline/arith/fr.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 
 namespace proofline::groth16 {
@@ -47,25 +48,31 @@ struct SyntheticOptions {
   std::uint64_t witness_seed = 1;  ///< public inputs and free variables
 };
 
-struct SyntheticCircuit {
+template <class Curve>
+struct BasicSyntheticCircuit {
   SyntheticOptions options;
-  ConstraintSystem cs;
-  std::vector<Fr> witness;  ///< for options.witness_seed
+  BasicConstraintSystem<Curve> cs;
+  std::vector<typename Curve::Fr> witness;  ///< for options.witness_seed
 };
+using SyntheticCircuit = BasicSyntheticCircuit<Bls12_381>;
 
 /// Throws Error(invalid_argument) for a mix outside [0, 1], a domain outside 1..28, or constraints plus
 /// input rows that do not fit the domain.
-SyntheticCircuit make_synthetic_circuit(const SyntheticOptions& options);
+template <class Curve = Bls12_381>
+BasicSyntheticCircuit<Curve> make_synthetic_circuit(const SyntheticOptions& options);
 
 /// The number of constraint rows (options.constraints, or the domain's fill).
 std::uint64_t synthetic_constraints(const SyntheticOptions& options);
 
 /// Another witness of the circuit `options` describes (options.witness_seed is ignored): writes z into `out`
 /// (num_variables elements, e.g. a pinned slot). cs must be that circuit's system.
-void synthetic_witness_into(const ConstraintSystem& cs, const SyntheticOptions& options,
-                            std::uint64_t witness_seed, std::span<Fr> out);
-std::vector<Fr> synthetic_witness(const ConstraintSystem& cs, const SyntheticOptions& options,
-                                  std::uint64_t witness_seed);
+template <class Curve>
+void synthetic_witness_into(const BasicConstraintSystem<Curve>& cs, const SyntheticOptions& options,
+                            std::uint64_t witness_seed, std::span<typename Curve::Fr> out);
+template <class Curve>
+std::vector<typename Curve::Fr> synthetic_witness(const BasicConstraintSystem<Curve>& cs,
+                                                  const SyntheticOptions& options,
+                                                  std::uint64_t witness_seed);
 
 /// A file-name-safe name of the circuit (not the witness), e.g. "synthetic-n12-c4094-p1-s1-z200-o500-f500".
 std::string synthetic_circuit_name(const SyntheticOptions& options);

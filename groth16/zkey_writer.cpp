@@ -9,7 +9,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include <proofline/arith/fp.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
 #include <proofline/groth16/detail/output_file.hpp>
@@ -22,7 +22,6 @@ namespace {
 
 constexpr std::uint32_t zkey_version = 1;
 constexpr std::uint32_t protocol_groth16 = 1;
-constexpr std::uint32_t n8q = 48;
 constexpr std::uint32_t n8r = 32;
 constexpr std::uint64_t coefficient_bytes = 12 + n8r;
 constexpr std::uint64_t circuit_hash_bytes = 64;  // blake2b-512, as snarkjs's setup computes it
@@ -46,15 +45,21 @@ std::span<const std::byte> bytes_of(std::span<const T> items) {
   throw Error(Errc::invalid_argument, path.string() + ": " + what);
 }
 
-void check_matrix_fits(const std::filesystem::path& path, const CsrMatrix& m, const char* name,
-                       const ProvingKey& pk) {
+/// Bytes of one coordinate (q): 48 on BLS12-381, 32 on BN254.
+template <class Curve>
+constexpr std::uint32_t n8q = sizeof(typename Curve::Fp);
+
+template <class Curve>
+void check_matrix_fits(const std::filesystem::path& path, const BasicCsrMatrix<Curve>& m, const char* name,
+                       const BasicProvingKey<Curve>& pk) {
   if (m.rows() > pk.domain_size())
     refuse(path, std::string("the constraint system's ") + name + " has " + std::to_string(m.rows()) +
                      " rows, more than the key's domain of " + std::to_string(pk.domain_size()));
 }
 
-void check_inputs(const std::filesystem::path& path, const ProvingKey& pk, const VerifyingKey& vk,
-                  const ConstraintSystem& cs) {
+template <class Curve>
+void check_inputs(const std::filesystem::path& path, const BasicProvingKey<Curve>& pk,
+                  const BasicVerifyingKey<Curve>& vk, const BasicConstraintSystem<Curve>& cs) {
   if (pk.convention != HConvention::snarkjs)
     refuse(
         path,
@@ -101,13 +106,15 @@ void append_prime(std::vector<std::byte>& out, const BigInt<N>& prime) {
   append_bytes(out, bytes);
 }
 
-std::vector<std::byte> groth16_header(const ProvingKey& pk, const VerifyingKey& vk) {
-  static_assert(sizeof(G1Affine) == 2 * n8q && sizeof(G2Affine) == 4 * n8q);
+template <class Curve>
+std::vector<std::byte> groth16_header(const BasicProvingKey<Curve>& pk, const BasicVerifyingKey<Curve>& vk) {
+  static_assert(sizeof(typename Curve::G1Affine) == 2 * n8q<Curve> &&
+                sizeof(typename Curve::G2Affine) == 4 * n8q<Curve> && sizeof(typename Curve::Fr) == n8r);
   std::vector<std::byte> out;
-  append_u32(out, n8q);
-  append_prime(out, Fp::modulus);
+  append_u32(out, n8q<Curve>);
+  append_prime(out, Curve::Fp::modulus);
   append_u32(out, n8r);
-  append_prime(out, Fr::modulus);
+  append_prime(out, Curve::Fr::modulus);
   append_u32(out, static_cast<std::uint32_t>(pk.num_variables));
   append_u32(out, static_cast<std::uint32_t>(pk.num_public));
   append_u32(out, static_cast<std::uint32_t>(pk.domain_size()));
@@ -121,7 +128,8 @@ std::vector<std::byte> groth16_header(const ProvingKey& pk, const VerifyingKey& 
 }
 
 /// Encodes one matrix's entries, row by row, at `out` (nonzeros × 44 bytes), in parallel over rows.
-void encode_matrix(const CsrMatrix& m, std::uint32_t matrix, std::byte* out) {
+template <class Curve>
+void encode_matrix(const BasicCsrMatrix<Curve>& m, std::uint32_t matrix, std::byte* out) {
   tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, m.rows(), row_grain),
                     [&](const tbb::blocked_range<std::uint64_t>& rows) {
                       for (std::uint64_t row = rows.begin(); row < rows.end(); ++row)
@@ -135,7 +143,8 @@ void encode_matrix(const CsrMatrix& m, std::uint32_t matrix, std::byte* out) {
                     });
 }
 
-std::vector<std::byte> coefficients_section(const ConstraintSystem& cs) {
+template <class Curve>
+std::vector<std::byte> coefficients_section(const BasicConstraintSystem<Curve>& cs) {
   const std::uint64_t count = cs.a.nonzeros() + cs.b.nonzeros();
   std::vector<std::byte> out;
   append_u32(out, static_cast<std::uint32_t>(count));
@@ -175,16 +184,22 @@ void write_sections(const std::filesystem::path& path, std::span<const Section> 
 
 }  // namespace
 
-std::uint64_t zkey_file_size(const ProvingKey& pk, const ConstraintSystem& cs) {
-  const std::uint64_t payloads = 4 + (4 + n8q + 4 + n8r + 12 + 3 * sizeof(G1Affine) + 3 * sizeof(G2Affine)) +
-                                 (pk.num_public + 1) * sizeof(G1Affine) + 4 +
-                                 (cs.a.nonzeros() + cs.b.nonzeros()) * coefficient_bytes + pk.query_bytes() +
-                                 circuit_hash_bytes + 4;
+template <class Curve>
+std::uint64_t zkey_file_size(const BasicProvingKey<Curve>& pk, const BasicConstraintSystem<Curve>& cs) {
+  using G1Affine = typename Curve::G1Affine;
+  using G2Affine = typename Curve::G2Affine;
+  const std::uint64_t payloads =
+      4 + (4 + n8q<Curve> + 4 + n8r + 12 + 3 * sizeof(G1Affine) + 3 * sizeof(G2Affine)) +
+      (pk.num_public + 1) * sizeof(G1Affine) + 4 + (cs.a.nonzeros() + cs.b.nonzeros()) * coefficient_bytes +
+      pk.query_bytes() + circuit_hash_bytes + 4;
   return file_header_bytes + 10 * section_header_bytes + payloads;
 }
 
-void write_zkey(const std::filesystem::path& path, const ProvingKey& pk, const VerifyingKey& vk,
-                const ConstraintSystem& cs) {
+template <class Curve>
+void write_zkey(const std::filesystem::path& path, const BasicProvingKey<Curve>& pk,
+                const BasicVerifyingKey<Curve>& vk, const BasicConstraintSystem<Curve>& cs) {
+  using G1Affine = typename Curve::G1Affine;
+  using G2Affine = typename Curve::G2Affine;
   check_inputs(path, pk, vk, cs);
   const std::vector<std::byte> protocol = protocol_section();
   const std::vector<std::byte> header = groth16_header(pk, vk);
@@ -204,5 +219,13 @@ void write_zkey(const std::filesystem::path& path, const ProvingKey& pk, const V
   };
   write_sections(path, sections);
 }
+
+#define PL_INSTANTIATE_ZKEY_WRITER(Curve)                                                         \
+  template void write_zkey(const std::filesystem::path&, const BasicProvingKey<Curve>&,           \
+                           const BasicVerifyingKey<Curve>&, const BasicConstraintSystem<Curve>&); \
+  template std::uint64_t zkey_file_size(const BasicProvingKey<Curve>&, const BasicConstraintSystem<Curve>&);
+PL_INSTANTIATE_ZKEY_WRITER(Bls12_381)
+PL_INSTANTIATE_ZKEY_WRITER(Bn254)
+#undef PL_INSTANTIATE_ZKEY_WRITER
 
 }  // namespace proofline::groth16

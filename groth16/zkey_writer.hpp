@@ -1,6 +1,7 @@
-// Writes snarkjs Groth16 proving keys (.zkey, version 1, curve bls12381) from our keys and constraint system:
-// large real-format workloads (a 2^22-row key) made in seconds from known-trapdoor keys (setup.hpp), without
-// snarkjs's ceremony, for benchmarks of the tools that take .zkey + .wtns jobs, and for tests.
+// Writes snarkjs Groth16 proving keys (.zkey, version 1, curve bls12381 or bn128) from our keys and
+// constraint system: large real-format workloads (a 2^22-row key) made in seconds from known-trapdoor keys
+// (setup.hpp), without snarkjs's ceremony, for benchmarks of the tools that take .zkey + .wtns jobs, and for
+// tests.
 //
 // The layout is zkey.hpp's (the reader); every section the reader and snarkjs's prover read is written, in
 // snarkjs's encodings: points affine little-endian Montgomery (our in-memory layout, infinity all zero),
@@ -34,10 +35,13 @@ namespace proofline::groth16 {
 /// `path` (mode 0644). Throws Error(invalid_argument, "<path>: <what is wrong>") for a key not in snarkjs's H
 /// convention, a vk that is not pk's, a cs that does not fit the key (variable or public-input counts, rows
 /// beyond the domain) or counts a .zkey cannot hold (u32 nVars and nCoef); Error(io) when writing fails.
-void write_zkey(const std::filesystem::path& path, const ProvingKey& pk, const VerifyingKey& vk,
-                const ConstraintSystem& cs);
+/// The curve is the key's (the header's primes q and r, its point sizes).
+template <class Curve>
+void write_zkey(const std::filesystem::path& path, const BasicProvingKey<Curve>& pk,
+                const BasicVerifyingKey<Curve>& vk, const BasicConstraintSystem<Curve>& cs);
 
 /// The size in bytes of the file write_zkey writes (the same checks are not made).
-std::uint64_t zkey_file_size(const ProvingKey& pk, const ConstraintSystem& cs);
+template <class Curve>
+std::uint64_t zkey_file_size(const BasicProvingKey<Curve>& pk, const BasicConstraintSystem<Curve>& cs);
 
 }  // namespace proofline::groth16

@@ -12,7 +12,7 @@ namespace proofline::nodes {
 
 bool lease_buffers(Context& ctx, JobState& job) {
   const KeyState& key = *job.key;
-  const std::uint64_t n = key.pk->domain_size();
+  const std::uint64_t n = key.domain_size();
   if (ctx.settings.pinned) {
     // A key load waiting for host memory goes first: slots coming home then stay idle long enough for the
     // pool to give them up, instead of being leased again at once and starving the load.
@@ -28,10 +28,11 @@ bool lease_buffers(Context& ctx, JobState& job) {
     auto charge = ctx.host_budget.try_reserve(key.slot_bytes);
     if (!charge) return false;
     try {
+      // Storage for either curve's scalars (nodes::scalars_as): both are the size of BLS12-381's Fr.
       job.heap_a.resize(n);
       job.heap_b.resize(n);
       job.heap_c.resize(n);
-      job.heap_z.resize(key.pk->num_variables);
+      job.heap_z.resize(key.num_variables);
     } catch (...) {
       job.heap_a = job.heap_b = job.heap_c = job.heap_z = {};
       throw;  // the charge goes back with `charge`

@@ -7,7 +7,7 @@
 
 #include <mutex>
 
-#include <proofline/groth16/prover.hpp>
+#include <proofline/nodes/detail/cpu_steps.hpp>
 #include <proofline/trace/scoped_span.hpp>
 
 namespace proofline::nodes {
@@ -23,16 +23,15 @@ void cpu_baseline(Context& ctx, JobState& job) {
   trace::ScopedSpan span(ctx.recorder, ctx.ids.baseline, job.id);
   ctx.guarded(job, Stage::baseline, [&] {
     ctx.hook(Stage::baseline, job);
-    const groth16::ProvingKey& pk = *job.key->pk;
     // Isolated: the thread holds the mutex, so it must not run another baseline body while it waits for its
     // own parallel loops (it would try to take the mutex again).
     oneapi::tbb::this_task_arena::isolate([&] {
       {
         trace::ScopedSpan h(ctx.recorder, ctx.ids.ntt, job.id);
-        groth16::compute_h_scalars(pk, job.a, job.b, job.c);
+        detail::cpu_h_step(job);
       }
       trace::ScopedSpan m(ctx.recorder, ctx.ids.msm, job.id);
-      job.msm = groth16::compute_msms(pk, job.z, job.a.first(pk.h_query.size()));
+      detail::cpu_msm_step(job);
     });
   });
 }

@@ -41,7 +41,7 @@ void gpu_baseline(Context& ctx, devices::GpuLane& lane, JobState& job) {
     g.ntt->enqueue_h(slot.a.data(), slot.b.data(), slot.c.data(), job.key->domain, stream);
     slot.ntt_end.record(stream);
     slot.msm_begin.record(stream);
-    devices::enqueue_job_msms(g, *job.key->pk, job.key->host_srs.get(), job.gpu_key, slot);
+    devices::enqueue_job_msms(g, *job.key->bls().pk, job.key->host_srs.get(), job.gpu_key, slot);
     slot.msm_end.record(stream);
     PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(),
                                   sizeof(devices::MsmResultsDevice), cudaMemcpyDeviceToHost, stream));
@@ -54,7 +54,8 @@ void gpu_baseline(Context& ctx, devices::GpuLane& lane, JobState& job) {
                                 slot.msm_end, job.id, 0);
     devices::MsmResultsDevice results;
     std::memcpy(&results, slot.host_results.data(), sizeof results);
-    job.msm = groth16::MsmResults{results.a, results.b1, results.b2, results.l, results.h};
+    job.work_of<Bls12_381>().msm =
+        groth16::MsmResults{results.a, results.b1, results.b2, results.l, results.h};
   });
   if (job.error) {
     // Whatever was queued before the failure finishes before the next job (holding the mutex) reuses the

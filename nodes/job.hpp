@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/fr.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/util/error.hpp>
@@ -78,7 +79,9 @@ class CheckedSpan {
   const char* name_ = "span";
 };
 
-/// What a WitnessCallback writes into: views of the job's leased slot.
+/// What a WitnessCallback writes into: views of the job's leased slot in its key's scalars. z, a, b, c are
+/// BLS12-381's; bn254_z .. bn254_c the same regions as BN254's. Only the views of the key's curve are set,
+/// the others are empty, so a writer of the wrong field cannot write a value.
 struct WitnessTarget {
   CheckedSpan<Fr> z;  ///< num_variables: z[0] = 1, the public inputs, then the private values
   CheckedSpan<Fr> a;  ///< domain_size: A·z per row, zero past the rows (only when filling a, b, c)
@@ -87,9 +90,15 @@ struct WitnessTarget {
   std::uint64_t num_public = 0;
   std::uint64_t domain_size = 0;
   JobId job = 0;
+  CurveId curve = CurveId::bls12_381;  ///< the key's curve: which views are the job's
+  CheckedSpan<bn254::Fr> bn254_z;
+  CheckedSpan<bn254::Fr> bn254_a;
+  CheckedSpan<bn254::Fr> bn254_b;
+  CheckedSpan<bn254::Fr> bn254_c;
 };
 
-/// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes).
+/// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes), in the
+/// scalars of `curve`: submit refuses it for a key of another curve.
 struct WitnessCallback {
   enum class Fills {
     witness,          ///< fills z; the pipeline evaluates a, b, c with the key's constraint system
@@ -97,14 +106,20 @@ struct WitnessCallback {
   };
   std::function<void(const WitnessTarget&)> fill;
   Fills fills = Fills::witness;
+  /// The curve whose values `fill` writes (WitnessTarget::z .. c for BLS12-381, bn254_z .. bn254_c for
+  /// BN254).
+  CurveId curve = CurveId::bls12_381;
 };
 
-/// A witness already in memory (z[0] = 1, publics, private values), shared with the caller.
+/// A witness already in memory (z[0] = 1, publics, private values), shared with the caller: z for a
+/// BLS12-381 key, bn254_z for a BN254 key (exactly the one of the key's curve).
 struct MemoryWitness {
   std::shared_ptr<const std::vector<Fr>> z;
+  std::shared_ptr<const std::vector<bn254::Fr>> bn254_z;
 };
 
-/// A circom/snarkjs witness file (.wtns version 2), read straight into the slot during synthesis.
+/// A circom/snarkjs witness file (.wtns version 2), read straight into the slot during synthesis; its field
+/// must be the key's curve's (a witness of the other curve fails its job, naming both).
 struct WtnsFile {
   std::filesystem::path path;
 };
@@ -117,19 +132,26 @@ struct JobError {
   std::string message;  ///< "synthesis: the witness does not satisfy constraint row 17"
 };
 
+/// A job's outcome. The proof and public inputs sit in the fields of its key's curve (`curve`): proof and
+/// public_inputs for BLS12-381 (the fields every user of one curve already reads), bn254_proof and
+/// bn254_public_inputs for BN254; the other curve's stay empty.
 struct JobResult {
   JobId id = 0;
   std::uint64_t seq = 0;  ///< submission order, from 0
   std::string label;
+  CurveId curve = CurveId::bls12_381;  ///< its key's curve
   std::optional<groth16::Proof> proof;
   std::vector<Fr> public_inputs;  ///< z[1..num_public] (empty when synthesis did not get that far)
-  bool verified = false;          ///< Config::verify was set and the proof passed
+  std::optional<groth16::BasicProof<Bn254>> bn254_proof;
+  std::vector<bn254::Fr> bn254_public_inputs;
+  bool verified = false;  ///< Config::verify was set and the proof passed
   std::optional<JobError> error;
   int gpu = -1;          ///< the GPU it ran on (-1: CPU backend or never bound)
   double queued_s = 0;   ///< submit -> token
   double latency_s = 0;  ///< submit -> result
 
-  bool ok() const noexcept { return proof.has_value() && !error; }
+  /// A proof, of either curve, and no error.
+  bool ok() const noexcept { return (proof.has_value() || bn254_proof.has_value()) && !error; }
 };
 
 }  // namespace proofline::nodes

@@ -13,8 +13,11 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/domain.hpp>
 #include <proofline/devices/gpu_lane.hpp>
 #include <proofline/devices/host_srs.hpp>
@@ -27,30 +30,79 @@
 #include <proofline/memory/reservation.hpp>
 #include <proofline/memory/residency.hpp>
 #include <proofline/nodes/job.hpp>
+#include <proofline/util/error.hpp>
 
 namespace proofline::nodes {
+
+/// A key's material on one curve: what the stage bodies hand to the groth16 templates of that curve.
+template <class Curve>
+struct CurveKey {
+  std::shared_ptr<const groth16::BasicProvingKey<Curve>> pk;
+  std::shared_ptr<const groth16::BasicConstraintSystem<Curve>> cs;
+  std::shared_ptr<const groth16::BasicVerifyingKey<Curve>> vk;
+  std::optional<groth16::BasicPreparedVerifyingKey<Curve>> pvk;
+};
+using AnyCurveKey = std::variant<CurveKey<Bls12_381>, CurveKey<Bn254>>;
 
 struct KeyState {
   std::uint64_t id = 0;
   std::string name;
-  std::shared_ptr<const groth16::ProvingKey> pk;
-  std::shared_ptr<const groth16::ConstraintSystem> cs;
-  std::shared_ptr<const groth16::VerifyingKey> vk;
-  std::optional<groth16::PreparedVerifyingKey> pvk;
+  /// The key of its curve. Stage bodies visit it once and run the templates of that curve; everything that
+  /// does not depend on the curve (admission, slot sizing, logs) reads the shape below instead.
+  AnyCurveKey material;
   /// Set when the SRS is streamed from host memory (CUDA backend): no GPU holds it in VRAM. Declared after
-  /// pk, so it is unpinned before the points can go; jobs hold the key, so it outlives their MSMs.
+  /// the material, so it is unpinned before the points can go; jobs hold the key, so it outlives their MSMs.
   std::unique_ptr<const devices::HostSrs> host_srs;
+  // The key's shape, whatever its curve.
+  CurveId curve = CurveId::bls12_381;
+  std::uint64_t num_public = 0;
+  std::uint64_t num_variables = 0;  ///< z[0] = 1 included
+  unsigned log_domain_size = 0;
+  bool has_cs = false;  ///< it has a constraint system to evaluate a, b, c with
+  /// The GPU NTT's domain (BLS12-381 keys: the CUDA backend refuses the others).
   Domain domain = Domain::make(1, HConvention::generator7);
-  /// Slot buffer sizes in bytes: a, b, c (domain) and z (variables).
+  /// Slot buffer sizes in bytes: a, b, c (domain) and z (variables), in the key's scalars.
   std::array<std::uint64_t, 4> slot_sizes{};
   std::uint64_t slot_bytes = 0;
   memory::ResidentHandle host;       ///< the host budget's charge for pk and cs while registered
   std::atomic<std::size_t> jobs{0};  ///< accepted and not yet retired
   bool removing = false;             ///< guarded by the pipeline's key lock
 
+  std::uint64_t domain_size() const noexcept { return std::uint64_t{1} << log_domain_size; }
+  /// The BLS12-381 key, for the code that knows only that curve (the CUDA backend, which add_key keeps
+  /// from every other key). Throws Error(internal) for a key of another curve.
+  const CurveKey<Bls12_381>& bls() const {
+    if (const auto* key = std::get_if<CurveKey<Bls12_381>>(&material)) return *key;
+    throw Error(Errc::internal, "key '" + name + "' is " + std::string(curve_name(curve)) +
+                                    ", not BLS12-381, and reached code that proves BLS12-381 only");
+  }
   /// The key as the GPUs know it.
-  devices::GpuKey gpu_key() const { return {"key " + std::to_string(id), name, pk.get()}; }
+  devices::GpuKey gpu_key() const { return {"key " + std::to_string(id), name, bls().pk.get()}; }
 };
+
+/// The scalars of another curve in a slot's buffers: a pinned slot (or pageable vectors) is typed as
+/// BLS12-381's Fr, and a job of a key of another curve reads and writes the same bytes as its own Fr. Both
+/// scalar fields are four 64-bit limbs, so one slot serves either curve.
+template <class F>
+std::span<F> scalars_as(std::span<Fr> buffer) noexcept {
+  static_assert(sizeof(F) == sizeof(Fr) && alignof(F) == alignof(Fr), "a slot holds either curve's scalars");
+  static_assert(std::is_trivially_copyable_v<F> && std::is_trivially_copyable_v<Fr>);
+  return {reinterpret_cast<F*>(buffer.data()), buffer.size()};
+}
+
+/// What a job's proving makes, in its key's curve.
+template <class Curve>
+struct CurveWork {
+  groth16::BasicMsmResults<Curve> msm;
+  std::optional<groth16::BasicProof<Curve>> proof;
+  std::vector<typename Curve::Fr> publics;  ///< z[1..num_public]
+};
+using AnyCurveWork = std::variant<CurveWork<Bls12_381>, CurveWork<Bn254>>;
+
+/// Empty work of `curve`: a job's, before its first attempt and before each retry.
+inline AnyCurveWork fresh_work(CurveId curve) {
+  return with_curve(curve, []<class Curve>() { return AnyCurveWork(CurveWork<Curve>{}); });
+}
 
 enum class Phase : int {
   queued,     ///< in the job queue
@@ -89,18 +141,34 @@ struct JobState : std::enable_shared_from_this<JobState> {
   memory::Reservation heap_charge;
   std::span<Fr> a, b, c, z;
 
-  std::vector<Fr> publics;
   int gpu = -1;                                ///< index of its GPU among the pipeline's
   devices::DeviceSlot* device_slot = nullptr;  ///< while bound to a GPU
   memory::ResidentHandle gpu_key;              ///< the key's SRS in that GPU's memory, in use by this job
-  groth16::MsmResults msm;
-  std::optional<groth16::Proof> proof;
+  AnyCurveWork work = fresh_work(CurveId::bls12_381);  ///< set to the key's curve when the job is made
   bool witness_checked = false;  ///< synthesis checked every row (else release verifies the proof)
   bool verified = false;
   unsigned attempts = 1;  ///< proofs begun: more than one after a GPU went out of service under it
-  JobResult result;  ///< written once, by whoever wins `delivered`; read by the sink
+  JobResult result;       ///< written once, by whoever wins `delivered`; read by the sink
 
   bool skip() const noexcept { return error.has_value() || abandoned.load(std::memory_order_acquire); }
+  /// Its work in `Curve` (its key's curve); Error(internal) for another.
+  template <class Curve>
+  CurveWork<Curve>& work_of() {
+    if (auto* w = std::get_if<CurveWork<Curve>>(&work)) return *w;
+    throw Error(Errc::internal,
+                "job " + std::to_string(id) + " is not a job of a " + std::string(Curve::name) + " key");
+  }
 };
+
+/// Calls f(key, work) with the job's key and its work in that key's curve (the Curve deduced from the
+/// key): the one step a stage body takes from the run-time curve to the templates of its curve.
+template <class F>
+decltype(auto) visit_curve(JobState& job, F&& f) {
+  return std::visit(
+      [&]<class Curve>(const CurveKey<Curve>& key) -> decltype(auto) {
+        return f(key, job.template work_of<Curve>());
+      },
+      job.key->material);
+}
 
 }  // namespace proofline::nodes

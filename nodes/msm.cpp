@@ -4,7 +4,7 @@
 
 #include <oneapi/tbb/task_arena.h>
 
-#include <proofline/groth16/prover.hpp>
+#include <proofline/nodes/detail/cpu_steps.hpp>
 #include <proofline/trace/scoped_span.hpp>
 
 namespace proofline::nodes {
@@ -15,9 +15,7 @@ void cpu_msm(Context& ctx, JobState& job) {
   trace::ScopedSpan span(ctx.recorder, ctx.ids.msm, job.id);
   ctx.guarded(job, Stage::msm, [&] {
     ctx.hook(Stage::msm, job);
-    const groth16::ProvingKey& pk = *job.key->pk;
-    oneapi::tbb::this_task_arena::isolate(
-        [&] { job.msm = groth16::compute_msms(pk, job.z, job.a.first(pk.h_query.size())); });
+    oneapi::tbb::this_task_arena::isolate([&] { detail::cpu_msm_step(job); });
   });
 }
 

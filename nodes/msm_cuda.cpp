@@ -20,16 +20,16 @@ void gpu_msm(Context& ctx, devices::GpuLane& lane, Work work, Gateway& gateway) 
     } catch (const std::exception&) {
     }
   }
-  run_gpu_stage(ctx, lane, work, gateway,
-                GpuStage{Stage::msm, ctx.ids.msm_submit, slot.msm_done, slot.compute}, [&] {
-                  slot.msm_begin.record(slot.compute);
-                  devices::enqueue_job_msms(g, *job.key->pk, job.key->host_srs.get(), job.gpu_key, slot);
-                  slot.msm_end.record(slot.compute);
-                  PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(),
-                                                sizeof(devices::MsmResultsDevice), cudaMemcpyDeviceToHost,
-                                                slot.compute));
-                  slot.msm_recorded = true;
-                });
+  run_gpu_stage(
+      ctx, lane, work, gateway, GpuStage{Stage::msm, ctx.ids.msm_submit, slot.msm_done, slot.compute}, [&] {
+        slot.msm_begin.record(slot.compute);
+        devices::enqueue_job_msms(g, *job.key->bls().pk, job.key->host_srs.get(), job.gpu_key, slot);
+        slot.msm_end.record(slot.compute);
+        PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(),
+                                      sizeof(devices::MsmResultsDevice), cudaMemcpyDeviceToHost,
+                                      slot.compute));
+        slot.msm_recorded = true;
+      });
 }
 
 }  // namespace proofline::nodes

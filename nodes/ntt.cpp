@@ -1,10 +1,10 @@
-// The H stage on the CPU backend: H scalars from a, b, c in the key's convention (cpu::compute_h through the
-// prover's step), in place in the job's slot. The CUDA backend's H stage is ntt_cuda.cpp.
+// The H stage on the CPU backend: H scalars from a, b, c in the key's curve and convention (cpu::compute_h
+// through the prover's step), in place in the job's slot. The CUDA backend's H stage is ntt_cuda.cpp.
 #include <proofline/nodes/stages.hpp>
 
 #include <oneapi/tbb/task_arena.h>
 
-#include <proofline/groth16/prover.hpp>
+#include <proofline/nodes/detail/cpu_steps.hpp>
 #include <proofline/trace/scoped_span.hpp>
 
 namespace proofline::nodes {
@@ -16,8 +16,7 @@ void cpu_ntt(Context& ctx, JobState& job) {
   ctx.guarded(job, Stage::ntt, [&] {
     ctx.hook(Stage::ntt, job);
     // Isolated so that waiting for its own parallel loops never stacks another node's body on this thread.
-    oneapi::tbb::this_task_arena::isolate(
-        [&] { groth16::compute_h_scalars(*job.key->pk, job.a, job.b, job.c); });
+    oneapi::tbb::this_task_arena::isolate([&] { detail::cpu_h_step(job); });
     span.set_bytes(3 * job.key->slot_sizes[0]);
   });
 }

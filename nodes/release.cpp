@@ -4,6 +4,7 @@
 // delivers the result and retires the job).
 #include <proofline/nodes/stages.hpp>
 
+#include <span>
 #include <string>
 
 #include <proofline/groth16/prover.hpp>
@@ -13,6 +14,31 @@
 
 namespace proofline::nodes {
 
+namespace {
+
+/// The proof with fresh r, s, verified when asked or when the witness could not be checked row by row.
+template <class Curve>
+void assemble_and_check(Context& ctx, JobState& job, const CurveKey<Curve>& key, CurveWork<Curve>& work) {
+  const std::string& name = job.key->name;
+  work.proof = groth16::assemble_proof(*key.pk, work.msm, groth16::draw_proof_randomness<Curve>());
+  // A witness whose rows could not be checked is checked through its proof: no result reports a proof that
+  // does not verify.
+  const bool unchecked = ctx.settings.check_witness && !job.witness_checked;
+  if (!ctx.settings.verify && !unchecked) return;
+  if (!key.pvk) throw Error(Errc::internal, "key '" + name + "' has no verifying key to verify with");
+  const groth16::VerifyStatus status =
+      groth16::verify_status(*key.pvk, std::span<const typename Curve::Fr>(work.publics), *work.proof);
+  if (status != groth16::VerifyStatus::ok && unchecked)
+    throw Error(Errc::bad_input, "the witness does not satisfy the circuit of key '" + name +
+                                     "': its proof does not verify (the key has no C matrix, so its rows "
+                                     "could not be checked one by one)");
+  if (status != groth16::VerifyStatus::ok)
+    throw Error(Errc::internal, std::string("self-verification failed: ") + groth16::to_string(status));
+  job.verified = true;
+}
+
+}  // namespace
+
 void finish(Context& ctx, JobState& job) {
   ctx.enter(job, Stage::release);
   {
@@ -20,25 +46,7 @@ void finish(Context& ctx, JobState& job) {
     if (!job.skip()) {
       ctx.guarded(job, Stage::release, [&] {
         ctx.hook(Stage::release, job);
-        const KeyState& key = *job.key;
-        job.proof = groth16::assemble_proof(*key.pk, job.msm, groth16::draw_proof_randomness());
-        // A witness whose rows could not be checked is checked through its proof: no result reports a proof
-        // that does not verify.
-        const bool unchecked = ctx.settings.check_witness && !job.witness_checked;
-        if (ctx.settings.verify || unchecked) {
-          if (!key.pvk)
-            throw Error(Errc::internal, "key '" + key.name + "' has no verifying key to verify with");
-          const groth16::VerifyStatus status = groth16::verify_status(*key.pvk, job.publics, *job.proof);
-          if (status != groth16::VerifyStatus::ok && unchecked)
-            throw Error(Errc::bad_input,
-                        "the witness does not satisfy the circuit of key '" + key.name +
-                            "': its proof does not verify (the key has no C matrix, so its rows "
-                            "could not be checked one by one)");
-          if (status != groth16::VerifyStatus::ok)
-            throw Error(Errc::internal,
-                        std::string("self-verification failed: ") + groth16::to_string(status));
-          job.verified = true;
-        }
+        visit_curve(job, [&](const auto& key, auto& work) { assemble_and_check(ctx, job, key, work); });
       });
     }
   }

@@ -7,7 +7,9 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include <proofline/cpu/parallel_copy.hpp>
@@ -27,49 +29,95 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-void run(Context& ctx, JobState& job) {
-  const KeyState& key = *job.key;
+/// The memory witness of the key's curve: z for BLS12-381, bn254_z for BN254 (submit checked that it is
+/// there).
+template <class Curve>
+const auto& memory_values(const MemoryWitness& w) {
+  if constexpr (std::is_same_v<Curve, Bn254>)
+    return w.bn254_z;
+  else
+    return w.z;
+}
+
+/// The slot's views of the key's curve for a witness callback; the other curve's stay empty.
+template <class Curve>
+WitnessTarget witness_target(const JobState& job, const KeyState& key) {
+  WitnessTarget target;
+  target.num_public = key.num_public;
+  target.domain_size = key.domain_size();
+  target.job = job.id;
+  target.curve = Curve::id;
+  if constexpr (std::is_same_v<Curve, Bn254>) {
+    using F = bn254::Fr;
+    target.bn254_z = CheckedSpan<F>(scalars_as<F>(job.z), "bn254_z");
+    target.bn254_a = CheckedSpan<F>(scalars_as<F>(job.a), "bn254_a");
+    target.bn254_b = CheckedSpan<F>(scalars_as<F>(job.b), "bn254_b");
+    target.bn254_c = CheckedSpan<F>(scalars_as<F>(job.c), "bn254_c");
+  } else {
+    target.z = CheckedSpan<Fr>(job.z, "z");
+    target.a = CheckedSpan<Fr>(job.a, "a");
+    target.b = CheckedSpan<Fr>(job.b, "b");
+    target.c = CheckedSpan<Fr>(job.c, "c");
+  }
+  return target;
+}
+
+/// The witness into z from its source; false when the caller filled a, b and c too.
+template <class Curve>
+bool fill_witness(JobState& job, const KeyState& key, std::span<typename Curve::Fr> z) {
   bool evaluate = true;
   std::visit(Overloaded{
                  [&](const MemoryWitness& w) {
-                   if (!w.z) throw Error(Errc::invalid_argument, "the memory witness is empty");
-                   if (w.z->size() != job.z.size())
-                     throw Error(Errc::bad_input, "the witness has " + std::to_string(w.z->size()) +
+                   const auto& values = memory_values<Curve>(w);
+                   if (!values)
+                     throw Error(Errc::invalid_argument,
+                                 "the memory witness has no " + std::string(Curve::name) + " values");
+                   if (values->size() != z.size())
+                     throw Error(Errc::bad_input, "the witness has " + std::to_string(values->size()) +
                                                       " values, the circuit of key '" + key.name + "' " +
-                                                      std::to_string(job.z.size()) + " variables");
-                   cpu::parallel_copy(*w.z, job.z);
+                                                      std::to_string(z.size()) + " variables");
+                   cpu::parallel_copy<typename Curve::Fr>(*values, z);
                  },
-                 [&](const WtnsFile& f) { groth16::read_wtns_into(f.path, job.z); },
+                 // A witness over the other curve's field is refused, naming both curves.
+                 [&](const WtnsFile& f) { groth16::read_wtns_into(f.path, z); },
                  [&](const WitnessCallback& cb) {
-                   const WitnessTarget target{CheckedSpan<Fr>(job.z, "z"),
-                                              CheckedSpan<Fr>(job.a, "a"),
-                                              CheckedSpan<Fr>(job.b, "b"),
-                                              CheckedSpan<Fr>(job.c, "c"),
-                                              key.pk->num_public,
-                                              key.pk->domain_size(),
-                                              job.id};
-                   cb.fill(target);
+                   if (cb.curve != Curve::id)
+                     throw Error(Errc::invalid_argument,
+                                 "the witness callback writes " + std::string(curve_name(cb.curve)) +
+                                     " values; key '" + key.name + "' is " + std::string(Curve::name));
+                   cb.fill(witness_target<Curve>(job, key));
                    evaluate = cb.fills == WitnessCallback::Fills::witness;
                  },
              },
              job.witness);
-  if (job.z.empty() || !job.z[0].is_one())
+  return evaluate;
+}
+
+template <class Curve>
+void run(Context& ctx, JobState& job, const CurveKey<Curve>& key, CurveWork<Curve>& work) {
+  using F = typename Curve::Fr;
+  const KeyState& state = *job.key;
+  const std::span<F> z = scalars_as<F>(job.z), a = scalars_as<F>(job.a), b = scalars_as<F>(job.b),
+                     c = scalars_as<F>(job.c);
+  const bool evaluate = fill_witness<Curve>(job, state, z);
+  if (z.empty() || !z[0].is_one())
     throw Error(Errc::bad_input, "z[0] is not 1 (every R1CS witness starts with the constant 1)");
   if (evaluate) {
     if (!key.cs)
-      throw Error(Errc::invalid_argument, "key '" + key.name + "' has no constraint system to evaluate");
-    groth16::evaluate(*key.cs, job.z, job.a, job.b, job.c);
+      throw Error(Errc::invalid_argument, "key '" + state.name + "' has no constraint system to evaluate");
+    groth16::evaluate(*key.cs, std::span<const F>(z), a, b, c);
   }
   // Rows can be checked only where c comes from C (or the caller): a key without its C matrix (a snarkjs
   // .zkey) computes c as a∘b, and release verifies the proof instead.
   job.witness_checked = ctx.settings.check_witness && (!evaluate || key.cs->c.has_value());
   if (job.witness_checked) {
-    if (const auto row = groth16::first_unsatisfied_row(job.a, job.b, job.c))
+    if (const auto row = groth16::first_unsatisfied_row(std::span<const F>(a), std::span<const F>(b),
+                                                        std::span<const F>(c)))
       throw Error(Errc::bad_input, "the witness does not satisfy constraint row " + std::to_string(*row) +
-                                       " of key '" + key.name + "'");
+                                       " of key '" + state.name + "'");
   }
-  const auto publics = job.z.subspan(1, key.pk->num_public);
-  job.publics.assign(publics.begin(), publics.end());
+  const auto publics = z.subspan(1, state.num_public);
+  work.publics.assign(publics.begin(), publics.end());
 }
 
 }  // namespace
@@ -82,7 +130,8 @@ void synthesize(Context& ctx, JobState& job) {
     ctx.hook(Stage::synthesis, job);
     // Isolated: while this body waits for its own parallel loops, its thread must not pick up another node's
     // task (a second synthesis, a baseline body holding a mutex) on top of its stack.
-    oneapi::tbb::this_task_arena::isolate([&] { run(ctx, job); });
+    oneapi::tbb::this_task_arena::isolate(
+        [&] { visit_curve(job, [&](const auto& key, auto& work) { run(ctx, job, key, work); }); });
     span.set_bytes(job.key->slot_bytes);
   });
 }

@@ -7,12 +7,13 @@
 #                                         default prime bn128 for chain-bn128 | range-bn128, compute its
 #                                         witnesses, make a ptau and a Groth16 key with snarkjs
 #   interop.sh ptau-identity              our known-tau ptau equals what `snarkjs powersoftau prepare phase2` makes
-#   interop.sh snarkjs-accepts CIRCUIT    batch_prove (CPU backend) proves the witnesses; snarkjs verifies them all
+#   interop.sh snarkjs-accepts CIRCUIT    batch_prove (CPU backend) proves the witnesses (either prime); snarkjs
+#                                         verifies them all
 #   interop.sh proofline-accepts CIRCUIT  snarkjs proves; verify_proof accepts, and rejects tampered proofs as
 #                                         snarkjs does
-#   interop.sh export                     batch_prove --export-snarkjs writes a synthetic .zkey and .wtns files:
-#                                         snarkjs exports the same vk, proves with them, and both sides verify
-#                                         both sides' proofs
+#   interop.sh export [CURVE]             batch_prove --export-snarkjs writes a synthetic .zkey and .wtns files
+#                                         (--curve bls12-381, the default, or bn254): snarkjs exports the same
+#                                         vk, proves with them, and both sides verify both sides' proofs
 #
 # Environment: INTEROP_DIR (work folder in the build dir), PROOFLINE_BIN (folder of batch_prove and
 # verify_proof), PROOFLINE_TEST_TOOLS (folder of proofline_test_ptau and proofline_interop_check).
@@ -141,6 +142,8 @@ case $step in
       --out "$out"
     while read -r name _; do
       [ -f "$out/$name.proof.json" ] && [ -f "$out/$name.public.json" ] || die "batch_prove wrote no $name outputs"
+      grep -q "\"curve\": \"$(prime_of "$circuit")\"" "$out/$name.proof.json" ||
+        die "proofline's proof of $name does not name the curve $(prime_of "$circuit")"
       snarkjs_verify "$dir/vk.json" "$out/$name.public.json" "$out/$name.proof.json" ||
         die "snarkjs groth16 verify rejected proofline's proof of $name"
       # The tampered proof (pi_a and pi_c swapped) must be rejected by snarkjs too.
@@ -183,10 +186,11 @@ case $step in
     ;;
   export)
     need_node
-    dir=$INTEROP_DIR/work/export
+    curve=${circuit:-bls12-381}
+    dir=$INTEROP_DIR/work/export-$curve
     rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
     run "$PROOFLINE_BIN/batch_prove" --backend cpu --no-progress --synthetic 8 --count 2 --seed 3 \
-      --export-snarkjs files
+      --curve "$curve" --export-snarkjs files
     run snarkjs zkey export verificationkey files/circuit.zkey vk.snarkjs.json
     run cmp files/verification_key.json vk.snarkjs.json
     run "$PROOFLINE_BIN/batch_prove" --backend cpu --no-progress --verify --zkey files/circuit.zkey \
@@ -207,7 +211,8 @@ case $step in
         die "snarkjs accepted proofline's proof of $w for a changed public input"
       fi
     done
-    say "snarkjs reads, proves with and verifies the exported key and witnesses; proofline's proofs verify in snarkjs"
+    say "snarkjs reads, proves with and verifies the exported $curve key and witnesses; proofline's proofs verify in" \
+      "snarkjs"
     ;;
   *)
     die "unknown step '$step'"

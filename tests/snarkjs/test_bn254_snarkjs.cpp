@@ -1,21 +1,28 @@
 // BN254 (snarkjs's bn128, circom's default prime) through the host stack: the readers take the curve from the
 // file, snarkjs's verifying key is reproduced byte for byte (its e(alpha, beta) included), our verifier
-// accepts snarkjs's proofs and rejects tampered ones, and our CPU prover's proofs verify. The fixtures are
-// made by snarkjs itself (tests/fixtures/snarkjs/make_fixture.sh, bn128/).
+// accepts snarkjs's proofs and rejects tampered ones, our CPU prover's proofs verify (on snarkjs's keys and
+// on known-trapdoor keys of a synthetic BN254 circuit, written as a bn128 .zkey), and batch_prove proves
+// bn128 keys and the --curve bn254 synthetic workload through the pipeline into files verify_proof accepts.
+// The fixtures are made by snarkjs itself (tests/fixtures/snarkjs/make_fixture.sh, bn128/).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <variant>
 
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/prover.hpp>
 #include <proofline/groth16/r1cs_file.hpp>
+#include <proofline/groth16/setup.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
+#include <proofline/groth16/synthetic.hpp>
 #include <proofline/groth16/verifier.hpp>
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/groth16/zkey.hpp>
+#include <proofline/groth16/zkey_writer.hpp>
 
 #include "groth16/helpers.hpp"
 #include "snarkjs/helpers.hpp"
+#include "support/run_program.hpp"
 
 using namespace proofline;
 using namespace proofline::groth16;
@@ -135,4 +142,131 @@ TEST_CASE("groth16/bn254/the CPU prover's proofs verify and are written as snark
     CHECK(file_text(dir / "public.json") == file_text(bn(circuit, "public.json")));
     CHECK(read_snarkjs_proof<Bn254>(dir / "proof.json") == first);
   }
+}
+
+TEST_CASE("apps/batch_prove/a bn128 zkey proves its wtns files on the CPU into bn128 files that verify") {
+  using test_support::run_program;
+  groth16::test::TempDir dir;
+  std::filesystem::copy_file(bn("chain_16", "witness.wtns"), dir / "A.wtns");
+  std::filesystem::copy_file(bn("chain_16", "witness.wtns"), dir / "B.wtns");
+  const auto zkey = bn("chain_16", "circuit_final.zkey");
+  const auto out = dir / "out";
+  // The default backend: a bn128 key goes to the CPU whether or not there is a GPU.
+  test_support::ProgramOutcome o = run_program(
+      PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --verify --zkey " + zkey.string() + " --wtns " +
+                                 (dir / "A.wtns").string() + " " + (dir / "B.wtns").string() + " --out " +
+                                 out.string() + " --report " + (dir / "report.json").string());
+  INFO(o.out << o.err);
+  REQUIRE(o.code == 0);
+  CHECK(contains(o.out, "curve: BN254"));
+  CHECK(contains(o.out, "(BN254 key)"));
+  CHECK(contains(file_text(dir / "report.json"), "\"curve\": \"BN254\""));
+  const auto pvk = prepare(read_snarkjs_verifying_key<Bn254>(bn("chain_16", "verification_key.json")));
+  for (const char* name : {"A", "B"}) {
+    CAPTURE(name);
+    const auto proof = out / (std::string(name) + ".proof.json");
+    const auto pub = out / (std::string(name) + ".public.json");
+    CHECK(file_text(pub) == file_text(bn("chain_16", "public.json")));
+    CHECK(contains(file_text(proof), "\"curve\": \"bn128\""));
+    CHECK(verify(pvk, read_snarkjs_public<BnFr>(pub), read_snarkjs_proof<Bn254>(proof)));
+    const auto checked =
+        run_program(PROOFLINE_VERIFY_PROOF, bn("chain_16", "verification_key.json").string() + " " +
+                                                pub.string() + " " + proof.string());
+    CHECK(checked.code == 0);
+  }
+  CHECK_FALSE(file_text(out / "A.proof.json") == file_text(out / "B.proof.json"));  // fresh r, s per proof
+
+  // A BLS12-381 witness for the bn128 key: exit 2, one line naming both curves, before anything is proved.
+  std::filesystem::remove_all(out);
+  o = run_program(PROOFLINE_BATCH_PROVE,
+                  "--no-progress --zkey " + zkey.string() + " --wtns " + (dir / "A.wtns").string() + " " +
+                      fixture("chain_16", "witness.wtns").string() + " --out " + out.string());
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "the witness is over BLS12-381's scalar field, not BN254's"));
+  CHECK_FALSE(std::filesystem::exists(out / "A.proof.json"));
+}
+
+TEST_CASE("groth16/bn254/a synthetic BN254 circuit's known-trapdoor keys prove and write a bn128 zkey") {
+  const SyntheticOptions options{.log_size = 8, .num_public = 2, .seed = 5};
+  const BasicSyntheticCircuit<Bn254> circuit = make_synthetic_circuit<Bn254>(options);
+  CHECK(is_satisfied(circuit.cs, std::span<const BnFr>(circuit.witness)));
+  const BasicKeyPair<Bn254> keys = setup_from_trapdoor(
+      circuit.cs, trapdoor_from_seed<Bn254>(9), BasicSetupOptions<Bn254>{.convention = HConvention::snarkjs});
+  const auto pvk = prepare(keys.vk);
+  const std::span<const BnFr> z(circuit.witness);
+  const std::span<const BnFr> inputs = public_inputs(z, 2);
+  CHECK(verify(pvk, inputs, prove(keys.pk, circuit.cs, z)));
+  // Another witness of the same circuit proves too; a broken one is refused row by row (the system has C).
+  const std::vector<BnFr> other = synthetic_witness(circuit.cs, options, 77);
+  CHECK(verify(pvk, public_inputs(std::span<const BnFr>(other), 2),
+               prove(keys.pk, circuit.cs, std::span<const BnFr>(other))));
+  std::vector<BnFr> broken = circuit.witness;
+  broken.back() += BnFr::one();
+  CHECK_THROWS_AS(prove(keys.pk, circuit.cs, std::span<const BnFr>(broken)), Error);
+
+  // The zkey writer writes a bn128 key the reader takes back: the same points, proofs that verify.
+  groth16::test::TempDir dir;
+  write_zkey(dir / "k.zkey", keys.pk, keys.vk, circuit.cs);
+  CHECK(std::filesystem::file_size(dir / "k.zkey") == zkey_file_size(keys.pk, circuit.cs));
+  const AnyZkeyFile any = read_any_zkey(dir / "k.zkey");
+  REQUIRE(std::holds_alternative<BasicZkeyFile<Bn254>>(any));
+  const auto& read = std::get<BasicZkeyFile<Bn254>>(any);
+  CHECK(read.vk == keys.vk);
+  CHECK(read.pk.h_query.size() == keys.pk.h_query.size());
+  REQUIRE(read.pk.b2_query.size() == keys.pk.b2_query.size());
+  CHECK(std::equal(read.pk.b2_query.data(), read.pk.b2_query.data() + read.pk.b2_query.size(),
+                   keys.pk.b2_query.data()));
+  CHECK(verify(pvk, inputs, prove(read.pk, read.cs, z)));
+}
+
+TEST_CASE("apps/batch_prove/curve bn254 proves the synthetic workload and exports a bn128 key that proves") {
+  using test_support::run_program;
+  groth16::test::TempDir dir;
+  test_support::ProgramOutcome o =
+      run_program(PROOFLINE_BATCH_PROVE,
+                  "--no-progress --threads 2 --synthetic 8 --count 3 --curve bn254 "
+                  "--verify --out " +
+                      (dir / "proofs").string());
+  INFO(o.out << o.err);
+  REQUIRE(o.code == 0);
+  CHECK(contains(o.out, "3 jobs of 2^8 rows on the cpu backend (pinned mode), BN254 keys made"));
+  CHECK(contains(o.out, "proofs 3/3 (verified 3)"));
+  CHECK(contains(o.out, "curve: BN254"));
+  CHECK(contains(file_text(dir / "proofs" / "proof-000000.json"), "\"curve\": \"bn128\""));
+  CHECK(std::filesystem::exists(dir / "proofs" / "proof-000002.public.json"));
+
+  // --export-snarkjs writes a bn128 key and witnesses; batch_prove --zkey proves them into files that
+  // verify_proof accepts with the exported verifying key.
+  o = run_program(
+      PROOFLINE_BATCH_PROVE,
+      "--no-progress --synthetic 8 --count 2 --curve bn254 --export-snarkjs " + (dir / "export").string());
+  REQUIRE(o.code == 0);
+  CHECK(contains(o.out, "bn128 key"));
+  CHECK(contains(file_text(dir / "export" / "verification_key.json"), "\"curve\": \"bn128\""));
+  const auto wtns0 = dir / "export" / "witness-000000.wtns";
+  const auto wtns1 = dir / "export" / "witness-000001.wtns";
+  CHECK(read_wtns_header(wtns0).curve == CurveId::bn254);
+  o = run_program(PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --verify --zkey " +
+                                             (dir / "export" / "circuit.zkey").string() + " --wtns " +
+                                             wtns0.string() + " " + wtns1.string() + " --out " +
+                                             (dir / "out").string());
+  REQUIRE(o.code == 0);
+  for (const char* name : {"witness-000000", "witness-000001"}) {
+    CAPTURE(name);
+    const auto checked = run_program(PROOFLINE_VERIFY_PROOF,
+                                     (dir / "export" / "verification_key.json").string() + " " +
+                                         (dir / "out" / (std::string(name) + ".public.json")).string() + " " +
+                                         (dir / "out" / (std::string(name) + ".proof.json")).string());
+    CHECK(checked.code == 0);
+  }
+
+  // Options that do not go together: a curve for a zkey (the file names its own), a key cache of bn254 keys.
+  o = run_program(PROOFLINE_BATCH_PROVE, "--no-progress --curve bn254 --zkey " +
+                                             bn("chain_16", "circuit_final.zkey").string() + " --wtns " +
+                                             bn("chain_16", "witness.wtns").string());
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "a --zkey names its own"));
+  o = run_program(PROOFLINE_BATCH_PROVE, "--no-progress --curve bn254 --key-cache " + dir.path().string());
+  CHECK(o.code == 2);
+  CHECK(contains(o.err, "--key-cache holds BLS12-381 keys"));
 }

@@ -1,5 +1,5 @@
-// A synthetic circuit with its keys made from a known trapdoor (tests and the soak program): the constraint
-// system, the proving and verifying keys, the prepared verifying key, and witnesses by seed.
+// A synthetic circuit with its keys made from a known trapdoor (tests and the soak program), on either curve:
+// the constraint system, the proving and verifying keys, the prepared verifying key, and witnesses by seed.
 #pragma once
 
 #include <cstdint>
@@ -15,32 +15,38 @@
 
 namespace proofline::test_support {
 
-struct SyntheticKeys {
-  groth16::SyntheticOptions options;
-  std::shared_ptr<const groth16::ConstraintSystem> cs;
-  std::shared_ptr<const groth16::ProvingKey> pk;
-  std::shared_ptr<const groth16::VerifyingKey> vk;
-  groth16::PreparedVerifyingKey pvk;
+template <class Curve>
+struct BasicSyntheticKeys {
+  using Fr = typename Curve::Fr;
 
-  graph::KeySpec spec(std::string name, bool with_cs = true) const {
-    return graph::KeySpec{std::move(name), pk, with_cs ? cs : nullptr, vk};
+  groth16::SyntheticOptions options;
+  std::shared_ptr<const groth16::BasicConstraintSystem<Curve>> cs;
+  std::shared_ptr<const groth16::BasicProvingKey<Curve>> pk;
+  std::shared_ptr<const groth16::BasicVerifyingKey<Curve>> vk;
+  groth16::BasicPreparedVerifyingKey<Curve> pvk;
+
+  graph::BasicKeySpec<Curve> spec(std::string name, bool with_cs = true) const {
+    return graph::BasicKeySpec<Curve>{std::move(name), pk, with_cs ? cs : nullptr, vk};
   }
   std::vector<Fr> witness(std::uint64_t seed) const { return groth16::synthetic_witness(*cs, options, seed); }
 };
+using SyntheticKeys = BasicSyntheticKeys<Bls12_381>;
 
 /// A circuit of 2^log_size rows with two public inputs, from `circuit_seed`, keys from `trapdoor_seed`.
-inline std::unique_ptr<SyntheticKeys> make_synthetic_keys(unsigned log_size, std::uint64_t circuit_seed,
-                                                          std::uint64_t trapdoor_seed,
-                                                          HConvention convention = HConvention::generator7) {
-  auto c = std::make_unique<SyntheticKeys>();
+template <class Curve = Bls12_381>
+std::unique_ptr<BasicSyntheticKeys<Curve>> make_synthetic_keys(
+    unsigned log_size, std::uint64_t circuit_seed, std::uint64_t trapdoor_seed,
+    HConvention convention = groth16::default_convention<Curve>()) {
+  auto c = std::make_unique<BasicSyntheticKeys<Curve>>();
   c->options = groth16::SyntheticOptions{.log_size = log_size, .num_public = 2, .seed = circuit_seed};
-  groth16::SyntheticCircuit made = groth16::make_synthetic_circuit(c->options);
-  groth16::KeyPair keys = groth16::setup_from_trapdoor(made.cs, groth16::trapdoor_from_seed(trapdoor_seed),
-                                                       groth16::SetupOptions{.convention = convention});
-  c->cs = std::make_shared<const groth16::ConstraintSystem>(std::move(made.cs));
-  c->pk = std::make_shared<const groth16::ProvingKey>(std::move(keys.pk));
+  groth16::BasicSyntheticCircuit<Curve> made = groth16::make_synthetic_circuit<Curve>(c->options);
+  groth16::BasicKeyPair<Curve> keys =
+      groth16::setup_from_trapdoor(made.cs, groth16::trapdoor_from_seed<Curve>(trapdoor_seed),
+                                   groth16::BasicSetupOptions<Curve>{.convention = convention});
+  c->cs = std::make_shared<const groth16::BasicConstraintSystem<Curve>>(std::move(made.cs));
+  c->pk = std::make_shared<const groth16::BasicProvingKey<Curve>>(std::move(keys.pk));
   c->pvk = groth16::prepare(keys.vk);
-  c->vk = std::make_shared<const groth16::VerifyingKey>(std::move(keys.vk));
+  c->vk = std::make_shared<const groth16::BasicVerifyingKey<Curve>>(std::move(keys.vk));
   return c;
 }
 
