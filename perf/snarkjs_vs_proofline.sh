@@ -8,11 +8,9 @@
 #
 # For each N = 2^LOG2: a multiplication chain of N constraints (tests/interop/circuits/chain.circom) compiled with
 # circom2 --prime PRIME, its witness from snarkjs, a prepared ptau of power LOG2 + 1 and the key from
-# `snarkjs groth16 setup` (not contributed: δ = 1 changes nothing in the timing). The ptau:
-#   bls12381  our known-tau writer (proofline_test_ptau; TESTS ONLY: snarkjs's prepare phase 2 takes hours at
-#             power 17), one per size
-#   bn128     snarkjs's own ceremony (powersoftau new, one contribution, prepare phase2) once, at the largest
-#             power asked for, kept in WORK/ptau-bn128 and used for every size (setup takes any larger power)
+# `snarkjs groth16 setup` (not contributed: δ = 1 changes nothing in the timing). The ptau comes from our
+# known-tau writer (proofline_test_ptau --curve PRIME; TESTS ONLY: byte for byte what snarkjs's prepare phase 2
+# makes for that τ, which snarkjs itself takes minutes to hours to compute at power 17), one per size.
 # Then, on that key and witness, R times, interleaved (snarkjs, proofline, snarkjs, proofline, ...):
 #   snarkjs       `snarkjs groth16 prove` wall time: Node start, curve set-up, reading the .zkey and .wtns, proof
 #   proofline     one bench_snarkjs process (--runs 1 --no-key-cache): its .zkey read with full point checks
@@ -20,10 +18,10 @@
 #                 that process = "prove"; total = load + prove. The on-curve read (coordinates and curve
 #                 equations, no subgroups: about what a load costs once the checked-key cache knows the key) is
 #                 shown too, and the trusted-level read is recorded in the JSON.
-# plus, once per size, snarkjs warm (the second of two in-process snarkjs.groth16.prove calls) and, for
-# bls12381 when batch_prove is built, `batch_prove --backend cpu` wall time for one proof (the pipeline does not
-# route BN254). Medians over the R runs. Every proof is checked: snarkjs verifies its own and one of proofline's
-# per size (and batch_prove's), bench_snarkjs verifies each of its own.
+# plus, once per size, snarkjs warm (the second of two in-process snarkjs.groth16.prove calls) and, when
+# batch_prove is built, `batch_prove --backend cpu` wall time for one proof. Medians over the R runs. Every
+# proof is checked: snarkjs verifies its own and one of proofline's per size (and batch_prove's), bench_snarkjs
+# verifies each of its own.
 # Prints a table and writes BUILD_DIR/perf-snarkjs/results-PRIME.json (per-run figures included).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,10 +48,9 @@ find_tool() { find "$build" -name "$1" -type f -perm -u+x | head -1; }
 bin_bench=$(find_tool bench_snarkjs)
 [ -n "$bin_bench" ] || { echo "snarkjs_vs_proofline: bench_snarkjs is not built in $build" >&2; exit 1; }
 bin_ptau=$(find_tool proofline_test_ptau)
-[ "$prime" = bn128 ] || [ -n "$bin_ptau" ] ||
+[ -n "$bin_ptau" ] ||
   { echo "snarkjs_vs_proofline: proofline_test_ptau is not built in $build" >&2; exit 1; }
-bin_batch=
-[ "$prime" = bn128 ] || bin_batch=$(find_tool batch_prove)
+bin_batch=$(find_tool batch_prove)
 "$root/tests/interop/setup.sh" "$node_dir"
 export NODE_OPTIONS=--max-old-space-size=16384
 snarkjs() { node "$node_dir/node_modules/snarkjs/build/cli.cjs" "$@"; }
@@ -75,23 +72,9 @@ console.log(t.toFixed(3));
 process.exit(0);
 JS
 
-# The bn128 ptau of power $1 or more: snarkjs's ceremony, made once (a larger cached one serves).
-bn128_ptau() {
-  local dir=$work/ptau-bn128 p t
-  mkdir -p "$dir"
-  for p in $(seq "$1" 28); do [ -f "$dir/pot_$p.ptau" ] && { echo "$dir/pot_$p.ptau"; return; }; done
-  t=$(now)
-  (cd "$dir" && snarkjs powersoftau new bn128 "$1" pot_0.ptau >/dev/null &&
-    snarkjs powersoftau contribute pot_0.ptau pot_1.ptau --name=bench -e="proofline bench entropy" >/dev/null &&
-    snarkjs powersoftau prepare phase2 pot_1.ptau "pot_$1.ptau.tmp" >/dev/null && mv "pot_$1.ptau.tmp" "pot_$1.ptau" &&
-    rm -f pot_0.ptau pot_1.ptau) || { echo "snarkjs_vs_proofline: the bn128 ceremony failed" >&2; exit 1; }
-  echo "  bn128 ptau (power $1, snarkjs ceremony) $(elapsed "$t") s" >&2
-  echo "$dir/pot_$1.ptau"
-}
-
 # Circuit, witness, key and verifying key for 2^$1 constraints in the current directory, each unless made before.
 make_key() {
-  local k=$1 n=$((1 << $1)) power=$(($1 + 1)) t ptau
+  local k=$1 n=$((1 << $1)) power=$(($1 + 1)) t
   if [ ! -f witness.wtns ]; then
     sed "s/CHAIN_LENGTH/$n/" "$root/tests/interop/circuits/chain.circom" >chain.circom
     t=$(now); node "$node_dir/node_modules/circom2/cli.js" chain.circom --r1cs --wasm --prime "$prime" -o . >/dev/null
@@ -100,13 +83,9 @@ make_key() {
     snarkjs wtns calculate chain_js/chain.wasm input.json witness.wtns.tmp >/dev/null && mv witness.wtns.tmp witness.wtns
   fi
   [ -f key.zkey ] && return
-  if [ "$prime" = bn128 ]; then
-    ptau=$(bn128_ptau "$max_power")
-  else
-    t=$(now); "$bin_ptau" "$power" pot.ptau --seed 11 >/dev/null; ptau=pot.ptau
-    echo "  2^$k: known-tau ptau (power $power) $(elapsed "$t") s"
-  fi
-  t=$(now); snarkjs groth16 setup chain.r1cs "$ptau" key.zkey.tmp >/dev/null && mv key.zkey.tmp key.zkey
+  t=$(now); "$bin_ptau" "$power" pot.ptau --seed 11 --curve "$prime" >/dev/null
+  echo "  2^$k: known-tau ptau (power $power) $(elapsed "$t") s"
+  t=$(now); snarkjs groth16 setup chain.r1cs pot.ptau key.zkey.tmp >/dev/null && mv key.zkey.tmp key.zkey
   echo "  2^$k: snarkjs groth16 setup $(elapsed "$t") s"
   snarkjs zkey export verificationkey key.zkey vk.json >/dev/null
   rm -f pot.ptau
@@ -115,7 +94,6 @@ make_key() {
 # snarkjs verify $1 (public) $2 (proof) or fail naming $3.
 check() { snarkjs groth16 verify vk.json "$1" "$2" | grep -q "OK" || { echo "snarkjs rejected $3" >&2; exit 1; }; }
 
-max_power=$(($(printf '%s\n' "${sizes[@]}" | sort -n | tail -1) + 1))
 load_before=$(loadavg)
 echo "snarkjs_vs_proofline: $prime, $(nproc) cores, load $load_before, sizes ${sizes[*]}, $runs runs"
 rows=()

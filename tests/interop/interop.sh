@@ -6,7 +6,7 @@
 #   interop.sh keys CIRCUIT               compile CIRCUIT (chain | range) with --prime bls12381, or at circom's
 #                                         default prime bn128 for chain-bn128 | range-bn128, compute its
 #                                         witnesses, make a ptau and a Groth16 key with snarkjs
-#   interop.sh ptau-identity              our known-tau ptau equals what `snarkjs powersoftau prepare phase2` makes
+#   interop.sh ptau-identity              our known-tau ptau (both curves) equals what `snarkjs powersoftau prepare phase2` makes
 #   interop.sh snarkjs-accepts CIRCUIT    batch_prove (CPU backend) proves the witnesses (either prime); snarkjs
 #                                         verifies them all
 #   interop.sh proofline-accepts CIRCUIT  snarkjs proves; verify_proof accepts, and rejects tampered proofs as
@@ -124,11 +124,13 @@ case $step in
     need_node
     dir=$INTEROP_DIR/work/ptau
     rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
-    run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 6 raw.ptau --raw --seed 3
-    run snarkjs powersoftau prepare phase2 raw.ptau snarkjs.ptau
-    run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 6 ours.ptau --seed 3
-    run cmp snarkjs.ptau ours.ptau
-    say "the known-tau ptau is byte-identical to snarkjs's prepare phase2 ($(stat -c %s ours.ptau) bytes)"
+    for prime in bls12381 bn128; do
+      run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 6 "raw-$prime.ptau" --raw --seed 3 --curve "$prime"
+      run snarkjs powersoftau prepare phase2 "raw-$prime.ptau" "snarkjs-$prime.ptau"
+      run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 6 "ours-$prime.ptau" --seed 3 --curve "$prime"
+      run cmp "snarkjs-$prime.ptau" "ours-$prime.ptau"
+      say "$prime: the known-tau ptau is byte-identical to snarkjs's prepare phase2 ($(stat -c %s "ours-$prime.ptau") bytes)"
+    done
     ;;
   snarkjs-accepts)
     need_node

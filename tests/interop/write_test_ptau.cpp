@@ -1,9 +1,9 @@
-// proofline_test_ptau: writes a snarkjs powers-of-tau file (.ptau, bls12381) from a KNOWN trapdoor.
+// proofline_test_ptau: writes a snarkjs powers-of-tau file (.ptau, bls12381 or bn128) from a KNOWN trapdoor.
 //
 //   *** TESTS AND BENCHMARKS ONLY. τ, α and β come from trapdoor_from_seed(seed): anyone can recompute them
 //   *** and forge proofs for every key made from this file.
 //
-//   proofline_test_ptau POWER OUT.ptau [--seed S] [--raw]
+//   proofline_test_ptau POWER OUT.ptau [--seed S] [--raw] [--curve bls12381|bn128]
 //
 // snarkjs's own route to a prepared file (powersoftau new, contribute, beacon, prepare phase2) takes minutes
 // at power 13 and hours at 17; this takes seconds, so the interop tests and the
@@ -11,12 +11,12 @@
 // prepare phase2` writes for the same τ, α, β, byte for byte (tests/interop checks that by preparing the
 // --raw file with snarkjs):
 //
-//   1 header: n8 = 48 | q | power | ceremonyPower (= power)
+//   1 header: n8 (48 or 32: Fp's bytes) | q | power | ceremonyPower (= power)
 //   2 tauG1: [τ^j]1, j < 2^(K+1) − 1     3 tauG2: [τ^j]2, j < 2^K     4 alphaTauG1: [ατ^j]1     5 betaTauG1
 //   6 betaG2: [β]2                         7 contributions: none (u32 0)
 //   (prepared only) 12: [L^(2^p)_i(τ)]1 for p = 0..K+1; 13: the same in G2, 14: ×α, 15: ×β, for p = 0..K
 //
-// L^(n)_i is the Lagrange basis of ffjavascript's size-n domain (5^((r−1)/2^32) roots, natural order);
+// L^(n)_i is the Lagrange basis of ffjavascript's size-n domain (its roots of unity, natural order);
 // snarkjs computes it by an inverse FFT over the powers in section 2, which for p = K + 1 lacks τ^(2^(K+1) −
 // 1) (it is zero-filled), so level K + 1 holds L_i(τ) − ω^i·τ^(n−1)/n; this writer reproduces that too.
 #include <cstdio>
@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/domain.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/fixed_base.hpp>
@@ -47,9 +48,10 @@ std::vector<std::byte> points_payload(std::span<const Point> points) {
 
 /// The Lagrange basis at τ of the size-2^p domain, as snarkjs's prepare phase 2 evaluates it; `complete`
 /// false drops the highest power of τ (the level past the ceremony's power).
+template <class Curve, class Fr = typename Curve::Fr>
 std::vector<Fr> lagrange_level(unsigned p, const Fr& tau, bool complete) {
   if (p == 0) return {Fr::one()};  // the inverse FFT of one point is the point
-  const Domain domain = Domain::make(p, HConvention::snarkjs);
+  const auto domain = Curve::Domain::make(p, HConvention::snarkjs);
   std::vector<Fr> out = lagrange_basis_at(domain, tau);
   if (!complete) {
     // L'_i = (1/n)·Σ_{j<n−1} ω^(−ij)·τ^j = L_i(τ) − (1/n)·ω^(−i(n−1))·τ^(n−1) = L_i(τ) − (1/n)·ω^i·τ^(n−1).
@@ -63,31 +65,19 @@ std::vector<Fr> lagrange_level(unsigned p, const Fr& tau, bool complete) {
   return out;
 }
 
-int run(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  std::uint64_t seed = 1;
-  bool raw = false;
-  std::vector<std::string> positional;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--seed" && i + 1 < args.size()) {
-      seed = std::stoull(args[++i]);
-    } else if (args[i] == "--raw") {
-      raw = true;
-    } else {
-      positional.push_back(args[i]);
-    }
-  }
-  if (positional.size() != 2) {
-    std::fputs("usage: proofline_test_ptau POWER OUT.ptau [--seed S] [--raw]   (TESTS ONLY: known tau)\n",
-               stderr);
-    return 2;
-  }
-  const unsigned power = static_cast<unsigned>(std::stoul(positional[0]));
+template <class Curve>
+int write_ptau(unsigned power, const std::string& path, std::uint64_t seed, bool raw) {
+  using Fr = typename Curve::Fr;
+  using Fp = typename Curve::Fp;
+  using G1Affine = typename Curve::G1Affine;
+  using G2Affine = typename Curve::G2Affine;
+  // Level power + 1 of the Lagrange bases needs a domain of 2^(power + 1).
   if (power < 1 || power + 1 > max_ntt_log_size) {
-    std::fprintf(stderr, "proofline_test_ptau: power %u is outside 1..%u\n", power, max_ntt_log_size - 1);
+    std::fprintf(stderr, "proofline_test_ptau: power %u is outside 1..%u for %s\n", power,
+                 max_ntt_log_size - 1, std::string(Curve::snarkjs_name).c_str());
     return 2;
   }
-  const Trapdoor t = trapdoor_from_seed(seed);
+  const auto t = trapdoor_from_seed<Curve>(seed);
   const std::uint64_t n = std::uint64_t{1} << power;
 
   // Every G1 scalar back to back: tauG1 | alphaTauG1 | betaTauG1 | [12] | [14] | [15]; G2: tauG2 | beta |
@@ -113,7 +103,7 @@ int run(int argc, char** argv) {
   if (!raw) {
     std::vector<Fr> alpha_lagrange, beta_lagrange;
     for (unsigned p = 0; p <= power + 1; ++p) {
-      const std::vector<Fr> level = lagrange_level(p, t.tau, p <= power);
+      const std::vector<Fr> level = lagrange_level<Curve>(p, t.tau, p <= power);
       g1.insert(g1.end(), level.begin(), level.end());
       if (p > power) continue;
       g2.insert(g2.end(), level.begin(), level.end());
@@ -142,9 +132,10 @@ int run(int argc, char** argv) {
 
   BinFileWriter writer("ptau", 1);
   std::vector<std::byte> header;
-  append_u32(header, 48);
-  std::byte q[48];
-  for (std::size_t i = 0; i < 48; ++i)
+  constexpr std::size_t n8 = sizeof(Fp::modulus.limb);
+  append_u32(header, n8);
+  std::byte q[n8];
+  for (std::size_t i = 0; i < n8; ++i)
     q[i] = static_cast<std::byte>(Fp::modulus.limb[i / 8] >> (8 * (i % 8)));
   append_bytes(header, q);
   append_u32(header, power);
@@ -164,10 +155,41 @@ int run(int argc, char** argv) {
     writer.add_section(14, g1_part(4));
     writer.add_section(15, g1_part(5));
   }
-  writer.write(positional[1]);
-  std::printf("proofline_test_ptau: wrote %s (power %u, %s, KNOWN tau from seed %llu: tests only)\n",
-              positional[1].c_str(), power, raw ? "raw" : "prepared", static_cast<unsigned long long>(seed));
+  writer.write(path);
+  std::printf("proofline_test_ptau: wrote %s (%s, power %u, %s, KNOWN tau from seed %llu: tests only)\n",
+              path.c_str(), std::string(Curve::snarkjs_name).c_str(), power, raw ? "raw" : "prepared",
+              static_cast<unsigned long long>(seed));
   return 0;
+}
+
+int run(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::uint64_t seed = 1;
+  bool raw = false;
+  CurveId curve = CurveId::bls12_381;
+  std::vector<std::string> positional;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--seed" && i + 1 < args.size()) {
+      seed = std::stoull(args[++i]);
+    } else if (args[i] == "--raw") {
+      raw = true;
+    } else if (args[i] == "--curve" && i + 1 < args.size() &&
+               (args[i + 1] == "bn128" || args[i + 1] == "bls12381")) {
+      curve = args[++i] == "bn128" ? CurveId::bn254 : CurveId::bls12_381;
+    } else {
+      positional.push_back(args[i]);
+    }
+  }
+  if (positional.size() != 2) {
+    std::fputs(
+        "usage: proofline_test_ptau POWER OUT.ptau [--seed S] [--raw] [--curve bls12381|bn128]   (TESTS "
+        "ONLY: "
+        "known tau)\n",
+        stderr);
+    return 2;
+  }
+  const unsigned power = static_cast<unsigned>(std::stoul(positional[0]));
+  return with_curve(curve, [&]<class Curve>() { return write_ptau<Curve>(power, positional[1], seed, raw); });
 }
 
 }  // namespace
