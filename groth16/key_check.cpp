@@ -4,16 +4,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <limits>
 #include <optional>
 #include <span>
 #include <system_error>
 #include <type_traits>
 #include <vector>
 
-#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
 
 #include <proofline/groth16/detail/batch_subgroup.hpp>
 #include <proofline/groth16/detail/output_file.hpp>
@@ -101,34 +98,15 @@ bool write_record(const std::filesystem::path& directory, const std::string& dig
   }
 }
 
-/// The lowest index of a point outside the subgroup, tested point by point (TBB-parallel).
-template <class Affine>
-std::optional<std::uint64_t> first_outside_subgroup_per_point(std::span<const Affine> points) {
-  constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
-  const std::uint64_t bad = tbb::parallel_reduce(
-      tbb::blocked_range<std::uint64_t>(0, points.size(), 256), none,
-      [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
-        for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i)
-          if (!is_in_subgroup(points[i])) return i;
-        return found;
-      },
-      [](std::uint64_t x, std::uint64_t y) { return std::min(x, y); });
-  if (bad == none) return std::nullopt;
-  return bad;
-}
-
-/// BLS12-381: batched random combinations, and the per-point search only to name a bad point. BN254: G1 has
-/// cofactor 1 (every point on the curve is in it); G2 points are tested one by one (Frobenius-based test of
-/// g2.hpp), since no soundness argument for combinations has been made for its cofactor.
+/// Batched random combinations (detail/batch_subgroup.hpp: sound for both curves' cofactors), and the
+/// per-point search only to name a bad point. BN254's G1 has cofactor 1: every point on the curve is in it.
 template <class Curve, class Affine>
 std::optional<std::uint64_t> first_bad_point(std::span<const Affine> points) {
-  if constexpr (std::is_same_v<Curve, Bls12_381>) {
-    if (detail::batch_in_subgroup(points)) return std::nullopt;
-    return detail::first_outside_subgroup(points);
-  } else if constexpr (std::is_same_v<Affine, typename Curve::G1Affine>) {
+  if constexpr (std::is_same_v<Curve, Bn254> && std::is_same_v<Affine, typename Curve::G1Affine>) {
     return std::nullopt;
   } else {
-    return first_outside_subgroup_per_point(points);
+    if (detail::batch_in_subgroup(points)) return std::nullopt;
+    return detail::first_outside_subgroup(points);
   }
 }
 

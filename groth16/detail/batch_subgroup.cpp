@@ -177,6 +177,9 @@ bool batch_in_subgroup(std::span<const G1Affine> points, unsigned rounds) {
 bool batch_in_subgroup(std::span<const G2Affine> points, unsigned rounds) {
   return blocked_impl(points, rounds);
 }
+bool batch_in_subgroup(std::span<const bn254::G2Affine> points, unsigned rounds) {
+  return blocked_impl(points, rounds);
+}
 
 bool batch_in_subgroup_per_round(std::span<const G1Affine> points, unsigned rounds) {
   return per_round_impl(points, rounds);
@@ -200,6 +203,9 @@ std::optional<std::uint64_t> first_outside_subgroup(std::span<const G1Affine> po
   return first_outside_impl(points);
 }
 std::optional<std::uint64_t> first_outside_subgroup(std::span<const G2Affine> points) {
+  return first_outside_impl(points);
+}
+std::optional<std::uint64_t> first_outside_subgroup(std::span<const bn254::G2Affine> points) {
   return first_outside_impl(points);
 }
 

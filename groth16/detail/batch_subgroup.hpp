@@ -3,6 +3,8 @@
 //
 // Soundness. E(Fp) = G1 ⊕ H1 with #H1 = h1 = 3·11²·10177²·859267²·52437899², and E'(Fp2) = G2 ⊕ H2 with
 // h2 = 13²·23²·2713·11953·262069·(a 448-bit prime); gcd(h, r) = 1 and h is odd, so no point has order 2.
+// BN254's G1 has cofactor 1 (nothing to check); its twist has #E'(Fp2) = r·h2 with h2 = 2p − r, odd and prime
+// to r, so the same argument holds for its G2.
 // Write P_i = Q_i + T_i (Q_i in the subgroup, T_i in H). For coefficients c_i, S = Σ c_i·P_i lies in the
 // subgroup iff Σ c_i·T_i = O. If some T_k ≠ O, of order o ≥ 3, then for any values of the other
 // coefficients that equation holds for c_k in at most one residue class mod o, so a coefficient drawn
@@ -35,6 +37,7 @@
 #include <span>
 #include <vector>
 
+#include <proofline/arith/bn254/g2.hpp>
 #include <proofline/arith/g1.hpp>
 #include <proofline/arith/g2.hpp>
 
@@ -50,10 +53,12 @@ inline constexpr std::size_t batch_subgroup_min_points = 64;
 /// always right). Points must be on the curve with reduced coordinates; infinity is in the subgroup.
 bool batch_in_subgroup(std::span<const G1Affine> points, unsigned rounds = batch_subgroup_rounds);
 bool batch_in_subgroup(std::span<const G2Affine> points, unsigned rounds = batch_subgroup_rounds);
+bool batch_in_subgroup(std::span<const bn254::G2Affine> points, unsigned rounds = batch_subgroup_rounds);
 
 /// The lowest index of a point outside the subgroup (per-point endomorphism test, TBB-parallel), if any.
 std::optional<std::uint64_t> first_outside_subgroup(std::span<const G1Affine> points);
 std::optional<std::uint64_t> first_outside_subgroup(std::span<const G2Affine> points);
+std::optional<std::uint64_t> first_outside_subgroup(std::span<const bn254::G2Affine> points);
 
 /// Rounds per group for n points: the group count minimising the bucket additions (about one per point per
 /// group) plus the reduction (about 3^k per group of k rounds). Soundness does not depend on it.

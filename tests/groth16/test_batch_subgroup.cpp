@@ -2,7 +2,8 @@
 // per-round sums for random coefficients, over points in and out of the subgroup, repeated, negated and at
 // infinity, for every way the groups and tasks can split; and the check itself accepting subgroup points and
 // refusing one point outside (an order-3 component in G1, an order-13 one in G2, a random non-subgroup
-// point) at any position, with the first bad point named.
+// point; on BN254's twist, a point whose cofactor is not cleared) at any position, with the first bad point
+// named.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -30,6 +31,14 @@ G1Affine g1_outside_subgroup(std::uint64_t first = 1) {
     if ((p.x.squared() * p.x + Fp::from_u64(4)).sqrt(p.y) && !is_in_subgroup(p)) return p;
   }
 }
+/// BN254's twist: (x + i, y) for the first small x on the curve, its cofactor not cleared.
+bn254::G2Affine bn254_g2_outside_subgroup() {
+  for (std::uint64_t x = 1;; ++x) {
+    bn254::G2Affine p{bn254::Fp2{bn254::Fp::from_u64(x), bn254::Fp::one()}, bn254::Fp2{}};
+    if ((p.x.squared() * p.x + bn254::G2Params::b).sqrt(p.y) && !is_in_subgroup(p)) return p;
+  }
+}
+
 G2Affine g2_outside_subgroup(std::uint64_t first = 1) {
   for (std::uint64_t x = first;; ++x) {
     G2Affine p{Fp2{Fp::from_u64(x), Fp::one()}, Fp2{}};
@@ -216,4 +225,28 @@ TEST_CASE("groth16/batch_subgroup/one combination misses an order-3 component ab
   for (int trial = 0; trial < 810; ++trial) passed += g16d::batch_in_subgroup(points, 3) ? 1 : 0;
   CHECK(passed >= 9);
   CHECK(passed <= 57);
+}
+
+TEST_CASE(
+    "groth16/batch_subgroup/on BN254's G2 the batched check accepts subgroup points and names one outside") {
+  std::mt19937_64 rng(std::random_device{}());
+  auto points = subgroup_points<bn254::G2Affine>(300);
+  CHECK(g16d::batch_in_subgroup(points));
+  CHECK(!g16d::first_outside_subgroup(std::span<const bn254::G2Affine>(points)));
+  const bn254::G2Affine bad = bn254_g2_outside_subgroup();
+  REQUIRE(bad.is_on_curve());
+  REQUIRE(!is_in_subgroup(bad));
+  for (int trial = 0; trial < 3; ++trial) {
+    auto with_bad = points;
+    const std::size_t at = rng() % with_bad.size();
+    with_bad[at] = rng() % 2 ? bad : -bad;
+    CAPTURE(at);
+    CHECK(!g16d::batch_in_subgroup(with_bad));
+    CHECK(g16d::first_outside_subgroup(std::span<const bn254::G2Affine>(with_bad)) == at);
+  }
+  // A bad point plus a subgroup point at one index: still outside.
+  auto shifted = points;
+  shifted[5] = (points[6].to_jacobian() + bad).to_affine();
+  CHECK(!g16d::batch_in_subgroup(shifted));
+  CHECK(g16d::first_outside_subgroup(std::span<const bn254::G2Affine>(shifted)) == 5);
 }
