@@ -25,22 +25,21 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// Known-trapdoor setup is fixed-base multiplication; the GPU does it in a fraction of the CPU's time (its
-/// kernels are BLS12-381's: BN254 keys are made on the CPU).
+/// Known-trapdoor setup is fixed-base multiplication; the GPU does it in a fraction of the CPU's time.
 template <class Curve>
-groth16::BasicSetupOptions<Curve> setup_options([[maybe_unused]] const graph::Config& config,
-                                                [[maybe_unused]] graph::Backend backend) {
+groth16::BasicSetupOptions<Curve> setup_options(const graph::Config& config, graph::Backend backend) {
+  using F = typename Curve::Fr;
+  using G1 = typename Curve::G1Affine;
+  using G2 = typename Curve::G2Affine;
   groth16::BasicSetupOptions<Curve> setup;
-  if constexpr (std::is_same_v<Curve, Bls12_381>) {
-    if (backend != graph::Backend::cuda) return setup;
-    const int device = config.gpus.empty() ? 0 : config.gpus.front();
-    setup.fixed_base.g1 = [device](const G1Affine& b, std::span<const Fr> s, std::span<G1Affine> out) {
-      cuda::fixed_base_mul_g1(b, s, out, device);
-    };
-    setup.fixed_base.g2 = [device](const G2Affine& b, std::span<const Fr> s, std::span<G2Affine> out) {
-      cuda::fixed_base_mul_g2(b, s, out, device);
-    };
-  }
+  if (backend != graph::Backend::cuda) return setup;
+  const int device = config.gpus.empty() ? 0 : config.gpus.front();
+  setup.fixed_base.g1 = [device](const G1& b, std::span<const F> s, std::span<G1> out) {
+    cuda::fixed_base_mul_g1(b, s, out, device);
+  };
+  setup.fixed_base.g2 = [device](const G2& b, std::span<const F> s, std::span<G2> out) {
+    cuda::fixed_base_mul_g2(b, s, out, device);
+  };
   return setup;
 }
 
@@ -126,14 +125,15 @@ std::pair<std::size_t, std::size_t> pipeline_threads(const graph::Config& config
 }
 
 /// Synthesizes `scratch.size()` jobs at once, over and over, on `threads` threads until `stop`.
-void synthesize_until(const std::atomic<bool>& stop, std::size_t threads, const SyntheticSetup<Bls12_381>& s,
-                      std::uint64_t seed, std::vector<Presynthesized<Bls12_381>>& scratch) {
+template <class Curve>
+void synthesize_until(const std::atomic<bool>& stop, std::size_t threads, const SyntheticSetup<Curve>& s,
+                      std::uint64_t seed, std::vector<Presynthesized<Curve>>& scratch) {
   oneapi::tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
     for (std::uint64_t round = 0; !stop.load(); ++round) {
       oneapi::tbb::parallel_for(std::size_t{0}, scratch.size(), [&](std::size_t j) {
         if (stop.load()) return;
-        Presynthesized<Bls12_381>& job = scratch[j];
+        Presynthesized<Curve>& job = scratch[j];
         groth16::synthetic_witness_into(*s.cs, s.circuit_options,
                                         seed * 7'777'777 + round * scratch.size() + j, job.z);
         groth16::evaluate(*s.cs, job.z, job.a, job.b, job.c);
@@ -144,12 +144,13 @@ void synthesize_until(const std::atomic<bool>& stop, std::size_t threads, const 
 
 /// The H2D rates under the same host load as the pipeline's steady state: `synth` jobs synthesized at once
 /// (each parallel inside) on `threads` threads, into heap vectors (fewer jobs if that much would not fit).
-void probe_under_load(const BatchOptions& o, const graph::Config& config, SyntheticSetup<Bls12_381>& s) {
+template <class Curve>
+void probe_under_load(const BatchOptions& o, const graph::Config& config, SyntheticSetup<Curve>& s) {
   const auto [threads, synth] = pipeline_threads(config);
   const std::uint64_t bytes = job_bytes(s);
   s.probe_load_jobs = static_cast<std::size_t>(
       std::min<std::uint64_t>(synth, std::max<std::uint64_t>(1, (std::uint64_t{24} << 30) / bytes)));
-  std::vector<Presynthesized<Bls12_381>> scratch;
+  std::vector<Presynthesized<Curve>> scratch;
   for (std::size_t j = 0; j < s.probe_load_jobs; ++j) scratch.push_back(sized_job(s));
   const int device = config.gpus.empty() ? 0 : config.gpus.front();
   s.probe = probe_h2d(device, std::min<std::uint64_t>(bytes, std::uint64_t{1} << 30), 1.5,
@@ -171,9 +172,7 @@ SyntheticSetup<Curve> make_synthetic_setup(const BatchOptions& options, const gr
   make_keys(options, config, backend, setup);
   if (std::any_of(options.runs.begin(), options.runs.end(), [](const auto& r) { return r.presynthesized; }))
     presynthesize(options, setup);
-  // The probe's load is BLS12-381 synthesis, on the GPU the CUDA backend (which proves only BLS12-381) has.
-  if constexpr (std::is_same_v<Curve, Bls12_381>)
-    if (options.h2d_probe && backend == graph::Backend::cuda) probe_under_load(options, config, setup);
+  if (options.h2d_probe && backend == graph::Backend::cuda) probe_under_load(options, config, setup);
   return setup;
 }
 

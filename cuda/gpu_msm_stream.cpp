@@ -13,8 +13,8 @@
 
 #include <proofline/cuda/check.hpp>
 #include <proofline/cuda/device_buffer.hpp>
-#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/kernels/detail/msm_launch.hpp>
+#include <proofline/cuda/stream.hpp>
 #endif
 
 namespace proofline::cuda {
@@ -22,8 +22,10 @@ namespace proofline::cuda {
 namespace {
 
 /// Points a batch holds: what one staging buffer takes, at most what the engine was planned for.
-std::size_t batch_for(std::size_t buffer_bytes, const MsmEngine& engine) {
-  const std::size_t point_bytes = engine.group() == MsmGroup::g1 ? sizeof(G1Affine) : sizeof(G2Affine);
+template <class C>
+std::size_t batch_for(std::size_t buffer_bytes, const BasicMsmEngine<C>& engine) {
+  const std::size_t point_bytes =
+      engine.group() == MsmGroup::g1 ? sizeof(typename C::G1Affine) : sizeof(typename C::G2Affine);
   return std::min(buffer_bytes / point_bytes, engine.max_points());
 }
 
@@ -62,10 +64,12 @@ bool page_locked(const void* p) {
   return attributes.type == cudaMemoryTypeHost;
 }
 
-template <class Curve>
-void enqueue_streamed(MsmPointStream::State& s, const MsmEngine& engine,
-                      const AffinePoint<Curve>* host_points, const Fr* scalars, std::size_t n,
+/// Curve: the group's parameters (G1Params, bn254::G2Params, ...); C: the curve of the engine.
+template <class Curve, class C>
+void enqueue_streamed(MsmPointStream::State& s, const BasicMsmEngine<C>& engine,
+                      const AffinePoint<Curve>* host_points, const typename C::Fr* scalars, std::size_t n,
                       JacobianPoint<Curve>* result, void* scratch, cudaStream_t compute) {
+  static_assert(sizeof(JacobianPoint<Curve>) <= sizeof(G2Jacobian), "the running sums hold any point");
   using Point = AffinePoint<Curve>;
   DeviceGuard guard(s.device);
   auto* total = reinterpret_cast<JacobianPoint<Curve>*>(s.sums.data());
@@ -92,7 +96,7 @@ void enqueue_streamed(MsmPointStream::State& s, const MsmEngine& engine,
       s.uploaded[b].record(s.upload);
       s.uploaded[b].make_wait(compute);
       const auto* points = reinterpret_cast<const Point*>(s.staging[b].data());
-      if constexpr (std::is_same_v<Curve, G1Params>)
+      if constexpr (std::is_same_v<Curve, typename C::G1Params>)
         engine.enqueue_msm_g1(points, scalars + offset, count, partial, scratch, compute);
       else
         engine.enqueue_msm_g2(points, scalars + offset, count, partial, scratch, compute);
@@ -125,15 +129,19 @@ MsmPointStream::MsmPointStream(std::size_t buffer_bytes, int device) {
   state_->sums = DeviceBuffer<G2Jacobian>(2);
 }
 
-void MsmPointStream::enqueue_msm_g1(const MsmEngine& engine, const G1Affine* host_points, const Fr* scalars,
-                                    std::size_t n, G1Jacobian* result, void* scratch, CUstream_st* compute) {
+template <class C>
+void MsmPointStream::enqueue_msm_g1(const BasicMsmEngine<C>& engine, const typename C::G1Affine* host_points,
+                                    const typename C::Fr* scalars, std::size_t n,
+                                    typename C::G1Jacobian* result, void* scratch, CUstream_st* compute) {
   if (engine.group() != MsmGroup::g1)
     throw Error(Errc::invalid_argument, "streamed MSM: enqueue_msm_g1 with a G2 engine");
   enqueue_streamed(*state_, engine, host_points, scalars, n, result, scratch, compute);
 }
 
-void MsmPointStream::enqueue_msm_g2(const MsmEngine& engine, const G2Affine* host_points, const Fr* scalars,
-                                    std::size_t n, G2Jacobian* result, void* scratch, CUstream_st* compute) {
+template <class C>
+void MsmPointStream::enqueue_msm_g2(const BasicMsmEngine<C>& engine, const typename C::G2Affine* host_points,
+                                    const typename C::Fr* scalars, std::size_t n,
+                                    typename C::G2Jacobian* result, void* scratch, CUstream_st* compute) {
   if (engine.group() != MsmGroup::g2)
     throw Error(Errc::invalid_argument, "streamed MSM: enqueue_msm_g2 with a G1 engine");
   enqueue_streamed(*state_, engine, host_points, scalars, n, result, scratch, compute);
@@ -151,13 +159,17 @@ MsmPointStream::MsmPointStream(std::size_t, int) {
   throw Error(Errc::cuda, "streamed MSM: proofline was built without CUDA");
 }
 
-void MsmPointStream::enqueue_msm_g1(const MsmEngine&, const G1Affine*, const Fr*, std::size_t, G1Jacobian*,
-                                    void*, CUstream_st*) {
+template <class C>
+void MsmPointStream::enqueue_msm_g1(const BasicMsmEngine<C>&, const typename C::G1Affine*,
+                                    const typename C::Fr*, std::size_t, typename C::G1Jacobian*, void*,
+                                    CUstream_st*) {
   throw Error(Errc::cuda, "streamed MSM: proofline was built without CUDA");
 }
 
-void MsmPointStream::enqueue_msm_g2(const MsmEngine&, const G2Affine*, const Fr*, std::size_t, G2Jacobian*,
-                                    void*, CUstream_st*) {
+template <class C>
+void MsmPointStream::enqueue_msm_g2(const BasicMsmEngine<C>&, const typename C::G2Affine*,
+                                    const typename C::Fr*, std::size_t, typename C::G2Jacobian*, void*,
+                                    CUstream_st*) {
   throw Error(Errc::cuda, "streamed MSM: proofline was built without CUDA");
 }
 
@@ -176,12 +188,25 @@ std::size_t MsmPointStream::buffer_bytes() const noexcept {
 std::size_t MsmPointStream::device_bytes() const noexcept {
   return 2 * state_->buffer_bytes + 2 * sizeof(G2Jacobian);
 }
-std::size_t MsmPointStream::batch_points(const MsmEngine& engine) const noexcept {
+template <class C>
+std::size_t MsmPointStream::batch_points(const BasicMsmEngine<C>& engine) const noexcept {
   return batch_for(state_->buffer_bytes, engine);
 }
 MsmPointStream::Stats MsmPointStream::stats() const noexcept {
   return {state_->calls.load(std::memory_order_relaxed), state_->batches.load(std::memory_order_relaxed),
           state_->bytes_uploaded.load(std::memory_order_relaxed)};
 }
+
+#define PL_STREAM_INSTANTIATE(C)                                                                    \
+  template std::size_t MsmPointStream::batch_points<C>(const BasicMsmEngine<C>&) const noexcept;    \
+  template void MsmPointStream::enqueue_msm_g1<C>(const BasicMsmEngine<C>&, const C::G1Affine*,     \
+                                                  const C::Fr*, std::size_t, C::G1Jacobian*, void*, \
+                                                  CUstream_st*);                                    \
+  template void MsmPointStream::enqueue_msm_g2<C>(const BasicMsmEngine<C>&, const C::G2Affine*,     \
+                                                  const C::Fr*, std::size_t, C::G2Jacobian*, void*, \
+                                                  CUstream_st*);
+PL_STREAM_INSTANTIATE(Bls12_381)
+PL_STREAM_INSTANTIATE(Bn254)
+#undef PL_STREAM_INSTANTIATE
 
 }  // namespace proofline::cuda

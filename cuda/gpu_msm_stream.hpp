@@ -5,6 +5,8 @@
 // the upload stream is not the caller's copy stream, so witness copies of the next job are not queued behind
 // the points.
 //
+// Either curve: the buffers hold bytes, each call says its curve through its engine.
+//
 // Enqueue-only like MsmEngine: a call enqueues its copies and kernels and returns; the result is written
 // when the compute stream reaches the end of the call. One call at a time per object (its staging buffers
 // and events are reused); calls may follow each other on the same compute stream without waiting, the
@@ -28,9 +30,9 @@ class MsmPointStream {
   /// against tens of milliseconds of Pippenger, so the per-batch bucket reduction stays a small share.
   static constexpr std::size_t default_buffer_bytes = std::size_t{256} << 20;
 
-  /// Allocates two staging buffers of `buffer_bytes` (at least one G2 point) and the running sums on
-  /// `device` (-1: the current one). Throws Error(invalid_argument) for a buffer too small, Error(cuda) on a
-  /// CUDA failure; without the CUDA backend, Error(cuda).
+  /// Allocates two staging buffers of `buffer_bytes` (at least one BLS12-381 G2 point, the largest) and the
+  /// running sums on `device` (-1: the current one). Throws Error(invalid_argument) for a buffer too small,
+  /// Error(cuda) on a CUDA failure; without the CUDA backend, Error(cuda).
   explicit MsmPointStream(std::size_t buffer_bytes = default_buffer_bytes, int device = -1);
   ~MsmPointStream();  // waits for its own uploads (never for the caller's stream)
   MsmPointStream(MsmPointStream&&) noexcept;
@@ -42,18 +44,23 @@ class MsmPointStream {
   std::size_t buffer_bytes() const noexcept;
   /// Device bytes this object holds (both buffers and the sums): what to charge to a VRAM budget.
   std::size_t device_bytes() const noexcept;
-  /// Points of `group` per batch with this engine: what a buffer holds, at most engine.max_points().
-  std::size_t batch_points(const MsmEngine& engine) const noexcept;
+  /// Points of the engine's group per batch: what a buffer holds, at most engine.max_points().
+  template <class C>
+  std::size_t batch_points(const BasicMsmEngine<C>& engine) const noexcept;
 
-  /// Enqueues *result = sum_{i < n} scalars[i]·host_points[i]. host_points: page-locked host memory
-  /// (cudaHostAlloc, cudaHostRegister: checked at both ends, Error(invalid_argument) otherwise) that must
-  /// stay unchanged until the compute stream has passed this call; scalars and scratch
-  /// (engine.scratch_bytes()): device memory; result: device or pinned host memory. n is not bounded by the
-  /// engine (batches are).
-  void enqueue_msm_g1(const MsmEngine& engine, const G1Affine* host_points, const Fr* scalars, std::size_t n,
-                      G1Jacobian* result, void* scratch, CUstream_st* compute);
-  void enqueue_msm_g2(const MsmEngine& engine, const G2Affine* host_points, const Fr* scalars, std::size_t n,
-                      G2Jacobian* result, void* scratch, CUstream_st* compute);
+  /// Enqueues *result = sum_{i < n} scalars[i]·host_points[i] with the engine's curve (C: Bls12_381 or
+  /// Bn254). host_points: page-locked host memory (cudaHostAlloc, cudaHostRegister: checked at both ends,
+  /// Error(invalid_argument) otherwise) that must stay unchanged until the compute stream has passed this
+  /// call; scalars and scratch (engine.scratch_bytes()): device memory; result: device or pinned host memory.
+  /// n is not bounded by the engine (batches are).
+  template <class C>
+  void enqueue_msm_g1(const BasicMsmEngine<C>& engine, const typename C::G1Affine* host_points,
+                      const typename C::Fr* scalars, std::size_t n, typename C::G1Jacobian* result,
+                      void* scratch, CUstream_st* compute);
+  template <class C>
+  void enqueue_msm_g2(const BasicMsmEngine<C>& engine, const typename C::G2Affine* host_points,
+                      const typename C::Fr* scalars, std::size_t n, typename C::G2Jacobian* result,
+                      void* scratch, CUstream_st* compute);
 
   /// Counted when enqueued.
   struct Stats {

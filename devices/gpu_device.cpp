@@ -51,7 +51,8 @@ void abandon(Completion& done, const std::string& why) {
 
 }  // namespace
 
-DeviceKey::~DeviceKey() {
+template <class C>
+DeviceKey<C>::~DeviceKey() {
   try {
     cuda::DeviceGuard guard(device);
     a.reset();
@@ -63,6 +64,9 @@ DeviceKey::~DeviceKey() {
     // The device is gone; the buffers go with the context.
   }
 }
+
+template struct DeviceKey<Bls12_381>;
+template struct DeviceKey<Bn254>;
 
 GpuDevice::GpuDevice(GpuLane& l, const GpuOptions& o, trace::Recorder& r, memory::PinnedPool& p,
                      std::uint64_t vram_total)
@@ -167,70 +171,76 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(GpuLane& lane, const GpuO
 
 namespace {
 
-/// The NTT engine (with the top-pass table of 2^log_n rows in `convention` when asked for) and the MSM
-/// engines of this GPU for slots of 2^log_n rows and z_cap witness values; returns the largest MSM scratch.
-std::size_t make_engines(GpuDevice& g, cuda::NttEngineOptions& ntt_options, std::uint64_t n,
-                         std::uint64_t z_cap) {
+/// The MSM engines of curve C for slots of 2^log_n rows and z_cap witness values (plans: no device memory);
+/// returns the largest scratch one of them needs.
+template <class C>
+std::size_t make_msm_engines(GpuDevice& g, std::uint64_t n, std::uint64_t z_cap) {
+  using Engine = cuda::BasicMsmEngine<C>;
   const int device = g.lane.device;
-  g.ntt = std::make_unique<cuda::NttEngine>(device, ntt_options);
+  CurveEngines<C>& e = g.engines<C>();
   const cuda::MsmOptions sparse{.split_zero_one = true};
-  g.msm_sparse_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, std::max(n, z_cap), sparse, device);
-  g.msm_dense_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, n, cuda::MsmOptions{}, device);
-  g.msm_sparse_g2 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g2, z_cap, sparse, device);
-  // Streamed keys: one batch is what a staging buffer holds; these engines are only plans until used.
+  e.msm_sparse_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, std::max(n, z_cap), sparse, device);
+  e.msm_dense_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, n, cuda::MsmOptions{}, device);
+  e.msm_sparse_g2 = std::make_unique<Engine>(cuda::MsmGroup::g2, z_cap, sparse, device);
+  // Streamed keys: one batch is what a staging buffer holds.
   const std::uint64_t buffer = g.options.srs_stream_buffer;
-  const std::uint64_t g1_batch = std::min<std::uint64_t>(buffer / sizeof(G1Affine), std::max(n, z_cap));
-  const std::uint64_t g2_batch = std::min<std::uint64_t>(buffer / sizeof(G2Affine), z_cap);
-  g.stream_sparse_g1 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g1, g1_batch, sparse, device);
-  g.stream_dense_g1 = std::make_unique<cuda::MsmEngine>(
-      cuda::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n), cuda::MsmOptions{}, device);
-  g.stream_sparse_g2 = std::make_unique<cuda::MsmEngine>(cuda::MsmGroup::g2, g2_batch, sparse, device);
+  const std::uint64_t g1_batch =
+      std::min<std::uint64_t>(buffer / sizeof(typename C::G1Affine), std::max(n, z_cap));
+  const std::uint64_t g2_batch = std::min<std::uint64_t>(buffer / sizeof(typename C::G2Affine), z_cap);
+  e.stream_sparse_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, g1_batch, sparse, device);
+  e.stream_dense_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n),
+                                               cuda::MsmOptions{}, device);
+  e.stream_sparse_g2 = std::make_unique<Engine>(cuda::MsmGroup::g2, g2_batch, sparse, device);
   std::size_t scratch = 0;
-  for (const auto* engine : {g.msm_sparse_g1.get(), g.msm_dense_g1.get(), g.msm_sparse_g2.get(),
-                             g.stream_sparse_g1.get(), g.stream_dense_g1.get(), g.stream_sparse_g2.get()})
+  for (const auto* engine : {e.msm_sparse_g1.get(), e.msm_dense_g1.get(), e.msm_sparse_g2.get(),
+                             e.stream_sparse_g1.get(), e.stream_dense_g1.get(), e.stream_sparse_g2.get()})
     scratch = std::max(scratch, engine->scratch_bytes());
   return scratch;
+}
+
+/// The NTT tables for slots of 2^log_n rows, with the top pass's table in `convention` when asked for.
+cuda::NttEngineOptions ntt_options_for(const GpuDevice& g, unsigned log_n, HConvention convention) {
+  const unsigned table_log = std::max<unsigned>(log_n, cuda::NttEngine::min_log_n);
+  cuda::NttEngineOptions options{.max_log_n = static_cast<int>(table_log)};
+  if (g.options.ntt_top_diagonal && log_n > static_cast<unsigned>(cuda::NttEngine::min_log_n))
+    options.top_diagonals.push_back({static_cast<int>(log_n), convention});
+  return options;
+}
+
+/// Charges `other_bytes` and curve C's NTT tables to the VRAM budget in one reservation, dropping the
+/// top-pass table (a speed-up) before giving up; nullopt when even that does not fit.
+template <class C>
+std::optional<memory::Reservation> charge_with_tables(GpuDevice& g, cuda::NttEngineOptions& options,
+                                                      std::uint64_t other_bytes) {
+  auto& ntt = g.engines<C>().ntt;
+  // Not try_reserve alone: it throws for more than the whole budget, and the callers' refusals name options.
+  const auto try_charge = [&g](std::uint64_t bytes) {
+    return bytes <= g.vram.total() ? g.vram.try_reserve(bytes) : std::nullopt;
+  };
+  auto charge = try_charge(ntt->table_bytes() + other_bytes);
+  if (!charge && !options.top_diagonals.empty()) {
+    const std::uint64_t with_table = ntt->table_bytes();
+    options.top_diagonals.clear();
+    ntt = std::make_unique<cuda::BasicNttEngine<typename C::Fr>>(g.lane.device, options);
+    PL_LOG_WARN("{}: no room in the VRAM budget for the {} NTT's top-pass table ({}); NTTs multiply instead",
+                gpu_name(g.lane), C::name, format_size(with_table - ntt->table_bytes()));
+    charge = try_charge(ntt->table_bytes() + other_bytes);
+  }
+  return charge;
 }
 
 /// The automatic slot count: the most (up to kAutomaticDeviceSlots) that leave room for the first key's SRS
 /// (`keep_free`); or, when it cannot sit next to even one slot (or is streamed anyway), for the staging
 /// buffers that stream it.
-std::size_t automatic_slot_count(const GpuDevice& g, std::uint64_t per_slot, std::uint64_t keep_free) {
+std::size_t automatic_slot_count(const GpuDevice& g, std::uint64_t table_bytes, std::uint64_t per_slot,
+                                 std::uint64_t keep_free) {
   const auto fits = [&](std::size_t slots, std::uint64_t keep) {
-    return g.ntt->table_bytes() + slots * per_slot + keep <= g.vram.available();
+    return table_bytes + slots * per_slot + keep <= g.vram.available();
   };
   const std::uint64_t keep = keep_free != 0 && fits(1, keep_free) ? keep_free : srs_staging_bytes(g.options);
   for (std::size_t s = kAutomaticDeviceSlots; s > 1; --s)
     if (fits(s, keep)) return s;
   return 1;
-}
-
-/// Charges the NTT tables and `count` slots of `per_slot` bytes to the VRAM budget, dropping the top-pass
-/// table (a speed-up) before refusing. Throws Error(out_of_budget) naming the options.
-memory::Reservation charge_slots(GpuDevice& g, cuda::NttEngineOptions& ntt_options, std::size_t count,
-                                 std::uint64_t per_slot, unsigned log_n) {
-  // Not try_reserve alone: it throws for more than the whole budget, and this refusal names the options.
-  const auto try_charge = [&g](std::uint64_t bytes) {
-    return bytes <= g.vram.total() ? g.vram.try_reserve(bytes) : std::nullopt;
-  };
-  std::uint64_t bytes = g.ntt->table_bytes() + count * per_slot;
-  auto charge = try_charge(bytes);
-  if (!charge && !ntt_options.top_diagonals.empty()) {
-    const std::uint64_t with_table = g.ntt->table_bytes();
-    ntt_options.top_diagonals.clear();
-    g.ntt = std::make_unique<cuda::NttEngine>(g.lane.device, ntt_options);
-    PL_LOG_WARN("{}: no room in the VRAM budget for the NTT's top-pass table ({}); NTTs multiply instead",
-                gpu_name(g.lane), format_size(with_table - g.ntt->table_bytes()));
-    bytes = g.ntt->table_bytes() + count * per_slot;
-    charge = try_charge(bytes);
-  }
-  if (!charge)
-    throw Error(Errc::out_of_budget,
-                gpu_name(g.lane) + ": " + std::to_string(count) + " device slots for 2^" +
-                    std::to_string(log_n) + " rows (each with its MSM scratch) and the NTT tables need " +
-                    format_size(bytes) + ", the VRAM budget has " + format_size(g.vram.available()) +
-                    " (--vram-budget, --device-slots)");
-  return std::move(*charge);
 }
 
 std::unique_ptr<DeviceSlot> make_slot(GpuDevice& g, int index, std::uint64_t n, std::uint64_t z_cap,
@@ -243,8 +253,8 @@ std::unique_ptr<DeviceSlot> make_slot(GpuDevice& g, int index, std::uint64_t n, 
   slot->b = cuda::DeviceBuffer<Fr>(n);
   slot->c = cuda::DeviceBuffer<Fr>(n);
   slot->z = cuda::DeviceBuffer<Fr>(z_cap);
-  slot->results = cuda::DeviceBuffer<MsmResultsDevice>(1);
-  slot->host_results = g.pool.lease(sizeof(MsmResultsDevice));
+  slot->results = cuda::DeviceBuffer<std::byte>(kMsmResultsBytes);
+  slot->host_results = g.pool.lease(kMsmResultsBytes);
   if (!slot->host_results.page_locked())
     PL_LOG_WARN("{}: the MSM result buffer is not page-locked; result copies will be synchronous",
                 gpu_name(g.lane));
@@ -254,24 +264,36 @@ std::unique_ptr<DeviceSlot> make_slot(GpuDevice& g, int index, std::uint64_t n, 
 }  // namespace
 
 std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
-                                               HConvention convention, std::uint64_t keep_free) {
+                                               CurveId curve, HConvention convention,
+                                               std::uint64_t keep_free) {
   GpuDevice& g = device_of(lane);
   cuda::DeviceGuard guard(lane.device);
   if (log_n > static_cast<unsigned>(cuda::NttEngine::max_log_n))
     throw Error(Errc::invalid_argument, gpu_name(lane) + ": the GPU NTT handles at most 2^" +
                                             std::to_string(cuda::NttEngine::max_log_n) + " rows, not 2^" +
                                             std::to_string(log_n));
-  const unsigned table_log = std::max<unsigned>(log_n, cuda::NttEngine::min_log_n);
   const std::uint64_t n = std::uint64_t{1} << log_n;
-  cuda::NttEngineOptions ntt_options{.max_log_n = static_cast<int>(table_log)};
-  if (g.options.ntt_top_diagonal && log_n > static_cast<unsigned>(cuda::NttEngine::min_log_n))
-    ntt_options.top_diagonals.push_back({static_cast<int>(log_n), convention});
-  const std::size_t scratch = make_engines(g, ntt_options, n, z_cap);
-  const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + sizeof(MsmResultsDevice);
-  const std::size_t count = g.options.device_slots != 0
-                                ? g.options.device_slots
-                                : automatic_slot_count(g, per_slot + scratch, keep_free);
-  g.fixed = charge_slots(g, ntt_options, count, per_slot + scratch, log_n);
+  // One scratch per slot serves a job of either curve.
+  const std::size_t scratch =
+      std::max(make_msm_engines<Bls12_381>(g, n, z_cap), make_msm_engines<Bn254>(g, n, z_cap));
+  const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + kMsmResultsBytes;
+  std::size_t count = g.options.device_slots;
+  std::uint64_t table_bytes = 0;
+  with_curve(curve, [&]<class C>() {
+    cuda::NttEngineOptions ntt_options = ntt_options_for(g, log_n, convention);
+    auto& ntt = g.engines<C>().ntt;
+    ntt = std::make_unique<cuda::BasicNttEngine<typename C::Fr>>(lane.device, ntt_options);
+    if (count == 0) count = automatic_slot_count(g, ntt->table_bytes(), per_slot + scratch, keep_free);
+    auto charge = charge_with_tables<C>(g, ntt_options, count * (per_slot + scratch));
+    table_bytes = ntt->table_bytes();
+    if (!charge)
+      throw Error(Errc::out_of_budget,
+                  gpu_name(g.lane) + ": " + std::to_string(count) + " device slots for 2^" +
+                      std::to_string(log_n) + " rows (each with its MSM scratch) and the NTT tables need " +
+                      format_size(table_bytes + count * (per_slot + scratch)) + ", the VRAM budget has " +
+                      format_size(g.vram.available()) + " (--vram-budget, --device-slots)");
+    g.fixed = std::move(*charge);
+  });
   g.log_n_cap = log_n;
   g.z_cap = z_cap;
   std::vector<DeviceSlot*> out;
@@ -280,22 +302,64 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
     out.push_back(g.slots.back().get());
   }
   PL_LOG_INFO(
-      "{}: {} device slots of {} for 2^{} rows, each with a compute stream and {} of MSM scratch; NTT tables "
-      "{}",
-      gpu_name(lane), count, format_size(per_slot), log_n, format_size(scratch),
-      format_size(g.ntt->table_bytes()));
+      "{}: {} device slots of {} for 2^{} rows, each with a compute stream and {} of MSM scratch; {} NTT "
+      "tables {}",
+      gpu_name(lane), count, format_size(per_slot), log_n, format_size(scratch), curve_name(curve),
+      format_size(table_bytes));
   return out;
 }
 
-void check_key_fits_device(const GpuLane& lane, const GpuKey& key) {
-  const GpuDevice& g = *lane.resources;
-  const groth16::ProvingKey& pk = *key.pk;
+void prepare_curve(GpuLane& lane, CurveId curve, HConvention convention) {
+  GpuDevice& g = device_of(lane);
+  with_curve(curve, [&]<class C>() {
+    CurveEngines<C>& e = g.engines<C>();
+    if (e.ntt) return;
+    cuda::DeviceGuard guard(lane.device);
+    cuda::NttEngineOptions options = ntt_options_for(g, g.log_n_cap, convention);
+    e.ntt = std::make_unique<cuda::BasicNttEngine<typename C::Fr>>(lane.device, options);
+    auto charge = charge_with_tables<C>(g, options, 0);
+    if (!charge) {
+      const std::uint64_t bytes = e.ntt->table_bytes();
+      e.ntt.reset();
+      throw Error(Errc::out_of_budget, gpu_name(lane) + ": the " + std::string(C::name) +
+                                           " NTT tables need " + format_size(bytes) +
+                                           ", the VRAM budget has " + format_size(g.vram.available()) +
+                                           " (--vram-budget)");
+    }
+    e.tables = std::move(*charge);
+    PL_LOG_INFO("{}: {} NTT tables {}", gpu_name(lane), C::name, format_size(e.ntt->table_bytes()));
+  });
+}
+
+namespace {
+
+template <class C>
+void check_key_fits(const GpuDevice& g, const std::string& name, const groth16::BasicProvingKey<C>& pk) {
   if (pk.log_domain_size > g.log_n_cap || pk.num_variables > g.z_cap)
     throw Error(Errc::invalid_argument,
-                "add_key: key '" + key.name + "' has 2^" + std::to_string(pk.log_domain_size) + " rows and " +
+                "add_key: key '" + name + "' has 2^" + std::to_string(pk.log_domain_size) + " rows and " +
                     std::to_string(pk.num_variables) + " variables, but the device slots were sized for 2^" +
                     std::to_string(g.log_n_cap) + " rows and " + std::to_string(g.z_cap) +
                     " variables by the first key; set Config::max_log_n to the largest key's size");
+}
+
+/// The key's points in this GPU's memory, in its curve's layout.
+template <class C>
+std::shared_ptr<DeviceKey<C>> upload_key(int device, const groth16::BasicProvingKey<C>& pk) {
+  auto resident = std::make_shared<DeviceKey<C>>();
+  resident->device = device;
+  upload(resident->a, pk.a_query);
+  upload(resident->b1, pk.b1_query);
+  upload(resident->b2, pk.b2_query);
+  upload(resident->h, pk.h_query);
+  upload(resident->l, pk.l_query);
+  return resident;
+}
+
+}  // namespace
+
+void check_key_fits_device(const GpuLane& lane, const GpuKey& key) {
+  std::visit([&](const auto* pk) { check_key_fits(*lane.resources, key.name, *pk); }, key.pk);
 }
 
 std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const GpuKey& key) {
@@ -308,30 +372,23 @@ memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
   GpuDevice& g = device_of(lane);
   memory::ReserveOptions options;
   if (patience) options.deadline = memory::Clock::now() + *patience;
+  const std::uint64_t bytes = device_key_bytes(key.pk);
   try {
     return g.keys->acquire(
-        key.resident_name, device_key_bytes(*key.pk),
+        key.resident_name, bytes,
         [&](const std::string&) {
           cuda::DeviceGuard guard(lane.device);
-          auto resident = std::make_shared<DeviceKey>();
-          resident->device = lane.device;
-          const groth16::ProvingKey& pk = *key.pk;
-          upload(resident->a, pk.a_query);
-          upload(resident->b1, pk.b1_query);
-          upload(resident->b2, pk.b2_query);
-          upload(resident->h, pk.h_query);
-          upload(resident->l, pk.l_query);
-          PL_LOG_INFO("{}: SRS of key '{}' resident ({})", gpu_name(lane), key.name,
-                      format_size(device_key_bytes(*key.pk)));
+          auto resident = std::visit(
+              [&](const auto* pk) -> std::shared_ptr<void> { return upload_key(lane.device, *pk); }, key.pk);
+          PL_LOG_INFO("{}: SRS of key '{}' resident ({})", gpu_name(lane), key.name, format_size(bytes));
           return memory::LoadedRegion{std::move(resident), 0};
         },
         options);
   } catch (const Error& e) {
     if (e.code() != Errc::timeout) throw;
-    throw Error(Errc::out_of_budget, gpu_name(lane) + ": no VRAM for the SRS of key '" + key.name + "' (" +
-                                         format_size(device_key_bytes(*key.pk)) + ") within " +
-                                         std::to_string(patience ? patience->count() : 0) +
-                                         " ms: " + e.what());
+    throw Error(Errc::out_of_budget,
+                gpu_name(lane) + ": no VRAM for the SRS of key '" + key.name + "' (" + format_size(bytes) +
+                    ") within " + std::to_string(patience ? patience->count() : 0) + " ms: " + e.what());
   }
 }
 
@@ -362,31 +419,39 @@ bool srs_streaming(const GpuLane& lane) {
   return lane.resources->point_stream != nullptr;
 }
 
-void enqueue_job_msms(GpuDevice& g, const groth16::ProvingKey& pk, const HostSrs* streamed,
+template <class C>
+void enqueue_job_msms(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, const BasicHostSrs<C>* streamed,
                       const memory::ResidentHandle& resident, DeviceSlot& slot) {
+  using F = typename C::Fr;
+  const CurveEngines<C>& e = g.engines<C>();
   const std::size_t nv = pk.num_variables;
-  const Fr* z = slot.z.data();
-  const Fr* z_private = z + pk.num_public + 1;
-  const Fr* h_scalars = slot.a.data();  // the NTT stage leaves H's coefficients in a
-  MsmResultsDevice* r = slot.results.data();
+  const F* z = scalars_of<F>(slot.z);
+  const F* z_private = z + pk.num_public + 1;
+  const F* h_scalars = scalars_of<F>(slot.a);  // the NTT stage leaves H's coefficients in a
+  MsmResultsDevice<C>* r = slot.results_of<C>();
   void* scratch = slot.scratch.data();
   cudaStream_t stream = slot.compute;
-  if (const HostSrs* srs = streamed) {
+  if (const BasicHostSrs<C>* srs = streamed) {
     cuda::MsmPointStream& points = *g.point_stream;
-    points.enqueue_msm_g1(*g.stream_sparse_g1, srs->a, z, nv, &r->a, scratch, stream);
-    points.enqueue_msm_g1(*g.stream_sparse_g1, srs->b1, z, nv, &r->b1, scratch, stream);
-    points.enqueue_msm_g2(*g.stream_sparse_g2, srs->b2, z, nv, &r->b2, scratch, stream);
-    points.enqueue_msm_g1(*g.stream_sparse_g1, srs->l, z_private, pk.l_query.size(), &r->l, scratch, stream);
-    points.enqueue_msm_g1(*g.stream_dense_g1, srs->h, h_scalars, pk.h_query.size(), &r->h, scratch, stream);
+    points.enqueue_msm_g1(*e.stream_sparse_g1, srs->a, z, nv, &r->a, scratch, stream);
+    points.enqueue_msm_g1(*e.stream_sparse_g1, srs->b1, z, nv, &r->b1, scratch, stream);
+    points.enqueue_msm_g2(*e.stream_sparse_g2, srs->b2, z, nv, &r->b2, scratch, stream);
+    points.enqueue_msm_g1(*e.stream_sparse_g1, srs->l, z_private, pk.l_query.size(), &r->l, scratch, stream);
+    points.enqueue_msm_g1(*e.stream_dense_g1, srs->h, h_scalars, pk.h_query.size(), &r->h, scratch, stream);
     return;
   }
-  const DeviceKey& key = *resident.as<DeviceKey>();
-  g.msm_sparse_g1->enqueue_msm_g1(key.a.data(), z, nv, &r->a, scratch, stream);
-  g.msm_sparse_g1->enqueue_msm_g1(key.b1.data(), z, nv, &r->b1, scratch, stream);
-  g.msm_sparse_g2->enqueue_msm_g2(key.b2.data(), z, nv, &r->b2, scratch, stream);
-  g.msm_sparse_g1->enqueue_msm_g1(key.l.data(), z_private, pk.l_query.size(), &r->l, scratch, stream);
-  g.msm_dense_g1->enqueue_msm_g1(key.h.data(), h_scalars, pk.h_query.size(), &r->h, scratch, stream);
+  const DeviceKey<C>& key = *resident.as<DeviceKey<C>>();
+  e.msm_sparse_g1->enqueue_msm_g1(key.a.data(), z, nv, &r->a, scratch, stream);
+  e.msm_sparse_g1->enqueue_msm_g1(key.b1.data(), z, nv, &r->b1, scratch, stream);
+  e.msm_sparse_g2->enqueue_msm_g2(key.b2.data(), z, nv, &r->b2, scratch, stream);
+  e.msm_sparse_g1->enqueue_msm_g1(key.l.data(), z_private, pk.l_query.size(), &r->l, scratch, stream);
+  e.msm_dense_g1->enqueue_msm_g1(key.h.data(), h_scalars, pk.h_query.size(), &r->h, scratch, stream);
 }
+
+template void enqueue_job_msms(GpuDevice&, const groth16::BasicProvingKey<Bls12_381>&,
+                               const BasicHostSrs<Bls12_381>*, const memory::ResidentHandle&, DeviceSlot&);
+template void enqueue_job_msms(GpuDevice&, const groth16::BasicProvingKey<Bn254>&, const BasicHostSrs<Bn254>*,
+                               const memory::ResidentHandle&, DeviceSlot&);
 
 std::uint64_t device_vram_available(const GpuLane& lane) {
   return lane.resources ? lane.resources->vram.available() : 0;

@@ -9,14 +9,17 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
+#include <proofline/arith/curves.hpp>
 #include <proofline/cuda/device_buffer.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
 #include <proofline/cuda/gpu_msm_stream.hpp>
@@ -56,11 +59,23 @@ struct Completion {
 /// The host function of every GPU stage: runs the handler of an armed completion.
 void CUDART_CB run_completion(void* completion);
 
-/// The five MSM results of one job on the device, in the layout the host copy expects.
+/// The five MSM results of one job on the device in its key's curve, in the layout the host copy expects.
+template <class C>
 struct MsmResultsDevice {
-  G1Jacobian a, b1, l, h;
-  G2Jacobian b2;
+  typename C::G1Jacobian a, b1, l, h;
+  typename C::G2Jacobian b2;
 };
+/// A slot's result buffers hold either curve's results.
+inline constexpr std::size_t kMsmResultsBytes =
+    std::max(sizeof(MsmResultsDevice<Bls12_381>), sizeof(MsmResultsDevice<Bn254>));
+
+/// A slot's scalar buffer (typed as BLS12-381's Fr) as the scalars of field F: both scalar fields are four
+/// 64-bit limbs, so one buffer serves a job of either curve.
+template <class F>
+F* scalars_of(cuda::DeviceBuffer<Fr>& buffer) noexcept {
+  static_assert(sizeof(F) == sizeof(Fr) && alignof(F) == alignof(Fr), "a slot holds either curve's scalars");
+  return reinterpret_cast<F*>(buffer.data());
+}
 
 /// One job's buffers on one GPU: bound to a job from its H2D until its MSMs are done. Each slot has its own
 /// compute stream and MSM scratch, so the jobs bound to one GPU run their H and MSMs concurrently: the long
@@ -71,21 +86,41 @@ struct DeviceSlot {
   int index = 0;
   cuda::Stream compute;
   cuda::DeviceBuffer<std::byte> scratch;
-  cuda::DeviceBuffer<Fr> a, b, c, z;
-  cuda::DeviceBuffer<MsmResultsDevice> results;
+  cuda::DeviceBuffer<Fr> a, b, c, z;      ///< in the job's curve's scalars (scalars_of)
+  cuda::DeviceBuffer<std::byte> results;  ///< kMsmResultsBytes: a MsmResultsDevice of the job's curve
   memory::PinnedLease host_results;  ///< the D2H target of `results` (pinned: the copy stays asynchronous)
   cuda::Event h2d_begin, h2d_end, ntt_begin, ntt_end, msm_begin, msm_end;
   std::shared_ptr<const ClockAnchor> anchor;  ///< taken at H2D: older than every event of this job
   Completion h2d_done, ntt_done, msm_done;
   bool h2d_recorded = false, ntt_recorded = false, msm_recorded = false;
+
+  template <class C>
+  MsmResultsDevice<C>* results_of() noexcept {
+    return reinterpret_cast<MsmResultsDevice<C>*>(results.data());
+  }
 };
 
-/// One key's SRS in one GPU's memory (what the VRAM Residency holds).
+/// One key's SRS in one GPU's memory, in its curve's points (what the VRAM Residency holds).
+template <class C>
 struct DeviceKey {
   int device = 0;
-  cuda::DeviceBuffer<G1Affine> a, b1, h, l;
-  cuda::DeviceBuffer<G2Affine> b2;
+  cuda::DeviceBuffer<typename C::G1Affine> a, b1, h, l;
+  cuda::DeviceBuffer<typename C::G2Affine> b2;
   ~DeviceKey();  // frees with the device current
+};
+
+/// A GPU's engines for one curve. The MSM engines are plans (no device memory: the slots' scratch is sized
+/// for both curves' at once); the NTT engine owns twiddle tables and is made at the first key of the curve.
+template <class C>
+struct CurveEngines {
+  std::unique_ptr<cuda::BasicNttEngine<typename C::Fr>> ntt;
+  std::unique_ptr<cuda::BasicMsmEngine<C>> msm_sparse_g1;  ///< witness scalars: the 0/±1 fast path
+  std::unique_ptr<cuda::BasicMsmEngine<C>> msm_dense_g1;   ///< H scalars: dense
+  std::unique_ptr<cuda::BasicMsmEngine<C>> msm_sparse_g2;
+  /// Keys streamed from host memory (KeyState::host_srs): planned for one staging buffer's batch.
+  std::unique_ptr<cuda::BasicMsmEngine<C>> stream_sparse_g1, stream_dense_g1, stream_sparse_g2;
+  /// The NTT tables of a curve prepared after the device slots (the first curve's are in GpuDevice::fixed).
+  memory::Reservation tables;
 };
 
 struct GpuDevice {
@@ -108,13 +143,9 @@ struct GpuDevice {
   // Sized by allocate_device_slots at the first key.
   unsigned log_n_cap = 0;
   std::uint64_t z_cap = 0;
-  std::unique_ptr<cuda::NttEngine> ntt;
-  std::unique_ptr<cuda::MsmEngine> msm_sparse_g1;  ///< witness scalars: the 0/±1 fast path
-  std::unique_ptr<cuda::MsmEngine> msm_dense_g1;   ///< H scalars: dense
-  std::unique_ptr<cuda::MsmEngine> msm_sparse_g2;
-  /// Keys streamed from host memory (KeyState::host_srs): MSM engines planned for one staging buffer's batch
-  /// (their scratch is counted in `scratch`), the staging buffers made at the first such key.
-  std::unique_ptr<cuda::MsmEngine> stream_sparse_g1, stream_dense_g1, stream_sparse_g2;
+  CurveEngines<Bls12_381> bls12_381;
+  CurveEngines<Bn254> bn254;
+  /// Keys streamed from host memory: the staging buffers, made at the first such key (either curve).
   std::unique_ptr<cuda::MsmPointStream> point_stream;
   mutable std::mutex point_stream_mutex;  ///< guards creating point_stream (add_key vs. stats)
   memory::Reservation point_stream_charge;
@@ -123,15 +154,24 @@ struct GpuDevice {
   memory::Reservation fixed;  ///< VRAM of the tables, scratch and device slots
   std::mutex baseline_mutex;  ///< baseline mode: the old design's GPU mutex
 
+  template <class C>
+  CurveEngines<C>& engines() noexcept {
+    if constexpr (std::is_same_v<C, Bn254>)
+      return bn254;
+    else
+      return bls12_381;
+  }
+
   std::shared_ptr<const ClockAnchor> current_anchor();
   /// A fresh anchor (blocks on one event of the idle clock stream: never call it from a node body).
   void reanchor();
 };
 
-/// Enqueues the five MSMs of a job of `pk` on slot.compute, with the results in slot.results: against the
-/// key's SRS in this GPU's VRAM (`resident`, from acquire_device_key) or streamed from page-locked host
-/// memory (`streamed`).
-void enqueue_job_msms(GpuDevice& g, const groth16::ProvingKey& pk, const HostSrs* streamed,
+/// Enqueues the five MSMs of a job of `pk` on slot.compute, with the results in slot.results_of<C>():
+/// against the key's SRS in this GPU's VRAM (`resident`, from acquire_device_key) or streamed from
+/// page-locked host memory (`streamed`). C: Bls12_381 or Bn254.
+template <class C>
+void enqueue_job_msms(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, const BasicHostSrs<C>* streamed,
                       const memory::ResidentHandle& resident, DeviceSlot& slot);
 
 /// Enqueues the copies of a job's a, b, c (each `abc_bytes`) and z (`z_bytes`) into the slot on `stream`.

@@ -5,9 +5,8 @@
 
 namespace proofline::devices {
 
-std::uint64_t device_key_bytes(const groth16::ProvingKey& pk) {
-  return pk.a_query.size_bytes() + pk.b1_query.size_bytes() + pk.b2_query.size_bytes() +
-         pk.h_query.size_bytes() + pk.l_query.size_bytes();
+std::uint64_t device_key_bytes(const AnyProvingKey& key) {
+  return std::visit([](const auto* pk) { return pk->query_bytes(); }, key);
 }
 
 }  // namespace proofline::devices

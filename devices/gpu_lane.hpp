@@ -13,8 +13,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/domain.hpp>
 #include <proofline/groth16/fwd.hpp>
 #include <proofline/memory/budget.hpp>
@@ -49,11 +51,14 @@ struct GpuOptions {
   std::uint64_t srs_stream_buffer = std::uint64_t{256} << 20;
 };
 
+/// A proving key of either curve.
+using AnyProvingKey = std::variant<const groth16::ProvingKey*, const groth16::BasicProvingKey<Bn254>*>;
+
 /// A registered key as the GPUs see it.
 struct GpuKey {
   std::string resident_name;  ///< unique among registered keys: the VRAM residency's entry name
   std::string name;           ///< the user's name, for messages
-  const groth16::ProvingKey* pk = nullptr;
+  AnyProvingKey pk;           ///< its SRS goes up in its curve's points; its jobs use that curve's engines
 };
 
 struct GpuStats {
@@ -85,18 +90,23 @@ struct GpuLane {
 /// Throws Error(cuda).
 std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(GpuLane& lane, const GpuOptions& options,
                                                        trace::Recorder& recorder, memory::PinnedPool& pool);
-/// Allocates the device slots, NTT tables and MSM scratch for 2^log_n rows and z_cap witness values, charged
-/// to the GPU's VRAM budget; returns the device slots. The NTT of 2^log_n rows in `convention` gets its
-/// top-pass table when the budget holds it. With automatic device slots the count is the most (up to 4) that
-/// leave `keep_free` bytes (the first key's SRS in VRAM; 0 when it is streamed) of the budget, or room for
-/// the SRS staging buffers when the key is streamed or cannot sit next to even one slot. Throws
-/// Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA failure.
+/// Allocates the device slots, the NTT tables of `curve` and MSM scratch (for either curve) for 2^log_n rows
+/// and z_cap witness values, charged to the GPU's VRAM budget; returns the device slots. The NTT of 2^log_n
+/// rows in `convention` gets its top-pass table when the budget holds it. With automatic device slots the
+/// count is the most (up to 4) that leave `keep_free` bytes (the first key's SRS in VRAM; 0 when it is
+/// streamed) of the budget, or room for the SRS staging buffers when the key is streamed or cannot sit next
+/// to even one slot. Throws Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA failure.
 std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
-                                               HConvention convention, std::uint64_t keep_free);
+                                               CurveId curve, HConvention convention,
+                                               std::uint64_t keep_free);
+/// Makes the device slots' GPU ready for keys of `curve` (idempotent): its NTT tables, charged to the VRAM
+/// budget, with the top-pass table of the slots' size in `convention` when the budget holds it too. Throws
+/// Error(out_of_budget) when the tables do not fit.
+void prepare_curve(GpuLane& lane, CurveId curve, HConvention convention);
 /// Throws Error(invalid_argument) naming Config::max_log_n when the key is larger than the device slots.
 void check_key_fits_device(const GpuLane& lane, const GpuKey& key);
 /// Bytes of the key's SRS on a device.
-std::uint64_t device_key_bytes(const groth16::ProvingKey& pk);
+std::uint64_t device_key_bytes(const AnyProvingKey& pk);
 /// The key's SRS on this GPU if it is resident now (never loads).
 std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const GpuKey& key);
 /// The key's SRS on this GPU, uploaded now if needed (blocks: least recently used idle keys are evicted,

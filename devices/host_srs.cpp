@@ -34,9 +34,11 @@ const T* place(const groth16::SharedArray<T>& array, std::byte* base, std::uint6
 
 }  // namespace
 
-HostSrs make_host_srs(const groth16::ProvingKey& pk, memory::PinnedPool& pool, const std::string& what) {
+template <class C>
+BasicHostSrs<C> make_host_srs(const groth16::BasicProvingKey<C>& pk, memory::PinnedPool& pool,
+                              const std::string& what) {
   const auto start = std::chrono::steady_clock::now();
-  HostSrs srs;
+  BasicHostSrs<C> srs;
   srs.bytes = pk.query_bytes();
   const std::array<std::span<const std::byte>, 5> ranges = {
       raw(pk.a_query), raw(pk.b1_query), raw(pk.b2_query), raw(pk.h_query), raw(pk.l_query)};
@@ -71,5 +73,10 @@ HostSrs make_host_srs(const groth16::ProvingKey& pk, memory::PinnedPool& pool, c
   srs.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return srs;
 }
+
+template BasicHostSrs<Bls12_381> make_host_srs(const groth16::BasicProvingKey<Bls12_381>&,
+                                               memory::PinnedPool&, const std::string&);
+template BasicHostSrs<Bn254> make_host_srs(const groth16::BasicProvingKey<Bn254>&, memory::PinnedPool&,
+                                           const std::string&);
 
 }  // namespace proofline::devices

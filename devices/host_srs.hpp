@@ -10,15 +10,18 @@
 #include <cstdint>
 #include <string>
 
-#include <proofline/arith/g1.hpp>
-#include <proofline/arith/g2.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/groth16/proving_key.hpp>
 #include <proofline/memory/pinned_lease.hpp>
 #include <proofline/memory/pinned_pool.hpp>
 
 namespace proofline::devices {
 
-struct HostSrs {
+/// C: the key's curve (Bls12_381 or Bn254).
+template <class C>
+struct BasicHostSrs {
+  using G1Affine = typename C::G1Affine;
+  using G2Affine = typename C::G2Affine;
   /// Page-locked points, the lengths of the key's queries. Valid while this object and the key live.
   const G1Affine* a = nullptr;
   const G1Affine* b1 = nullptr;
@@ -35,6 +38,8 @@ struct HostSrs {
 
 /// Throws Error(out_of_budget) when the host budget has no room for the copy, Error(cuda) when the pool's
 /// memory is not page-locked (the host pinning backend without a GPU). `what` names the key in messages.
-HostSrs make_host_srs(const groth16::ProvingKey& pk, memory::PinnedPool& pool, const std::string& what);
+template <class C>
+BasicHostSrs<C> make_host_srs(const groth16::BasicProvingKey<C>& pk, memory::PinnedPool& pool,
+                              const std::string& what);
 
 }  // namespace proofline::devices

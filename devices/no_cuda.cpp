@@ -21,8 +21,11 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(GpuLane&, const GpuOption
                                                        memory::PinnedPool&) {
   no_cuda();
 }
-std::vector<DeviceSlot*> allocate_device_slots(GpuLane&, unsigned, std::uint64_t, HConvention,
+std::vector<DeviceSlot*> allocate_device_slots(GpuLane&, unsigned, std::uint64_t, CurveId, HConvention,
                                                std::uint64_t) {
+  no_cuda();
+}
+void prepare_curve(GpuLane&, CurveId, HConvention) {
   no_cuda();
 }
 void check_key_fits_device(const GpuLane&, const GpuKey&) {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
-#include <type_traits>
+#include <variant>
 
 #include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/devices/host_srs.hpp>
@@ -66,25 +66,26 @@ std::shared_ptr<KeyState> make_key_state(const Core& core, const BasicKeySpec<Cu
 
   auto key = std::make_shared<KeyState>();
   key->name = spec.name;
-  nodes::CurveKey<Curve> material{spec.pk, spec.cs, spec.vk, std::nullopt};
+  nodes::CurveKey<Curve> material{spec.pk, spec.cs, spec.vk, std::nullopt, std::nullopt, nullptr};
   if (spec.vk) material.pvk = groth16::prepare(*spec.vk);
+  material.domain = Curve::Domain::make(pk.log_domain_size, pk.convention);
   key->material = std::move(material);
   key->curve = Curve::id;
   key->num_public = pk.num_public;
   key->num_variables = pk.num_variables;
   key->log_domain_size = pk.log_domain_size;
   key->has_cs = spec.cs != nullptr;
-  if constexpr (std::is_same_v<Curve, Bls12_381>)
-    key->domain = Domain::make(pk.log_domain_size, pk.convention);
   const std::uint64_t n = pk.domain_size();
   key->slot_sizes = {n * sizeof(F), n * sizeof(F), n * sizeof(F), pk.num_variables * sizeof(F)};
   key->slot_bytes = 3 * n * sizeof(F) + pk.num_variables * sizeof(F);
   return key;
 }
 
-/// CUDA backend: the device slots (sized by the first key) and the check that this key fits them.
-void prepare_gpus(Core& core, const KeyState& key, const std::string& what) {
-  const groth16::ProvingKey& pk = *key.bls().pk;
+/// CUDA backend: the device slots (sized by the first key), the NTT tables of the key's curve and the check
+/// that this key fits the slots.
+template <class Curve>
+void prepare_gpus(Core& core, const KeyState& key, const groth16::BasicProvingKey<Curve>& pk,
+                  const std::string& what) {
   if (pk.log_domain_size < cuda::NttEngine::min_log_n)
     throw Error(Errc::invalid_argument, what + ": the GPU NTT needs domains of at least 2^" +
                                             std::to_string(cuda::NttEngine::min_log_n) +
@@ -94,17 +95,20 @@ void prepare_gpus(Core& core, const KeyState& key, const std::string& what) {
     const unsigned log_n = std::max(core.config.max_log_n, pk.log_domain_size);
     const std::uint64_t z_cap = std::max<std::uint64_t>(std::uint64_t{1} << log_n, pk.num_variables);
     // Automatic device slots leave room for this key's SRS, unless it is streamed anyway.
-    const std::uint64_t srs_bytes = core.config.srs == SrsPlacement::host ? 0 : devices::device_key_bytes(pk);
+    const std::uint64_t srs_bytes = core.config.srs == SrsPlacement::host ? 0 : pk.query_bytes();
     for (std::size_t i = 0; i < core.gpus().size(); ++i) {
       const auto slots =
-          devices::allocate_device_slots(*core.gpus()[i], log_n, z_cap, pk.convention, srs_bytes);
+          devices::allocate_device_slots(*core.gpus()[i], log_n, z_cap, Curve::id, pk.convention, srs_bytes);
       auto& nodes = *core.flow->gpus[i];
       if (nodes.device_tokens)
         for (devices::DeviceSlot* slot : slots) nodes.device_tokens->try_put(detail::DeviceSlotMsg{slot});
     }
     core.device_slots_ready = true;
   }
-  for (auto& lane : core.gpus()) devices::check_key_fits_device(*lane, key.gpu_key());
+  for (auto& lane : core.gpus()) {
+    devices::check_key_fits_device(*lane, key.gpu_key());
+    devices::prepare_curve(*lane, Curve::id, pk.convention);
+  }
 }
 
 /// Puts the key's SRS in VRAM on every GPU whose budget holds it; true if any did. Throws what is not a
@@ -127,18 +131,19 @@ bool place_in_vram(Core& core, const KeyState& key, std::string& why) {
 
 /// The key's SRS in VRAM where it fits, or (Config::srs allowing) streamed from page-locked host memory by
 /// every GPU that can hold the staging buffers. Throws Error(out_of_budget) when neither works.
-void place_srs(Core& core, KeyState& key, const std::string& what) {
+template <class Curve>
+void place_srs(Core& core, KeyState& key, nodes::CurveKey<Curve>& material, const std::string& what) {
   const SrsPlacement placement = core.config.srs;
   std::string why;
   if (placement != SrsPlacement::host) {
     if (place_in_vram(core, key, why)) return;
     if (placement == SrsPlacement::device)
-      throw Error(Errc::out_of_budget, what + ": its SRS (" +
-                                           format_size(devices::device_key_bytes(*key.bls().pk)) +
+      throw Error(Errc::out_of_budget, what + ": its SRS (" + format_size(material.pk->query_bytes()) +
                                            ") fits no GPU's VRAM budget next to the device slots (" + why +
                                            "); SRS placement 'auto' would stream it from host memory");
   }
-  auto srs = std::make_unique<devices::HostSrs>(devices::make_host_srs(*key.bls().pk, *core.pool, what));
+  auto srs =
+      std::make_shared<devices::BasicHostSrs<Curve>>(devices::make_host_srs(*material.pk, *core.pool, what));
   std::size_t placed = 0;
   for (auto& lane : core.gpus()) {
     if (!lane->healthy.load()) continue;
@@ -154,7 +159,7 @@ void place_srs(Core& core, KeyState& key, const std::string& what) {
     throw Error(Errc::out_of_budget, what + ": no GPU can stream its SRS from host memory: " + why);
   PL_LOG_INFO("{}: SRS of {} streamed from host memory ({} in {:.2f} s)", what, format_size(srs->bytes),
               srs->copied() ? "a pinned copy made" : "its own pinned points", srs->seconds);
-  key.host_srs = std::move(srs);
+  material.host_srs = std::move(srs);
 }
 
 /// Registers the key and makes it the largest if it is; throws (unregistered again) when the host budget
@@ -204,21 +209,11 @@ void prewarm(Core& core, const KeyState& key, std::size_t target, const std::str
   }
 }
 
-/// The CUDA backend's kernels are BLS12-381's: a key of another curve is refused before anything is loaded.
-template <class Curve>
-void refuse_on_cuda(const Core& core, const std::string& name, const std::string& what) {
-  if (std::is_same_v<Curve, Bls12_381> || core.backend != Backend::cuda) return;
-  throw Error(Errc::invalid_argument, what + ": the CUDA backend proves BLS12-381 keys; key '" + name +
-                                          "' is " + std::string(Curve::name) + " (" +
-                                          std::string(Curve::snarkjs_name) + "): use the CPU backend");
-}
-
 /// add_key for a key of either curve.
 template <class Curve>
 KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   if (spec.name.empty()) throw Error(Errc::invalid_argument, "add_key: a key needs a name");
   const std::string what = "add_key: key '" + spec.name + "'";
-  refuse_on_cuda<Curve>(core, spec.name, what);
   std::shared_ptr<KeyState> key = make_key_state(core, spec, what);
 
   std::lock_guard serial(core.add_mutex);
@@ -232,7 +227,8 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
       if (other->name == spec.name) throw Error(Errc::invalid_argument, what + " is registered already");
     key->id = core.next_key_id++;
   }
-  if (core.backend == Backend::cuda) prepare_gpus(core, *key, what);
+  auto& material = std::get<nodes::CurveKey<Curve>>(key->material);
+  if (core.backend == Backend::cuda) prepare_gpus(core, *key, *spec.pk, what);
 
   // The PCE and the host SRS are charged to the host budget for as long as the key is registered: the load
   // trims idle pool buffers first (the pool is the budget's first evictor), and the token count follows.
@@ -246,7 +242,7 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
     core.host_keys->evict(name);
     for (auto& lane : core.gpus()) devices::evict_device_key(*lane, key->gpu_key());
   });
-  if (core.backend == Backend::cuda) place_srs(core, *key, what);
+  if (core.backend == Backend::cuda) place_srs(core, *key, material, what);
   const auto [target, largest] = publish(core, key, host_bytes, what);
   unload.dismiss();
 

@@ -143,7 +143,8 @@ void Pipeline::shutdown(ShutdownMode mode) {
   {
     // Pinned copies of streamed keys' points go back too: at shutdown no pinned byte stays leased.
     std::lock_guard lock(core.keys_mutex);
-    for (auto& [id, key] : core.keys) key->host_srs.reset();
+    for (auto& [id, key] : core.keys)
+      std::visit([](auto& material) { material.host_srs.reset(); }, key->material);
   }
   core.arena.execute([&] { core.flow->graph.wait_for_all(); });  // the capacity events those released
   core.ctx->sample_counters();

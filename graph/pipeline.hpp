@@ -56,9 +56,9 @@ class Pipeline {
   /// Error(out_of_budget) when the host budget cannot hold the key and one pinned slot of its jobs, or when
   /// Config::srs = vram and no GPU holds the SRS (a clear error at start, not a hang later).
   KeyHandle add_key(KeySpec spec);
-  /// A BN254 (bn128) key, as above, for the CPU backend: the CUDA backend proves BLS12-381 keys only and
-  /// refuses it with Error(invalid_argument). One pipeline holds keys of both curves and proves their jobs
-  /// side by side; each job's result carries its curve (JobResult::curve).
+  /// A BN254 (bn128) key, as above, on either backend. One pipeline holds keys of both curves and proves
+  /// their jobs side by side (on the GPUs, with each curve's kernels and one set of device slots: both
+  /// curves' scalars are 32 bytes); each job's result carries its curve (JobResult::curve).
   KeyHandle add_key(BasicKeySpec<Bn254> spec);
   /// Unregisters a key once no queued or running job uses it (waits for that); its memory becomes
   /// evictable and the pool may grow into it.

@@ -79,7 +79,7 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
                                              std::optional<std::chrono::milliseconds> patience) {
   if (core.config.cpu_fallback && least_busy(core, [](const devices::GpuLane&) { return true; }) == nullptr)
     return {-1, {}};  // every GPU is out of service: the CPU proves
-  if (key.host_srs) {
+  if (key.streamed()) {
     devices::GpuLane* lane =
         least_busy(core, [](const devices::GpuLane& l) { return devices::srs_streaming(l); });
     if (lane == nullptr)
@@ -116,7 +116,7 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
 }  // namespace
 
 std::optional<std::pair<int, memory::ResidentHandle>> detail::route_now(Core& core, const KeyState& key) {
-  if (key.host_srs) {
+  if (key.streamed()) {
     if (devices::GpuLane* lane =
             least_busy(core, [](const devices::GpuLane& l) { return devices::srs_streaming(l); }))
       return std::pair{lane->index, memory::ResidentHandle{}};

@@ -4,7 +4,6 @@
 // worker on purpose.
 #include <proofline/nodes/gpu_stage.hpp>
 
-#include <cstring>
 #include <mutex>
 
 #include <proofline/cuda/check.hpp>
@@ -38,13 +37,11 @@ void gpu_baseline(Context& ctx, devices::GpuLane& lane, JobState& job) {
     cudaStream_t stream = slot.compute;
     slot.h2d_end.make_wait(stream);
     slot.ntt_begin.record(stream);
-    g.ntt->enqueue_h(slot.a.data(), slot.b.data(), slot.c.data(), job.key->domain, stream);
+    enqueue_job_h(g, job, slot, stream);
     slot.ntt_end.record(stream);
     slot.msm_begin.record(stream);
-    devices::enqueue_job_msms(g, *job.key->bls().pk, job.key->host_srs.get(), job.gpu_key, slot);
+    enqueue_job_msms(g, job, slot);
     slot.msm_end.record(stream);
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(),
-                                  sizeof(devices::MsmResultsDevice), cudaMemcpyDeviceToHost, stream));
     PL_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old design: the worker waits, holding the mutex
     devices::record_device_span(ctx.recorder, slot, ctx.ids.h2d, lane.copy_track, slot.h2d_begin,
                                 slot.h2d_end, job.id, bytes);
@@ -52,10 +49,7 @@ void gpu_baseline(Context& ctx, devices::GpuLane& lane, JobState& job) {
                                 slot.ntt_end, job.id, 3 * abc);
     devices::record_device_span(ctx.recorder, slot, ctx.ids.gpu_msm, lane.compute_track, slot.msm_begin,
                                 slot.msm_end, job.id, 0);
-    devices::MsmResultsDevice results;
-    std::memcpy(&results, slot.host_results.data(), sizeof results);
-    job.work_of<Bls12_381>().msm =
-        groth16::MsmResults{results.a, results.b1, results.b2, results.l, results.h};
+    take_msm_results(job, slot);
   });
   if (job.error) {
     // Whatever was queued before the failure finishes before the next job (holding the mutex) reuses the

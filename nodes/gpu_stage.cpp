@@ -2,6 +2,8 @@
 
 #include <proofline/cuda/check.hpp>
 
+#include <cstring>
+
 namespace proofline::nodes {
 
 namespace {
@@ -34,6 +36,31 @@ void launch_completion(devices::Completion& done, Stage stage, Gateway& gateway,
     gateway.release_wait();
     proofline::detail::throw_cuda_error(status, "cudaLaunchHostFunc", __FILE__, __LINE__);
   }
+}
+
+void enqueue_job_h(devices::GpuDevice& g, JobState& job, devices::DeviceSlot& slot, cudaStream_t stream) {
+  visit_curve(job, [&]<class Curve>(const CurveKey<Curve>& key, CurveWork<Curve>&) {
+    using F = typename Curve::Fr;
+    g.engines<Curve>().ntt->enqueue_h(devices::scalars_of<F>(slot.a), devices::scalars_of<F>(slot.b),
+                                      devices::scalars_of<F>(slot.c), *key.domain, stream);
+  });
+}
+
+void enqueue_job_msms(devices::GpuDevice& g, JobState& job, devices::DeviceSlot& slot) {
+  visit_curve(job, [&]<class Curve>(const CurveKey<Curve>& key, CurveWork<Curve>&) {
+    devices::enqueue_job_msms(g, *key.pk, key.host_srs.get(), job.gpu_key, slot);
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(),
+                                  sizeof(devices::MsmResultsDevice<Curve>), cudaMemcpyDeviceToHost,
+                                  slot.compute));
+  });
+}
+
+void take_msm_results(JobState& job, const devices::DeviceSlot& slot) {
+  visit_curve(job, [&]<class Curve>(const CurveKey<Curve>&, CurveWork<Curve>& work) {
+    devices::MsmResultsDevice<Curve> r;
+    std::memcpy(&r, slot.host_results.data(), sizeof r);
+    work.msm = groth16::BasicMsmResults<Curve>{r.a, r.b1, r.b2, r.l, r.h};
+  });
 }
 
 }  // namespace proofline::nodes

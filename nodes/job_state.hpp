@@ -41,6 +41,11 @@ struct CurveKey {
   std::shared_ptr<const groth16::BasicConstraintSystem<Curve>> cs;
   std::shared_ptr<const groth16::BasicVerifyingKey<Curve>> vk;
   std::optional<groth16::BasicPreparedVerifyingKey<Curve>> pvk;
+  /// The GPU NTT's domain (the key's size and H convention).
+  std::optional<typename Curve::Domain> domain;
+  /// Set when the SRS is streamed from host memory (CUDA backend): no GPU holds it in VRAM. Declared last, so
+  /// it is unpinned before the points can go; jobs hold the key, so it outlives their MSMs.
+  std::shared_ptr<const devices::BasicHostSrs<Curve>> host_srs;
 };
 using AnyCurveKey = std::variant<CurveKey<Bls12_381>, CurveKey<Bn254>>;
 
@@ -50,17 +55,12 @@ struct KeyState {
   /// The key of its curve. Stage bodies visit it once and run the templates of that curve; everything that
   /// does not depend on the curve (admission, slot sizing, logs) reads the shape below instead.
   AnyCurveKey material;
-  /// Set when the SRS is streamed from host memory (CUDA backend): no GPU holds it in VRAM. Declared after
-  /// the material, so it is unpinned before the points can go; jobs hold the key, so it outlives their MSMs.
-  std::unique_ptr<const devices::HostSrs> host_srs;
   // The key's shape, whatever its curve.
   CurveId curve = CurveId::bls12_381;
   std::uint64_t num_public = 0;
   std::uint64_t num_variables = 0;  ///< z[0] = 1 included
   unsigned log_domain_size = 0;
   bool has_cs = false;  ///< it has a constraint system to evaluate a, b, c with
-  /// The GPU NTT's domain (BLS12-381 keys: the CUDA backend refuses the others).
-  Domain domain = Domain::make(1, HConvention::generator7);
   /// Slot buffer sizes in bytes: a, b, c (domain) and z (variables), in the key's scalars.
   std::array<std::uint64_t, 4> slot_sizes{};
   std::uint64_t slot_bytes = 0;
@@ -69,15 +69,15 @@ struct KeyState {
   bool removing = false;             ///< guarded by the pipeline's key lock
 
   std::uint64_t domain_size() const noexcept { return std::uint64_t{1} << log_domain_size; }
-  /// The BLS12-381 key, for the code that knows only that curve (the CUDA backend, which add_key keeps
-  /// from every other key). Throws Error(internal) for a key of another curve.
-  const CurveKey<Bls12_381>& bls() const {
-    if (const auto* key = std::get_if<CurveKey<Bls12_381>>(&material)) return *key;
-    throw Error(Errc::internal, "key '" + name + "' is " + std::string(curve_name(curve)) +
-                                    ", not BLS12-381, and reached code that proves BLS12-381 only");
+  /// Whether its SRS is streamed from host memory (CurveKey::host_srs).
+  bool streamed() const {
+    return std::visit([](const auto& key) { return key.host_srs != nullptr; }, material);
   }
   /// The key as the GPUs know it.
-  devices::GpuKey gpu_key() const { return {"key " + std::to_string(id), name, bls().pk.get()}; }
+  devices::GpuKey gpu_key() const {
+    return {"key " + std::to_string(id), name,
+            std::visit([](const auto& key) { return devices::AnyProvingKey(key.pk.get()); }, material)};
+  }
 };
 
 /// The scalars of another curve in a slot's buffers: a pinned slot (or pageable vectors) is typed as

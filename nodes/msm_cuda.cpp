@@ -4,8 +4,6 @@
 // device slot's pinned buffer. The H stage's span is read here, from its events, now that they completed.
 #include <proofline/nodes/gpu_stage.hpp>
 
-#include <proofline/cuda/check.hpp>
-
 namespace proofline::nodes {
 
 void gpu_msm(Context& ctx, devices::GpuLane& lane, Work work, Gateway& gateway) {
@@ -20,16 +18,13 @@ void gpu_msm(Context& ctx, devices::GpuLane& lane, Work work, Gateway& gateway) 
     } catch (const std::exception&) {
     }
   }
-  run_gpu_stage(
-      ctx, lane, work, gateway, GpuStage{Stage::msm, ctx.ids.msm_submit, slot.msm_done, slot.compute}, [&] {
-        slot.msm_begin.record(slot.compute);
-        devices::enqueue_job_msms(g, *job.key->bls().pk, job.key->host_srs.get(), job.gpu_key, slot);
-        slot.msm_end.record(slot.compute);
-        PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(),
-                                      sizeof(devices::MsmResultsDevice), cudaMemcpyDeviceToHost,
-                                      slot.compute));
-        slot.msm_recorded = true;
-      });
+  run_gpu_stage(ctx, lane, work, gateway,
+                GpuStage{Stage::msm, ctx.ids.msm_submit, slot.msm_done, slot.compute}, [&] {
+                  slot.msm_begin.record(slot.compute);
+                  enqueue_job_msms(g, job, slot);
+                  slot.msm_end.record(slot.compute);
+                  slot.msm_recorded = true;
+                });
 }
 
 }  // namespace proofline::nodes

@@ -3,8 +3,6 @@
 // Proof assembly and delivery follow in release.cpp, shared with the CPU backend.
 #include <proofline/nodes/gpu_stage.hpp>
 
-#include <cstring>
-
 #include <proofline/trace/scoped_span.hpp>
 
 namespace proofline::nodes {
@@ -21,13 +19,8 @@ devices::DeviceSlot* gpu_done(Context& ctx, devices::GpuLane& lane, JobState& jo
     } catch (const std::exception&) {
     }
     if (!job.skip()) {
-      // Guarded: this body's caller must not see an exception (only BLS12-381 jobs reach a GPU, so none).
-      ctx.guarded(job, Stage::msm, [&] {
-        devices::MsmResultsDevice results;
-        std::memcpy(&results, slot->host_results.data(), sizeof results);
-        job.work_of<Bls12_381>().msm =
-            groth16::MsmResults{results.a, results.b1, results.b2, results.l, results.h};
-      });
+      // Guarded: this body's caller must not see an exception.
+      ctx.guarded(job, Stage::msm, [&] { take_msm_results(job, *slot); });
     }
   }
   job.device_slot = nullptr;

@@ -7,4 +7,9 @@ void launch_msm_tail(const MsmTail<bn254::G1Params>& tail, CUstream_st* stream) 
   launch_msm_tail_impl(tail, stream);
 }
 
+void launch_msm_add_result(bn254::G1Jacobian* total, const bn254::G1Jacobian* partial, bool first,
+                           CUstream_st* stream) {
+  launch_msm_add_result_impl(total, partial, first, stream);
+}
+
 }  // namespace proofline::cuda::detail

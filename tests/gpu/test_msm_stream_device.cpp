@@ -1,9 +1,9 @@
 // The streamed MSM (cuda/gpu_msm_stream.hpp): points in page-locked host memory, uploaded in batches through
 // two staging buffers. Small staging buffers force many batches (and a last, short one), so every result is
 // the sum of several partial MSMs; results are checked against naive double-and-add and against the same
-// MSM over device-resident points, for G1 and G2, with and without the 0/1 split; calls follow each other on
-// one stream without waiting; pageable points are refused. A large case streams 2^22 GPU-made points
-// through the default buffers against the closed form. The points sit in pinned buffers of the
+// MSM over device-resident points, for G1 and G2 of both curves, with and without the 0/1 split; calls follow
+// each other on one stream without waiting; pageable points are refused. A large case streams 2^22 GPU-made
+// points through the default buffers against the closed form. The points sit in pinned buffers of the
 // cuda-register backend.
 #include <doctest/doctest.h>
 
@@ -17,9 +17,9 @@
 
 #include <proofline/arith/random.hpp>
 #include <proofline/cuda/device_buffer.hpp>
-#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/gpu_msm.hpp>
 #include <proofline/cuda/gpu_msm_stream.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/memory/page_locked.hpp>
 #include <proofline/memory/pinning.hpp>
 
@@ -33,17 +33,27 @@ using namespace proofline::test_support;
 
 namespace {
 
+/// The curve whose engine serves the group `Group` (G1Params, bn254::G2Params, ...).
+template <class Group>
+using CurveOf =
+    std::conditional_t<std::is_same_v<Group, bn254::G1Params> || std::is_same_v<Group, bn254::G2Params>,
+                       Bn254, Bls12_381>;
+
+template <class Group>
+constexpr bool is_g1 = std::is_same_v<Group, typename CurveOf<Group>::G1Params>;
+
 template <class Curve>
 constexpr cuda::MsmGroup group_of() {
-  return std::is_same_v<Curve, G1Params> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2;
+  return is_g1<Curve> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2;
 }
 
 /// Zeros, ones, r - 1 and random scalars (the split's three classes and Pippenger's input).
-std::vector<Fr> mixed_scalars(std::mt19937_64& rng, std::size_t n) {
-  std::vector<Fr> out(n);
+template <class F>
+std::vector<F> mixed_scalars(std::mt19937_64& rng, std::size_t n) {
+  std::vector<F> out(n);
   for (auto& s : out) {
     const auto u = rng() % 10;
-    s = u < 2 ? Fr::zero() : u < 5 ? Fr::one() : u < 6 ? -Fr::one() : random_field<Fr>(rng);
+    s = u < 2 ? F::zero() : u < 5 ? F::one() : u < 6 ? -F::one() : random_field<F>(rng);
   }
   return out;
 }
@@ -66,9 +76,10 @@ struct PinnedPoints {
 };
 
 template <class Curve>
-void enqueue(cuda::MsmPointStream& stream, const cuda::MsmEngine& engine, const AffinePoint<Curve>* points,
-             const Fr* scalars, std::size_t n, JacobianPoint<Curve>* result, void* scratch, cudaStream_t s) {
-  if constexpr (std::is_same_v<Curve, G1Params>)
+void enqueue(cuda::MsmPointStream& stream, const cuda::BasicMsmEngine<CurveOf<Curve>>& engine,
+             const AffinePoint<Curve>* points, const typename Curve::Scalar* scalars, std::size_t n,
+             JacobianPoint<Curve>* result, void* scratch, cudaStream_t s) {
+  if constexpr (is_g1<Curve>)
     stream.enqueue_msm_g1(engine, points, scalars, n, result, scratch, s);
   else
     stream.enqueue_msm_g2(engine, points, scalars, n, result, scratch, s);
@@ -82,7 +93,7 @@ void check_streamed_small(std::uint64_t seed, std::size_t n, std::size_t batch_p
   auto points = random_points<Curve>(rng, n);
   points[n / 2] = AffinePoint<Curve>::infinity();
   points[batch_points] = points[batch_points - 1];  // equal points on both sides of a batch border
-  const auto scalars = mixed_scalars(rng, n);
+  const auto scalars = mixed_scalars<typename Curve::Scalar>(rng, n);
   CHECK_FALSE(memory::page_locked(std::as_bytes(std::span(points))));
   const PinnedPoints<Curve> pinned(points);
   CHECK(memory::page_locked(std::as_bytes(std::span(pinned.data, n))));
@@ -92,7 +103,8 @@ void check_streamed_small(std::uint64_t seed, std::size_t n, std::size_t batch_p
   const JacobianPoint<Curve> expected = naive_msm<Curve>(points, scalars);
   for (bool split : {false, true}) {
     CAPTURE(split);
-    const cuda::MsmEngine engine(group_of<Curve>(), batch_points, cuda::MsmOptions{.split_zero_one = split});
+    const cuda::BasicMsmEngine<CurveOf<Curve>> engine(group_of<Curve>(), batch_points,
+                                                      cuda::MsmOptions{.split_zero_one = split});
     REQUIRE(stream.batch_points(engine) == batch_points);
     cuda::DeviceBuffer<std::byte> scratch(engine.scratch_bytes());
     cuda::DeviceBuffer<JacobianPoint<Curve>> results(3);
@@ -126,6 +138,14 @@ TEST_CASE("gpu/msm_stream/G1 and G2 from page-locked host memory equal naive dou
   CAPTURE(seed);
   check_streamed_small<G1Params>(seed, 1000, 97);  // 11 batches, the last of 30 points
   check_streamed_small<G2Params>(seed + 1, 300, 64);
+}
+
+TEST_CASE("gpu/msm_stream/BN254 G1 and G2 from page-locked host memory equal naive double-and-add") {
+  const std::uint64_t seed = test_seed();
+  MESSAGE("seed ", seed);
+  CAPTURE(seed);
+  check_streamed_small<bn254::G1Params>(seed, 1000, 97);
+  check_streamed_small<bn254::G2Params>(seed + 1, 300, 64);
 }
 
 TEST_CASE("gpu/msm_stream/refuses pageable points, wrong groups and buffers without room for a point") {

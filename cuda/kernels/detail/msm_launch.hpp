@@ -46,10 +46,13 @@ void launch_msm_tail(const MsmTail<G2Params>& tail, CUstream_st* stream);
 void launch_msm_tail(const MsmTail<bn254::G1Params>& tail, CUstream_st* stream);
 void launch_msm_tail(const MsmTail<bn254::G2Params>& tail, CUstream_st* stream);
 
-/// Streamed MSM (BLS12-381 only), after each batch: *total = first ? *partial : *total + *partial (device
-/// memory).
+/// Streamed MSM, after each batch: *total = first ? *partial : *total + *partial (device memory).
 void launch_msm_add_result(G1Jacobian* total, const G1Jacobian* partial, bool first, CUstream_st* stream);
 void launch_msm_add_result(G2Jacobian* total, const G2Jacobian* partial, bool first, CUstream_st* stream);
+void launch_msm_add_result(bn254::G1Jacobian* total, const bn254::G1Jacobian* partial, bool first,
+                           CUstream_st* stream);
+void launch_msm_add_result(bn254::G2Jacobian* total, const bn254::G2Jacobian* partial, bool first,
+                           CUstream_st* stream);
 
 /// Threads per block of the block-wide point sums (hot buckets, ones): their shared memory is at most 24 KiB,
 /// and the tree sum needs a power of two (BN254's 128- and 256-byte points leave part of it unused).
