@@ -134,6 +134,11 @@ void add_resources(OptionParser& cli, BatchOptions& o) {
             [&o](std::string_view text) { o.config.srs = graph::parse_srs_placement(text); });
   cli.size("--srs-buffer", "SIZE", "each of the two per-GPU staging buffers of a streamed SRS (default 256M)",
            o.config.srs_stream_buffer);
+  cli.flag("--host-evaluate",
+           "the synthesis threads compute a = A·z, b = B·z, c = C·z and the GPU receives all four vectors, "
+           "instead of the GPU computing them from z next to the key's constraint system in VRAM (the "
+           "default, pinned mode)",
+           [&o] { o.config.gpu_evaluate = false; });
   cli.flag(
       "--no-ntt-table",
       "the GPU NTT multiplies by root powers in its top pass instead of reading a table of 2^n x 64 bytes "

@@ -8,6 +8,7 @@
 #include <string>
 
 #include <proofline/cuda/check.hpp>
+#include <proofline/groth16/constraint_system.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/logging.hpp>
 #include <proofline/util/size.hpp>
@@ -60,6 +61,7 @@ DeviceKey<C>::~DeviceKey() {
     b2.reset();
     h.reset();
     l.reset();
+    r1cs.reset();
   } catch (...) {
     // The device is gone; the buffers go with the context.
   }
@@ -123,9 +125,11 @@ void CUDART_CB run_completion(void* completion) {
 
 void enqueue_h2d(DeviceSlot& slot, const Fr* a, const Fr* b, const Fr* c, std::uint64_t abc_bytes,
                  const Fr* z, std::uint64_t z_bytes, cudaStream_t stream) {
-  PL_CUDA_CHECK(cudaMemcpyAsync(slot.a.data(), a, abc_bytes, cudaMemcpyHostToDevice, stream));
-  PL_CUDA_CHECK(cudaMemcpyAsync(slot.b.data(), b, abc_bytes, cudaMemcpyHostToDevice, stream));
-  PL_CUDA_CHECK(cudaMemcpyAsync(slot.c.data(), c, abc_bytes, cudaMemcpyHostToDevice, stream));
+  if (abc_bytes != 0) {
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.a.data(), a, abc_bytes, cudaMemcpyHostToDevice, stream));
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.b.data(), b, abc_bytes, cudaMemcpyHostToDevice, stream));
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.c.data(), c, abc_bytes, cudaMemcpyHostToDevice, stream));
+  }
   PL_CUDA_CHECK(cudaMemcpyAsync(slot.z.data(), z, z_bytes, cudaMemcpyHostToDevice, stream));
 }
 
@@ -253,8 +257,8 @@ std::unique_ptr<DeviceSlot> make_slot(GpuDevice& g, int index, std::uint64_t n, 
   slot->b = cuda::DeviceBuffer<Fr>(n);
   slot->c = cuda::DeviceBuffer<Fr>(n);
   slot->z = cuda::DeviceBuffer<Fr>(z_cap);
-  slot->results = cuda::DeviceBuffer<std::byte>(kMsmResultsBytes);
-  slot->host_results = g.pool.lease(kMsmResultsBytes);
+  slot->results = cuda::DeviceBuffer<std::byte>(kSlotResultsBytes);
+  slot->host_results = g.pool.lease(kSlotResultsBytes);
   if (!slot->host_results.page_locked())
     PL_LOG_WARN("{}: the MSM result buffer is not page-locked; result copies will be synchronous",
                 gpu_name(g.lane));
@@ -276,7 +280,7 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
   // One scratch per slot serves a job of either curve.
   const std::size_t scratch =
       std::max(make_msm_engines<Bls12_381>(g, n, z_cap), make_msm_engines<Bn254>(g, n, z_cap));
-  const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + kMsmResultsBytes;
+  const std::uint64_t per_slot = (3 * n + z_cap) * sizeof(Fr) + kSlotResultsBytes;
   std::size_t count = g.options.device_slots;
   std::uint64_t table_bytes = 0;
   with_curve(curve, [&]<class C>() {
@@ -343,9 +347,19 @@ void check_key_fits(const GpuDevice& g, const std::string& name, const groth16::
                     " variables by the first key; set Config::max_log_n to the largest key's size");
 }
 
-/// The key's points in this GPU's memory, in its curve's layout.
 template <class C>
-std::shared_ptr<DeviceKey<C>> upload_key(int device, const groth16::BasicProvingKey<C>& pk) {
+DeviceCsrMatrix<typename C::Fr> upload_matrix(const groth16::BasicCsrMatrix<C>& m) {
+  DeviceCsrMatrix<typename C::Fr> out;
+  upload(out.row_offsets, m.row_offsets);
+  upload(out.columns, m.columns);
+  upload(out.values, m.values);
+  return out;
+}
+
+/// The key's points in this GPU's memory, in its curve's layout, and its constraint system if given.
+template <class C>
+std::shared_ptr<DeviceKey<C>> upload_key(int device, const groth16::BasicProvingKey<C>& pk,
+                                         const groth16::BasicConstraintSystem<C>* cs) {
   auto resident = std::make_shared<DeviceKey<C>>();
   resident->device = device;
   upload(resident->a, pk.a_query);
@@ -353,7 +367,21 @@ std::shared_ptr<DeviceKey<C>> upload_key(int device, const groth16::BasicProving
   upload(resident->b2, pk.b2_query);
   upload(resident->h, pk.h_query);
   upload(resident->l, pk.l_query);
+  if (cs != nullptr) {
+    DeviceR1cs<typename C::Fr>& r1cs = resident->r1cs.emplace();
+    r1cs.rows = cs->num_constraints();
+    r1cs.a = upload_matrix(cs->a);
+    r1cs.b = upload_matrix(cs->b);
+    if (cs->c) r1cs.c = upload_matrix(*cs->c);
+  }
   return resident;
+}
+
+/// The constraint system of `key`'s curve C to upload with its SRS, or nullptr.
+template <class C>
+const groth16::BasicConstraintSystem<C>* constraint_system_of(const GpuKey& key) {
+  if (!key.cs) return nullptr;
+  return *std::get_if<const groth16::BasicConstraintSystem<C>*>(&*key.cs);
 }
 
 }  // namespace
@@ -372,14 +400,17 @@ memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
   GpuDevice& g = device_of(lane);
   memory::ReserveOptions options;
   if (patience) options.deadline = memory::Clock::now() + *patience;
-  const std::uint64_t bytes = device_key_bytes(key.pk);
+  const std::uint64_t bytes = device_key_bytes(key);
   try {
     return g.keys->acquire(
         key.resident_name, bytes,
         [&](const std::string&) {
           cuda::DeviceGuard guard(lane.device);
           auto resident = std::visit(
-              [&](const auto* pk) -> std::shared_ptr<void> { return upload_key(lane.device, *pk); }, key.pk);
+              [&]<class C>(const groth16::BasicProvingKey<C>* pk) -> std::shared_ptr<void> {
+                return upload_key(lane.device, *pk, constraint_system_of<C>(key));
+              },
+              key.pk);
           PL_LOG_INFO("{}: SRS of key '{}' resident ({})", gpu_name(lane), key.name, format_size(bytes));
           return memory::LoadedRegion{std::move(resident), 0};
         },
@@ -447,6 +478,24 @@ void enqueue_job_msms(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, const
   e.msm_sparse_g1->enqueue_msm_g1(key.l.data(), z_private, pk.l_query.size(), &r->l, scratch, stream);
   e.msm_dense_g1->enqueue_msm_g1(key.h.data(), h_scalars, pk.h_query.size(), &r->h, scratch, stream);
 }
+
+template <class C>
+void enqueue_job_evaluation(const memory::ResidentHandle& resident, DeviceSlot& slot, std::uint64_t n,
+                            bool check_rows) {
+  using F = typename C::Fr;
+  const DeviceKey<C>& key = *resident.as<DeviceKey<C>>();
+  if (!key.r1cs) throw Error(Errc::internal, "the key's constraint system is not on the GPU");
+  const DeviceR1cs<F>& r1cs = *key.r1cs;
+  const cuda::DeviceCsr<F> c = r1cs.c ? r1cs.c->view() : cuda::DeviceCsr<F>{};
+  cuda::enqueue_evaluate_r1cs<F>(r1cs.a.view(), r1cs.b.view(), r1cs.c ? &c : nullptr, r1cs.rows, n,
+                                 scalars_of<F>(slot.z), scalars_of<F>(slot.a), scalars_of<F>(slot.b),
+                                 scalars_of<F>(slot.c), check_rows ? slot.first_bad_row() : nullptr,
+                                 slot.compute);
+}
+
+template void enqueue_job_evaluation<Bls12_381>(const memory::ResidentHandle&, DeviceSlot&, std::uint64_t,
+                                                bool);
+template void enqueue_job_evaluation<Bn254>(const memory::ResidentHandle&, DeviceSlot&, std::uint64_t, bool);
 
 template void enqueue_job_msms(GpuDevice&, const groth16::BasicProvingKey<Bls12_381>&,
                                const BasicHostSrs<Bls12_381>*, const memory::ResidentHandle&, DeviceSlot&);

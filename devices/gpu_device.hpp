@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include <proofline/cuda/gpu_msm.hpp>
 #include <proofline/cuda/gpu_msm_stream.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/cuda/gpu_r1cs.hpp>
 #include <proofline/cuda/stream.hpp>
 #include <proofline/devices/gpu_lane.hpp>
 #include <proofline/devices/host_srs.hpp>
@@ -65,9 +67,12 @@ struct MsmResultsDevice {
   typename C::G1Jacobian a, b1, l, h;
   typename C::G2Jacobian b2;
 };
-/// A slot's result buffers hold either curve's results.
+/// A slot's result buffers hold either curve's results, then the first unsatisfied row of a witness the GPU
+/// checked (cuda::kNoBadRow when none): what goes back to the host after a job's MSMs.
 inline constexpr std::size_t kMsmResultsBytes =
     std::max(sizeof(MsmResultsDevice<Bls12_381>), sizeof(MsmResultsDevice<Bn254>));
+static_assert(kMsmResultsBytes % alignof(std::uint64_t) == 0);
+inline constexpr std::size_t kSlotResultsBytes = kMsmResultsBytes + sizeof(std::uint64_t);
 
 /// A slot's scalar buffer (typed as BLS12-381's Fr) as the scalars of field F: both scalar fields are four
 /// 64-bit limbs, so one buffer serves a job of either curve.
@@ -87,7 +92,7 @@ struct DeviceSlot {
   cuda::Stream compute;
   cuda::DeviceBuffer<std::byte> scratch;
   cuda::DeviceBuffer<Fr> a, b, c, z;      ///< in the job's curve's scalars (scalars_of)
-  cuda::DeviceBuffer<std::byte> results;  ///< kMsmResultsBytes: a MsmResultsDevice of the job's curve
+  cuda::DeviceBuffer<std::byte> results;  ///< kSlotResultsBytes: MSM results of the job's curve, bad row
   memory::PinnedLease host_results;  ///< the D2H target of `results` (pinned: the copy stays asynchronous)
   cuda::Event h2d_begin, h2d_end, ntt_begin, ntt_end, msm_begin, msm_end;
   std::shared_ptr<const ClockAnchor> anchor;  ///< taken at H2D: older than every event of this job
@@ -98,14 +103,37 @@ struct DeviceSlot {
   MsmResultsDevice<C>* results_of() noexcept {
     return reinterpret_cast<MsmResultsDevice<C>*>(results.data());
   }
+  std::uint64_t* first_bad_row() noexcept {
+    return reinterpret_cast<std::uint64_t*>(results.data() + kMsmResultsBytes);
+  }
 };
 
-/// One key's SRS in one GPU's memory, in its curve's points (what the VRAM Residency holds).
+/// One CSR matrix in one GPU's memory.
+template <class F>
+struct DeviceCsrMatrix {
+  cuda::DeviceBuffer<std::uint64_t> row_offsets;
+  cuda::DeviceBuffer<std::uint32_t> columns;
+  cuda::DeviceBuffer<F> values;
+
+  cuda::DeviceCsr<F> view() const { return {row_offsets.data(), columns.data(), values.data()}; }
+};
+
+/// A key's constraint system in one GPU's memory, for evaluating its jobs' a, b, c there.
+template <class F>
+struct DeviceR1cs {
+  std::uint64_t rows = 0;
+  DeviceCsrMatrix<F> a, b;
+  std::optional<DeviceCsrMatrix<F>> c;  ///< absent: c = a∘b
+};
+
+/// One key's SRS in one GPU's memory, in its curve's points, and its constraint system when the GPU
+/// evaluates its jobs (what the VRAM Residency holds).
 template <class C>
 struct DeviceKey {
   int device = 0;
   cuda::DeviceBuffer<typename C::G1Affine> a, b1, h, l;
   cuda::DeviceBuffer<typename C::G2Affine> b2;
+  std::optional<DeviceR1cs<typename C::Fr>> r1cs;
   ~DeviceKey();  // frees with the device current
 };
 
@@ -174,7 +202,15 @@ template <class C>
 void enqueue_job_msms(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, const BasicHostSrs<C>* streamed,
                       const memory::ResidentHandle& resident, DeviceSlot& slot);
 
-/// Enqueues the copies of a job's a, b, c (each `abc_bytes`) and z (`z_bytes`) into the slot on `stream`.
+/// Enqueues a = A·z, b = B·z, c = C·z (c = a∘b without C) of the key's constraint system, resident with its
+/// SRS (`resident`), from the slot's z into its a, b, c (n values each) on slot.compute; with `check_rows`
+/// (the key has C), the first unsatisfied row into slot.first_bad_row().
+template <class C>
+void enqueue_job_evaluation(const memory::ResidentHandle& resident, DeviceSlot& slot, std::uint64_t n,
+                            bool check_rows);
+
+/// Enqueues the copies of a job's a, b, c (each `abc_bytes`; none when 0) and z (`z_bytes`) into the slot on
+/// `stream`.
 void enqueue_h2d(DeviceSlot& slot, const Fr* a, const Fr* b, const Fr* c, std::uint64_t abc_bytes,
                  const Fr* z, std::uint64_t z_bytes, cudaStream_t stream);
 

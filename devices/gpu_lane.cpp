@@ -1,12 +1,15 @@
 // The parts of the GPU interface that need no CUDA.
 #include <proofline/devices/gpu_lane.hpp>
 
+#include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/proving_key.hpp>
 
 namespace proofline::devices {
 
-std::uint64_t device_key_bytes(const AnyProvingKey& key) {
-  return std::visit([](const auto* pk) { return pk->query_bytes(); }, key);
+std::uint64_t device_key_bytes(const GpuKey& key) {
+  const std::uint64_t srs = std::visit([](const auto* pk) { return pk->query_bytes(); }, key.pk);
+  if (!key.cs) return srs;
+  return srs + std::visit([](const auto* cs) { return cs->size_bytes(); }, *key.cs);
 }
 
 }  // namespace proofline::devices

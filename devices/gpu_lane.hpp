@@ -53,12 +53,18 @@ struct GpuOptions {
 
 /// A proving key of either curve.
 using AnyProvingKey = std::variant<const groth16::ProvingKey*, const groth16::BasicProvingKey<Bn254>*>;
+/// A constraint system of either curve.
+using AnyConstraintSystem =
+    std::variant<const groth16::ConstraintSystem*, const groth16::BasicConstraintSystem<Bn254>*>;
 
 /// A registered key as the GPUs see it.
 struct GpuKey {
   std::string resident_name;  ///< unique among registered keys: the VRAM residency's entry name
   std::string name;           ///< the user's name, for messages
   AnyProvingKey pk;           ///< its SRS goes up in its curve's points; its jobs use that curve's engines
+  /// Its constraint system when the GPU evaluates its jobs' a, b, c (nullptr: the host does): resident with
+  /// the SRS, in the same curve as pk.
+  std::optional<AnyConstraintSystem> cs;
 };
 
 struct GpuStats {
@@ -105,8 +111,8 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
 void prepare_curve(GpuLane& lane, CurveId curve, HConvention convention);
 /// Throws Error(invalid_argument) naming Config::max_log_n when the key is larger than the device slots.
 void check_key_fits_device(const GpuLane& lane, const GpuKey& key);
-/// Bytes of the key's SRS on a device.
-std::uint64_t device_key_bytes(const AnyProvingKey& pk);
+/// Bytes of the key on a device: its SRS, and its constraint system when the GPU evaluates its jobs.
+std::uint64_t device_key_bytes(const GpuKey& key);
 /// The key's SRS on this GPU if it is resident now (never loads).
 std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const GpuKey& key);
 /// The key's SRS on this GPU, uploaded now if needed (blocks: least recently used idle keys are evicted,

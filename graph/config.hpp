@@ -119,6 +119,11 @@ struct Config {
   /// key without its C matrix (a snarkjs .zkey) cannot be checked that way: its proofs are verified instead
   /// (a pairing check per proof), so no result carries a proof that does not verify.
   bool check_witness = true;
+  /// CUDA backend, pinned mode: keys with a constraint system keep it in VRAM beside their SRS, and their
+  /// jobs' a = A·z, b = B·z, c = C·z are made on the GPU (rows checked there too), so synthesis computes the
+  /// witness alone and only z is copied. Off: the synthesis threads evaluate on the host and a, b, c are
+  /// copied (keys streamed from host memory always do).
+  bool gpu_evaluate = true;
   /// Deliver results in submission order (a sequencer holds early ones back).
   bool in_order = false;
   /// Fail a job that has not finished this long after its submission (0: no limit); Job::timeout overrides.

@@ -95,7 +95,8 @@ void prepare_gpus(Core& core, const KeyState& key, const groth16::BasicProvingKe
     const unsigned log_n = std::max(core.config.max_log_n, pk.log_domain_size);
     const std::uint64_t z_cap = std::max<std::uint64_t>(std::uint64_t{1} << log_n, pk.num_variables);
     // Automatic device slots leave room for this key's SRS, unless it is streamed anyway.
-    const std::uint64_t srs_bytes = core.config.srs == SrsPlacement::host ? 0 : pk.query_bytes();
+    const std::uint64_t srs_bytes =
+        core.config.srs == SrsPlacement::host ? 0 : devices::device_key_bytes(key.gpu_key());
     for (std::size_t i = 0; i < core.gpus().size(); ++i) {
       const auto slots =
           devices::allocate_device_slots(*core.gpus()[i], log_n, z_cap, Curve::id, pk.convention, srs_bytes);
@@ -137,6 +138,15 @@ void place_srs(Core& core, KeyState& key, nodes::CurveKey<Curve>& material, cons
   std::string why;
   if (placement != SrsPlacement::host) {
     if (place_in_vram(core, key, why)) return;
+    if (key.gpu_evaluates) {
+      // The constraint system is a speed-up: the SRS in VRAM without it beats streaming.
+      key.gpu_evaluates = false;
+      if (place_in_vram(core, key, why)) {
+        PL_LOG_INFO("{}: no VRAM for its constraint system beside its SRS; the host evaluates its jobs",
+                    what);
+        return;
+      }
+    }
     if (placement == SrsPlacement::device)
       throw Error(Errc::out_of_budget, what + ": its SRS (" + format_size(material.pk->query_bytes()) +
                                            ") fits no GPU's VRAM budget next to the device slots (" + why +
@@ -160,6 +170,7 @@ void place_srs(Core& core, KeyState& key, nodes::CurveKey<Curve>& material, cons
   PL_LOG_INFO("{}: SRS of {} streamed from host memory ({} in {:.2f} s)", what, format_size(srs->bytes),
               srs->copied() ? "a pinned copy made" : "its own pinned points", srs->seconds);
   material.host_srs = std::move(srs);
+  key.gpu_evaluates = false;  // the host evaluates a streamed key's jobs
 }
 
 /// Registers the key and makes it the largest if it is; throws (unregistered again) when the host budget
@@ -228,6 +239,9 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
     key->id = core.next_key_id++;
   }
   auto& material = std::get<nodes::CurveKey<Curve>>(key->material);
+  key->gpu_evaluates = core.backend == Backend::cuda && core.mode == Mode::pinned &&
+                       core.config.gpu_evaluate && spec.cs != nullptr &&
+                       core.config.srs != SrsPlacement::host;
   if (core.backend == Backend::cuda) prepare_gpus(core, *key, *spec.pk, what);
 
   // The PCE and the host SRS are charged to the host budget for as long as the key is registered: the load

@@ -105,4 +105,8 @@ Errc error_code_of(const std::exception& e) noexcept {
   return error != nullptr ? error->code() : Errc::internal;
 }
 
+std::string unsatisfied_row_message(std::uint64_t row, const std::string& key) {
+  return "the witness does not satisfy constraint row " + std::to_string(row) + " of key '" + key + "'";
+}
+
 }  // namespace proofline::nodes

@@ -24,6 +24,9 @@ namespace proofline::nodes {
 
 /// Records the first error of a job ("<stage>: <what>").
 void fail(JobState& job, Stage stage, Errc code, const std::string& what) noexcept;
+/// What a job fails with when its witness does not satisfy constraint `row` of key `key` (found by the
+/// host's or the GPU's row check).
+std::string unsatisfied_row_message(std::uint64_t row, const std::string& key);
 /// The error code of an exception (Errc::internal for anything but proofline::Error).
 Errc error_code_of(const std::exception& e) noexcept;
 

@@ -41,6 +41,8 @@ void launch_completion(devices::Completion& done, Stage stage, Gateway& gateway,
 void enqueue_job_h(devices::GpuDevice& g, JobState& job, devices::DeviceSlot& slot, cudaStream_t stream) {
   visit_curve(job, [&]<class Curve>(const CurveKey<Curve>& key, CurveWork<Curve>&) {
     using F = typename Curve::Fr;
+    if (job.evaluate_on_gpu)
+      devices::enqueue_job_evaluation<Curve>(job.gpu_key, slot, key.domain->size(), job.witness_checked);
     g.engines<Curve>().ntt->enqueue_h(devices::scalars_of<F>(slot.a), devices::scalars_of<F>(slot.b),
                                       devices::scalars_of<F>(slot.c), *key.domain, stream);
   });
@@ -49,13 +51,17 @@ void enqueue_job_h(devices::GpuDevice& g, JobState& job, devices::DeviceSlot& sl
 void enqueue_job_msms(devices::GpuDevice& g, JobState& job, devices::DeviceSlot& slot) {
   visit_curve(job, [&]<class Curve>(const CurveKey<Curve>& key, CurveWork<Curve>&) {
     devices::enqueue_job_msms(g, *key.pk, key.host_srs.get(), job.gpu_key, slot);
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(),
-                                  sizeof(devices::MsmResultsDevice<Curve>), cudaMemcpyDeviceToHost,
-                                  slot.compute));
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(), devices::kSlotResultsBytes,
+                                  cudaMemcpyDeviceToHost, slot.compute));
   });
 }
 
 void take_msm_results(JobState& job, const devices::DeviceSlot& slot) {
+  if (job.evaluate_on_gpu && job.witness_checked) {
+    std::uint64_t row = 0;
+    std::memcpy(&row, slot.host_results.data() + devices::kMsmResultsBytes, sizeof row);
+    if (row != cuda::kNoBadRow) throw Error(Errc::bad_input, unsatisfied_row_message(row, job.key->name));
+  }
   visit_curve(job, [&]<class Curve>(const CurveKey<Curve>&, CurveWork<Curve>& work) {
     devices::MsmResultsDevice<Curve> r;
     std::memcpy(&r, slot.host_results.data(), sizeof r);

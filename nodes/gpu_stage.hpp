@@ -23,13 +23,14 @@ namespace proofline::nodes {
 void launch_completion(devices::Completion& done, Stage stage, Gateway& gateway, Work work,
                        cudaStream_t stream);
 
-/// The job's H on `stream`, by its key's curve's NTT engine: a, b, c of the device slot in, H's scalars left
-/// in a.
+/// The job's H on `stream`, by its key's curve's NTT engine: a, b, c of the device slot in (made from z
+/// first when the GPU evaluates them), H's scalars left in a.
 void enqueue_job_h(devices::GpuDevice& g, JobState& job, devices::DeviceSlot& slot, cudaStream_t stream);
 /// The job's five MSMs on slot.compute (devices::enqueue_job_msms in its key's curve), then one copy of the
 /// results into the slot's pinned buffer.
 void enqueue_job_msms(devices::GpuDevice& g, JobState& job, devices::DeviceSlot& slot);
 /// The job's MSM results, out of the slot's pinned buffer (after the copy above completed), into its work.
+/// Throws Error(bad_input) when the GPU found a row its witness does not satisfy.
 void take_msm_results(JobState& job, const devices::DeviceSlot& slot);
 
 struct GpuStage {

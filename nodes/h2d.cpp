@@ -1,4 +1,5 @@
-// H2D (CUDA backend): a job bound to a device slot copies a, b, c and z from its pinned slot to the device on
+// H2D (CUDA backend): a job bound to a device slot copies a, b, c and z (z alone when the GPU evaluates a, b,
+// c from it) from its pinned slot to the device on
 // the GPU's copy stream, so the copy of job i+1 overlaps the compute of job i. The job comes back through
 // the async_node's gateway from a host function; then gpu_after_copy records the copy's span from its
 // events, and the pinned slot goes home the moment the copy is done (the graph returns its token).
@@ -8,8 +9,13 @@ namespace proofline::nodes {
 
 namespace {
 
+/// a, b and c each (none when the GPU evaluates them from z).
+std::uint64_t abc_bytes(const JobState& job) {
+  return job.evaluate_on_gpu ? 0 : job.key->slot_sizes[0];
+}
+
 std::uint64_t copy_bytes(const JobState& job) {
-  return 3 * job.key->slot_sizes[0] + job.key->slot_sizes[3];
+  return 3 * abc_bytes(job) + job.key->slot_sizes[3];
 }
 
 }  // namespace
@@ -24,8 +30,8 @@ void gpu_h2d(Context& ctx, devices::GpuLane& lane, Work work, devices::DeviceSlo
   run_gpu_stage(ctx, lane, work, gateway, stage, [&] {
     slot->anchor = g.current_anchor();
     slot->h2d_begin.record(g.copy);
-    devices::enqueue_h2d(*slot, job.a.data(), job.b.data(), job.c.data(), job.key->slot_sizes[0],
-                         job.z.data(), job.key->slot_sizes[3], g.copy);
+    devices::enqueue_h2d(*slot, job.a.data(), job.b.data(), job.c.data(), abc_bytes(job), job.z.data(),
+                         job.key->slot_sizes[3], g.copy);
     slot->h2d_end.record(g.copy);
     slot->h2d_recorded = true;
   });

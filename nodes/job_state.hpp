@@ -61,6 +61,10 @@ struct KeyState {
   std::uint64_t num_variables = 0;  ///< z[0] = 1 included
   unsigned log_domain_size = 0;
   bool has_cs = false;  ///< it has a constraint system to evaluate a, b, c with
+  /// The GPUs evaluate its jobs' a, b, c from z (its constraint system is resident with its SRS): synthesis
+  /// writes z alone and H2D copies z alone. Set at add_key: the CUDA backend in pinned mode, a key with a
+  /// constraint system whose SRS is in VRAM, Config::gpu_evaluate.
+  bool gpu_evaluates = false;
   /// Slot buffer sizes in bytes: a, b, c (domain) and z (variables), in the key's scalars.
   std::array<std::uint64_t, 4> slot_sizes{};
   std::uint64_t slot_bytes = 0;
@@ -75,8 +79,12 @@ struct KeyState {
   }
   /// The key as the GPUs know it.
   devices::GpuKey gpu_key() const {
-    return {"key " + std::to_string(id), name,
-            std::visit([](const auto& key) { return devices::AnyProvingKey(key.pk.get()); }, material)};
+    devices::GpuKey key{
+        "key " + std::to_string(id), name,
+        std::visit([](const auto& k) { return devices::AnyProvingKey(k.pk.get()); }, material), std::nullopt};
+    if (gpu_evaluates)
+      key.cs = std::visit([](const auto& k) { return devices::AnyConstraintSystem(k.cs.get()); }, material);
+    return key;
   }
 };
 
@@ -145,7 +153,8 @@ struct JobState : std::enable_shared_from_this<JobState> {
   devices::DeviceSlot* device_slot = nullptr;  ///< while bound to a GPU
   memory::ResidentHandle gpu_key;              ///< the key's SRS in that GPU's memory, in use by this job
   AnyCurveWork work = fresh_work(CurveId::bls12_381);  ///< set to the key's curve when the job is made
-  bool witness_checked = false;  ///< synthesis checked every row (else release verifies the proof)
+  bool witness_checked = false;  ///< every row is checked (else release verifies the proof)
+  bool evaluate_on_gpu = false;  ///< synthesis wrote z alone: the GPU evaluates a, b, c (and checks rows)
   bool verified = false;
   unsigned attempts = 1;  ///< proofs begun: more than one after a GPU went out of service under it
   JobResult result;       ///< written once, by whoever wins `delivered`; read by the sink

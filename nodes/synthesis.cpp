@@ -102,19 +102,24 @@ void run(Context& ctx, JobState& job, const CurveKey<Curve>& key, CurveWork<Curv
   const bool evaluate = fill_witness<Curve>(job, state, z);
   if (z.empty() || !z[0].is_one())
     throw Error(Errc::bad_input, "z[0] is not 1 (every R1CS witness starts with the constant 1)");
-  if (evaluate) {
-    if (!key.cs)
-      throw Error(Errc::invalid_argument, "key '" + state.name + "' has no constraint system to evaluate");
-    groth16::evaluate(*key.cs, std::span<const F>(z), a, b, c);
-  }
+  if (evaluate && !key.cs)
+    throw Error(Errc::invalid_argument, "key '" + state.name + "' has no constraint system to evaluate");
   // Rows can be checked only where c comes from C (or the caller): a key without its C matrix (a snarkjs
   // .zkey) computes c as a∘b, and release verifies the proof instead.
   job.witness_checked = ctx.settings.check_witness && (!evaluate || key.cs->c.has_value());
+  // On a GPU that holds the key's constraint system, a, b, c are made there from z and the rows checked there
+  // (gpu_done reads the verdict); a job proved again on the CPU after its GPU died evaluates here.
+  job.evaluate_on_gpu = evaluate && state.gpu_evaluates && job.gpu >= 0;
+  if (job.evaluate_on_gpu) {
+    const auto publics = z.subspan(1, state.num_public);
+    work.publics.assign(publics.begin(), publics.end());
+    return;
+  }
+  if (evaluate) groth16::evaluate(*key.cs, std::span<const F>(z), a, b, c);
   if (job.witness_checked) {
     if (const auto row = groth16::first_unsatisfied_row(std::span<const F>(a), std::span<const F>(b),
                                                         std::span<const F>(c)))
-      throw Error(Errc::bad_input, "the witness does not satisfy constraint row " + std::to_string(*row) +
-                                       " of key '" + state.name + "'");
+      throw Error(Errc::bad_input, unsatisfied_row_message(*row, state.name));
   }
   const auto publics = z.subspan(1, state.num_public);
   work.publics.assign(publics.begin(), publics.end());
