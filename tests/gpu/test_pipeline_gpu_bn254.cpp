@@ -7,123 +7,26 @@
 // with snarkjs's verifying key.
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <memory>
-#include <string>
-#include <variant>
 #include <vector>
 
-#include <proofline/graph/pipeline.hpp>
-#include <proofline/groth16/snarkjs_jobs.hpp>
-#include <proofline/groth16/snarkjs_json.hpp>
-#include <proofline/groth16/verifier.hpp>
-
-#include "snarkjs/helpers.hpp"
-#include "support/pipeline_hooks.hpp"
-#include "support/synthetic_keys.hpp"
+#include "gpu/pipeline_curves_support.hpp"
 
 using namespace proofline;
 using namespace proofline::graph;
 using proofline::graph::test::make_pipeline;
 using proofline::graph::test::TestConfig;
-using namespace std::chrono_literals;
 
 namespace {
 
-using BnFr = bn254::Fr;
-
-/// The bn128 fixture of snarkjs: its key and the verifying key from its verification_key.json.
-struct SnarkjsBn {
-  groth16::BasicSnarkjsKey<Bn254> key;
-  groth16::BasicPreparedVerifyingKey<Bn254> pvk;
-  std::filesystem::path wtns;
-};
-
-const SnarkjsBn& snarkjs_bn() {
-  static const SnarkjsBn fixture = [] {
-    const auto file = [](const char* name) { return snarkjs_test::fixture("bn128/chain_1024", name); };
-    auto any = groth16::load_any_snarkjs_key(file("circuit_final.zkey"));
-    REQUIRE(std::holds_alternative<groth16::BasicSnarkjsKey<Bn254>>(any));
-    return SnarkjsBn{
-        std::get<groth16::BasicSnarkjsKey<Bn254>>(std::move(any)),
-        groth16::prepare(groth16::read_snarkjs_verifying_key<Bn254>(file("verification_key.json"))),
-        file("witness.wtns")};
-  }();
-  return fixture;
-}
-
-template <class Curve>
-const test_support::BasicSyntheticKeys<Curve>& synthetic(unsigned log_size) {
-  static const auto k12 = test_support::make_synthetic_keys<Curve>(12, 512, 513);
-  static const auto k14 = test_support::make_synthetic_keys<Curve>(14, 514, 515);
-  return log_size == 12 ? *k12 : *k14;
-}
-
-TestConfig gpu_config(Mode mode) {
-  TestConfig config;
-  config.backend = Backend::cuda;
-  config.mode = mode;
-  config.host_budget = 8ull << 30;
-  config.max_log_n = 14;
-  config.verify = true;
-  return config;
-}
-
-/// A synthetic job whose witness a callback writes into the slot's views of the key's curve.
-template <class Curve>
-Job synthetic_job(const test_support::BasicSyntheticKeys<Curve>& c, KeyHandle key, std::uint64_t seed) {
-  WitnessCallback fill{[&c, seed](const WitnessTarget& t) {
-                         if constexpr (std::is_same_v<Curve, Bn254>)
-                           groth16::synthetic_witness_into(*c.cs, c.options, seed, t.bn254_z.unchecked());
-                         else
-                           groth16::synthetic_witness_into(*c.cs, c.options, seed, t.z.unchecked());
-                       },
-                       WitnessCallback::Fills::witness, Curve::id};
-  return Job{
-      .key = key, .witness = std::move(fill), .label = std::string(Curve::name) + " " + std::to_string(seed)};
-}
-
-JobResult await(Submission& s) {
-  REQUIRE_MESSAGE(s.result.wait_for(600s) == std::future_status::ready, "job " << s.id << " never finished");
-  return s.result.get();
-}
-
-/// The proof verifies with `pvk` and, with its first public input changed, does not; only the result fields
-/// of the key's curve are set.
-template <class Curve>
-void check_proof(const groth16::BasicPreparedVerifyingKey<Curve>& pvk, const JobResult& r) {
-  using F = typename Curve::Fr;
-  REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
-  CHECK(r.curve == Curve::id);
-  CHECK(r.gpu >= 0);
-  constexpr bool bn = std::is_same_v<Curve, Bn254>;
-  CHECK(r.proof.has_value() != bn);
-  CHECK(r.bn254_proof.has_value() == bn);
-  const auto& proof = [&]() -> const auto& {
-    if constexpr (bn)
-      return r.bn254_proof;
-    else
-      return r.proof;
-  }
-  ();
-  REQUIRE(proof);
-  std::vector<F> inputs;
-  if constexpr (bn)
-    inputs = r.bn254_public_inputs;
-  else
-    inputs = r.public_inputs;
-  CHECK(groth16::verify(pvk, std::span<const F>(inputs), *proof));
-  inputs.at(0) += F::one();
-  CHECK_FALSE(groth16::verify(pvk, std::span<const F>(inputs), *proof));
-}
+using namespace proofline::gpu_test;
 
 /// Registers a BN254 key of 2^14 rows, a BLS12-381 key of 2^12, a BN254 key of 2^12 and snarkjs's bn128 key
 /// (in that order, or with the BLS12-381 key first), proves `rounds` jobs of each interleaved and checks
 /// every proof. Returns the pipeline's stats after shutdown.
 PipelineStats prove_both_curves(TestConfig config, bool bls_first, int rounds) {
-  const auto& bn14 = synthetic<Bn254>(14);
-  const auto& bn12 = synthetic<Bn254>(12);
-  const auto& bls12 = synthetic<Bls12_381>(12);
+  const auto& bn14 = synthetic_keys<Bn254>(14);
+  const auto& bn12 = synthetic_keys<Bn254>(12);
+  const auto& bls12 = synthetic_keys<Bls12_381>(12);
   const SnarkjsBn& fixture = snarkjs_bn();
   Pipeline pipeline = make_pipeline(config);
   REQUIRE(pipeline.backend() == Backend::cuda);
@@ -132,8 +35,7 @@ PipelineStats prove_both_curves(TestConfig config, bool bls_first, int rounds) {
   const KeyHandle k_bn14 = pipeline.add_key(bn14.spec("bn-14"));
   if (!bls_first) k_bls = pipeline.add_key(bls12.spec("bls-12"));
   const KeyHandle k_bn12 = pipeline.add_key(bn12.spec("bn-12"));
-  const KeyHandle k_snarkjs =
-      pipeline.add_key(BasicKeySpec<Bn254>{"snarkjs", fixture.key.pk, fixture.key.cs, fixture.key.vk});
+  const KeyHandle k_snarkjs = pipeline.add_key(fixture.spec("snarkjs"));
 
   std::vector<std::pair<int, Submission>> submitted;
   for (int i = 0; i < rounds; ++i) {
@@ -144,7 +46,7 @@ PipelineStats prove_both_curves(TestConfig config, bool bls_first, int rounds) {
   }
   for (auto& [kind, submission] : submitted) {
     CAPTURE(kind);
-    const JobResult r = await(submission);
+    const JobResult r = await_result(submission);
     switch (kind) {
       case 0:
         check_proof(bn14.pvk, r);
@@ -188,8 +90,8 @@ TEST_CASE("pipeline/gpu/bn254/BN254 and BLS12-381 keys stream their SRS from hos
   config.srs_stream_buffer = 1 << 20;  // 16384 BN254 G1 points a batch: the 2^14 key's MSMs take several
   const PipelineStats stats = prove_both_curves(config, false, 2);
   const std::uint64_t expected =
-      2 * (synthetic<Bn254>(14).pk->query_bytes() + synthetic<Bls12_381>(12).pk->query_bytes() +
-           synthetic<Bn254>(12).pk->query_bytes() + snarkjs_bn().key.pk->query_bytes());
+      2 * (synthetic_keys<Bn254>(14).pk->query_bytes() + synthetic_keys<Bls12_381>(12).pk->query_bytes() +
+           synthetic_keys<Bn254>(12).pk->query_bytes() + snarkjs_bn().key.pk->query_bytes());
   std::uint64_t bytes = 0, batches = 0;
   for (const GpuStats& gpu : stats.gpus) {
     bytes += gpu.srs_stream_bytes;

@@ -4,80 +4,21 @@
 // as the host's check finds; with gpu_evaluate off the host evaluates and a, b, c are copied as before.
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include <proofline/graph/observe.hpp>
-#include <proofline/graph/pipeline.hpp>
-#include <proofline/groth16/snarkjs_jobs.hpp>
-#include <proofline/groth16/snarkjs_json.hpp>
-#include <proofline/groth16/verifier.hpp>
 #include <proofline/trace/snapshot.hpp>
 
-#include "snarkjs/helpers.hpp"
-#include "support/pipeline_hooks.hpp"
-#include "support/synthetic_keys.hpp"
+#include "gpu/pipeline_curves_support.hpp"
 
 using namespace proofline;
 using namespace proofline::graph;
 using proofline::graph::test::make_pipeline;
-using proofline::graph::test::TestConfig;
-using namespace std::chrono_literals;
 
 namespace {
 
-template <class Curve>
-const test_support::BasicSyntheticKeys<Curve>& keys_of(unsigned log_size) {
-  static const auto k12 = test_support::make_synthetic_keys<Curve>(12, 620, 621);
-  static const auto k14 = test_support::make_synthetic_keys<Curve>(14, 622, 623);
-  return log_size == 12 ? *k12 : *k14;
-}
-
-TestConfig config(bool gpu_evaluate) {
-  TestConfig c;
-  c.backend = Backend::cuda;
-  c.host_budget = 8ull << 30;
-  c.max_log_n = 14;
-  c.verify = true;
-  c.gpu_evaluate = gpu_evaluate;
-  return c;
-}
-
-/// A synthetic job whose witness a callback writes; `broken` changes the last variable after, so that some
-/// row no longer holds.
-template <class Curve>
-Job job_of(const test_support::BasicSyntheticKeys<Curve>& c, KeyHandle key, std::uint64_t seed,
-           bool broken = false) {
-  WitnessCallback fill{[&c, seed, broken](const WitnessTarget& t) {
-                         auto z = [&] {
-                           if constexpr (std::is_same_v<Curve, Bn254>)
-                             return t.bn254_z.unchecked();
-                           else
-                             return t.z.unchecked();
-                         }();
-                         groth16::synthetic_witness_into(*c.cs, c.options, seed, z);
-                         if (broken) z.back() += Curve::Fr::one();
-                       },
-                       WitnessCallback::Fills::witness, Curve::id};
-  return Job{.key = key, .witness = std::move(fill), .label = std::to_string(seed)};
-}
-
-JobResult await(Submission& s) {
-  REQUIRE_MESSAGE(s.result.wait_for(600s) == std::future_status::ready, "job " << s.id << " never finished");
-  return s.result.get();
-}
-
-template <class Curve>
-bool verifies(const test_support::BasicSyntheticKeys<Curve>& c, const JobResult& r) {
-  using F = typename Curve::Fr;
-  if constexpr (std::is_same_v<Curve, Bn254>)
-    return r.bn254_proof && groth16::verify(c.pvk, std::span<const F>(r.bn254_public_inputs), *r.bn254_proof);
-  else
-    return r.proof && groth16::verify(c.pvk, std::span<const F>(r.public_inputs), *r.proof);
-}
+using namespace proofline::gpu_test;
 
 /// Bytes the H2D spans of the run carried.
 std::uint64_t h2d_bytes(Pipeline& pipeline) {
@@ -95,50 +36,41 @@ std::uint64_t h2d_bytes(Pipeline& pipeline) {
 
 TEST_CASE(
     "pipeline/gpu/evaluate/a, b, c made on the GPU: both curves prove and verify and only z is copied") {
-  const auto& bls = keys_of<Bls12_381>(12);
-  const auto& bn = keys_of<Bn254>(14);
-  const auto bn_zkey =
-      groth16::load_any_snarkjs_key(snarkjs_test::fixture("bn128/chain_1024", "circuit_final.zkey"));
-  REQUIRE(std::holds_alternative<groth16::BasicSnarkjsKey<Bn254>>(bn_zkey));
-  const auto& fixture = std::get<groth16::BasicSnarkjsKey<Bn254>>(bn_zkey);
-  const auto fixture_pvk = groth16::prepare(groth16::read_snarkjs_verifying_key<Bn254>(
-      snarkjs_test::fixture("bn128/chain_1024", "verification_key.json")));
+  const auto& bls = synthetic_keys<Bls12_381>(12);
+  const auto& bn = synthetic_keys<Bn254>(14);
+  const SnarkjsBn& fixture = snarkjs_bn();
+  const groth16::BasicProvingKey<Bn254>& fixture_pk = *fixture.key.pk;
   for (const bool on_gpu : {true, false}) {
     CAPTURE(on_gpu);
-    Pipeline pipeline = make_pipeline(config(on_gpu));
+    Pipeline pipeline = make_pipeline(gpu_config(Mode::pinned, on_gpu));
     const KeyHandle k_bls = pipeline.add_key(bls.spec("bls"));
     const KeyHandle k_bn = pipeline.add_key(bn.spec("bn"));
-    const KeyHandle k_zkey =
-        pipeline.add_key(BasicKeySpec<Bn254>{"zkey", fixture.pk, fixture.cs, fixture.vk});
+    const KeyHandle k_zkey = pipeline.add_key(fixture.spec("zkey"));
     std::vector<std::pair<int, Submission>> submitted;
     for (std::uint64_t i = 0; i < 4; ++i) {
-      submitted.emplace_back(0, pipeline.submit(job_of(bls, k_bls, 40 + i)));
-      submitted.emplace_back(1, pipeline.submit(job_of(bn, k_bn, 50 + i)));
-      submitted.emplace_back(2, pipeline.submit(Job{.key = k_zkey,
-                                                    .witness = WtnsFile{snarkjs_test::fixture(
-                                                        "bn128/chain_1024", "witness.wtns")}}));
+      submitted.emplace_back(0, pipeline.submit(synthetic_job(bls, k_bls, 40 + i)));
+      submitted.emplace_back(1, pipeline.submit(synthetic_job(bn, k_bn, 50 + i)));
+      submitted.emplace_back(2, pipeline.submit(Job{.key = k_zkey, .witness = WtnsFile{fixture.wtns}}));
     }
     std::uint64_t z_bytes = 0, all_bytes = 0;
     for (auto& [kind, s] : submitted) {
       CAPTURE(kind);
-      const JobResult r = await(s);
-      REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
-      CHECK(r.gpu >= 0);
+      const JobResult r = await_result(s);
+      // Both curves' scalars are 32 bytes: z alone, or z and a, b, c over the domain.
+      const auto count = [&](const auto& pk) {
+        z_bytes += pk.num_variables * 32;
+        all_bytes += (pk.num_variables + 3 * pk.domain_size()) * 32;
+      };
       if (kind == 0) {
-        CHECK(verifies(bls, r));
-        z_bytes += bls.pk->num_variables * 32;
-        all_bytes += (bls.pk->num_variables + 3 * bls.pk->domain_size()) * 32;
+        check_proof(bls.pvk, r);
+        count(*bls.pk);
       } else if (kind == 1) {
-        CHECK(verifies(bn, r));
-        z_bytes += bn.pk->num_variables * 32;
-        all_bytes += (bn.pk->num_variables + 3 * bn.pk->domain_size()) * 32;
+        check_proof(bn.pvk, r);
+        count(*bn.pk);
       } else {
+        check_proof(fixture.pvk, r);
         CHECK(r.verified);  // no C: c = a∘b, so the proof is verified before it is reported
-        REQUIRE(r.bn254_proof);
-        CHECK(
-            groth16::verify(fixture_pvk, std::span<const bn254::Fr>(r.bn254_public_inputs), *r.bn254_proof));
-        z_bytes += fixture.pk->num_variables * 32;
-        all_bytes += (fixture.pk->num_variables + 3 * fixture.pk->domain_size()) * 32;
+        count(fixture_pk);
       }
     }
     pipeline.drain();
@@ -149,8 +81,8 @@ TEST_CASE(
 }
 
 TEST_CASE("pipeline/gpu/evaluate/a witness that breaks a row fails naming the row the host check finds") {
-  const auto& bls = keys_of<Bls12_381>(14);
-  const auto& bn = keys_of<Bn254>(12);
+  const auto& bls = synthetic_keys<Bls12_381>(14);
+  const auto& bn = synthetic_keys<Bn254>(12);
   // The row each broken witness fails, by the host's own check of the constraint system.
   const auto first_bad = []<class Curve>(const test_support::BasicSyntheticKeys<Curve>& c,
                                          std::uint64_t seed) {
@@ -163,14 +95,14 @@ TEST_CASE("pipeline/gpu/evaluate/a witness that breaks a row fails naming the ro
   };
   for (const bool on_gpu : {true, false}) {
     CAPTURE(on_gpu);
-    Pipeline pipeline = make_pipeline(config(on_gpu));
+    Pipeline pipeline = make_pipeline(gpu_config(Mode::pinned, on_gpu));
     const KeyHandle k_bls = pipeline.add_key(bls.spec("bls"));
     const KeyHandle k_bn = pipeline.add_key(bn.spec("bn"));
-    Submission good_bls = pipeline.submit(job_of(bls, k_bls, 60));
-    Submission bad_bls = pipeline.submit(job_of(bls, k_bls, 61, true));
-    Submission bad_bn = pipeline.submit(job_of(bn, k_bn, 62, true));
-    Submission good_bn = pipeline.submit(job_of(bn, k_bn, 63));
-    const JobResult r_bad_bls = await(bad_bls), r_bad_bn = await(bad_bn);
+    Submission good_bls = pipeline.submit(synthetic_job(bls, k_bls, 60));
+    Submission bad_bls = pipeline.submit(synthetic_job(bls, k_bls, 61, true));
+    Submission bad_bn = pipeline.submit(synthetic_job(bn, k_bn, 62, true));
+    Submission good_bn = pipeline.submit(synthetic_job(bn, k_bn, 63));
+    const JobResult r_bad_bls = await_result(bad_bls), r_bad_bn = await_result(bad_bn);
     REQUIRE(r_bad_bls.error);
     CHECK(r_bad_bls.error->code == Errc::bad_input);
     CHECK_MESSAGE(r_bad_bls.error->message.find(first_bad(bls, 61) + "bls'") != std::string::npos,
@@ -179,8 +111,8 @@ TEST_CASE("pipeline/gpu/evaluate/a witness that breaks a row fails naming the ro
     CHECK(r_bad_bn.error->code == Errc::bad_input);
     CHECK_MESSAGE(r_bad_bn.error->message.find(first_bad(bn, 62) + "bn'") != std::string::npos,
                   r_bad_bn.error->message);
-    CHECK(verifies(bls, await(good_bls)));
-    CHECK(verifies(bn, await(good_bn)));
+    check_proof(bls.pvk, await_result(good_bls));
+    check_proof(bn.pvk, await_result(good_bn));
     pipeline.shutdown();
     CHECK(pipeline.stats().pool.bytes_leased == 0);
   }
