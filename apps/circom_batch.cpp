@@ -103,10 +103,9 @@ Plan plan_batch(CircomBatch& b, graph::Config& config) {
     else
       p.refused.push_back({b.jobs[i].label, std::move(why)});
   }
-  // The GPU NTT starts at 2^10 rows, and the GPU kernels are BLS12-381's: small circuits and keys of
-  // another curve go to the CPU unless the GPU was asked for (which then refuses them, naming why).
-  if (config.backend == graph::Backend::automatic &&
-      (p.log_domain_size < cuda::NttEngine::min_log_n || p.curve != CurveId::bls12_381))
+  // The GPU NTT starts at 2^10 rows: smaller circuits, of either curve, go to the CPU unless the GPU was
+  // asked for (which then refuses them, naming why).
+  if (config.backend == graph::Backend::automatic && p.log_domain_size < cuda::NttEngine::min_log_n)
     config.backend = graph::Backend::cpu;
   return p;
 }

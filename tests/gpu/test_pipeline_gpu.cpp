@@ -1,5 +1,5 @@
 // The pipeline on the CUDA backend (runs only where a GPU exists): mixed 2^12 and 2^14 jobs prove and verify,
-// a BN254 key is refused (the kernels are BLS12-381's), baseline mode proves with the same kernels, faults in
+// baseline mode proves with the same kernels, faults in
 // the GPU stages fail only their job, device slots bound the jobs on a GPU, the graph runs in a two-thread
 // arena, and keys that do not fit VRAM together are evicted least recently used first and come back when
 // needed.
@@ -145,25 +145,6 @@ TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and eve
   CHECK(trace::bytes_per_second(snapshot, *h2d) > 1e9);
   pipeline.shutdown();
   CHECK(pipeline.stats().pool.bytes_leased == 0);
-}
-
-TEST_CASE("pipeline/gpu/a BN254 key is refused at add_key naming its curve and BLS12-381 keys still prove") {
-  Pipeline pipeline = make_pipeline(gpu_config());
-  REQUIRE(pipeline.backend() == Backend::cuda);
-  // Refused before anything of the key is read: the GPU kernels are BLS12-381's.
-  CHECK_THROWS_WITH_AS(
-      pipeline.add_key(BasicKeySpec<Bn254>{.name = "bn"}),
-      doctest::Contains(
-          "the CUDA backend proves BLS12-381 keys; key 'bn' is BN254 (bn128): use the CPU backend"),
-      Error);
-  const GpuCircuit& c = gpu_circuit(12);
-  const KeyHandle key = pipeline.add_key(c.spec("n12"));
-  Submission s = pipeline.submit(gpu_job(c, key, 77));
-  const JobResult r = await(s);
-  REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
-  CHECK(r.curve == CurveId::bls12_381);
-  CHECK(verifies(c, r));
-  pipeline.shutdown();
 }
 
 TEST_CASE("pipeline/gpu/baseline mode proves with the same kernels") {
