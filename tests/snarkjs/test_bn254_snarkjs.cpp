@@ -157,7 +157,8 @@ TEST_CASE("apps/batch_prove/a bn128 zkey proves its wtns files on the CPU into b
   std::filesystem::copy_file(bn("chain_16", "witness.wtns"), dir / "B.wtns");
   const auto zkey = bn("chain_16", "circuit_final.zkey");
   const auto out = dir / "out";
-  // The default backend: a bn128 key goes to the CPU whether or not there is a GPU.
+  // The default backend: a circuit below the GPU NTT's 2^10 rows goes to the CPU whether or not there is a
+  // GPU.
   test_support::ProgramOutcome o = run_program(
       PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --verify --zkey " + zkey.string() + " --wtns " +
                                  (dir / "A.wtns").string() + " " + (dir / "B.wtns").string() + " --out " +
@@ -230,7 +231,7 @@ TEST_CASE("apps/batch_prove/curve bn254 proves the synthetic workload and export
   groth16::test::TempDir dir;
   test_support::ProgramOutcome o =
       run_program(PROOFLINE_BATCH_PROVE,
-                  "--no-progress --threads 2 --synthetic 8 --count 3 --curve bn254 "
+                  "--no-progress --backend cpu --threads 2 --synthetic 8 --count 3 --curve bn254 "
                   "--verify --out " +
                       (dir / "proofs").string());
   INFO(o.out << o.err);
@@ -279,9 +280,10 @@ TEST_CASE("apps/batch_prove/key-cache keeps bn254 and bls12-381 keys apart and l
   groth16::test::TempDir dir;
   const std::string cache = (dir / "cache").string();
   const auto run = [&](const std::string& curve) {
-    test_support::ProgramOutcome o = run_program(
-        PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --synthetic 7 --count 2 --verify --curve " + curve +
-                                   " --key-cache " + cache);
+    test_support::ProgramOutcome o =
+        run_program(PROOFLINE_BATCH_PROVE,
+                    "--no-progress --backend cpu --threads 2 --synthetic 7 --count 2 --verify --curve " +
+                        curve + " --key-cache " + cache);
     INFO(o.out << o.err);
     REQUIRE(o.code == 0);
     CHECK(contains(o.out, "proofs 2/2 (verified 2)"));

@@ -77,8 +77,8 @@ static void count_result(pl_job* job, void* user_data) {
   __atomic_add_fetch((int*)user_data, 1, __ATOMIC_SEQ_CST);
 }
 
-/* Checks a finished job's proof every way its curve has: its uncompressed points (384 bytes for BLS12-381, 256
- * bytes of EIP-197 points for BN254), BLS12-381's 192-byte encoding, and snarkjs's JSON. */
+/* Checks a finished job's proof every way its curve has: its uncompressed points (384 bytes for BLS12-381,
+ * 256 bytes of EIP-197 points for BN254), BLS12-381's 192-byte encoding, and snarkjs's JSON. */
 static int check_proof(pl_job* job, const pl_vk* vk, int32_t curve) {
   uint8_t proof[PL_PROOF_BYTES];
   uint8_t points[PL_PROOF_UNCOMPRESSED_BYTES_BLS12_381];
