@@ -58,10 +58,12 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
   cli.integer("--seed", "S", "circuit and witness seed (never the proofs' r, s; default 1)", o.seed,
               Bounds<std::uint64_t>{0, max_seed});
   cli.choice("--curve",
-             "the synthetic circuit's curve: bls12-381 (default) or bn254 (circom's bn128; proved on the CPU "
-             "backend: the GPU kernels are BLS12-381's)",
+             "the synthetic circuit's curve: bls12-381 (default) or bn254 (circom's bn128); either proves on "
+             "either backend",
              o.curve, Choices<CurveId>{{"bls12-381", CurveId::bls12_381}, {"bn254", CurveId::bn254}});
-  cli.path("--key-cache", "DIR", "keep the (known-trapdoor, test-only) keys in DIR between runs",
+  cli.path("--key-cache", "DIR",
+           "keep the (known-trapdoor, test-only) keys of either curve in DIR between runs (BLS12-381's as "
+           "native .plkey files, BN254's as .zkey files)",
            o.key_cache);
   cli.flag("--presynthesize",
            "make the jobs' z, a, b, c before the timed batch (distinct witnesses up to 16 GiB, or half of "
@@ -77,7 +79,7 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
 void add_snarkjs(OptionParser& cli, BatchOptions& o) {
   cli.group("snarkjs (circom) keys and witnesses, instead of the synthetic workload");
   cli.path("--zkey", "KEY.zkey",
-           "a snarkjs Groth16 key, bls12381 or bn128 (the curve from the file; bn128 keys prove on the CPU "
+           "a snarkjs Groth16 key, bls12381 or bn128 (the curve from the file; either proves on either "
            "backend)",
            o.zkey);
   cli.values("--wtns", "A.wtns B.wtns...",
@@ -219,8 +221,6 @@ void check_combination(BatchOptions& o) {
     throw OptionError("--export-snarkjs writes the synthetic workload; it does not take --zkey or --wtns");
   if (o.zkey && o.curve != CurveId::bls12_381)
     throw OptionError("--curve sets the synthetic circuit's curve; a --zkey names its own");
-  if (o.key_cache && o.curve != CurveId::bls12_381)
-    throw OptionError("--key-cache holds BLS12-381 keys; a bn254 synthetic key is made each run");
 }
 
 }  // namespace

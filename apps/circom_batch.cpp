@@ -59,15 +59,6 @@ Plan read_key(const CircomBatch& b) {
   return plan;
 }
 
-/// In-process witnesses (circom's generator) are BLS12-381's: a key of another curve takes .wtns files.
-void check_generator_curve(const CircomBatch& b, const Plan& plan) {
-  if (plan.curve == CurveId::bls12_381) return;
-  throw Error(Errc::bad_input, b.zkey.string() + ": the key is " + std::string(curve_name(plan.curve)) +
-                                   " (bn128), and witnesses computed in-process (--circuit, --input) are "
-                                   "BLS12-381's (circom --prime bls12381); give the witnesses as .wtns "
-                                   "files (snarkjs wtns calculate)");
-}
-
 /// Why a job cannot be proved, found without proving it; empty when it looks fine. With `deep`, an input
 /// is run through the generator too (fail-fast checks everything before proving).
 std::string precheck(const CircomJobSpec& job, const Plan& plan, bool deep) {
@@ -75,16 +66,14 @@ std::string precheck(const CircomJobSpec& job, const Plan& plan, bool deep) {
     if (!job.from_input) {
       const groth16::WtnsHeader header = groth16::check_wtns(job.source, plan.curve);
       groth16::check_wtns_length(job.source, header, plan.num_variables, plan.key_name + ".zkey");
-    } else if (plan.curve != CurveId::bls12_381) {
-      return job.source.string() +
-             ": an input JSON gives a BLS12-381 witness (circom --prime bls12381), the "
-             "key is " +
-             std::string(curve_name(plan.curve)) + " (bn128): give its witness as a .wtns file";
     } else if (!plan.generator) {
       return job.source.string() + ": an input JSON needs the circuit's generator (--circuit CIRCUIT_cpp/)";
     } else {
       const std::string text = circom::read_input_file(job.source);
-      if (deep) plan.generator->compute(text);
+      if (deep && plan.curve == CurveId::bn254)
+        plan.generator->compute_bn254(text);
+      else if (deep)
+        plan.generator->compute(text);
     }
   } catch (const Error& e) {
     const std::string what = e.what();
@@ -97,8 +86,8 @@ Plan plan_batch(CircomBatch& b, graph::Config& config) {
   Plan p = setup_step([&] {
     Plan plan = read_key(b);
     if (b.circuit) {
-      check_generator_curve(b, plan);
       plan.generator = circom::WitnessGenerator::open(*b.circuit, b.build);
+      plan.generator->check_curve(plan.curve, b.zkey.string());
       plan.generator->check_fits(plan.num_variables, b.zkey.string());
     }
     return plan;
@@ -114,10 +103,9 @@ Plan plan_batch(CircomBatch& b, graph::Config& config) {
     else
       p.refused.push_back({b.jobs[i].label, std::move(why)});
   }
-  // The GPU NTT starts at 2^10 rows, and the GPU kernels are BLS12-381's: small circuits and keys of
-  // another curve go to the CPU unless the GPU was asked for (which then refuses them, naming why).
-  if (config.backend == graph::Backend::automatic &&
-      (p.log_domain_size < cuda::NttEngine::min_log_n || p.curve != CurveId::bls12_381))
+  // The GPU NTT starts at 2^10 rows: smaller circuits, of either curve, go to the CPU unless the GPU was
+  // asked for (which then refuses them, naming why).
+  if (config.backend == graph::Backend::automatic && p.log_domain_size < cuda::NttEngine::min_log_n)
     config.backend = graph::Backend::cpu;
   return p;
 }

@@ -50,9 +50,9 @@ void print_usage(std::FILE* out, const std::vector<apps::Subcommand>& commands) 
   std::fprintf(
       out,
       "usage: proofline COMMAND [ARGS]    (proofline COMMAND --help for each)\n"
-      "Proves circom circuits (keys from snarkjs) with Groth16 on BLS12-381 (--prime bls12381), on the\n"
-      "GPU when there is one, alone or as a fleet of workers fed from PostgreSQL; bn128 (BN254) keys\n"
-      "prove on the CPU from .wtns witnesses.\n\n"
+      "Proves circom circuits (keys from snarkjs) with Groth16 on BLS12-381 (--prime bls12381) or BN254\n"
+      "(bn128, circom's default prime), on the GPU when there is one, alone or as a fleet of workers fed\n"
+      "from PostgreSQL.\n\n"
       "commands:\n");
   for (const apps::Subcommand& c : commands) std::fprintf(out, "  %-8s %s\n", c.name, c.summary);
 }

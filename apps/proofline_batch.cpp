@@ -21,13 +21,12 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* about =
-    "Proves many circom witnesses with one snarkjs Groth16 key (bls12381, or bn128 on the CPU from .wtns "
-    "files), loaded once: .wtns files, or "
-    "input "
-    "JSON whose witnesses the circuit's circom --c generator computes in-process, in parallel, straight into "
-    "pinned memory. Each proof is verified with the key and written (snarkjs's proof.json and public.json) "
-    "as "
-    "soon as it is made: under --out DIR named after its witness or input, or where a manifest says.";
+    "Proves many circom witnesses with one snarkjs Groth16 key (bls12381 or bn128, on either backend), "
+    "loaded "
+    "once: .wtns files, or input JSON whose witnesses the circuit's circom --c generator (compiled for the "
+    "key's prime) computes in-process, in parallel, straight into pinned memory. Each proof is verified with "
+    "the key and written (snarkjs's proof.json and public.json) as soon as it is made: under --out DIR named "
+    "after its witness or input, or where a manifest says.";
 constexpr const char* exit_codes =
     "Exit codes: 0 every proof written (and verified); 1 some jobs failed (each named on stderr with its "
     "problem, then a summary; the others were proven); 2 unusable key, circuit, manifest or options, outputs "
@@ -62,9 +61,9 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
       "usage: proofline batch KEY.zkey (--wtns FILES | --circuit CIRCUIT_cpp/ --input FILES) --out DIR\n"
       "       proofline batch KEY.zkey [--circuit CIRCUIT_cpp/] --manifest JOBS.jsonl|JOBS.csv",
       about);
-  cli.positional("KEY.zkey",
-                 "snarkjs's Groth16 key: bls12381 (circom --prime bls12381), or bn128 with .wtns witnesses",
-                 zkey);
+  cli.positional(
+      "KEY.zkey",
+      "snarkjs's Groth16 key: bls12381 (circom --prime bls12381) or bn128 (circom's default prime)", zkey);
   cli.group("jobs");
   cli.values("--wtns", "A.wtns B.wtns...", "witness files, one job each",
              [&s](std::string_view file) { s.wtns.emplace_back(file); });

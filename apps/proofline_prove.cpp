@@ -18,14 +18,10 @@ namespace proofline::apps {
 namespace {
 
 constexpr const char* about =
-    "Proves one circom witness with a snarkjs Groth16 key (bls12381, or bn128 on the CPU from a .wtns), as "
-    "rapidsnark's prover does: from a "
-    ".wtns "
-    "file, or from input JSON with the witness computed in-process by the circuit's circom --c generator "
-    "(built "
-    "once and cached). The proof is verified with the key before PROOF.json and PUBLIC.json (snarkjs's "
-    "formats) "
-    "are written.";
+    "Proves one circom witness with a snarkjs Groth16 key (bls12381 or bn128, on either backend), as "
+    "rapidsnark's prover does: from a .wtns file, or from input JSON with the witness computed in-process by "
+    "the circuit's circom --c generator (built once and cached; compiled for the key's prime). The proof is "
+    "verified with the key before PROOF.json and PUBLIC.json (snarkjs's formats) are written.";
 constexpr const char* exit_codes =
     "Exit codes: 0 proof written (and verified); 1 the witness or input failed (not JSON, an unknown signal, "
     "witness does not satisfy the circuit, ...); 2 unusable key, files or options.";
@@ -48,9 +44,9 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
       "usage: proofline prove KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json\n"
       "       proofline prove KEY.zkey --circuit CIRCUIT_cpp/ --input INPUT.json PROOF.json PUBLIC.json",
       about);
-  cli.positional("KEY.zkey",
-                 "snarkjs's Groth16 key: bls12381 (circom --prime bls12381), or bn128 with a .wtns witness",
-                 zkey);
+  cli.positional(
+      "KEY.zkey",
+      "snarkjs's Groth16 key: bls12381 (circom --prime bls12381) or bn128 (circom's default prime)", zkey);
   if (!input)
     cli.positional("WITNESS.wtns", "the witness (snarkjs wtns calculate, or circom's generator)", witness);
   cli.positional("PROOF.json", "where the proof goes (snarkjs's proof.json)", proof);

@@ -37,7 +37,12 @@ struct WitnessRun {
 std::string make_witness(const circom::WitnessGenerator& generator, const fs::path& input,
                          const fs::path& wtns) {
   try {
-    groth16::write_wtns(wtns, generator.compute(circom::read_input_file(input)));
+    // The .wtns header names the circuit's prime, as snarkjs's does.
+    const std::string text = circom::read_input_file(input);
+    if (generator.curve() == CurveId::bn254)
+      groth16::write_wtns(wtns, generator.compute_bn254(text));
+    else
+      groth16::write_wtns(wtns, generator.compute(text));
     return {};
   } catch (const Error& e) {
     const std::string what = e.what();

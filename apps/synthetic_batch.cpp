@@ -109,13 +109,11 @@ ResultCollector::Writer proof_writer(const BatchOptions& o, const Run& run) {
   };
 }
 
-/// The pipeline's configuration for one run: its mode, results into `results`; a BN254 circuit goes to the
-/// CPU unless a backend was asked for (the CUDA backend then refuses its key, naming why).
+/// The pipeline's configuration for one run: its mode, results into `results`. Either curve runs on the
+/// backend asked for (automatic: the GPU when there is one).
 graph::Config run_config(const BatchOptions& o, const Run& run, ResultCollector& results) {
   graph::Config config = o.config;
   config.mode = run.mode;
-  if (o.curve != CurveId::bls12_381 && config.backend == graph::Backend::automatic)
-    config.backend = graph::Backend::cpu;
   results.attach(config, proof_writer(o, run));
   return config;
 }

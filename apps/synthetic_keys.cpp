@@ -43,20 +43,17 @@ groth16::BasicSetupOptions<Curve> setup_options(const graph::Config& config, gra
   return setup;
 }
 
-/// The keys from the trapdoor of --seed, or (BLS12-381) from the key cache.
+/// The keys from the trapdoor of --seed, or from the key cache (either curve: each file records its own).
 template <class Curve>
 groth16::BasicKeyPair<Curve> setup_keys(const BatchOptions& o,
                                         const groth16::BasicConstraintSystem<Curve>& cs,
                                         const groth16::BasicSetupOptions<Curve>& setup,
-                                        [[maybe_unused]] const SyntheticSetup<Curve>& s,
-                                        [[maybe_unused]] bool& loaded) {
-  if constexpr (std::is_same_v<Curve, Bls12_381>) {
-    if (o.key_cache)
-      return groth16::load_or_setup(
-          cs,
-          groth16::KeyCacheRequest{*o.key_cache, groth16::synthetic_circuit_name(s.circuit_options), o.seed},
-          setup, &loaded);
-  }
+                                        const SyntheticSetup<Curve>& s, bool& loaded) {
+  if (o.key_cache)
+    return groth16::load_or_setup(
+        cs,
+        groth16::KeyCacheRequest{*o.key_cache, groth16::synthetic_circuit_name(s.circuit_options), o.seed},
+        setup, &loaded);
   return groth16::setup_from_trapdoor(cs, groth16::trapdoor_from_seed<Curve>(o.seed), setup);
 }
 

@@ -1,13 +1,18 @@
-// pl_job: waiting, polling, cancelling, and the result as a proof (192 bytes or snarkjs JSON) and inputs.
+// pl_job: waiting, polling, cancelling, and the result (on the key's curve) as a proof (192 bytes compressed
+// for BLS12-381, uncompressed points for either curve, or snarkjs JSON) and its public inputs.
 #include <chrono>
 #include <cstring>
+#include <span>
 #include <type_traits>
+#include <vector>
 
+#include <proofline/arith/curve_encoding.hpp>
 #include <proofline/capi/detail/objects.hpp>
 #include <proofline/capi/detail/registry.hpp>
 #include <proofline/capi/detail/scalars.hpp>
 #include <proofline/capi/detail/text_out.hpp>
 #include <proofline/capi/detail/versioned.hpp>
+#include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 
 namespace proofline::capi {
@@ -30,11 +35,50 @@ pl_status outcome(const Job& job) {
   return fail(status_of(r.error->code), r.error->message);
 }
 
-/// The job's proof, or its failure as a StatusError.
-const groth16::Proof& proof_of(const Job& job) {
+/// The job's result once it has a proof (of either curve), or its failure as a StatusError.
+const graph::JobResult& proved(const Job& job) {
   const pl_status status = outcome(job);
-  if (status != PL_OK) throw_status(status, job.result.error->message);
-  return *job.result.proof;
+  if (status != PL_OK) throw_status(status, job.result.error ? job.result.error->message : "no proof");
+  return job.result;
+}
+
+/// The job's BLS12-381 proof: the 192-byte encoding is that curve's only.
+const groth16::Proof& bls12_381_proof(const Job& job) {
+  const graph::JobResult& r = proved(job);
+  if (r.curve != CurveId::bls12_381)
+    throw_status(PL_ERR_INVALID_ARGUMENT,
+                 "the 192-byte compressed encoding is BLS12-381's; the job's key is " +
+                     std::string(curve_name(r.curve)) +
+                     " (bn128): use pl_job_proof_uncompressed or pl_job_proof_json");
+  return *r.proof;
+}
+
+/// BN254's: Ethereum's EIP-196/197 points (groth16::encode_proof).
+std::vector<std::uint8_t> uncompressed(const groth16::BasicProof<Bn254>& proof) {
+  const auto bytes = groth16::encode_proof(proof);
+  static_assert(groth16::bn254_proof_encoded_size == PL_PROOF_UNCOMPRESSED_BYTES_BN254);
+  return {bytes.begin(), bytes.end()};
+}
+
+/// BLS12-381's: the zcash / IETF uncompressed encodings of A, B and C.
+std::vector<std::uint8_t> uncompressed(const groth16::Proof& proof) {
+  std::vector<std::uint8_t> out;
+  out.reserve(PL_PROOF_UNCOMPRESSED_BYTES_BLS12_381);
+  const auto a = encode_uncompressed(proof.a);
+  const auto b = encode_uncompressed(proof.b);
+  const auto c = encode_uncompressed(proof.c);
+  out.insert(out.end(), a.begin(), a.end());
+  out.insert(out.end(), b.begin(), b.end());
+  out.insert(out.end(), c.begin(), c.end());
+  return out;
+}
+
+/// f(proof, public inputs) on the job's curve.
+template <class F>
+decltype(auto) with_result(const Job& job, F&& f) {
+  const graph::JobResult& r = proved(job);
+  if (r.curve == CurveId::bn254) return f(*r.bn254_proof, std::span<const bn254::Fr>(r.bn254_public_inputs));
+  return f(*r.proof, std::span<const Fr>(r.public_inputs));
 }
 
 }  // namespace
@@ -95,9 +139,10 @@ PL_API pl_status pl_job_get_info(pl_job* job, pl_job_info* info) {
     PL_PUT(verified, r.verified ? 1 : 0)
     PL_PUT(gpu, r.gpu)
     PL_PUT(stage, r.error ? static_cast<std::int32_t>(r.error->stage) : -1)
-    PL_PUT(num_public, r.public_inputs.size())
+    PL_PUT(num_public, r.curve == CurveId::bn254 ? r.bn254_public_inputs.size() : r.public_inputs.size())
     PL_PUT(queued_s, r.queued_s)
     PL_PUT(latency_s, r.latency_s)
+    PL_PUT(curve, curve_code(r.curve))
 #undef PL_PUT
     return PL_OK;
   });
@@ -106,7 +151,7 @@ PL_API pl_status pl_job_get_info(pl_job* job, pl_job_info* info) {
 PL_API pl_status pl_job_proof(pl_job* job, uint8_t* out, size_t length) {
   return guarded("pl_job_proof", [&] {
     const std::shared_ptr<Job> j = ready_job(job);
-    const groth16::Proof& proof = proof_of(*j);
+    const groth16::Proof& proof = bls12_381_proof(*j);
     require(out, "out");
     if (length < groth16::proof_encoded_size)
       throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(length) + " bytes, a proof needs " +
@@ -117,18 +162,33 @@ PL_API pl_status pl_job_proof(pl_job* job, uint8_t* out, size_t length) {
   });
 }
 
+PL_API pl_status pl_job_proof_uncompressed(pl_job* job, uint8_t* out, size_t length, size_t* needed) {
+  return guarded("pl_job_proof_uncompressed", [&] {
+    const std::shared_ptr<Job> j = ready_job(job);
+    const std::vector<std::uint8_t> bytes =
+        with_result(*j, [](const auto& proof, auto) { return uncompressed(proof); });
+    if (needed != nullptr) *needed = bytes.size();
+    if (length < bytes.size())
+      throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(length) +
+                                                " bytes, the proof needs " + std::to_string(bytes.size()));
+    require(out, "out");
+    std::memcpy(out, bytes.data(), bytes.size());
+    return PL_OK;
+  });
+}
+
 PL_API pl_status pl_job_public_inputs(pl_job* job, uint8_t* out, size_t length, size_t* count) {
   return guarded("pl_job_public_inputs", [&] {
     const std::shared_ptr<Job> j = ready_job(job);
-    proof_of(*j);
-    const auto& inputs = j->result.public_inputs;
-    if (count != nullptr) *count = inputs.size();
-    if (length < inputs.size() * PL_SCALAR_BYTES)
-      throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(length) + " bytes, " +
-                                                std::to_string(inputs.size()) + " inputs need " +
-                                                std::to_string(inputs.size() * PL_SCALAR_BYTES));
-    if (!inputs.empty()) require(out, "out");
-    fr_to_scalars(inputs, out);
+    with_result(*j, [&](const auto&, auto inputs) {
+      if (count != nullptr) *count = inputs.size();
+      if (length < inputs.size() * PL_SCALAR_BYTES)
+        throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(length) + " bytes, " +
+                                                  std::to_string(inputs.size()) + " inputs need " +
+                                                  std::to_string(inputs.size() * PL_SCALAR_BYTES));
+      if (!inputs.empty()) require(out, "out");
+      fr_to_scalars(inputs, out);
+    });
     return PL_OK;
   });
 }
@@ -136,7 +196,10 @@ PL_API pl_status pl_job_public_inputs(pl_job* job, uint8_t* out, size_t length, 
 PL_API pl_status pl_job_proof_json(pl_job* job, char* out, size_t length, size_t* needed) {
   return guarded("pl_job_proof_json", [&] {
     const std::shared_ptr<Job> j = ready_job(job);
-    copy_text(groth16::snarkjs_stringify(groth16::snarkjs_proof_to_json(proof_of(*j))), out, length, needed);
+    const std::string text = with_result(*j, [](const auto& proof, auto) {
+      return groth16::snarkjs_stringify(groth16::snarkjs_proof_to_json(proof));
+    });
+    copy_text(text, out, length, needed);
     return PL_OK;
   });
 }
@@ -144,9 +207,10 @@ PL_API pl_status pl_job_proof_json(pl_job* job, char* out, size_t length, size_t
 PL_API pl_status pl_job_public_json(pl_job* job, char* out, size_t length, size_t* needed) {
   return guarded("pl_job_public_json", [&] {
     const std::shared_ptr<Job> j = ready_job(job);
-    proof_of(*j);
-    copy_text(groth16::snarkjs_stringify(groth16::snarkjs_public_to_json(j->result.public_inputs)), out,
-              length, needed);
+    const std::string text = with_result(*j, [](const auto&, auto inputs) {
+      return groth16::snarkjs_stringify(groth16::snarkjs_public_to_json(inputs));
+    });
+    copy_text(text, out, length, needed);
     return PL_OK;
   });
 }

@@ -53,24 +53,32 @@ std::string file_stem(const char* path) {
   return std::filesystem::path(path).stem().string();
 }
 
-/// Registers the key with the pipeline and hands out its handle.
+/// Registers the key with the pipeline (on its curve) and hands out its handle.
 pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key) {
   if (key.name.empty()) key.name = "key-" + std::to_string(pipeline->keys_added.load() + 1);
   std::shared_lock lock(pipeline->lifecycle);
   if (pipeline->shut_down) throw_status(PL_ERR_SHUT_DOWN, "the pipeline is shut down");
-  key.handle = pipeline->prover.add_key(graph::KeySpec{key.name, key.pk, key.cs, key.vk});
+  key.handle = key.visit([&]<class Curve>(const CurveKey<Curve>& k) {
+    return pipeline->prover.add_key(graph::BasicKeySpec<Curve>{key.name, k.pk, k.cs, k.vk});
+  });
   pipeline->keys_added.fetch_add(1);
   key.pipeline = pipeline;
   return handle_of<pl_key>(Registry<Key>::instance().add(std::make_shared<Key>(std::move(key))));
 }
 
-Key from_zkey(groth16::ZkeyFile file, std::string name) {
-  return Key{{},
-             {},
-             std::move(name),
-             std::make_shared<const groth16::ProvingKey>(std::move(file.pk)),
-             std::make_shared<const groth16::ConstraintSystem>(std::move(file.cs)),
-             std::make_shared<const groth16::VerifyingKey>(std::move(file.vk))};
+/// A .zkey of either curve (the file's header says which).
+Key from_zkey(groth16::AnyZkeyFile any, std::string name) {
+  return std::visit(
+      [&]<class Curve>(groth16::BasicZkeyFile<Curve>& file) {
+        return Key{
+            {},
+            {},
+            std::move(name),
+            CurveKey<Curve>{std::make_shared<const groth16::BasicProvingKey<Curve>>(std::move(file.pk)),
+                            std::make_shared<const groth16::BasicConstraintSystem<Curve>>(std::move(file.cs)),
+                            std::make_shared<const groth16::BasicVerifyingKey<Curve>>(std::move(file.vk))}};
+      },
+      any);
 }
 
 groth16::LoadOptions native_options(const KeyOptions& o) {
@@ -79,16 +87,15 @@ groth16::LoadOptions native_options(const KeyOptions& o) {
   return load;
 }
 
+/// Native files are BLS12-381's.
 Key from_native(groth16::ProvingKeyFile file, std::shared_ptr<const groth16::ConstraintSystem> cs,
-                std::string name) {
-  Key key{{},
-          {},
-          std::move(name),
-          std::make_shared<const groth16::ProvingKey>(std::move(file.pk)),
-          std::move(cs),
-          nullptr};
-  if (file.vk) key.vk = std::make_shared<const groth16::VerifyingKey>(std::move(*file.vk));
-  return key;
+                std::shared_ptr<const groth16::VerifyingKey> vk, std::string name) {
+  if (!vk && file.vk) vk = std::make_shared<const groth16::VerifyingKey>(std::move(*file.vk));
+  return Key{{},
+             {},
+             std::move(name),
+             CurveKey<Bls12_381>{std::make_shared<const groth16::ProvingKey>(std::move(file.pk)),
+                                 std::move(cs), std::move(vk)}};
 }
 
 template <class Load>
@@ -116,7 +123,7 @@ PL_API pl_status pl_key_add_zkey_file(pl_pipeline* pipeline, const char* path, c
   return add_key("pl_key_add_zkey_file", pipeline, out, [&] {
     require(path, "path");
     const KeyOptions o = key_options(options);
-    return from_zkey(groth16::read_zkey(path, {.points = o.points}), name_or(o, file_stem(path)));
+    return from_zkey(groth16::read_any_zkey(path, {.points = o.points}), name_or(o, file_stem(path)));
   });
 }
 
@@ -126,7 +133,7 @@ PL_API pl_status pl_key_add_zkey_memory(pl_pipeline* pipeline, const void* data,
     require(data, "data");
     const KeyOptions o = key_options(options);
     auto [owner, image] = aligned_copy(data, length);
-    return from_zkey(groth16::parse_zkey(owner, image, "zkey in memory", {.points = o.points}), o.name);
+    return from_zkey(groth16::parse_any_zkey(owner, image, "zkey in memory", {.points = o.points}), o.name);
   });
 }
 
@@ -142,11 +149,12 @@ PL_API pl_status pl_key_add_native_files(pl_pipeline* pipeline, const char* prov
     if (constraint_system_path != nullptr)
       cs = std::make_shared<const groth16::ConstraintSystem>(
           groth16::load_constraint_system(constraint_system_path, load).value);
-    Key key = from_native(std::move(file.value), std::move(cs), name_or(o, file_stem(proving_key_path)));
+    std::shared_ptr<const groth16::VerifyingKey> vk;
     if (verifying_key_path != nullptr)
-      key.vk = std::make_shared<const groth16::VerifyingKey>(
+      vk = std::make_shared<const groth16::VerifyingKey>(
           groth16::load_verifying_key(verifying_key_path, load));
-    return key;
+    return from_native(std::move(file.value), std::move(cs), std::move(vk),
+                       name_or(o, file_stem(proving_key_path)));
   });
 }
 
@@ -166,7 +174,7 @@ PL_API pl_status pl_key_add_native_memory(pl_pipeline* pipeline, const void* pk_
       cs = std::make_shared<const groth16::ConstraintSystem>(
           groth16::parse_constraint_system(cs_owner, cs_image, "constraint system in memory", load).value);
     }
-    return from_native(std::move(file.value), std::move(cs), o.name);
+    return from_native(std::move(file.value), std::move(cs), nullptr, o.name);
   });
 }
 
@@ -174,9 +182,11 @@ PL_API pl_status pl_key_sizes(const pl_key* key, uint64_t* num_variables, uint64
                               uint64_t* domain_size) {
   return guarded("pl_key_sizes", [&] {
     const std::shared_ptr<Key> k = lookup<Key>(key, "key");
-    if (num_variables != nullptr) *num_variables = k->pk->num_variables;
-    if (num_public != nullptr) *num_public = k->pk->num_public;
-    if (domain_size != nullptr) *domain_size = k->pk->domain_size();
+    k->visit([&](const auto& parts) {
+      if (num_variables != nullptr) *num_variables = parts.pk->num_variables;
+      if (num_public != nullptr) *num_public = parts.pk->num_public;
+      if (domain_size != nullptr) *domain_size = parts.pk->domain_size();
+    });
     return PL_OK;
   });
 }
@@ -186,9 +196,19 @@ PL_API pl_status pl_key_verifying_key(const pl_key* key, pl_vk** out) {
     require(out, "out");
     *out = nullptr;
     const std::shared_ptr<Key> k = lookup<Key>(key, "key");
-    if (!k->vk) throw_status(PL_ERR_INVALID_ARGUMENT, "key '" + k->name + "' has no verifying key");
-    auto vk = std::make_shared<Vk>(Vk{CurveVk<Bls12_381>{k->vk, groth16::prepare(*k->vk)}});
+    auto vk = k->visit([&]<class Curve>(const CurveKey<Curve>& parts) {
+      if (!parts.vk) throw_status(PL_ERR_INVALID_ARGUMENT, "key '" + k->name + "' has no verifying key");
+      return std::make_shared<Vk>(Vk{CurveVk<Curve>{parts.vk, groth16::prepare(*parts.vk)}});
+    });
     *out = handle_of<pl_vk>(Registry<Vk>::instance().add(std::move(vk)));
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_key_curve(const pl_key* key, int32_t* curve) {
+  return guarded("pl_key_curve", [&] {
+    require(curve, "curve");
+    *curve = curve_code(lookup<Key>(key, "key")->curve());
     return PL_OK;
   });
 }

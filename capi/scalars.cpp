@@ -20,23 +20,34 @@ BigInt<4> load(const std::uint8_t* in) noexcept {
 
 }  // namespace
 
+template <class F>
 std::size_t first_non_canonical(const std::uint8_t* scalars, std::size_t count) noexcept {
   for (std::size_t i = 0; i < count; ++i)
-    if (!Fr::is_canonical(load(scalars + i * scalar_bytes))) return i;
+    if (!F::is_canonical(load(scalars + i * scalar_bytes))) return i;
   return count;
 }
 
-void scalars_to_fr(const std::uint8_t* scalars, std::span<Fr> out) {
+template <class F>
+void scalars_to_fr(const std::uint8_t* scalars, std::span<F> out) {
   const auto convert = [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) out[i] = Fr::from_canonical(load(scalars + i * scalar_bytes));
+    for (std::size_t i = begin; i < end; ++i) out[i] = F::from_canonical(load(scalars + i * scalar_bytes));
   };
   if (out.size() < parallel_grain) return convert(0, out.size());
   oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, out.size(), parallel_grain),
                             [&](const auto& range) { convert(range.begin(), range.end()); });
 }
 
-void fr_to_scalars(std::span<const Fr> values, std::uint8_t* out) noexcept {
+template <class F>
+void fr_to_scalars(std::span<const F> values, std::uint8_t* out) noexcept {
   for (std::size_t i = 0; i < values.size(); ++i) values[i].to_bytes_le(out + i * scalar_bytes);
 }
+
+#define PROOFLINE_CAPI_SCALARS_FOR(F)                                                     \
+  template std::size_t first_non_canonical<F>(const std::uint8_t*, std::size_t) noexcept; \
+  template void scalars_to_fr<F>(const std::uint8_t*, std::span<F>);                      \
+  template void fr_to_scalars<F>(std::span<const F>, std::uint8_t*) noexcept;
+PROOFLINE_CAPI_SCALARS_FOR(Fr)
+PROOFLINE_CAPI_SCALARS_FOR(bn254::Fr)
+#undef PROOFLINE_CAPI_SCALARS_FOR
 
 }  // namespace proofline::capi

@@ -101,25 +101,57 @@ pl_job* submit(pl_pipeline* pipeline, const pl_key* key, graph::WitnessSource wi
   return handle_of<pl_job>(job->handle);
 }
 
-/// The caller's scalars, copied; converted straight into the pinned slot during synthesis.
-graph::WitnessCallback scalar_witness(const std::uint8_t* scalars, std::size_t count) {
+/// The caller's scalars (of `curve`, the key's), copied; converted straight into the pinned slot during
+/// synthesis.
+graph::WitnessCallback scalar_witness(const std::uint8_t* scalars, std::size_t count, CurveId curve) {
   auto bytes = std::make_shared<std::vector<std::uint8_t>>(scalars, scalars + count * PL_SCALAR_BYTES);
-  return graph::WitnessCallback{[bytes, count](const graph::WitnessTarget& target) {
-    const std::span<Fr> z = target.z.unchecked();
+  const auto convert = [bytes, count]<class F>(std::span<F> z) {
     if (z.size() != count) throw Error(Errc::invalid_argument, "the witness has the wrong length");
-    const std::size_t bad = first_non_canonical(bytes->data(), count);
+    const std::size_t bad = first_non_canonical<F>(bytes->data(), count);
     if (bad != count)
       throw Error(Errc::bad_input, "witness scalar " + std::to_string(bad) + " is not below r");
     scalars_to_fr(bytes->data(), z);
+  };
+  graph::WitnessCallback callback{[convert, curve](const graph::WitnessTarget& target) {
+    if (curve == CurveId::bn254)
+      convert(target.bn254_z.unchecked());
+    else
+      convert(target.z.unchecked());
   }};
+  callback.curve = curve;
+  return callback;
 }
 
-graph::WitnessCallback callback_witness(pl_witness_fn fill, void* user_data, bool fills_abc) {
+graph::WitnessCallback callback_witness(pl_witness_fn fill, void* user_data, bool fills_abc, CurveId curve) {
   return graph::WitnessCallback{
       [fill, user_data, fills_abc](const graph::WitnessTarget& target) {
         run_witness_fn(fill, user_data, fills_abc, target);
       },
-      fills_abc ? graph::WitnessCallback::Fills::witness_and_abc : graph::WitnessCallback::Fills::witness};
+      fills_abc ? graph::WitnessCallback::Fills::witness_and_abc : graph::WitnessCallback::Fills::witness,
+      curve};
+}
+
+/// A scalar witness for `key`, whose scalars the caller says are of `curve_code` (a pl_curve).
+graph::WitnessSource scalars_for_key(const pl_key* key, std::int32_t curve_code, const uint8_t* scalars,
+                                     size_t count) {
+  require(scalars, "scalars");
+  if (!is_curve_code(curve_code))
+    throw_status(PL_ERR_INVALID_ARGUMENT, "curve = " + std::to_string(curve_code) + " is not a pl_curve");
+  const std::shared_ptr<Key> k = lookup<Key>(key, "key");
+  const CurveId curve = curve_of_code(curve_code);
+  if (curve != k->curve())
+    throw_status(PL_ERR_BAD_INPUT,
+                 "the scalars are " + std::string(curve_name(curve)) + "'s, key '" + k->name + "' is " +
+                     std::string(curve_name(k->curve())) +
+                     "'s: give scalars below its r with its pl_curve (" +
+                     (k->curve() == CurveId::bn254 ? "PL_CURVE_BN254, pl_submit_scalars_curve"
+                                                   : "PL_CURVE_BLS12_381") +
+                     ")");
+  const std::uint64_t expected = k->num_variables();
+  if (count != expected)
+    throw_status(PL_ERR_INVALID_ARGUMENT, "count is " + std::to_string(count) + ", the key has " +
+                                              std::to_string(expected) + " variables (z[0] = 1 included)");
+  return scalar_witness(scalars, count, curve);
 }
 
 template <class MakeWitness>
@@ -154,13 +186,15 @@ PL_API pl_status pl_submit_wtns(pl_pipeline* pipeline, const pl_key* key, const 
 PL_API pl_status pl_submit_scalars(pl_pipeline* pipeline, const pl_key* key, const uint8_t* scalars,
                                    size_t count, const pl_job_options* options, pl_job** out) {
   return submit_entry("pl_submit_scalars", pipeline, key, options, out, [&]() -> graph::WitnessSource {
-    require(scalars, "scalars");
-    const std::uint64_t expected = lookup<Key>(key, "key")->pk->num_variables;
-    if (count != expected)
-      throw_status(PL_ERR_INVALID_ARGUMENT, "count is " + std::to_string(count) + ", the key has " +
-                                                std::to_string(expected) + " variables (z[0] = 1 included)");
-    return scalar_witness(scalars, count);
+    return scalars_for_key(key, PL_CURVE_BLS12_381, scalars, count);
   });
+}
+
+PL_API pl_status pl_submit_scalars_curve(pl_pipeline* pipeline, const pl_key* key, int32_t curve,
+                                         const uint8_t* scalars, size_t count, const pl_job_options* options,
+                                         pl_job** out) {
+  return submit_entry("pl_submit_scalars_curve", pipeline, key, options, out,
+                      [&]() -> graph::WitnessSource { return scalars_for_key(key, curve, scalars, count); });
 }
 
 PL_API pl_status pl_submit_callback(pl_pipeline* pipeline, const pl_key* key, pl_witness_fn fill,
@@ -170,7 +204,8 @@ PL_API pl_status pl_submit_callback(pl_pipeline* pipeline, const pl_key* key, pl
     if (fill == nullptr) throw_status(PL_ERR_NULL_POINTER, "fill is NULL");
     if (fills != PL_FILLS_WITNESS && fills != PL_FILLS_WITNESS_AND_ABC)
       throw_status(PL_ERR_INVALID_ARGUMENT, "fills = " + std::to_string(fills) + " is not a pl_fills");
-    return callback_witness(fill, fill_user_data, fills == PL_FILLS_WITNESS_AND_ABC);
+    return callback_witness(fill, fill_user_data, fills == PL_FILLS_WITNESS_AND_ABC,
+                            lookup<Key>(key, "key")->curve());
   });
 }
 

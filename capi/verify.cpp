@@ -1,11 +1,13 @@
 // pl_vk and pl_verify*: verifying keys from snarkjs's JSON (bn128 or bls12381, as the file says), and proofs
 // checked as 192 bytes (BLS12-381) or snarkjs JSON (either curve).
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <variant>
 #include <vector>
 
+#include <proofline/arith/curve_encoding.hpp>
 #include <proofline/capi/detail/objects.hpp>
 #include <proofline/capi/detail/registry.hpp>
 #include <proofline/capi/detail/scalars.hpp>
@@ -66,6 +68,50 @@ pl_status verdict_json(const CurveVk<Curve>& vk, const char* proof_json, const c
   return verdict(vk, std::span<const typename Curve::Fr>(inputs), proof);
 }
 
+/// A proof in the uncompressed encoding of its curve (pl_job_proof_uncompressed's); nullopt and the reason
+/// when it does not decode.
+std::optional<groth16::Proof> decode_uncompressed(const CurveVk<Bls12_381>&,
+                                                  std::span<const std::uint8_t> bytes, std::string& why) {
+  constexpr std::size_t g1 = g1_uncompressed_size, g2 = g2_uncompressed_size;
+  if (bytes.size() != 2 * g1 + g2) {
+    why = "length " + std::to_string(bytes.size()) + ", expected " + std::to_string(2 * g1 + g2);
+    return std::nullopt;
+  }
+  groth16::Proof proof;
+  const std::pair<const char*, DecodeStatus> parts[] = {
+      {"A", decode_point(bytes.subspan(0, g1), proof.a)},
+      {"B", decode_point(bytes.subspan(g1, g2), proof.b)},
+      {"C", decode_point(bytes.subspan(g1 + g2, g1), proof.c)}};
+  for (const auto& [name, status] : parts)
+    if (status != DecodeStatus::ok) {
+      why = std::string(name) + ": " + proofline::to_string(status);
+      return std::nullopt;
+    }
+  return proof;
+}
+
+std::optional<groth16::BasicProof<Bn254>> decode_uncompressed(const CurveVk<Bn254>&,
+                                                              std::span<const std::uint8_t> bytes,
+                                                              std::string& why) {
+  return groth16::try_decode_bn254_proof(bytes, &why);
+}
+
+/// Checks the caller's public inputs (below the key's r) and the uncompressed proof against `vk`.
+template <class Curve>
+pl_status verify_uncompressed(const CurveVk<Curve>& vk, std::span<const std::uint8_t> proof,
+                              const std::uint8_t* public_inputs, std::size_t num_public) {
+  using F = typename Curve::Fr;
+  const std::size_t bad = first_non_canonical<F>(public_inputs, num_public);
+  if (bad != num_public)
+    throw_status(PL_ERR_BAD_INPUT, "public input " + std::to_string(bad) + " is not below r");
+  std::vector<F> inputs(num_public);
+  scalars_to_fr(public_inputs, std::span<F>(inputs));
+  std::string why;
+  const auto decoded = decode_uncompressed(vk, proof, why);
+  if (!decoded) return fail(PL_ERR_PROOF_INVALID, "the proof does not decode: " + why);
+  return verdict(vk, std::span<const F>(inputs), *decoded);
+}
+
 }  // namespace
 
 }  // namespace proofline::capi
@@ -109,6 +155,15 @@ PL_API pl_status pl_vk_to_json(const pl_vk* vk, char* out, size_t length, size_t
   });
 }
 
+PL_API pl_status pl_vk_curve(const pl_vk* vk, int32_t* curve) {
+  return guarded("pl_vk_curve", [&] {
+    require(curve, "curve");
+    const std::shared_ptr<Vk> v = lookup<Vk>(vk, "vk");
+    *curve = std::holds_alternative<CurveVk<Bn254>>(v->key) ? PL_CURVE_BN254 : PL_CURVE_BLS12_381;
+    return PL_OK;
+  });
+}
+
 PL_API pl_status pl_vk_release(pl_vk* vk) {
   return guarded("pl_vk_release", [&] {
     take<Vk>(vk, "vk");
@@ -130,16 +185,30 @@ PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_l
       throw_status(PL_ERR_INVALID_ARGUMENT, "proof_length is " + std::to_string(proof_length) +
                                                 ", a proof has " +
                                                 std::to_string(groth16::proof_encoded_size) + " bytes");
-    const std::size_t bad = first_non_canonical(public_inputs, num_public);
+    const std::size_t bad = first_non_canonical<Fr>(public_inputs, num_public);
     if (bad != num_public)
       throw_status(PL_ERR_BAD_INPUT, "public input " + std::to_string(bad) + " is not below r");
     std::vector<Fr> inputs(num_public);
-    scalars_to_fr(public_inputs, inputs);
+    scalars_to_fr(public_inputs, std::span<Fr>(inputs));
     std::string why;
     const std::optional<groth16::Proof> decoded = groth16::try_decode_proof({proof, proof_length}, &why);
     if (!decoded) return fail(PL_ERR_PROOF_INVALID, "pl_verify: the proof does not decode: " + why);
     const pl_status status = verdict(*bls, std::span<const Fr>(inputs), *decoded);
     return status == PL_OK ? PL_OK : fail(status, std::string("pl_verify: ") + pl_last_error_message());
+  });
+}
+
+PL_API pl_status pl_verify_uncompressed(const pl_vk* vk, const uint8_t* proof, size_t proof_length,
+                                        const uint8_t* public_inputs, size_t num_public) {
+  return guarded("pl_verify_uncompressed", [&] {
+    const std::shared_ptr<Vk> v = lookup<Vk>(vk, "vk");
+    require(proof, "proof");
+    if (num_public != 0) require(public_inputs, "public_inputs");
+    const std::span<const std::uint8_t> bytes(proof, proof_length);
+    const pl_status status = std::visit(
+        [&](const auto& key) { return verify_uncompressed(key, bytes, public_inputs, num_public); }, v->key);
+    return status == PL_OK ? PL_OK
+                           : fail(status, std::string("pl_verify_uncompressed: ") + pl_last_error_message());
   });
 }
 

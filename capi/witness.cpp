@@ -2,6 +2,8 @@
 // which checks the bounds (graph::CheckedSpan's extent) and the values before anything is written.
 #include <proofline/capi/detail/witness_target.hpp>
 
+#include <type_traits>
+
 #include <proofline/capi/detail/boundary.hpp>
 #include <proofline/capi/detail/scalars.hpp>
 
@@ -27,21 +29,30 @@ Target& target_of(pl_witness_target* handle) {
   return *target;
 }
 
-const graph::CheckedSpan<Fr>& vector_of(const Target& t, std::int32_t vector) {
-  switch (vector) {
-    case PL_VECTOR_Z:
-      return t.target->z;
-    case PL_VECTOR_A:
-    case PL_VECTOR_B:
-    case PL_VECTOR_C:
-      if (!t.fills_abc)
-        throw_status(
-            PL_ERR_INVALID_ARGUMENT,
-            "this job's callback fills z only (PL_FILLS_WITNESS): the pipeline evaluates a, b and c");
-      return vector == PL_VECTOR_A ? t.target->a : vector == PL_VECTOR_B ? t.target->b : t.target->c;
-    default:
-      throw_status(PL_ERR_INVALID_ARGUMENT, "vector = " + std::to_string(vector) + " is not a pl_vector");
-  }
+/// The slot's vectors in the field of F: BLS12-381's views or BN254's (only the key's curve's are set).
+template <class F>
+const graph::CheckedSpan<F>& view(const graph::WitnessTarget& t, std::int32_t vector) {
+  if constexpr (std::is_same_v<F, Fr>)
+    return vector == PL_VECTOR_Z ? t.z : vector == PL_VECTOR_A ? t.a : vector == PL_VECTOR_B ? t.b : t.c;
+  else
+    return vector == PL_VECTOR_Z   ? t.bn254_z
+           : vector == PL_VECTOR_A ? t.bn254_a
+           : vector == PL_VECTOR_B ? t.bn254_b
+                                   : t.bn254_c;
+}
+
+/// Refuses what a callback may not write: an unknown vector, or a, b, c when the pipeline evaluates them.
+void check_vector(const Target& t, std::int32_t vector) {
+  if (vector < PL_VECTOR_Z || vector > PL_VECTOR_C)
+    throw_status(PL_ERR_INVALID_ARGUMENT, "vector = " + std::to_string(vector) + " is not a pl_vector");
+  if (vector != PL_VECTOR_Z && !t.fills_abc)
+    throw_status(PL_ERR_INVALID_ARGUMENT,
+                 "this job's callback fills z only (PL_FILLS_WITNESS): the pipeline evaluates a, b and c");
+}
+
+std::size_t vector_size(const Target& t, std::int32_t vector) {
+  if (t.target->curve == CurveId::bn254) return view<bn254::Fr>(*t.target, vector).size();
+  return view<Fr>(*t.target, vector).size();
 }
 
 const char* vector_name(std::int32_t vector) {
@@ -80,8 +91,8 @@ PL_API pl_status pl_witness_sizes(const pl_witness_target* target, uint64_t* z_l
                                   uint64_t* num_public) {
   return guarded("pl_witness_sizes", [&] {
     const Target& t = target_of(const_cast<pl_witness_target*>(target));
-    if (z_length != nullptr) *z_length = t.target->z.size();
-    if (abc_length != nullptr) *abc_length = t.fills_abc ? t.target->a.size() : 0;
+    if (z_length != nullptr) *z_length = vector_size(t, PL_VECTOR_Z);
+    if (abc_length != nullptr) *abc_length = t.fills_abc ? vector_size(t, PL_VECTOR_A) : 0;
     if (num_public != nullptr) *num_public = t.target->num_public;
     return PL_OK;
   });
@@ -91,19 +102,26 @@ PL_API pl_status pl_witness_write(pl_witness_target* target, int32_t vector, siz
                                   const uint8_t* scalars, size_t count) {
   return guarded("pl_witness_write", [&] {
     const Target& t = target_of(target);
-    const graph::CheckedSpan<Fr>& span = vector_of(t, vector);
+    check_vector(t, vector);
     if (count == 0) return PL_OK;
     require(scalars, "scalars");
-    if (offset > span.size() || count > span.size() - offset)
+    const std::size_t size = vector_size(t, vector);
+    if (offset > size || count > size - offset)
       throw_status(PL_ERR_INVALID_ARGUMENT, std::string(vector_name(vector)) + "[" + std::to_string(offset) +
                                                 ", " + std::to_string(offset) + " + " +
                                                 std::to_string(count) + ") is out of range (size " +
-                                                std::to_string(span.size()) + ")");
-    const std::size_t bad = first_non_canonical(scalars, count);
-    if (bad != count)
-      throw_status(PL_ERR_BAD_INPUT, "scalar " + std::to_string(bad) + " (" + vector_name(vector) + "[" +
-                                         std::to_string(offset + bad) + "]) is not below r");
-    scalars_to_fr(scalars, span.unchecked().subspan(offset, count));
+                                                std::to_string(size) + ")");
+    const auto write = [&]<class F>(const graph::CheckedSpan<F>& span) {
+      const std::size_t bad = first_non_canonical<F>(scalars, count);
+      if (bad != count)
+        throw_status(PL_ERR_BAD_INPUT, "scalar " + std::to_string(bad) + " (" + vector_name(vector) + "[" +
+                                           std::to_string(offset + bad) + "]) is not below r");
+      scalars_to_fr(scalars, span.unchecked().subspan(offset, count));
+    };
+    if (t.target->curve == CurveId::bn254)
+      write(view<bn254::Fr>(*t.target, vector));
+    else
+      write(view<Fr>(*t.target, vector));
     return PL_OK;
   });
 }

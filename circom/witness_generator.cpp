@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include <proofline/arith/bigint.hpp>
+#include <proofline/arith/bn254/fr.hpp>
 #include <proofline/arith/int_text.hpp>
 #include <proofline/util/error.hpp>
 
@@ -25,12 +26,35 @@ BigInt<4> le_bigint(const unsigned char* bytes) {
   return value;
 }
 
-/// "bn128" for BN254's r: the prime a circuit compiled without --prime most likely has.
+/// The prime as circom's --prime names it (with its digits), or just its digits for a prime of neither curve.
 std::string prime_name(const BigInt<4>& prime) {
   const std::string decimal = to_decimal(prime);
-  if (decimal == "21888242871839275222246405745257275088548364400416034343698204186575808495617")
-    return "bn128 (" + decimal + ")";
+  if (prime == bn254::FrParams::modulus) return "bn128 (" + decimal + ")";
+  if (prime == FrParams::modulus) return "bls12381 (" + decimal + ")";
   return decimal;
+}
+
+const BigInt<4>& scalar_prime(CurveId curve) {
+  return curve == CurveId::bn254 ? bn254::FrParams::modulus : FrParams::modulus;
+}
+
+/// How to compile a circuit for `curve`'s r.
+std::string compile_hint(CurveId curve) {
+  return curve == CurveId::bn254 ? "circom's default prime (no --prime, or --prime bn128)"
+                                 : "circom --prime bls12381";
+}
+
+/// Canonical little-endian integers, written in place by the generator, into Montgomery form.
+template <class Field>
+void to_montgomery(std::span<Field> out) {
+  static_assert(sizeof(Field) == 32);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(out.data());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const BigInt<4> value = le_bigint(bytes + 32 * i);
+    if (!Field::is_canonical(value))
+      throw Error(Errc::internal, "the generator wrote a value not below r at index " + std::to_string(i));
+    out[i] = Field::from_canonical(value);
+  }
 }
 
 }  // namespace
@@ -75,13 +99,20 @@ std::shared_ptr<const WitnessGenerator> WitnessGenerator::open(const fs::path& c
   bind(g->library_, so, "proofline_circom_load", api.load);
   bind(g->library_, so, "proofline_circom_free", api.free_circuit);
   bind(g->library_, so, "proofline_circom_compute", api.compute);
-  unsigned char prime[32];
-  api.prime(prime);
-  if (le_bigint(prime) != FrParams::modulus)
-    throw Error(Errc::bad_input,
-                cpp_dir.string() + ": the circuit was compiled for the prime " +
-                    prime_name(le_bigint(prime)) +
-                    "; proofline proves on BLS12-381: compile it with circom --prime bls12381");
+  g->cpp_dir_ = cpp_dir;
+  unsigned char prime_bytes[32];
+  api.prime(prime_bytes);
+  const BigInt<4> prime = le_bigint(prime_bytes);
+  if (prime == bn254::FrParams::modulus)
+    g->curve_ = CurveId::bn254;
+  else if (prime == FrParams::modulus)
+    g->curve_ = CurveId::bls12_381;
+  else
+    throw Error(Errc::bad_input, cpp_dir.string() + ": the circuit was compiled for the prime " +
+                                     prime_name(prime) +
+                                     ", the scalar field of neither curve proofline proves on: compile it "
+                                     "with circom --prime bls12381 (BLS12-381) or at circom's default prime "
+                                     "bn128 (BN254)");
   g->witness_size_ = api.witness_size();
   std::string error(error_capacity, '\0');
   g->circuit_ = api.load(g->built_.dat.c_str(), error.data(), error.size());
@@ -102,31 +133,58 @@ void WitnessGenerator::check_fits(std::uint64_t num_variables, std::string_view 
                                      " variables (a key of another circuit?)");
 }
 
-void WitnessGenerator::compute_into(std::string_view input_json, std::span<Fr> out) const {
-  static_assert(sizeof(Fr) == 32);
-  if (out.size() != witness_size_)
-    throw Error(Errc::invalid_argument, "the witness buffer holds " + std::to_string(out.size()) +
+void WitnessGenerator::check_curve(CurveId key_curve, std::string_view key_name) const {
+  if (key_curve == curve_) return;
+  throw Error(Errc::bad_input, cpp_dir_.string() + ": the circuit was compiled for the prime " +
+                                   prime_name(scalar_prime(curve_)) + ", but " + std::string(key_name) +
+                                   " is a " + std::string(curve_name(key_curve)) + " key, whose prime is " +
+                                   prime_name(scalar_prime(key_curve)) + ": compile the circuit with " +
+                                   compile_hint(key_curve));
+}
+
+void WitnessGenerator::check_field(CurveId field) const {
+  if (field != curve_)
+    throw Error(Errc::invalid_argument, "the circuit " + circuit_name() + " computes " +
+                                            std::string(curve_name(curve_)) + " witnesses, asked for " +
+                                            std::string(curve_name(field)) + " values");
+}
+
+void WitnessGenerator::compute_bytes(std::string_view input_json, unsigned char* bytes,
+                                     std::size_t values) const {
+  if (values != witness_size_)
+    throw Error(Errc::invalid_argument, "the witness buffer holds " + std::to_string(values) +
                                             " values, the circuit's witness " +
                                             std::to_string(witness_size_));
-  // The generator writes canonical little-endian integers where the field elements go; each is then
-  // converted in place into Montgomery form.
-  auto* bytes = reinterpret_cast<unsigned char*>(out.data());
   std::string error(error_capacity, '\0');
-  const int status = api_->compute(circuit_, input_json.data(), input_json.size(), bytes, out.size(),
+  const int status = api_->compute(circuit_, input_json.data(), input_json.size(), bytes, values,
                                    error.data(), error.size());
   if (status == 2)
     throw Error(Errc::bad_input, std::string("witness does not satisfy the circuit: ") + error.c_str());
   if (status != 0) throw Error(Errc::bad_input, error.c_str());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const BigInt<4> value = le_bigint(bytes + 32 * i);
-    if (!Fr::is_canonical(value))
-      throw Error(Errc::internal, "the generator wrote a value not below r at index " + std::to_string(i));
-    out[i] = Fr::from_canonical(value);
-  }
+}
+
+// The generator writes canonical little-endian integers where the field elements go; each is then converted
+// in place into Montgomery form of the generator's field.
+void WitnessGenerator::compute_into(std::string_view input_json, std::span<Fr> out) const {
+  check_field(CurveId::bls12_381);
+  compute_bytes(input_json, reinterpret_cast<unsigned char*>(out.data()), out.size());
+  to_montgomery(out);
+}
+
+void WitnessGenerator::compute_into(std::string_view input_json, std::span<bn254::Fr> out) const {
+  check_field(CurveId::bn254);
+  compute_bytes(input_json, reinterpret_cast<unsigned char*>(out.data()), out.size());
+  to_montgomery(out);
 }
 
 std::vector<Fr> WitnessGenerator::compute(std::string_view input_json) const {
   std::vector<Fr> z(witness_size_);
+  compute_into(input_json, z);
+  return z;
+}
+
+std::vector<bn254::Fr> WitnessGenerator::compute_bn254(std::string_view input_json) const {
+  std::vector<bn254::Fr> z(witness_size_);
   compute_into(input_json, z);
   return z;
 }
@@ -138,10 +196,15 @@ std::string read_input_file(const fs::path& input) {
 }
 
 graph::WitnessCallback witness_from_input(std::shared_ptr<const WitnessGenerator> generator, fs::path input) {
-  return graph::WitnessCallback{
+  const CurveId curve = generator->curve();
+  graph::WitnessCallback callback{
       [generator = std::move(generator), input = std::move(input)](const graph::WitnessTarget& t) {
         try {
-          generator->compute_into(read_input_file(input), t.z.unchecked());
+          const std::string text = read_input_file(input);
+          if (generator->curve() == CurveId::bn254)
+            generator->compute_into(text, t.bn254_z.unchecked());
+          else
+            generator->compute_into(text, t.z.unchecked());
         } catch (const Error& e) {
           const std::string what = e.what();
           // read_input_file names the file already.
@@ -149,6 +212,8 @@ graph::WitnessCallback witness_from_input(std::shared_ptr<const WitnessGenerator
           throw Error(e.code(), input.string() + ": " + what);
         }
       }};
+  callback.curve = curve;
+  return callback;
 }
 
 }  // namespace proofline::circom

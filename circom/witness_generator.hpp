@@ -3,6 +3,7 @@
 // into the caller's memory (a job's pinned slot, through witness_from_input), never into .wtns files.
 //
 //   auto generator = circom::WitnessGenerator::open("multiplier_cpp");
+//   generator->check_curve(CurveId::bn254, "multiplier.zkey");
 //   generator->check_fits(pk.num_variables, "multiplier.zkey");
 //   prover.submit({.key = key, .witness = circom::witness_from_input(generator, "input.json")});
 //
@@ -17,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/fr.hpp>
 #include <proofline/circom/generator_build.hpp>
 #include <proofline/graph/job.hpp>
@@ -26,8 +28,8 @@ namespace proofline::circom {
 class WitnessGenerator {
  public:
   /// Builds (or finds in the cache) and loads the generator of `cpp_dir`. Error(bad_input) for a folder
-  /// that is not circom's output or a circuit compiled for another prime than BLS12-381's r (circom
-  /// --prime bls12381), Error(io) when building fails.
+  /// that is not circom's output or a circuit compiled for a prime that is neither curve's r (circom
+  /// --prime bls12381 for BLS12-381, circom's default bn128 for BN254), Error(io) when building fails.
   static std::shared_ptr<const WitnessGenerator> open(const std::filesystem::path& cpp_dir,
                                                       const BuildOptions& options = {});
   ~WitnessGenerator();
@@ -38,29 +40,44 @@ class WitnessGenerator {
   const BuiltGenerator& built() const noexcept { return built_; }
   /// Values in a witness, z[0] = 1 included: the key's variable count.
   std::uint64_t witness_size() const noexcept { return witness_size_; }
+  /// The curve whose scalar field (r) is the prime the circuit was compiled for: its witnesses' field.
+  CurveId curve() const noexcept { return curve_; }
 
+  /// Error(bad_input) unless the circuit's prime is the r of `key_curve`, naming both primes and the key.
+  void check_curve(CurveId key_curve, std::string_view key_name) const;
   /// Error(bad_input) unless the witness fits a key of `num_variables` variables (`key_name` in the message).
   void check_fits(std::uint64_t num_variables, std::string_view key_name) const;
 
   /// The witness of `input_json` into `out` (witness_size() elements). Throws Error(bad_input) with the
   /// generator's message: bad JSON, an unknown signal or a wrong number of values, or "the witness does not
-  /// satisfy the circuit: <circom's message>" for a failing assert or constraint.
+  /// satisfy the circuit: <circom's message>" for a failing assert or constraint. The span's field must be
+  /// the generator's (curve()): Error(invalid_argument) otherwise.
   void compute_into(std::string_view input_json, std::span<Fr> out) const;
+  void compute_into(std::string_view input_json, std::span<bn254::Fr> out) const;
+  /// The witness in the generator's field: a std::vector<Fr> or std::vector<bn254::Fr> (curve()).
   std::vector<Fr> compute(std::string_view input_json) const;
+  std::vector<bn254::Fr> compute_bn254(std::string_view input_json) const;
 
  private:
   WitnessGenerator() = default;
   struct Api;
 
+  /// The generator's canonical little-endian output into `bytes` (witness_size() values of 32 bytes).
+  void compute_bytes(std::string_view input_json, unsigned char* bytes, std::size_t values) const;
+  void check_field(CurveId field) const;
+
   BuiltGenerator built_;
+  std::filesystem::path cpp_dir_;
   void* library_ = nullptr;
   void* circuit_ = nullptr;
   std::uint64_t witness_size_ = 0;
+  CurveId curve_ = CurveId::bls12_381;
   std::unique_ptr<Api> api_;
 };
 
 /// A job's witness source: reads `input` (JSON) when the job is synthesized and computes its witness into the
-/// job's slot. Errors name the file.
+/// job's slot, in the generator's field (the callback's curve, which submit checks against the key's). Errors
+/// name the file.
 graph::WitnessCallback witness_from_input(std::shared_ptr<const WitnessGenerator> generator,
                                           std::filesystem::path input);
 

@@ -1,10 +1,15 @@
 // A disk cache of known-trapdoor keys (tests and benchmarks ONLY, see setup.hpp): setup of a 2^20 key takes
 // minutes on a small machine, loading it from the native format takes a second.
 //
-// A key file is named by what determines it: "<circuit name>.<convention>.t<trapdoor seed>[.g].n<log2
-// n>.plkey"
-// (".g" for a random γ) and records digest(cs), so a cached key is used only for the very circuit it was made
-// for; a missing, stale or corrupt file is (re)made and written atomically.
+// A key file is named by what determines it and records its curve:
+// - BLS12-381: "<circuit name>.<convention>.t<trapdoor seed>[.g].n<log2 n>.plkey" (".g" for a random γ), in
+//   the native format (BLS12-381's only), which records digest(cs);
+// - BN254: "<circuit name>.bn254.t<trapdoor seed>[.g].n<log2 n>.c<digest(cs), 16 hex digits>.zkey", a snarkjs
+//   .zkey (native files are BLS12-381's; BN254 keys are in snarkjs's H convention, the only one its domains
+//   have), whose header names the curve; a .zkey has no field for the digest, so the name carries it.
+// A cached key is used only for the very circuit and curve it was made for (a file of the other curve at
+// the path is not a key of this one: it is made again); a missing, stale or corrupt file is (re)made and
+// written atomically.
 #pragma once
 
 #include <cstdint>
@@ -31,5 +36,12 @@ std::filesystem::path key_cache_path(const KeyCacheRequest& request, HConvention
 /// `loaded` (optional) tells which happened.
 KeyPair load_or_setup(const ConstraintSystem& cs, const KeyCacheRequest& request,
                       const SetupOptions& options = {}, bool* loaded = nullptr);
+
+std::filesystem::path bn254_key_cache_path(const KeyCacheRequest& request, unsigned log_domain_size,
+                                           std::uint64_t circuit_digest);
+
+/// The same for BN254 (options.convention must be snarkjs's, BN254's only one).
+BasicKeyPair<Bn254> load_or_setup(const BasicConstraintSystem<Bn254>& cs, const KeyCacheRequest& request,
+                                  const BasicSetupOptions<Bn254>& options = {}, bool* loaded = nullptr);
 
 }  // namespace proofline::groth16

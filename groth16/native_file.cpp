@@ -217,9 +217,10 @@ void append_matrix(std::vector<SectionSource>& sections, std::uint32_t first_id,
 
 }  // namespace
 
-std::uint64_t digest(const ConstraintSystem& cs) {
+template <class Curve>
+std::uint64_t digest(const BasicConstraintSystem<Curve>& cs) {
   std::vector<std::uint64_t> words = {cs.num_variables, cs.num_public, cs.num_constraints(), cs.c ? 1u : 0u};
-  const auto add = [&](const CsrMatrix& m) {
+  const auto add = [&](const BasicCsrMatrix<Curve>& m) {
     words.push_back(detail::section_checksum(m.row_offsets.data(), m.row_offsets.size_bytes()));
     words.push_back(detail::section_checksum(m.columns.data(), m.columns.size_bytes()));
     words.push_back(detail::section_checksum(m.values.data(), m.values.size_bytes()));
@@ -229,6 +230,9 @@ std::uint64_t digest(const ConstraintSystem& cs) {
   if (cs.c) add(*cs.c);
   return detail::xxh64(words.data(), words.size() * sizeof(std::uint64_t), 0x70726f6f666c6e31ULL);
 }
+
+template std::uint64_t digest(const BasicConstraintSystem<Bls12_381>&);
+template std::uint64_t digest(const BasicConstraintSystem<Bn254>&);
 
 void write_proving_key(const std::filesystem::path& path, const ProvingKey& pk, const VerifyingKey* vk,
                        std::uint64_t circuit_digest) {

@@ -88,7 +88,9 @@ struct ProvingKeyFile {
 
 /// A fingerprint of a constraint system's shape and CSR arrays (XXH64-based, not cryptographic), recorded in
 /// key files so that a cached key is not reused for a different circuit.
-std::uint64_t digest(const ConstraintSystem& cs);
+/// (Either curve's: the key cache names BN254 keys by it.)
+template <class Curve>
+std::uint64_t digest(const BasicConstraintSystem<Curve>& cs);
 
 void write_proving_key(const std::filesystem::path& path, const ProvingKey& pk,
                        const VerifyingKey* vk = nullptr, std::uint64_t circuit_digest = 0);

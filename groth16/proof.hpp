@@ -1,6 +1,9 @@
-// A Groth16 proof (A in G1, B in G2, C in G1) and, on BLS12-381, its standard 192-byte compressed encoding: A
-// (48 bytes) ‖ B (96 bytes) ‖ C (48 bytes), each point in the zcash/IETF compressed form
-// (curve_encoding.hpp), as bellman, arkworks and Filecoin write it.
+// A Groth16 proof (A in G1, B in G2, C in G1) and its standard byte encodings:
+// - BLS12-381: 192 bytes compressed, A (48 bytes) ‖ B (96 bytes) ‖ C (48 bytes), each point in the zcash/IETF
+//   compressed form (curve_encoding.hpp), as bellman, arkworks and Filecoin write it;
+// - BN254: 256 bytes uncompressed, A (64) ‖ B (128) ‖ C (64) as Ethereum's EIP-196/197 precompiles take
+//   points (32-byte big-endian coordinates, an Fp2 as imaginary ‖ real, infinity as zeros), the order of
+//   snarkjs's Solidity verifier's calldata.
 #pragma once
 
 #include <array>
@@ -15,8 +18,7 @@
 
 namespace proofline::groth16 {
 
-/// A proof on either curve (Proof is BLS12-381's). The compressed encoding below is BLS12-381's; BN254 proofs
-/// travel as snarkjs's proof.json (snarkjs_json.hpp).
+/// A proof on either curve (Proof is BLS12-381's).
 template <class Curve>
 struct BasicProof {
   typename Curve::G1Affine a{};
@@ -37,5 +39,17 @@ std::optional<Proof> try_decode_proof(std::span<const std::uint8_t> bytes, std::
 
 /// Like try_decode_proof but throws Error(bad_input, "proof: <reason>").
 Proof decode_proof(std::span<const std::uint8_t> bytes);
+
+inline constexpr std::size_t bn254_proof_encoded_size = 256;
+
+/// BN254's 256-byte EIP-196/197 encoding; the points must be on their curves.
+std::array<std::uint8_t, bn254_proof_encoded_size> encode_proof(const BasicProof<Bn254>& proof);
+
+/// Decodes and validates (length, coordinates below p, on the curve, B in the subgroup). On failure returns
+/// nullopt and, if `error` is given, a one-line reason such as "B: not on the curve".
+std::optional<BasicProof<Bn254>> try_decode_bn254_proof(std::span<const std::uint8_t> bytes,
+                                                        std::string* error = nullptr);
+/// Like try_decode_bn254_proof but throws Error(bad_input, "proof: <reason>").
+BasicProof<Bn254> decode_bn254_proof(std::span<const std::uint8_t> bytes);
 
 }  // namespace proofline::groth16

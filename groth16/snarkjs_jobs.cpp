@@ -69,4 +69,13 @@ SnarkjsOutputs write_snarkjs_outputs(const std::filesystem::path& dir, std::stri
   return paths;
 }
 
+SnarkjsOutputs write_snarkjs_outputs(const std::filesystem::path& dir, std::string_view name,
+                                     const BasicProof<Bn254>& proof,
+                                     std::span<const bn254::Fr> public_inputs) {
+  SnarkjsOutputs paths = snarkjs_output_paths(dir, name);
+  write_snarkjs_public(paths.public_inputs, public_inputs);
+  write_snarkjs_proof(paths.proof, proof);
+  return paths;
+}
+
 }  // namespace proofline::groth16

@@ -65,5 +65,9 @@ SnarkjsOutputs snarkjs_output_paths(const std::filesystem::path& dir, std::strin
 /// Writes both files (snarkjs's formats, atomically) and returns their paths. Throws Error(io).
 SnarkjsOutputs write_snarkjs_outputs(const std::filesystem::path& dir, std::string_view name,
                                      const Proof& proof, std::span<const Fr> public_inputs);
+/// The same for a BN254 proof (its proof.json names curve "bn128").
+SnarkjsOutputs write_snarkjs_outputs(const std::filesystem::path& dir, std::string_view name,
+                                     const BasicProof<Bn254>& proof,
+                                     std::span<const bn254::Fr> public_inputs);
 
 }  // namespace proofline::groth16

@@ -388,6 +388,15 @@ AnyZkeyFile read_any_zkey(const std::filesystem::path& path, const ZkeyOptions& 
                     [&]<class Curve>() { return AnyZkeyFile(parse<Curve>(file, options)); });
 }
 
+AnyZkeyFile parse_any_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image,
+                           std::string_view name, const ZkeyOptions& options) {
+  const BinFile file =
+      BinFile::from_memory(std::move(owner), image, std::string(name), "zkey", ".zkey", zkey_version);
+  read_protocol(file);
+  return with_curve(peek_curve(file),
+                    [&]<class Curve>() { return AnyZkeyFile(parse<Curve>(file, options)); });
+}
+
 #define PROOFLINE_ZKEY_FOR(Curve)                                                                          \
   template Curve::Fr zkey_coefficient_from_stored<Curve::Fr>(const BigInt<4>&);                            \
   template BigInt<4> zkey_coefficient_to_stored(const Curve::Fr&);                                         \

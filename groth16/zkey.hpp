@@ -111,6 +111,10 @@ template <class Curve = Bls12_381>
 BasicZkeyFile<Curve> parse_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image,
                                 std::string_view name, const ZkeyOptions& options = {});
 
+/// parse_zkey for a key of whichever curve the image's header names.
+AnyZkeyFile parse_any_zkey(std::shared_ptr<const void> owner, std::span<const std::byte> image,
+                           std::string_view name, const ZkeyOptions& options = {});
+
 /// The coefficient encoding in both directions (exposed for tests and writers of zkeys): the element whose
 /// value is stored·R⁻² mod r, and the stored integer of an element. `stored` must be below r.
 template <class F = Fr>

@@ -19,6 +19,20 @@
 
 namespace proofline::capi {
 
+/// A curve as the C ABI numbers it (pl_curve).
+inline std::int32_t curve_code(CurveId curve) noexcept {
+  return curve == CurveId::bn254 ? PL_CURVE_BN254 : PL_CURVE_BLS12_381;
+}
+
+/// Whether `code` is a pl_curve.
+inline bool is_curve_code(std::int32_t code) noexcept {
+  return code == PL_CURVE_BLS12_381 || code == PL_CURVE_BN254;
+}
+
+inline CurveId curve_of_code(std::int32_t code) noexcept {
+  return code == PL_CURVE_BN254 ? CurveId::bn254 : CurveId::bls12_381;
+}
+
 struct Pipeline {
   explicit Pipeline(graph::Config config) : prover(std::move(config)) {}
   graph::Pipeline prover;
@@ -29,13 +43,30 @@ struct Pipeline {
   bool shut_down = false;
 };
 
+/// A key's parts on one curve.
+template <class Curve>
+struct CurveKey {
+  std::shared_ptr<const groth16::BasicProvingKey<Curve>> pk;
+  std::shared_ptr<const groth16::BasicConstraintSystem<Curve>> cs;
+  std::shared_ptr<const groth16::BasicVerifyingKey<Curve>> vk;
+};
+
+/// A pl_key: BLS12-381 (native files, or a .zkey of curve bls12381) or BN254 (a .zkey of curve bn128).
 struct Key {
   std::weak_ptr<Pipeline> pipeline;
   graph::KeyHandle handle;
   std::string name;
-  std::shared_ptr<const groth16::ProvingKey> pk;
-  std::shared_ptr<const groth16::ConstraintSystem> cs;
-  std::shared_ptr<const groth16::VerifyingKey> vk;
+  std::variant<CurveKey<Bls12_381>, CurveKey<Bn254>> parts;
+
+  CurveId curve() const noexcept { return parts.index() == 0 ? CurveId::bls12_381 : CurveId::bn254; }
+  /// f(CurveKey<Curve>&) with the key's curve.
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(std::forward<F>(f), parts);
+  }
+  std::uint64_t num_variables() const {
+    return visit([](const auto& k) -> std::uint64_t { return k.pk->num_variables; });
+  }
 };
 
 /// A verifying key of one curve and its prepared form.

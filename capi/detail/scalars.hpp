@@ -1,21 +1,26 @@
-// Scalars at the boundary: canonical little-endian 32-byte integers below r, to and from our Montgomery Fr.
+// Scalars at the boundary: canonical little-endian 32-byte integers below the key's curve's r, to and from
+// our Montgomery Fr (BLS12-381's or BN254's; the same layout, another bound).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
+#include <proofline/arith/bn254/fr.hpp>
 #include <proofline/arith/fr.hpp>
 
 namespace proofline::capi {
 
-/// The index of the first of `count` scalars that is not below r, or count when all are.
+/// The index of the first of `count` scalars that is not below F's r, or count when all are.
+template <class F>
 std::size_t first_non_canonical(const std::uint8_t* scalars, std::size_t count) noexcept;
 
 /// Converts `out.size()` canonical scalars (checked before) into out, in parallel for long vectors.
-void scalars_to_fr(const std::uint8_t* scalars, std::span<Fr> out);
+template <class F>
+void scalars_to_fr(const std::uint8_t* scalars, std::span<F> out);
 
 /// Writes each element as 32 canonical little-endian bytes.
-void fr_to_scalars(std::span<const Fr> values, std::uint8_t* out) noexcept;
+template <class F>
+void fr_to_scalars(std::span<const F> values, std::uint8_t* out) noexcept;
 
 }  // namespace proofline::capi

@@ -1,4 +1,5 @@
-/* proofline.h: the C ABI of proofline, batch Groth16 proving on BLS12-381 (libproofline.so.1).
+/* proofline.h: the C ABI of proofline, batch Groth16 proving on BLS12-381 and BN254 (snarkjs's bn128)
+ * (libproofline.so.1).
  *
  * C99, no C++ needed. Everything is reached through opaque handles the library hands out:
  *   pl_pipeline  the prover (a flow graph, a pinned-memory pool, the GPUs or the CPU backend)
@@ -23,7 +24,8 @@
  *   accepted: fields past it take their defaults (inputs) or are not written (outputs). A size larger than
  *   this library knows is refused with PL_ERR_STRUCT_SIZE.
  * - Scalars cross the boundary as canonical (not Montgomery) little-endian 32-byte integers below the
- *   BLS12-381 scalar field's modulus r.
+ *   scalar field's modulus r of the key's curve (pl_curve): BLS12-381's, or BN254's for a bn128 key. The
+ *   functions that predate BN254 and take no curve (pl_submit_scalars, pl_verify) mean BLS12-381's.
  */
 #ifndef PROOFLINE_H
 #define PROOFLINE_H
@@ -99,6 +101,15 @@ typedef enum pl_log_level {
 
 /** The level of the library's log lines (to stderr, process-wide). Any thread. */
 PL_API pl_status pl_set_log_level(int32_t level);
+
+/* ---- curves -------------------------------------------------------------------------------------------- */
+
+/** The curve of a key, a job's result or a verifying key: what its scalars are reduced by and how its
+ * proofs are encoded. */
+typedef enum pl_curve {
+  PL_CURVE_BLS12_381 = 0, /**< snarkjs "bls12381" (circom --prime bls12381) */
+  PL_CURVE_BN254 = 1      /**< snarkjs "bn128" (circom's default prime; Ethereum's alt_bn128) */
+} pl_curve;
 
 /* ---- configuration ------------------------------------------------------------------------------------- */
 
@@ -214,7 +225,8 @@ typedef struct pl_key_options {
   int32_t point_check; /**< pl_point_check; default PL_POINTS_FULL */
 } pl_key_options;
 
-/** Loads and registers a snarkjs Groth16 key (.zkey, curve bls12381) with `pipeline`; options may be NULL.
+/** Loads and registers a snarkjs Groth16 key (.zkey of curve bls12381 or bn128, as its header says; see
+ * pl_key_curve) with `pipeline`; options may be NULL.
  * Blocks while the key is read, checked and made resident. The caller owns *out (pl_key_release). Errors:
  * PL_ERR_BAD_INPUT naming the file and the problem, PL_ERR_IO, PL_ERR_OUT_OF_BUDGET, PL_ERR_INVALID_ARGUMENT
  * (a name already registered). */
@@ -223,9 +235,9 @@ PL_API pl_status pl_key_add_zkey_file(pl_pipeline* pipeline, const char* path, c
 /** The same from a .zkey image in memory (copied; `data` is only read during the call). */
 PL_API pl_status pl_key_add_zkey_memory(pl_pipeline* pipeline, const void* data, size_t length,
                                         const pl_key_options* options, pl_key** out);
-/** Registers a key in proofline's native format: a proving-key file, a constraint-system file (NULL: none,
- * then only PL_FILLS_WITNESS_AND_ABC callbacks can prove with it) and a verifying-key file (NULL: the one the
- * proving-key file carries, if any). */
+/** Registers a key in proofline's native format (BLS12-381 keys only): a proving-key file, a
+ * constraint-system file (NULL: none, then only PL_FILLS_WITNESS_AND_ABC callbacks can prove with it) and a
+ * verifying-key file (NULL: the one the proving-key file carries, if any). */
 PL_API pl_status pl_key_add_native_files(pl_pipeline* pipeline, const char* proving_key_path,
                                          const char* constraint_system_path, const char* verifying_key_path,
                                          const pl_key_options* options, pl_key** out);
@@ -240,6 +252,8 @@ PL_API pl_status pl_key_sizes(const pl_key* key, uint64_t* num_variables, uint64
 /** A new handle on the key's verifying key (PL_ERR_INVALID_ARGUMENT when the key has none); caller owns it.
  */
 PL_API pl_status pl_key_verifying_key(const pl_key* key, pl_vk** out);
+/** The key's curve (a pl_curve) into *curve. */
+PL_API pl_status pl_key_curve(const pl_key* key, int32_t* curve);
 /** Unregisters the key once no queued or running job uses it (waits for that) and releases the handle.
  * Not from a callback. */
 PL_API pl_status pl_key_release(pl_key* key);
@@ -266,7 +280,8 @@ typedef struct pl_job_options {
   void* user_data;              /**< passed to on_complete (and to nothing else) */
 } pl_job_options;
 
-/** Submits a job whose witness is a circom .wtns file, read into the job's pinned slot during synthesis
+/** Submits a job whose witness is a circom .wtns file (its prime must be the key's curve's r, else the job
+ * fails with PL_ERR_BAD_INPUT naming both), read into the job's pinned slot during synthesis
  * (the path is copied). Waits while the queue is full unless PL_SUBMIT_NO_WAIT. On PL_OK the caller owns
  * *out (pl_job_release); the job runs whether or not the handle is kept, and its completion callback fires
  * exactly once. On an error no job exists, *out is NULL and no callback fires. options may be NULL. */
@@ -275,9 +290,16 @@ PL_API pl_status pl_submit_wtns(pl_pipeline* pipeline, const pl_key* key, const 
 /** Submits a job whose witness z (z[0] = 1, the public inputs, then the private values) is `count` scalars
  * of 32 bytes each, canonical little-endian, copied before returning. count must be the key's num_variables
  * (else PL_ERR_INVALID_ARGUMENT). The scalars are checked and converted into the pinned slot during
- * synthesis: one not below r fails the job with PL_ERR_BAD_INPUT naming its index. */
+ * synthesis: one not below r fails the job with PL_ERR_BAD_INPUT naming its index. The scalars are
+ * BLS12-381's: a BN254 key refuses them with PL_ERR_BAD_INPUT (use pl_submit_scalars_curve). */
 PL_API pl_status pl_submit_scalars(pl_pipeline* pipeline, const pl_key* key, const uint8_t* scalars,
                                    size_t count, const pl_job_options* options, pl_job** out);
+/** pl_submit_scalars for scalars of `curve` (a pl_curve: below that curve's r), which must be the key's:
+ * another curve's scalars are refused with PL_ERR_BAD_INPUT naming both, an unknown curve with
+ * PL_ERR_INVALID_ARGUMENT. */
+PL_API pl_status pl_submit_scalars_curve(pl_pipeline* pipeline, const pl_key* key, int32_t curve,
+                                         const uint8_t* scalars, size_t count, const pl_job_options* options,
+                                         pl_job** out);
 
 /** A witness callback's view of the job's pinned slot, valid only during the callback. */
 typedef struct pl_witness_target pl_witness_target;
@@ -287,7 +309,8 @@ typedef enum pl_fills {
   PL_FILLS_WITNESS_AND_ABC = 1 /**< the callback fills z, a, b and c (zero past the rows) */
 } pl_fills;
 
-/** Fills the job's witness; returns PL_OK, or an error code that fails the job (with the message of
+/** Fills the job's witness (scalars of the key's curve: pl_witness_write checks them below its r); returns
+ * PL_OK, or an error code that fails the job (with the message of
  * pl_witness_fail, if called). Runs on a pipeline thread during synthesis. */
 typedef pl_status (*pl_witness_fn)(pl_witness_target* target, void* user_data);
 
@@ -333,6 +356,7 @@ typedef struct pl_job_info {
   uint64_t num_public; /**< public inputs in the result */
   double queued_s;     /**< submit to slot */
   double latency_s;    /**< submit to result */
+  int32_t curve;       /**< pl_curve of the job's key: which encodings its proof has */
 } pl_job_info;
 
 /** The job's figures once ready (PL_ERR_NOT_READY before). */
@@ -340,14 +364,27 @@ PL_API pl_status pl_job_get_info(pl_job* job, pl_job_info* info);
 
 #define PL_PROOF_BYTES 192
 #define PL_SCALAR_BYTES 32
+#define PL_PROOF_UNCOMPRESSED_BYTES_BLS12_381 384
+#define PL_PROOF_UNCOMPRESSED_BYTES_BN254 256
 
 /** The proof's 192-byte encoding (A, B, C compressed, as bellman/arkworks write it) into out (length at
- * least PL_PROOF_BYTES, else PL_ERR_BUFFER_TOO_SMALL). A failed job returns its error code. */
+ * least PL_PROOF_BYTES, else PL_ERR_BUFFER_TOO_SMALL). A failed job returns its error code. BLS12-381 only:
+ * a BN254 job's proof gets PL_ERR_INVALID_ARGUMENT (use pl_job_proof_uncompressed or pl_job_proof_json). */
 PL_API pl_status pl_job_proof(pl_job* job, uint8_t* out, size_t length);
-/** The public inputs z[1..num_public] as 32-byte canonical little-endian scalars. *count gets the number;
- * PL_ERR_BUFFER_TOO_SMALL when length < 32 * *count (out may then be NULL). */
+/** The proof's points A (G1), B (G2), C (G1) uncompressed, one after the other, on the job's curve:
+ * - BLS12-381: the zcash / IETF uncompressed encodings (96 + 192 + 96 = PL_PROOF_UNCOMPRESSED_BYTES_BLS12_381
+ *   bytes; big-endian coordinates, G2's as c1 || c0, the infinity flag for the point at infinity);
+ * - BN254: Ethereum's EIP-196/197 encoding (64 + 128 + 64 = PL_PROOF_UNCOMPRESSED_BYTES_BN254 bytes; 32-byte
+ *   big-endian x || y, G2's x and y each as imaginary || real, the point at infinity as zeros), the order in
+ *   which the pairing precompile and snarkjs's Solidity verifier take them.
+ * *needed (may be NULL) gets the size; PL_ERR_BUFFER_TOO_SMALL when length is less. A failed job returns its
+ * error code. */
+PL_API pl_status pl_job_proof_uncompressed(pl_job* job, uint8_t* out, size_t length, size_t* needed);
+/** The public inputs z[1..num_public] as 32-byte canonical little-endian scalars (of the job's curve). *count
+ * gets the number; PL_ERR_BUFFER_TOO_SMALL when length < 32 * *count (out may then be NULL). */
 PL_API pl_status pl_job_public_inputs(pl_job* job, uint8_t* out, size_t length, size_t* count);
-/** snarkjs's proof.json and public.json texts (byte for byte what snarkjs writes), NUL-terminated in out.
+/** snarkjs's proof.json and public.json texts (byte for byte what snarkjs writes; "curve" is "bls12381" or
+ * "bn128" as the job's key), NUL-terminated in out.
  * *needed (may be NULL) gets the size including the NUL; PL_ERR_BUFFER_TOO_SMALL when length is less (out
  * may then be NULL). */
 PL_API pl_status pl_job_proof_json(pl_job* job, char* out, size_t length, size_t* needed);
@@ -364,17 +401,26 @@ PL_API pl_status pl_vk_load_json_file(const char* path, pl_vk** out);
 PL_API pl_status pl_vk_load_json(const char* text, size_t length, pl_vk** out);
 /** The key as snarkjs's verification_key.json text (see pl_job_proof_json for out/length/needed). */
 PL_API pl_status pl_vk_to_json(const pl_vk* vk, char* out, size_t length, size_t* needed);
+/** The key's curve (a pl_curve) into *curve. */
+PL_API pl_status pl_vk_curve(const pl_vk* vk, int32_t* curve);
 PL_API pl_status pl_vk_release(pl_vk* vk);
 
 /** Checks a 192-byte proof against `num_public` public inputs (32-byte canonical little-endian each); the
- * encoding is BLS12-381's, so a bn128 key gets PL_ERR_INVALID_ARGUMENT (verify its proofs with pl_verify_json).
- * PL_OK: valid. PL_ERR_PROOF_INVALID: a point that does not decode or lies off the curve or subgroup, a
- * wrong input count, or a failed pairing check, the reason in the message. PL_ERR_BAD_INPUT: an input not
- * below r. */
+ * encoding is BLS12-381's, so a bn128 key gets PL_ERR_INVALID_ARGUMENT (verify its proofs with
+ * pl_verify_json). PL_OK: valid. PL_ERR_PROOF_INVALID: a point that does not decode or lies off the curve or
+ * subgroup, a wrong input count, or a failed pairing check, the reason in the message. PL_ERR_BAD_INPUT: an
+ * input not below r. */
 PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_length,
                            const uint8_t* public_inputs, size_t num_public);
-/** The same for snarkjs's proof.json and public.json texts (NUL-terminated), on the key's curve (the proof must
- * name it). PL_ERR_BAD_INPUT for text that is not in snarkjs's format or names the other curve. */
+/** Checks a proof in its curve's uncompressed encoding (pl_job_proof_uncompressed's: 384 bytes for a
+ * BLS12-381 key, 256 bytes of EIP-196/197 points for a bn128 key) against `num_public` public inputs
+ * (32-byte canonical little-endian, below the key's r). PL_OK: valid. PL_ERR_PROOF_INVALID: a wrong length, a
+ * point that does not decode or lies off the curve or subgroup, a wrong input count, or a failed pairing
+ * check, the reason in the message. PL_ERR_BAD_INPUT: an input not below r. */
+PL_API pl_status pl_verify_uncompressed(const pl_vk* vk, const uint8_t* proof, size_t proof_length,
+                                        const uint8_t* public_inputs, size_t num_public);
+/** The same for snarkjs's proof.json and public.json texts (NUL-terminated), on the key's curve (the proof
+ * must name it). PL_ERR_BAD_INPUT for text that is not in snarkjs's format or names the other curve. */
 PL_API pl_status pl_verify_json(const pl_vk* vk, const char* proof_json, const char* public_json);
 
 #ifdef __cplusplus

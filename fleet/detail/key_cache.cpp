@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <system_error>
+#include <variant>
 
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/util/logging.hpp>
@@ -43,15 +44,22 @@ KeyLookup KeyCache::load(const std::string& path, std::uint64_t serial) {
     if (fs::path(path).extension() != ".zkey")
       throw Error(Errc::bad_input, "not a snarkjs .zkey file (the fleet proves with snarkjs Groth16 keys)");
     const auto start = std::chrono::steady_clock::now();
-    groth16::SnarkjsKey key =
-        groth16::load_snarkjs_key(path, groth16::ZkeyOptions{.points = options_.point_check});
-    out.num_variables = key.pk->num_variables;
-    // Names must be unique among registered keys: a file loaded again (it changed) is a new key.
-    out.handle = pipeline_.add_key({path + "#" + std::to_string(serial), key.pk, key.cs, key.vk});
+    const groth16::AnySnarkjsKey any =
+        groth16::load_any_snarkjs_key(path, groth16::ZkeyOptions{.points = options_.point_check});
+    std::visit(
+        [&]<class Curve>(const groth16::BasicSnarkjsKey<Curve>& key) {
+          out.curve = Curve::id;
+          out.num_variables = key.pk->num_variables;
+          // Names must be unique among registered keys: a file loaded again (it changed) is a new key.
+          out.handle = pipeline_.add_key(
+              graph::BasicKeySpec<Curve>{path + "#" + std::to_string(serial), key.pk, key.cs, key.vk});
+          PL_LOG_INFO("fleet: {} key {} loaded and registered in {:.2f} s (2^{} rows, {} variables)",
+                      Curve::snarkjs_name, path,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                      key.pk->log_domain_size, key.pk->num_variables);
+        },
+        any);
     out.state = KeyLookup::State::ready;
-    PL_LOG_INFO("fleet: key {} loaded and registered in {:.2f} s (2^{} rows, {} variables)", path,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-                key.pk->log_domain_size, key.pk->num_variables);
   } catch (const std::exception& e) {
     out.state = KeyLookup::State::failed;
     const std::string what = e.what();

@@ -2,8 +2,8 @@
 // (a large .zkey takes seconds to minutes to read and check, and heartbeats must go on meanwhile), and stays
 // registered while it is among the `max_keys` most recently used; its memory is then the pipeline's to
 // manage (budgets evict idle keys' points and reload them). A file that changed since it was loaded (size or
-// modification time) is loaded again; a file that failed to load fails its jobs with the loader's message
-// until it changes or `retry_after` passes.
+// modification time) is loaded again; keys of both curves (bls12381, bn128) live side by side; a file that
+// failed to load fails its jobs with the loader's message until it changes or `retry_after` passes.
 #pragma once
 
 #include <chrono>
@@ -24,6 +24,7 @@ struct KeyLookup {
   enum class State { loading, ready, failed };
   State state = State::loading;
   graph::KeyHandle handle;
+  CurveId curve = CurveId::bls12_381;  ///< the .zkey's (bls12381 or bn128): its witnesses' field
   std::uint64_t num_variables = 0;
   std::string error;  ///< "key /keys/a.zkey: <what is wrong>"
 };

@@ -122,11 +122,12 @@ bool complete_job(Connection& db, const Lease& lease, const ProofRecord& record)
       "  UPDATE proofline.jobs SET state = 'done', finished_at = now(), lease_expires = NULL,"
       "   witness_inline = NULL, error = NULL"
       "  WHERE id = $1::bigint AND worker = $2 AND attempts = $3::integer AND state = 'running' RETURNING id)"
-      " INSERT INTO proofline.results (job_id, proof, public_signals, verified, worker, attempt)"
-      " SELECT id, $4, $5::jsonb, $6::boolean, $2, $3::integer FROM done RETURNING job_id";
+      " INSERT INTO proofline.results (job_id, proof, public_signals, verified, worker, attempt, curve)"
+      " SELECT id, $4, $5::jsonb, $6::boolean, $2, $3::integer, $7 FROM done RETURNING job_id";
   const Param params[] = {
       Param::of(lease.job),       Param::of(lease.worker),          Param::of(std::int64_t{lease.attempt}),
-      Param::bytea(record.proof), Param::of(record.public_signals), lease_params_boolean(record.verified)};
+      Param::bytea(record.proof), Param::of(record.public_signals), lease_params_boolean(record.verified),
+      Param::of(record.curve)};
   return db.exec("record the proof of job " + std::to_string(lease.job), sql, params).rows() == 1;
 }
 
@@ -183,7 +184,7 @@ void leave(Connection& db, const std::string& worker) {
 std::vector<FinishedJob> finished_jobs(Connection& db, std::span<const std::int64_t> ids) {
   static const std::string sql =
       "SELECT j.id, j.state, j.attempts, coalesce(j.error, ''), r.proof, r.public_signals::text,"
-      "  coalesce(r.verified, false)"
+      "  coalesce(r.verified, false), r.curve"
       " FROM proofline.jobs j LEFT JOIN proofline.results r ON r.job_id = j.id"
       " WHERE j.id = ANY($1::bigint[]) AND j.state IN ('done', 'failed') ORDER BY j.id";
   const Param params[] = {Param::of(bigint_array(ids))};
@@ -195,7 +196,8 @@ std::vector<FinishedJob> finished_jobs(Connection& db, std::span<const std::int6
     job.done = r.text(i, 1) == "done";
     job.attempts = static_cast<int>(r.integer(i, 2));
     job.error = r.text(i, 3);
-    if (!r.is_null(i, 4)) job.result = ProofRecord{r.bytes(i, 4), r.text(i, 5), r.boolean(i, 6)};
+    if (!r.is_null(i, 4))
+      job.result = ProofRecord{r.bytes(i, 4), r.text(i, 5), r.boolean(i, 6), r.text(i, 7)};
   }
   return out;
 }

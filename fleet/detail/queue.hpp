@@ -44,9 +44,11 @@ struct Lease {
 };
 
 struct ProofRecord {
-  std::vector<std::uint8_t> proof;  ///< 192 bytes (groth16::encode_proof)
-  std::string public_signals;       ///< snarkjs public.json text
+  /// groth16::encode_proof of the key's curve: 192 bytes for bls12381, 256 for bn128.
+  std::vector<std::uint8_t> proof;
+  std::string public_signals;  ///< snarkjs public.json text
   bool verified = false;
+  std::string curve = "bls12381";  ///< snarkjs's name of the key's curve: "bls12381" or "bn128"
 };
 
 enum class FailOutcome { requeued, failed, discarded };

@@ -78,11 +78,22 @@ CREATE TRIGGER jobs_state AFTER UPDATE OF state ON proofline.jobs
   FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state) EXECUTE FUNCTION proofline.notify_state();
 )sql";
 
+// Results of BN254 (bn128) keys: the curve beside each proof, whose encoding is the curve's (BLS12-381's 192
+// bytes compressed, BN254's 256 bytes of EIP-196/197 points). Rows written before are BLS12-381's.
+const char* const schema_v2 = R"sql(
+ALTER TABLE proofline.results ADD COLUMN curve text NOT NULL DEFAULT 'bls12381'
+  CHECK (curve IN ('bls12381', 'bn128'));
+ALTER TABLE proofline.results DROP CONSTRAINT results_proof_check;
+ALTER TABLE proofline.results ADD CONSTRAINT results_proof_size CHECK (
+  (curve = 'bls12381' AND octet_length(proof) = 192) OR (curve = 'bn128' AND octet_length(proof) = 256));
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> all{
       {1, "jobs, results, workers and their notifications", schema_v1},
+      {2, "results of either curve (bls12381, bn128)", schema_v2},
   };
   return all;
 }

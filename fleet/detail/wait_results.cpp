@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include <proofline/fleet/detail/queue.hpp>
@@ -26,7 +27,13 @@ class Collector {
   Collector(std::span<const std::int64_t> ids, std::span<const std::string> names, const WaitOptions& options)
       : options_(options) {
     for (std::size_t i = 0; i < ids.size(); ++i) pending_[ids[i]] = names[i];
-    if (options.check_vk) vk_ = groth16::prepare(groth16::read_snarkjs_verifying_key(*options.check_vk));
+    if (options.check_vk) {
+      const groth16::json::Value document = groth16::read_json_file(*options.check_vk);
+      with_curve(groth16::snarkjs_curve(document, options.check_vk->string()), [&]<class Curve>() {
+        vk_ = groth16::prepare(
+            groth16::snarkjs_verifying_key_from_json<Curve>(document, options.check_vk->string()));
+      });
+    }
   }
 
   bool finished() const { return pending_.empty(); }
@@ -62,24 +69,38 @@ class Collector {
     }
     ++done_;
     try {
-      const groth16::Proof proof = groth16::decode_proof(job.result->proof);
-      const std::vector<Fr> publics = groth16::snarkjs_public_from_json(
-          groth16::json::parse(job.result->public_signals, "public signals"));
-      if (vk_ && groth16::verify(*vk_, publics, proof))
-        ++verified_;
-      else if (vk_)
-        std::fprintf(stderr, "job %lld (%s): the proof does not verify against %s\n",
-                     static_cast<long long>(job.id), name.c_str(), options_.check_vk->c_str());
-      if (options_.out) groth16::write_snarkjs_outputs(*options_.out, name, proof, publics);
+      if (job.result->curve == Bn254::snarkjs_name)
+        take<Bn254>(groth16::decode_bn254_proof(job.result->proof), job, name);
+      else
+        take<Bls12_381>(groth16::decode_proof(job.result->proof), job, name);
     } catch (const Error& e) {
       write_failed_ = true;
       std::fprintf(stderr, "job %lld (%s): %s\n", static_cast<long long>(job.id), name.c_str(), e.what());
     }
   }
 
+  /// A proof of `Curve`: checked against --check-vk (which must be of its curve) and written with --out.
+  template <class Curve>
+  void take(const groth16::BasicProof<Curve>& proof, const FinishedJob& job, const std::string& name) {
+    const std::vector<typename Curve::Fr> publics = groth16::snarkjs_public_from_json<typename Curve::Fr>(
+        groth16::json::parse(job.result->public_signals, "public signals"));
+    if (vk_) {
+      const auto* vk = std::get_if<groth16::BasicPreparedVerifyingKey<Curve>>(&*vk_);
+      if (vk != nullptr && groth16::verify(*vk, publics, proof))
+        ++verified_;
+      else
+        std::fprintf(stderr, "job %lld (%s): the %s proof does not verify against %s%s\n",
+                     static_cast<long long>(job.id), name.c_str(), std::string(Curve::snarkjs_name).c_str(),
+                     options_.check_vk->c_str(), vk == nullptr ? " (a key of the other curve)" : "");
+    }
+    if (options_.out) groth16::write_snarkjs_outputs(*options_.out, name, proof, publics);
+  }
+
   const WaitOptions& options_;
   std::map<std::int64_t, std::string> pending_;
-  std::optional<groth16::PreparedVerifyingKey> vk_;
+  std::optional<
+      std::variant<groth16::BasicPreparedVerifyingKey<Bls12_381>, groth16::BasicPreparedVerifyingKey<Bn254>>>
+      vk_;
   std::size_t done_ = 0, failed_ = 0, verified_ = 0;
   bool write_failed_ = false;
 };

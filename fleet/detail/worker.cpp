@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include <proofline/fleet/detail/schema.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
@@ -38,6 +39,42 @@ decltype(auto) timed(double& total, Body&& body) {
     ~Add() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
   } add{total, start};
   return body();
+}
+
+/// A witness stored in the database, parsed in the field of the key's curve (a witness of the other curve is
+/// refused, naming both) and checked against the key's size.
+graph::MemoryWitness inline_witness(const std::vector<std::uint8_t>& stored, const std::string& what,
+                                    const KeyLookup& key, const std::string& key_path) {
+  const auto bytes = std::as_bytes(std::span(stored));
+  return with_curve(key.curve, [&]<class Curve>() {
+    using F = typename Curve::Fr;
+    auto z = std::make_shared<const std::vector<F>>(groth16::parse_wtns<F>(bytes, what));
+    if (z->size() != key.num_variables)
+      throw Error(Errc::bad_input, what + ": the witness has " + std::to_string(z->size()) + " values, key " +
+                                       key_path + " expects " + std::to_string(key.num_variables));
+    graph::MemoryWitness witness;
+    if constexpr (std::is_same_v<Curve, Bn254>)
+      witness.bn254_z = std::move(z);
+    else
+      witness.z = std::move(z);
+    return witness;
+  });
+}
+
+/// The proof in its curve's encoding and public.json, as the results table keeps them.
+ProofRecord proof_record(const graph::JobResult& r) {
+  if (r.curve == CurveId::bn254) {
+    const auto bytes = groth16::encode_proof(*r.bn254_proof);
+    return ProofRecord{{bytes.begin(), bytes.end()},
+                       groth16::snarkjs_stringify(groth16::snarkjs_public_to_json(r.bn254_public_inputs)),
+                       r.verified,
+                       std::string(Bn254::snarkjs_name)};
+  }
+  const auto bytes = groth16::encode_proof(*r.proof);
+  return ProofRecord{{bytes.begin(), bytes.end()},
+                     groth16::snarkjs_stringify(groth16::snarkjs_public_to_json(r.public_inputs)),
+                     r.verified,
+                     std::string(Bls12_381::snarkjs_name)};
 }
 
 std::chrono::milliseconds until(std::chrono::steady_clock::time_point when) {
@@ -199,13 +236,7 @@ void Worker::start(Held& held) {
     if (held.job.witness_inline) {
       const std::string what =
           "job " + std::to_string(held.job.id) + " (" + held.job.name + ") inline witness";
-      const auto bytes = std::as_bytes(std::span(*held.job.witness_inline));
-      auto z = std::make_shared<std::vector<Fr>>(groth16::parse_wtns(bytes, what));
-      if (z->size() != key.num_variables)
-        throw Error(Errc::bad_input, what + ": the witness has " + std::to_string(z->size()) +
-                                         " values, key " + held.job.key_path + " expects " +
-                                         std::to_string(key.num_variables));
-      job.witness = graph::MemoryWitness{std::move(z)};
+      job.witness = inline_witness(*held.job.witness_inline, what, key, held.job.key_path);
     } else {
       job.witness = graph::WtnsFile{*held.job.witness_path};
     }
@@ -223,10 +254,7 @@ void Worker::start_parked() {
 void Worker::take_result(const Lease& lease, const graph::JobResult& r) {
   Delivery d{.lease = lease};
   if (r.ok()) {
-    const auto bytes = groth16::encode_proof(*r.proof);
-    d.proof = ProofRecord{{bytes.begin(), bytes.end()},
-                          groth16::snarkjs_stringify(groth16::snarkjs_public_to_json(r.public_inputs)),
-                          r.verified};
+    d.proof = proof_record(r);
   } else {
     d.error = r.error ? r.error->message : "no proof and no error";
     d.permanent = r.error && permanent_failure(r.error->code);

@@ -40,6 +40,15 @@ if(LANGUAGE STREQUAL "c")
   step("${TOOL}" -std=c99 -Wall -Wextra -pedantic -Werror -O2 "-I${PREFIX}/include" "${examples}/c/prove_batch.c"
        -o "${work}/prove_batch" "-L${lib}" -lproofline "-Wl,-rpath,${lib}")
   step("${work}/prove_batch" ${arguments} 6)
+  set(bls_output "${step_output}")
+  # The same program on a bn128 (BN254) key: it asks the key for its curve.
+  set(bn_fixture "${FIXTURE}/../bn128/chain_16")
+  step("${work}/prove_batch" "${bn_fixture}/circuit_final.zkey" "${bn_fixture}/witness.wtns"
+       "${bn_fixture}/verification_key.json" 6)
+  if(NOT step_output MATCHES "bn128 key: 6 proofs, 6 verified")
+    message(FATAL_ERROR "capi example (c): the bn128 key's batch did not verify:\n${step_output}")
+  endif()
+  string(PREPEND step_output "${bls_output}")
 elseif(LANGUAGE STREQUAL "rust")
   step("${TOOL}" -O --edition 2021 "${examples}/rust/prove_batch.rs" -o "${work}/prove_batch" "-Lnative=${lib}"
        "-Clink-args=-Wl,-rpath,${lib}")

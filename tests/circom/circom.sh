@@ -13,6 +13,11 @@
 #                          batch_prove --zkey --inject-fault fails one job only
 #   circom.sh outputs      manifests (JSON lines, CSV) put outputs where they say; colliding or missing outputs
 #                          exit 2 before anything is proven
+#   circom.sh setup-bn128  the same circuit at circom's default prime (bn128, BN254) with --c --wasm; a bn128
+#                          key from the known-tau ptau; snarkjs's fullprove references
+#   circom.sh bn128        proofline batch and prove from input JSON with the bn128 generator: snarkjs's public
+#                          signals, proofs snarkjs verifies, .wtns files snarkjs checks against the r1cs; a
+#                          generator of the other prime is refused (exit 2) naming both primes
 #
 # Skips (exit 77) only when node or circom2 cannot be had. Environment: CIRCOM_TEST_DIR (work folder),
 # CIRCOM_NODE_DIR (where npm installs the tools; the interop tests share it),
@@ -57,6 +62,11 @@ snarkjs_verify() {
   case $out in *"OK!"*) return 0 ;; *) echo "$out"; return 1 ;; esac
 }
 need_setup() { [ -f "$work/.done" ] || die "no circuit and key (the 'circom/setup' test makes them; did it fail?)"; }
+work_bn=$CIRCOM_TEST_DIR/work-bn128
+cache_bn=$CIRCOM_TEST_DIR/generator-cache-bn128
+need_bn128() {
+  [ -f "$work_bn/.done" ] || die "no bn128 circuit and key (the 'circom/setup-bn128' test makes them; did it fail?)"
+}
 # The public signals of a public.json, normalized (snarkjs and proofline indent differently).
 publics() { node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1]))))' "$1"; }
 
@@ -192,11 +202,72 @@ outputs() {
   say "outputs go where the manifest says; collisions and missing places exit 2"
 }
 
+setup_bn128() {
+  command -v node >/dev/null 2>&1 || skip "node is not installed (scripts/install-deps.sh installs nodejs)"
+  "$here/../interop/setup.sh" "$node_dir" || skip "circom2 and snarkjs could not be installed from npm"
+  rm -rf "$work_bn" && mkdir -p "$work_bn" && cd "$work_bn"
+  cp "$here/check.circom" .
+  # No --prime: circom's default, bn128.
+  run circom2 check.circom --c --wasm --r1cs -o .
+  run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 8 pot.ptau --seed 11 --curve bn128
+  run snarkjs groth16 setup check.r1cs pot.ptau key.zkey
+  run snarkjs zkey export verificationkey key.zkey vk.json
+  grep -q '"curve": "bn128"' vk.json || die "snarkjs did not make a bn128 key"
+  mkdir -p inputs snarkjs
+  while read -r name json; do
+    echo "$json" >"inputs/$name.json"
+    run snarkjs groth16 fullprove "inputs/$name.json" check_js/check.wasm key.zkey "snarkjs/$name.proof.json" \
+      "snarkjs/$name.public.json"
+  done < <(good_inputs)
+  touch .done
+}
+
+bn128() {
+  need_bn128
+  cd "$work_bn" && rm -rf out-inputs out-prove out-wtns && mkdir out-prove
+  run "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json inputs/g2.json inputs/g3.json \
+    --out out-inputs --cache-dir "$cache_bn" --synth-threads 2 --no-progress
+  while read -r name _; do
+    [ "$(publics "out-inputs/$name.public.json")" = "$(publics "snarkjs/$name.public.json")" ] ||
+      die "$name: bn128 public signals differ from snarkjs fullprove's"
+    grep -q '"curve": "bn128"' "out-inputs/$name.proof.json" || die "$name: the proof does not name bn128"
+    snarkjs_verify vk.json "out-inputs/$name.public.json" "out-inputs/$name.proof.json" ||
+      die "snarkjs groth16 verify rejected proofline's bn128 proof of $name"
+  done < <(good_inputs)
+  run "$proofline" prove key.zkey --circuit check_cpp --input inputs/g3.json out-prove/g3.proof.json \
+    out-prove/g3.public.json --cache-dir "$cache_bn"
+  snarkjs_verify vk.json out-prove/g3.public.json out-prove/g3.proof.json || die "snarkjs rejected prove's g3"
+  # The in-process witnesses as files: bn128 .wtns that satisfy the r1cs by snarkjs's own check.
+  run "$proofline" witness --circuit check_cpp --input inputs/g1.json inputs/g2.json --out out-wtns \
+    --cache-dir "$cache_bn"
+  for name in g1 g2; do run snarkjs wtns check check.r1cs "out-wtns/$name.wtns"; done
+  # A violated constraint fails its job with circom's message, as on BLS12-381.
+  echo '{"a": "3", "b": "7", "c": "50"}' >out-prove/bad.json
+  expect_exit 1 "$proofline" prove key.zkey --circuit check_cpp --input out-prove/bad.json \
+    out-prove/bad.proof.json out-prove/bad.public.json --cache-dir "$cache_bn"
+  expect_said "witness does not satisfy the circuit"
+  # A generator of the other prime is refused before anything is proven, naming both primes.
+  need_setup
+  expect_exit 2 "$proofline" batch key.zkey --circuit "$work/check_cpp" --input inputs/g1.json --out out-wrong \
+    --cache-dir "$cache"
+  expect_said "was compiled for the prime bls12381 (52435875175126190479447740508185965837690552500527637822603658699938581184513)"
+  expect_said "is a BN254 key, whose prime is bn128 (21888242871839275222246405745257275088548364400416034343698204186575808495617)"
+  expect_exit 2 "$proofline" prove "$work/key.zkey" --circuit check_cpp --input inputs/g1.json out-wrong.json \
+    out-wrong.public.json --cache-dir "$cache_bn"
+  expect_said "was compiled for the prime bn128 (21888242871839275222246405745257275088548364400416034343698204186575808495617)"
+  expect_said "is a BLS12-381 key, whose prime is bls12381"
+  expect_said "circom --prime bls12381"
+  [ ! -e out-wrong ] || [ -z "$(ls out-wrong)" ] || die "a proof was written with a generator of the wrong prime"
+  say "bn128 circuits prove from input JSON in-process; generators of the other prime are refused"
+}
+
 case $step in
   setup) setup ;;
   inputs) inputs ;;
   drop-in) drop_in ;;
   failures) failures ;;
   outputs) outputs ;;
+  setup-bn128) setup_bn128 ;;
+  bn128) bn128 ;;
   *) die "unknown step '$step'" ;;
 esac

@@ -5,6 +5,9 @@
                                                               finishes and delivers them and exits 0
   fleet_e2e.py chaos --fleet BIN --state DIR --fixtures DIR   3 CPU workers, 300 jobs plus bad ones, one worker
                                                               SIGKILLed and the server restarted mid-run
+  fleet_e2e.py curves --fleet BIN --state DIR --fixtures DIR  one worker proves bn128 and bls12381 keys side by
+                                                              side (witnesses by path and inline); a witness of
+                                                              the other curve fails its job naming both
 
 Each run makes its own database on the server and its own temporary folder, and removes both.
 """
@@ -237,14 +240,71 @@ def test_chaos(args):
         fleet.close()
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def test_curves(args):
+    fleet = Fleet(args, "curves")
+    try:
+        bn = os.path.join(args.fixtures, "bn128", "chain_16")
+        bls = os.path.join(args.fixtures, "chain_16")
+        bn_wtns = copies(fleet, os.path.join(bn, "witness.wtns"), "bn", 4)
+        bls_wtns = copies(fleet, os.path.join(bls, "witness.wtns"), "bls", 3)
+        wrong = os.path.join(fleet.dir, "wrong.wtns")
+        shutil.copyfile(os.path.join(bls, "witness.wtns"), wrong)
+        fleet.worker("both")
+        fleet.wait_for_workers(1)
+        out_bn, out_inline, out_bls = (os.path.join(fleet.dir, d) for d in ("out-bn", "out-inline", "out-bls"))
+
+        def submit(zkey_dir, wtns, out, log, extra=()):
+            return fleet.start(["submit", "--zkey", os.path.join(zkey_dir, "circuit_final.zkey"), "--out", out,
+                                "--wait", "--check-vk", os.path.join(zkey_dir, "verification_key.json"),
+                                "--wtns"] + wtns + list(extra), log)
+
+        subs = [submit(bn, bn_wtns[:2] + [wrong], out_bn, "submit-bn.log"),
+                submit(bn, bn_wtns[2:], out_inline, "submit-inline.log", ["--inline"]),
+                submit(bls, bls_wtns, out_bls, "submit-bls.log")]
+        codes = [p.wait(timeout=120) for p in subs]
+        check(codes == [1, 0, 0], "bn128 by path (one wrong witness), bn128 inline and bls12381 end %s" % codes)
+        check("2 done, 1 failed; 2 of the proofs verify" in fleet.log("submit-bn.log"),
+              "bn128 by path: both good proofs verify against the bn128 vk")
+        check("2 done, 0 failed; 2 of the proofs verify" in fleet.log("submit-inline.log"),
+              "bn128 inline: both proofs verify")
+        check("3 done, 0 failed; 3 of the proofs verify" in fleet.log("submit-bls.log"),
+              "bls12381 beside them: three proofs verify")
+        error = fleet.sql("SELECT error FROM proofline.jobs WHERE state = 'failed'")
+        check("wrong.wtns" in error and "BLS12-381" in error and "BN254" in error,
+              "the bls12381 witness for the bn128 key fails naming both curves: " + error)
+        check(fleet.sql("SELECT count(*) FROM proofline.jobs WHERE state = 'failed' AND attempts = 1") == "1",
+              "and fails for good at its first attempt")
+        check(fleet.sql("SELECT curve, octet_length(proof), count(*) FROM proofline.results GROUP BY 1, 2 "
+                        "ORDER BY 1") == "bls12381|192|3\nbn128|256|4",
+              "the results table keeps each proof in its curve's encoding")
+        for out, names in ((out_bn, ["bn0", "bn1"]), (out_inline, ["bn2", "bn3"])):
+            for name in names:
+                proof = read(os.path.join(out, name + ".proof.json"))
+                check('"curve": "bn128"' in proof, name + ".proof.json names curve bn128")
+                check(read(os.path.join(out, name + ".public.json")) == read(os.path.join(bn, "public.json")),
+                      name + ".public.json is snarkjs's")
+        for name in ("bls0", "bls1", "bls2"):
+            check('"curve": "bls12381"' in read(os.path.join(out_bls, name + ".proof.json")),
+                  name + ".proof.json names curve bls12381")
+        check("bn128 key" in fleet.log("both.log") and "bls12381 key" in fleet.log("both.log"),
+              "one worker registered keys of both curves")
+    finally:
+        fleet.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("test", choices=["drain", "chaos"])
+    parser.add_argument("test", choices=["drain", "chaos", "curves"])
     parser.add_argument("--fleet", required=True)
     parser.add_argument("--state", required=True)
     parser.add_argument("--fixtures", required=True)
     args = parser.parse_args()
-    {"drain": test_drain, "chaos": test_chaos}[args.test](args)
+    {"drain": test_drain, "chaos": test_chaos, "curves": test_curves}[args.test](args)
 
 
 if __name__ == "__main__":

@@ -198,3 +198,60 @@ TEST_CASE("fleet/queue/a heartbeat renews only the leases the worker names") {
 }
 
 }  // namespace proofline::fleet
+
+namespace proofline::fleet {
+
+TEST_CASE("fleet/queue/results keep their curve and a proof of the wrong size for it is refused") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  const std::vector<NewJob> jobs{job_named("bls"), job_named("bn"), job_named("short")};
+  const std::vector<std::int64_t> ids = detail::submit_jobs(db, jobs);
+  const auto claimed = detail::claim_jobs(db, "w", 3, 30);
+  REQUIRE(claimed.size() == 3);
+  const detail::ProofRecord bn{std::vector<std::uint8_t>(256, 9), "[\"7\"]", true, "bn128"};
+  CHECK(detail::complete_job(db, {ids[0], "w", 1}, some_proof()));
+  CHECK(detail::complete_job(db, {ids[1], "w", 1}, bn));
+  // 192 bytes are BLS12-381's encoding, not BN254's: the table refuses the row (and the job stays running).
+  const detail::ProofRecord wrong{std::vector<std::uint8_t>(192, 9), "[\"7\"]", true, "bn128"};
+  CHECK_THROWS_AS(detail::complete_job(db, {ids[2], "w", 1}, wrong), Error);
+  CHECK(job_field(db, ids[2], "state") == "running");
+  const auto finished = detail::finished_jobs(db, ids);
+  REQUIRE(finished.size() == 2);
+  REQUIRE(finished[0].result);
+  REQUIRE(finished[1].result);
+  CHECK(finished[0].result->curve == "bls12381");
+  CHECK(finished[1].result->curve == "bn128");
+  CHECK(finished[1].result->proof == bn.proof);
+  CHECK(finished[1].result->public_signals == "[\"7\"]");
+}
+
+TEST_CASE("fleet/queue/a version 1 database keeps its results as bls12381 ones after migrating") {
+  test::FreshDatabase database;
+  Connection db = database.connect();
+  // The schema as the first release left it, with one finished job.
+  db.command("create the schema", "CREATE SCHEMA proofline");
+  db.command("create the version table",
+             "CREATE TABLE proofline.schema_version (version integer PRIMARY KEY, what text NOT NULL,"
+             " applied_at timestamptz NOT NULL DEFAULT now())");
+  db.command("migration 1", detail::migrations().at(0).sql);
+  db.command("record migration 1", "INSERT INTO proofline.schema_version (version, what) VALUES (1, 'v1')");
+  const std::vector<NewJob> jobs{job_named("old")};
+  const std::int64_t id = detail::submit_jobs(db, jobs).at(0);
+  detail::claim_jobs(db, "w", 1, 30);
+  const detail::Param p[] = {detail::Param::of(id), detail::Param::bytea(some_proof().proof)};
+  db.exec("record a version 1 result",
+          "WITH done AS (UPDATE proofline.jobs SET state = 'done' WHERE id = $1::bigint RETURNING id)"
+          " INSERT INTO proofline.results (job_id, proof, public_signals, verified, worker, attempt)"
+          " SELECT id, $2, '[\"1\"]', true, 'w', 1 FROM done",
+          p);
+  const detail::MigrationOutcome outcome = detail::migrate(db);
+  CHECK(outcome.from == 1);
+  CHECK(outcome.to == detail::latest_schema_version());
+  const auto finished = detail::finished_jobs(db, std::vector<std::int64_t>{id});
+  REQUIRE(finished.size() == 1);
+  REQUIRE(finished[0].result);
+  CHECK(finished[0].result->curve == "bls12381");
+  CHECK(finished[0].result->proof == some_proof().proof);
+}
+
+}  // namespace proofline::fleet

@@ -2,14 +2,20 @@
 // file, snarkjs's verifying key is reproduced byte for byte (its e(alpha, beta) included), our verifier
 // accepts snarkjs's proofs and rejects tampered ones, our CPU prover's proofs verify (on snarkjs's keys and
 // on known-trapdoor keys of a synthetic BN254 circuit, written as a bn128 .zkey), and batch_prove proves
-// bn128 keys and the --curve bn254 synthetic workload through the pipeline into files verify_proof accepts.
+// bn128 keys and the --curve bn254 synthetic workload through the pipeline into files verify_proof accepts,
+// with --key-cache keeping each curve's keys apart; and BN254 proofs as EIP-197 points.
 // The fixtures are made by snarkjs itself (tests/fixtures/snarkjs/make_fixture.sh, bn128/).
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <span>
+#include <string>
 #include <variant>
+#include <vector>
 
+#include <proofline/arith/int_text.hpp>
 #include <proofline/groth16/json.hpp>
+#include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/prover.hpp>
 #include <proofline/groth16/r1cs_file.hpp>
 #include <proofline/groth16/setup.hpp>
@@ -151,7 +157,8 @@ TEST_CASE("apps/batch_prove/a bn128 zkey proves its wtns files on the CPU into b
   std::filesystem::copy_file(bn("chain_16", "witness.wtns"), dir / "B.wtns");
   const auto zkey = bn("chain_16", "circuit_final.zkey");
   const auto out = dir / "out";
-  // The default backend: a bn128 key goes to the CPU whether or not there is a GPU.
+  // The default backend: a circuit below the GPU NTT's 2^10 rows goes to the CPU whether or not there is a
+  // GPU.
   test_support::ProgramOutcome o = run_program(
       PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --verify --zkey " + zkey.string() + " --wtns " +
                                  (dir / "A.wtns").string() + " " + (dir / "B.wtns").string() + " --out " +
@@ -224,7 +231,7 @@ TEST_CASE("apps/batch_prove/curve bn254 proves the synthetic workload and export
   groth16::test::TempDir dir;
   test_support::ProgramOutcome o =
       run_program(PROOFLINE_BATCH_PROVE,
-                  "--no-progress --threads 2 --synthetic 8 --count 3 --curve bn254 "
+                  "--no-progress --backend cpu --threads 2 --synthetic 8 --count 3 --curve bn254 "
                   "--verify --out " +
                       (dir / "proofs").string());
   INFO(o.out << o.err);
@@ -260,13 +267,85 @@ TEST_CASE("apps/batch_prove/curve bn254 proves the synthetic workload and export
     CHECK(checked.code == 0);
   }
 
-  // Options that do not go together: a curve for a zkey (the file names its own), a key cache of bn254 keys.
+  // Options that do not go together: a curve for a zkey (the file names its own).
   o = run_program(PROOFLINE_BATCH_PROVE, "--no-progress --curve bn254 --zkey " +
                                              bn("chain_16", "circuit_final.zkey").string() + " --wtns " +
                                              bn("chain_16", "witness.wtns").string());
   CHECK(o.code == 2);
   CHECK(contains(o.err, "a --zkey names its own"));
-  o = run_program(PROOFLINE_BATCH_PROVE, "--no-progress --curve bn254 --key-cache " + dir.path().string());
-  CHECK(o.code == 2);
-  CHECK(contains(o.err, "--key-cache holds BLS12-381 keys"));
+}
+
+TEST_CASE("apps/batch_prove/key-cache keeps bn254 and bls12-381 keys apart and loads each of its own curve") {
+  using test_support::run_program;
+  groth16::test::TempDir dir;
+  const std::string cache = (dir / "cache").string();
+  const auto run = [&](const std::string& curve) {
+    test_support::ProgramOutcome o =
+        run_program(PROOFLINE_BATCH_PROVE,
+                    "--no-progress --backend cpu --threads 2 --synthetic 7 --count 2 --verify --curve " +
+                        curve + " --key-cache " + cache);
+    INFO(o.out << o.err);
+    REQUIRE(o.code == 0);
+    CHECK(contains(o.out, "proofs 2/2 (verified 2)"));
+    return o.out;
+  };
+  CHECK(contains(run("bn254"), "BN254 keys made"));
+  CHECK(contains(run("bn254"), "BN254 keys loaded"));
+  // The same synthetic circuit on the other curve: its key is not the cached BN254 one.
+  CHECK(contains(run("bls12-381"), "BLS12-381 keys made"));
+  CHECK(contains(run("bls12-381"), "BLS12-381 keys loaded"));
+  CHECK(contains(run("bn254"), "BN254 keys loaded"));
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(cache))
+    files.push_back(entry.path().extension().string());
+  std::sort(files.begin(), files.end());
+  CHECK(files == std::vector<std::string>{".plkey", ".zkey"});
+}
+
+TEST_CASE("groth16/bn254/snarkjs's bn128 proof as EIP-197 points: 256 bytes that round trip or are refused") {
+  const json::Value document = read_json_file(bn("chain_16", "proof.json"));
+  const BasicProof<Bn254> proof = snarkjs_proof_from_json<Bn254>(document);
+  const auto bytes = encode_proof(proof);
+  // The reference: snarkjs's decimals big-endian, G1 as x, y; G2's coordinates as [c1, c0] (EIP-197's order,
+  // the reverse of snarkjs's JSON pairs).
+  const auto coordinate = [](const json::Value& decimal) {
+    const auto value = parse_decimal<4>(decimal.as_string());
+    REQUIRE(value.has_value());
+    std::vector<std::uint8_t> be(32);
+    for (std::size_t i = 0; i < 32; ++i)
+      be[31 - i] = static_cast<std::uint8_t>(value->limb[i / 8] >> (8 * (i % 8)));
+    return be;
+  };
+  const json::Value& a = document.at("pi_a");
+  const json::Value& b = document.at("pi_b");
+  const json::Value& c = document.at("pi_c");
+  std::vector<std::uint8_t> expected;
+  for (const json::Value* v :
+       {&a.at(std::size_t{0}), &a.at(std::size_t{1}), &b.at(std::size_t{0}).at(std::size_t{1}),
+        &b.at(std::size_t{0}).at(std::size_t{0}), &b.at(std::size_t{1}).at(std::size_t{1}),
+        &b.at(std::size_t{1}).at(std::size_t{0}), &c.at(std::size_t{0}), &c.at(std::size_t{1})}) {
+    const auto be = coordinate(*v);
+    expected.insert(expected.end(), be.begin(), be.end());
+  }
+  CHECK(std::vector<std::uint8_t>(bytes.begin(), bytes.end()) == expected);
+  CHECK(decode_bn254_proof(bytes) == proof);
+  const BasicProof<Bn254> with_infinity{bn254::G1Affine::infinity(), proof.b, proof.c};
+  CHECK(decode_bn254_proof(encode_proof(with_infinity)) == with_infinity);
+
+  const auto refused = [](std::span<const std::uint8_t> image) {
+    std::string why;
+    CHECK_FALSE(try_decode_bn254_proof(image, &why).has_value());
+    return why;
+  };
+  CHECK(refused(std::span(bytes).first(255)) == "length 255, expected 256");
+  auto off_curve = bytes;
+  off_curve[63] ^= 1;  // A.y
+  CHECK(refused(off_curve) == "A: not on the curve");
+  auto not_reduced = bytes;
+  std::fill(not_reduced.begin() + 64, not_reduced.begin() + 96, 0xff);  // B.x.c1 = 2^256 - 1
+  CHECK(refused(not_reduced) == "B: a coordinate is not below p");
+  auto off_twist = bytes;
+  off_twist[255] ^= 1;  // C.y
+  CHECK(refused(off_twist) == "C: not on the curve");
+  CHECK_THROWS_AS(decode_bn254_proof(off_curve), Error);
 }

@@ -2,6 +2,9 @@
  *
  *   prove_batch KEY.zkey WITNESS.wtns VERIFICATION_KEY.json [COUNT]
  *
+ * The key is snarkjs's, of curve bls12381 or bn128 (BN254): the program asks the key for its curve and
+ * gives the scalars as that curve's.
+ *
  * Jobs come from the .wtns file (read into the pinned slot), from its values as scalars in memory, and from a
  * witness callback; results by blocking wait and by completion callback. It then shows one error path: a key
  * file that is not a key. Exit status 0 when every proof verifies. */
@@ -74,17 +77,26 @@ static void count_result(pl_job* job, void* user_data) {
   __atomic_add_fetch((int*)user_data, 1, __ATOMIC_SEQ_CST);
 }
 
-/* Checks a finished job's proof both ways: the 192-byte encoding and snarkjs's JSON. */
-static int check_proof(pl_job* job, const pl_vk* vk) {
+/* Checks a finished job's proof every way its curve has: its uncompressed points (384 bytes for BLS12-381,
+ * 256 bytes of EIP-197 points for BN254), BLS12-381's 192-byte encoding, and snarkjs's JSON. */
+static int check_proof(pl_job* job, const pl_vk* vk, int32_t curve) {
   uint8_t proof[PL_PROOF_BYTES];
+  uint8_t points[PL_PROOF_UNCOMPRESSED_BYTES_BLS12_381];
   uint8_t inputs[8 * PL_SCALAR_BYTES];
-  size_t num_public = 0, proof_size = 0, public_size = 0;
+  size_t num_public = 0, proof_size = 0, public_size = 0, points_size = 0;
   char *proof_json, *public_json;
   int ok;
   CHECK(pl_job_outcome(job));
-  CHECK(pl_job_proof(job, proof, sizeof proof));
   CHECK(pl_job_public_inputs(job, inputs, sizeof inputs, &num_public));
-  CHECK(pl_verify(vk, proof, sizeof proof, inputs, num_public));
+  CHECK(pl_job_proof_uncompressed(job, points, sizeof points, &points_size));
+  CHECK(pl_verify_uncompressed(vk, points, points_size, inputs, num_public));
+  if (curve == PL_CURVE_BLS12_381) {
+    CHECK(pl_job_proof(job, proof, sizeof proof));
+    CHECK(pl_verify(vk, proof, sizeof proof, inputs, num_public));
+    if (points_size != PL_PROOF_UNCOMPRESSED_BYTES_BLS12_381) return 0;
+  } else if (points_size != PL_PROOF_UNCOMPRESSED_BYTES_BN254) {
+    return 0;
+  }
   /* Ask for the sizes first, then fetch the texts. */
   if (pl_job_proof_json(job, NULL, 0, &proof_size) != PL_ERR_BUFFER_TOO_SMALL) return 0;
   if (pl_job_public_json(job, NULL, 0, &public_size) != PL_ERR_BUFFER_TOO_SMALL) return 0;
@@ -108,6 +120,7 @@ int main(int argc, char** argv) {
   pl_job_options options;
   pl_stats stats;
   struct witness w;
+  int32_t curve = PL_CURVE_BLS12_381;
   int count = argc > 4 ? atoi(argv[4]) : 6, i, verified = 0, callbacks = 0;
   pl_status status;
 
@@ -131,6 +144,7 @@ int main(int argc, char** argv) {
   config.host_budget_bytes = (uint64_t)1 << 30;
   CHECK(pl_pipeline_create(&config, &pipeline));
   CHECK(pl_key_add_zkey_file(pipeline, argv[1], NULL, &key));
+  CHECK(pl_key_curve(key, &curve));
   CHECK(pl_vk_load_json_file(argv[3], &vk));
 
   memset(&options, 0, sizeof options);
@@ -139,13 +153,14 @@ int main(int argc, char** argv) {
   options.user_data = &callbacks;
   for (i = 0; i < count; ++i) {
     if (i % 3 == 0) CHECK(pl_submit_wtns(pipeline, key, argv[2], &options, &jobs[i]));
-    if (i % 3 == 1) CHECK(pl_submit_scalars(pipeline, key, w.values, w.count, &options, &jobs[i]));
+    if (i % 3 == 1)
+      CHECK(pl_submit_scalars_curve(pipeline, key, curve, w.values, w.count, &options, &jobs[i]));
     if (i % 3 == 2)
       CHECK(pl_submit_callback(pipeline, key, fill_witness, &w, PL_FILLS_WITNESS, &options, &jobs[i]));
   }
   for (i = 0; i < count; ++i) {
     CHECK(pl_job_wait(jobs[i], -1));
-    verified += check_proof(jobs[i], vk);
+    verified += check_proof(jobs[i], vk, curve);
     CHECK(pl_job_release(jobs[i]));
   }
 
@@ -161,7 +176,10 @@ int main(int argc, char** argv) {
   CHECK(pl_pipeline_destroy(pipeline));
   free((void*)w.values);
 
-  printf("libproofline %s: %d proofs, %d verified, %d callbacks, %llu pinned bytes leased after the batch\n",
-         pl_version(), count, verified, callbacks, (unsigned long long)stats.pinned_bytes_leased);
+  printf(
+      "libproofline %s: %s key: %d proofs, %d verified, %d callbacks, %llu pinned bytes leased after the "
+      "batch\n",
+      pl_version(), curve == PL_CURVE_BN254 ? "bn128" : "bls12381", count, verified, callbacks,
+      (unsigned long long)stats.pinned_bytes_leased);
   return verified == count && callbacks == count && status == PL_ERR_BAD_INPUT && bad_key == NULL ? 0 : 1;
 }
