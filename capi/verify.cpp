@@ -96,16 +96,23 @@ std::optional<groth16::BasicProof<Bn254>> decode_uncompressed(const CurveVk<Bn25
   return groth16::try_decode_bn254_proof(bytes, &why);
 }
 
-/// Checks the caller's public inputs (below the key's r) and the uncompressed proof against `vk`.
-template <class Curve>
-pl_status verify_uncompressed(const CurveVk<Curve>& vk, std::span<const std::uint8_t> proof,
-                              const std::uint8_t* public_inputs, std::size_t num_public) {
-  using F = typename Curve::Fr;
+/// The caller's public inputs as field elements; PL_ERR_BAD_INPUT names the first not below r.
+template <class F>
+std::vector<F> read_public_inputs(const std::uint8_t* public_inputs, std::size_t num_public) {
   const std::size_t bad = first_non_canonical<F>(public_inputs, num_public);
   if (bad != num_public)
     throw_status(PL_ERR_BAD_INPUT, "public input " + std::to_string(bad) + " is not below r");
   std::vector<F> inputs(num_public);
   scalars_to_fr(public_inputs, std::span<F>(inputs));
+  return inputs;
+}
+
+/// Checks the caller's public inputs (below the key's r) and the uncompressed proof against `vk`.
+template <class Curve>
+pl_status verify_uncompressed(const CurveVk<Curve>& vk, std::span<const std::uint8_t> proof,
+                              const std::uint8_t* public_inputs, std::size_t num_public) {
+  using F = typename Curve::Fr;
+  const std::vector<F> inputs = read_public_inputs<F>(public_inputs, num_public);
   std::string why;
   const auto decoded = decode_uncompressed(vk, proof, why);
   if (!decoded) return fail(PL_ERR_PROOF_INVALID, "the proof does not decode: " + why);
@@ -185,11 +192,7 @@ PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_l
       throw_status(PL_ERR_INVALID_ARGUMENT, "proof_length is " + std::to_string(proof_length) +
                                                 ", a proof has " +
                                                 std::to_string(groth16::proof_encoded_size) + " bytes");
-    const std::size_t bad = first_non_canonical<Fr>(public_inputs, num_public);
-    if (bad != num_public)
-      throw_status(PL_ERR_BAD_INPUT, "public input " + std::to_string(bad) + " is not below r");
-    std::vector<Fr> inputs(num_public);
-    scalars_to_fr(public_inputs, std::span<Fr>(inputs));
+    const std::vector<Fr> inputs = read_public_inputs<Fr>(public_inputs, num_public);
     std::string why;
     const std::optional<groth16::Proof> decoded = groth16::try_decode_proof({proof, proof_length}, &why);
     if (!decoded) return fail(PL_ERR_PROOF_INVALID, "pl_verify: the proof does not decode: " + why);

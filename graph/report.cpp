@@ -133,12 +133,11 @@ std::string verdict_reason(const trace::Verdict& v, const PipelineStats& stats, 
   if (v.bound == trace::Bound::tokens && stats.slot_bytes > 0 && headroom >= stats.slot_bytes) {
     // Jobs waited for a token although the budget never ran short: the slot cap (--slots), not the
     // budget, kept them waiting; with every job submitted at once that is the queue, not a shortage.
-    return "slot-cap bound: jobs queue for a pinned slot, but the host budget always had room "
-           "for " +
-           std::to_string(headroom / stats.slot_bytes) +
-           " more slots: the token count is the slot cap (--slots; default synthesis jobs + 2 per "
-           "GPU), not the budget; no stage is saturated" +
-           reason_detail(v);
+    // In the backend's own words: the CPU backend has no GPU, and its slot cap is synthesis jobs + 2.
+    return std::string("slot-cap bound: jobs queue for a ") + (has_streams ? "pinned slot" : "slot") +
+           ", but the host budget always had room for " + std::to_string(headroom / stats.slot_bytes) +
+           " more slots: the token count is the slot cap (--slots; default synthesis jobs + 2" +
+           (has_streams ? " per GPU" : "") + "), not the budget; no stage is saturated" + reason_detail(v);
   }
   return v.reason;
 }

@@ -57,8 +57,11 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
     CHECK(it->p50_ms <= it->p99_ms);
     CHECK(it->busy_s > 0);
   }
-  // The CPU backend's report speaks of the CPU: no GPU, no H2D, no pinning.
-  CHECK(report.verdict.find("CPU compute") != std::string::npos);
+  // The CPU backend's report speaks of the CPU: no GPU, no H2D, no pinning. Which bound it names depends on
+  // how the threads ran (a loaded machine can leave the H and MSM stages short of saturated).
+  CHECK_MESSAGE((report.verdict.find("CPU compute") != std::string::npos ||
+                 report.verdict.find("slot-cap bound") != std::string::npos),
+                report.verdict);
   CHECK(report.verdict.find("GPU") == std::string::npos);
   CHECK(report.verdict.find("H2D") == std::string::npos);
   const std::string summary = report_summary(report);
@@ -67,8 +70,9 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   CHECK_MESSAGE(summary.find("pin calls") == std::string::npos, summary);
 
   const groth16::json::Value doc = groth16::json::parse(report_json(report), "report");
-  for (const char* field : {"proofs", "failed", "cancelled", "retried", "verified", "wall_s", "proofs_per_s", "max_inflight_slots",
-                            "gpu_busy_fraction", "h2d_gbps", "stages", "pool", "budget", "verdict"})
+  for (const char* field :
+       {"proofs", "failed", "cancelled", "retried", "verified", "wall_s", "proofs_per_s",
+        "max_inflight_slots", "gpu_busy_fraction", "h2d_gbps", "stages", "pool", "budget", "verdict"})
     CHECK_MESSAGE(doc.find(field) != nullptr, field);
   for (const char* field : {"leases", "hits", "misses", "pin_calls", "pin_calls_after_warmup", "pin_s",
                             "bytes_pinned", "high_water_bytes", "leased_bytes_at_exit"})
