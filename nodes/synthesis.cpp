@@ -110,16 +110,13 @@ void run(Context& ctx, JobState& job, const CurveKey<Curve>& key, CurveWork<Curv
   // On a GPU that holds the key's constraint system, a, b, c are made there from z and the rows checked there
   // (gpu_done reads the verdict); a job proved again on the CPU after its GPU died evaluates here.
   job.evaluate_on_gpu = evaluate && state.gpu_evaluates && job.gpu >= 0;
-  if (job.evaluate_on_gpu) {
-    const auto publics = z.subspan(1, state.num_public);
-    work.publics.assign(publics.begin(), publics.end());
-    return;
-  }
-  if (evaluate) groth16::evaluate(*key.cs, std::span<const F>(z), a, b, c);
-  if (job.witness_checked) {
-    if (const auto row = groth16::first_unsatisfied_row(std::span<const F>(a), std::span<const F>(b),
-                                                        std::span<const F>(c)))
-      throw Error(Errc::bad_input, unsatisfied_row_message(*row, state.name));
+  if (!job.evaluate_on_gpu) {
+    if (evaluate) groth16::evaluate(*key.cs, std::span<const F>(z), a, b, c);
+    if (job.witness_checked) {
+      if (const auto row = groth16::first_unsatisfied_row(std::span<const F>(a), std::span<const F>(b),
+                                                          std::span<const F>(c)))
+        throw Error(Errc::bad_input, unsatisfied_row_message(*row, state.name));
+    }
   }
   const auto publics = z.subspan(1, state.num_public);
   work.publics.assign(publics.begin(), publics.end());
