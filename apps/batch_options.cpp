@@ -141,6 +141,11 @@ void add_resources(OptionParser& cli, BatchOptions& o) {
            "instead of the GPU computing them from z next to the key's constraint system in VRAM (the "
            "default, pinned mode)",
            [&o] { o.config.gpu_evaluate = false; });
+  cli.flag("--no-msm-tables",
+           "keys in VRAM keep their points alone, without the precomputed multiples (about a dozen times "
+           "their size, built at key load, dropped query by query when VRAM is short) that let the MSMs "
+           "reduce their buckets once",
+           [&o] { o.config.msm_tables = false; });
   cli.flag(
       "--no-ntt-table",
       "the GPU NTT multiplies by root powers in its top pass instead of reading a table of 2^n x 64 bytes "

@@ -76,6 +76,7 @@ void enqueue(const Engine& engine, const detail::MsmLayout& layout, int device,
     a.chunk_threads = layout.chunk_threads;
     a.montgomery = engine.options().scalar_form == ScalarForm::montgomery;
     a.split = engine.options().split_zero_one;
+    a.precomputed = layout.precomputed;
     a.scalars = scalars;
     a.points = points;
     auto at = [&](std::size_t offset) { return base + offset; };
@@ -111,6 +112,32 @@ void enqueue(const Engine& engine, const detail::MsmLayout& layout, int device,
       cudaMemcpyAsync(result, result_slot, sizeof(JacobianPoint<Curve>), cudaMemcpyDefault, stream));
 }
 
+template <class Engine, class Curve>
+void enqueue_table(const Engine& engine, const detail::MsmLayout& layout, int device,
+                   const AffinePoint<Curve>* points, std::size_t n, AffinePoint<Curve>* table, void* scratch,
+                   CUstream_st* stream) {
+  if (!layout.precomputed)
+    throw Error(Errc::invalid_argument, "MSM table requested from an engine without precomputed windows");
+  if (n == 0 || n > engine.max_points()) {
+    throw Error(Errc::invalid_argument, "MSM table of " + std::to_string(n) +
+                                            " points on an engine planned for " +
+                                            std::to_string(engine.max_points()));
+  }
+  if (scratch == nullptr || reinterpret_cast<std::uintptr_t>(scratch) % 256 != 0) {
+    throw Error(Errc::invalid_argument, "MSM scratch must be a 256-byte aligned device buffer");
+  }
+  DeviceGuard guard(device);
+  detail::MsmTable<Curve> t;
+  t.points = points;
+  t.n = n;
+  t.window_bits = layout.window_bits;
+  t.windows = layout.windows;
+  t.table = table;
+  t.temp = static_cast<XyzzPoint<Curve>*>(scratch);
+  t.temp_points = detail::msm_table_chunk(n);
+  detail::launch_msm_table(t, stream);
+}
+
 #endif
 
 }  // namespace
@@ -132,12 +159,23 @@ BasicMsmEngine<C>::BasicMsmEngine(MsmGroup group, std::size_t max_points, const 
     plan_->options = options;
     const std::size_t dense =
         options.expected_dense != 0 ? std::min(options.expected_dense, max_points) : max_points;
-    const int window_bits =
-        options.window_bits != 0 ? options.window_bits : detail::msm_model_window_bits(dense, scalar_bits<C>);
+    const int window_bits = options.window_bits != 0
+                                ? options.window_bits
+                                : detail::msm_model_window_bits(dense, scalar_bits<C>, options.precomputed);
+    if (options.precomputed &&
+        static_cast<std::uint64_t>(detail::msm_windows(window_bits, scalar_bits<C>)) * max_points >
+            detail::kIndexMask) {
+      throw Error(Errc::invalid_argument,
+                  "MSM table of " + std::to_string(max_points) + " points in " +
+                      std::to_string(detail::msm_windows(window_bits, scalar_bits<C>)) +
+                      " windows exceeds 2^31 - 1 points");
+    }
     std::uint32_t sms = 132;
     std::size_t scan_bytes = 0;
-    const std::size_t slots = static_cast<std::size_t>(detail::msm_windows(window_bits, scalar_bits<C>)) *
-                              ((std::size_t{1} << (window_bits - 1)) + 1);
+    const std::size_t slots =
+        (options.precomputed ? std::size_t{1}
+                             : static_cast<std::size_t>(detail::msm_windows(window_bits, scalar_bits<C>))) *
+        ((std::size_t{1} << (window_bits - 1)) + 1);
 #if PROOFLINE_HAVE_CUDA
     if (device < 0) PL_CUDA_CHECK(cudaGetDevice(&device));
     int count = 0;
@@ -154,9 +192,9 @@ BasicMsmEngine<C>::BasicMsmEngine(MsmGroup group, std::size_t max_points, const 
     const std::uint32_t ones_blocks = sms * 2;
 #endif
     plan_->device = device;
-    plan_->layout =
-        detail::msm_layout(max_points, window_bits, scalar_bits<C>, options.split_zero_one,
-                           xyzz_bytes<C>(group), jacobian_bytes<C>(group), ones_blocks, scan_bytes);
+    plan_->layout = detail::msm_layout(max_points, window_bits, scalar_bits<C>, options.split_zero_one,
+                                       options.precomputed, xyzz_bytes<C>(group), jacobian_bytes<C>(group),
+                                       ones_blocks, scan_bytes);
   } catch (...) {
     delete plan_;
     throw;
@@ -224,6 +262,42 @@ void BasicMsmEngine<C>::enqueue_msm_g2(const G2Affine* points, const Fr* scalars
   enqueue(*this, plan_->layout, plan_->device, points, scalars, n, result, scratch, stream);
 #else
   (void)points, (void)scalars, (void)n, (void)result, (void)scratch, (void)stream;
+  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
+#endif
+}
+
+template <class C>
+std::size_t BasicMsmEngine<C>::table_points(std::size_t n) const noexcept {
+  return static_cast<std::size_t>(plan_->layout.windows) * n;
+}
+
+template <class C>
+std::size_t BasicMsmEngine<C>::table_scratch_bytes(std::size_t n) const noexcept {
+  return detail::msm_table_chunk(n) * xyzz_bytes<C>(plan_->group);
+}
+
+template <class C>
+void BasicMsmEngine<C>::enqueue_table_g1(const G1Affine* points, std::size_t n, G1Affine* table,
+                                         void* scratch, CUstream_st* stream) const {
+  if (plan_->group != MsmGroup::g1)
+    throw Error(Errc::invalid_argument, "enqueue_table_g1 on a G2 MSM engine");
+#if PROOFLINE_HAVE_CUDA
+  enqueue_table(*this, plan_->layout, plan_->device, points, n, table, scratch, stream);
+#else
+  (void)points, (void)n, (void)table, (void)scratch, (void)stream;
+  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
+#endif
+}
+
+template <class C>
+void BasicMsmEngine<C>::enqueue_table_g2(const G2Affine* points, std::size_t n, G2Affine* table,
+                                         void* scratch, CUstream_st* stream) const {
+  if (plan_->group != MsmGroup::g2)
+    throw Error(Errc::invalid_argument, "enqueue_table_g2 on a G1 MSM engine");
+#if PROOFLINE_HAVE_CUDA
+  enqueue_table(*this, plan_->layout, plan_->device, points, n, table, scratch, stream);
+#else
+  (void)points, (void)n, (void)table, (void)scratch, (void)stream;
   throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
 #endif
 }

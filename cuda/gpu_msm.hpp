@@ -13,6 +13,12 @@
 // zeros are dropped, +-1 (1 and r - 1) are summed by a parallel batch addition, and only the rest go through
 // Pippenger. The counts stay on the device, so the call still never synchronises.
 //
+// Precomputed windows (options.precomputed), for points that many MSMs use (a resident proving key): the
+// engine reads a table of windows() blocks of n points, block w holding 2^(c w)·P_i, made once by
+// enqueue_table_g1/g2. Every window then adds into one shared set of buckets, so the bucket reduction runs
+// once instead of once per window and the windows need no doublings to combine; the cost model picks wider
+// windows (fewer bucket additions) for it. The table costs windows() times the points' memory.
+//
 // One engine per curve: BasicMsmEngine<Bls12_381> (MsmEngine) and BasicMsmEngine<Bn254> take that curve's
 // points and scalars (arith/curves.hpp); the kernels are the same source instantiated for each.
 #pragma once
@@ -40,6 +46,8 @@ struct MsmOptions {
   std::size_t expected_dense = 0;
   /// Window width in bits (2..22); 0 picks it from the cost model.
   int window_bits = 0;
+  /// Precomputed windows (see above): `points` of every enqueue_msm are a table from enqueue_table.
+  bool precomputed = false;
 };
 
 /// The plan of one device, curve, group and maximum size: window width, scratch layout. Cheap to build,
@@ -55,7 +63,8 @@ class BasicMsmEngine {
   using G2Jacobian = typename C::G2Jacobian;
 
   /// `device`: the CUDA device the calls run on (-1: the current one). Throws Error(invalid_argument) for
-  /// max_points == 0 or above 2^28, or a window width out of range.
+  /// max_points == 0 or above 2^28 (precomputed: a table of more than 2^31 - 1 points), or a window width out
+  /// of range.
   BasicMsmEngine(MsmGroup group, std::size_t max_points, const MsmOptions& options = {}, int device = -1);
   ~BasicMsmEngine();
   BasicMsmEngine(BasicMsmEngine&&) noexcept;
@@ -79,6 +88,21 @@ class BasicMsmEngine {
                       void* scratch, CUstream_st* stream) const;
   void enqueue_msm_g2(const G2Affine* points, const Fr* scalars, std::size_t n, G2Jacobian* result,
                       void* scratch, CUstream_st* stream) const;
+
+  /// Precomputed mode: the points of the table for MSMs of n points (windows()·n).
+  std::size_t table_points(std::size_t n) const noexcept;
+  /// Device bytes of work space that enqueue_table needs for n points (at most 2^20 XYZZ points: the table
+  /// is built a chunk at a time).
+  std::size_t table_scratch_bytes(std::size_t n) const noexcept;
+  /// Precomputed mode: enqueues the table of `points` (n <= max_points, device memory) into `table`
+  /// (table_points(n) points of device memory; `table` may equal `points`, whose n points are then its first
+  /// block already), using `scratch` (table_scratch_bytes(n), 256-byte aligned) as work space. MSMs over it
+  /// must take the same n. Throws Error(invalid_argument) for an engine that is not precomputed, a wrong
+  /// group or n.
+  void enqueue_table_g1(const G1Affine* points, std::size_t n, G1Affine* table, void* scratch,
+                        CUstream_st* stream) const;
+  void enqueue_table_g2(const G2Affine* points, std::size_t n, G2Affine* table, void* scratch,
+                        CUstream_st* stream) const;
 
  private:
   struct Plan;

@@ -5,7 +5,9 @@
 #include <proofline/devices/gpu_device.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
+#include <type_traits>
 
 #include <proofline/cuda/check.hpp>
 #include <proofline/groth16/constraint_system.hpp>
@@ -54,6 +56,10 @@ void abandon(Completion& done, const std::string& why) {
 
 template <class C>
 DeviceKey<C>::~DeviceKey() {
+  if (usage) {
+    usage->tables -= static_cast<unsigned>(std::count(tabled.begin(), tabled.end(), true));
+    usage->bytes -= table_bytes;
+  }
   try {
     cuda::DeviceGuard guard(device);
     a.reset();
@@ -195,9 +201,15 @@ std::size_t make_msm_engines(GpuDevice& g, std::uint64_t n, std::uint64_t z_cap)
   e.stream_dense_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n),
                                                cuda::MsmOptions{}, device);
   e.stream_sparse_g2 = std::make_unique<Engine>(cuda::MsmGroup::g2, g2_batch, sparse, device);
+  const cuda::MsmOptions table_sparse{.split_zero_one = true, .precomputed = true};
+  e.table_sparse_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, std::max(n, z_cap), table_sparse, device);
+  e.table_dense_g1 =
+      std::make_unique<Engine>(cuda::MsmGroup::g1, n, cuda::MsmOptions{.precomputed = true}, device);
+  e.table_sparse_g2 = std::make_unique<Engine>(cuda::MsmGroup::g2, z_cap, table_sparse, device);
   std::size_t scratch = 0;
   for (const auto* engine : {e.msm_sparse_g1.get(), e.msm_dense_g1.get(), e.msm_sparse_g2.get(),
-                             e.stream_sparse_g1.get(), e.stream_dense_g1.get(), e.stream_sparse_g2.get()})
+                             e.stream_sparse_g1.get(), e.stream_dense_g1.get(), e.stream_sparse_g2.get(),
+                             e.table_sparse_g1.get(), e.table_dense_g1.get(), e.table_sparse_g2.get()})
     scratch = std::max(scratch, engine->scratch_bytes());
   return scratch;
 }
@@ -356,17 +368,81 @@ DeviceCsrMatrix<typename C::Fr> upload_matrix(const groth16::BasicCsrMatrix<C>& 
   return out;
 }
 
-/// The key's points in this GPU's memory, in its curve's layout, and its constraint system if given.
+/// Calls f(query, device buffer or null, host points) for each of the key's five queries.
+template <class C, class F>
+void for_each_query(DeviceKey<C>* key, const groth16::BasicProvingKey<C>& pk, F&& f) {
+  f(TableQuery::h, key ? &key->h : nullptr, pk.h_query);
+  f(TableQuery::a, key ? &key->a : nullptr, pk.a_query);
+  f(TableQuery::b1, key ? &key->b1 : nullptr, pk.b1_query);
+  f(TableQuery::l, key ? &key->l : nullptr, pk.l_query);
+  f(TableQuery::b2, key ? &key->b2 : nullptr, pk.b2_query);
+}
+
+/// VRAM of the first `tables` MSM tables of pk (TableQuery order) beyond its points.
 template <class C>
-std::shared_ptr<DeviceKey<C>> upload_key(int device, const groth16::BasicProvingKey<C>& pk,
-                                         const groth16::BasicConstraintSystem<C>* cs) {
+std::uint64_t msm_table_bytes(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, unsigned tables) {
+  const CurveEngines<C>& e = g.engines<C>();
+  if (!e.table_dense_g1) return 0;  // no device slots yet: no tables either
+  std::uint64_t bytes = 0;
+  for_each_query<C>(nullptr, pk, [&](TableQuery query, auto*, const auto& host) {
+    if (static_cast<unsigned>(query) >= tables || host.empty()) return;
+    const std::size_t extra = e.table_engine(query).table_points(host.size()) - host.size();
+    bytes += extra * sizeof(host[0]);
+  });
+  return bytes;
+}
+
+/// The key's points in this GPU's memory, in its curve's layout (the first `tables` queries as MSM tables,
+/// built here), and its constraint system if given.
+template <class C>
+std::shared_ptr<DeviceKey<C>> upload_key(GpuDevice& g, const std::string& name,
+                                         const groth16::BasicProvingKey<C>& pk,
+                                         const groth16::BasicConstraintSystem<C>* cs, unsigned tables) {
   auto resident = std::make_shared<DeviceKey<C>>();
-  resident->device = device;
-  upload(resident->a, pk.a_query);
-  upload(resident->b1, pk.b1_query);
-  upload(resident->b2, pk.b2_query);
-  upload(resident->h, pk.h_query);
-  upload(resident->l, pk.l_query);
+  resident->device = g.lane.device;
+  const CurveEngines<C>& e = g.engines<C>();
+  if (!e.table_dense_g1) tables = 0;  // no device slots yet: no table engines either
+  std::size_t table_scratch = 0;
+  for_each_query(resident.get(), pk, [&](TableQuery query, auto* buffer, const auto& host) {
+    if (static_cast<unsigned>(query) >= tables || host.empty()) {
+      upload(*buffer, host);
+      return;
+    }
+    const cuda::BasicMsmEngine<C>& engine = e.table_engine(query);
+    using Point = std::remove_cvref_t<decltype(host[0])>;
+    *buffer = cuda::DeviceBuffer<Point>(engine.table_points(host.size()));
+    PL_CUDA_CHECK(cudaMemcpy(buffer->data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
+    resident->tabled[static_cast<unsigned>(query)] = true;
+    resident->table_bytes += (engine.table_points(host.size()) - host.size()) * sizeof(Point);
+    table_scratch = std::max(table_scratch, engine.table_scratch_bytes(host.size()));
+  });
+  if (table_scratch != 0) {
+    // The tables are built from the uploaded points, in place (their first block).
+    const auto begin = std::chrono::steady_clock::now();
+    cuda::DeviceBuffer<std::byte> temp(table_scratch);
+    cuda::Stream stream;
+    std::string built;
+    for_each_query(resident.get(), pk, [&](TableQuery query, auto* buffer, const auto& host) {
+      if (!resident->has_table(query)) return;
+      const cuda::BasicMsmEngine<C>& engine = e.table_engine(query);
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(host[0])>, typename C::G1Affine>) {
+        engine.enqueue_table_g1(buffer->data(), host.size(), buffer->data(), temp.data(), stream.get());
+      } else {
+        engine.enqueue_table_g2(buffer->data(), host.size(), buffer->data(), temp.data(), stream.get());
+      }
+      built += std::string(built.empty() ? "" : ", ") + table_query_name(query) + " (" +
+               std::to_string(engine.windows()) + " windows of " + std::to_string(engine.window_bits()) +
+               " bits)";
+    });
+    stream.synchronize();
+    resident->usage = g.table_usage;
+    resident->usage->tables +=
+        static_cast<unsigned>(std::count(resident->tabled.begin(), resident->tabled.end(), true));
+    resident->usage->bytes += resident->table_bytes;
+    PL_LOG_INFO("{}: MSM tables of key '{}' ({}) built in {:.2f} s: {}", gpu_name(g.lane), name,
+                format_size(resident->table_bytes),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(), built);
+  }
   if (cs != nullptr) {
     DeviceR1cs<typename C::Fr>& r1cs = resident->r1cs.emplace();
     r1cs.rows = cs->num_constraints();
@@ -400,7 +476,9 @@ memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
   GpuDevice& g = device_of(lane);
   memory::ReserveOptions options;
   if (patience) options.deadline = memory::Clock::now() + *patience;
-  const std::uint64_t bytes = device_key_bytes(key);
+  const std::uint64_t bytes =
+      device_key_bytes(key) +
+      std::visit([&](const auto* pk) { return msm_table_bytes(g, *pk, key.msm_tables); }, key.pk);
   try {
     return g.keys->acquire(
         key.resident_name, bytes,
@@ -408,7 +486,7 @@ memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
           cuda::DeviceGuard guard(lane.device);
           auto resident = std::visit(
               [&]<class C>(const groth16::BasicProvingKey<C>* pk) -> std::shared_ptr<void> {
-                return upload_key(lane.device, *pk, constraint_system_of<C>(key));
+                return upload_key(g, key.name, *pk, constraint_system_of<C>(key), key.msm_tables);
               },
               key.pk);
           PL_LOG_INFO("{}: SRS of key '{}' resident ({})", gpu_name(lane), key.name, format_size(bytes));
@@ -472,11 +550,16 @@ void enqueue_job_msms(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, const
     return;
   }
   const DeviceKey<C>& key = *resident.as<DeviceKey<C>>();
-  e.msm_sparse_g1->enqueue_msm_g1(key.a.data(), z, nv, &r->a, scratch, stream);
-  e.msm_sparse_g1->enqueue_msm_g1(key.b1.data(), z, nv, &r->b1, scratch, stream);
-  e.msm_sparse_g2->enqueue_msm_g2(key.b2.data(), z, nv, &r->b2, scratch, stream);
-  e.msm_sparse_g1->enqueue_msm_g1(key.l.data(), z_private, pk.l_query.size(), &r->l, scratch, stream);
-  e.msm_dense_g1->enqueue_msm_g1(key.h.data(), h_scalars, pk.h_query.size(), &r->h, scratch, stream);
+  // A query with its MSM table runs on the table engine that made it.
+  const auto engine = [&](TableQuery query, const std::unique_ptr<cuda::BasicMsmEngine<C>>& plain)
+      -> const cuda::BasicMsmEngine<C>& { return key.has_table(query) ? e.table_engine(query) : *plain; };
+  engine(TableQuery::a, e.msm_sparse_g1).enqueue_msm_g1(key.a.data(), z, nv, &r->a, scratch, stream);
+  engine(TableQuery::b1, e.msm_sparse_g1).enqueue_msm_g1(key.b1.data(), z, nv, &r->b1, scratch, stream);
+  engine(TableQuery::b2, e.msm_sparse_g2).enqueue_msm_g2(key.b2.data(), z, nv, &r->b2, scratch, stream);
+  engine(TableQuery::l, e.msm_sparse_g1)
+      .enqueue_msm_g1(key.l.data(), z_private, pk.l_query.size(), &r->l, scratch, stream);
+  engine(TableQuery::h, e.msm_dense_g1)
+      .enqueue_msm_g1(key.h.data(), h_scalars, pk.h_query.size(), &r->h, scratch, stream);
 }
 
 template <class C>
@@ -517,6 +600,8 @@ GpuStats device_stats(const GpuLane& lane) {
     stats.keys = g->keys->stats();
     stats.device_slots = g->slots.size();
     stats.device_slots_in_use = g->slots_in_use.load();
+    stats.msm_tables = g->table_usage->tables.load();
+    stats.msm_table_bytes = g->table_usage->bytes.load();
     std::lock_guard lock(g->point_stream_mutex);
     if (g->point_stream) {
       const auto streamed = g->point_stream->stats();

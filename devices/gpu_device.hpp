@@ -126,14 +126,27 @@ struct DeviceR1cs {
   std::optional<DeviceCsrMatrix<F>> c;  ///< absent: c = a∘b
 };
 
+/// The MSM tables of the keys resident on one GPU (for its stats): each DeviceKey adds its own on upload and
+/// takes them back when it is freed.
+struct TableUsage {
+  std::atomic<unsigned> tables{0};
+  std::atomic<std::uint64_t> bytes{0};
+};
+
 /// One key's SRS in one GPU's memory, in its curve's points, and its constraint system when the GPU
-/// evaluates its jobs (what the VRAM Residency holds).
+/// evaluates its jobs (what the VRAM Residency holds). A query with an MSM table (`tabled`) holds the
+/// table of the curve's table engine for it: its points first, then their 2^(c w) multiples.
 template <class C>
 struct DeviceKey {
   int device = 0;
   cuda::DeviceBuffer<typename C::G1Affine> a, b1, h, l;
   cuda::DeviceBuffer<typename C::G2Affine> b2;
+  std::array<bool, kTableQueries> tabled{};  ///< by TableQuery
+  std::uint64_t table_bytes = 0;             ///< beyond the points
+  std::shared_ptr<TableUsage> usage;         ///< the GPU's, when it has tables
   std::optional<DeviceR1cs<typename C::Fr>> r1cs;
+
+  bool has_table(TableQuery query) const noexcept { return tabled[static_cast<unsigned>(query)]; }
   ~DeviceKey();  // frees with the device current
 };
 
@@ -147,6 +160,15 @@ struct CurveEngines {
   std::unique_ptr<cuda::BasicMsmEngine<C>> msm_sparse_g2;
   /// Keys streamed from host memory (KeyState::host_srs): planned for one staging buffer's batch.
   std::unique_ptr<cuda::BasicMsmEngine<C>> stream_sparse_g1, stream_dense_g1, stream_sparse_g2;
+  /// Queries with MSM tables (DeviceKey::tabled): precomputed-window twins of the first three.
+  std::unique_ptr<cuda::BasicMsmEngine<C>> table_sparse_g1, table_dense_g1, table_sparse_g2;
+
+  /// The engine of a query with its table: it made the table and runs its MSMs.
+  const cuda::BasicMsmEngine<C>& table_engine(TableQuery query) const {
+    return query == TableQuery::h    ? *table_dense_g1
+           : query == TableQuery::b2 ? *table_sparse_g2
+                                     : *table_sparse_g1;
+  }
   /// The NTT tables of a curve prepared after the device slots (the first curve's are in GpuDevice::fixed).
   memory::Reservation tables;
 };
@@ -161,6 +183,7 @@ struct GpuDevice {
   trace::Recorder& recorder;
   memory::PinnedPool& pool;
   memory::Budget vram;
+  std::shared_ptr<TableUsage> table_usage = std::make_shared<TableUsage>();
   std::unique_ptr<memory::Residency> keys;  ///< SRS per key, least recently used evicted
   cuda::Stream copy, clock;  ///< `clock` stays idle: anchors are recorded there (compute: one per slot)
 

@@ -6,6 +6,22 @@
 
 namespace proofline::devices {
 
+const char* table_query_name(TableQuery query) noexcept {
+  switch (query) {
+    case TableQuery::h:
+      return "H";
+    case TableQuery::a:
+      return "A";
+    case TableQuery::b1:
+      return "B1";
+    case TableQuery::l:
+      return "L";
+    case TableQuery::b2:
+      return "B2";
+  }
+  return "?";
+}
+
 std::uint64_t device_key_bytes(const GpuKey& key) {
   const std::uint64_t srs = std::visit([](const auto* pk) { return pk->query_bytes(); }, key.pk);
   if (!key.cs) return srs;

@@ -57,6 +57,13 @@ using AnyProvingKey = std::variant<const groth16::ProvingKey*, const groth16::Ba
 using AnyConstraintSystem =
     std::variant<const groth16::ConstraintSystem*, const groth16::BasicConstraintSystem<Bn254>*>;
 
+/// A key's queries in the order they get precomputed-window MSM tables in VRAM (GpuKey::msm_tables), and keep
+/// them when VRAM is short: H first (dense scalars), then A, B1, L, and B2 last (G2 points, the most bytes).
+enum class TableQuery : unsigned { h, a, b1, l, b2 };
+inline constexpr unsigned kTableQueries = 5;
+/// "H", "A", "B1", "L" or "B2".
+const char* table_query_name(TableQuery query) noexcept;
+
 /// A registered key as the GPUs see it.
 struct GpuKey {
   std::string resident_name;  ///< unique among registered keys: the VRAM residency's entry name
@@ -65,6 +72,9 @@ struct GpuKey {
   /// Its constraint system when the GPU evaluates its jobs' a, b, c (nullptr: the host does): resident with
   /// the SRS, in the same curve as pk.
   std::optional<AnyConstraintSystem> cs;
+  /// How many of its queries, in TableQuery order, sit in VRAM as precomputed-window MSM tables (each
+  /// cuda::MsmOptions::precomputed's windows() times the query's points, built on the GPU at upload).
+  unsigned msm_tables = 0;
 };
 
 struct GpuStats {
@@ -76,6 +86,8 @@ struct GpuStats {
   std::size_t device_slots_in_use = 0;
   std::uint64_t srs_stream_batches = 0;
   std::uint64_t srs_stream_bytes = 0;
+  unsigned msm_tables = 0;            ///< query tables of the keys resident now
+  std::uint64_t msm_table_bytes = 0;  ///< their VRAM beyond the points themselves
 };
 
 struct GpuLane {
@@ -111,7 +123,8 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
 void prepare_curve(GpuLane& lane, CurveId curve, HConvention convention);
 /// Throws Error(invalid_argument) naming Config::max_log_n when the key is larger than the device slots.
 void check_key_fits_device(const GpuLane& lane, const GpuKey& key);
-/// Bytes of the key on a device: its SRS, and its constraint system when the GPU evaluates its jobs.
+/// Bytes of the key on a device: its SRS, and its constraint system when the GPU evaluates its jobs (its MSM
+/// tables come on top: acquire_device_key charges them too).
 std::uint64_t device_key_bytes(const GpuKey& key);
 /// The key's SRS on this GPU if it is resident now (never loads).
 std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const GpuKey& key);

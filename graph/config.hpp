@@ -124,6 +124,12 @@ struct Config {
   /// witness alone and only z is copied. Off: the synthesis threads evaluate on the host and a, b, c are
   /// copied (keys streamed from host memory always do).
   bool gpu_evaluate = true;
+  /// CUDA backend, keys in VRAM: each query's points are kept with their 2^(c w) multiples (precomputed
+  /// windows, cuda::MsmOptions::precomputed), built on the GPU when the key is uploaded, so that its MSMs
+  /// reduce their buckets once instead of once per window. A table costs about a dozen times its query's
+  /// points; where the VRAM budget cannot hold them all, B2's table goes first, then L's, B1's, A's and H's,
+  /// before the key's constraint system. Off: plain MSMs, the SRS alone in VRAM.
+  bool msm_tables = true;
   /// Deliver results in submission order (a sequencer holds early ones back).
   bool in_order = false;
   /// Fail a job that has not finished this long after its submission (0: no limit); Job::timeout overrides.

@@ -137,7 +137,19 @@ void place_srs(Core& core, KeyState& key, nodes::CurveKey<Curve>& material, cons
   const SrsPlacement placement = core.config.srs;
   std::string why;
   if (placement != SrsPlacement::host) {
-    if (place_in_vram(core, key, why)) return;
+    const unsigned wanted_tables = key.msm_tables;
+    bool placed = place_in_vram(core, key, why);
+    // MSM tables are a speed-up: fewer of them (B2's first, H's last) before anything else goes.
+    while (!placed && key.msm_tables > 0) {
+      --key.msm_tables;
+      placed = place_in_vram(core, key, why);
+    }
+    if (placed) {
+      if (key.msm_tables < wanted_tables)
+        PL_LOG_INFO("{}: the VRAM budget holds MSM tables for {} of its {} queries beside its SRS", what,
+                    key.msm_tables, wanted_tables);
+      return;
+    }
     if (key.gpu_evaluates) {
       // The constraint system is a speed-up: the SRS in VRAM without it beats streaming.
       key.gpu_evaluates = false;
@@ -243,6 +255,11 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
                        core.config.gpu_evaluate && spec.cs != nullptr &&
                        core.config.srs != SrsPlacement::host;
   if (core.backend == Backend::cuda) prepare_gpus(core, *key, *spec.pk, what);
+  // After prepare_gpus: the automatic device slots leave room for the SRS, not for the tables.
+  key->msm_tables =
+      core.backend == Backend::cuda && core.config.msm_tables && core.config.srs != SrsPlacement::host
+          ? devices::kTableQueries
+          : 0;
 
   // The PCE and the host SRS are charged to the host budget for as long as the key is registered: the load
   // trims idle pool buffers first (the pool is the budget's first evictor), and the token count follows.

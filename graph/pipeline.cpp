@@ -60,6 +60,8 @@ GpuStats summary(const devices::GpuLane& lane) {
           .jobs = lane.jobs.load(),
           .srs_stream_batches = d.srs_stream_batches,
           .srs_stream_bytes = d.srs_stream_bytes,
+          .msm_tables = d.msm_tables,
+          .msm_table_bytes = d.msm_table_bytes,
           .healthy = lane.healthy.load()};
 }
 

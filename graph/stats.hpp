@@ -66,6 +66,10 @@ struct GpuStats {
   /// Keys streamed from host memory: MSM batches uploaded and their bytes (0 when every key is in VRAM).
   std::uint64_t srs_stream_batches = 0;
   std::uint64_t srs_stream_bytes = 0;
+  /// Precomputed-window MSM tables (Config::msm_tables) of the keys resident here: how many queries have
+  /// one, and their VRAM beyond the points themselves (charged to the budget with the keys).
+  unsigned msm_tables = 0;
+  std::uint64_t msm_table_bytes = 0;
   bool healthy = true;  ///< false after a sticky CUDA error: its jobs fail, others go on
 };
 

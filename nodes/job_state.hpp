@@ -65,6 +65,9 @@ struct KeyState {
   /// writes z alone and H2D copies z alone. Set at add_key: the CUDA backend in pinned mode, a key with a
   /// constraint system whose SRS is in VRAM, Config::gpu_evaluate.
   bool gpu_evaluates = false;
+  /// How many of its queries keep precomputed-window MSM tables in VRAM (devices::TableQuery order): set at
+  /// add_key from Config::msm_tables, lowered while its SRS does not fit VRAM with them.
+  unsigned msm_tables = 0;
   /// Slot buffer sizes in bytes: a, b, c (domain) and z (variables), in the key's scalars.
   std::array<std::uint64_t, 4> slot_sizes{};
   std::uint64_t slot_bytes = 0;
@@ -81,7 +84,8 @@ struct KeyState {
   devices::GpuKey gpu_key() const {
     devices::GpuKey key{
         "key " + std::to_string(id), name,
-        std::visit([](const auto& k) { return devices::AnyProvingKey(k.pk.get()); }, material), std::nullopt};
+        std::visit([](const auto& k) { return devices::AnyProvingKey(k.pk.get()); }, material), std::nullopt,
+        msm_tables};
     if (gpu_evaluates)
       key.cs = std::visit([](const auto& k) { return devices::AnyConstraintSystem(k.cs.get()); }, material);
     return key;

@@ -2,7 +2,7 @@
 // GPU model (the tables below) and the integer-multiply model floors, and optionally written as JSON. Same
 // table layout as bench_gpu (which holds the NTT sections).
 //
-//   bench_gpu_msm [--sections g1,sweep,g2,mix,stream,setup,bn254] [--sizes 20,22,24,26] [--runs N]
+//   bench_gpu_msm [--sections g1,sweep,g2,mix,stream,setup,bn254,table] [--sizes 20,22,24,26] [--runs N]
 //   [--json FILE] [--seed S]
 //
 // Method: points resident on the device (P_i = [k_i]·G made on the GPU by the fixed-base kernel, all
@@ -15,7 +15,10 @@
 // Setup rows time FixedBaseMul::run on host spans (wall clock: the table, the transfers through pinned
 // staging and the kernels). The bn254 section repeats the uniform G1 and G2 rows on BN254 (circom's bn128:
 // BasicMsmEngine<Bn254>, 254-bit scalars, 4-limb Fp) at every size up to 2^24, beside this run's BLS12-381
-// rows. Results go to perf/results.
+// rows. The table section times precomputed windows (MsmOptions::precomputed: a table of 2^(c w) multiples
+// per point, built on the GPU and timed apart) against today's kernel on the same points and scalars in the
+// same run, for BLS12-381 and BN254 G1 and G2, uniform and (BLS12-381 G1) Groth16-mixed scalars, with the
+// table's size. Results go to perf/results.
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -57,7 +60,7 @@ using bench::Row;
 using bench::size_index;
 
 struct Options {
-  std::vector<std::string> sections = {"g1", "sweep", "g2", "mix", "stream", "setup", "bn254"};
+  std::vector<std::string> sections = {"g1", "sweep", "g2", "mix", "stream", "setup", "bn254", "table"};
   std::vector<unsigned> sizes = {20, 22, 24, 26};
   int runs = 0;  // 0: by size
   std::string json_path;
@@ -96,15 +99,16 @@ std::vector<F> random_scalars(std::uint64_t seed, std::size_t n) {
 }
 
 /// 20% zero, 50% one, 30% uniform.
-std::vector<Fr> groth16_mix(std::uint64_t seed, std::size_t n) {
-  std::vector<Fr> out = random_scalars(seed, n);
+template <class F = Fr>
+std::vector<F> groth16_mix(std::uint64_t seed, std::size_t n) {
+  std::vector<F> out = random_scalars<F>(seed, n);
   std::mt19937_64 rng(seed + 1);
   for (auto& s : out) {
     const auto u = rng() % 10;
     if (u < 2) {
-      s = Fr::zero();
+      s = F::zero();
     } else if (u < 7) {
-      s = Fr::one();
+      s = F::one();
     }
   }
   return out;
@@ -239,12 +243,8 @@ struct ScalarSets {
 
   ScalarSets(std::uint64_t seed, std::size_t n, int count, bool mix = false) {
     for (int k = 0; k < count; ++k) {
-      if constexpr (std::is_same_v<F, Fr>) {
-        host.push_back(mix ? groth16_mix(seed + static_cast<std::uint64_t>(k), n)
-                           : random_scalars(seed + static_cast<std::uint64_t>(k), n));
-      } else {
-        host.push_back(random_scalars<F>(seed + static_cast<std::uint64_t>(k), n));
-      }
+      host.push_back(mix ? groth16_mix<F>(seed + static_cast<std::uint64_t>(k), n)
+                         : random_scalars<F>(seed + static_cast<std::uint64_t>(k), n));
       device.push_back(to_device(host.back()));
       pointers.push_back(device.back().data());
     }
@@ -502,20 +502,99 @@ void section_bn254(Context& ctx) {
   }
 }
 
+/// Precomputed windows against today's kernel, same points and scalars, one size and group: the table build
+/// (events around enqueue_table), then the plain and the table MSM (uniform; plus the Groth16 mix with the
+/// split for BLS12-381 G1), with notes table_over_plain_* and the table's bytes.
+template <class Curve>
+void table_rows(Context& ctx, const std::string& label, const Points<Curve>& points, unsigned log_n,
+                bool with_mix) {
+  using Scalar = typename Curve::Scalar;
+  const std::size_t n = std::size_t{1} << log_n;
+  const int runs = runs_for(ctx.options, log_n);
+  const std::string size = "_2^" + std::to_string(log_n);
+  for (const bool mix : {false, true}) {
+    if (mix && !with_mix) continue;
+    const ScalarSets<Scalar> sets(ctx.options.seed + 700 + log_n + (mix ? 1 : 0), n, 2, mix);
+    cuda::MsmOptions options;
+    if (mix) {
+      options.split_zero_one = true;
+      options.expected_dense = n * 3 / 10;
+    }
+    const std::string kind = mix ? " MSM 20/50/30 split" : " MSM uniform";
+    Row plain = msm_row<Curve>(ctx, "table", label + kind, log_n, points.device.data(), points.logs, sets,
+                               options, runs);
+    options.precomputed = true;
+    const EngineOf<Curve> engine(kIsG1<Curve> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2, n, options);
+    cuda::DeviceBuffer<AffinePoint<Curve>> table(engine.table_points(n));
+    {
+      cuda::DeviceBuffer<std::byte> scratch(engine.table_scratch_bytes(n));
+      cuda::Event start, stop;
+      start.record(ctx.stream.get());
+      if constexpr (kIsG1<Curve>) {
+        engine.enqueue_table_g1(points.device.data(), n, table.data(), scratch.data(), ctx.stream.get());
+      } else {
+        engine.enqueue_table_g2(points.device.data(), n, table.data(), scratch.data(), ctx.stream.get());
+      }
+      stop.record(ctx.stream.get());
+      stop.synchronize();
+      Row build;
+      build.section = "table";
+      build.name = label + " table build c=" + std::to_string(engine.window_bits()) +
+                   " W=" + std::to_string(engine.windows());
+      build.log_n = log_n;
+      build.ms = {stop.elapsed_ms_since(start)};
+      build.includes = "copy of the points + (W - 1) blocks of c doublings and batch affine conversion";
+      build.check = "-";
+      if (!mix) ctx.report.add(std::move(build));
+      ctx.report.note(label + (mix ? "_mix" : "") + "_table_bytes" + size,
+                      static_cast<double>(engine.table_points(n) * sizeof(AffinePoint<Curve>)));
+    }
+    Row tabled = msm_row<Curve>(ctx, "table", label + kind + " precomputed", log_n, table.data(), points.logs,
+                                sets, options, runs);
+    const double ratio = tabled.median() / plain.median();
+    ctx.report.add(std::move(plain));
+    ctx.report.add(std::move(tabled));
+    ctx.report.note(label + (mix ? "_mix" : "") + "_table_over_plain" + size, ratio);
+  }
+}
+
+void section_table(Context& ctx) {
+  unsigned max_log = 0;
+  for (unsigned log_n : ctx.options.sizes)
+    if (log_n <= 24) max_log = std::max(max_log, log_n);
+  if (max_log == 0) return;
+  const std::size_t max_n = std::size_t{1} << max_log;
+  auto& g1 = g1_points(ctx);
+  if (!ctx.g2_points) ctx.g2_points = std::make_unique<Points<G2Params>>(ctx.options.seed + 1, max_n);
+  if (!ctx.bn254_g1_points)
+    ctx.bn254_g1_points = std::make_unique<Points<bn254::G1Params>>(ctx.options.seed + 10, max_n);
+  if (!ctx.bn254_g2_points)
+    ctx.bn254_g2_points = std::make_unique<Points<bn254::G2Params>>(ctx.options.seed + 11, max_n);
+  for (unsigned log_n : ctx.options.sizes) {
+    if (log_n > 24) continue;
+    table_rows<G1Params>(ctx, "G1", g1, log_n, true);
+    table_rows<G2Params>(ctx, "G2", *ctx.g2_points, log_n, false);
+    table_rows<bn254::G1Params>(ctx, "BN254 G1", *ctx.bn254_g1_points, log_n, false);
+    table_rows<bn254::G2Params>(ctx, "BN254 G2", *ctx.bn254_g2_points, log_n, false);
+  }
+}
+
 /// The options; none after printing --help. Throws OptionError for anything unusable.
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
   OptionParser cli(
       "bench_gpu_msm", "usage: bench_gpu_msm [options]",
       "GPU MSM and fixed-base timings beside sppark and the model floors, every result checked.");
-  cli.choice_list("--sections", "LIST", "of g1,sweep,g2,mix,stream,setup,bn254 (default: all)", o.sections,
+  cli.choice_list("--sections", "LIST", "of g1,sweep,g2,mix,stream,setup,bn254,table (default: all)",
+                  o.sections,
                   Choices<std::string>{{"g1", "g1"},
                                        {"sweep", "sweep"},
                                        {"g2", "g2"},
                                        {"mix", "mix"},
                                        {"stream", "stream"},
                                        {"setup", "setup"},
-                                       {"bn254", "bn254"}});
+                                       {"bn254", "bn254"},
+                                       {"table", "table"}});
   cli.integer_list("--sizes", "LIST", "log2 sizes (default 20,22,24,26)", o.sizes, Bounds<unsigned>{1, 28});
   cli.integer("--runs", "N", "timed calls per row (default 11 up to 2^22, 7 at 2^24, 5 at 2^26)", o.runs,
               Bounds<int>{1, 1000});
@@ -539,8 +618,9 @@ int run(Options options) {
               devices[0].multiprocessors, static_cast<unsigned long long>(ctx.options.seed));
   Report::header();
   const std::pair<const char*, void (*)(Context&)> sections[] = {
-      {"g1", section_g1},         {"sweep", section_sweep}, {"g2", section_g2},      {"mix", section_mix},
-      {"stream", section_stream}, {"setup", section_setup}, {"bn254", section_bn254}};
+      {"g1", section_g1},       {"sweep", section_sweep},   {"g2", section_g2},
+      {"mix", section_mix},     {"stream", section_stream}, {"setup", section_setup},
+      {"bn254", section_bn254}, {"table", section_table}};
   for (const auto& name : ctx.options.sections)
     for (const auto& [key, section] : sections)
       if (name == key) section(ctx);

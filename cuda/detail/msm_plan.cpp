@@ -6,13 +6,14 @@
 
 namespace proofline::cuda::detail {
 
-int msm_model_window_bits(std::size_t dense, int scalar_bits) {
+int msm_model_window_bits(std::size_t dense, int scalar_bits, bool precomputed) {
   const double n = static_cast<double>(std::max<std::size_t>(dense, 1));
   int best = 4;
   double best_cost = std::numeric_limits<double>::max();
   for (int c = 4; c <= 22; ++c) {
     const double windows = msm_windows(c, scalar_bits);
-    const double cost = windows * (10.0 * n + 21.0 * static_cast<double>(std::uint64_t{1} << c));
+    const double reductions = precomputed ? 1.0 : windows;
+    const double cost = windows * 10.0 * n + reductions * 21.0 * static_cast<double>(std::uint64_t{1} << c);
     if (cost < best_cost) {
       best_cost = cost;
       best = c;
@@ -68,20 +69,22 @@ class Allocator {
 
 }  // namespace
 
-MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, bool split,
+MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, bool split, bool precomputed,
                      std::size_t xyzz_bytes, std::size_t jacobian_bytes, std::uint32_t ones_blocks,
                      std::size_t scan_temp_bytes) {
   MsmLayout l;
   l.window_bits = window_bits;
   l.windows = msm_windows(window_bits, scalar_bits);
+  l.precomputed = precomputed;
+  const int bucket_windows = precomputed ? 1 : l.windows;
   l.slots_per_window = (std::uint32_t{1} << (window_bits - 1)) + 1;
   const std::size_t n = std::max<std::size_t>(max_points, 1);
   const std::size_t entries = n * static_cast<std::size_t>(l.windows);
   l.chunk = msm_chunk(entries);
   l.chunk_threads = static_cast<std::uint32_t>((entries + l.chunk - 1) / l.chunk);
-  l.levels = msm_reduce_levels(l.slots_per_window, l.windows);
+  l.levels = msm_reduce_levels(l.slots_per_window, bucket_windows);
   l.ones_blocks = split ? ones_blocks : 0;
-  const std::size_t slots = static_cast<std::size_t>(l.windows) * l.slots_per_window;
+  const std::size_t slots = static_cast<std::size_t>(bucket_windows) * l.slots_per_window;
 
   Allocator a;
   l.counters = a.take(sizeof(MsmCounters));
@@ -106,7 +109,7 @@ MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, b
   l.buckets = a.take(slots * xyzz_bytes);
   std::size_t widest = 1;
   for (const auto& level : l.levels) {
-    widest = std::max<std::size_t>(widest, static_cast<std::size_t>(level.out_per_window) * l.windows);
+    widest = std::max<std::size_t>(widest, static_cast<std::size_t>(level.out_per_window) * bucket_windows);
   }
   for (auto& region : l.reduce) region = a.take(widest * xyzz_bytes);
   if (split) {

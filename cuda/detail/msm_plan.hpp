@@ -17,8 +17,15 @@ inline constexpr std::size_t kMsmMaxPoints = std::size_t{1} << 28;
 
 /// The window width the cost model picks for `dense` scalars of `scalar_bits` bits (kMsmScalarBits) that go
 /// through Pippenger: per window, n mixed additions (about 10 field multiplications) against about 2^c full
-/// additions of the running sums (14, and more memory traffic). Between 4 and 22 bits.
-int msm_model_window_bits(std::size_t dense, int scalar_bits);
+/// additions of the running sums (14, and more memory traffic), paid once per window or, with precomputed
+/// windows (one shared bucket set), once. Between 4 and 22 bits.
+int msm_model_window_bits(std::size_t dense, int scalar_bits, bool precomputed = false);
+
+/// Points of one chunk of a precomputed table's build (its XYZZ work space): all n up to 2^20, else 2^20
+/// (a multiple of the affine conversion's group).
+inline constexpr std::size_t msm_table_chunk(std::size_t n) {
+  return n < (std::size_t{1} << 20) ? n : std::size_t{1} << 20;
+}
 
 /// Entries per accumulate thread: enough threads to fill the GPU (about 2^19), at most 256 entries each (a
 /// bucket that crosses a chunk boundary costs one more full addition in the fixup).
@@ -33,6 +40,7 @@ std::vector<ReduceLevel> msm_reduce_levels(std::uint32_t slots_per_window, int w
 struct MsmLayout {
   int window_bits = 0;
   int windows = 0;
+  bool precomputed = false;  ///< the windows share one bucket set (reduction levels for one window)
   std::uint32_t slots_per_window = 0;
   std::uint32_t chunk = 0;
   std::uint32_t chunk_threads = 0;  ///< for max_points
@@ -50,7 +58,7 @@ struct MsmLayout {
   std::size_t total = 0;
 };
 
-MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, bool split,
+MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, bool split, bool precomputed,
                      std::size_t xyzz_bytes, std::size_t jacobian_bytes, std::uint32_t ones_blocks,
                      std::size_t scan_temp_bytes);
 

@@ -11,4 +11,8 @@ void launch_msm_add_result(G1Jacobian* total, const G1Jacobian* partial, bool fi
   launch_msm_add_result_impl(total, partial, first, stream);
 }
 
+void launch_msm_table(const MsmTable<G1Params>& table, CUstream_st* stream) {
+  launch_msm_table_impl(table, stream);
+}
+
 }  // namespace proofline::cuda::detail

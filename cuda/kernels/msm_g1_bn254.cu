@@ -12,4 +12,8 @@ void launch_msm_add_result(bn254::G1Jacobian* total, const bn254::G1Jacobian* pa
   launch_msm_add_result_impl(total, partial, first, stream);
 }
 
+void launch_msm_table(const MsmTable<bn254::G1Params>& table, CUstream_st* stream) {
+  launch_msm_table_impl(table, stream);
+}
+
 }  // namespace proofline::cuda::detail

@@ -1,7 +1,8 @@
 // The pipeline on the CUDA backend (runs only where a GPU exists): mixed 2^12 and 2^14 jobs prove and verify,
 // baseline mode proves with the same kernels, faults in the GPU stages fail only their job, device slots
 // bound the jobs on a GPU, the graph runs in a two-thread arena, and keys that do not fit VRAM together are
-// evicted least recently used first and come back when needed (BN254 keys: test_pipeline_gpu_bn254.cpp).
+// evicted least recently used first and come back when needed, keys keep MSM tables where VRAM allows (BN254
+// keys: test_pipeline_gpu_bn254.cpp).
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -240,12 +241,14 @@ TEST_CASE("pipeline/gpu/keys that do not fit VRAM together are evicted least rec
   // larger key only.
   std::uint64_t fixed = 0;
   const std::uint64_t a_bytes = a.pk->query_bytes(), b_bytes = b.pk->query_bytes();
+  Config plain = gpu_config();
+  plain.msm_tables = false;  // the budgets below count the keys' points alone
   {
-    Pipeline probe = make_pipeline(gpu_config());
+    Pipeline probe = make_pipeline(plain);
     probe.add_key(a.spec("a"));
     fixed = probe.stats().gpus[0].vram.used - a_bytes;
   }
-  TestConfig config = gpu_config();
+  TestConfig config = plain;
   config.vram_budget = fixed + b_bytes + a_bytes / 2;
   Pipeline pipeline = make_pipeline(config);
   const KeyHandle ka = pipeline.add_key(a.spec("a"));
@@ -274,6 +277,7 @@ TEST_CASE("pipeline/gpu/automatic device slots: four where VRAM allows, fewer un
   };
   const auto run = [&](std::size_t slots, std::optional<std::uint64_t> vram) {
     TestConfig config = gpu_config();
+    config.msm_tables = false;  // automatic slots leave room for the SRS, not for its tables
     config.device_slots = slots;
     config.vram_budget = vram;
     Pipeline pipeline = make_pipeline(config);
@@ -326,11 +330,49 @@ TEST_CASE("pipeline/gpu/the NTT's top-pass table is charged to VRAM, and left ou
   CHECK(used_after_add_key(true, without + (std::uint64_t{1} << 20)) == without);
 }
 
+TEST_CASE("pipeline/gpu/MSM tables: every query's at key load, fewer under a short budget, proofs verify") {
+  const GpuCircuit& c = gpu_circuit(14);
+  // The GPU's stats after add_key; three jobs proved and verified.
+  const auto run = [&](bool tables, std::optional<std::uint64_t> vram) {
+    TestConfig config = gpu_config();
+    config.msm_tables = tables;
+    config.device_slots = 2;  // not automatic: the same slots under every budget
+    config.vram_budget = vram;
+    Pipeline pipeline = make_pipeline(config);
+    const KeyHandle key = pipeline.add_key(c.spec("c"));
+    const GpuStats gpu = pipeline.stats().gpus[0];
+    std::vector<Submission> submitted;
+    for (std::uint64_t i = 0; i < 3; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 70 + i)));
+    for (auto& one : submitted) {
+      const JobResult r = await(one);
+      REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+      CHECK(verifies(c, r));
+    }
+    CHECK(pipeline.stats().gpus[0].vram.high_water <= gpu.vram.total);
+    return gpu;
+  };
+  const GpuStats none = run(false, std::nullopt);
+  CHECK(none.msm_tables == 0);
+  CHECK(none.msm_table_bytes == 0);
+  const GpuStats all = run(true, std::nullopt);
+  CHECK(all.msm_tables == 5);
+  // Each table holds a dozen or more multiples of its query's points; they are charged with the key.
+  CHECK(all.msm_table_bytes > 8 * c.pk->query_bytes());
+  CHECK(all.vram.used - none.vram.used == all.msm_table_bytes);
+  // Room for about half the tables: H's and A's are kept, B2's (the largest) goes first.
+  const GpuStats some = run(true, none.vram.used + all.msm_table_bytes / 2);
+  CHECK(some.msm_tables >= 1);
+  CHECK(some.msm_tables <= 4);
+  CHECK(some.msm_table_bytes < all.msm_table_bytes / 2 + 1);
+  CHECK(some.vram.used == none.vram.used + some.msm_table_bytes);
+}
+
 TEST_CASE("pipeline/gpu/a key larger than the VRAM budget streams its SRS from host memory") {
   const GpuCircuit& a = gpu_circuit(12);
   const GpuCircuit& b = gpu_circuit(14);
   const auto config_with = [](std::optional<std::uint64_t> vram, SrsPlacement srs) {
     TestConfig config = gpu_config();
+    config.msm_tables = false;  // the budgets below count the keys' points alone
     config.vram_budget = vram;
     config.srs = srs;
     config.srs_stream_buffer = 1 << 20;  // 10922 G1 / 5461 G2 points a batch: every MSM of b takes 2-4

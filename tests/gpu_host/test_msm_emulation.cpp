@@ -3,7 +3,8 @@
 // double-and-add reference: Booth digits and the abs trick, the counting sort, chunked accumulation with
 // head/continuation partials, the serial and hot-bucket fixups, the leveled bucket reduction, the window
 // combination, the Groth16 split, and the fixed-base table and batch affine conversion, for BLS12-381 and for
-// BN254 (254-bit scalars: one window fewer at some widths). Small windows and chunks make every path
+// BN254 (254-bit scalars: one window fewer at some widths), and the precomputed-window mode (its table built
+// by the table bodies, every window adding into one bucket set). Small windows and chunks make every path
 // (spanning buckets, hot buckets, empty buckets) common. The GPU suite repeats the comparison on the device.
 #include <doctest/doctest.h>
 
@@ -22,6 +23,7 @@
 #include <proofline/cuda/gpu_msm_stream.hpp>
 #include <proofline/cuda/kernels/detail/fixed_base_body.hpp>
 #include <proofline/cuda/kernels/detail/msm_body.hpp>
+#include <proofline/cuda/kernels/detail/msm_table_body.hpp>
 #include <proofline/util/error.hpp>
 
 #include "support/msm_reference.hpp"
@@ -38,7 +40,29 @@ struct EmulationShape {
   std::uint32_t chunk = 8;
   bool split = false;
   bool montgomery = true;
+  bool precomputed = false;
 };
+
+/// The precomputed-window table as the table kernels build it: block w = 2^(c w)·points, `chunk` points of
+/// a block at a time.
+template <class Curve>
+std::vector<AffinePoint<Curve>> emulate_table(const std::vector<AffinePoint<Curve>>& points, int window_bits,
+                                              int windows, std::size_t chunk) {
+  const std::size_t n = points.size();
+  std::vector<AffinePoint<Curve>> table(n * static_cast<std::size_t>(windows));
+  std::copy(points.begin(), points.end(), table.begin());
+  std::vector<XyzzPoint<Curve>> temp(chunk);
+  for (int w = 1; w < windows; ++w) {
+    for (std::size_t lo = 0; lo < n; lo += chunk) {
+      const auto count = static_cast<std::uint32_t>(std::min(chunk, n - lo));
+      const AffinePoint<Curve>* previous = table.data() + static_cast<std::size_t>(w - 1) * n + lo;
+      for (std::uint32_t i = 0; i < count; ++i) table_step_body(previous, temp.data(), window_bits, i);
+      AffinePoint<Curve>* block = table.data() + static_cast<std::size_t>(w) * n + lo;
+      for (std::uint32_t g = 0; g * kAffineGroup < count; ++g) to_affine_body(temp.data(), block, count, g);
+    }
+  }
+  return table;
+}
 
 /// The GPU MSM's phases in kernel order, every body called for every thread coordinate.
 template <class Curve>
@@ -58,7 +82,11 @@ JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
   a.chunk_threads = threads;
   a.montgomery = shape.montgomery;
   a.split = shape.split;
+  a.precomputed = shape.precomputed;
   const std::uint32_t slots = a.bucket_slots();
+  // Chunks of 64 points: several chunks per block (and a short last one) once n exceeds 64.
+  const std::vector<AffinePoint<Curve>> table =
+      shape.precomputed ? emulate_table(points, a.window_bits, a.windows, 64) : points;
 
   MsmCounters counters;
   std::vector<std::uint32_t> rest(n), ones(n), counts(slots + 1, 0), starts(slots + 1), cursor(slots);
@@ -66,7 +94,7 @@ JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
   std::vector<std::uint32_t> head_bucket(threads, 0xdeadbeefu), hot_list(threads);
   std::vector<Xyzz> buckets(slots, Xyzz::generator()), head(threads), cont(threads);  // poisoned buckets
   a.scalars = scalars.data();
-  a.points = points.data();
+  a.points = table.data();
   a.counters = &counters;
   a.rest_index = rest.data();
   a.ones_entry = ones.data();
@@ -105,16 +133,17 @@ JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
   }
   if (hot_buckets != nullptr) *hot_buckets = counters.hot;
 
-  const std::vector<ReduceLevel> levels = msm_reduce_levels(a.slots_per_window, a.windows);
+  const std::uint32_t windows = a.bucket_windows();
+  const std::vector<ReduceLevel> levels = msm_reduce_levels(a.slots_per_window, static_cast<int>(windows));
   std::vector<Xyzz> reduce[4];
-  for (auto& r : reduce) r.assign(std::size_t{levels.front().out_per_window} * a.windows, Xyzz::generator());
+  for (auto& r : reduce) r.assign(std::size_t{levels.front().out_per_window} * windows, Xyzz::generator());
   const Xyzz* x = buckets.data();
   const std::uint32_t* present = counts.data();
   const Xyzz* s = nullptr;
   for (std::size_t l = 0; l < levels.size(); ++l) {
     Xyzz* a_out = reduce[2 * (l % 2)].data();
     Xyzz* s_out = reduce[2 * (l % 2) + 1].data();
-    for (std::uint32_t w = 0; w < static_cast<std::uint32_t>(a.windows); ++w) {
+    for (std::uint32_t w = 0; w < windows; ++w) {
       for (std::uint32_t g = 0; g < levels[l].out_per_window; ++g) {
         if (s == nullptr) {
           reduce_body<Curve, false>(levels[l], x, present, s, a_out, s_out, w, g);
@@ -131,7 +160,7 @@ JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
   if (a.split) {
     for (std::uint32_t t = 0; t < 5; ++t) ones_total = ones_total + ones_thread_sum(a, t, 5);
   }
-  return combine_windows(s, a.windows, a.window_bits, a.split ? &ones_total : nullptr);
+  return combine_windows(s, static_cast<int>(windows), a.window_bits, a.split ? &ones_total : nullptr);
 }
 
 template <class Curve>
@@ -140,6 +169,7 @@ void check_msm(const std::vector<AffinePoint<Curve>>& points,
   CAPTURE(shape.window_bits);
   CAPTURE(shape.chunk);
   CAPTURE(shape.split);
+  CAPTURE(shape.precomputed);
   CHECK(emulate_msm(points, scalars, shape) == naive_msm(points, scalars));
 }
 
@@ -277,7 +307,7 @@ TEST_CASE("gpu_host/msm/plan levels reduce to one value per window and regions d
     CHECK(c <= 22);
     for (bool split : {false, true}) {
       const MsmLayout l =
-          msm_layout(n, c, kMsmScalarBits<Fr>, split, sizeof(G2Xyzz), sizeof(G2Jacobian), 528, 1000);
+          msm_layout(n, c, kMsmScalarBits<Fr>, split, false, sizeof(G2Xyzz), sizeof(G2Jacobian), 528, 1000);
       // Every region's start is aligned and inside the total; the digits share bytes only with the partials.
       for (std::size_t at : {l.counters, l.counts, l.starts, l.cursor, l.entries, l.digits, l.head_bucket,
                              l.head, l.cont, l.hot_list, l.buckets, l.result, l.scan_temp}) {
@@ -293,8 +323,8 @@ TEST_CASE("gpu_host/msm/plan levels reduce to one value per window and regions d
   }
   CHECK(msm_model_window_bits(std::size_t{1} << 24, kMsmScalarBits<Fr>) >= 16);
   // BN254's 254-bit scalars: ceil(254 / c) windows, one fewer than BLS12-381's where c divides 254 or 255.
-  CHECK(msm_layout(1000, 2, kMsmScalarBits<bn254::Fr>, false, 128, 96, 0, 0).windows == 127);
-  CHECK(msm_layout(1000, 2, kMsmScalarBits<Fr>, false, 192, 144, 0, 0).windows == 128);
+  CHECK(msm_layout(1000, 2, kMsmScalarBits<bn254::Fr>, false, false, 128, 96, 0, 0).windows == 127);
+  CHECK(msm_layout(1000, 2, kMsmScalarBits<Fr>, false, false, 192, 144, 0, 0).windows == 128);
 }
 
 TEST_CASE("gpu_host/msm/emulated BN254 G1 and G2 MSMs equal naive double-and-add") {
@@ -327,6 +357,86 @@ TEST_CASE("gpu_host/msm/emulated BN254 G1 and G2 MSMs equal naive double-and-add
   g2_scalars[5] = g2_scalars[6];
   check_msm(g2_points, g2_scalars, EmulationShape{4, 8, false});
   check_msm(g2_points, g2_scalars, EmulationShape{4, 8, true});
+}
+
+namespace {
+
+/// Precomputed windows: the table holds 2^(c w)·P_i, and MSMs over it equal the naive sum for edge scalars
+/// and points (infinity, repeated points, P and -P), with and without the Groth16 split, in Montgomery and
+/// canonical form.
+template <class Curve>
+void check_precomputed(std::mt19937_64& rng, std::size_t n) {
+  using Scalar = typename Curve::Scalar;
+  CAPTURE(n);
+  std::vector<AffinePoint<Curve>> points = random_points<Curve>(rng, n);
+  points[1] = AffinePoint<Curve>::infinity();
+  points[4] = points[5];
+  points[6] = -points[7];
+  std::vector<Scalar> scalars = edge_scalars<Scalar>(rng, n);
+  scalars[4] = scalars[5];
+  scalars[6] = scalars[7];
+  scalars[8] = Scalar::one();
+  scalars[9] = -Scalar::one();
+
+  const int c = 5;
+  const int windows = msm_windows(c, kMsmScalarBits<Scalar>);
+  const auto table = emulate_table(points, c, windows, 64);
+  for (int w : {0, 1, windows - 1}) {
+    CAPTURE(w);
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      BigInt<4> multiple;  // 2^(c w)
+      multiple.limb[(c * w) / 64] = std::uint64_t{1} << ((c * w) % 64);
+      mismatches += table[static_cast<std::size_t>(w) * n + i] != points[i].mul(multiple).to_affine();
+    }
+    CHECK(mismatches == 0);
+  }
+  for (const EmulationShape& shape :
+       {EmulationShape{5, 8, false, true, true}, EmulationShape{5, 8, true, true, true},
+        EmulationShape{3, 16, true, true, true}, EmulationShape{8, 128, false, true, true}}) {
+    check_msm(points, scalars, shape);
+  }
+  std::vector<Scalar> canonical(n);
+  for (std::size_t i = 0; i < n; ++i) canonical[i] = Scalar::from_montgomery(scalars[i].canonical());
+  CHECK(emulate_msm(points, canonical, EmulationShape{4, 8, true, false, true}) ==
+        naive_msm(points, scalars));
+  // Digit 3 in every 4-bit window (0x33...3, 60 nibbles): one bucket of the shared set holds an entry of
+  // every window of every point, the hot path.
+  Scalar nibbles = Scalar::zero();
+  for (int k = 0; k < 60; ++k) nibbles = nibbles * Scalar::from_u64(16) + Scalar::from_u64(3);
+  std::vector<Scalar> threes(n, nibbles);
+  std::uint32_t hot = 0;
+  CHECK(emulate_msm(points, threes, EmulationShape{4, 4, false, true, true}, &hot) ==
+        naive_msm(points, threes));
+  CHECK(hot >= 1);
+}
+
+}  // namespace
+
+TEST_CASE("gpu_host/msm/precomputed windows: table multiples and MSMs over one shared bucket set") {
+  const std::uint64_t seed = test_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  check_precomputed<G1Params>(rng, 150);  // three table chunks of 64, the last one short
+  check_precomputed<G2Params>(rng, 23);
+  check_precomputed<bn254::G1Params>(rng, 97);
+  check_precomputed<bn254::G2Params>(rng, 19);
+
+  const MsmLayout l =
+      msm_layout(1000, 12, kMsmScalarBits<Fr>, true, true, sizeof(G1Xyzz), sizeof(G1Jacobian), 528, 1000);
+  CHECK(l.precomputed);
+  CHECK(l.windows == 22);
+  CHECK(l.levels.front().in_per_window == (1u << 11) + 1);
+  CHECK(l.levels.back().out_per_window == 1);
+  CHECK(l.buckets + ((1u << 11) + 1) * sizeof(G1Xyzz) <= l.total);
+  // The table build's chunks: every point at once up to 2^20, whole affine groups beyond.
+  CHECK(msm_table_chunk(5000) == 5000);
+  CHECK(msm_table_chunk(std::size_t{1} << 24) % kAffineGroup == 0);
+  // Sharing one bucket set makes wider windows pay.
+  for (std::size_t n : {std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 24}) {
+    CAPTURE(n);
+    CHECK(msm_model_window_bits(n, kMsmScalarBits<Fr>, true) >= msm_model_window_bits(n, kMsmScalarBits<Fr>));
+  }
 }
 
 namespace {

@@ -148,6 +148,7 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
   check_refused("--srs disk", "unknown SRS placement 'disk'");
   check_refused("--backend cpu --synthetic 8 --srs-buffer 1K", "srs_stream_buffer 1024 bytes is outside");
   check_refused("--no-ntt-table=yes", "--no-ntt-table");
+  check_refused("--no-msm-tables=1", "--no-msm-tables");
   // A budget that holds the key but not one slot of its jobs: refused before any job runs.
   check_refused("--backend cpu --synthetic 10 --host-budget 800K", "raise the host budget");
 }
@@ -156,9 +157,10 @@ TEST_CASE("pipeline/cli/batch_prove --help describes every option") {
   const Outcome o = batch_prove("--help");
   CHECK(o.code == 0);
   for (const char* option :
-       {"--synthetic",     "--count",       "--backend",     "--gpus",        "--slots", "--device-slots",
-        "--synth-threads", "--host-budget", "--vram-budget", "--pin-backend", "--mode",  "--verify",
-        "--out",           "--report",      "--seed",        "--log-level",   "--trace", "--timeline",
-        "--key-cache",     "--srs",         "--srs-buffer",  "--no-ntt-table"})
+       {"--synthetic",    "--count",         "--backend",      "--gpus",        "--slots",
+        "--device-slots", "--synth-threads", "--host-budget",  "--vram-budget", "--pin-backend",
+        "--mode",         "--verify",        "--out",          "--report",      "--seed",
+        "--log-level",    "--trace",         "--timeline",     "--key-cache",   "--srs",
+        "--srs-buffer",   "--no-ntt-table",  "--no-msm-tables"})
     CHECK_MESSAGE(o.out.find(option) != std::string::npos, option);
 }

@@ -24,6 +24,12 @@
 //     (X_j weighted by j, S_j plain) with Q = sum S_j + M sum j X_j into per-segment (A_g = sum X_j,
 //     S'_g = sum S_j + M sum (j - g m) X_j), which keeps Q with M' = M m, until one value per window is left.
 //  7. combine: Horner over the windows (c doublings between them), plus the ones' sum, as a Jacobian point.
+//
+// Precomputed windows (fixed bases, MsmCommonArgs::precomputed): the points come as a table of W blocks of
+// n points, block w holding 2^(c w)·P_i (block 0 the points themselves). Window w's digit of scalar i then
+// selects point w n + i, and every window adds into one shared set of K bucket slots: the reduction runs
+// once instead of W times and the combination needs no doublings, which makes wider windows (fewer of
+// them, so fewer bucket additions) pay.
 #pragma once
 
 #include <cstdint>
@@ -70,6 +76,7 @@ struct MsmCommonArgs {
   std::uint32_t chunk_threads = 0;     ///< ceil(W n / L): accumulate threads launched (capacity)
   bool montgomery = true;              ///< scalars in Montgomery form (else canonical integers < r)
   bool split = false;                  ///< Groth16 split of 0 / +-1 / rest
+  bool precomputed = false;            ///< points are the table of W blocks of n; one shared bucket set
 
   const F* scalars = nullptr;
 
@@ -87,8 +94,19 @@ struct MsmCommonArgs {
 
   /// Items that go through the digit and scatter phases: n, or (split) the count that classify left.
   PL_HD_INLINE std::uint32_t item_count() const { return split ? counters->rest : n; }
-  PL_HD_INLINE std::uint32_t bucket_slots() const {
-    return static_cast<std::uint32_t>(windows) * slots_per_window;
+  /// Windows with their own bucket set: W, or one when the windows share it (precomputed).
+  PL_HD_INLINE std::uint32_t bucket_windows() const {
+    return precomputed ? 1u : static_cast<std::uint32_t>(windows);
+  }
+  PL_HD_INLINE std::uint32_t bucket_slots() const { return bucket_windows() * slots_per_window; }
+  /// The bucket slot of digit magnitude m (1..B) in window w.
+  PL_HD_INLINE std::uint32_t bucket_of_digit(int w, std::uint32_t magnitude) const {
+    return (precomputed ? 0u : static_cast<std::uint32_t>(w) * slots_per_window) + magnitude;
+  }
+  /// The point that window w of scalar `index` adds: the scalar's own, or its 2^(c w) multiple's in the
+  /// table.
+  PL_HD_INLINE std::uint32_t point_of_digit(int w, std::uint32_t index) const {
+    return precomputed ? static_cast<std::uint32_t>(w) * n + index : index;
   }
 };
 
@@ -256,7 +274,7 @@ PL_HD_INLINE void digits_body(const MsmCommonArgs<F>& a, std::uint32_t j) {
     std::uint32_t code = 0;
     if (magnitude != 0) {
       code = magnitude | (negative ? kSignBit : 0u);
-      fetch_add(&a.counts[static_cast<std::uint32_t>(w) * a.slots_per_window + magnitude], 1u);
+      fetch_add(&a.counts[a.bucket_of_digit(w, magnitude)], 1u);
     }
     a.digits[static_cast<std::size_t>(w) * a.n + j] = code;
   }
@@ -267,10 +285,10 @@ template <class F>
 PL_HD_INLINE void scatter_body(const MsmCommonArgs<F>& a, std::uint32_t j, int w) {
   const std::uint32_t code = a.digits[static_cast<std::size_t>(w) * a.n + j];
   if (code == 0) return;
-  const std::uint32_t bucket = static_cast<std::uint32_t>(w) * a.slots_per_window + (code & kIndexMask);
+  const std::uint32_t bucket = a.bucket_of_digit(w, code & kIndexMask);
   const std::uint32_t position = fetch_add(&a.cursor[bucket], 1u);
   const std::uint32_t index = a.split ? a.rest_index[j] : j;
-  a.entries[position] = index | (code & kSignBit);
+  a.entries[position] = a.point_of_digit(w, index) | (code & kSignBit);
 }
 
 // ---- accumulation ----------------------------------------------------------------------------------------

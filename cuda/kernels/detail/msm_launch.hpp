@@ -46,6 +46,24 @@ void launch_msm_tail(const MsmTail<G2Params>& tail, CUstream_st* stream);
 void launch_msm_tail(const MsmTail<bn254::G1Params>& tail, CUstream_st* stream);
 void launch_msm_tail(const MsmTail<bn254::G2Params>& tail, CUstream_st* stream);
 
+/// A precomputed-window table: table[w n + i] = 2^(c w)·points[i] for w < windows (block 0 copied unless
+/// table == points), built a chunk of `temp_points` XYZZ points of `temp` at a time.
+template <class Curve>
+struct MsmTable {
+  const AffinePoint<Curve>* points = nullptr;
+  std::size_t n = 0;
+  int window_bits = 0;
+  int windows = 0;
+  AffinePoint<Curve>* table = nullptr;
+  XyzzPoint<Curve>* temp = nullptr;
+  std::size_t temp_points = 0;
+};
+
+void launch_msm_table(const MsmTable<G1Params>& table, CUstream_st* stream);
+void launch_msm_table(const MsmTable<G2Params>& table, CUstream_st* stream);
+void launch_msm_table(const MsmTable<bn254::G1Params>& table, CUstream_st* stream);
+void launch_msm_table(const MsmTable<bn254::G2Params>& table, CUstream_st* stream);
+
 /// Streamed MSM, after each batch: *total = first ? *partial : *total + *partial (device memory).
 void launch_msm_add_result(G1Jacobian* total, const G1Jacobian* partial, bool first, CUstream_st* stream);
 void launch_msm_add_result(G2Jacobian* total, const G2Jacobian* partial, bool first, CUstream_st* stream);

@@ -3,9 +3,13 @@
 // msm_g2_bn254.cu. See msm_body.hpp for the algorithm.
 #pragma once
 
+#include <algorithm>
+
 #include <proofline/cuda/check.hpp>
+#include <proofline/cuda/kernels/detail/fixed_base_kernels.cuh>
 #include <proofline/cuda/kernels/detail/msm_body.hpp>
 #include <proofline/cuda/kernels/detail/msm_launch.hpp>
+#include <proofline/cuda/kernels/detail/msm_table_body.hpp>
 
 namespace proofline::cuda::detail {
 
@@ -132,7 +136,7 @@ void launch_msm_tail_impl(const MsmTail<Curve>& tail, cudaStream_t stream) {
   const XyzzPoint<Curve>* x = a.buckets;
   const std::uint32_t* present = a.counts;
   const XyzzPoint<Curve>* s = nullptr;
-  const auto windows = static_cast<std::uint32_t>(a.windows);
+  const std::uint32_t windows = a.bucket_windows();
   for (std::size_t l = 0; l < layout.levels.size(); ++l) {
     const ReduceLevel& level = layout.levels[l];
     XyzzPoint<Curve>* a_out = tail.reduce[2 * (l % 2)];
@@ -149,9 +153,39 @@ void launch_msm_tail_impl(const MsmTail<Curve>& tail, cudaStream_t stream) {
     s = s_out;
     present = nullptr;
   }
-  msm_combine_kernel<Curve>
-      <<<1, 1, 0, stream>>>(s, a.windows, a.window_bits, a.split ? tail.ones_total : nullptr, tail.result);
+  msm_combine_kernel<Curve><<<1, 1, 0, stream>>>(s, static_cast<int>(windows), a.window_bits,
+                                                 a.split ? tail.ones_total : nullptr, tail.result);
   PL_CUDA_CHECK(cudaGetLastError());
+}
+
+// ---- precomputed-window tables ---------------------------------------------------------------------------
+
+template <class Curve>
+__global__ void __launch_bounds__(128)
+    msm_table_step_kernel(const AffinePoint<Curve>* previous, XyzzPoint<Curve>* out, int window_bits,
+                          std::uint32_t count) {
+  const std::uint32_t i = blockIdx.x * 128 + threadIdx.x;
+  if (i < count) table_step_body(previous, out, window_bits, i);
+}
+
+template <class Curve>
+void launch_msm_table_impl(const MsmTable<Curve>& t, cudaStream_t stream) {
+  using Affine = AffinePoint<Curve>;
+  if (t.table != t.points)
+    PL_CUDA_CHECK(cudaMemcpyAsync(t.table, t.points, t.n * sizeof(Affine), cudaMemcpyDeviceToDevice, stream));
+  // All points at once when the work space holds them, else whole affine groups per chunk.
+  const std::size_t chunk = t.n <= t.temp_points ? t.n : t.temp_points / kAffineGroup * kAffineGroup;
+  for (int w = 1; w < t.windows; ++w) {
+    const Affine* previous = t.table + static_cast<std::size_t>(w - 1) * t.n;
+    Affine* block = t.table + static_cast<std::size_t>(w) * t.n;
+    for (std::size_t lo = 0; lo < t.n; lo += chunk) {
+      const std::size_t count = std::min(chunk, t.n - lo);
+      msm_table_step_kernel<Curve><<<msm_blocks(count, 128), 128, 0, stream>>>(
+          previous + lo, t.temp, t.window_bits, static_cast<std::uint32_t>(count));
+      PL_CUDA_CHECK(cudaGetLastError());
+      launch_to_affine(t.temp, block + lo, count, stream);
+    }
+  }
 }
 
 }  // namespace proofline::cuda::detail
