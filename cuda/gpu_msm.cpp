@@ -1,6 +1,7 @@
 #include <proofline/cuda/gpu_msm.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -50,10 +51,46 @@ std::uint32_t ones_blocks_per_sm(MsmGroup group) {
                                : detail::kOnesBlocksPerSm<typename C::G2Params>;
 }
 
+/// The arguments of one call in `scratch`'s layout; points or scalars may be null for the phases that do not
+/// read them.
 template <class Engine, class Curve>
-void enqueue(const Engine& engine, const detail::MsmLayout& layout, int device,
-             const AffinePoint<Curve>* points, const typename Curve::Scalar* scalars, std::size_t n,
-             JacobianPoint<Curve>* result, void* scratch, CUstream_st* stream) {
+detail::MsmArgs<Curve> msm_args(const Engine& engine, const detail::MsmLayout& layout,
+                                const AffinePoint<Curve>* points, const typename Curve::Scalar* scalars,
+                                std::size_t n, void* scratch) {
+  auto* base = static_cast<std::byte*>(scratch);
+  auto at = [&](std::size_t offset) { return base + offset; };
+  detail::MsmArgs<Curve> a;
+  a.n = static_cast<std::uint32_t>(n);
+  a.window_bits = layout.window_bits;
+  a.windows = layout.windows;
+  a.slots_per_window = layout.slots_per_window;
+  a.chunk = layout.chunk;
+  a.chunk_threads = layout.chunk_threads;
+  a.montgomery = engine.options().scalar_form == ScalarForm::montgomery;
+  a.split = engine.options().split_zero_one;
+  a.precomputed = layout.precomputed;
+  a.scalars = scalars;
+  a.points = points;
+  a.counters = reinterpret_cast<detail::MsmCounters*>(at(layout.counters));
+  a.counts = reinterpret_cast<std::uint32_t*>(at(layout.counts));
+  a.starts = reinterpret_cast<std::uint32_t*>(at(layout.starts));
+  a.cursor = reinterpret_cast<std::uint32_t*>(at(layout.cursor));
+  if (a.split) {
+    a.rest_index = reinterpret_cast<std::uint32_t*>(at(layout.rest_index));
+    a.ones_entry = reinterpret_cast<std::uint32_t*>(at(layout.ones_entry));
+  }
+  a.digits = reinterpret_cast<std::uint32_t*>(at(layout.digits));
+  a.entries = reinterpret_cast<std::uint32_t*>(at(layout.entries));
+  a.head_bucket = reinterpret_cast<std::uint32_t*>(at(layout.head_bucket));
+  a.hot_list = reinterpret_cast<std::uint32_t*>(at(layout.hot_list));
+  a.buckets = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.buckets));
+  a.head = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.head));
+  a.cont = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.cont));
+  return a;
+}
+
+template <class Engine>
+void check_call(const Engine& engine, std::size_t n, const void* scratch) {
   if (n > engine.max_points()) {
     throw Error(Errc::invalid_argument, "MSM of " + std::to_string(n) + " points on an engine planned for " +
                                             std::to_string(engine.max_points()));
@@ -61,55 +98,57 @@ void enqueue(const Engine& engine, const detail::MsmLayout& layout, int device,
   if (scratch == nullptr || reinterpret_cast<std::uintptr_t>(scratch) % 256 != 0) {
     throw Error(Errc::invalid_argument, "MSM scratch must be a 256-byte aligned device buffer");
   }
-  DeviceGuard guard(device);
-  auto* base = static_cast<std::byte*>(scratch);
-  auto* result_slot = reinterpret_cast<JacobianPoint<Curve>*>(base + layout.result);
+}
+
+/// The scalar phases (split, digits, counting sort) of n scalars into scratch.
+template <class Engine, class Curve>
+void enqueue_sort_phase(const Engine& engine, const detail::MsmLayout& layout,
+                        const typename Curve::Scalar* scalars, std::size_t n, void* scratch,
+                        CUstream_st* stream) {
+  if (n == 0) return;
+  const detail::MsmArgs<Curve> a = msm_args<Engine, Curve>(engine, layout, nullptr, scalars, n, scratch);
+  detail::launch_msm_sort(a, static_cast<std::byte*>(scratch) + layout.scan_temp, layout.scan_temp_bytes,
+                          stream);
+}
+
+/// The point phases over the scalars sorted into scratch, and the copy of the result to `result`.
+template <class Engine, class Curve>
+void enqueue_point_phase(const Engine& engine, const detail::MsmLayout& layout,
+                         const AffinePoint<Curve>* points, std::size_t n, JacobianPoint<Curve>* result,
+                         void* scratch, CUstream_st* stream) {
+  auto* result_slot =
+      reinterpret_cast<JacobianPoint<Curve>*>(static_cast<std::byte*>(scratch) + layout.result);
   if (n == 0) {
     PL_CUDA_CHECK(cudaMemsetAsync(result_slot, 0, sizeof(JacobianPoint<Curve>), stream));
   } else {
-    detail::MsmArgs<Curve> a;
-    a.n = static_cast<std::uint32_t>(n);
-    a.window_bits = layout.window_bits;
-    a.windows = layout.windows;
-    a.slots_per_window = layout.slots_per_window;
-    a.chunk = layout.chunk;
-    a.chunk_threads = layout.chunk_threads;
-    a.montgomery = engine.options().scalar_form == ScalarForm::montgomery;
-    a.split = engine.options().split_zero_one;
-    a.precomputed = layout.precomputed;
-    a.scalars = scalars;
-    a.points = points;
-    auto at = [&](std::size_t offset) { return base + offset; };
-    a.counters = reinterpret_cast<detail::MsmCounters*>(at(layout.counters));
-    a.counts = reinterpret_cast<std::uint32_t*>(at(layout.counts));
-    a.starts = reinterpret_cast<std::uint32_t*>(at(layout.starts));
-    a.cursor = reinterpret_cast<std::uint32_t*>(at(layout.cursor));
-    if (a.split) {
-      a.rest_index = reinterpret_cast<std::uint32_t*>(at(layout.rest_index));
-      a.ones_entry = reinterpret_cast<std::uint32_t*>(at(layout.ones_entry));
-    }
-    a.digits = reinterpret_cast<std::uint32_t*>(at(layout.digits));
-    a.entries = reinterpret_cast<std::uint32_t*>(at(layout.entries));
-    a.head_bucket = reinterpret_cast<std::uint32_t*>(at(layout.head_bucket));
-    a.hot_list = reinterpret_cast<std::uint32_t*>(at(layout.hot_list));
-    a.buckets = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.buckets));
-    a.head = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.head));
-    a.cont = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.cont));
-    detail::launch_msm_sort(a, at(layout.scan_temp), layout.scan_temp_bytes, stream);
-
+    auto* base = static_cast<std::byte*>(scratch);
+    // The fixups count hot buckets from zero; the scalar phase zeroed the counters, but the scalars of this
+    // call may have been sorted for an earlier point set.
+    PL_CUDA_CHECK(cudaMemsetAsync(base + layout.counters + offsetof(detail::MsmCounters, hot), 0,
+                                  sizeof(std::uint32_t), stream));
     detail::MsmTail<Curve> tail;
-    tail.args = a;
+    tail.args = msm_args<Engine, Curve>(engine, layout, points, nullptr, n, scratch);
     tail.layout = &layout;
-    for (int k = 0; k < 4; ++k) tail.reduce[k] = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.reduce[k]));
-    if (a.split) {
-      tail.ones_partial = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.ones_partial));
-      tail.ones_total = reinterpret_cast<XyzzPoint<Curve>*>(at(layout.ones_total));
+    for (int k = 0; k < 4; ++k) tail.reduce[k] = reinterpret_cast<XyzzPoint<Curve>*>(base + layout.reduce[k]);
+    if (tail.args.split) {
+      tail.ones_partial = reinterpret_cast<XyzzPoint<Curve>*>(base + layout.ones_partial);
+      tail.ones_total = reinterpret_cast<XyzzPoint<Curve>*>(base + layout.ones_total);
     }
     tail.result = result_slot;
     detail::launch_msm_tail(tail, stream);
   }
   PL_CUDA_CHECK(
       cudaMemcpyAsync(result, result_slot, sizeof(JacobianPoint<Curve>), cudaMemcpyDefault, stream));
+}
+
+template <class Engine, class Curve>
+void enqueue(const Engine& engine, const detail::MsmLayout& layout, int device,
+             const AffinePoint<Curve>* points, const typename Curve::Scalar* scalars, std::size_t n,
+             JacobianPoint<Curve>* result, void* scratch, CUstream_st* stream) {
+  check_call(engine, n, scratch);
+  DeviceGuard guard(device);
+  enqueue_sort_phase<Engine, Curve>(engine, layout, scalars, n, scratch, stream);
+  enqueue_point_phase(engine, layout, points, n, result, scratch, stream);
 }
 
 template <class Engine, class Curve>
@@ -262,6 +301,62 @@ void BasicMsmEngine<C>::enqueue_msm_g2(const G2Affine* points, const Fr* scalars
   enqueue(*this, plan_->layout, plan_->device, points, scalars, n, result, scratch, stream);
 #else
   (void)points, (void)scalars, (void)n, (void)result, (void)scratch, (void)stream;
+  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
+#endif
+}
+
+template <class C>
+bool BasicMsmEngine<C>::shares_sort(const BasicMsmEngine& other) const noexcept {
+  const detail::MsmLayout& a = plan_->layout;
+  const detail::MsmLayout& b = other.plan_->layout;
+  return plan_->device == other.plan_->device && plan_->max_points == other.plan_->max_points &&
+         plan_->options.scalar_form == other.plan_->options.scalar_form &&
+         plan_->options.split_zero_one == other.plan_->options.split_zero_one &&
+         a.window_bits == b.window_bits && a.windows == b.windows && a.precomputed == b.precomputed &&
+         a.slots_per_window == b.slots_per_window && a.chunk == b.chunk && a.counters == b.counters &&
+         a.counts == b.counts && a.starts == b.starts && a.rest_index == b.rest_index &&
+         a.ones_entry == b.ones_entry && a.entries == b.entries;
+}
+
+template <class C>
+void BasicMsmEngine<C>::enqueue_sort(const Fr* scalars, std::size_t n, void* scratch,
+                                     CUstream_st* stream) const {
+#if PROOFLINE_HAVE_CUDA
+  check_call(*this, n, scratch);
+  DeviceGuard guard(plan_->device);
+  enqueue_sort_phase<BasicMsmEngine, typename C::G1Params>(*this, plan_->layout, scalars, n, scratch, stream);
+#else
+  (void)scalars, (void)n, (void)scratch, (void)stream;
+  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
+#endif
+}
+
+template <class C>
+void BasicMsmEngine<C>::enqueue_sorted_msm_g1(const G1Affine* points, std::size_t n, G1Jacobian* result,
+                                              void* scratch, CUstream_st* stream) const {
+  if (plan_->group != MsmGroup::g1)
+    throw Error(Errc::invalid_argument, "enqueue_sorted_msm_g1 on a G2 MSM engine");
+#if PROOFLINE_HAVE_CUDA
+  check_call(*this, n, scratch);
+  DeviceGuard guard(plan_->device);
+  enqueue_point_phase(*this, plan_->layout, points, n, result, scratch, stream);
+#else
+  (void)points, (void)n, (void)result, (void)scratch, (void)stream;
+  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
+#endif
+}
+
+template <class C>
+void BasicMsmEngine<C>::enqueue_sorted_msm_g2(const G2Affine* points, std::size_t n, G2Jacobian* result,
+                                              void* scratch, CUstream_st* stream) const {
+  if (plan_->group != MsmGroup::g2)
+    throw Error(Errc::invalid_argument, "enqueue_sorted_msm_g2 on a G1 MSM engine");
+#if PROOFLINE_HAVE_CUDA
+  check_call(*this, n, scratch);
+  DeviceGuard guard(plan_->device);
+  enqueue_point_phase(*this, plan_->layout, points, n, result, scratch, stream);
+#else
+  (void)points, (void)n, (void)result, (void)scratch, (void)stream;
   throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
 #endif
 }

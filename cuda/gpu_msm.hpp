@@ -89,6 +89,21 @@ class BasicMsmEngine {
   void enqueue_msm_g2(const G2Affine* points, const Fr* scalars, std::size_t n, G2Jacobian* result,
                       void* scratch, CUstream_st* stream) const;
 
+  /// Shared scalar work, for several point sets over the same scalars (a Groth16 job's A, B1 in G1 and B2
+  /// in G2 all take the witness): enqueue_sort runs the scalar phases (the Groth16 split, digits, counting
+  /// sort) of n scalars into `scratch`, then each enqueue_sorted_msm_g1/g2 runs the point phases for one
+  /// point set of n points, on this engine or any engine that shares_sort() with it, with the same scratch;
+  /// nothing else may use that scratch in between. Same contract and errors as enqueue_msm otherwise.
+  void enqueue_sort(const Fr* scalars, std::size_t n, void* scratch, CUstream_st* stream) const;
+  void enqueue_sorted_msm_g1(const G1Affine* points, std::size_t n, G1Jacobian* result, void* scratch,
+                             CUstream_st* stream) const;
+  void enqueue_sorted_msm_g2(const G2Affine* points, std::size_t n, G2Jacobian* result, void* scratch,
+                             CUstream_st* stream) const;
+  /// Whether scalars sorted by `other` can be used by this engine's sorted MSMs: the same device, capacity,
+  /// scalar form, split, window plan and placement of the sorted arrays in the scratch (as a G1 and a G2
+  /// engine made with the same size and options have).
+  bool shares_sort(const BasicMsmEngine& other) const noexcept;
+
   /// Precomputed mode: the points of the table for MSMs of n points (windows()·n).
   std::size_t table_points(std::size_t n) const noexcept;
   /// Device bytes of work space that enqueue_table needs for n points (at most 2^20 XYZZ points: the table

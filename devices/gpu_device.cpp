@@ -191,7 +191,8 @@ std::size_t make_msm_engines(GpuDevice& g, std::uint64_t n, std::uint64_t z_cap)
   const cuda::MsmOptions sparse{.split_zero_one = true};
   e.msm_sparse_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, std::max(n, z_cap), sparse, device);
   e.msm_dense_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, n, cuda::MsmOptions{}, device);
-  e.msm_sparse_g2 = std::make_unique<Engine>(cuda::MsmGroup::g2, z_cap, sparse, device);
+  // Planned like the sparse G1 engine, so that a job's B2 reuses the scalar phases of its A (shares_sort).
+  e.msm_sparse_g2 = std::make_unique<Engine>(cuda::MsmGroup::g2, std::max(n, z_cap), sparse, device);
   // Streamed keys: one batch is what a staging buffer holds.
   const std::uint64_t buffer = g.options.srs_stream_buffer;
   const std::uint64_t g1_batch =
@@ -205,7 +206,7 @@ std::size_t make_msm_engines(GpuDevice& g, std::uint64_t n, std::uint64_t z_cap)
   e.table_sparse_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, std::max(n, z_cap), table_sparse, device);
   e.table_dense_g1 =
       std::make_unique<Engine>(cuda::MsmGroup::g1, n, cuda::MsmOptions{.precomputed = true}, device);
-  e.table_sparse_g2 = std::make_unique<Engine>(cuda::MsmGroup::g2, z_cap, table_sparse, device);
+  e.table_sparse_g2 = std::make_unique<Engine>(cuda::MsmGroup::g2, std::max(n, z_cap), table_sparse, device);
   std::size_t scratch = 0;
   for (const auto* engine : {e.msm_sparse_g1.get(), e.msm_dense_g1.get(), e.msm_sparse_g2.get(),
                              e.stream_sparse_g1.get(), e.stream_dense_g1.get(), e.stream_sparse_g2.get(),
@@ -553,9 +554,18 @@ void enqueue_job_msms(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, const
   // A query with its MSM table runs on the table engine that made it.
   const auto engine = [&](TableQuery query, const std::unique_ptr<cuda::BasicMsmEngine<C>>& plain)
       -> const cuda::BasicMsmEngine<C>& { return key.has_table(query) ? e.table_engine(query) : *plain; };
-  engine(TableQuery::a, e.msm_sparse_g1).enqueue_msm_g1(key.a.data(), z, nv, &r->a, scratch, stream);
-  engine(TableQuery::b1, e.msm_sparse_g1).enqueue_msm_g1(key.b1.data(), z, nv, &r->b1, scratch, stream);
-  engine(TableQuery::b2, e.msm_sparse_g2).enqueue_msm_g2(key.b2.data(), z, nv, &r->b2, scratch, stream);
+  // A, B1 and B2 all take z: its scalar phases run once for those whose engines share them (the same plan,
+  // which the G1 and G2 engines of one kind have), and the rest run whole MSMs afterwards.
+  const cuda::BasicMsmEngine<C>& a_engine = engine(TableQuery::a, e.msm_sparse_g1);
+  const cuda::BasicMsmEngine<C>& b1_engine = engine(TableQuery::b1, e.msm_sparse_g1);
+  const cuda::BasicMsmEngine<C>& b2_engine = engine(TableQuery::b2, e.msm_sparse_g2);
+  a_engine.enqueue_sort(z, nv, scratch, stream);
+  a_engine.enqueue_sorted_msm_g1(key.a.data(), nv, &r->a, scratch, stream);
+  const bool b1_shares = b1_engine.shares_sort(a_engine), b2_shares = b2_engine.shares_sort(a_engine);
+  if (b1_shares) b1_engine.enqueue_sorted_msm_g1(key.b1.data(), nv, &r->b1, scratch, stream);
+  if (b2_shares) b2_engine.enqueue_sorted_msm_g2(key.b2.data(), nv, &r->b2, scratch, stream);
+  if (!b1_shares) b1_engine.enqueue_msm_g1(key.b1.data(), z, nv, &r->b1, scratch, stream);
+  if (!b2_shares) b2_engine.enqueue_msm_g2(key.b2.data(), z, nv, &r->b2, scratch, stream);
   engine(TableQuery::l, e.msm_sparse_g1)
       .enqueue_msm_g1(key.l.data(), z_private, pk.l_query.size(), &r->l, scratch, stream);
   engine(TableQuery::h, e.msm_dense_g1)

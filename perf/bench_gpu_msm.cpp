@@ -2,8 +2,8 @@
 // GPU model (the tables below) and the integer-multiply model floors, and optionally written as JSON. Same
 // table layout as bench_gpu (which holds the NTT sections).
 //
-//   bench_gpu_msm [--sections g1,sweep,g2,mix,stream,setup,bn254,table] [--sizes 20,22,24,26] [--runs N]
-//   [--json FILE] [--seed S]
+//   bench_gpu_msm [--sections g1,sweep,g2,mix,stream,setup,bn254,table,shared] [--sizes 20,22,24,26]
+//   [--runs N] [--stream-buffers 256,1024] [--json FILE] [--seed S]
 //
 // Method: points resident on the device (P_i = [k_i]·G made on the GPU by the fixed-base kernel, all
 // distinct), scalars uniform in Fr and already on the device (Montgomery form), two scalar sets rotated so
@@ -18,7 +18,8 @@
 // rows. The table section times precomputed windows (MsmOptions::precomputed: a table of 2^(c w) multiples
 // per point, built on the GPU and timed apart) against today's kernel on the same points and scalars in the
 // same run, for BLS12-381 and BN254 G1 and G2, uniform and (BLS12-381 G1) Groth16-mixed scalars, with the
-// table's size. Results go to perf/results.
+// table's size. The shared section times a Groth16 job's A, B1 (G1) and B2 (G2) over one scalar set with one
+// scalar sort (enqueue_sort, then sorted MSMs) against three whole MSMs. Results go to perf/results.
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -60,9 +61,12 @@ using bench::Row;
 using bench::size_index;
 
 struct Options {
-  std::vector<std::string> sections = {"g1", "sweep", "g2", "mix", "stream", "setup", "bn254", "table"};
+  std::vector<std::string> sections = {"g1",    "sweep", "g2",    "mix",   "stream",
+                                       "setup", "bn254", "table", "shared"};
   std::vector<unsigned> sizes = {20, 22, 24, 26};
   int runs = 0;  // 0: by size
+  /// The stream section's staging buffer sizes in MiB (each of two): one set of rows per size.
+  std::vector<unsigned> stream_buffers_mib = {256};
   std::string json_path;
   std::uint64_t seed = std::random_device{}();
 };
@@ -360,9 +364,9 @@ void section_mix(Context& ctx) {
   }
 }
 
-/// Points streamed from pinned host memory (MsmPointStream, default 2 x 256 MiB staging), uniform and
-/// Groth16-mix scalars, beside the resident uniform row of this run: what a key larger than VRAM costs.
-void section_stream(Context& ctx) {
+/// Points streamed from pinned host memory (MsmPointStream, two staging buffers of `buffer_bytes`), uniform
+/// and Groth16-mix scalars, beside the resident uniform row of this run: what a key larger than VRAM costs.
+void stream_rows(Context& ctx, std::size_t buffer_bytes) {
   auto& points = g1_points(ctx);
   const auto backend = memory::default_backend();
   const std::size_t max_n = std::size_t{1} << ctx.g1_max_log;
@@ -372,7 +376,8 @@ void section_stream(Context& ctx) {
       cudaMemcpy(host_points, points.device.data(), max_n * sizeof(G1Affine), cudaMemcpyDeviceToHost));
   const memory::PinnedBuffer result_buffer = backend->allocate(sizeof(G1Jacobian));
   auto* result = static_cast<G1Jacobian*>(result_buffer.data);
-  cuda::MsmPointStream stream;
+  cuda::MsmPointStream stream(buffer_bytes);
+  const std::string buffers = " (2 x " + std::to_string(buffer_bytes >> 20) + " MiB)";
   const std::size_t batch = stream.buffer_bytes() / sizeof(G1Affine);
   for (unsigned log_n : ctx.options.sizes) {
     if (log_n < 22) continue;
@@ -401,11 +406,11 @@ void section_stream(Context& ctx) {
         row.ms.push_back(stop.elapsed_ms_since(start));
       }
       row.section = "stream";
-      row.name = std::string(mix ? "G1 MSM 20/50/30 split" : "G1 MSM uniform") +
-                 " streamed c=" + std::to_string(engine.window_bits());
+      row.name = std::string(mix ? "G1 MSM 20/50/30 split" : "G1 MSM uniform") + " streamed" + buffers +
+                 " c=" + std::to_string(engine.window_bits());
       row.log_n = log_n;
       row.includes =
-          "H2D of every point from pinned memory (2 x 256 MiB staging) overlapped with per-batch "
+          "H2D of every point from pinned memory (two staging buffers) overlapped with per-batch "
           "Pippenger, batch sums, result D2H; scalars resident";
       row.check = check(*result, points.logs, sets.last(runs), n);
       const double streamed = row.median();
@@ -413,7 +418,9 @@ void section_stream(Context& ctx) {
       if (mix) continue;
       for (int c = 4; c <= 22; ++c) {
         if (const Row* resident = ctx.report.find("G1 MSM uniform c=" + std::to_string(c), log_n)) {
-          ctx.report.note("streamed_over_resident_2^" + std::to_string(log_n), streamed / resident->median());
+          ctx.report.note("streamed_over_resident_2^" + std::to_string(log_n) + "_buffers_" +
+                              std::to_string(buffer_bytes >> 20) + "MiB",
+                          streamed / resident->median());
           break;
         }
       }
@@ -421,6 +428,11 @@ void section_stream(Context& ctx) {
   }
   backend->deallocate(result_buffer);
   backend->deallocate(host);
+}
+
+/// The stream rows for each --stream-buffers size (default 256 MiB, the pipeline's default staging).
+void section_stream(Context& ctx) {
+  for (unsigned mib : ctx.options.stream_buffers_mib) stream_rows(ctx, std::size_t{mib} << 20);
 }
 
 /// Fixed-base batches through the host API (what setup calls): table, pinned staging, transfers, kernels.
@@ -579,13 +591,99 @@ void section_table(Context& ctx) {
   }
 }
 
+/// A Groth16 job's A, B1 (G1) and B2 (G2) over one set of Groth16-mix scalars: three whole MSMs against one
+/// scalar sort and three sorted MSMs (enqueue_sort, enqueue_sorted_msm_*), with plain engines and with
+/// precomputed tables, events around the three; notes shared_over_separate_* give the ratio.
+void section_shared(Context& ctx) {
+  unsigned max_log = 0;
+  for (unsigned log_n : ctx.options.sizes)
+    if (log_n <= 24) max_log = std::max(max_log, log_n);
+  if (max_log == 0) return;
+  auto& g1 = g1_points(ctx);
+  if (!ctx.g2_points)
+    ctx.g2_points = std::make_unique<Points<G2Params>>(ctx.options.seed + 1, std::size_t{1} << max_log);
+  const auto backend = memory::default_backend();
+  const memory::PinnedBuffer pinned = backend->allocate(2 * sizeof(G1Jacobian) + sizeof(G2Jacobian));
+  auto* g1_out = static_cast<G1Jacobian*>(pinned.data);
+  auto* g2_out = reinterpret_cast<G2Jacobian*>(g1_out + 2);
+  for (unsigned log_n : ctx.options.sizes) {
+    if (log_n > 24 || log_n < 20) continue;
+    const std::size_t n = std::size_t{1} << log_n;
+    const int runs = runs_for(ctx.options, log_n);
+    const ScalarSets sets(ctx.options.seed + 800 + log_n, n, 2, true);
+    for (const bool precomputed : {false, true}) {
+      const cuda::MsmOptions options{
+          .split_zero_one = true, .expected_dense = n * 3 / 10, .precomputed = precomputed};
+      const cuda::MsmEngine e1(cuda::MsmGroup::g1, n, options), e2(cuda::MsmGroup::g2, n, options);
+      cuda::DeviceBuffer<std::byte> scratch(std::max(e1.scratch_bytes(), e2.scratch_bytes()));
+      cuda::DeviceBuffer<G1Affine> t1;
+      cuda::DeviceBuffer<G2Affine> t2;
+      const G1Affine* p1 = g1.device.data();
+      const G2Affine* p2 = ctx.g2_points->device.data();
+      if (precomputed) {
+        t1 = cuda::DeviceBuffer<G1Affine>(e1.table_points(n));
+        t2 = cuda::DeviceBuffer<G2Affine>(e2.table_points(n));
+        cuda::DeviceBuffer<std::byte> temp(std::max(e1.table_scratch_bytes(n), e2.table_scratch_bytes(n)));
+        e1.enqueue_table_g1(p1, n, t1.data(), temp.data(), ctx.stream.get());
+        e2.enqueue_table_g2(p2, n, t2.data(), temp.data(), ctx.stream.get());
+        ctx.stream.synchronize();
+        p1 = t1.data();
+        p2 = t2.data();
+      }
+      double medians[2] = {};
+      for (const bool shared : {false, true}) {
+        auto call = [&](int set) {
+          const Fr* s = sets.pointers[static_cast<std::size_t>(set) % sets.pointers.size()];
+          cudaStream_t st = ctx.stream.get();
+          if (shared) {
+            e1.enqueue_sort(s, n, scratch.data(), st);
+            e1.enqueue_sorted_msm_g1(p1, n, g1_out, scratch.data(), st);
+            e1.enqueue_sorted_msm_g1(p1, n, g1_out + 1, scratch.data(), st);
+            e2.enqueue_sorted_msm_g2(p2, n, g2_out, scratch.data(), st);
+          } else {
+            e1.enqueue_msm_g1(p1, s, n, g1_out, scratch.data(), st);
+            e1.enqueue_msm_g1(p1, s, n, g1_out + 1, scratch.data(), st);
+            e2.enqueue_msm_g2(p2, s, n, g2_out, scratch.data(), st);
+          }
+        };
+        cuda::Event start, stop;
+        call(0);
+        ctx.stream.synchronize();
+        Row row;
+        for (int i = 0; i < runs; ++i) {
+          start.record(ctx.stream.get());
+          call(i + 1);
+          stop.record(ctx.stream.get());
+          stop.synchronize();
+          row.ms.push_back(stop.elapsed_ms_since(start));
+        }
+        row.section = "shared";
+        row.name = std::string("A+B1 (G1) + B2 (G2) 20/50/30, ") + (shared ? "one sort" : "three sorts") +
+                   (precomputed ? ", precomputed" : "") + " c=" + std::to_string(e1.window_bits());
+        row.log_n = log_n;
+        row.includes = "three MSMs' kernels and result copies; points, tables and scalars resident";
+        const auto& scalars = sets.last(runs);
+        const bool ok = check(g1_out[0], g1.logs, scalars, n) == "PASS" && g1_out[1] == g1_out[0] &&
+                        check(g2_out[0], ctx.g2_points->logs, scalars, n) == "PASS";
+        row.check = ok ? "PASS" : "FAIL";
+        medians[shared ? 1 : 0] = row.median();
+        ctx.report.add(std::move(row));
+      }
+      ctx.report.note(std::string("shared_over_separate") + (precomputed ? "_precomputed" : "") + "_2^" +
+                          std::to_string(log_n),
+                      medians[1] / medians[0]);
+    }
+  }
+  backend->deallocate(pinned);
+}
+
 /// The options; none after printing --help. Throws OptionError for anything unusable.
 std::optional<Options> parse(int argc, char** argv) {
   Options o;
   OptionParser cli(
       "bench_gpu_msm", "usage: bench_gpu_msm [options]",
       "GPU MSM and fixed-base timings beside sppark and the model floors, every result checked.");
-  cli.choice_list("--sections", "LIST", "of g1,sweep,g2,mix,stream,setup,bn254,table (default: all)",
+  cli.choice_list("--sections", "LIST", "of g1,sweep,g2,mix,stream,setup,bn254,table,shared (default: all)",
                   o.sections,
                   Choices<std::string>{{"g1", "g1"},
                                        {"sweep", "sweep"},
@@ -594,8 +692,12 @@ std::optional<Options> parse(int argc, char** argv) {
                                        {"stream", "stream"},
                                        {"setup", "setup"},
                                        {"bn254", "bn254"},
-                                       {"table", "table"}});
+                                       {"table", "table"},
+                                       {"shared", "shared"}});
   cli.integer_list("--sizes", "LIST", "log2 sizes (default 20,22,24,26)", o.sizes, Bounds<unsigned>{1, 28});
+  cli.integer_list("--stream-buffers", "LIST",
+                   "stream section: each staging buffer's size in MiB, a row set per size (default 256)",
+                   o.stream_buffers_mib, Bounds<unsigned>{1, 16384});
   cli.integer("--runs", "N", "timed calls per row (default 11 up to 2^22, 7 at 2^24, 5 at 2^26)", o.runs,
               Bounds<int>{1, 1000});
   cli.text("--json", "FILE", "write the rows as JSON too", o.json_path);
@@ -620,7 +722,7 @@ int run(Options options) {
   const std::pair<const char*, void (*)(Context&)> sections[] = {
       {"g1", section_g1},       {"sweep", section_sweep},   {"g2", section_g2},
       {"mix", section_mix},     {"stream", section_stream}, {"setup", section_setup},
-      {"bn254", section_bn254}, {"table", section_table}};
+      {"bn254", section_bn254}, {"table", section_table},   {"shared", section_shared}};
   for (const auto& name : ctx.options.sections)
     for (const auto& [key, section] : sections)
       if (name == key) section(ctx);

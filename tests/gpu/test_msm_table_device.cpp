@@ -3,7 +3,9 @@
 // on fresh random host points with edge scalars and points, in both scalar forms, with and without the
 // Groth16 split, forced and modelled window widths, for G1 and G2 of BLS12-381 and BN254; at 2^20-2^22
 // against the closed form [sum s_i k_i]·G on GPU-made points, uniform, Groth16-mixed and skewed (hot
-// buckets), with the table built in place over the points. The seed is printed on failure.
+// buckets), with the table built in place over the points. And the shared scalar work of a Groth16 job
+// (enqueue_sort once, then sorted MSMs over several G1 and G2 point sets, plain and precomputed) against the
+// same references. The seed is printed on failure.
 #include <doctest/doctest.h>
 
 #include <tbb/parallel_for.h>
@@ -189,7 +191,76 @@ void check_large(std::uint64_t seed, std::size_t n) {
   CHECK(table_msm(split, table.data(), to_device(mix), n) == known.expected_msm(mix));
 }
 
+/// One scalar sort, then sorted MSMs over two G1 point sets and one G2 set (G2 first: the order must not
+/// matter), plain or precomputed, against cpu::msm.
+template <class C>
+void check_shared_sort(std::uint64_t seed, std::size_t n, bool precomputed) {
+  using G1 = typename C::G1Params;
+  using G2 = typename C::G2Params;
+  using Scalar = typename C::Fr;
+  CAPTURE(n);
+  CAPTURE(precomputed);
+  std::mt19937_64 rng(seed);
+  const auto p = host_points<G1>(seed + 1, n), q = host_points<G1>(seed + 2, n);
+  const auto r = host_points<G2>(seed + 3, n);
+  std::vector<Scalar> scalars = groth16_mix<Scalar>(seed + 4, n);
+  const std::vector<Scalar> edges = edge_scalars<Scalar>(rng, std::min<std::size_t>(n, 64));
+  std::copy(edges.begin(), edges.end(), scalars.begin());
+  const cuda::MsmOptions options{.split_zero_one = true, .precomputed = precomputed};
+  const cuda::BasicMsmEngine<C> g1(cuda::MsmGroup::g1, n, options), g2(cuda::MsmGroup::g2, n, options);
+  REQUIRE(g2.shares_sort(g1));
+  const auto device_p = to_device(p), device_q = to_device(q);
+  const auto device_r = to_device(r);
+  cuda::DeviceBuffer<AffinePoint<G1>> table_p, table_q;
+  cuda::DeviceBuffer<AffinePoint<G2>> table_r;
+  if (precomputed) {
+    table_p = device_table<G1>(g1, device_p.data(), n, false);
+    table_q = device_table<G1>(g1, device_q.data(), n, false);
+    table_r = device_table<G2>(g2, device_r.data(), n, false);
+  }
+  const auto device_scalars = to_device(scalars);
+  cuda::DeviceBuffer<std::byte> scratch(std::max(g1.scratch_bytes(), g2.scratch_bytes()));
+  cuda::DeviceBuffer<JacobianPoint<G1>> g1_results(2);
+  cuda::DeviceBuffer<JacobianPoint<G2>> g2_result(1);
+  cuda::Stream stream;
+  g1.enqueue_sort(device_scalars.data(), n, scratch.data(), stream.get());
+  g2.enqueue_sorted_msm_g2(precomputed ? table_r.data() : device_r.data(), n, g2_result.data(),
+                           scratch.data(), stream.get());
+  g1.enqueue_sorted_msm_g1(precomputed ? table_p.data() : device_p.data(), n, g1_results.data(),
+                           scratch.data(), stream.get());
+  g1.enqueue_sorted_msm_g1(precomputed ? table_q.data() : device_q.data(), n, g1_results.data() + 1,
+                           scratch.data(), stream.get());
+  stream.synchronize();
+  const auto g1_out = to_host(g1_results, 2);
+  const auto g2_out = to_host(g2_result, 1);
+  CHECK(g1_out[0] == cpu::msm(p, scalars));
+  CHECK(g1_out[1] == cpu::msm(q, scalars));
+  CHECK(g2_out[0] == cpu::msm(r, scalars));
+}
+
 }  // namespace
+
+TEST_CASE("gpu/msm_shared/one scalar sort serves G1 and G2 point sets, plain and precomputed") {
+  const std::uint64_t seed = test_seed();
+  MESSAGE("seed ", seed);
+  CAPTURE(seed);
+  for (bool precomputed : {false, true}) {
+    for (std::size_t n : {std::size_t{1}, std::size_t{300}, std::size_t{20011}}) {
+      check_shared_sort<Bls12_381>(seed + n, n, precomputed);
+      check_shared_sort<Bn254>(seed + 7 * n, n, precomputed);
+    }
+  }
+  // Plans that differ do not share their sorted scalars.
+  const cuda::MsmEngine split_g1(cuda::MsmGroup::g1, 1000, {.split_zero_one = true});
+  CHECK(cuda::MsmEngine(cuda::MsmGroup::g2, 1000, {.split_zero_one = true}).shares_sort(split_g1));
+  CHECK_FALSE(cuda::MsmEngine(cuda::MsmGroup::g1, 1000).shares_sort(split_g1));
+  CHECK_FALSE(cuda::MsmEngine(cuda::MsmGroup::g1, 1001, {.split_zero_one = true}).shares_sort(split_g1));
+  CHECK_FALSE(cuda::MsmEngine(cuda::MsmGroup::g1, 1000,
+                              {.split_zero_one = true, .window_bits = split_g1.window_bits() + 1})
+                  .shares_sort(split_g1));
+  CHECK_FALSE(cuda::MsmEngine(cuda::MsmGroup::g1, 1000, {.split_zero_one = true, .precomputed = true})
+                  .shares_sort(split_g1));
+}
 
 TEST_CASE("gpu/msm_table/BLS12-381 G1 and G2 tables and MSMs over them equal cpu::msm") {
   const std::uint64_t seed = test_seed();
