@@ -134,7 +134,9 @@ void add_resources(OptionParser& cli, BatchOptions& o) {
             "where the keys' points live on the GPU backend: in VRAM when a GPU's budget holds them, else "
             "streamed from page-locked host memory (auto, the default); VRAM only; or always streamed",
             [&o](std::string_view text) { o.config.srs = graph::parse_srs_placement(text); });
-  cli.size("--srs-buffer", "SIZE", "each of the two per-GPU staging buffers of a streamed SRS (default 256M)",
+  cli.size("--srs-buffer", "SIZE",
+           "each of the two per-GPU staging buffers of a streamed SRS (default: a 32nd of the VRAM budget, "
+           "256M..2G)",
            o.config.srs_stream_buffer);
   cli.flag("--host-evaluate",
            "the synthesis threads compute a = A·z, b = B·z, c = C·z and the GPU receives all four vectors, "

@@ -8,6 +8,7 @@
 
 #include <proofline/circom/witness_generator.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/devices/subgroup_tester.hpp>
 #include <proofline/graph/observe.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/graph/report.hpp>
@@ -47,7 +48,10 @@ struct Plan {
 /// The key of the file's curve, and its shape for the checks that do not depend on the curve.
 Plan read_key(const CircomBatch& b) {
   Plan plan;
-  plan.key = groth16::load_any_snarkjs_key(b.zkey, groth16::ZkeyOptions{.points = b.zkey_check});
+  // The full check's subgroup tests run on the GPU when the batch may prove there (one is usable).
+  groth16::ZkeyOptions options{.points = b.zkey_check};
+  if (b.config.backend != graph::Backend::cpu) options.key_check.tester = devices::gpu_subgroup_tester();
+  plan.key = groth16::load_any_snarkjs_key(b.zkey, options);
   std::visit(
       [&]<class Curve>(const groth16::BasicSnarkjsKey<Curve>& key) {
         plan.curve = Curve::id;

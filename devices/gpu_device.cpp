@@ -5,6 +5,7 @@
 #include <proofline/devices/gpu_device.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <string>
 #include <type_traits>
@@ -165,6 +166,14 @@ void record_device_span(trace::Recorder& recorder, const DeviceSlot& slot, trace
 /// gain per extra slot shrinks fast beyond a few (perf/results has the measurements).
 constexpr std::size_t kAutomaticDeviceSlots = 4;
 
+/// The staging buffer of a streamed SRS when none is configured: a 32nd of the VRAM budget, a power of two
+/// between 256 MiB and 2 GiB. Larger batches cost fewer bucket reductions, and a batch's upload hides behind
+/// the previous one's sums (2 GiB: a 2^24 G1 MSM in one batch).
+std::uint64_t automatic_stream_buffer(std::uint64_t vram_budget) {
+  return std::clamp<std::uint64_t>(std::bit_floor(vram_budget / 32), std::uint64_t{256} << 20,
+                                   std::uint64_t{2} << 30);
+}
+
 /// VRAM of a GPU's SRS streaming: two staging buffers and the running sums.
 std::uint64_t srs_staging_bytes(const GpuOptions& options) {
   return 2 * options.srs_stream_buffer + 2 * sizeof(G2Jacobian);
@@ -174,7 +183,9 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(GpuLane& lane, const GpuO
                                                        trace::Recorder& recorder, memory::PinnedPool& pool) {
   cuda::DeviceGuard guard(lane.device);  // streams and events belong to the device current at creation
   const std::uint64_t budget = options.vram_budget ? *options.vram_budget : default_vram_budget();
-  std::unique_ptr<GpuDevice, GpuDeleter> device(new GpuDevice(lane, options, recorder, pool, budget));
+  GpuOptions resolved = options;
+  if (resolved.srs_stream_buffer == 0) resolved.srs_stream_buffer = automatic_stream_buffer(budget);
+  std::unique_ptr<GpuDevice, GpuDeleter> device(new GpuDevice(lane, resolved, recorder, pool, budget));
   PL_LOG_INFO("{} ({}): VRAM budget {}", gpu_name(lane), lane.name, format_size(budget));
   return device;
 }

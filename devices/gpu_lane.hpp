@@ -47,8 +47,9 @@ struct GpuOptions {
   std::size_t device_slots = 0;
   /// The NTT of the slots' size reads its top pass's diagonal from a table (dropped when VRAM is short).
   bool ntt_top_diagonal = true;
-  /// Each of the two staging buffers through which a streamed key's points are uploaded.
-  std::uint64_t srs_stream_buffer = std::uint64_t{256} << 20;
+  /// Each of the two staging buffers through which a streamed key's points are uploaded; 0: a 32nd of the
+  /// VRAM budget, as a power of two between 256 MiB and 2 GiB.
+  std::uint64_t srs_stream_buffer = 0;
 };
 
 /// A proving key of either curve.

@@ -34,8 +34,10 @@ void check_config(const Config& c) {
   if (c.job_timeout.count() < 0) bad("job_timeout must not be negative");
   if (c.host_budget && *c.host_budget == 0) bad("host_budget must not be 0");
   if (c.vram_budget && *c.vram_budget == 0) bad("vram_budget must not be 0");
-  if (c.srs_stream_buffer < (std::uint64_t{1} << 20) || c.srs_stream_buffer > (std::uint64_t{16} << 30))
-    bad("srs_stream_buffer " + std::to_string(c.srs_stream_buffer) + " bytes is outside 1 MiB..16 GiB");
+  if (c.srs_stream_buffer != 0 &&
+      (c.srs_stream_buffer < (std::uint64_t{1} << 20) || c.srs_stream_buffer > (std::uint64_t{16} << 30)))
+    bad("srs_stream_buffer " + std::to_string(c.srs_stream_buffer) +
+        " bytes is outside 1 MiB..16 GiB (0: automatic)");
   for (const int gpu : c.gpus)
     if (gpu < 0) bad("GPU index " + std::to_string(gpu) + " is negative");
 }

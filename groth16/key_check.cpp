@@ -111,10 +111,15 @@ std::optional<std::uint64_t> first_bad_point(std::span<const Affine> points) {
 }
 
 template <class Curve, class Affine>
-void check_query(const SharedArray<Affine>& query, Errc code, std::string_view context,
-                 std::string_view name) {
+void check_query(const SharedArray<Affine>& query, const SubgroupTester* tester, Errc code,
+                 std::string_view context, std::string_view name) {
   const std::span<const Affine> points(query.data(), query.size());
-  const std::optional<std::uint64_t> bad = first_bad_point<Curve>(points);
+  std::optional<std::uint64_t> bad;
+  if (tester != nullptr) {
+    bad = tester->first_outside(points);
+  } else {
+    bad = first_bad_point<Curve>(points);
+  }
   // The batch can only fail for a point outside the subgroup, which the per-point test then finds.
   if (!bad) return;
   throw Error(code, std::string(context) + ": " + std::string(name) + ": point " + std::to_string(*bad) +
@@ -182,15 +187,18 @@ KeyCheckReport check_query_subgroups(const BasicProvingKey<Curve>& pk, Errc code
     }
   }
   const Clock::time_point start = Clock::now();
-  check_query<Curve>(pk.a_query, code, context, names.a);
-  check_query<Curve>(pk.b1_query, code, context, names.b1);
-  check_query<Curve>(pk.b2_query, code, context, names.b2);
-  check_query<Curve>(pk.h_query, code, context, names.h);
-  check_query<Curve>(pk.l_query, code, context, names.l);
+  const SubgroupTester* tester = options.tester.get();
+  check_query<Curve>(pk.a_query, tester, code, context, names.a);
+  check_query<Curve>(pk.b1_query, tester, code, context, names.b1);
+  check_query<Curve>(pk.b2_query, tester, code, context, names.b2);
+  check_query<Curve>(pk.h_query, tester, code, context, names.h);
+  check_query<Curve>(pk.l_query, tester, code, context, names.l);
   report.check_seconds = seconds_since(start);
   report.subgroups_checked = true;
+  report.on_tester = tester != nullptr;
   if (!directory.empty()) report.record_written = write_record(directory, report.digest);
-  PL_LOG_DEBUG("{}: query points in their subgroups ({:.3f} s){}", context, report.check_seconds,
+  PL_LOG_DEBUG("{}: query points in their subgroups ({:.3f} s{}){}", context, report.check_seconds,
+               report.on_tester ? ", on the GPU" : "",
                report.record_written ? ", remembered as " + report.digest : std::string());
   return report;
 }

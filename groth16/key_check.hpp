@@ -14,8 +14,12 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -24,16 +28,32 @@
 
 namespace proofline::groth16 {
 
+/// A faster judge of subgroup membership than the batched CPU check, for whole queries at once: a GPU, which
+/// tests every point exactly (the programs pass cuda::first_outside_subgroup's when a GPU is usable). Each
+/// returns the index of the first point outside the prime-order subgroup, or nullopt; the points are on their
+/// curve already.
+class SubgroupTester {
+ public:
+  virtual ~SubgroupTester() = default;
+  virtual std::optional<std::size_t> first_outside(std::span<const G1Affine> points) const = 0;
+  virtual std::optional<std::size_t> first_outside(std::span<const G2Affine> points) const = 0;
+  virtual std::optional<std::size_t> first_outside(std::span<const bn254::G1Affine> points) const = 0;
+  virtual std::optional<std::size_t> first_outside(std::span<const bn254::G2Affine> points) const = 0;
+};
+
 struct KeyCheckOptions {
   /// Remember keys that passed, and skip the subgroup check of keys remembered.
   bool use_cache = true;
   /// Where the records live; empty: default_checked_keys_directory().
   std::filesystem::path cache_directory;
+  /// Test the subgroups there instead of with the batched CPU check (null: on the CPU).
+  std::shared_ptr<const SubgroupTester> tester;
 };
 
 /// What a full check did (the readers return it; tests and logs read it).
 struct KeyCheckReport {
-  bool subgroups_checked = false;  ///< the batched subgroup check ran and passed
+  bool subgroups_checked = false;  ///< the subgroup check ran and passed
+  bool on_tester = false;          ///< it ran on KeyCheckOptions::tester (a GPU), not the CPU
   bool from_cache = false;         ///< skipped: a record says these points passed before
   bool record_written = false;     ///< a record was written after the check passed
   std::string digest;              ///< hex SHA-256 of the queries (empty when no cache was used)

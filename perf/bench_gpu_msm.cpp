@@ -364,6 +364,25 @@ void section_mix(Context& ctx) {
   }
 }
 
+/// One warm-up call(0), then `runs` samples of `calls` calls enqueued back to back on ctx.stream (call(1),
+/// call(2), ...): each sample's time per call (CUDA events).
+template <class Call>
+std::vector<double> time_calls(Context& ctx, int runs, int calls, const Call& call) {
+  cuda::Event start, stop;
+  call(0);
+  ctx.stream.synchronize();
+  std::vector<double> ms;
+  int next = 1;
+  for (int i = 0; i < runs; ++i) {
+    start.record(ctx.stream.get());
+    for (int k = 0; k < calls; ++k) call(next++);
+    stop.record(ctx.stream.get());
+    stop.synchronize();
+    ms.push_back(stop.elapsed_ms_since(start) / calls);
+  }
+  return ms;
+}
+
 /// Points streamed from pinned host memory (MsmPointStream, two staging buffers of `buffer_bytes`), uniform
 /// and Groth16-mix scalars, beside the resident uniform row of this run: what a key larger than VRAM costs.
 void stream_rows(Context& ctx, std::size_t buffer_bytes) {
@@ -394,17 +413,8 @@ void stream_rows(Context& ctx, std::size_t buffer_bytes) {
         stream.enqueue_msm_g1(engine, host_points, sets.pointers[static_cast<std::size_t>(set) % 2], n,
                               result, scratch.data(), ctx.stream.get());
       };
-      cuda::Event start, stop;
-      call(0);
-      ctx.stream.synchronize();
       Row row;
-      for (int i = 0; i < runs; ++i) {
-        start.record(ctx.stream.get());
-        call(i + 1);
-        stop.record(ctx.stream.get());
-        stop.synchronize();
-        row.ms.push_back(stop.elapsed_ms_since(start));
-      }
+      row.ms = time_calls(ctx, runs, 1, call);
       row.section = "stream";
       row.name = std::string(mix ? "G1 MSM 20/50/30 split" : "G1 MSM uniform") + " streamed" + buffers +
                  " c=" + std::to_string(engine.window_bits());
@@ -415,12 +425,24 @@ void stream_rows(Context& ctx, std::size_t buffer_bytes) {
       row.check = check(*result, points.logs, sets.last(runs), n);
       const double streamed = row.median();
       ctx.report.add(std::move(row));
+      // Back to back, as a job's MSMs run: each call's first upload overlaps the previous call's batches.
+      Row steady;
+      steady.ms = time_calls(ctx, runs, 4, call);
+      steady.section = "stream";
+      steady.name = std::string(mix ? "G1 MSM 20/50/30 split" : "G1 MSM uniform") + " streamed" + buffers +
+                    ", 4 back to back c=" + std::to_string(engine.window_bits());
+      steady.log_n = log_n;
+      steady.includes = "per call, of 4 calls enqueued back to back (time / 4); as above";
+      steady.check = check(*result, points.logs, sets.last(4 * runs), n);
+      const double back_to_back = steady.median();
+      ctx.report.add(std::move(steady));
       if (mix) continue;
       for (int c = 4; c <= 22; ++c) {
         if (const Row* resident = ctx.report.find("G1 MSM uniform c=" + std::to_string(c), log_n)) {
-          ctx.report.note("streamed_over_resident_2^" + std::to_string(log_n) + "_buffers_" +
-                              std::to_string(buffer_bytes >> 20) + "MiB",
-                          streamed / resident->median());
+          const std::string key =
+              "_2^" + std::to_string(log_n) + "_buffers_" + std::to_string(buffer_bytes >> 20) + "MiB";
+          ctx.report.note("streamed_over_resident" + key, streamed / resident->median());
+          ctx.report.note("streamed_back_to_back_over_resident" + key, back_to_back / resident->median());
           break;
         }
       }
@@ -595,10 +617,9 @@ void section_table(Context& ctx) {
 /// scalar sort and three sorted MSMs (enqueue_sort, enqueue_sorted_msm_*), with plain engines and with
 /// precomputed tables, events around the three; notes shared_over_separate_* give the ratio.
 void section_shared(Context& ctx) {
-  unsigned max_log = 0;
-  for (unsigned log_n : ctx.options.sizes)
-    if (log_n <= 24) max_log = std::max(max_log, log_n);
-  if (max_log == 0) return;
+  const unsigned max_log =
+      std::min(24u, *std::max_element(ctx.options.sizes.begin(), ctx.options.sizes.end()));
+  if (max_log < 20) return;
   auto& g1 = g1_points(ctx);
   if (!ctx.g2_points)
     ctx.g2_points = std::make_unique<Points<G2Params>>(ctx.options.seed + 1, std::size_t{1} << max_log);
@@ -618,7 +639,7 @@ void section_shared(Context& ctx) {
       cuda::DeviceBuffer<std::byte> scratch(std::max(e1.scratch_bytes(), e2.scratch_bytes()));
       cuda::DeviceBuffer<G1Affine> t1;
       cuda::DeviceBuffer<G2Affine> t2;
-      const G1Affine* p1 = g1.device.data();
+      const G1Affine* p1 = g1.device.data();  // the tables instead, when precomputed
       const G2Affine* p2 = ctx.g2_points->device.data();
       if (precomputed) {
         t1 = cuda::DeviceBuffer<G1Affine>(e1.table_points(n));
@@ -646,25 +667,15 @@ void section_shared(Context& ctx) {
             e2.enqueue_msm_g2(p2, s, n, g2_out, scratch.data(), st);
           }
         };
-        cuda::Event start, stop;
-        call(0);
-        ctx.stream.synchronize();
         Row row;
-        for (int i = 0; i < runs; ++i) {
-          start.record(ctx.stream.get());
-          call(i + 1);
-          stop.record(ctx.stream.get());
-          stop.synchronize();
-          row.ms.push_back(stop.elapsed_ms_since(start));
-        }
+        row.ms = time_calls(ctx, runs, 1, call);
         row.section = "shared";
         row.name = std::string("A+B1 (G1) + B2 (G2) 20/50/30, ") + (shared ? "one sort" : "three sorts") +
                    (precomputed ? ", precomputed" : "") + " c=" + std::to_string(e1.window_bits());
         row.log_n = log_n;
         row.includes = "three MSMs' kernels and result copies; points, tables and scalars resident";
-        const auto& scalars = sets.last(runs);
-        const bool ok = check(g1_out[0], g1.logs, scalars, n) == "PASS" && g1_out[1] == g1_out[0] &&
-                        check(g2_out[0], ctx.g2_points->logs, scalars, n) == "PASS";
+        const bool ok = check(g1_out[0], g1.logs, sets.last(runs), n) == "PASS" && g1_out[1] == g1_out[0] &&
+                        check(g2_out[0], ctx.g2_points->logs, sets.last(runs), n) == "PASS";
         row.check = ok ? "PASS" : "FAIL";
         medians[shared ? 1 : 0] = row.median();
         ctx.report.add(std::move(row));

@@ -6,7 +6,7 @@
 // table and optionally JSON.
 //
 //   bench_keycheck [--key FILE]... [--setup-log K]... [--shaped-log K]... [--dir DIR] [--runs N]
-//                  [--threads N] [--loads-only] [--per-round] [--json FILE]
+//                  [--threads N] [--loads-only] [--per-round] [--gpu] [--json FILE]
 //
 // --key: a native key (.plkey) or a snarkjs .zkey. --setup-log: a synthetic circuit of 2^K constraints and
 // its key from the known-trapdoor setup, cached in DIR. --shaped-log: a key with the query sizes of a 2^K
@@ -14,7 +14,8 @@
 // 7th point infinity: the check's cost depends on the sizes, not on the values, and it is made in seconds
 // where the setup of 2^20 takes many minutes. --loads-only skips the separate per-point and batched checks
 // (reported as 0; the full load includes the batched one); --per-round measures the earlier per-round
-// batched check even then.
+// batched check even then. --gpu adds the subgroup check on the GPU (devices::gpu_subgroup_tester: every
+// point tested exactly, one thread a point) alone and in a first full load.
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_reduce.h>
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include <proofline/arith/curve_batch.hpp>
+#include <proofline/devices/subgroup_tester.hpp>
 #include <proofline/groth16/detail/batch_subgroup.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 #include <proofline/groth16/detail/sha256.hpp>
@@ -52,6 +54,7 @@ struct Options {
   unsigned runs = 3;
   bool separate_checks = true;  // false: only the loads (large keys, where each check takes minutes)
   bool per_round = false;       // the earlier per-round check even without the separate checks
+  bool gpu = false;             // the subgroup check on the GPU too
   std::size_t threads = 0;
   std::string json_path;
 };
@@ -61,6 +64,7 @@ struct Row {
   std::uint64_t g1_points = 0, g2_points = 0, query_bytes = 0;
   double per_point_full_s = 0, per_point_curve_s = 0, batched_s = 0, per_round_s = 0, hash_s = 0;
   double load_trusted_s = 0, load_full_first_s = 0, load_full_cached_s = 0;
+  double gpu_subgroup_s = 0, load_full_gpu_s = 0;  // with --gpu
 };
 
 double seconds(const std::function<void()>& f) {
@@ -209,19 +213,28 @@ Row measure(const Options& o, const fs::path& path) {
   std::sort(cached.begin(), cached.end());
   row.load_full_first_s = first[first.size() / 2];
   row.load_full_cached_s = cached[cached.size() / 2];
+  if (o.gpu) {
+    const auto tester = devices::gpu_subgroup_tester();
+    if (!tester) throw Error(Errc::cuda, "--gpu: no usable GPU");
+    const KeyCheckOptions on_gpu{.use_cache = false, .tester = tester};
+    row.gpu_subgroup_s =
+        median_of(o.runs, [&] { check_query_subgroups(pk, Errc::bad_input, row.name, on_gpu); });
+    row.load_full_gpu_s = median_of(o.runs, [&] { load_pk(path, zkey, PointCheck::full, on_gpu); });
+  }
   return row;
 }
 
 void print(const std::vector<Row>& rows) {
-  std::printf("%-44s %8s %7s %8s | %9s %9s %9s %9s %7s | %8s %9s %9s\n", "key", "G1 pts", "G2 pts", "MiB",
-              "perpt full", "perpt crv", "per-round", "batched", "sha256", "load trst", "load full",
-              "full cached");
+  std::printf("%-44s %8s %7s %8s | %9s %9s %9s %9s %7s | %8s %9s %9s | %8s %9s\n", "key", "G1 pts", "G2 pts",
+              "MiB", "perpt full", "perpt crv", "per-round", "batched", "sha256", "load trst", "load full",
+              "full cached", "gpu subg", "full gpu");
   for (const Row& r : rows)
-    std::printf("%-44s %8llu %7llu %8.1f | %9.3f %9.3f %9.3f %9.3f %7.3f | %8.3f %9.3f %9.3f\n",
+    std::printf("%-44s %8llu %7llu %8.1f | %9.3f %9.3f %9.3f %9.3f %7.3f | %8.3f %9.3f %9.3f | %8.3f %9.3f\n",
                 r.name.c_str(), static_cast<unsigned long long>(r.g1_points),
                 static_cast<unsigned long long>(r.g2_points), static_cast<double>(r.query_bytes) / (1 << 20),
                 r.per_point_full_s, r.per_point_curve_s, r.per_round_s, r.batched_s, r.hash_s,
-                r.load_trusted_s, r.load_full_first_s, r.load_full_cached_s);
+                r.load_trusted_s, r.load_full_first_s, r.load_full_cached_s, r.gpu_subgroup_s,
+                r.load_full_gpu_s);
 }
 
 void write_json(const std::string& path, const std::vector<Row>& rows, std::size_t threads) {
@@ -237,8 +250,9 @@ void write_json(const std::string& path, const std::vector<Row>& rows, std::size
         << ", \"per_round_subgroup_s\": " << r.per_round_s << ", \"batched_subgroup_s\": " << r.batched_s
         << ", \"sha256_s\": " << r.hash_s << ", \"load_trusted_s\": " << r.load_trusted_s
         << ", \"load_full_first_s\": " << r.load_full_first_s
-        << ", \"load_full_cached_s\": " << r.load_full_cached_s << "}" << (i + 1 < rows.size() ? "," : "")
-        << "\n";
+        << ", \"load_full_cached_s\": " << r.load_full_cached_s
+        << ", \"gpu_subgroup_s\": " << r.gpu_subgroup_s << ", \"load_full_gpu_s\": " << r.load_full_gpu_s
+        << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
   }
   out << "  ]\n}\n";
 }
@@ -267,6 +281,8 @@ int main(int argc, char** argv) {
         o.separate_checks = false;
       else if (arg == "--per-round")
         o.per_round = true;
+      else if (arg == "--gpu")
+        o.gpu = true;
       else if (arg == "--runs")
         o.runs = static_cast<unsigned>(std::stoul(value()));
       else if (arg == "--threads")

@@ -4,6 +4,7 @@
 #include <system_error>
 #include <variant>
 
+#include <proofline/devices/subgroup_tester.hpp>
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/util/logging.hpp>
 
@@ -44,8 +45,11 @@ KeyLookup KeyCache::load(const std::string& path, std::uint64_t serial) {
     if (fs::path(path).extension() != ".zkey")
       throw Error(Errc::bad_input, "not a snarkjs .zkey file (the fleet proves with snarkjs Groth16 keys)");
     const auto start = std::chrono::steady_clock::now();
-    const groth16::AnySnarkjsKey any =
-        groth16::load_any_snarkjs_key(path, groth16::ZkeyOptions{.points = options_.point_check});
+    // The full check's subgroup tests run on the GPU when the worker proves there.
+    groth16::ZkeyOptions zkey_options{.points = options_.point_check};
+    if (pipeline_.backend() == graph::Backend::cuda)
+      zkey_options.key_check.tester = devices::gpu_subgroup_tester();
+    const groth16::AnySnarkjsKey any = groth16::load_any_snarkjs_key(path, zkey_options);
     std::visit(
         [&]<class Curve>(const groth16::BasicSnarkjsKey<Curve>& key) {
           out.curve = Curve::id;

@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -18,9 +19,11 @@
 #include <proofline/groth16/native_file.hpp>
 
 #include "groth16/helpers.hpp"
+#include "support/subgroup_points.hpp"
 
 using namespace proofline;
 using namespace proofline::groth16;
+using proofline::test_support::g1_with_order3_component;
 namespace g16d = proofline::groth16::detail;
 
 namespace {
@@ -30,12 +33,6 @@ std::string hex(const g16d::Sha256Digest& d) {
   std::string out;
   for (const auto b : d) (out += digits[b >> 4]) += digits[b & 15];
   return out;
-}
-
-/// Q + (0, 2): on E(Fp), its non-G1 part the 3-torsion point (0, 2) (a flex of y^2 = x^3 + 4).
-G1Affine g1_with_order3_component(const G1Affine& q) {
-  const G1Affine t{Fp::zero(), Fp::from_u64(2)};
-  return (q.to_jacobian() + t).to_affine();
 }
 
 }  // namespace
@@ -182,6 +179,57 @@ TEST_CASE("groth16/key_check/corrupt or foreign records are ignored and failed k
   LoadOptions curve_only;
   curve_only.check_query_points = true;
   CHECK_NOTHROW(load_proving_key(bad_path, curve_only));
+}
+
+namespace {
+
+/// A SubgroupTester that tests each point with arith/'s exact per-point tests and counts its calls: what a
+/// GPU tester does, on the CPU, so the plumbing is tested where there is no GPU.
+class CountingTester final : public SubgroupTester {
+ public:
+  mutable int calls = 0;
+  std::optional<std::size_t> first_outside(std::span<const G1Affine> p) const override { return scan(p); }
+  std::optional<std::size_t> first_outside(std::span<const G2Affine> p) const override { return scan(p); }
+  std::optional<std::size_t> first_outside(std::span<const bn254::G1Affine> p) const override {
+    return scan(p);
+  }
+  std::optional<std::size_t> first_outside(std::span<const bn254::G2Affine> p) const override {
+    return scan(p);
+  }
+
+ private:
+  template <class Affine>
+  std::optional<std::size_t> scan(std::span<const Affine> points) const {
+    ++calls;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      if (!is_in_subgroup(points[i])) return i;
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("groth16/key_check/a subgroup tester replaces the CPU check, and its verdict names the point") {
+  const auto& fixture = test::small_fixture(8, HConvention::snarkjs);
+  auto tester = std::make_shared<CountingTester>();
+  const KeyCheckOptions options{.use_cache = false, .tester = tester};
+  const KeyCheckReport report = check_query_subgroups(fixture.keys.pk, Errc::bad_input, "key", options);
+  CHECK(report.subgroups_checked);
+  CHECK(report.on_tester);
+  CHECK(tester->calls == 5);  // one call per query
+
+  ProvingKey bad = fixture.keys.pk;
+  std::vector<G2Affine> b2(bad.b2_query.begin(), bad.b2_query.end());
+  REQUIRE(b2.size() > 5);
+  b2[5] = test_support::g2_outside_subgroup();
+  bad.b2_query = SharedArray<G2Affine>(std::move(b2));
+  try {
+    check_query_subgroups(bad, Errc::bad_input, "key", options);
+    FAIL("a key with a B2 point outside G2 passed the tester");
+  } catch (const Error& e) {
+    CHECK(e.code() == Errc::bad_input);
+    CHECK(std::string(e.what()) == "key: the B2 query: point 5 is not in the prime-order subgroup");
+  }
 }
 
 TEST_CASE("groth16/key_check/the default directory follows XDG_CACHE_HOME, then HOME") {
