@@ -177,7 +177,58 @@ void enqueue_table(const Engine& engine, const detail::MsmLayout& layout, int de
   detail::launch_msm_table(t, stream);
 }
 
+/// The scalar phases alone (`points` only names the curve).
+template <class Engine, class Curve>
+void enqueue_sort_only(const Engine& engine, const detail::MsmLayout& layout, int device,
+                       const AffinePoint<Curve>* points, const typename Curve::Scalar* scalars, std::size_t n,
+                       void* scratch, CUstream_st* stream) {
+  (void)points;
+  check_call(engine, n, scratch);
+  DeviceGuard guard(device);
+  enqueue_sort_phase<Engine, Curve>(engine, layout, scalars, n, scratch, stream);
+}
+
+/// The point phases over scalars sorted before.
+template <class Engine, class Curve>
+void enqueue_sorted(const Engine& engine, const detail::MsmLayout& layout, int device,
+                    const AffinePoint<Curve>* points, std::size_t n, JacobianPoint<Curve>* result,
+                    void* scratch, CUstream_st* stream) {
+  check_call(engine, n, scratch);
+  DeviceGuard guard(device);
+  enqueue_point_phase(engine, layout, points, n, result, scratch, stream);
+}
+
+#else
+
+// Without CUDA every enqueue is refused (the engines still plan: their sizes are plain arithmetic).
+[[noreturn]] void no_cuda() {
+  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
+}
+template <class... Args>
+void enqueue(const Args&...) {
+  no_cuda();
+}
+template <class... Args>
+void enqueue_table(const Args&...) {
+  no_cuda();
+}
+template <class... Args>
+void enqueue_sort_only(const Args&...) {
+  no_cuda();
+}
+template <class... Args>
+void enqueue_sorted(const Args&...) {
+  no_cuda();
+}
+
 #endif
+
+/// Refuses a call for the other group's engine.
+void require_group(MsmGroup have, MsmGroup wanted, const char* call) {
+  if (have != wanted)
+    throw Error(Errc::invalid_argument,
+                std::string(call) + " on a " + (have == MsmGroup::g1 ? "G1" : "G2") + " MSM engine");
+}
 
 }  // namespace
 
@@ -284,25 +335,15 @@ std::size_t BasicMsmEngine<C>::scratch_bytes() const noexcept {
 template <class C>
 void BasicMsmEngine<C>::enqueue_msm_g1(const G1Affine* points, const Fr* scalars, std::size_t n,
                                        G1Jacobian* result, void* scratch, CUstream_st* stream) const {
-  if (plan_->group != MsmGroup::g1) throw Error(Errc::invalid_argument, "enqueue_msm_g1 on a G2 MSM engine");
-#if PROOFLINE_HAVE_CUDA
+  require_group(plan_->group, MsmGroup::g1, "enqueue_msm_g1");
   enqueue(*this, plan_->layout, plan_->device, points, scalars, n, result, scratch, stream);
-#else
-  (void)points, (void)scalars, (void)n, (void)result, (void)scratch, (void)stream;
-  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
-#endif
 }
 
 template <class C>
 void BasicMsmEngine<C>::enqueue_msm_g2(const G2Affine* points, const Fr* scalars, std::size_t n,
                                        G2Jacobian* result, void* scratch, CUstream_st* stream) const {
-  if (plan_->group != MsmGroup::g2) throw Error(Errc::invalid_argument, "enqueue_msm_g2 on a G1 MSM engine");
-#if PROOFLINE_HAVE_CUDA
+  require_group(plan_->group, MsmGroup::g2, "enqueue_msm_g2");
   enqueue(*this, plan_->layout, plan_->device, points, scalars, n, result, scratch, stream);
-#else
-  (void)points, (void)scalars, (void)n, (void)result, (void)scratch, (void)stream;
-  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
-#endif
 }
 
 template <class C>
@@ -321,44 +362,22 @@ bool BasicMsmEngine<C>::shares_sort(const BasicMsmEngine& other) const noexcept 
 template <class C>
 void BasicMsmEngine<C>::enqueue_sort(const Fr* scalars, std::size_t n, void* scratch,
                                      CUstream_st* stream) const {
-#if PROOFLINE_HAVE_CUDA
-  check_call(*this, n, scratch);
-  DeviceGuard guard(plan_->device);
-  enqueue_sort_phase<BasicMsmEngine, typename C::G1Params>(*this, plan_->layout, scalars, n, scratch, stream);
-#else
-  (void)scalars, (void)n, (void)scratch, (void)stream;
-  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
-#endif
+  enqueue_sort_only(*this, plan_->layout, plan_->device, static_cast<const G1Affine*>(nullptr), scalars, n,
+                    scratch, stream);
 }
 
 template <class C>
 void BasicMsmEngine<C>::enqueue_sorted_msm_g1(const G1Affine* points, std::size_t n, G1Jacobian* result,
                                               void* scratch, CUstream_st* stream) const {
-  if (plan_->group != MsmGroup::g1)
-    throw Error(Errc::invalid_argument, "enqueue_sorted_msm_g1 on a G2 MSM engine");
-#if PROOFLINE_HAVE_CUDA
-  check_call(*this, n, scratch);
-  DeviceGuard guard(plan_->device);
-  enqueue_point_phase(*this, plan_->layout, points, n, result, scratch, stream);
-#else
-  (void)points, (void)n, (void)result, (void)scratch, (void)stream;
-  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
-#endif
+  require_group(plan_->group, MsmGroup::g1, "enqueue_sorted_msm_g1");
+  enqueue_sorted(*this, plan_->layout, plan_->device, points, n, result, scratch, stream);
 }
 
 template <class C>
 void BasicMsmEngine<C>::enqueue_sorted_msm_g2(const G2Affine* points, std::size_t n, G2Jacobian* result,
                                               void* scratch, CUstream_st* stream) const {
-  if (plan_->group != MsmGroup::g2)
-    throw Error(Errc::invalid_argument, "enqueue_sorted_msm_g2 on a G1 MSM engine");
-#if PROOFLINE_HAVE_CUDA
-  check_call(*this, n, scratch);
-  DeviceGuard guard(plan_->device);
-  enqueue_point_phase(*this, plan_->layout, points, n, result, scratch, stream);
-#else
-  (void)points, (void)n, (void)result, (void)scratch, (void)stream;
-  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
-#endif
+  require_group(plan_->group, MsmGroup::g2, "enqueue_sorted_msm_g2");
+  enqueue_sorted(*this, plan_->layout, plan_->device, points, n, result, scratch, stream);
 }
 
 template <class C>
@@ -374,27 +393,15 @@ std::size_t BasicMsmEngine<C>::table_scratch_bytes(std::size_t n) const noexcept
 template <class C>
 void BasicMsmEngine<C>::enqueue_table_g1(const G1Affine* points, std::size_t n, G1Affine* table,
                                          void* scratch, CUstream_st* stream) const {
-  if (plan_->group != MsmGroup::g1)
-    throw Error(Errc::invalid_argument, "enqueue_table_g1 on a G2 MSM engine");
-#if PROOFLINE_HAVE_CUDA
+  require_group(plan_->group, MsmGroup::g1, "enqueue_table_g1");
   enqueue_table(*this, plan_->layout, plan_->device, points, n, table, scratch, stream);
-#else
-  (void)points, (void)n, (void)table, (void)scratch, (void)stream;
-  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
-#endif
 }
 
 template <class C>
 void BasicMsmEngine<C>::enqueue_table_g2(const G2Affine* points, std::size_t n, G2Affine* table,
                                          void* scratch, CUstream_st* stream) const {
-  if (plan_->group != MsmGroup::g2)
-    throw Error(Errc::invalid_argument, "enqueue_table_g2 on a G1 MSM engine");
-#if PROOFLINE_HAVE_CUDA
+  require_group(plan_->group, MsmGroup::g2, "enqueue_table_g2");
   enqueue_table(*this, plan_->layout, plan_->device, points, n, table, scratch, stream);
-#else
-  (void)points, (void)n, (void)table, (void)scratch, (void)stream;
-  throw Error(Errc::cuda, "GPU MSM: proofline was built without CUDA");
-#endif
 }
 
 template class BasicMsmEngine<Bls12_381>;
