@@ -19,6 +19,7 @@
 
 #include <proofline/cpu/detail/msm_buckets.hpp>
 #include <proofline/cpu/detail/msm_digits.hpp>
+#include <proofline/cpu/detail/mulx_field.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::cpu {
@@ -275,26 +276,38 @@ JacobianPoint<Curve> msm_impl(std::span<const AffinePoint<Curve>> points,
   return result.to_jacobian();
 }
 
+/// msm_impl on the mulx twins of Curve's fields where they exist and are wanted, else on Curve itself.
+template <class Curve>
+JacobianPoint<Curve> msm_dispatch(std::span<const AffinePoint<Curve>> points,
+                                  std::span<const typename Curve::Scalar> scalars,
+                                  const MsmOptions& options) {
+  if constexpr (has_mulx_twin<typename Curve::Field>()) {
+    if (options.host_carry_instructions && msm_uses_carry_instructions())
+      return from_mulx<Curve>(msm_impl<MulxCurve<Curve>>(mulx_points<Curve>(points), scalars, options));
+  }
+  return msm_impl<Curve>(points, scalars, options);
+}
+
 }  // namespace
 
 }  // namespace detail
 
 G1Jacobian msm(std::span<const G1Affine> points, std::span<const Fr> scalars, const MsmOptions& options) {
-  return detail::msm_impl<G1Params>(points, scalars, options);
+  return detail::msm_dispatch<G1Params>(points, scalars, options);
 }
 
 G2Jacobian msm(std::span<const G2Affine> points, std::span<const Fr> scalars, const MsmOptions& options) {
-  return detail::msm_impl<G2Params>(points, scalars, options);
+  return detail::msm_dispatch<G2Params>(points, scalars, options);
 }
 
 bn254::G1Jacobian msm(std::span<const bn254::G1Affine> points, std::span<const bn254::Fr> scalars,
                       const MsmOptions& options) {
-  return detail::msm_impl<bn254::G1Params>(points, scalars, options);
+  return detail::msm_dispatch<bn254::G1Params>(points, scalars, options);
 }
 
 bn254::G2Jacobian msm(std::span<const bn254::G2Affine> points, std::span<const bn254::Fr> scalars,
                       const MsmOptions& options) {
-  return detail::msm_impl<bn254::G2Params>(points, scalars, options);
+  return detail::msm_dispatch<bn254::G2Params>(points, scalars, options);
 }
 
 }  // namespace proofline::cpu

@@ -33,6 +33,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <proofline/cpu/detail/mulx_field.hpp>
 #include <proofline/cpu/detail/ntt_steps.hpp>
 #include <proofline/util/error.hpp>
 
@@ -285,6 +286,18 @@ void check_size(std::span<F> values, const BasicDomain<F>& domain, const char* w
                                             " values for a domain of size " + std::to_string(domain.size()));
 }
 
+/// The same elements as their mulx twins (detail/mulx_field.hpp: the same layout and values), for the
+/// butterflies; both scalar fields have 4 limbs.
+template <class F>
+detail::MulxField<F>* as_mulx(F* values) {
+  static_assert(sizeof(detail::MulxField<F>) == sizeof(F) && detail::mulx_supported_limbs(F::N));
+  return reinterpret_cast<detail::MulxField<F>*>(values);
+}
+template <class F>
+const detail::MulxField<F>* as_mulx(const F* values) {
+  return as_mulx(const_cast<F*>(values));
+}
+
 std::size_t reverse_bits(std::size_t value, unsigned bits) {
   std::size_t out = 0;
   for (unsigned i = 0; i < bits; ++i, value >>= 1) out = (out << 1) | (value & 1);
@@ -302,6 +315,10 @@ void ntt_nr_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirec
   check_size(values, domain, "NTT");
   const auto tables = twiddles_for(domain);
   const auto& twiddles = direction == NttDirection::forward ? tables->forward : tables->inverse;
+  if constexpr (mulx_supported_limbs(F::N)) {
+    if (carry_instructions_enabled())
+      return ct_network(as_mulx(values.data()), domain.log_size(), as_mulx(twiddles.data()), nullptr);
+  }
   ct_network(values.data(), domain.log_size(), twiddles.data(), nullptr);
 }
 
@@ -310,6 +327,10 @@ void ntt_rn_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirec
   check_size(values, domain, "NTT");
   const auto tables = twiddles_for(domain);
   const auto& twiddles = direction == NttDirection::forward ? tables->forward : tables->inverse;
+  if constexpr (mulx_supported_limbs(F::N)) {
+    if (carry_instructions_enabled())
+      return gs_network(as_mulx(values.data()), domain.log_size(), as_mulx(twiddles.data()), nullptr);
+  }
   gs_network(values.data(), domain.log_size(), twiddles.data(), nullptr);
 }
 
