@@ -86,20 +86,18 @@ struct MulxConstants {
 template <std::size_t N>
 inline __attribute__((always_inline)) void mulx_reduce_once(std::uint64_t* out, const std::uint64_t (&t)[N],
                                                             const std::uint64_t* p) {
-  std::uint64_t s[N];
+  unsigned long long s[N];  // the intrinsic's own type: std::uint64_t is unsigned long, a distinct type
   unsigned char borrow = 0;
-  for (std::size_t i = 0; i < N; ++i)
-    borrow = _subborrow_u64(borrow, t[i], p[i], reinterpret_cast<unsigned long long*>(&s[i]));
+  for (std::size_t i = 0; i < N; ++i) borrow = _subborrow_u64(borrow, t[i], p[i], &s[i]);
   for (std::size_t i = 0; i < N; ++i) out[i] = borrow ? t[i] : s[i];
 }
 
 /// out = a·b·2^(−64N) mod p for a, b < p < 2^(64N − 1), p = F::modulus (N = F::N limbs). out may alias a or
 /// b (it is written after the last read).
-template <class F>
-inline __attribute__((always_inline)) void mont_mul_mulx(std::uint64_t* out, const std::uint64_t* a,
-                                                         const std::uint64_t* b) {
-  constexpr std::size_t N = F::N;
-  static_assert(N == 4 || N == 6);
+template <class F, std::size_t N = F::N>
+inline __attribute__((always_inline)) void mont_mul_mulx(std::uint64_t (&out)[N], const std::uint64_t (&a)[N],
+                                                         const std::uint64_t (&b)[N]) {
+  static_assert(N == F::N && (N == 4 || N == 6));
   using C = MulxConstants<F>;
   // Round i leaves its result in the N + 1 registers after its t0, which is zero: the names rotate.
   std::uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, lo, hi, zero;
@@ -118,7 +116,6 @@ inline __attribute__((always_inline)) void mont_mul_mulx(std::uint64_t* out, con
     mulx_reduce_once<4>(out, t, C::p.limb);
   } else {
     std::uint64_t r5, r6;
-    using Limbs = std::uint64_t[6];
     // The accumulators are cleared inside the asm: read-write operands would count twice toward the limit.
     asm("xorl %k[r0], %k[r0]\n\txorl %k[r1], %k[r1]\n\txorl %k[r2], %k[r2]\n\txorl %k[r3], %k[r3]\n\t"
         "xorl %k[r4], %k[r4]\n\txorl %k[r5], %k[r5]\n\txorl %k[r6], %k[r6]\n\t"  //
@@ -131,9 +128,9 @@ inline __attribute__((always_inline)) void mont_mul_mulx(std::uint64_t* out, con
         : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4), [r5] "=&r"(r5),
           [r6] "=&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi), [zero] "=&r"(zero)
         : [a0] "rm"(a[0]), [a1] "rm"(a[1]), [a2] "rm"(a[2]), [a3] "rm"(a[3]), [a4] "rm"(a[4]),
-          [a5] "rm"(a[5]), [b] "r"(b), "m"(*reinterpret_cast<const Limbs*>(b)), [p0] "m"(C::p.limb[0]),
-          [p1] "m"(C::p.limb[1]), [p2] "m"(C::p.limb[2]), [p3] "m"(C::p.limb[3]), [p4] "m"(C::p.limb[4]),
-          [p5] "m"(C::p.limb[5]), [inv] "m"(C::inv)
+          [a5] "rm"(a[5]), [b] "r"(&b[0]),
+          "m"(b), [p0] "m"(C::p.limb[0]), [p1] "m"(C::p.limb[1]), [p2] "m"(C::p.limb[2]),
+          [p3] "m"(C::p.limb[3]), [p4] "m"(C::p.limb[4]), [p5] "m"(C::p.limb[5]), [inv] "m"(C::inv)
         : "rdx", "cc");
     const std::uint64_t t[6] = {r6, r0, r1, r2, r3, r4};
     mulx_reduce_once<6>(out, t, C::p.limb);
@@ -153,8 +150,8 @@ template <class>
 inline constexpr bool kNoMulx = false;
 
 /// Not available on this target: callers test mulx_supported_limbs first, so this is never instantiated.
-template <class F>
-void mont_mul_mulx(std::uint64_t*, const std::uint64_t*, const std::uint64_t*) {
+template <class F, std::size_t N = F::N>
+void mont_mul_mulx(std::uint64_t (&)[N], const std::uint64_t (&)[N], const std::uint64_t (&)[N]) {
   static_assert(kNoMulx<F>, "no mulx on this target");
 }
 

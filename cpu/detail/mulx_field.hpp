@@ -1,21 +1,23 @@
 // Internal: host-only twins of the field and curve types whose multiplication runs on mulx/adcx/adox
-// (detail/mont_mul_x86.hpp), so the CPU MSM can instantiate its templates on them without touching arith/
-// (whose headers are also device code).
+// (detail/mont_mul_x86.hpp), so the CPU MSM and NTT can instantiate their templates on them without touching
+// arith/ (whose headers are also device code).
 //
 // MulxField<F> has F's exact layout (the Montgomery limbs) and value semantics; only * and squared() differ
 // in how they compute (the same result, checked against F in the tests). Additions, subtractions and the rare
 // inversion delegate to F. MulxCurve<Curve> is Curve with its Field (Fp, or Fp2 over Fp) swapped for the
-// twin; its points have the original points' layout, so the MSM reads a span of Curve's affine points as
-// MulxCurve's (mulx_points) and hands its result back the same way (from_mulx).
+// twin; its points have the original points' layout.
+//
+// A twin and its original are distinct types, so memory holding one is never read or written as the other
+// (a pointer cast would break strict aliasing, and GCC may then reorder the accesses): callers keep the
+// caller's type in memory and convert each element with twin_cast as they load it into, or store it from,
+// the arithmetic. The conversion copies the bytes, which the compiler turns into the plain loads and stores.
 #pragma once
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <type_traits>
 
-#include <proofline/arith/curve.hpp>
 #include <proofline/arith/fp2.hpp>
 #include <proofline/cpu/detail/mont_mul_x86.hpp>
 
@@ -25,6 +27,17 @@ namespace proofline::cpu::detail {
 // small wrappers as calls otherwise.
 #define PL_MULX_INLINE inline __attribute__((always_inline))
 
+/// `value` as To, which is From itself or a layout twin of it: the same bytes, copied.
+template <class To, class From>
+PL_MULX_INLINE constexpr To twin_cast(const From& value) {
+  static_assert(sizeof(To) == sizeof(From) && alignof(To) == alignof(From), "twins share their layout");
+  static_assert(std::is_trivially_copyable_v<To> && std::is_trivially_copyable_v<From>);
+  if constexpr (std::is_same_v<To, From>)
+    return value;
+  else
+    return std::bit_cast<To>(value);
+}
+
 template <class F>
 struct alignas(alignof(F)) MulxField {
   static constexpr std::size_t N = F::N;
@@ -33,8 +46,8 @@ struct alignas(alignof(F)) MulxField {
 
   std::uint64_t limb[N];
 
-  PL_MULX_INLINE static constexpr MulxField from(const F& value) { return std::bit_cast<MulxField>(value); }
-  PL_MULX_INLINE constexpr F base() const { return std::bit_cast<F>(*this); }
+  PL_MULX_INLINE static constexpr MulxField from(const F& value) { return twin_cast<MulxField>(value); }
+  PL_MULX_INLINE constexpr F base() const { return twin_cast<F>(*this); }
 
   PL_MULX_INLINE static constexpr MulxField zero() { return from(F::zero()); }
   PL_MULX_INLINE static constexpr MulxField one() { return from(F::one()); }
@@ -70,8 +83,6 @@ struct alignas(alignof(F)) MulxField {
   MulxField inverse() const { return from(base().inverse()); }
 };
 
-#undef PL_MULX_INLINE
-
 /// Fp2 over the twin of Config's base field, with Config's non-residue.
 template <class Config>
 struct MulxFp2Config {
@@ -103,23 +114,11 @@ struct MulxCurve {
   using Scalar = typename Curve::Scalar;
   static_assert(sizeof(Field) == sizeof(typename Curve::Field) &&
                 alignof(Field) == alignof(typename Curve::Field));
-  static constexpr Field b = std::bit_cast<Field>(Curve::b);
-  static constexpr Field generator_x = std::bit_cast<Field>(Curve::generator_x);
-  static constexpr Field generator_y = std::bit_cast<Field>(Curve::generator_y);
+  static constexpr Field b = twin_cast<Field>(Curve::b);
+  static constexpr Field generator_x = twin_cast<Field>(Curve::generator_x);
+  static constexpr Field generator_y = twin_cast<Field>(Curve::generator_y);
 };
 
-/// Curve's affine points read as MulxCurve's: the same bytes (the types are layout twins, checked here).
-template <class Curve>
-std::span<const AffinePoint<MulxCurve<Curve>>> mulx_points(std::span<const AffinePoint<Curve>> points) {
-  using Twin = AffinePoint<MulxCurve<Curve>>;
-  static_assert(sizeof(Twin) == sizeof(AffinePoint<Curve>) && std::is_standard_layout_v<Twin> &&
-                std::is_trivially_copyable_v<Twin>);
-  return {reinterpret_cast<const Twin*>(points.data()), points.size()};
-}
-
-template <class Curve>
-JacobianPoint<Curve> from_mulx(const JacobianPoint<MulxCurve<Curve>>& point) {
-  return std::bit_cast<JacobianPoint<Curve>>(point);
-}
-
 }  // namespace proofline::cpu::detail
+
+#undef PL_MULX_INLINE
