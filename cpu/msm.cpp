@@ -19,6 +19,7 @@
 
 #include <proofline/cpu/detail/msm_buckets.hpp>
 #include <proofline/cpu/detail/msm_digits.hpp>
+#include <proofline/cpu/detail/mulx_field.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::cpu {
@@ -124,10 +125,14 @@ struct Prepared {
   XyzzPoint<Curve> ones = XyzzPoint<Curve>::infinity();  // Σ ±P over the scalars ±1 (split only)
 };
 
+// Throughout: the caller's points are AffinePoint<Stored> and stay so in memory; the arithmetic runs on
+// Curve, which is Stored or its mulx twin (detail/mulx_field.hpp), and every point is converted by value
+// (twin_cast) where it is read.
+
 /// Splits the scalars (when asked) and converts the rest to the digits' input form, in parallel blocks whose
 /// results are concatenated in order (so the result is deterministic).
-template <class Curve>
-Prepared<Curve> prepare(std::span<const AffinePoint<Curve>> points,
+template <class Curve, class Stored>
+Prepared<Curve> prepare(std::span<const AffinePoint<Stored>> points,
                         std::span<const typename Curve::Scalar> scalars, bool split) {
   using Xyzz = XyzzPoint<Curve>;
   using Fr = typename Curve::Scalar;
@@ -149,7 +154,8 @@ Prepared<Curve> prepare(std::span<const AffinePoint<Curve>> points,
       if (split) {
         if (s.is_zero() || points[i].is_infinity()) continue;
         if (s == one || s == minus_one) {
-          ones.push_back(s == one ? points[i] : -points[i]);
+          const auto point = twin_cast<AffinePoint<Curve>>(points[i]);
+          ones.push_back(s == one ? point : -point);
           continue;
         }
       }
@@ -187,8 +193,8 @@ std::size_t buckets_used(const MsmPlan& plan, unsigned w) {
 
 /// Adds the points of entries [begin, end) with their window-w digits into `buckets`. The bucket of the entry
 /// a few places ahead is prefetched: the bucket array outgrows L2 from c = 14 on and the index is random.
-template <class Curve, class Buckets>
-void fill_buckets(Buckets& buckets, std::span<const AffinePoint<Curve>> points, const DenseEntry* entries,
+template <class Curve, class Stored, class Buckets>
+void fill_buckets(Buckets& buckets, std::span<const AffinePoint<Stored>> points, const DenseEntry* entries,
                   std::size_t begin, std::size_t end, unsigned w, unsigned c) {
   constexpr std::size_t kAhead = 6;
   for (std::size_t j = begin; j < end; ++j) {
@@ -204,7 +210,8 @@ void fill_buckets(Buckets& buckets, std::span<const AffinePoint<Curve>> points, 
     const std::int32_t d = msm_booth_digit(entry.scalar, w, c);
     if (d == 0) continue;
     const bool negate = (d < 0) != ((entry.point & kNegate) != 0);
-    buckets.add(static_cast<std::uint32_t>(d < 0 ? -d : d) - 1, points[entry.point & ~kNegate], negate);
+    buckets.add(static_cast<std::uint32_t>(d < 0 ? -d : d) - 1,
+                twin_cast<AffinePoint<Curve>>(points[entry.point & ~kNegate]), negate);
   }
 }
 
@@ -216,9 +223,9 @@ unsigned current_threads() {
 
 /// Σ |s|·(±P) over the dense entries: every (window, chunk) task fills its own buckets and reduces them; the
 /// windows' sums are combined Horner-style (c doublings between windows).
-template <class Curve>
-XyzzPoint<Curve> run_windows(std::span<const AffinePoint<Curve>> points, const std::vector<DenseEntry>& dense,
-                             const MsmPlan& plan) {
+template <class Curve, class Stored>
+XyzzPoint<Curve> run_windows(std::span<const AffinePoint<Stored>> points,
+                             const std::vector<DenseEntry>& dense, const MsmPlan& plan) {
   using Xyzz = XyzzPoint<Curve>;
   const unsigned c = plan.window_bits, windows = plan.windows, chunks = plan.chunks;
   const std::size_t m = dense.size();
@@ -235,12 +242,12 @@ XyzzPoint<Curve> run_windows(std::span<const AffinePoint<Curve>> points, const s
     if (plan.batch_affine) {
       AffineBuckets<Curve>& buckets = affine_sets.local();
       buckets.reset(used, plan.batch);
-      fill_buckets<Curve>(buckets, points, dense.data(), begin, end, w, c);
+      fill_buckets<Curve, Stored>(buckets, points, dense.data(), begin, end, w, c);
       partial[std::size_t{w} * chunks + chunk] = buckets.reduce(used);
     } else {
       XyzzBuckets<Curve>& buckets = xyzz_sets.local();
       buckets.reset(used);
-      fill_buckets<Curve>(buckets, points, dense.data(), begin, end, w, c);
+      fill_buckets<Curve, Stored>(buckets, points, dense.data(), begin, end, w, c);
       partial[std::size_t{w} * chunks + chunk] = buckets.reduce(used);
     }
   });
@@ -254,8 +261,8 @@ XyzzPoint<Curve> run_windows(std::span<const AffinePoint<Curve>> points, const s
   return result;
 }
 
-template <class Curve>
-JacobianPoint<Curve> msm_impl(std::span<const AffinePoint<Curve>> points,
+template <class Curve, class Stored>
+JacobianPoint<Curve> msm_impl(std::span<const AffinePoint<Stored>> points,
                               std::span<const typename Curve::Scalar> scalars, const MsmOptions& options) {
   if (points.size() != scalars.size())
     throw Error(Errc::invalid_argument, "cpu::msm: " + std::to_string(points.size()) + " points but " +
@@ -265,14 +272,28 @@ JacobianPoint<Curve> msm_impl(std::span<const AffinePoint<Curve>> points,
                 "cpu::msm: " + std::to_string(points.size()) + " points, the limit is 2^31 - 1");
   // Validate the options even when there is nothing to multiply.
   MsmPlan plan = msm_plan(points.size(), current_threads(), options);
-  Prepared<Curve> prepared = prepare(points, scalars, options.split_zero_one);
+  Prepared<Curve> prepared = prepare<Curve>(points, scalars, options.split_zero_one);
   XyzzPoint<Curve> result = prepared.ones;
   if (!prepared.dense.empty()) {
     if (prepared.dense.size() != points.size())
       plan = msm_plan(prepared.dense.size(), current_threads(), options);
-    result = result + run_windows(points, prepared.dense, plan);
+    result = result + run_windows<Curve>(points, prepared.dense, plan);
   }
   return result.to_jacobian();
+}
+
+/// msm_impl on the mulx twins of Curve's fields where they exist, are wanted and the CPU has the instructions
+/// (the MSM's only entry to the twins, so a CPU without BMI2 and ADX never runs their products), else on
+/// Curve itself.
+template <class Curve>
+JacobianPoint<Curve> msm_dispatch(std::span<const AffinePoint<Curve>> points,
+                                  std::span<const typename Curve::Scalar> scalars,
+                                  const MsmOptions& options) {
+  if constexpr (has_mulx_twin<typename Curve::Field>()) {
+    if (options.host_carry_instructions && msm_uses_carry_instructions())
+      return twin_cast<JacobianPoint<Curve>>(msm_impl<MulxCurve<Curve>, Curve>(points, scalars, options));
+  }
+  return msm_impl<Curve, Curve>(points, scalars, options);
 }
 
 }  // namespace
@@ -280,21 +301,21 @@ JacobianPoint<Curve> msm_impl(std::span<const AffinePoint<Curve>> points,
 }  // namespace detail
 
 G1Jacobian msm(std::span<const G1Affine> points, std::span<const Fr> scalars, const MsmOptions& options) {
-  return detail::msm_impl<G1Params>(points, scalars, options);
+  return detail::msm_dispatch<G1Params>(points, scalars, options);
 }
 
 G2Jacobian msm(std::span<const G2Affine> points, std::span<const Fr> scalars, const MsmOptions& options) {
-  return detail::msm_impl<G2Params>(points, scalars, options);
+  return detail::msm_dispatch<G2Params>(points, scalars, options);
 }
 
 bn254::G1Jacobian msm(std::span<const bn254::G1Affine> points, std::span<const bn254::Fr> scalars,
                       const MsmOptions& options) {
-  return detail::msm_impl<bn254::G1Params>(points, scalars, options);
+  return detail::msm_dispatch<bn254::G1Params>(points, scalars, options);
 }
 
 bn254::G2Jacobian msm(std::span<const bn254::G2Affine> points, std::span<const bn254::Fr> scalars,
                       const MsmOptions& options) {
-  return detail::msm_impl<bn254::G2Params>(points, scalars, options);
+  return detail::msm_dispatch<bn254::G2Params>(points, scalars, options);
 }
 
 }  // namespace proofline::cpu

@@ -29,6 +29,12 @@
 // hot bucket), where the split spends a cheaper batched one, drops the scalar from every window's pass, and
 // sizes the windows by the remaining scalars alone. It pays on witnesses, which are mostly 0 and 1.
 //
+// Field arithmetic (host_carry_instructions, on by default): on x86-64 CPUs with BMI2 and ADX the whole MSM
+// runs on twins of the field types whose Montgomery multiplication uses mulx/adcx/adox (two carry chains;
+// detail/mont_mul_x86.hpp), for both curves' base fields (4 and 6 limbs) and G2's Fp2 over them. Elsewhere,
+// or with the option off or PROOFLINE_CPU_MULX=0 in the environment (to time the portable path in the same
+// binary), it runs on arith/'s portable fields. Both give the same points.
+//
 // Points are affine with the all-zero encoding of infinity; they must lie in G1 (resp. G2): the abs trick and
 // the split use r·P = O. Results are Jacobian, like the GPU MSM's.
 #pragma once
@@ -59,7 +65,13 @@ struct MsmOptions {
   /// Chunks of points per window (each with its own buckets), 1..2^16; 0 picks them with the window.
   unsigned chunks = 0;
   MsmBuckets buckets = MsmBuckets::automatic;
+  /// mulx/adcx/adox field multiplication where the CPU has it (see above).
+  bool host_carry_instructions = true;
 };
+
+/// Whether MSMs with host_carry_instructions set use the mulx path here: the CPU has BMI2 and ADX and
+/// PROOFLINE_CPU_MULX is not 0 (both read once per process).
+bool msm_uses_carry_instructions();
 
 inline constexpr unsigned kMsmMaxWindowBits = 24;
 

@@ -25,7 +25,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -33,6 +32,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <proofline/cpu/detail/mulx_field.hpp>
 #include <proofline/cpu/detail/ntt_steps.hpp>
 #include <proofline/util/error.hpp>
 
@@ -128,15 +128,18 @@ TwiddleCache<F>& twiddle_cache() {
 
 enum class Network { ct, gs };
 
+// The networks keep the values and twiddles as F in memory and compute on A, which is F or its mulx twin
+// (detail/mulx_field.hpp): elements are converted by value (twin_cast) where they are loaded into the
+// butterflies and stored back, never read through a pointer to the other type.
+
 /// R consecutive levels on the 2^R elements base[t·q]. w[(1 << d) − 1 + lb] is the twiddle of local block lb
 /// at local level d; unit says the group belongs to global block 0, whose first local block at every level
 /// has twiddle 1. scale, when given, multiplies the inputs first (1/n of an inverse transform).
-template <Network kind, unsigned R, class F>
-inline void butterfly_group(F* base, std::size_t q, const F* w, bool unit,
-                            std::type_identity_t<const F*> scale) {
+template <Network kind, unsigned R, class A, class F>
+inline void butterfly_group(F* base, std::size_t q, const A* w, bool unit, const A* scale) {
   constexpr unsigned S = 1u << R;
-  F x[S];
-  for (unsigned t = 0; t < S; ++t) x[t] = base[t * q];
+  A x[S];
+  for (unsigned t = 0; t < S; ++t) x[t] = detail::twin_cast<A>(base[t * q]);
   if (scale != nullptr) {
     for (unsigned t = 0; t < S; ++t) x[t] *= *scale;
   }
@@ -144,10 +147,10 @@ inline void butterfly_group(F* base, std::size_t q, const F* w, bool unit,
     for (unsigned d = 0; d < R; ++d) {
       const unsigned h = S >> (d + 1);
       for (unsigned lb = 0; lb < (1u << d); ++lb) {
-        const F& z = w[(1u << d) - 1 + lb];
+        const A& z = w[(1u << d) - 1 + lb];
         const bool one = unit && lb == 0;
         for (unsigned u = 2 * h * lb; u < 2 * h * lb + h; ++u) {
-          const F y = one ? x[u + h] : x[u + h] * z;
+          const A y = one ? x[u + h] : x[u + h] * z;
           x[u + h] = x[u] - y;
           x[u] += y;
         }
@@ -157,42 +160,42 @@ inline void butterfly_group(F* base, std::size_t q, const F* w, bool unit,
     for (unsigned d = R; d-- > 0;) {
       const unsigned h = S >> (d + 1);
       for (unsigned lb = 0; lb < (1u << d); ++lb) {
-        const F& z = w[(1u << d) - 1 + lb];
+        const A& z = w[(1u << d) - 1 + lb];
         const bool one = unit && lb == 0;
         for (unsigned u = 2 * h * lb; u < 2 * h * lb + h; ++u) {
-          const F diff = x[u] - x[u + h];
+          const A diff = x[u] - x[u + h];
           x[u] += x[u + h];
           x[u + h] = one ? diff : diff * z;
         }
       }
     }
   }
-  for (unsigned t = 0; t < S; ++t) base[t * q] = x[t];
+  for (unsigned t = 0; t < S; ++t) base[t * q] = detail::twin_cast<F>(x[t]);
 }
 
 /// Levels [level, level + R) for the groups [g_begin, g_end) of that level pass. Group g belongs to block
 /// g / q (span n >> level) and starts at offset g % q within it, q = span >> R.
-template <Network kind, unsigned R, class F>
+template <Network kind, unsigned R, class A, class F>
 void run_groups(F* values, unsigned log_n, unsigned level, const F* twiddles, std::size_t g_begin,
-                std::size_t g_end, std::type_identity_t<const F*> scale) {
+                std::size_t g_end, const A* scale) {
   const unsigned log_q = log_n - level - R;
   const std::size_t q = std::size_t{1} << log_q;
-  F w[(1u << R) - 1];
+  A w[(1u << R) - 1];
   for (std::size_t g = g_begin; g < g_end;) {
     const std::size_t block = g >> log_q;
     const std::size_t block_end = std::min(g_end, (block + 1) << log_q);
     for (unsigned d = 0; d < R; ++d) {
       for (std::size_t lb = 0; lb < (std::size_t{1} << d); ++lb)
-        w[(1u << d) - 1 + lb] = twiddles[(block << d) + lb];
+        w[(1u << d) - 1 + lb] = detail::twin_cast<A>(twiddles[(block << d) + lb]);
     }
     F* block_base = values + (block << (log_n - level));
     for (; g < block_end; ++g) butterfly_group<kind, R>(block_base + (g & (q - 1)), q, w, block == 0, scale);
   }
 }
 
-template <Network kind, class F>
+template <Network kind, class A, class F>
 void run_level_pass(F* values, unsigned log_n, unsigned level, unsigned radix_log, const F* twiddles,
-                    std::size_t g_begin, std::size_t g_end, std::type_identity_t<const F*> scale) {
+                    std::size_t g_begin, std::size_t g_end, const A* scale) {
   switch (radix_log) {
     case 1:
       return run_groups<kind, 1>(values, log_n, level, twiddles, g_begin, g_end, scale);
@@ -214,9 +217,9 @@ unsigned top_level_count(unsigned log_n) {
 }
 
 /// One pass of levels [level, level + radix_log) over the whole array, parallel over groups.
-template <Network kind, class F>
+template <Network kind, class A, class F>
 void parallel_level_pass(F* values, unsigned log_n, unsigned level, unsigned radix_log, const F* twiddles,
-                         std::type_identity_t<const F*> scale) {
+                         const A* scale) {
   const std::size_t groups = std::size_t{1} << (log_n - radix_log);
   const std::size_t grain = std::max<std::size_t>(1, kTaskElements >> radix_log);
   tbb::parallel_for(
@@ -226,8 +229,8 @@ void parallel_level_pass(F* values, unsigned log_n, unsigned level, unsigned rad
 }
 
 /// CT network (levels 0 .. k−1): natural -> bit-reversed with forward twiddles, n·inverse with inverse ones.
-template <class F>
-void ct_network(F* values, unsigned log_n, const F* twiddles, std::type_identity_t<const F*> scale) {
+template <class A, class F>
+void ct_network(F* values, unsigned log_n, const F* twiddles, const A* scale) {
   const unsigned top = top_level_count(log_n);
   for (unsigned level = 0; level < top;) {
     const unsigned radix_log = std::min(kTopRadixLog, top - level);
@@ -237,7 +240,7 @@ void ct_network(F* values, unsigned log_n, const F* twiddles, std::type_identity
   }
   const std::size_t block_elements = std::size_t{1} << (log_n - top);
   tbb::parallel_for(std::size_t{0}, std::size_t{1} << top, [&](std::size_t block) {
-    const F* block_scale = scale;
+    const A* block_scale = scale;
     for (unsigned level = top; level < log_n;) {
       const unsigned radix_log = std::min(kInnerRadixLog, log_n - level);
       const std::size_t groups = block_elements >> radix_log;
@@ -250,12 +253,12 @@ void ct_network(F* values, unsigned log_n, const F* twiddles, std::type_identity
 }
 
 /// GS network (levels k−1 .. 0): bit-reversed -> natural; the transpose of ct_network.
-template <class F>
-void gs_network(F* values, unsigned log_n, const F* twiddles, std::type_identity_t<const F*> scale) {
+template <class A, class F>
+void gs_network(F* values, unsigned log_n, const F* twiddles, const A* scale) {
   const unsigned top = top_level_count(log_n);
   const std::size_t block_elements = std::size_t{1} << (log_n - top);
   tbb::parallel_for(std::size_t{0}, std::size_t{1} << top, [&](std::size_t block) {
-    const F* block_scale = scale;
+    const A* block_scale = scale;
     for (unsigned end = log_n; end > top;) {
       const unsigned radix_log = std::min(kInnerRadixLog, end - top);
       const unsigned level = end - radix_log;
@@ -268,7 +271,7 @@ void gs_network(F* values, unsigned log_n, const F* twiddles, std::type_identity
   });
   for (unsigned end = top; end > 0;) {
     const unsigned radix_log = std::min(kTopRadixLog, end);
-    parallel_level_pass<Network::gs>(values, log_n, end - radix_log, radix_log, twiddles, nullptr);
+    parallel_level_pass<Network::gs, A>(values, log_n, end - radix_log, radix_log, twiddles, nullptr);
     end -= radix_log;
   }
 }
@@ -302,7 +305,11 @@ void ntt_nr_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirec
   check_size(values, domain, "NTT");
   const auto tables = twiddles_for(domain);
   const auto& twiddles = direction == NttDirection::forward ? tables->forward : tables->inverse;
-  ct_network(values.data(), domain.log_size(), twiddles.data(), nullptr);
+  if constexpr (mulx_supported_limbs(F::N)) {
+    if (carry_instructions_enabled())
+      return ct_network<MulxField<F>>(values.data(), domain.log_size(), twiddles.data(), nullptr);
+  }
+  ct_network<F>(values.data(), domain.log_size(), twiddles.data(), nullptr);
 }
 
 template <class F>
@@ -310,7 +317,11 @@ void ntt_rn_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirec
   check_size(values, domain, "NTT");
   const auto tables = twiddles_for(domain);
   const auto& twiddles = direction == NttDirection::forward ? tables->forward : tables->inverse;
-  gs_network(values.data(), domain.log_size(), twiddles.data(), nullptr);
+  if constexpr (mulx_supported_limbs(F::N)) {
+    if (carry_instructions_enabled())
+      return gs_network<MulxField<F>>(values.data(), domain.log_size(), twiddles.data(), nullptr);
+  }
+  gs_network<F>(values.data(), domain.log_size(), twiddles.data(), nullptr);
 }
 
 template <class F>
@@ -388,18 +399,18 @@ void ntt_any(std::span<F> values, const BasicDomain<F>& domain, NttDirection dir
   const F* scale = forward || coset ? nullptr : &domain.size_inv();
   switch (order) {
     case NttOrder::NR:
-      ct_network(values.data(), log_n, twiddles, scale);
+      ct_network<F>(values.data(), log_n, twiddles, scale);
       break;
     case NttOrder::RN:
-      gs_network(values.data(), log_n, twiddles, scale);
+      gs_network<F>(values.data(), log_n, twiddles, scale);
       break;
     case NttOrder::NN:
       bit_reverse_any(values);
-      gs_network(values.data(), log_n, twiddles, scale);
+      gs_network<F>(values.data(), log_n, twiddles, scale);
       break;
     case NttOrder::RR:
       bit_reverse_any(values);
-      ct_network(values.data(), log_n, twiddles, scale);
+      ct_network<F>(values.data(), log_n, twiddles, scale);
       break;
     default:
       throw Error(Errc::internal, "NTT: unreachable order");

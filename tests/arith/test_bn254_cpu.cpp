@@ -123,5 +123,9 @@ TEST_CASE("arith/bn254/the MSM equals double-and-add in G1 and G2 on corner-case
     plain.split_zero_one = false;
     plain.window_bits = 5;
     CHECK(cpu::msm(g1, scalars, plain) == test_support::naive_msm<bn254::G1Params>(g1, scalars));
+    cpu::MsmOptions portable;
+    portable.host_carry_instructions = false;
+    CHECK(cpu::msm(g1, scalars, portable) == test_support::naive_msm<bn254::G1Params>(g1, scalars));
+    CHECK(cpu::msm(g2, scalars, portable) == test_support::naive_msm<bn254::G2Params>(g2, scalars));
   }
 }
