@@ -413,29 +413,27 @@ void stream_rows(Context& ctx, std::size_t buffer_bytes) {
         stream.enqueue_msm_g1(engine, host_points, sets.pointers[static_cast<std::size_t>(set) % 2], n,
                               result, scratch.data(), ctx.stream.get());
       };
-      Row row;
-      row.ms = time_calls(ctx, runs, 1, call);
-      row.section = "stream";
-      row.name = std::string(mix ? "G1 MSM 20/50/30 split" : "G1 MSM uniform") + " streamed" + buffers +
-                 " c=" + std::to_string(engine.window_bits());
-      row.log_n = log_n;
-      row.includes =
-          "H2D of every point from pinned memory (two staging buffers) overlapped with per-batch "
-          "Pippenger, batch sums, result D2H; scalars resident";
-      row.check = check(*result, points.logs, sets.last(runs), n);
-      const double streamed = row.median();
-      ctx.report.add(std::move(row));
-      // Back to back, as a job's MSMs run: each call's first upload overlaps the previous call's batches.
-      Row steady;
-      steady.ms = time_calls(ctx, runs, 4, call);
-      steady.section = "stream";
-      steady.name = std::string(mix ? "G1 MSM 20/50/30 split" : "G1 MSM uniform") + " streamed" + buffers +
-                    ", 4 back to back c=" + std::to_string(engine.window_bits());
-      steady.log_n = log_n;
-      steady.includes = "per call, of 4 calls enqueued back to back (time / 4); as above";
-      steady.check = check(*result, points.logs, sets.last(4 * runs), n);
-      const double back_to_back = steady.median();
-      ctx.report.add(std::move(steady));
+      // Each call timed alone, then four back to back as a job's MSMs run (each call's first upload overlaps
+      // the previous call's batches).
+      const auto stream_row = [&](int calls, const std::string& how, const char* includes) {
+        Row row;
+        row.ms = time_calls(ctx, runs, calls, call);
+        row.section = "stream";
+        row.name = std::string(mix ? "G1 MSM 20/50/30 split" : "G1 MSM uniform") + " streamed" + buffers +
+                   how + " c=" + std::to_string(engine.window_bits());
+        row.log_n = log_n;
+        row.includes = includes;
+        row.check = check(*result, points.logs, sets.last(calls * runs), n);
+        const double median = row.median();
+        ctx.report.add(std::move(row));
+        return median;
+      };
+      const double streamed =
+          stream_row(1, "",
+                     "H2D of every point from pinned memory (two staging buffers) overlapped "
+                     "with per-batch Pippenger, batch sums, result D2H; scalars resident");
+      const double back_to_back = stream_row(
+          4, ", 4 back to back", "per call, of 4 calls enqueued back to back (time / 4); as above");
       if (mix) continue;
       for (int c = 4; c <= 22; ++c) {
         if (const Row* resident = ctx.report.find("G1 MSM uniform c=" + std::to_string(c), log_n)) {
