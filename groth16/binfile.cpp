@@ -75,11 +75,9 @@ class FileSource {
     // count is at most the file's size, so the rounding cannot wrap.
     const std::uint64_t rounded =
         (shift + count + payload_alignment - 1) / payload_alignment * payload_alignment;
-    void* raw = std::aligned_alloc(payload_alignment, static_cast<std::size_t>(rounded));
-    if (raw == nullptr)
-      throw Error(Errc::io, name_ + ": cannot allocate " + std::to_string(count) + " bytes for a section");
-    std::shared_ptr<const void> owner(raw, [](const void* p) { std::free(const_cast<void*>(p)); });
-    std::byte* bytes = static_cast<std::byte*>(raw) + shift;
+    std::shared_ptr<void> buffer = detail::file_buffer(rounded, payload_alignment, name_ + ": a section");
+    std::byte* bytes = static_cast<std::byte*>(buffer.get()) + shift;
+    std::shared_ptr<const void> owner = std::move(buffer);
     detail::read_exactly(file_.fd.get(), bytes, count, offset, name_);
     return {std::span<const std::byte>(bytes, count), std::move(owner)};
   }

@@ -1,11 +1,13 @@
 #include <proofline/groth16/detail/input_file.hpp>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace proofline::groth16::detail {
@@ -56,6 +58,19 @@ InputFile open_input_file(const std::filesystem::path& path, std::string_view wh
   if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
     throw Error(Errc::io, name + ": cannot clear O_NONBLOCK: " + std::strerror(errno));
   return InputFile{std::move(fd), static_cast<std::uint64_t>(info.st_size)};
+}
+
+std::shared_ptr<void> file_buffer(std::uint64_t size, std::size_t alignment, const std::string& name) {
+  constexpr std::uint64_t huge_page = std::uint64_t{2} << 20;
+  const bool large = size >= 16 * huge_page;
+  const std::uint64_t align = large ? huge_page : alignment;
+  const std::uint64_t rounded = (std::max<std::uint64_t>(size, 1) + align - 1) / align * align;
+  void* raw = std::aligned_alloc(static_cast<std::size_t>(align), static_cast<std::size_t>(rounded));
+  if (raw == nullptr) throw Error(Errc::io, name + ": cannot allocate " + std::to_string(size) + " bytes");
+#if defined(MADV_HUGEPAGE)
+  if (large) (void)::madvise(raw, static_cast<std::size_t>(rounded), MADV_HUGEPAGE);  // a hint
+#endif
+  return std::shared_ptr<void>(raw, [](void* p) { std::free(p); });
 }
 
 void read_exactly(int fd, std::byte* out, std::uint64_t size, std::uint64_t offset, const std::string& name) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,6 +43,14 @@ struct InputFile {
 /// <what>: <reason>" (`what` may be empty) and the code is `unreadable` for a missing or forbidden file
 /// (ENOENT, EACCES, ENOTDIR, ELOOP), Errc::io otherwise.
 InputFile open_input_file(const std::filesystem::path& path, std::string_view what, Errc unreadable);
+
+/// Memory for `size` bytes of file contents, aligned to `alignment` (a power of two, at most 4096), freed
+/// with the last owner. Buffers of 32 MiB and more are 2 MiB-aligned with transparent huge pages asked for:
+/// reading a key of hundreds of MiB into 4 KiB pages costs a page fault each, and every later pass over it
+/// (checksums, curve checks) TLB misses, which took most of a 2^20 key's load. Throws Error(io, "<name>:
+/// cannot allocate
+/// ...") when there is no memory.
+std::shared_ptr<void> file_buffer(std::uint64_t size, std::size_t alignment, const std::string& name);
 
 /// Reads exactly `size` bytes at `offset` (pread, retrying short and interrupted reads). A file that ends
 /// first is Error(bad_input, "<name>: truncated while reading (the file shrank)"), a failed read Error(io).

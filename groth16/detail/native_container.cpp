@@ -196,9 +196,7 @@ NativeImage NativeImage::open(const std::filesystem::path& path, NativeKind kind
       throw Error(Errc::invalid_argument,
                   name + ": the allocator returned memory that is not 64-byte aligned");
   } else {
-    void* raw = std::aligned_alloc(native_alignment, align_up(size, native_alignment));
-    if (raw == nullptr) throw Error(Errc::io, name + ": cannot allocate " + std::to_string(size) + " bytes");
-    buffer = std::shared_ptr<void>(raw, [](void* p) { std::free(p); });
+    buffer = file_buffer(size, native_alignment, name);
   }
   read_exactly(file.fd.get(), static_cast<std::byte*>(buffer.get()), size, 0, name);
   const auto* data = static_cast<const std::byte*>(buffer.get());
