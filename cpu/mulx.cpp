@@ -15,7 +15,7 @@ namespace proofline::cpu {
 namespace detail {
 
 bool cpu_has_mulx_adx() {
-#if defined(__x86_64__)
+#if PL_MULX_ASM
   static const bool has = [] {
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;

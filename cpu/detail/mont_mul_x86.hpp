@@ -15,13 +15,27 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__x86_64__) && !defined(__CUDACC__)
+// The asm needs fifteen general registers at once; address-sanitized builds keep too few free (clang refuses
+// the 6-limb product), so they, like other targets, have the portable products alone.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PL_MULX_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define PL_MULX_SANITIZED 1
+#endif
+#if defined(__x86_64__) && !defined(__CUDACC__) && !defined(PL_MULX_SANITIZED)
+#define PL_MULX_ASM 1
 #include <immintrin.h>
+#else
+#define PL_MULX_ASM 0
 #endif
 
 namespace proofline::cpu::detail {
 
-/// Whether this CPU runs mulx, adcx and adox (checked once per process).
+/// Whether this CPU runs mulx, adcx and adox and this build has the products that use them (checked once per
+/// process; false where PL_MULX_ASM is 0).
 bool cpu_has_mulx_adx();
 
 /// cpu_has_mulx_adx() unless PROOFLINE_CPU_MULX=0 is in the environment (read once per process): whether the
@@ -31,7 +45,7 @@ bool carry_instructions_enabled();
 
 /// Whether mont_mul_mulx exists for fields of `limbs` limbs on this build.
 constexpr bool mulx_supported_limbs(std::size_t limbs) {
-#if defined(__x86_64__) && !defined(__CUDACC__)
+#if PL_MULX_ASM
   return limbs == 4 || limbs == 6;
 #else
   return limbs == 0 && limbs == 1;
@@ -45,7 +59,7 @@ struct MulxConstants {
   static constexpr std::uint64_t inv = F::inv;
 };
 
-#if defined(__x86_64__) && !defined(__CUDACC__)
+#if PL_MULX_ASM
 
 // One instruction per line reads best in the asm templates.
 // clang-format off
