@@ -237,6 +237,21 @@ Points<G1Params>& g1_points(Context& ctx) {
   return *ctx.g1_points;
 }
 
+/// The largest of --sizes up to 2^24 (the cap of the sections with G2 or BN254 points), or 0.
+unsigned largest_size_to_24(const Context& ctx) {
+  unsigned max_log = 0;
+  for (unsigned log_n : ctx.options.sizes)
+    if (log_n <= 24) max_log = std::max(max_log, log_n);
+  return max_log;
+}
+
+/// A point set of 2^log_n points made at its first use (later sections reuse it).
+template <class Curve>
+Points<Curve>& points_of(std::unique_ptr<Points<Curve>>& slot, std::uint64_t seed, unsigned log_n) {
+  if (!slot) slot = std::make_unique<Points<Curve>>(seed, std::size_t{1} << log_n);
+  return *slot;
+}
+
 /// Scalar sets (device) for one size: two uniform sets (or Groth16 mixes, BLS12-381 only), kept on the host
 /// for the checks.
 template <class F = Fr>
@@ -313,13 +328,9 @@ void section_sweep(Context& ctx) {
 }
 
 void section_g2(Context& ctx) {
-  unsigned max_log = 0;
-  for (unsigned log_n : ctx.options.sizes) {
-    if (log_n <= 24) max_log = std::max(max_log, log_n);
-  }
+  const unsigned max_log = largest_size_to_24(ctx);
   if (max_log == 0) return;
-  if (!ctx.g2_points)
-    ctx.g2_points = std::make_unique<Points<G2Params>>(ctx.options.seed + 1, std::size_t{1} << max_log);
+  points_of(ctx.g2_points, ctx.options.seed + 1, max_log);
   for (unsigned log_n : ctx.options.sizes) {
     if (log_n > 24 || log_n < 20) continue;
     const std::size_t n = std::size_t{1} << log_n;
@@ -502,15 +513,10 @@ const Row* bls_row(const Context& ctx, const std::string& name, unsigned log_n) 
 /// BN254 (circom's bn128) G1 and G2 with uniform scalars at every size up to 2^24, beside this run's
 /// BLS12-381 rows of the same group and size (notes bn254_over_bls12_381_g1/g2).
 void section_bn254(Context& ctx) {
-  unsigned max_log = 0;
-  for (unsigned log_n : ctx.options.sizes)
-    if (log_n <= 24) max_log = std::max(max_log, log_n);
+  const unsigned max_log = largest_size_to_24(ctx);
   if (max_log == 0) return;
-  const std::size_t max_n = std::size_t{1} << max_log;
-  if (!ctx.bn254_g1_points)
-    ctx.bn254_g1_points = std::make_unique<Points<bn254::G1Params>>(ctx.options.seed + 10, max_n);
-  if (!ctx.bn254_g2_points)
-    ctx.bn254_g2_points = std::make_unique<Points<bn254::G2Params>>(ctx.options.seed + 11, max_n);
+  points_of(ctx.bn254_g1_points, ctx.options.seed + 10, max_log);
+  points_of(ctx.bn254_g2_points, ctx.options.seed + 11, max_log);
   for (unsigned log_n : ctx.options.sizes) {
     if (log_n > 24) continue;
     const std::size_t n = std::size_t{1} << log_n;
@@ -591,17 +597,12 @@ void table_rows(Context& ctx, const std::string& label, const Points<Curve>& poi
 }
 
 void section_table(Context& ctx) {
-  unsigned max_log = 0;
-  for (unsigned log_n : ctx.options.sizes)
-    if (log_n <= 24) max_log = std::max(max_log, log_n);
+  const unsigned max_log = largest_size_to_24(ctx);
   if (max_log == 0) return;
-  const std::size_t max_n = std::size_t{1} << max_log;
   auto& g1 = g1_points(ctx);
-  if (!ctx.g2_points) ctx.g2_points = std::make_unique<Points<G2Params>>(ctx.options.seed + 1, max_n);
-  if (!ctx.bn254_g1_points)
-    ctx.bn254_g1_points = std::make_unique<Points<bn254::G1Params>>(ctx.options.seed + 10, max_n);
-  if (!ctx.bn254_g2_points)
-    ctx.bn254_g2_points = std::make_unique<Points<bn254::G2Params>>(ctx.options.seed + 11, max_n);
+  points_of(ctx.g2_points, ctx.options.seed + 1, max_log);
+  points_of(ctx.bn254_g1_points, ctx.options.seed + 10, max_log);
+  points_of(ctx.bn254_g2_points, ctx.options.seed + 11, max_log);
   for (unsigned log_n : ctx.options.sizes) {
     if (log_n > 24) continue;
     table_rows<G1Params>(ctx, "G1", g1, log_n, true);
@@ -615,12 +616,10 @@ void section_table(Context& ctx) {
 /// scalar sort and three sorted MSMs (enqueue_sort, enqueue_sorted_msm_*), with plain engines and with
 /// precomputed tables, events around the three; notes shared_over_separate_* give the ratio.
 void section_shared(Context& ctx) {
-  const unsigned max_log =
-      std::min(24u, *std::max_element(ctx.options.sizes.begin(), ctx.options.sizes.end()));
+  const unsigned max_log = largest_size_to_24(ctx);
   if (max_log < 20) return;
   auto& g1 = g1_points(ctx);
-  if (!ctx.g2_points)
-    ctx.g2_points = std::make_unique<Points<G2Params>>(ctx.options.seed + 1, std::size_t{1} << max_log);
+  points_of(ctx.g2_points, ctx.options.seed + 1, max_log);
   const auto backend = memory::default_backend();
   const memory::PinnedBuffer pinned = backend->allocate(2 * sizeof(G1Jacobian) + sizeof(G2Jacobian));
   auto* g1_out = static_cast<G1Jacobian*>(pinned.data);
