@@ -131,6 +131,7 @@ BasicNttEngine<F>::BasicNttEngine(int device, NttEngineOptions options) : impl_(
       v.hi_coset_inv = impl_->upload(host.hi_coset_inv);
       v.hi_h_a = impl_->upload(host.hi_h_a);
       v.hi_h_bc = impl_->upload(host.hi_h_bc);
+      v.h_c_scale = host.h_c_scale;
     }
   }
   for (const NttSize& size : options.top_diagonals) impl_->build_top_diagonal(size);

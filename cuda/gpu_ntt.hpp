@@ -80,9 +80,10 @@ class BasicNttEngine {
 
   /// Groth16's H from the evaluations a, b, c (device memory, natural order, domain.size() each), exactly as
   /// cpu::compute_h: on completion `a` holds the H scalars in natural order (generator7: the coefficients of
-  /// (A·B − C)/Z, 7 NTTs; snarkjs: A·B − C on the odd coset, 6 NTTs); b and c hold intermediates. The three
-  /// vectors go through each launch together, and the pointwise product and all scalings are fused into
-  /// the NTT passes. a, b and c must not overlap.
+  /// (A·B − C)/Z; snarkjs: A·B − C on the odd coset; 6 NTTs either way, c is not evaluated on the coset in
+  /// generator7's); b and c hold intermediates. The vectors transformed together go through each launch
+  /// together, and the pointwise steps and all scalings are fused into the NTT passes. a, b and c must not
+  /// overlap.
   void enqueue_h(Fr* a, Fr* b, Fr* c, const Domain& domain, CUstream_st* stream) const;
 
  private:

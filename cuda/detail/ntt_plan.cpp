@@ -290,6 +290,7 @@ HostSizeTables<F> build_size_tables(const BasicDomain<F>& domain, std::span<cons
   t.hi_h_a = powers(t.inv_scale, big, hi_count);
   const F bc = domain.convention() == HConvention::generator7 ? domain.vanishing_on_coset_inv() : F::one();
   t.hi_h_bc = powers(t.inv_scale * bc, big, hi_count);
+  t.h_c_scale = t.inv_scale * bc;
   return t;
 }
 
@@ -398,43 +399,54 @@ std::vector<Launch<F>> plan_ntt(const SizeTableView<F>& tables, F* data, NttDire
 template <class F>
 std::vector<Launch<F>> plan_h(const SizeTableView<F>& tables, HConvention convention, F* a, F* b, F* c,
                               int tile_bits) {
+  const bool generator7 = convention == HConvention::generator7;
   std::vector<Launch<F>> launches;
-  // 1. Interpolate all three (natural -> bit-reversed coefficients), scaled by g^j/n, and b, c also by
-  // 1/Z(g).
+  // 1. Interpolate all three (natural -> bit-reversed coefficients): a scaled by g^j/n, b by g^j/(n·Z(g))
+  //    (generator7; snarkjs's Z(g) factor is 1), c like b in snarkjs's convention and by 1/(n·Z(g)) alone in
+  //    generator7's, where its coefficients are subtracted at the end instead of evaluated on the coset.
   Scale<F> to_coset;
   to_coset.kind = ScaleKind::powers;
   to_coset.reversed = true;
   to_coset.hi[0] = tables.hi_h_a;
   to_coset.hi[1] = to_coset.hi[2] = tables.hi_h_bc;
   to_coset.lo = tables.coset_lo[0];
+  if (generator7) {
+    to_coset.hi[2] = nullptr;
+    to_coset.constant[2] = tables.h_c_scale;
+  }
   F* const abc[3] = {a, b, c};
   append_passes(launches,
                 plan_transform<F>(tables, abc, NttDirection::inverse, true, Scale<F>{}, to_coset, tile_bits));
 
-  // 2. Evaluate on the coset (bit-reversed in, natural out). c's last pass waits for a's and b's and folds
-  //    in a·b − c, written to a.
-  std::vector<PassArgs<F>> all =
-      plan_transform<F>(tables, abc, NttDirection::forward, false, Scale<F>{}, Scale<F>{}, tile_bits);
+  // 2. Evaluate on the coset (bit-reversed in, natural out). The last pass of one vector waits for the
+  //    others' and folds in the pointwise step, written to a: snarkjs a·b − c, generator7 a·b.
+  const auto forward = [&](std::span<F* const> vectors) {
+    return plan_transform<F>(tables, vectors, NttDirection::forward, false, Scale<F>{}, Scale<F>{},
+                             tile_bits);
+  };
+  std::vector<PassArgs<F>> all = forward(std::span<F* const>(abc, generator7 ? 2 : 3));
   all.pop_back();
   append_passes(launches, std::move(all));
-  F* const ab[2] = {a, b};
-  F* const only_c[1] = {c};
-  append_passes(launches, {plan_transform<F>(tables, ab, NttDirection::forward, false, Scale<F>{}, Scale<F>{},
-                                             tile_bits)
-                               .back()});
-  PassArgs<F> last =
-      plan_transform<F>(tables, only_c, NttDirection::forward, false, Scale<F>{}, Scale<F>{}, tile_bits)
-          .back();
-  last.pw_a = a;
-  last.pw_b = b;
-  last.pw_out = a;
-  append_passes(launches, {last});
-  if (convention == HConvention::snarkjs) return launches;
+  F* const others_g7[1] = {b};
+  F* const others_snarkjs[2] = {a, b};
+  F* const fused_vector[1] = {generator7 ? a : c};
+  append_passes(launches, {forward(generator7 ? std::span<F* const>(others_g7) : others_snarkjs).back()});
+  PassArgs<F> fused = forward(fused_vector).back();
+  fused.pw_op = generator7 ? Pointwise::value_times_b : Pointwise::ab_minus_value;
+  fused.pw_a = a;
+  fused.pw_b = b;
+  fused.pw_out = a;
+  append_passes(launches, {fused});
+  if (!generator7) return launches;
 
-  // 3. generator7: interpolate from the coset (times g^-j/n), then natural order.
+  // 3. generator7: interpolate a·b/Z(g) from the coset (times g^-j/n), subtract C/Z(g), then natural order.
   F* const only_a[1] = {a};
-  append_passes(launches, plan_transform<F>(tables, only_a, NttDirection::inverse, true, Scale<F>{},
-                                            inverse_scale(tables, true, true), tile_bits));
+  std::vector<PassArgs<F>> final_inverse = plan_transform<F>(
+      tables, only_a, NttDirection::inverse, true, Scale<F>{}, inverse_scale(tables, true, true), tile_bits);
+  final_inverse.back().pw_op = Pointwise::value_minus_b;
+  final_inverse.back().pw_b = c;
+  final_inverse.back().pw_out = a;
+  append_passes(launches, std::move(final_inverse));
   append_bitrev(launches, a, tables.log_n);
   return launches;
 }

@@ -28,7 +28,8 @@ struct HostSizeTables {
   std::vector<F> hi_coset_fwd;  ///< g^(i·2^14)
   std::vector<F> hi_coset_inv;  ///< inv_scale · g^-(i·2^14)
   std::vector<F> hi_h_a;        ///< inv_scale · g^(i·2^14): H's scaling of a after its iNTT
-  std::vector<F> hi_h_bc;       ///< the same times 1/Z(g) for generator7 (b and c)
+  std::vector<F> hi_h_bc;       ///< the same times 1/Z(g) for generator7 (b; and c in snarkjs's)
+  F h_c_scale;                  ///< generator7: inv_scale / Z(g), H's scaling of c's coefficients
 };
 
 /// The root tables of one convention: w^(i·2^14) and w^i for i < 2^14, w = w_2^28 (index 0 forward, 1
@@ -70,6 +71,7 @@ struct SizeTableView {
   const F* hi_coset_inv = nullptr;
   const F* hi_h_a = nullptr;
   const F* hi_h_bc = nullptr;
+  F h_c_scale;
 };
 
 /// One transform (all its passes) of the vectors `data` (1 to 3, in place): Gentleman-Sande (natural in,
@@ -101,8 +103,11 @@ std::vector<Launch<F>> plan_ntt(const SizeTableView<F>& tables, F* data, NttDire
                                 NttOrder order, bool coset, int tile_bits = kMaxTileBits);
 
 /// Groth16's H from the evaluations a, b, c (natural order) in the tables' convention; the result lands in
-/// a (see NttEngine::enqueue_h). The three vectors share each launch; the last pass of c's coset NTT also
-/// does the pointwise a·b − c (1/Z is folded into the scaling of b and c).
+/// a (see NttEngine::enqueue_h). The vectors transformed together share each launch; the pointwise steps
+/// are fused into last passes. snarkjs: a·b − c on the coset (6 transforms). generator7: 6 transforms, not
+/// 7: c is never evaluated on the coset, because (A·B − C)/Z interpolated from the coset equals the
+/// interpolation of A·B/Z(g) minus C/Z(g) (Z is the constant Z(g) there and C has degree below n), so the
+/// last pass of the final inverse subtracts c's scaled coefficients.
 template <class F>
 std::vector<Launch<F>> plan_h(const SizeTableView<F>& tables, HConvention convention, F* a, F* b, F* c,
                               int tile_bits = kMaxTileBits);

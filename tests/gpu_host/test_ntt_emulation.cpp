@@ -55,6 +55,7 @@ struct HostTables {
     view.hi_coset_inv = size.hi_coset_inv.data();
     view.hi_h_a = size.hi_h_a.data();
     view.hi_h_bc = size.hi_h_bc.data();
+    view.h_c_scale = size.h_c_scale;
   }
 };
 

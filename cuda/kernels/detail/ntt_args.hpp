@@ -47,7 +47,16 @@ struct RoundPlan {
 enum class ScaleKind : std::uint8_t {
   none,
   constant,  ///< x *= constant[v]
-  powers,    ///< x *= hi[v][j >> 14] · lo[j & 0x3fff], j = the element's position (or its bit reversal)
+  powers,    ///< x *= hi[v][j >> 14] · lo[j & 0x3fff], j = the element's position (or its bit reversal);
+             ///< a vector whose hi[v] is null is multiplied by constant[v] instead
+};
+
+/// What the last pass of an H step does with each transformed value x besides writing it (to pw_out).
+enum class Pointwise : std::uint8_t {
+  none,
+  ab_minus_value,  ///< pw_a[i] · pw_b[i] − x (snarkjs: x is c on the coset)
+  value_times_b,   ///< x · pw_b[i] (generator 7: x is a on the coset, pw_b is b there)
+  value_minus_b,   ///< x − pw_b[i] (generator 7: x is the interpolation of a·b, pw_b holds C/Z(g))
 };
 
 /// A per-element factor applied at a pass's input or output (coset shifts, 1/n, 1/Z(g)).
@@ -85,7 +94,8 @@ struct PassArgs {
   Scale<F> in_scale;   ///< applied where the pass reads (first pass only)
   Scale<F> out_scale;  ///< applied where the pass writes (last pass only)
 
-  /// Fused H pointwise (last coset-NTT pass of c): out[i] = pw_a[i] · pw_b[i] − value (batch 1).
+  /// Fused H pointwise (a last pass of batch 1): pw_out[i] = op(x, pw_a[i], pw_b[i]).
+  Pointwise pw_op = Pointwise::none;
   const F* pw_a = nullptr;
   const F* pw_b = nullptr;
   F* pw_out = nullptr;

@@ -216,7 +216,7 @@ template <class F>
 PL_HD_INLINE Factors<F> scale_factors(const Scale<F>& scale, int v, unsigned log_n, std::uint64_t pos) {
   Factors<F> f;
   f.use_first = true;
-  if (scale.kind == ScaleKind::constant) {
+  if (scale.kind == ScaleKind::constant || scale.hi[v] == nullptr) {
     f.first = scale.constant[v];
     return f;
   }
@@ -226,6 +226,22 @@ PL_HD_INLINE Factors<F> scale_factors(const Scale<F>& scale, int v, unsigned log
   f.second = load_table(scale.lo + (j & ((1u << kPowerLoBits) - 1u)));
   f.use_second = true;
   return f;
+}
+
+/// The H step's pointwise operation on the transformed value x at position pos (PassArgs::pw_op).
+template <class F>
+PL_HD_INLINE F fused_pointwise(const PassArgs<F>& a, std::uint64_t pos, const F& x) {
+  switch (a.pw_op) {
+    case Pointwise::ab_minus_value:
+      return load_global(a.pw_a + pos) * load_global(a.pw_b + pos) - x;
+    case Pointwise::value_times_b:
+      return x * load_global(a.pw_b + pos);
+    case Pointwise::value_minus_b:
+      return x - load_global(a.pw_b + pos);
+    case Pointwise::none:
+      break;
+  }
+  return x;
 }
 
 // ---- phases of a pass block
@@ -239,7 +255,7 @@ PL_HD_INLINE bool has_input_phase(const PassArgs<F>& a) {
 }
 template <class F>
 PL_HD_INLINE bool has_output_phase(const PassArgs<F>& a) {
-  return (a.dif && a.lo_bits > 0) || a.out_scale.kind != ScaleKind::none || a.pw_out != nullptr;
+  return (a.dif && a.lo_bits > 0) || a.out_scale.kind != ScaleKind::none || a.pw_op != Pointwise::none;
 }
 
 /// Input side (input = true: DIT diagonal, in_scale) or output side (DIF diagonal, out_scale, pointwise) of
@@ -254,7 +270,7 @@ PL_HD_INLINE void elementwise_phase(const PassArgs<F>& a, const Tile& tile, int 
   const std::uint32_t plane1 = plane1_offset(a.tile_bits);
   const bool diagonal = a.lo_bits > 0 && (input != Dif);
   const Scale<F>& scale = input ? a.in_scale : a.out_scale;
-  const bool pointwise = !input && a.pw_out != nullptr;
+  const bool pointwise = !input && a.pw_op != Pointwise::none;
 #if defined(__CUDA_ARCH__)
 #pragma unroll 2
 #endif
@@ -270,7 +286,7 @@ PL_HD_INLINE void elementwise_phase(const PassArgs<F>& a, const Tile& tile, int 
     F x = input ? load_global(a.data[v] + pos) : smem_load<F>(sm, plane1, slot);
     if (f.use_first) x = x * f.first;
     if (f.use_second) x = x * f.second;
-    if (pointwise) x = load_global(a.pw_a + pos) * load_global(a.pw_b + pos) - x;
+    if (pointwise) x = fused_pointwise(a, pos, x);
     if (input)
       smem_store(sm, plane1, slot, x);
     else
