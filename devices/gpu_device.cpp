@@ -258,14 +258,19 @@ std::optional<memory::Reservation> charge_with_tables(GpuDevice& g, cuda::NttEng
 }
 
 /// The automatic slot count: the most (up to kAutomaticDeviceSlots) that leave room for the first key's SRS
-/// (`keep_free`); or, when it cannot sit next to even one slot (or is streamed anyway), for the staging
-/// buffers that stream it.
+/// and constraint system (`keep_free`), or its SRS alone, whichever first sits next to one slot; or, when
+/// neither does (or the key is streamed anyway), for the staging buffers that stream it.
 std::size_t automatic_slot_count(const GpuDevice& g, std::uint64_t table_bytes, std::uint64_t per_slot,
-                                 std::uint64_t keep_free) {
+                                 std::uint64_t keep_free, std::uint64_t keep_free_srs_alone) {
   const auto fits = [&](std::size_t slots, std::uint64_t keep) {
     return table_bytes + slots * per_slot + keep <= g.vram.available();
   };
-  const std::uint64_t keep = keep_free != 0 && fits(1, keep_free) ? keep_free : srs_staging_bytes(g.options);
+  std::uint64_t keep = srs_staging_bytes(g.options);
+  for (const std::uint64_t wanted : {keep_free, keep_free_srs_alone})
+    if (wanted != 0 && fits(1, wanted)) {
+      keep = wanted;
+      break;
+    }
   for (std::size_t s = kAutomaticDeviceSlots; s > 1; --s)
     if (fits(s, keep)) return s;
   return 1;
@@ -292,8 +297,8 @@ std::unique_ptr<DeviceSlot> make_slot(GpuDevice& g, int index, std::uint64_t n, 
 }  // namespace
 
 std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
-                                               CurveId curve, HConvention convention,
-                                               std::uint64_t keep_free) {
+                                               CurveId curve, HConvention convention, std::uint64_t keep_free,
+                                               std::uint64_t keep_free_srs_alone) {
   GpuDevice& g = device_of(lane);
   cuda::DeviceGuard guard(lane.device);
   if (log_n > static_cast<unsigned>(cuda::NttEngine::max_log_n))
@@ -311,7 +316,8 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
     cuda::NttEngineOptions ntt_options = ntt_options_for(g, log_n, convention);
     auto& ntt = g.engines<C>().ntt;
     ntt = std::make_unique<cuda::BasicNttEngine<typename C::Fr>>(lane.device, ntt_options);
-    if (count == 0) count = automatic_slot_count(g, ntt->table_bytes(), per_slot + scratch, keep_free);
+    if (count == 0)
+      count = automatic_slot_count(g, ntt->table_bytes(), per_slot + scratch, keep_free, keep_free_srs_alone);
     auto charge = charge_with_tables<C>(g, ntt_options, count * (per_slot + scratch));
     table_bytes = ntt->table_bytes();
     if (!charge)

@@ -184,7 +184,7 @@ std::size_t Core::token_target() const {
   if (!key) return 0;
   std::size_t fit = 0;
   if (mode == Mode::pinned) {
-    fit = pool->slots_that_fit(key->slot_sizes);
+    fit = pool->slots_that_fit(key->usual_slot());
   } else {
     fit = static_cast<std::size_t>((host_budget->available() + ctx->counters.baseline_held.load()) /
                                    key->slot_bytes);

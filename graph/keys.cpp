@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <numeric>
 #include <string>
 #include <variant>
 
@@ -94,12 +95,16 @@ void prepare_gpus(Core& core, const KeyState& key, const groth16::BasicProvingKe
   if (!core.device_slots_ready) {
     const unsigned log_n = std::max(core.config.max_log_n, pk.log_domain_size);
     const std::uint64_t z_cap = std::max<std::uint64_t>(std::uint64_t{1} << log_n, pk.num_variables);
-    // Automatic device slots leave room for this key's SRS, unless it is streamed anyway.
-    const std::uint64_t srs_bytes =
-        core.config.srs == SrsPlacement::host ? 0 : devices::device_key_bytes(key.gpu_key());
+    // Automatic device slots leave room for this key's SRS (with its constraint system, or else alone),
+    // unless it is streamed anyway.
+    const bool streamed = core.config.srs == SrsPlacement::host;
+    devices::GpuKey srs_alone = key.gpu_key();
+    srs_alone.cs.reset();
+    const std::uint64_t srs_bytes = streamed ? 0 : devices::device_key_bytes(key.gpu_key());
+    const std::uint64_t srs_alone_bytes = streamed ? 0 : devices::device_key_bytes(srs_alone);
     for (std::size_t i = 0; i < core.gpus().size(); ++i) {
-      const auto slots =
-          devices::allocate_device_slots(*core.gpus()[i], log_n, z_cap, Curve::id, pk.convention, srs_bytes);
+      const auto slots = devices::allocate_device_slots(*core.gpus()[i], log_n, z_cap, Curve::id,
+                                                        pk.convention, srs_bytes, srs_alone_bytes);
       auto& nodes = *core.flow->gpus[i];
       if (nodes.device_tokens)
         for (devices::DeviceSlot* slot : slots) nodes.device_tokens->try_put(detail::DeviceSlotMsg{slot});
@@ -224,7 +229,7 @@ void prewarm(Core& core, const KeyState& key, std::size_t target, const std::str
   const std::size_t in_flight = core.ctx->counters.slots_in_flight.load();
   const std::size_t count = target > in_flight ? target - in_flight : 0;
   try {
-    core.pool->prewarm_slots(count, key.slot_sizes);
+    core.pool->prewarm_slots(count, key.usual_slot());
     core.pool->mark_warm();
   } catch (const Error& e) {
     PL_LOG_WARN("{}: prewarming {} slots failed ({}); they will be pinned on first use", what, count,
@@ -274,6 +279,9 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
     for (auto& lane : core.gpus()) devices::evict_device_key(*lane, key->gpu_key());
   });
   if (core.backend == Backend::cuda) place_srs(core, *key, material, what);
+  // Where the GPU evaluates a, b, c (now known), its jobs lease z alone.
+  const auto usual = key->usual_slot();
+  key->slot_bytes = std::accumulate(usual.begin(), usual.end(), std::uint64_t{0});
   const auto [target, largest] = publish(core, key, host_bytes, what);
   unload.dismiss();
 

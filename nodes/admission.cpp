@@ -5,6 +5,7 @@
 #include <proofline/nodes/stages.hpp>
 
 #include <algorithm>
+#include <optional>
 
 #include <proofline/util/error.hpp>
 
@@ -17,13 +18,47 @@ bool lease_buffers(Context& ctx, JobState& job) {
     // A key load waiting for host memory goes first: slots coming home then stay idle long enough for the
     // pool to give them up, instead of being leased again at once and starving the load.
     if (ctx.host_budget.stats().waiting > 0) return false;
-    memory::PinnedSlot* slot = ctx.pool.try_acquire_slot(key.slot_sizes);
+    // z alone when the GPU evaluates a, b, c from it: three quarters of the pinned bytes stay free. A job of
+    // such a key on the CPU (its GPU failed) keeps a, b, c in pageable memory, charged to the budget: the
+    // CPU needs no page-locked memory, and a dead GPU context can pin nothing more.
+    const bool abc = needs_host_abc(job);
+    const bool pageable_abc = abc && key.gpu_evaluates && job.gpu < 0;
+    std::optional<memory::Reservation> abc_charge;
+    if (pageable_abc) {
+      abc_charge = ctx.host_budget.try_reserve(3 * key.slot_sizes[0]);
+      if (!abc_charge) return false;
+    }
+    memory::PinnedSlot* slot =
+        ctx.pool.try_acquire_slot(abc && !pageable_abc ? std::span(key.slot_sizes) : key.z_slot());
     if (slot == nullptr) return false;
     job.slot = slot;
-    job.a = slot->as<Fr>(0);
-    job.b = slot->as<Fr>(1);
-    job.c = slot->as<Fr>(2);
-    job.z = slot->as<Fr>(3);
+    if (abc && !pageable_abc) {
+      job.a = slot->as<Fr>(0);
+      job.b = slot->as<Fr>(1);
+      job.c = slot->as<Fr>(2);
+      job.z = slot->as<Fr>(3);
+    } else {
+      job.z = slot->as<Fr>(0);
+      job.a = job.b = job.c = {};
+    }
+    if (pageable_abc) {
+      job.heap_charge = std::move(*abc_charge);
+      try {
+        job.heap_a.resize(n);
+        job.heap_b.resize(n);
+        job.heap_c.resize(n);
+      } catch (...) {
+        ctx.pool.release_slot(slot);
+        job.slot = nullptr;
+        job.heap_a = job.heap_b = job.heap_c = {};
+        job.heap_charge.reset();
+        job.a = job.b = job.c = job.z = {};
+        throw;
+      }
+      job.a = job.heap_a;
+      job.b = job.heap_b;
+      job.c = job.heap_c;
+    }
   } else {
     auto charge = ctx.host_budget.try_reserve(key.slot_bytes);
     if (!charge) return false;

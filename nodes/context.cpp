@@ -61,19 +61,23 @@ void Context::release_buffers(JobState& job) noexcept {
     }
     job.slot = nullptr;
     counters.slots_in_flight.fetch_sub(1, std::memory_order_relaxed);
+    free_heap_vectors(job);  // a, b, c of a job on the CPU beside a slot of z alone
   } else if (!job.heap_charge.empty()) {
     counters.baseline_held.fetch_sub(job.heap_charge.bytes(), std::memory_order_relaxed);
-    // Pageable vectors are freed as the old design freed them, per job, but zeroed first: freed memory goes
-    // back to the allocator (and maybe to another process) with whatever it holds.
-    wipe_witness(job);
-    job.heap_a = {};
-    job.heap_b = {};
-    job.heap_c = {};
-    job.heap_z = {};
-    job.heap_charge.reset();
+    free_heap_vectors(job);
     counters.slots_in_flight.fetch_sub(1, std::memory_order_relaxed);
   }
   job.a = job.b = job.c = job.z = {};
+}
+
+void Context::free_heap_vectors(JobState& job) noexcept {
+  // Pageable vectors are freed as the old design freed them, per job, but zeroed first: freed memory goes
+  // back to the allocator (and maybe to another process) with whatever it holds.
+  for (std::vector<Fr>* vector : {&job.heap_a, &job.heap_b, &job.heap_c, &job.heap_z}) {
+    cpu::parallel_wipe(std::span<Fr>(*vector));
+    *vector = {};
+  }
+  job.heap_charge.reset();
 }
 
 void Context::wipe_witness(JobState& job) noexcept {

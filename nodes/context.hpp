@@ -88,10 +88,12 @@ class Context {
       fail(job, stage, Errc::internal, "unknown exception");
     }
   }
-  /// Gives a job's pinned slot or pageable vectors back (idempotent).
   /// Zeroes the job's z, a, b, c (slot or pageable vectors) in parallel.
   void wipe_witness(JobState& job) noexcept;
+  /// Gives a job's pinned slot and pageable vectors back (idempotent).
   void release_buffers(JobState& job) noexcept;
+  /// Wipes and frees the job's pageable vectors and returns their budget charge.
+  void free_heap_vectors(JobState& job) noexcept;
   /// Samples the pool and queue counters into the recorder.
   void sample_counters() noexcept;
   devices::GpuLane& gpu_of(const JobState& job) { return *gpus[static_cast<std::size_t>(job.gpu)]; }

@@ -70,12 +70,20 @@ struct KeyState {
   unsigned msm_tables = 0;
   /// Slot buffer sizes in bytes: a, b, c (domain) and z (variables), in the key's scalars.
   std::array<std::uint64_t, 4> slot_sizes{};
+  /// The slot most of its jobs lease: z alone when the GPU evaluates (a quarter of a 2^n-row job's bytes),
+  /// else a, b, c and z. Tokens and the largest key are counted in it.
   std::uint64_t slot_bytes = 0;
   memory::ResidentHandle host;       ///< the host budget's charge for pk and cs while registered
   std::atomic<std::size_t> jobs{0};  ///< accepted and not yet retired
   bool removing = false;             ///< guarded by the pipeline's key lock
 
   std::uint64_t domain_size() const noexcept { return std::uint64_t{1} << log_domain_size; }
+  /// The slot of z alone (one buffer).
+  std::span<const std::uint64_t> z_slot() const noexcept { return {slot_sizes.data() + 3, 1}; }
+  /// The slot most of its jobs lease (see slot_bytes).
+  std::span<const std::uint64_t> usual_slot() const noexcept {
+    return gpu_evaluates ? z_slot() : std::span<const std::uint64_t>(slot_sizes);
+  }
   /// Whether its SRS is streamed from host memory (CurveKey::host_srs).
   bool streamed() const {
     return std::visit([](const auto& key) { return key.host_srs != nullptr; }, material);
@@ -147,7 +155,8 @@ struct JobState : std::enable_shared_from_this<JobState> {
   std::optional<JobError> error;  ///< the first failure, set by the stage holding the message
   std::uint32_t token = 0;        ///< the admission token it holds (0: none)
 
-  // Buffers: a pinned slot (pinned mode) or pageable vectors (baseline mode).
+  // Buffers: a pinned slot (pinned mode) or pageable vectors (baseline mode); in pinned mode a job on the CPU
+  // whose key has slots of z alone keeps a, b, c in pageable vectors beside that slot.
   memory::PinnedSlot* slot = nullptr;
   std::vector<Fr> heap_a, heap_b, heap_c, heap_z;
   memory::Reservation heap_charge;
@@ -172,6 +181,15 @@ struct JobState : std::enable_shared_from_this<JobState> {
                 "job " + std::to_string(id) + " is not a job of a " + std::string(Curve::name) + " key");
   }
 };
+
+/// Whether a job needs a, b and c in host memory: unless the GPU it is bound to evaluates them from z (its
+/// key's constraint system is in VRAM and its witness source does not fill them itself). A job proved again
+/// on the CPU after its GPU failed needs them.
+inline bool needs_host_abc(const JobState& job) {
+  const auto* callback = std::get_if<WitnessCallback>(&job.witness);
+  const bool fills_abc = callback != nullptr && callback->fills == WitnessCallback::Fills::witness_and_abc;
+  return !job.key->gpu_evaluates || job.gpu < 0 || fills_abc;
+}
 
 /// Calls f(key, work) with the job's key and its work in that key's curve (the Curve deduced from the
 /// key): the one step a stage body takes from the run-time curve to the templates of its curve.

@@ -117,3 +117,32 @@ TEST_CASE("pipeline/gpu/evaluate/a witness that breaks a row fails naming the ro
     CHECK(pipeline.stats().pool.bytes_leased == 0);
   }
 }
+
+TEST_CASE(
+    "pipeline/gpu/evaluate/jobs lease z alone, and a job that fills a, b, c itself leases all four and "
+    "proves") {
+  const auto& bls = synthetic_keys<Bls12_381>(12);
+  const std::uint64_t z_bytes = bls.pk->num_variables * 32, abc_bytes = 3 * bls.pk->domain_size() * 32;
+  for (const bool on_gpu : {true, false}) {
+    CAPTURE(on_gpu);
+    Pipeline pipeline = make_pipeline(gpu_config(Mode::pinned, on_gpu));
+    const KeyHandle key = pipeline.add_key(bls.spec("bls"));
+    CHECK(pipeline.stats().slot_bytes == (on_gpu ? z_bytes : z_bytes + abc_bytes));
+    // The caller's own a, b, c (the way a synthesizer without a PCE works): the GPU takes them as they are.
+    const WitnessCallback fills_all{[&bls](const WitnessTarget& t) {
+                                      groth16::synthetic_witness_into(*bls.cs, bls.options, 70,
+                                                                      t.z.unchecked());
+                                      groth16::evaluate(*bls.cs, std::span<const Fr>(t.z.unchecked()),
+                                                        t.a.unchecked(), t.b.unchecked(), t.c.unchecked());
+                                    },
+                                    WitnessCallback::Fills::witness_and_abc, CurveId::bls12_381};
+    Submission plain = pipeline.submit(synthetic_job(bls, key, 71));
+    Submission all = pipeline.submit(Job{.key = key, .witness = fills_all});
+    check_proof(bls.pvk, await_result(plain));
+    check_proof(bls.pvk, await_result(all));
+    pipeline.drain();
+    CHECK(h2d_bytes(pipeline) == (on_gpu ? 2 * z_bytes + abc_bytes : 2 * (z_bytes + abc_bytes)));
+    pipeline.shutdown();
+    CHECK(pipeline.stats().pool.bytes_leased == 0);
+  }
+}
