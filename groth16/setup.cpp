@@ -12,6 +12,7 @@
 #include <proofline/arith/random.hpp>
 #include <proofline/groth16/detail/chacha20.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/free_storage.hpp>
 
 namespace proofline::groth16 {
 
@@ -235,8 +236,8 @@ std::vector<Fr> g1_query_scalars(BasicQapColumns<Fr>& cols, const BasicTrapdoor<
           g1_scalars[layout.ic_at + j] = combined * (j < layout.ic_count ? gamma_inv : delta_inv);
         }
       });
-  cols.u = {};
-  cols.w = {};
+  free_storage(cols.u);
+  free_storage(cols.w);
   const std::span<Fr> h_scalars(g1_scalars.data() + layout.h_at, layout.h_count);
   const auto& domain = checked.domain;
   const Fr& tau_n = checked.tau_n;
@@ -330,7 +331,7 @@ BasicKeyPair<Curve> setup_from_trapdoor(const BasicConstraintSystem<Curve>& cs, 
 
   mark = std::chrono::steady_clock::now();
   BasicQapColumns<Fr> cols = qap_columns_at(cs, std::span<const Fr>(lagrange));
-  lagrange = {};
+  free_storage(lagrange);
   timings.accumulate_s = seconds_since(mark);
 
   mark = std::chrono::steady_clock::now();
@@ -340,12 +341,12 @@ BasicKeyPair<Curve> setup_from_trapdoor(const BasicConstraintSystem<Curve>& cs, 
 
   mark = std::chrono::steady_clock::now();
   std::vector<typename Curve::G1Affine> g1_points = g1_fixed_base(std::span<const Fr>(g1_scalars), options);
-  g1_scalars = {};
+  free_storage(g1_scalars);
   timings.g1_s = seconds_since(mark);
 
   mark = std::chrono::steady_clock::now();
   std::vector<typename Curve::G2Affine> g2_points = g2_fixed_base(std::span<const Fr>(cols.v), options);
-  cols.v = {};
+  free_storage(cols.v);
   timings.g2_s = seconds_since(mark);
 
   BasicKeyPair<Curve> keys =

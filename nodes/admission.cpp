@@ -8,6 +8,7 @@
 #include <optional>
 
 #include <proofline/util/error.hpp>
+#include <proofline/util/free_storage.hpp>
 
 namespace proofline::nodes {
 
@@ -50,7 +51,7 @@ bool lease_buffers(Context& ctx, JobState& job) {
       } catch (...) {
         ctx.pool.release_slot(slot);
         job.slot = nullptr;
-        job.heap_a = job.heap_b = job.heap_c = {};
+        for (std::vector<Fr>* vector : {&job.heap_a, &job.heap_b, &job.heap_c}) free_storage(*vector);
         job.heap_charge.reset();
         job.a = job.b = job.c = job.z = {};
         throw;
@@ -69,7 +70,8 @@ bool lease_buffers(Context& ctx, JobState& job) {
       job.heap_c.resize(n);
       job.heap_z.resize(key.num_variables);
     } catch (...) {
-      job.heap_a = job.heap_b = job.heap_c = job.heap_z = {};
+      for (std::vector<Fr>* vector : {&job.heap_a, &job.heap_b, &job.heap_c, &job.heap_z})
+        free_storage(*vector);
       throw;  // the charge goes back with `charge`
     }
     job.heap_charge = std::move(*charge);

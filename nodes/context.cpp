@@ -1,6 +1,7 @@
 #include <proofline/nodes/context.hpp>
 
 #include <proofline/cpu/parallel_wipe.hpp>
+#include <proofline/util/free_storage.hpp>
 #include <proofline/util/logging.hpp>
 
 namespace proofline::nodes {
@@ -75,7 +76,7 @@ void Context::free_heap_vectors(JobState& job) noexcept {
   // back to the allocator (and maybe to another process) with whatever it holds.
   for (std::vector<Fr>* vector : {&job.heap_a, &job.heap_b, &job.heap_c, &job.heap_z}) {
     cpu::parallel_wipe(std::span<Fr>(*vector));
-    *vector = {};
+    free_storage(*vector);
   }
   job.heap_charge.reset();
 }
