@@ -109,7 +109,7 @@ void run(Context& ctx, JobState& job, const CurveKey<Curve>& key, CurveWork<Curv
   job.witness_checked = ctx.settings.check_witness && (!evaluate || key.cs->c.has_value());
   // On a GPU that holds the key's constraint system, a, b, c are made there from z and the rows checked there
   // (gpu_done reads the verdict); a job proved again on the CPU after its GPU died evaluates here.
-  job.evaluate_on_gpu = evaluate && state.gpu_evaluates && job.gpu >= 0;
+  job.evaluate_on_gpu = !needs_host_abc(job);  // what admission leased the slot for
   if (!job.evaluate_on_gpu && a.size() != state.domain_size())
     throw Error(Errc::internal, "job " + std::to_string(job.id) + " leased a slot without a, b and c");
   if (!job.evaluate_on_gpu) {
