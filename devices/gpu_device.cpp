@@ -257,23 +257,41 @@ std::optional<memory::Reservation> charge_with_tables(GpuDevice& g, cuda::NttEng
   return charge;
 }
 
-/// The automatic slot count: the most (up to kAutomaticDeviceSlots) that leave room for the first key's SRS
-/// and constraint system (`keep_free`), or its SRS alone, whichever first sits next to one slot; or, when
-/// neither does (or the key is streamed anyway), for the staging buffers that stream it.
-std::size_t automatic_slot_count(const GpuDevice& g, std::uint64_t table_bytes, std::uint64_t per_slot,
-                                 std::uint64_t keep_free, std::uint64_t keep_free_srs_alone) {
-  const auto fits = [&](std::size_t slots, std::uint64_t keep) {
-    return table_bytes + slots * per_slot + keep <= g.vram.available();
+/// The automatic device-slot plan: how many slots, and whether the NTT's top-pass table stays.
+struct SlotPlan {
+  std::size_t count = 1;
+  bool top_table = true;
+};
+
+/// The most slots (up to kAutomaticDeviceSlots) that leave room for what the first key wants in VRAM, in this
+/// order of preference: its SRS and constraint system (`keep_free`) with the NTT's top-pass table
+/// (`top_table_bytes` of `table_bytes`), then without that table (a few percent of an NTT, where evaluating
+/// a, b, c on the GPU saves the host a job's evaluation and three quarters of its copy), then its SRS alone
+/// with and without the table; where none sits next to one slot (or the key is streamed anyway), room for
+/// the staging buffers that stream it.
+SlotPlan automatic_slot_plan(const GpuDevice& g, std::uint64_t table_bytes, std::uint64_t top_table_bytes,
+                             std::uint64_t per_slot, std::uint64_t keep_free,
+                             std::uint64_t keep_free_srs_alone) {
+  const auto fits = [&](std::size_t slots, std::uint64_t keep, bool top) {
+    return table_bytes - (top ? 0 : top_table_bytes) + slots * per_slot + keep <= g.vram.available();
   };
   std::uint64_t keep = srs_staging_bytes(g.options);
-  for (const std::uint64_t wanted : {keep_free, keep_free_srs_alone})
-    if (wanted != 0 && fits(1, wanted)) {
+  bool top = true;
+  for (const std::uint64_t wanted : {keep_free, keep_free_srs_alone}) {
+    if (wanted == 0) continue;
+    if (fits(1, wanted, true) || (top_table_bytes != 0 && fits(1, wanted, false))) {
       keep = wanted;
+      top = fits(1, wanted, true);
       break;
     }
+  }
+  SlotPlan plan{1, top};
   for (std::size_t s = kAutomaticDeviceSlots; s > 1; --s)
-    if (fits(s, keep)) return s;
-  return 1;
+    if (fits(s, keep, top)) {
+      plan.count = s;
+      break;
+    }
+  return plan;
 }
 
 std::unique_ptr<DeviceSlot> make_slot(GpuDevice& g, int index, std::uint64_t n, std::uint64_t z_cap,
@@ -316,8 +334,21 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
     cuda::NttEngineOptions ntt_options = ntt_options_for(g, log_n, convention);
     auto& ntt = g.engines<C>().ntt;
     ntt = std::make_unique<cuda::BasicNttEngine<typename C::Fr>>(lane.device, ntt_options);
-    if (count == 0)
-      count = automatic_slot_count(g, ntt->table_bytes(), per_slot + scratch, keep_free, keep_free_srs_alone);
+    if (count == 0) {
+      // Both directions' top-pass diagonal: n entries each.
+      const std::uint64_t top_bytes = ntt_options.top_diagonals.empty() ? 0 : 2 * n * sizeof(typename C::Fr);
+      const SlotPlan plan = automatic_slot_plan(g, ntt->table_bytes(), top_bytes, per_slot + scratch,
+                                                keep_free, keep_free_srs_alone);
+      count = plan.count;
+      if (!plan.top_table) {
+        ntt_options.top_diagonals.clear();
+        ntt = std::make_unique<cuda::BasicNttEngine<typename C::Fr>>(lane.device, ntt_options);
+        PL_LOG_INFO(
+            "{}: the {} NTT's top-pass table ({}) gives its VRAM to the first key's SRS and constraint "
+            "system",
+            gpu_name(lane), C::name, format_size(top_bytes));
+      }
+    }
     auto charge = charge_with_tables<C>(g, ntt_options, count * (per_slot + scratch));
     table_bytes = ntt->table_bytes();
     if (!charge)

@@ -146,3 +146,40 @@ TEST_CASE(
     CHECK(pipeline.stats().pool.bytes_leased == 0);
   }
 }
+
+TEST_CASE("pipeline/gpu/evaluate/automatic device slots give up the NTT's top-pass table before the GPU's "
+          "evaluation") {
+  const auto& bls = synthetic_keys<Bls12_381>(14);
+  const std::uint64_t top_table = std::uint64_t{64} << 14;  // both directions' 2^14 entries
+  // VRAM in use after add_key, whether the GPU evaluates the key's jobs (its slots hold z alone), the NTT table
+  // bytes; two jobs proved and verified.
+  struct Seen {
+    std::uint64_t used = 0;
+    bool gpu_evaluates = false;
+    std::size_t slots = 0;
+  };
+  const auto run = [&](std::size_t slots, std::optional<std::uint64_t> vram) {
+    graph::test::TestConfig config = gpu_config(Mode::pinned, true);
+    config.msm_tables = false;
+    config.device_slots = slots;
+    config.vram_budget = vram;
+    Pipeline pipeline = make_pipeline(config);
+    const KeyHandle key = pipeline.add_key(bls.spec("bls"));
+    const PipelineStats stats = pipeline.stats();
+    const Seen seen{stats.gpus[0].vram.used, stats.slot_bytes == bls.pk->num_variables * 32,
+                    stats.gpus[0].device_slots};
+    Submission first = pipeline.submit(synthetic_job(bls, key, 80));
+    Submission second = pipeline.submit(synthetic_job(bls, key, 81));
+    check_proof(bls.pvk, await_result(first));
+    check_proof(bls.pvk, await_result(second));
+    pipeline.shutdown();
+    return seen;
+  };
+  const Seen roomy = run(1, std::nullopt);  // one slot, the table, the SRS and the constraint system
+  REQUIRE(roomy.gpu_evaluates);
+  // Half the table short: the automatic plan keeps one slot and the evaluation, and leaves the table out.
+  const Seen tight = run(0, roomy.used - top_table / 2);
+  CHECK(tight.slots == 1);
+  CHECK(tight.gpu_evaluates);
+  CHECK(tight.used == roomy.used - top_table);
+}
