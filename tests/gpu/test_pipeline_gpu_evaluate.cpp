@@ -147,12 +147,13 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("pipeline/gpu/evaluate/automatic device slots give up the NTT's top-pass table before the GPU's "
-          "evaluation") {
+TEST_CASE(
+    "pipeline/gpu/evaluate/automatic device slots give up the NTT's top-pass table before the GPU's "
+    "evaluation") {
   const auto& bls = synthetic_keys<Bls12_381>(14);
   const std::uint64_t top_table = std::uint64_t{64} << 14;  // both directions' 2^14 entries
-  // VRAM in use after add_key, whether the GPU evaluates the key's jobs (its slots hold z alone), the NTT table
-  // bytes; two jobs proved and verified.
+  // VRAM in use after add_key, whether the GPU evaluates the key's jobs (its slots hold z alone), the NTT
+  // table bytes; two jobs proved and verified.
   struct Seen {
     std::uint64_t used = 0;
     bool gpu_evaluates = false;
