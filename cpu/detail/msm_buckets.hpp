@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <proofline/arith/curve.hpp>
+#include <proofline/cpu/detail/ifma_batch.hpp>
 
 namespace proofline::cpu::detail {
 
@@ -157,6 +158,82 @@ class AffineBuckets {
 
   void flush() {
     if (queued_ == 0) return;
+    if (!flush_with_ifma()) flush_scalar();
+    queued_ = 0;
+    if (++stamp_ == 0) {  // wrapped (after 2^32 batches): forget the old stamps
+      for (std::uint32_t& state : state_) state = state == kEmpty ? kEmpty : kFull;
+      stamp_ = kFirstStamp;
+    }
+  }
+
+  /// Base fields of 4 or 6 limbs (G1 of both curves; G2's Fp2 stays scalar).
+  static constexpr bool kIfmaField = [] {
+    if constexpr (requires {
+                    Field::N;
+                    Field::modulus;
+                  })
+      return Field::N == 4 || Field::N == 6;
+    else
+      return false;
+  }();
+
+  /// Inverts eight elements in place with one inversion (Montgomery's trick).
+  static void invert_eight(std::uint64_t* values) {
+    if constexpr (kIfmaField) {
+      constexpr std::size_t n = Field::N;
+      Field elements[8], prefix[8];
+      for (std::size_t k = 0; k < 8; ++k)
+        for (std::size_t q = 0; q < n; ++q) elements[k].limb[q] = values[k * n + q];
+      Field product = Field::one();
+      for (std::size_t k = 0; k < 8; ++k) {
+        prefix[k] = product;
+        product *= elements[k];
+      }
+      Field inverse = product.inverse();
+      for (std::size_t k = 8; k-- > 0;) {
+        const Field element_inverse = inverse * prefix[k];
+        inverse *= elements[k];
+        for (std::size_t q = 0; q < n; ++q) values[k * n + q] = element_inverse.limb[q];
+      }
+    }
+  }
+
+  /// The batch eight additions at a time with AVX-512 IFMA where the CPU has it; false (nothing done) for
+  /// other fields, CPUs, or a batch with a doubling in it.
+  bool flush_with_ifma() {
+    if constexpr (!kIfmaField) {
+      return false;
+    } else {
+      if (!ifma_enabled()) return false;
+      for (std::size_t i = 0; i < queued_; ++i)
+        if (queue_[i].doubling) return false;
+      lanes_.bucket_x.resize(queued_);
+      lanes_.bucket_y.resize(queued_);
+      lanes_.point_x.resize(queued_);
+      lanes_.point_y.resize(queued_);
+      for (std::size_t i = 0; i < queued_; ++i) {
+        Affine& bucket = buckets_[queue_[i].bucket];
+        lanes_.bucket_x[i] = bucket.x.limb;
+        lanes_.bucket_y[i] = bucket.y.limb;
+        lanes_.point_x[i] = queue_[i].point.x.limb;
+        lanes_.point_y[i] = queue_[i].point.y.limb;
+      }
+      lanes_.scratch.resize(ifma_scratch_words(queued_, Field::N));
+      static const IfmaModulus modulus = [] {
+        IfmaModulus m;
+        m.limbs64 = Field::N;
+        for (std::size_t q = 0; q < Field::N; ++q) m.p[q] = Field::modulus.limb[q];
+        return m;
+      }();
+      ifma_add_batch(modulus,
+                     BatchPoints{lanes_.bucket_x.data(), lanes_.bucket_y.data(), lanes_.point_x.data(),
+                                 lanes_.point_y.data()},
+                     queued_, &invert_eight, lanes_.scratch.data());
+      return true;
+    }
+  }
+
+  void flush_scalar() {
     Field product = Field::one();
     for (std::size_t i = 0; i < queued_; ++i) {
       prefix_[i] = product;
@@ -181,12 +258,14 @@ class AffineBuckets {
       current.y = lambda * (current.x - x3) - current.y;
       current.x = x3;
     }
-    queued_ = 0;
-    if (++stamp_ == 0) {  // wrapped (after 2^32 batches): forget the old stamps
-      for (std::uint32_t& state : state_) state = state == kEmpty ? kEmpty : kFull;
-      stamp_ = kFirstStamp;
-    }
   }
+
+  /// The IFMA flush's pointer lists and scratch, kept between batches.
+  struct IfmaLanes {
+    std::vector<std::uint64_t*> bucket_x, bucket_y;
+    std::vector<const std::uint64_t*> point_x, point_y;
+    std::vector<std::uint64_t> scratch;
+  };
 
   std::unique_ptr<Affine[]> buckets_;  // valid where state_ is not kEmpty
   std::size_t capacity_ = 0;
@@ -197,6 +276,7 @@ class AffineBuckets {
   std::vector<Field> prefix_;  // prefix_[i] = product of the denominators before entry i
   std::size_t batch_ = 1, queued_ = 0;
   std::uint32_t stamp_ = kFirstStamp;
+  IfmaLanes lanes_;
 };
 
 /// Σ points by pairwise affine additions, every level's additions sharing one inversion. Pairs P + P double,
