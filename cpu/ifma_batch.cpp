@@ -204,80 +204,144 @@ PL_IFMA_INLINE void store(const Lanes<N, L>& c, const Vec<L>& x, std::uint64_t* 
     for (int q = 0; q < N; ++q) at[lane][q] = words[q][lane];
 }
 
+/// An element of Fp (D = 1) or Fp2 = Fp[u]/(u^2 + 1) (D = 2), eight lanes.
+template <int L, int D>
+struct Elem {
+  Vec<L> c[D];
+};
+
 template <int N, int L>
+PL_IFMA_INLINE Vec<L> add(const Lanes<N, L>& c, const Vec<L>& a, const Vec<L>& b) {
+  Vec<L> r;
+  for (int j = 0; j < L; ++j) r.v[j] = _mm512_add_epi64(a.v[j], b.v[j]);
+  normalise(r);
+  return subtract_if_not_below(r, c.p2);
+}
+
+template <int N, int L, int D>
+PL_IFMA_INLINE Elem<L, D> sub(const Lanes<N, L>& c, const Elem<L, D>& a, const Elem<L, D>& b) {
+  Elem<L, D> r;
+  for (int k = 0; k < D; ++k) r.c[k] = sub(c, a.c[k], b.c[k]);
+  return r;
+}
+
+/// Fp2: Karatsuba, (a0 + a1 u)(b0 + b1 u) = a0 b0 − a1 b1 + ((a0 + a1)(b0 + b1) − a0 b0 − a1 b1) u.
+template <int N, int L, int D>
+PL_IFMA_INLINE Elem<L, D> mul(const Lanes<N, L>& c, const Elem<L, D>& a, const Elem<L, D>& b) {
+  Elem<L, D> r;
+  if constexpr (D == 1) {
+    r.c[0] = mul(c, a.c[0], b.c[0]);
+  } else {
+    const Vec<L> v0 = mul(c, a.c[0], b.c[0]), v1 = mul(c, a.c[1], b.c[1]);
+    const Vec<L> s = mul(c, add(c, a.c[0], a.c[1]), add(c, b.c[0], b.c[1]));
+    r.c[0] = sub(c, v0, v1);
+    r.c[1] = sub(c, sub(c, s, v0), v1);
+  }
+  return r;
+}
+
+/// One coordinate (D components) of eight points.
+template <int N, int L, int D, class Word>
+PL_IFMA_INLINE Elem<L, D> load_elem(Word* const (*at)[8]) {
+  Elem<L, D> r;
+  for (int k = 0; k < D; ++k) r.c[k] = load<N, L>(at[k]);
+  return r;
+}
+
+template <int N, int L, int D>
+PL_IFMA_INLINE void store_elem(const Lanes<N, L>& c, const Elem<L, D>& x, std::uint64_t* const (*at)[8]) {
+  for (int k = 0; k < D; ++k) store<N, L>(c, x.c[k], at[k]);
+}
+
+/// An element kept in (or fetched from) the scratch rows.
+template <int L, int D>
+PL_IFMA_INLINE void keep(__m512i* to, const Elem<L, D>& x) {
+  for (int k = 0; k < D; ++k)
+    for (int j = 0; j < L; ++j) _mm512_storeu_si512(to + k * L + j, x.c[k].v[j]);
+}
+template <int L, int D>
+PL_IFMA_INLINE Elem<L, D> fetch(const __m512i* from) {
+  Elem<L, D> x;
+  for (int k = 0; k < D; ++k)
+    for (int j = 0; j < L; ++j) x.c[k].v[j] = _mm512_loadu_si512(from + k * L + j);
+  return x;
+}
+
+template <int N, int L, int D>
 PL_IFMA_TARGET void add_batch(const IfmaModulus& modulus, const BatchPoints& points, std::size_t count,
                               InvertEight invert, std::uint64_t* scratch) {
   const Lanes<N, L> c(modulus.p);
   const std::size_t rows = (count + 7) / 8;
   // Lanes past `count` add a dummy point (x = 1) to a dummy bucket (the origin): a nonzero denominator.
-  std::uint64_t dummy_bucket_x[N] = {}, dummy_bucket_y[N] = {}, dummy_point_x[N] = {}, dummy_point_y[N] = {};
+  std::uint64_t zeros[N] = {}, one64[N] = {};
+  std::uint64_t dummy_bucket[2][D][N] = {};
   {
     alignas(64) std::uint64_t one_words[N][8];
     Vec<L> one;
     for (int j = 0; j < L; ++j) one.v[j] = c.one[j];
     to_words<N, L>(one, one_words);
-    for (int q = 0; q < N; ++q) dummy_point_x[q] = one_words[q][0];
+    for (int q = 0; q < N; ++q) one64[q] = one_words[q][0];
   }
-  // The eight entries of row r (dummies past `count`).
+  // The eight entries of row r (dummies past `count`): [x or y][component][lane].
   struct Row {
-    std::uint64_t *bx[8], *by[8];
-    const std::uint64_t *px[8], *py[8];
+    std::uint64_t* bucket[2][D][8];
+    const std::uint64_t* point[2][D][8];
   };
   const auto row = [&](std::size_t r) {
     Row out;
     for (std::size_t lane = 0; lane < 8; ++lane) {
       const std::size_t k = 8 * r + lane;
       const bool real = k < count;
-      out.bx[lane] = real ? points.bucket_x[k] : dummy_bucket_x;
-      out.by[lane] = real ? points.bucket_y[k] : dummy_bucket_y;
-      out.px[lane] = real ? points.point_x[k] : dummy_point_x;
-      out.py[lane] = real ? points.point_y[k] : dummy_point_y;
+      for (int xy = 0; xy < 2; ++xy)
+        for (int part = 0; part < D; ++part) {
+          out.bucket[xy][part][lane] = real ? points.bucket[xy][part][k] : dummy_bucket[xy][part];
+          out.point[xy][part][lane] =
+              real ? points.point[xy][part][k] : (xy == 0 && part == 0 ? one64 : zeros);
+        }
     }
     return out;
   };
-  // Per row: the prefix product before it and its denominator, L vectors each.
+  // Per row: the prefix product before it and its denominator, D·L vectors each.
   __m512i* prefix = reinterpret_cast<__m512i*>(scratch);
-  __m512i* denominators = prefix + rows * L;
+  __m512i* denominators = prefix + rows * D * L;
 
-  Vec<L> product;
-  for (int j = 0; j < L; ++j) product.v[j] = c.one[j];
+  Elem<L, D> product;
+  for (int k = 0; k < D; ++k)
+    for (int j = 0; j < L; ++j) product.c[k].v[j] = k == 0 ? c.one[j] : _mm512_setzero_si512();
   for (std::size_t r = 0; r < rows; ++r) {
     const Row e = row(r);
-    const Vec<L> d = sub(c, load<N, L>(e.px), load<N, L>(e.bx));
-    for (int j = 0; j < L; ++j) {
-      _mm512_storeu_si512(prefix + r * L + j, product.v[j]);
-      _mm512_storeu_si512(denominators + r * L + j, d.v[j]);
-    }
+    const Elem<L, D> d = sub(c, load_elem<N, L, D>(e.point[0]), load_elem<N, L, D>(e.bucket[0]));
+    keep<L, D>(prefix + r * D * L, product);
+    keep<L, D>(denominators + r * D * L, d);
     product = mul(c, product, d);
   }
 
   // The eight chains' totals, inverted by the caller, back into lanes.
-  alignas(64) std::uint64_t words[N][8];
-  to_words<N, L>(subtract_if_not_below(product, c.p), words);
-  std::uint64_t totals[8 * N];
-  for (int lane = 0; lane < 8; ++lane)
-    for (int q = 0; q < N; ++q) totals[lane * N + q] = words[q][lane];
+  std::uint64_t totals[8 * D * N];
+  for (int k = 0; k < D; ++k) {
+    alignas(64) std::uint64_t words[N][8];
+    to_words<N, L>(subtract_if_not_below(product.c[k], c.p), words);
+    for (int lane = 0; lane < 8; ++lane)
+      for (int q = 0; q < N; ++q) totals[(lane * D + k) * N + q] = words[q][lane];
+  }
   invert(totals);
-  const std::uint64_t* total_at[8];
-  for (int lane = 0; lane < 8; ++lane) total_at[lane] = totals + lane * N;
-  Vec<L> inverse = load<N, L>(total_at);
+  const std::uint64_t* total_at[D][8];
+  for (int k = 0; k < D; ++k)
+    for (int lane = 0; lane < 8; ++lane) total_at[k][lane] = totals + (lane * D + k) * N;
+  Elem<L, D> inverse = load_elem<N, L, D>(total_at);
 
   for (std::size_t r = rows; r-- > 0;) {
     const Row e = row(r);
-    Vec<L> before, d;
-    for (int j = 0; j < L; ++j) {
-      before.v[j] = _mm512_loadu_si512(prefix + r * L + j);
-      d.v[j] = _mm512_loadu_si512(denominators + r * L + j);
-    }
-    const Vec<L> d_inverse = mul(c, inverse, before);
+    const Elem<L, D> before = fetch<L, D>(prefix + r * D * L), d = fetch<L, D>(denominators + r * D * L);
+    const Elem<L, D> d_inverse = mul(c, inverse, before);
     inverse = mul(c, inverse, d);
-    const Vec<L> x1 = load<N, L>(e.bx), y1 = load<N, L>(e.by);
-    const Vec<L> x2 = load<N, L>(e.px), y2 = load<N, L>(e.py);
-    const Vec<L> lambda = mul(c, sub(c, y2, y1), d_inverse);
-    const Vec<L> x3 = sub(c, sub(c, mul(c, lambda, lambda), x1), x2);
-    const Vec<L> y3 = sub(c, mul(c, lambda, sub(c, x1, x3)), y1);
-    store<N, L>(c, x3, e.bx);
-    store<N, L>(c, y3, e.by);
+    const Elem<L, D> x1 = load_elem<N, L, D>(e.bucket[0]), y1 = load_elem<N, L, D>(e.bucket[1]);
+    const Elem<L, D> x2 = load_elem<N, L, D>(e.point[0]), y2 = load_elem<N, L, D>(e.point[1]);
+    const Elem<L, D> lambda = mul(c, sub(c, y2, y1), d_inverse);
+    const Elem<L, D> x3 = sub(c, sub(c, mul(c, lambda, lambda), x1), x2);
+    const Elem<L, D> y3 = sub(c, mul(c, lambda, sub(c, x1, x3)), y1);
+    store_elem<N, L, D>(c, x3, e.bucket[0]);
+    store_elem<N, L, D>(c, y3, e.bucket[1]);
   }
 }
 
@@ -293,18 +357,20 @@ bool ifma_enabled() {
   return use;
 }
 
-std::size_t ifma_scratch_words(std::size_t count, std::size_t limbs64) {
+std::size_t ifma_scratch_words(std::size_t count, std::size_t limbs64, std::size_t degree) {
   const std::size_t limbs52 = limbs64 == 4 ? 5 : 8;
-  return 2 * ((count + 7) / 8) * limbs52 * 8;
+  return 2 * ((count + 7) / 8) * degree * limbs52 * 8;
 }
 
 void ifma_add_batch(const IfmaModulus& modulus, const BatchPoints& points, std::size_t count,
                     InvertEight invert, std::uint64_t* scratch) {
   if (count == 0) return;
   if (modulus.limbs64 == 4)
-    add_batch<4, 5>(modulus, points, count, invert, scratch);
+    points.degree == 1 ? add_batch<4, 5, 1>(modulus, points, count, invert, scratch)
+                       : add_batch<4, 5, 2>(modulus, points, count, invert, scratch);
   else
-    add_batch<6, 8>(modulus, points, count, invert, scratch);
+    points.degree == 1 ? add_batch<6, 8, 1>(modulus, points, count, invert, scratch)
+                       : add_batch<6, 8, 2>(modulus, points, count, invert, scratch);
 }
 
 #else  // not x86-64: never enabled
@@ -312,7 +378,7 @@ void ifma_add_batch(const IfmaModulus& modulus, const BatchPoints& points, std::
 bool ifma_enabled() {
   return false;
 }
-std::size_t ifma_scratch_words(std::size_t, std::size_t) {
+std::size_t ifma_scratch_words(std::size_t, std::size_t, std::size_t) {
   return 0;
 }
 void ifma_add_batch(const IfmaModulus&, const BatchPoints&, std::size_t, InvertEight, std::uint64_t*) {}

@@ -27,24 +27,25 @@ struct IfmaModulus {
   std::uint64_t p[6] = {};  ///< the modulus, 64-bit limbs, least significant first
 };
 
-/// Inverts eight field elements in place (8 x N limbs, Montgomery form, fully reduced, none zero).
+/// Inverts eight field elements in place (8 x degree x N limbs, element by element, components c0 then c1;
+/// Montgomery form, fully reduced, none zero).
 using InvertEight = void (*)(std::uint64_t* values);
 
-/// The coordinates of a batch's additions: entry k adds (point_x[k], point_y[k]) to the bucket at
-/// (bucket_x[k], bucket_y[k]); each pointer addresses one field element's N limbs.
+/// The coordinates of a batch's additions: entry k adds the point at point[x or y][component][k] to the
+/// bucket at bucket[..][..][k]; each pointer addresses one base-field element's N limbs. `degree` 1:
+/// coordinates in Fp (component 0 only); 2: in Fp2 = Fp[u]/(u^2 + 1), components c0 and c1.
 struct BatchPoints {
-  std::uint64_t* const* bucket_x;
-  std::uint64_t* const* bucket_y;
-  const std::uint64_t* const* point_x;
-  const std::uint64_t* const* point_y;
+  std::size_t degree = 1;
+  std::uint64_t* const* bucket[2][2] = {};
+  const std::uint64_t* const* point[2][2] = {};
 };
 
 /// bucket[k] += point[k] for k < count, affine points in Montgomery form, fully reduced, the x coordinates
 /// different (no doubling, no P + (−P)); buckets are written in place. `scratch` holds at least
-/// ifma_scratch_words(count, N) words.
+/// ifma_scratch_words(count, N, degree) words.
 void ifma_add_batch(const IfmaModulus& modulus, const BatchPoints& points, std::size_t count,
                     InvertEight invert, std::uint64_t* scratch);
 
-std::size_t ifma_scratch_words(std::size_t count, std::size_t limbs64);
+std::size_t ifma_scratch_words(std::size_t count, std::size_t limbs64, std::size_t degree);
 
 }  // namespace proofline::cpu::detail

@@ -57,6 +57,16 @@ class XyzzBuckets {
   std::vector<Xyzz> buckets_;
 };
 
+/// A field's base field for the IFMA lanes: Fp2's Base, or the field itself.
+template <class F, bool Extension>
+struct IfmaBase {
+  using type = F;
+};
+template <class F>
+struct IfmaBase<F, true> {
+  using type = typename F::Base;
+};
+
 template <class Curve>
 class AffineBuckets {
  public:
@@ -166,24 +176,41 @@ class AffineBuckets {
     }
   }
 
-  /// Base fields of 4 or 6 limbs (G1 of both curves; G2's Fp2 stays scalar).
-  static constexpr bool kIfmaField = [] {
-    if constexpr (requires {
-                    Field::N;
-                    Field::modulus;
-                  })
-      return Field::N == 4 || Field::N == 6;
-    else
-      return false;
-  }();
+  /// The IFMA lanes' view of Field: a base field of 4 or 6 limbs (G1) or Fp2 over one (G2).
+  struct IfmaView {
+    static constexpr std::size_t degree = [] {
+      if constexpr (requires {
+                      Field::N;
+                      Field::modulus;
+                    })
+        return Field::N == 4 || Field::N == 6 ? 1 : 0;
+      else if constexpr (requires {
+                           Field::Base::N;
+                           Field::Base::modulus;
+                         })
+        return Field::Base::N == 4 || Field::Base::N == 6 ? 2 : 0;
+      else
+        return 0;
+    }();
+    using Base = typename IfmaBase<Field, degree == 2>::type;
+    static Base& part(Field& x, std::size_t k) {
+      if constexpr (degree == 2)
+        return k == 0 ? x.c0 : x.c1;
+      else
+        return x;
+    }
+    static const Base& part(const Field& x, std::size_t k) { return part(const_cast<Field&>(x), k); }
+  };
 
   /// Inverts eight elements in place with one inversion (Montgomery's trick).
   static void invert_eight(std::uint64_t* values) {
-    if constexpr (kIfmaField) {
-      constexpr std::size_t n = Field::N;
+    if constexpr (IfmaView::degree != 0) {
+      constexpr std::size_t n = IfmaView::Base::N, d = IfmaView::degree;
       Field elements[8], prefix[8];
       for (std::size_t k = 0; k < 8; ++k)
-        for (std::size_t q = 0; q < n; ++q) elements[k].limb[q] = values[k * n + q];
+        for (std::size_t c = 0; c < d; ++c)
+          for (std::size_t q = 0; q < n; ++q)
+            IfmaView::part(elements[k], c).limb[q] = values[(k * d + c) * n + q];
       Field product = Field::one();
       for (std::size_t k = 0; k < 8; ++k) {
         prefix[k] = product;
@@ -193,7 +220,9 @@ class AffineBuckets {
       for (std::size_t k = 8; k-- > 0;) {
         const Field element_inverse = inverse * prefix[k];
         inverse *= elements[k];
-        for (std::size_t q = 0; q < n; ++q) values[k * n + q] = element_inverse.limb[q];
+        for (std::size_t c = 0; c < d; ++c)
+          for (std::size_t q = 0; q < n; ++q)
+            values[(k * d + c) * n + q] = IfmaView::part(element_inverse, c).limb[q];
       }
     }
   }
@@ -201,34 +230,38 @@ class AffineBuckets {
   /// The batch eight additions at a time with AVX-512 IFMA where the CPU has it; false (nothing done) for
   /// other fields, CPUs, or a batch with a doubling in it.
   bool flush_with_ifma() {
-    if constexpr (!kIfmaField) {
+    if constexpr (IfmaView::degree == 0) {
       return false;
     } else {
       if (!ifma_enabled()) return false;
       for (std::size_t i = 0; i < queued_; ++i)
         if (queue_[i].doubling) return false;
-      lanes_.bucket_x.resize(queued_);
-      lanes_.bucket_y.resize(queued_);
-      lanes_.point_x.resize(queued_);
-      lanes_.point_y.resize(queued_);
-      for (std::size_t i = 0; i < queued_; ++i) {
-        Affine& bucket = buckets_[queue_[i].bucket];
-        lanes_.bucket_x[i] = bucket.x.limb;
-        lanes_.bucket_y[i] = bucket.y.limb;
-        lanes_.point_x[i] = queue_[i].point.x.limb;
-        lanes_.point_y[i] = queue_[i].point.y.limb;
-      }
-      lanes_.scratch.resize(ifma_scratch_words(queued_, Field::N));
+      constexpr std::size_t d = IfmaView::degree;
+      BatchPoints points;
+      points.degree = d;
+      for (std::size_t xy = 0; xy < 2; ++xy)
+        for (std::size_t c = 0; c < d; ++c) {
+          auto& buckets = lanes_.bucket[xy][c];
+          auto& queued = lanes_.point[xy][c];
+          buckets.resize(queued_);
+          queued.resize(queued_);
+          for (std::size_t i = 0; i < queued_; ++i) {
+            Affine& bucket = buckets_[queue_[i].bucket];
+            const Affine& point = queue_[i].point;
+            buckets[i] = IfmaView::part(xy == 0 ? bucket.x : bucket.y, c).limb;
+            queued[i] = IfmaView::part(xy == 0 ? point.x : point.y, c).limb;
+          }
+          points.bucket[xy][c] = buckets.data();
+          points.point[xy][c] = queued.data();
+        }
+      lanes_.scratch.resize(ifma_scratch_words(queued_, IfmaView::Base::N, d));
       static const IfmaModulus modulus = [] {
         IfmaModulus m;
-        m.limbs64 = Field::N;
-        for (std::size_t q = 0; q < Field::N; ++q) m.p[q] = Field::modulus.limb[q];
+        m.limbs64 = IfmaView::Base::N;
+        for (std::size_t q = 0; q < IfmaView::Base::N; ++q) m.p[q] = IfmaView::Base::modulus.limb[q];
         return m;
       }();
-      ifma_add_batch(modulus,
-                     BatchPoints{lanes_.bucket_x.data(), lanes_.bucket_y.data(), lanes_.point_x.data(),
-                                 lanes_.point_y.data()},
-                     queued_, &invert_eight, lanes_.scratch.data());
+      ifma_add_batch(modulus, points, queued_, &invert_eight, lanes_.scratch.data());
       return true;
     }
   }
@@ -262,8 +295,8 @@ class AffineBuckets {
 
   /// The IFMA flush's pointer lists and scratch, kept between batches.
   struct IfmaLanes {
-    std::vector<std::uint64_t*> bucket_x, bucket_y;
-    std::vector<const std::uint64_t*> point_x, point_y;
+    std::vector<std::uint64_t*> bucket[2][2];  // [x or y][component]
+    std::vector<const std::uint64_t*> point[2][2];
     std::vector<std::uint64_t> scratch;
   };
 

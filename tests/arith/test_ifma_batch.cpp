@@ -1,12 +1,15 @@
 // The CPU MSM's batch-affine additions eight at a time with AVX-512 IFMA (cpu/detail/ifma_batch.hpp) against
-// the curve's own additions: G1 of BLS12-381 (6-limb Fp) and BN254 (4-limb Fp), batches of 1 to 129 (partial
-// rows of eight, several rows), fresh random points and the generator with its double. Skipped where the CPU
-// lacks AVX-512 IFMA; there the scalar flush is what the MSM tests exercise.
+// the curve's own additions: G1 and G2 of BLS12-381 (6-limb Fp) and BN254 (4-limb Fp), batches of 1 to 129
+// (partial rows of eight, several rows), fresh random points and the generator with its double. Skipped where
+// the CPU lacks AVX-512 IFMA; there the scalar flush is what the MSM tests exercise.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include <proofline/arith/bn254/fr.hpp>
@@ -22,14 +25,27 @@ using namespace proofline::test_support;
 
 namespace {
 
+/// The base-field components of an Fp or Fp2 element.
+template <class Field>
+auto components(Field& x) {
+  if constexpr (requires { x.c0; })
+    return std::array{&x.c0, &x.c1};
+  else
+    return std::array{&x};
+}
+
 template <class Field>
 void invert_eight(std::uint64_t* values) {
-  constexpr std::size_t n = Field::N;
   for (std::size_t k = 0; k < 8; ++k) {
     Field x;
-    for (std::size_t q = 0; q < n; ++q) x.limb[q] = values[k * n + q];
-    const Field inverse = x.inverse();
-    for (std::size_t q = 0; q < n; ++q) values[k * n + q] = inverse.limb[q];
+    const auto parts = components(x);
+    constexpr std::size_t n = std::remove_pointer_t<typename decltype(parts)::value_type>::N;
+    for (std::size_t c = 0; c < parts.size(); ++c)
+      for (std::size_t q = 0; q < n; ++q) parts[c]->limb[q] = values[(k * parts.size() + c) * n + q];
+    Field inverse = x.inverse();
+    const auto out = components(inverse);
+    for (std::size_t c = 0; c < out.size(); ++c)
+      for (std::size_t q = 0; q < n; ++q) values[(k * out.size() + c) * n + q] = out[c]->limb[q];
   }
 }
 
@@ -40,9 +56,13 @@ void check_batches() {
   const auto seed = test_seed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
+  Field probe{};
+  const auto probe_parts = components(probe);
+  using Base = std::remove_pointer_t<typename decltype(probe_parts)::value_type>;
+  constexpr std::size_t degree = std::tuple_size_v<decltype(probe_parts)>;
   cpu::detail::IfmaModulus modulus;
-  modulus.limbs64 = Field::N;
-  for (std::size_t q = 0; q < Field::N; ++q) modulus.p[q] = Field::modulus.limb[q];
+  modulus.limbs64 = Base::N;
+  for (std::size_t q = 0; q < Base::N; ++q) modulus.p[q] = Base::modulus.limb[q];
   const auto random_point = [&] {
     return Affine::generator().mul(random_scalars<Scalar>(rng, 1).front()).to_affine();
   };
@@ -67,17 +87,21 @@ void check_batches() {
       REQUIRE(buckets[k].x != points[k].x);
       expected[k] = buckets[k].to_jacobian().add_mixed(points[k]).to_affine();
     }
-    std::vector<std::uint64_t*> bx(count), by(count);
-    std::vector<const std::uint64_t*> px(count), py(count);
-    for (std::size_t k = 0; k < count; ++k) {
-      bx[k] = buckets[k].x.limb;
-      by[k] = buckets[k].y.limb;
-      px[k] = points[k].x.limb;
-      py[k] = points[k].y.limb;
-    }
-    std::vector<std::uint64_t> scratch(cpu::detail::ifma_scratch_words(count, Field::N));
-    cpu::detail::ifma_add_batch(modulus, cpu::detail::BatchPoints{bx.data(), by.data(), px.data(), py.data()},
-                                count, &invert_eight<Field>, scratch.data());
+    std::vector<std::uint64_t*> bucket_limbs[2][2];
+    std::vector<const std::uint64_t*> point_limbs[2][2];
+    cpu::detail::BatchPoints batch;
+    batch.degree = degree;
+    for (std::size_t xy = 0; xy < 2; ++xy)
+      for (std::size_t c = 0; c < degree; ++c) {
+        for (std::size_t k = 0; k < count; ++k) {
+          bucket_limbs[xy][c].push_back(components(xy == 0 ? buckets[k].x : buckets[k].y)[c]->limb);
+          point_limbs[xy][c].push_back(components(xy == 0 ? points[k].x : points[k].y)[c]->limb);
+        }
+        batch.bucket[xy][c] = bucket_limbs[xy][c].data();
+        batch.point[xy][c] = point_limbs[xy][c].data();
+      }
+    std::vector<std::uint64_t> scratch(cpu::detail::ifma_scratch_words(count, Base::N, degree));
+    cpu::detail::ifma_add_batch(modulus, batch, count, &invert_eight<Field>, scratch.data());
     std::size_t wrong = 0;
     for (std::size_t k = 0; k < count; ++k)
       if (buckets[k].x != expected[k].x || buckets[k].y != expected[k].y) ++wrong;
@@ -89,11 +113,13 @@ void check_batches() {
 
 }  // namespace
 
-TEST_CASE("arith/ifma/eight-lane batch-affine additions equal the curve's in G1 of both curves") {
+TEST_CASE("arith/ifma/eight-lane batch-affine additions equal the curve's in G1 and G2 of both curves") {
   if (!cpu::detail::ifma_enabled()) {
     MESSAGE("this CPU has no AVX-512 IFMA (or PROOFLINE_CPU_IFMA=0): nothing to check");
     return;
   }
   check_batches<G1Affine>();
   check_batches<bn254::G1Affine>();
+  check_batches<G2Affine>();
+  check_batches<bn254::G2Affine>();
 }
