@@ -1,6 +1,6 @@
 // Internal: batch-affine point additions eight at a time with AVX-512 IFMA (vpmadd52luq/huq: eight 52 x
-// 52-bit products an instruction) for the CPU MSM's affine buckets, on prime fields of 4 or 6 64-bit limbs
-// (BN254's and BLS12-381's base fields; G2's Fp2 stays scalar).
+// 52-bit products an instruction) for the CPU MSM's affine buckets, over prime fields of 4 or 6 64-bit limbs
+// (BN254's and BLS12-381's base fields: G1) and their extensions Fp[u]/(u^2 + 1) (G2).
 //
 // The points stay in the library's representation: Montgomery form with R = 2^(64 N), fully reduced. The
 // lanes load them into 52-bit limbs and multiply with a Montgomery reduction by the same R (52-bit steps and
