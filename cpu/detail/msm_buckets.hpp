@@ -7,6 +7,7 @@
 //   a bucket already queued in the open batch goes to the bucket's XYZZ twin instead (a plain mixed
 //   addition), so a skewed digit distribution costs no more than XYZZ buckets. P + P is queued as a doubling
 //   (slope 3x² / 2y) and P + (−P) empties the bucket at once, so no denominator in a batch is ever zero.
+//   Where the CPU has AVX-512 IFMA, a batch without doublings runs eight additions at a time (ifma_batch.hpp).
 // batch_affine_sum: the plain sum of many points (the Groth16 split's ±1 scalars) by the same batched affine
 //   additions, pairwise level by level.
 #pragma once
