@@ -7,7 +7,8 @@
 //   a bucket already queued in the open batch goes to the bucket's XYZZ twin instead (a plain mixed
 //   addition), so a skewed digit distribution costs no more than XYZZ buckets. P + P is queued as a doubling
 //   (slope 3x² / 2y) and P + (−P) empties the bucket at once, so no denominator in a batch is ever zero.
-//   Where the CPU has AVX-512 IFMA, a batch without doublings runs eight additions at a time (ifma_batch.hpp).
+//   Where the CPU has AVX-512 IFMA, a batch without doublings runs eight additions at a time
+//   (ifma_batch.hpp).
 // batch_affine_sum: the plain sum of many points (the Groth16 split's ±1 scalars) by the same batched affine
 //   additions, pairwise level by level.
 #pragma once
@@ -194,13 +195,14 @@ class AffineBuckets {
         return 0;
     }();
     using Base = typename IfmaBase<Field, degree == 2>::type;
-    static Base& part(Field& x, std::size_t k) {
+    /// Component k of x (Base& or const Base&, as x is).
+    template <class X>
+    static auto& part(X& x, std::size_t k) {
       if constexpr (degree == 2)
         return k == 0 ? x.c0 : x.c1;
       else
         return x;
     }
-    static const Base& part(const Field& x, std::size_t k) { return part(const_cast<Field&>(x), k); }
   };
 
   /// Inverts eight elements in place with one inversion (Montgomery's trick).
