@@ -38,15 +38,14 @@ constexpr double kTaskOverhead = 4.0;        // scheduling, bucket reset
 constexpr unsigned kMaxAutoWindowBits = 20;  // 2^19 buckets (about 50 MiB per thread in G1) at most
 constexpr unsigned kMaxAutoChunks = 64;
 
-/// Additions per shared inversion for K = 2^(c−1) buckets. A batch of B costs one inversion (about 55 mixed
-/// additions) and sends about B/2K of its points to the XYZZ fallback (0.4 more each): 16·sqrt(K) is near the
-/// optimum, sqrt(2·55·K / 0.4). At most 2048 keep the queue in L2, and at most K since no more buckets can be
-/// queued at once (the plan picks batch affine only for wide windows; narrower ones are forced by options).
+/// Additions per shared inversion: at most a quarter of the K buckets, so that the points waiting for a
+/// bucket already in the batch stay few (about 4% of K fill a batch of K/4), and at most 2048 to keep the
+/// queue and the lanes' scratch in L2.
+std::size_t batch_limit(std::size_t buckets) {
+  return std::clamp<std::size_t>(buckets / 4, 1, 2048);
+}
 std::size_t batch_for(unsigned window_bits) {
-  const std::size_t buckets = std::size_t{1} << (window_bits - 1);
-  const auto optimum = static_cast<std::size_t>(16 * std::sqrt(static_cast<double>(buckets)));
-  return std::clamp<std::size_t>(optimum, std::min<std::size_t>(buckets, 16),
-                                 std::min<std::size_t>(buckets, 2048));
+  return batch_limit(std::size_t{1} << (window_bits - 1));
 }
 
 struct Cost {
@@ -183,31 +182,24 @@ Prepared<Curve> prepare(std::span<const AffinePoint<Stored>> points,
   return result;
 }
 
-/// Buckets one window of the digits needs: 2^(c−1), fewer in a top window with fewer bits (scalars < 2^254).
-std::size_t buckets_used(const MsmPlan& plan, unsigned w) {
-  const unsigned low = w * plan.window_bits;
-  const unsigned top_bits = 254 - low;  // the window's bits below 2^254, plus the carry-in of the overlap bit
-  if (top_bits >= plan.window_bits - 1) return std::size_t{1} << (plan.window_bits - 1);
-  return std::size_t{1} << top_bits;
-}
-
-/// Adds the points of entries [begin, end) with their window-w digits into `buckets`. The bucket of the entry
-/// a few places ahead is prefetched: the bucket array outgrows L2 from c = 14 on and the index is random.
+/// Adds the points of entries [begin, end) with their digits of `window` into `buckets`. The bucket of the
+/// entry a few places ahead is prefetched: the bucket array outgrows L2 from c = 14 on and the index is
+/// random.
 template <class Curve, class Stored, class Buckets>
 void fill_buckets(Buckets& buckets, std::span<const AffinePoint<Stored>> points, const DenseEntry* entries,
-                  std::size_t begin, std::size_t end, unsigned w, unsigned c) {
+                  std::size_t begin, std::size_t end, MsmWindow window) {
   constexpr std::size_t kAhead = 6;
   for (std::size_t j = begin; j < end; ++j) {
     if (j + kAhead < end) {
       const DenseEntry& ahead = entries[j + kAhead];
-      const std::int32_t d = msm_booth_digit(ahead.scalar, w, c);
+      const std::int32_t d = msm_booth_digit(ahead.scalar, window.low, window.width);
       if (d != 0) {
         buckets.prefetch(static_cast<std::uint32_t>(d < 0 ? -d : d) - 1);
         __builtin_prefetch(&points[ahead.point & ~kNegate], 0, 3);
       }
     }
     const DenseEntry& entry = entries[j];
-    const std::int32_t d = msm_booth_digit(entry.scalar, w, c);
+    const std::int32_t d = msm_booth_digit(entry.scalar, window.low, window.width);
     if (d == 0) continue;
     const bool negate = (d < 0) != ((entry.point & kNegate) != 0);
     buckets.add(static_cast<std::uint32_t>(d < 0 ? -d : d) - 1,
@@ -222,39 +214,41 @@ unsigned current_threads() {
 }
 
 /// Σ |s|·(±P) over the dense entries: every (window, chunk) task fills its own buckets and reduces them; the
-/// windows' sums are combined Horner-style (c doublings between windows).
+/// windows' sums are combined Horner-style (as many doublings between windows as the lower one is wide).
 template <class Curve, class Stored>
 XyzzPoint<Curve> run_windows(std::span<const AffinePoint<Stored>> points,
                              const std::vector<DenseEntry>& dense, const MsmPlan& plan) {
   using Xyzz = XyzzPoint<Curve>;
-  const unsigned c = plan.window_bits, windows = plan.windows, chunks = plan.chunks;
+  const unsigned windows = plan.windows, chunks = plan.chunks;
   const std::size_t m = dense.size();
   std::vector<Xyzz> partial(std::size_t{windows} * chunks, Xyzz::infinity());
   tbb::enumerable_thread_specific<XyzzBuckets<Curve>> xyzz_sets;
   tbb::enumerable_thread_specific<AffineBuckets<Curve>> affine_sets;
 
   tbb::parallel_for(std::size_t{0}, partial.size(), [&](std::size_t task) {
-    // Window-major from the top: the narrow top window goes first, and chunks of a window run side by side.
+    // Window-major from the top, chunks of a window side by side.
     const auto w = static_cast<unsigned>(windows - 1 - task / chunks);
+    const MsmWindow window = msm_window(windows, w);
     const std::size_t chunk = task % chunks;
     const std::size_t begin = m * chunk / chunks, end = m * (chunk + 1) / chunks;
-    const std::size_t used = buckets_used(plan, w);
+    const std::size_t used = std::size_t{1} << (window.width - 1);
     if (plan.batch_affine) {
       AffineBuckets<Curve>& buckets = affine_sets.local();
-      buckets.reset(used, plan.batch);
-      fill_buckets<Curve, Stored>(buckets, points, dense.data(), begin, end, w, c);
+      buckets.reset(used, std::min(plan.batch, batch_limit(used)));
+      fill_buckets<Curve, Stored>(buckets, points, dense.data(), begin, end, window);
       partial[std::size_t{w} * chunks + chunk] = buckets.reduce(used);
     } else {
       XyzzBuckets<Curve>& buckets = xyzz_sets.local();
       buckets.reset(used);
-      fill_buckets<Curve, Stored>(buckets, points, dense.data(), begin, end, w, c);
+      fill_buckets<Curve, Stored>(buckets, points, dense.data(), begin, end, window);
       partial[std::size_t{w} * chunks + chunk] = buckets.reduce(used);
     }
   });
 
   Xyzz result = Xyzz::infinity();
   for (unsigned w = windows; w-- > 0;) {
-    for (unsigned i = 0; i < c && !result.is_infinity(); ++i) result = result.dbl();
+    const unsigned width = msm_window(windows, w).width;
+    for (unsigned i = 0; i < width && !result.is_infinity(); ++i) result = result.dbl();
     for (unsigned chunk = 0; chunk < chunks; ++chunk)
       result = result + partial[std::size_t{w} * chunks + chunk];
   }

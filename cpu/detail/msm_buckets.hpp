@@ -4,15 +4,22 @@
 // XyzzBuckets: XYZZ buckets, one mixed addition (8M + 2S) per point.
 // AffineBuckets: affine buckets; additions are queued and a batch shares one inversion (Montgomery's trick):
 //   3M for the shared inversion, 1M for the slope, 1S + 1M for the result, about 6M per addition. A point for
-//   a bucket already queued in the open batch goes to the bucket's XYZZ twin instead (a plain mixed
-//   addition), so a skewed digit distribution costs no more than XYZZ buckets. P + P is queued as a doubling
-//   (slope 3x² / 2y) and P + (−P) empties the bucket at once, so no denominator in a batch is ever zero.
-//   Where the CPU has AVX-512 IFMA, a batch without doublings runs eight additions at a time
-//   (ifma_batch.hpp).
+//   a bucket already queued in the open batch waits for the next batch; once half a batch waits, further
+//   ones go to the bucket's XYZZ twin instead (a plain mixed addition), so a skewed digit distribution costs
+//   no more than XYZZ buckets. P + P is queued as a doubling (slope 3x² / 2y) and P + (−P) empties the bucket
+//   at once, so no denominator in a batch is ever zero. Where the CPU has AVX-512 IFMA, a batch without
+//   doublings runs eight additions at a time (ifma_batch.hpp).
+//   The reduction Σ_b (b + 1)·B_b runs in batches too: the buckets are cut into S segments of L, whose
+//   running sums R_s and weighted sums T_s advance one bucket a step, all segments in one batch of affine
+//   additions; Σ_b (b + 1)·B_b = Σ_s T_s + L·Σ_s s·R_s then takes about 3S XYZZ additions. A scalar
+//   reduction costs two XYZZ additions per bucket, several times a batched affine one.
 // batch_affine_sum: the plain sum of many points (the Groth16 split's ±1 scalars) by the same batched affine
 //   additions, pairwise level by level.
 #pragma once
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -90,6 +97,9 @@ class AffineBuckets {
     queue_.resize(batch);
     prefix_.resize(batch);
     batch_ = batch;
+    max_deferred_ = batch / 2;
+    deferred_.clear();
+    deferred_.reserve(max_deferred_);
     queued_ = 0;
     stamp_ = kFirstStamp;
   }
@@ -101,51 +111,153 @@ class AffineBuckets {
 
   void add(std::uint32_t bucket, const Affine& point, bool negate) {
     if (point.is_infinity()) return;
-    const Field y = ::proofline::detail::conditional_negate(point.y, negate);
-    std::uint32_t& state = state_[bucket];
-    if (state == kEmpty) {
-      buckets_[bucket] = Affine{point.x, y};
-      state = kFull;
+    const Affine signed_point{point.x, ::proofline::detail::conditional_negate(point.y, negate)};
+    if (state_[bucket] == stamp_) {  // already queued in this batch: wait for the next one
+      if (deferred_.size() < max_deferred_)
+        deferred_.push_back(Deferred{signed_point, bucket});
+      else
+        spill(bucket, signed_point);
       return;
     }
-    if (state == stamp_) {  // already queued in this batch
-      spill(bucket, Affine{point.x, y});
-      return;
-    }
-    const Affine& current = buckets_[bucket];
-    if (current.x == point.x) {
-      // Same x: P + P (a doubling) or P + (−P) = O. A 2-torsion point (y = 0, not in G1 or G2) doubles to O.
-      if (current.y == y && !y.is_zero()) {
-        enqueue(bucket, Affine{point.x, y}, true);
-      } else {
-        state = kEmpty;
-      }
-      return;
-    }
-    enqueue(bucket, Affine{point.x, y}, false);
+    place(bucket, signed_point);
   }
 
-  /// Completes the open batch, then Σ_b (b + 1)·B_b over the first `used` buckets.
+  /// Whether slot `bucket` holds a point, and that point (valid once no batch is open).
+  bool holds(std::uint32_t bucket) const { return state_[bucket] != kEmpty; }
+  const Affine& bucket(std::uint32_t bucket) const { return buckets_[bucket]; }
+
+  /// Completes the open batch and the points waiting for one, then Σ_b (b + 1)·B_b over the first `used`
+  /// buckets.
   Xyzz reduce(std::size_t used) {
-    flush();
-    Xyzz running = Xyzz::infinity(), total = Xyzz::infinity();
-    for (std::size_t b = used; b-- > 0;) {
-      if (state_[b] != kEmpty) running = running.add_mixed(buckets_[b]);
-      if (spill_used_[b]) running = running + spill_[b];
-      total = total + running;
-    }
-    return total;
+    flush_all();
+    merge_spills(used);
+    return used < kSegmentedFrom ? reduce_running(used) : reduce_segmented(used);
   }
 
  private:
   // Bucket states: empty, full, or full and queued in the batch whose stamp it holds.
   static constexpr std::uint32_t kEmpty = 0, kFull = 1, kFirstStamp = 2;
 
+  // Below this many buckets the running sums' two XYZZ additions per bucket cost less than the segments'
+  // inversions.
+  static constexpr std::size_t kSegmentedFrom = 256;
+
   struct Queued {
     Affine point;  // the point to add, already negated when its digit said so
     std::uint32_t bucket;
     bool doubling;  // point equals the bucket: slope 3x² / 2y
   };
+  struct Deferred {
+    Affine point;  // already negated
+    std::uint32_t bucket;
+  };
+
+  /// Adds a signed point to a bucket that is not queued in the open batch.
+  void place(std::uint32_t bucket, const Affine& point) {
+    std::uint32_t& state = state_[bucket];
+    if (state == kEmpty) {
+      buckets_[bucket] = point;
+      state = kFull;
+      return;
+    }
+    const Affine& current = buckets_[bucket];
+    if (current.x == point.x) {
+      // Same x: P + P (a doubling) or P + (−P) = O. A 2-torsion point (y = 0, not in G1 or G2) doubles to O.
+      if (current.y == point.y && !point.y.is_zero()) {
+        enqueue(bucket, point, true);
+      } else {
+        state = kEmpty;
+      }
+      return;
+    }
+    enqueue(bucket, point, false);
+  }
+
+  void flush_all() {
+    while (queued_ != 0) flush();  // a flush may queue the points that waited for it
+  }
+
+  /// Σ_b (b + 1)·B_b by running sums from the top: two XYZZ additions per bucket.
+  Xyzz reduce_running(std::size_t used) const {
+    Xyzz running = Xyzz::infinity(), total = Xyzz::infinity();
+    for (std::size_t b = used; b-- > 0;) {
+      if (state_[b] != kEmpty) running = running.add_mixed(buckets_[b]);
+      total = total + running;
+    }
+    return total;
+  }
+
+  /// Σ_b (b + 1)·B_b with the buckets cut into S segments of L (both powers of two): segment s holds buckets
+  /// sL .. sL + L − 1, its running sum R_s and its weighted sum T_s = Σ_j (j + 1)·B_(sL + j) advance one
+  /// bucket per step, every segment's two additions in one batch (slots R_s = s, T_s = S + s of `sums_`).
+  /// Then Σ_b (b + 1)·B_b = Σ_s T_s + L·Σ_s s·R_s. S near 4·sqrt(used) balances the L inversions against
+  /// the 3S XYZZ additions of the last line.
+  Xyzz reduce_segmented(std::size_t used) {
+    const std::size_t segments = std::min<std::size_t>(
+        std::bit_floor(static_cast<std::size_t>(4 * std::sqrt(static_cast<double>(used)))), used);
+    const std::size_t length = std::bit_ceil((used + segments - 1) / segments);
+    if (!sums_) sums_ = std::make_unique<AffineBuckets>();
+    AffineBuckets& sums = *sums_;
+    sums.reset(2 * segments, 2 * segments);
+    const auto advance_weighted = [&] {  // T_s += R_s for every segment
+      for (std::size_t s = 0; s < segments; ++s) {
+        const auto r = static_cast<std::uint32_t>(s);
+        if (sums.holds(r)) sums.add(static_cast<std::uint32_t>(segments + s), sums.bucket(r), false);
+      }
+    };
+    for (std::size_t j = length; j-- > 0;) {
+      advance_weighted();  // T_s takes R_s before this step's bucket: Σ over steps gives the weights j + 1
+      for (std::size_t s = 0; s < segments; ++s) {
+        const std::size_t b = s * length + j;
+        if (b < used && state_[b] != kEmpty) sums.add(static_cast<std::uint32_t>(s), buckets_[b], false);
+      }
+      sums.flush_all();
+    }
+    advance_weighted();
+    sums.flush_all();
+
+    Xyzz weighted = Xyzz::infinity(), running = Xyzz::infinity(), total = Xyzz::infinity();
+    for (std::size_t s = segments; s-- > 0;) {
+      const auto r = static_cast<std::uint32_t>(s), t = static_cast<std::uint32_t>(segments + s);
+      if (sums.holds(t)) total = total.add_mixed(sums.bucket(t));
+      if (s == 0) break;
+      if (sums.holds(r)) running = running.add_mixed(sums.bucket(r));
+      weighted = weighted + running;  // Σ_s s·R_s
+    }
+    for (std::size_t k = length; k > 1 && !weighted.is_infinity(); k /= 2) weighted = weighted.dbl();
+    return total + weighted;
+  }
+
+  /// Adds every XYZZ twin into its affine bucket: the twins in affine form with one shared inversion, then
+  /// one batch (each bucket at most once).
+  void merge_spills(std::size_t used) {
+    spilled_.clear();
+    for (std::size_t b = 0; b < used; ++b)
+      if (spill_used_[b]) {
+        spill_used_[b] = 0;
+        if (!spill_[b].is_infinity()) spilled_.push_back(static_cast<std::uint32_t>(b));
+      }
+    if (spilled_.empty()) return;
+    // 1/ZZ = ZZZ/(ZZ·ZZZ) and 1/ZZZ = ZZ/(ZZ·ZZZ): one inverse per twin, all of them from one inversion.
+    prefix_.resize(std::max(prefix_.size(), spilled_.size()));
+    Field product = Field::one();
+    for (std::size_t i = 0; i < spilled_.size(); ++i) {
+      prefix_[i] = product;
+      const Xyzz& twin = spill_[spilled_[i]];
+      product *= twin.zz * twin.zzz;
+    }
+    Field inverse = product.inverse();
+    for (std::size_t i = spilled_.size(); i-- > 0;) {
+      const Xyzz& twin = spill_[spilled_[i]];
+      const Field zz_zzz = twin.zz * twin.zzz;
+      const Field shared = inverse * prefix_[i];
+      inverse *= zz_zzz;
+      spill_[spilled_[i]] =
+          Xyzz{twin.x * (shared * twin.zzz), twin.y * (shared * twin.zz), Field::one(), Field::one()};
+    }
+    for (const std::uint32_t b : spilled_) place(b, Affine{spill_[b].x, spill_[b].y});
+    flush_all();
+  }
 
   void spill(std::uint32_t bucket, const Affine& point) {
     if (spill_used_[bucket]) {
@@ -168,6 +280,9 @@ class AffineBuckets {
     return entry.doubling ? current.y.doubled() : entry.point.x - current.x;
   }
 
+  /// Runs the open batch, then offers the points that waited for it to the next one. A waiting point whose
+  /// bucket is queued again (by another waiting point) goes to the XYZZ twin, so no point waits twice. At
+  /// most half a batch waits, so the retries never fill the next batch and flush again from inside this one.
   void flush() {
     if (queued_ == 0) return;
     if (!flush_with_ifma()) flush_scalar();
@@ -176,6 +291,14 @@ class AffineBuckets {
       for (std::uint32_t& state : state_) state = state == kEmpty ? kEmpty : kFull;
       stamp_ = kFirstStamp;
     }
+    retry_.swap(deferred_);
+    for (const Deferred& waiting : retry_) {
+      if (state_[waiting.bucket] == stamp_)
+        spill(waiting.bucket, waiting.point);
+      else
+        place(waiting.bucket, waiting.point);
+    }
+    retry_.clear();
   }
 
   /// The IFMA lanes' view of Field: a base field of 4 or 6 limbs (G1) or Fp2 over one (G2).
@@ -312,6 +435,10 @@ class AffineBuckets {
   std::vector<Field> prefix_;  // prefix_[i] = product of the denominators before entry i
   std::size_t batch_ = 1, queued_ = 0;
   std::uint32_t stamp_ = kFirstStamp;
+  std::vector<Deferred> deferred_, retry_;  // points waiting for the next batch
+  std::size_t max_deferred_ = 0;
+  std::vector<std::uint32_t> spilled_;   // merge_spills' buckets
+  std::unique_ptr<AffineBuckets> sums_;  // reduce_segmented's R_s and T_s
   IfmaLanes lanes_;
 };
 

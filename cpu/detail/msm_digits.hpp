@@ -1,5 +1,6 @@
-// Internal: the CPU MSM's scalar recoding (abs trick, Booth window digits) and its plan (window width, chunks
-// of points, bucket representation). Exposed so the tests can check the recoding and the plan directly.
+// Internal: the CPU MSM's scalar recoding (abs trick, window layout, Booth digits) and its plan (window
+// width, chunks of points, bucket representation). Exposed so the tests can check the recoding and the plan
+// directly.
 #pragma once
 
 #include <cstddef>
@@ -11,10 +12,23 @@
 
 namespace proofline::cpu::detail {
 
-/// Windows of c bits for scalars below 2^254: the top window must leave the Booth sign bit Wc − 1 clear, so
-/// Wc >= 255.
+/// Windows of at most c bits for scalars below 2^254: the top window must leave the Booth sign bit 254 clear,
+/// so the windows cover 255 bits.
 constexpr unsigned msm_windows(unsigned window_bits) {
   return (255 + window_bits - 1) / window_bits;
+}
+
+/// Where window w of `windows` starts and how wide it is. The 255 bits are shared out evenly (widths differ
+/// by one at most, the wider ones at the bottom) rather than c bits a window and a narrow top window: every
+/// window passes over all the points, and a narrow window spends that pass on a few buckets, which also
+/// starves the batched affine additions of distinct buckets.
+struct MsmWindow {
+  unsigned low;    ///< first bit
+  unsigned width;  ///< bits: digits in [−2^(width−1), 2^(width−1)], 2^(width−1) buckets
+};
+constexpr MsmWindow msm_window(unsigned windows, unsigned w) {
+  const unsigned base = 255 / windows, wider = 255 % windows;
+  return MsmWindow{w * base + (w < wider ? w : wider), base + (w < wider ? 1u : 0u)};
 }
 
 /// The abs trick on a canonical scalar s < r (r of the scalar field F, either curve's): writes min(s, r − s)
@@ -37,11 +51,11 @@ inline bool msm_abs_scalar(const BigInt<4>& s, BigInt<4>& out) {
   return false;
 }
 
-/// Booth digit of window w (width c <= 31) of a scalar below 2^254: the c + 1 bits [wc − 1, wc + c) with
-/// bit −1 = 0, v, give d = ((v + 1) >> 1) − 2^c·(top bit of v) in [−2^(c−1), 2^(c−1)]. Σ_w d_w·2^(wc) = s:
-/// the −2^c of a set top bit is repaid by the +1 it adds to the window above (the overlap bit).
-inline std::int32_t msm_booth_digit(const std::uint64_t* limbs, unsigned w, unsigned c) {
-  const unsigned low = w * c;
+/// Booth digit of the window of width c (<= 31) starting at bit `low`, for a scalar below 2^254: the c + 1
+/// bits [low − 1, low + c) with bit −1 = 0, v, give d = ((v + 1) >> 1) − 2^c·(top bit of v) in
+/// [−2^(c−1), 2^(c−1)]. Σ_w d_w·2^(low_w) = s when the windows tile the bits: the −2^c of a set top bit is
+/// repaid by the +1 it adds to the window above (the overlap bit).
+inline std::int32_t msm_booth_digit(const std::uint64_t* limbs, unsigned low, unsigned c) {
   std::uint64_t v;
   if (low == 0) {
     v = limbs[0] << 1;
@@ -56,7 +70,7 @@ inline std::int32_t msm_booth_digit(const std::uint64_t* limbs, unsigned w, unsi
 
 /// How one call runs the windows.
 struct MsmPlan {
-  unsigned window_bits = 1;
+  unsigned window_bits = 1;  ///< the widest window; msm_window gives each window's bits
   unsigned windows = 255;
   unsigned chunks = 1;        ///< chunks of the dense points per window, each a task with its own buckets
   bool batch_affine = false;  ///< affine buckets with batched inversions

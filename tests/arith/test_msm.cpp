@@ -228,18 +228,25 @@ void check_groth16_mix(std::size_t n) {
   check_all_modes(known.points, scalars, log_msm(known, scalars));
 }
 
-/// Σ_w d_w·2^(wc) as a field element.
+/// Σ_w d_w·2^(low_w) as a field element, over the windows of at most c bits.
 Fr recombine(const BigInt<4>& magnitude, unsigned c) {
-  Fr sum = Fr::zero(), weight = Fr::one();
-  const Fr step = Fr::from_u64(2).pow(c);
-  for (unsigned w = 0; w < cpu::detail::msm_windows(c); ++w) {
-    const std::int32_t d = cpu::detail::msm_booth_digit(magnitude.limb, w, c);
-    CHECK(d >= -(std::int32_t{1} << (c - 1)));
-    CHECK(d <= (std::int32_t{1} << (c - 1)));
+  Fr sum = Fr::zero();
+  const unsigned windows = cpu::detail::msm_windows(c);
+  unsigned next_low = 0;
+  for (unsigned w = 0; w < windows; ++w) {
+    const cpu::detail::MsmWindow window = cpu::detail::msm_window(windows, w);
+    CHECK(window.low == next_low);  // the windows tile the bits
+    CHECK(window.width <= c);
+    CHECK(window.width >= 255 / windows);  // even shares: widths differ by one at most
+    CHECK(window.width <= 255 / windows + 1);
+    next_low = window.low + window.width;
+    const std::int32_t d = cpu::detail::msm_booth_digit(magnitude.limb, window.low, window.width);
+    CHECK(d >= -(std::int32_t{1} << (window.width - 1)));
+    CHECK(d <= (std::int32_t{1} << (window.width - 1)));
     const Fr digit = Fr::from_u64(static_cast<std::uint64_t>(d < 0 ? -d : d));
-    sum += (d < 0 ? -digit : digit) * weight;
-    weight *= step;
+    sum += (d < 0 ? -digit : digit) * Fr::from_u64(2).pow(window.low);
   }
+  CHECK(next_low == 255);
   return sum;
 }
 

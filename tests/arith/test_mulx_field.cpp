@@ -38,7 +38,7 @@ void check_field_against_gmp() {
   Rng rng(seed);
   std::vector<mpz_class> values = Oracle::edge_values();
   for (int i = 0; i < 3000; ++i) values.push_back(Oracle::random_value(rng));
-  std::size_t wrong_product = 0, wrong_square = 0, wrong_alias = 0, unreduced = 0;
+  std::size_t wrong_product = 0, wrong_square = 0, wrong_alias = 0, unreduced = 0, wrong_inverse = 0;
   for (std::size_t i = 0; i < values.size(); ++i) {
     // Every edge against every edge, random values against a few partners each.
     const std::size_t partners = i < 64 ? values.size() : 4;
@@ -55,9 +55,16 @@ void check_field_against_gmp() {
       wrong_alias += aliased.base() != product;
     }
     wrong_square += Oracle::value(ta.squared().base()) != mod(values[i] * values[i], Oracle::p());
+    if (i < 64 || i % 8 == 0) {  // the inverse of zero is zero, as in F
+      const mpz_class v = mod(values[i], Oracle::p());
+      mpz_class expected = 0;
+      if (v != 0) mpz_invert(expected.get_mpz_t(), v.get_mpz_t(), Oracle::p().get_mpz_t());
+      wrong_inverse += Oracle::value(ta.inverse().base()) != expected;
+    }
   }
   CHECK(wrong_product == 0);
   CHECK(wrong_square == 0);
+  CHECK(wrong_inverse == 0);
   CHECK(wrong_alias == 0);
   CHECK(unreduced == 0);
 }
@@ -92,7 +99,7 @@ bool skip_without_mulx() {
 
 }  // namespace
 
-TEST_CASE("arith/mulx/4- and 6-limb products and squares match GMP on edge and random values") {
+TEST_CASE("arith/mulx/4- and 6-limb products, squares and inverses match GMP on edge and random values") {
   if (skip_without_mulx()) return;
   SUBCASE("BLS12-381 Fp") {
     check_field_against_gmp<Fp>();
