@@ -76,15 +76,6 @@ PL_IFMA_INLINE void store_row(std::uint64_t* at, const V& x) {
   _mm512_storeu_si512(at + 24, _mm512_permutex2var_epi64(c, odd, d));
 }
 
-/// Elements at[0], at[stride], .., at[7 stride] (element units): lane e gets at[e stride].
-PL_IFMA_INLINE V load_strided(const std::uint64_t* at, long long stride) {
-  const long long s = kWords * stride;
-  const __m512i index = indices(0, s, 2 * s, 3 * s, 4 * s, 5 * s, 6 * s, 7 * s);
-  __m512i w[kWords];
-  for (int q = 0; q < kWords; ++q) w[q] = _mm512_i64gather_epi64(index, at + q, 8);
-  return ifma::from_words<kWords, kLimbs>(w);
-}
-
 /// One element in every lane.
 PL_IFMA_INLINE V broadcast(const std::uint64_t* element) {
   V out;
@@ -116,19 +107,21 @@ PL_IFMA_INLINE void transpose8(__m512i* r) {
   }
 }
 
-/// The 64 elements of a tile (256 words at `at`): x[t] lane i gets element 8 i + t.
-PL_IFMA_INLINE void load_tile(const std::uint64_t* at, V* x) {
-  for (int k = 0; k < 4; ++k) {
-    // Lane i of words[..] holds elements 8 i + 2k and 8 i + 2k + 1: one 64-byte word of each lane's run.
+/// 8 runs of `Run` elements (8 Run elements at `at`, Run even), one run a lane: x[t] lane i gets element
+/// Run i + t. With Run = 8, a tile.
+template <int Run>
+PL_IFMA_INLINE void load_runs(const std::uint64_t* at, V* x) {
+  for (int k = 0; k < Run / 2; ++k) {
+    // Lane i of words[..] holds elements Run i + 2k and Run i + 2k + 1: one 64-byte word of each lane's run.
     __m512i words[8];
-    for (int i = 0; i < 8; ++i) words[i] = _mm512_loadu_si512(at + kWords * 8 * i + 8 * k);
+    for (int i = 0; i < 8; ++i) words[i] = _mm512_loadu_si512(at + kWords * Run * i + 8 * k);
     transpose8(words);
     x[2 * k] = ifma::from_words<kWords, kLimbs>(words);
     x[2 * k + 1] = ifma::from_words<kWords, kLimbs>(words + 4);
   }
 }
 
-/// The inverse of load_tile, for values below 2^256.
+/// The inverse of load_runs<8>, for values below 2^256.
 PL_IFMA_INLINE void store_tile(std::uint64_t* at, const V* x) {
   for (int k = 0; k < 4; ++k) {
     __m512i words[8];
@@ -237,15 +230,15 @@ PL_IFMA_TARGET void tiles(const Field& f, std::uint64_t* values, const std::uint
   for (std::size_t tile = t_begin; tile < t_end; ++tile) {
     std::uint64_t* base = values + (kWords << kTileLog) * tile;
     V x[8];
-    load_tile(base, x);
+    load_runs<8>(base, x);
     if (scale != nullptr) {
       for (V& v : x) v = ifma::mul(f, v, factor);
     }
-    // Lane i's block at local level d is (8 tile + i)·2^d + lb.
+    // Lane i's block at local level d is (8 tile + i)·2^d + lb: runs of 2^d consecutive twiddles.
     V w[7];
     w[0] = load_row(twiddles + kWords * 8 * tile);
-    for (unsigned lb = 0; lb < 2; ++lb) w[1 + lb] = load_strided(twiddles + kWords * (16 * tile + lb), 2);
-    for (unsigned lb = 0; lb < 4; ++lb) w[3 + lb] = load_strided(twiddles + kWords * (32 * tile + lb), 4);
+    load_runs<2>(twiddles + kWords * 16 * tile, w + 1);
+    load_runs<4>(twiddles + kWords * 32 * tile, w + 3);
     butterflies<kind, 3>(f, x, w, false);
     for (V& v : x) v = reduced(f, v);
     store_tile(base, x);
