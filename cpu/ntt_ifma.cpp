@@ -327,6 +327,15 @@ PL_IFMA_TARGET void scale_rows(const std::uint64_t* modulus, std::uint64_t* valu
   }
 }
 
+PL_IFMA_TARGET void mul_sub_rows(const std::uint64_t* modulus, std::uint64_t* a, const std::uint64_t* b,
+                                 const std::uint64_t* c, std::size_t count) {
+  const Field f(modulus);
+  for (std::size_t i = 0; i < count; i += 8) {
+    const V product = ifma::mul(f, load_row(a + kWords * i), load_row(b + kWords * i));
+    store_row(a + kWords * i, reduced(f, ifma::sub(f, product, load_row(c + kWords * i))));
+  }
+}
+
 }  // namespace
 
 PL_IFMA_TARGET void ifma_ntt_network(IfmaNetwork network_kind, const std::uint64_t* modulus,
@@ -345,6 +354,11 @@ void ifma_scale_by_table(const std::uint64_t* modulus, std::uint64_t* values, st
   scale_rows(modulus, values, count, factor, table);
 }
 
+void ifma_mul_sub(const std::uint64_t* modulus, std::uint64_t* a, const std::uint64_t* b,
+                  const std::uint64_t* c, std::size_t count) {
+  mul_sub_rows(modulus, a, b, c, count);
+}
+
 #else  // not x86-64: ifma_enabled() is false, so nothing calls these
 
 void ifma_ntt_network(IfmaNetwork, const std::uint64_t*, std::uint64_t*, unsigned, const std::uint64_t*,
@@ -353,6 +367,11 @@ void ifma_ntt_network(IfmaNetwork, const std::uint64_t*, std::uint64_t*, unsigne
 }
 void ifma_scale_by_table(const std::uint64_t*, std::uint64_t*, std::size_t, const std::uint64_t*,
                          const std::uint64_t*) {
+  throw Error(Errc::internal, "IFMA NTT: not an x86-64 build");
+}
+
+void ifma_mul_sub(const std::uint64_t*, std::uint64_t*, const std::uint64_t*, const std::uint64_t*,
+                  std::size_t) {
   throw Error(Errc::internal, "IFMA NTT: not an x86-64 build");
 }
 
