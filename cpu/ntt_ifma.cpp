@@ -8,8 +8,8 @@
 // twiddle is a broadcast. That covers all levels but the last three, whose half-spans 4, 2 and 1 lie within a
 // row. Those run on tiles of 64 elements transposed the other way: lane i holds the eight elements 8 i .. 8 i
 // + 7 of the tile, row t element 8 i + t, so the butterflies pair rows again and each lane has its own
-// twiddles (lane i's block at level k − 3 is 8·tile + i: those twiddles are consecutive table entries, the
-// next two levels' are strided ones).
+// twiddles (lane i's block at level k − 3 + d is (8·tile + i)·2^d + lb: runs of 2^d consecutive table
+// entries, loaded with the same transposition).
 //
 // Memory. As in ntt.cpp, the levels above the cache blocks go kTopRadixLog per pass, and each cache block of
 // 2^kBlockLog elements runs the rest while resident, kInnerRadixLog levels per pass and then its tiles.
