@@ -16,6 +16,9 @@
 // task loads 2^R elements at stride span/2^R, runs R levels on them in registers and stores them back. Below
 // that every cache block (2^kBlockLog elements) runs all its remaining levels while resident, in groups of
 // kInnerRadixLog levels. Multiplications by ζ = 1 (block 0 of every level) are skipped.
+//
+// Lanes. Where the CPU has AVX-512 IFMA, both networks and the scale passes run eight elements at a time on
+// its lanes instead (ntt_ifma.cpp, the same levels and twiddles), with the same results bit for bit.
 #include <proofline/cpu/ntt.hpp>
 
 #include <algorithm>
@@ -25,6 +28,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -32,7 +36,9 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <proofline/cpu/detail/ifma_batch.hpp>
 #include <proofline/cpu/detail/mulx_field.hpp>
+#include <proofline/cpu/detail/ntt_ifma.hpp>
 #include <proofline/cpu/detail/ntt_steps.hpp>
 #include <proofline/util/error.hpp>
 
@@ -276,6 +282,47 @@ void gs_network(F* values, unsigned log_n, const F* twiddles, const A* scale) {
   }
 }
 
+/// Whether a transform of 2^log_n elements of F runs on the IFMA lanes.
+template <class F>
+bool on_lanes(detail::NttLanes lanes, unsigned log_n) {
+  return F::N == 4 && lanes == detail::NttLanes::best && log_n >= detail::kIfmaNttMinLog &&
+         detail::ifma_enabled();
+}
+
+/// The lanes see an element as its N words (F is exactly its limbs).
+template <class F>
+std::uint64_t* words(F* element) {
+  static_assert(sizeof(F) == sizeof(element->limb));
+  return element->limb;
+}
+template <class F>
+const std::uint64_t* words(const F* element) {
+  static_assert(sizeof(F) == sizeof(element->limb));
+  return element->limb;
+}
+
+/// One network on the lanes where they apply, else on A (F or its mulx twin; scale only with A = F).
+template <class A, class F>
+void run_network(Network kind, F* values, unsigned log_n, const F* twiddles,
+                 std::type_identity_t<const F*> scale, detail::NttLanes lanes) {
+  if (on_lanes<F>(lanes, log_n)) {
+    return detail::ifma_ntt_network(kind == Network::ct ? detail::IfmaNetwork::ct : detail::IfmaNetwork::gs,
+                                    F::modulus.limb, words(values), log_n, words(twiddles),
+                                    scale != nullptr ? words(scale) : nullptr);
+  }
+  const A* a_scale = nullptr;
+  if constexpr (std::is_same_v<A, F>) a_scale = scale;
+  if (kind == Network::ct)
+    ct_network<A>(values, log_n, twiddles, a_scale);
+  else
+    gs_network<A>(values, log_n, twiddles, a_scale);
+}
+
+/// The unscaled networks of the H building blocks: mulx products where the lanes do not apply.
+template <class F>
+void run_unscaled(Network kind, std::span<F> values, const BasicDomain<F>& domain, NttDirection direction,
+                  detail::NttLanes lanes);
+
 template <class F>
 std::shared_ptr<const Twiddles<F>> twiddles_for(const BasicDomain<F>& domain) {
   return twiddle_cache<F>().get(domain.convention(), domain.size() / 2);
@@ -294,6 +341,20 @@ std::size_t reverse_bits(std::size_t value, unsigned bits) {
   return out;
 }
 
+template <class F>
+void run_unscaled(Network kind, std::span<F> values, const BasicDomain<F>& domain, NttDirection direction,
+                  detail::NttLanes lanes) {
+  check_size(values, domain, "NTT");
+  const auto tables = twiddles_for(domain);
+  const auto& twiddles = direction == NttDirection::forward ? tables->forward : tables->inverse;
+  if constexpr (detail::mulx_supported_limbs(F::N)) {
+    if (detail::carry_instructions_enabled())
+      return run_network<detail::MulxField<F>>(kind, values.data(), domain.log_size(), twiddles.data(),
+                                               nullptr, lanes);
+  }
+  run_network<F>(kind, values.data(), domain.log_size(), twiddles.data(), nullptr, lanes);
+}
+
 }  // namespace
 
 // ---- building blocks -------------------------------------------------------------------------------------
@@ -301,31 +362,19 @@ std::size_t reverse_bits(std::size_t value, unsigned bits) {
 namespace detail {
 
 template <class F>
-void ntt_nr_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction) {
-  check_size(values, domain, "NTT");
-  const auto tables = twiddles_for(domain);
-  const auto& twiddles = direction == NttDirection::forward ? tables->forward : tables->inverse;
-  if constexpr (mulx_supported_limbs(F::N)) {
-    if (carry_instructions_enabled())
-      return ct_network<MulxField<F>>(values.data(), domain.log_size(), twiddles.data(), nullptr);
-  }
-  ct_network<F>(values.data(), domain.log_size(), twiddles.data(), nullptr);
+void ntt_nr_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction,
+                     NttLanes lanes) {
+  run_unscaled(Network::ct, values, domain, direction, lanes);
 }
 
 template <class F>
-void ntt_rn_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction) {
-  check_size(values, domain, "NTT");
-  const auto tables = twiddles_for(domain);
-  const auto& twiddles = direction == NttDirection::forward ? tables->forward : tables->inverse;
-  if constexpr (mulx_supported_limbs(F::N)) {
-    if (carry_instructions_enabled())
-      return gs_network<MulxField<F>>(values.data(), domain.log_size(), twiddles.data(), nullptr);
-  }
-  gs_network<F>(values.data(), domain.log_size(), twiddles.data(), nullptr);
+void ntt_rn_unscaled(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction,
+                     NttLanes lanes) {
+  run_unscaled(Network::gs, values, domain, direction, lanes);
 }
 
 template <class F>
-void scale_by_powers(std::span<F> values, const F& start, const F& base, bool bit_reversed) {
+void scale_by_powers(std::span<F> values, const F& start, const F& base, bool bit_reversed, NttLanes lanes) {
   const std::size_t n = values.size();
   if (n == 0 || !std::has_single_bit(n))
     throw Error(Errc::invalid_argument,
@@ -335,8 +384,9 @@ void scale_by_powers(std::span<F> values, const F& start, const F& base, bool bi
   const std::size_t chunk = std::size_t{1} << chunk_log;
   const unsigned high_bits = log_n - chunk_log;
   F* data = values.data();
+  const bool lanes_apply = on_lanes<F>(lanes, log_n);
 
-  if (!bit_reversed) {
+  if (!bit_reversed && !lanes_apply) {
     tbb::parallel_for(std::size_t{0}, n >> chunk_log, [&](std::size_t c) {
       F power = start * base.pow(static_cast<std::uint64_t>(c << chunk_log));
       F* out = data + (c << chunk_log);
@@ -347,27 +397,35 @@ void scale_by_powers(std::span<F> values, const F& start, const F& base, bool bi
     });
     return;
   }
-  // i = (high, low) with low < chunk: bitrev(i) = bitrev(low)·2^high_bits + bitrev(high), so
-  // base^bitrev(i) = low_powers[low] · base^bitrev(high).
+  // Chunk c, element i: start·base^e = power(c)·low_powers[i]. In natural order power(c) =
+  // start·base^(c·chunk) and low_powers[i] = base^i. Bit-reversed, i = (high, low) with low < chunk:
+  // bitrev(i) = bitrev(low)·2^high_bits + bitrev(high), so base^bitrev(i) = low_powers[low] ·
+  // base^bitrev(high).
   std::vector<F> natural(chunk), low_powers(chunk);
   F beta = base;
-  for (unsigned i = 0; i < high_bits; ++i) beta = beta.squared();
+  if (bit_reversed) {
+    for (unsigned i = 0; i < high_bits; ++i) beta = beta.squared();
+  }
   natural[0] = F::one();
   for (std::size_t i = 1; i < chunk; ++i) natural[i] = natural[i - 1] * beta;
-  for (std::size_t i = 0; i < chunk; ++i) low_powers[i] = natural[reverse_bits(i, chunk_log)];
+  for (std::size_t i = 0; i < chunk; ++i)
+    low_powers[i] = natural[bit_reversed ? reverse_bits(i, chunk_log) : i];
   tbb::parallel_for(std::size_t{0}, n >> chunk_log, [&](std::size_t c) {
-    const F power = start * base.pow(static_cast<std::uint64_t>(reverse_bits(c, high_bits)));
+    const std::size_t exponent = bit_reversed ? reverse_bits(c, high_bits) : c << chunk_log;
+    const F power = start * base.pow(static_cast<std::uint64_t>(exponent));
     F* out = data + (c << chunk_log);
+    if (lanes_apply)
+      return ifma_scale_by_table(F::modulus.limb, words(out), chunk, words(&power), words(low_powers.data()));
     for (std::size_t i = 0; i < chunk; ++i) out[i] *= power * low_powers[i];
   });
 }
 
-template void ntt_nr_unscaled(std::span<Fr>, const Domain&, NttDirection);
-template void ntt_nr_unscaled(std::span<bn254::Fr>, const bn254::Domain&, NttDirection);
-template void ntt_rn_unscaled(std::span<Fr>, const Domain&, NttDirection);
-template void ntt_rn_unscaled(std::span<bn254::Fr>, const bn254::Domain&, NttDirection);
-template void scale_by_powers(std::span<Fr>, const Fr&, const Fr&, bool);
-template void scale_by_powers(std::span<bn254::Fr>, const bn254::Fr&, const bn254::Fr&, bool);
+template void ntt_nr_unscaled(std::span<Fr>, const Domain&, NttDirection, NttLanes);
+template void ntt_nr_unscaled(std::span<bn254::Fr>, const bn254::Domain&, NttDirection, NttLanes);
+template void ntt_rn_unscaled(std::span<Fr>, const Domain&, NttDirection, NttLanes);
+template void ntt_rn_unscaled(std::span<bn254::Fr>, const bn254::Domain&, NttDirection, NttLanes);
+template void scale_by_powers(std::span<Fr>, const Fr&, const Fr&, bool, NttLanes);
+template void scale_by_powers(std::span<bn254::Fr>, const bn254::Fr&, const bn254::Fr&, bool, NttLanes);
 
 }  // namespace detail
 
@@ -380,7 +438,7 @@ void bit_reverse_any(std::span<F> values);
 
 template <class F>
 void ntt_any(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction, NttOrder order,
-             bool coset) {
+             bool coset, detail::NttLanes lanes = detail::NttLanes::best) {
   check_size(values, domain, coset ? "coset NTT" : "NTT");
   if (order != NttOrder::NN && order != NttOrder::NR && order != NttOrder::RN && order != NttOrder::RR)
     throw Error(Errc::invalid_argument, "NTT: unknown order " + std::to_string(static_cast<unsigned>(order)));
@@ -394,29 +452,29 @@ void ntt_any(std::span<F> values, const BasicDomain<F>& domain, NttDirection dir
   const bool input_reversed = order == NttOrder::RN || order == NttOrder::RR;
   const bool output_reversed = order == NttOrder::NR || order == NttOrder::RR;
 
-  if (forward && coset) detail::scale_by_powers(values, F::one(), domain.shift(), input_reversed);
+  if (forward && coset) detail::scale_by_powers(values, F::one(), domain.shift(), input_reversed, lanes);
   // The inverse's 1/n rides on the first level pass, or on the coset powers.
   const F* scale = forward || coset ? nullptr : &domain.size_inv();
   switch (order) {
     case NttOrder::NR:
-      ct_network<F>(values.data(), log_n, twiddles, scale);
+      run_network<F>(Network::ct, values.data(), log_n, twiddles, scale, lanes);
       break;
     case NttOrder::RN:
-      gs_network<F>(values.data(), log_n, twiddles, scale);
+      run_network<F>(Network::gs, values.data(), log_n, twiddles, scale, lanes);
       break;
     case NttOrder::NN:
       bit_reverse_any(values);
-      gs_network<F>(values.data(), log_n, twiddles, scale);
+      run_network<F>(Network::gs, values.data(), log_n, twiddles, scale, lanes);
       break;
     case NttOrder::RR:
       bit_reverse_any(values);
-      ct_network<F>(values.data(), log_n, twiddles, scale);
+      run_network<F>(Network::ct, values.data(), log_n, twiddles, scale, lanes);
       break;
     default:
       throw Error(Errc::internal, "NTT: unreachable order");
   }
   if (!forward && coset)
-    detail::scale_by_powers(values, domain.size_inv(), domain.shift_inv(), output_reversed);
+    detail::scale_by_powers(values, domain.size_inv(), domain.shift_inv(), output_reversed, lanes);
 }
 
 template <class F>
@@ -518,6 +576,19 @@ void bit_reverse_permutation(std::span<Fr> values) {
 void bit_reverse_permutation(std::span<bn254::Fr> values) {
   bit_reverse_any(values);
 }
+
+namespace detail {
+
+template <class F>
+void ntt_with(std::span<F> values, const BasicDomain<F>& domain, NttDirection direction, NttOrder order,
+              bool coset, NttLanes lanes) {
+  ntt_any(values, domain, direction, order, coset, lanes);
+}
+
+template void ntt_with(std::span<Fr>, const Domain&, NttDirection, NttOrder, bool, NttLanes);
+template void ntt_with(std::span<bn254::Fr>, const bn254::Domain&, NttDirection, NttOrder, bool, NttLanes);
+
+}  // namespace detail
 
 void release_ntt_twiddles() {
   twiddle_cache<Fr>().release();
