@@ -29,12 +29,13 @@ namespace detail {
 namespace {
 
 // The cost model, in units of one XYZZ mixed addition (8M + 2S, the per-point cost of XYZZ buckets): CPU time
-// per operation of the bucket sets alone on random digits, G1 (G2's batched additions are cheaper still,
-// about 0.45, so one model errs on the safe side for both).
-constexpr double kXyzzAdd = 1.35;            // XYZZ + XYZZ (12M + 2S)
-constexpr double kAffineAdd = 0.62;          // one batched affine addition, without the inversion
-constexpr double kInversion = 55.0;          // one field inversion (Fermat)
-constexpr double kTaskOverhead = 4.0;        // scheduling, bucket reset
+// per operation of the bucket sets alone on random digits, G1 (G2's batched additions are cheaper still
+// relative to its XYZZ ones, so one model errs on the safe side for both).
+constexpr double kXyzzAdd = 1.35;       // XYZZ + XYZZ (12M + 2S)
+constexpr double kAffineAdd = 0.62;     // one batched affine addition, without the inversion, mulx products
+constexpr double kAffineAddIfma = 0.3;  // the same eight at a time on AVX-512 IFMA, with bucket bookkeeping
+constexpr double kInversion = 25.0;     // one field inversion (Fermat, 4-bit window, mulx products)
+constexpr double kTaskOverhead = 4.0;   // scheduling, bucket reset
 constexpr unsigned kMaxAutoWindowBits = 20;  // 2^19 buckets (about 50 MiB per thread in G1) at most
 constexpr unsigned kMaxAutoChunks = 64;
 
@@ -55,17 +56,24 @@ struct Cost {
 
 /// Time of the slowest thread for one (c, k) choice, and the cheaper bucket representation for it.
 Cost plan_cost(std::size_t dense, unsigned threads, unsigned c, unsigned k, MsmBuckets buckets) {
-  const double windows = msm_windows(c);
-  const double bucket_count = std::ldexp(1.0, static_cast<int>(c) - 1);
+  const unsigned windows = msm_windows(c);
+  double bucket_count = 0;  // per window, on average over the windows' widths
+  for (unsigned w = 0; w < windows; ++w)
+    bucket_count += std::ldexp(1.0, static_cast<int>(msm_window(windows, w).width) - 1);
+  bucket_count /= windows;
   const double points = std::ceil(static_cast<double>(dense) / k);
-  const double rounds = std::ceil(windows * k / threads);
+  const double rounds = std::ceil(static_cast<double>(windows) * k / threads);
 
   const double xyzz = points * 1.0 + bucket_count * 2 * kXyzzAdd;
-  const double batch = static_cast<double>(batch_for(c));
-  const double queued_share = std::min(batch / 2 / bucket_count, 1.0);  // the XYZZ fallback's share
-  const double inversions = std::ceil(points / batch);
-  const double affine = points * (kAffineAdd * (1 - queued_share) + queued_share) + inversions * kInversion +
-                        bucket_count * (1.0 + kXyzzAdd);
+  const double add = ifma_enabled() ? kAffineAddIfma : kAffineAdd;
+  const double batch = static_cast<double>(batch_limit(static_cast<std::size_t>(bucket_count)));
+  double reduction = bucket_count * (1.0 + kXyzzAdd);  // running sums
+  if (bucket_count >= kSegmentedReductionFrom) {
+    const double segments =
+        static_cast<double>(affine_reduction_segments(static_cast<std::size_t>(bucket_count)));
+    reduction = bucket_count * 2 * add + bucket_count / segments * kInversion + 3 * segments * kXyzzAdd;
+  }
+  const double affine = points * add + std::ceil(points / batch) * kInversion + reduction;
   double task = xyzz;
   bool use_affine = false;
   if (buckets == MsmBuckets::batch_affine || (buckets == MsmBuckets::automatic && affine < xyzz)) {

@@ -4,23 +4,26 @@
 //
 // Algorithm (Pippenger with signed digits, detail/msm_digits.hpp):
 //   - scalars arrive in Montgomery form and are converted to canonical integers; the abs trick replaces s by
-//     r − s (negating the point) when s > (r − 1)/2, so |s| < 2^254 and ceil(255/c) windows of c bits
-//     suffice;
-//   - each window's digit is read Booth-style from c + 1 bits overlapping the window below, giving digits in
+//     r − s (negating the point) when s > (r − 1)/2, so |s| < 2^254 and W = ceil(255/c) windows of at most c
+//     bits suffice; the 255 bits are shared out evenly, so no window is much narrower than the others (each
+//     window is a pass over all the points, whatever its width);
+//   - each window's digit is read Booth-style from its bits plus the bit below, giving digits in
 //     [−2^(c−1), 2^(c−1)] with no carry between windows, so every window is independent; a negative digit
-//     subtracts the point (the mixed addition negates y for free). 2^(c−1) buckets per window;
-//   - work is split into tasks (window, chunk of points), each with its own buckets, reduced by running sums
-//     to Σ j·B_j; the task results of a window are added, and the windows combined Horner-style;
-//   - buckets are filled either by XYZZ mixed additions (8M + 2S) or, for wide windows, in affine form with
-//     batched additions that share one inversion per batch (Montgomery's trick, about 6M per addition);
-//     additions that would hit a bucket already waiting in the current batch fall back to an XYZZ twin.
+//     subtracts the point (the mixed addition negates y for free). 2^(c−1) buckets per window of c bits;
+//   - work is split into tasks (window, chunk of points), each with its own buckets, reduced to Σ j·B_j; the
+//     task results of a window are added, and the windows combined Horner-style;
+//   - buckets are filled either by XYZZ mixed additions (8M + 2S) or in affine form with batched additions
+//     that share one inversion per batch (Montgomery's trick, about 6M per addition; eight at a time on
+//     AVX-512 IFMA where the CPU has it); a point for a bucket already waiting in the current batch waits for
+//     a later batch. Affine buckets are also reduced in batches (segments of buckets advanced side by side),
+//     XYZZ buckets by running sums.
 //
 // Window rule (msm_plan in detail/msm_digits.hpp): the width c and the number of chunks k minimise a cost
 // model of the slowest thread: ceil(W·k / T) rounds of one task each, a task costing (m / k) bucket additions
-// plus 2^(c−1) bucket reductions (two additions each), for m dense scalars, W = ceil(255/c) windows and T
-// threads, with measured costs of each kind of addition (the bucket kind is picked by the same model). On 2
-// threads it gives c = 11 at m = 2^14, 13 at 2^16 and 16 at 2^20 (about log2(m) − 3), and batch-affine
-// buckets from c = 13 on; on 16 threads c = 11 with 2 chunks at 2^16, 16 at 2^20.
+// plus the reduction of its buckets, for m dense scalars, W windows and T threads, with measured costs of
+// each kind of addition and of an inversion (the bucket kind is picked by the same model). On 2 threads with
+// IFMA it gives c = 11 at m = 2^12, 12 at 2^14, 13 at 2^16 and 16 at 2^20, with batch-affine buckets
+// throughout; on 16 threads c = 12 with 2 chunks at 2^16, 16 at 2^20.
 //
 // Groth16 fast path (MsmOptions::split_zero_one, on by default): zero scalars and points at infinity are
 // dropped, the points of scalars 1 and r − 1 are summed directly (±P, pairwise batched affine additions in

@@ -4,7 +4,7 @@
 // XyzzBuckets: XYZZ buckets, one mixed addition (8M + 2S) per point.
 // AffineBuckets: affine buckets; additions are queued and a batch shares one inversion (Montgomery's trick):
 //   3M for the shared inversion, 1M for the slope, 1S + 1M for the result, about 6M per addition. A point for
-//   a bucket already queued in the open batch waits for the next batch; once half a batch waits, further
+//   a bucket already queued in the open batch waits for a later batch; once a batch's worth waits, further
 //   ones go to the bucket's XYZZ twin instead (a plain mixed addition), so a skewed digit distribution costs
 //   no more than XYZZ buckets. P + P is queued as a doubling (slope 3x² / 2y) and P + (−P) empties the bucket
 //   at once, so no denominator in a batch is ever zero. Where the CPU has AVX-512 IFMA, a batch without
@@ -76,6 +76,17 @@ struct IfmaBase<F, true> {
   using type = typename F::Base;
 };
 
+/// Buckets from which AffineBuckets reduces in segments: below, the running sums' two XYZZ additions per
+/// bucket cost less than the segments' inversions.
+constexpr std::size_t kSegmentedReductionFrom = 256;
+
+/// The segments of a reduction of `used` buckets (AffineBuckets::reduce_segmented): a power of two near
+/// 4·sqrt(used), which balances its L = used / S inversions against its 3S XYZZ additions.
+inline std::size_t affine_reduction_segments(std::size_t used) {
+  return std::min<std::size_t>(
+      std::bit_floor(static_cast<std::size_t>(4 * std::sqrt(static_cast<double>(used)))), used);
+}
+
 template <class Curve>
 class AffineBuckets {
  public:
@@ -97,7 +108,7 @@ class AffineBuckets {
     queue_.resize(batch);
     prefix_.resize(batch);
     batch_ = batch;
-    max_deferred_ = batch / 2;
+    max_deferred_ = batch - 1;
     deferred_.clear();
     deferred_.reserve(max_deferred_);
     queued_ = 0;
@@ -131,16 +142,12 @@ class AffineBuckets {
   Xyzz reduce(std::size_t used) {
     flush_all();
     merge_spills(used);
-    return used < kSegmentedFrom ? reduce_running(used) : reduce_segmented(used);
+    return used < kSegmentedReductionFrom ? reduce_running(used) : reduce_segmented(used);
   }
 
  private:
   // Bucket states: empty, full, or full and queued in the batch whose stamp it holds.
   static constexpr std::uint32_t kEmpty = 0, kFull = 1, kFirstStamp = 2;
-
-  // Below this many buckets the running sums' two XYZZ additions per bucket cost less than the segments'
-  // inversions.
-  static constexpr std::size_t kSegmentedFrom = 256;
 
   struct Queued {
     Affine point;  // the point to add, already negated when its digit said so
@@ -174,7 +181,7 @@ class AffineBuckets {
   }
 
   void flush_all() {
-    while (queued_ != 0) flush();  // a flush may queue the points that waited for it
+    while (queued_ != 0) flush(true);  // a flush may queue the points that waited for it
   }
 
   /// Σ_b (b + 1)·B_b by running sums from the top: two XYZZ additions per bucket.
@@ -190,11 +197,9 @@ class AffineBuckets {
   /// Σ_b (b + 1)·B_b with the buckets cut into S segments of L (both powers of two): segment s holds buckets
   /// sL .. sL + L − 1, its running sum R_s and its weighted sum T_s = Σ_j (j + 1)·B_(sL + j) advance one
   /// bucket per step, every segment's two additions in one batch (slots R_s = s, T_s = S + s of `sums_`).
-  /// Then Σ_b (b + 1)·B_b = Σ_s T_s + L·Σ_s s·R_s. S near 4·sqrt(used) balances the L inversions against
-  /// the 3S XYZZ additions of the last line.
+  /// Then Σ_b (b + 1)·B_b = Σ_s T_s + L·Σ_s s·R_s.
   Xyzz reduce_segmented(std::size_t used) {
-    const std::size_t segments = std::min<std::size_t>(
-        std::bit_floor(static_cast<std::size_t>(4 * std::sqrt(static_cast<double>(used)))), used);
+    const std::size_t segments = affine_reduction_segments(used);
     const std::size_t length = std::bit_ceil((used + segments - 1) / segments);
     if (!sums_) sums_ = std::make_unique<AffineBuckets>();
     AffineBuckets& sums = *sums_;
@@ -281,9 +286,11 @@ class AffineBuckets {
   }
 
   /// Runs the open batch, then offers the points that waited for it to the next one. A waiting point whose
-  /// bucket is queued again (by another waiting point) goes to the XYZZ twin, so no point waits twice. At
-  /// most half a batch waits, so the retries never fill the next batch and flush again from inside this one.
-  void flush() {
+  /// bucket is queued again (by another waiting point) waits once more; in the last flushes of a task
+  /// (`last`) it goes to the XYZZ twin instead, so that points piled on one bucket cost one batch each only
+  /// while new points keep the batches full. Fewer points wait than a batch holds, so the retries never fill
+  /// the next batch and flush again from inside this one.
+  void flush(bool last = false) {
     if (queued_ == 0) return;
     if (!flush_with_ifma()) flush_scalar();
     queued_ = 0;
@@ -293,10 +300,12 @@ class AffineBuckets {
     }
     retry_.swap(deferred_);
     for (const Deferred& waiting : retry_) {
-      if (state_[waiting.bucket] == stamp_)
+      if (state_[waiting.bucket] != stamp_)
+        place(waiting.bucket, waiting.point);
+      else if (last)
         spill(waiting.bucket, waiting.point);
       else
-        place(waiting.bucket, waiting.point);
+        deferred_.push_back(waiting);
     }
     retry_.clear();
   }
