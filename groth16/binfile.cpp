@@ -68,18 +68,14 @@ class FileSource {
   void read(std::uint64_t offset, std::byte* out, std::size_t count) const {
     detail::read_exactly(file_.fd.get(), out, count, offset, name_);
   }
-  /// The payload in a new buffer, at the address alignment its offset has in the file.
+  /// The payload read once, straight into the start of a new buffer (aligned for every point and field
+  /// type), where readers use it in place whatever its offset in the file.
   PayloadBytes payload(std::uint64_t offset, std::uint64_t count) const {
     if (count == 0) return {};
-    const std::size_t shift = static_cast<std::size_t>(offset % payload_alignment);
-    // count is at most the file's size, so the rounding cannot wrap.
-    const std::uint64_t rounded =
-        (shift + count + payload_alignment - 1) / payload_alignment * payload_alignment;
-    std::shared_ptr<void> buffer = detail::file_buffer(rounded, payload_alignment, name_ + ": a section");
-    std::byte* bytes = static_cast<std::byte*>(buffer.get()) + shift;
-    std::shared_ptr<const void> owner = std::move(buffer);
+    std::shared_ptr<void> buffer = detail::file_buffer(count, payload_alignment, name_ + ": a section");
+    auto* bytes = static_cast<std::byte*>(buffer.get());
     detail::read_exactly(file_.fd.get(), bytes, count, offset, name_);
-    return {std::span<const std::byte>(bytes, count), std::move(owner)};
+    return {std::span<const std::byte>(bytes, count), std::move(buffer)};
   }
 
  private:

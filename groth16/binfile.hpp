@@ -8,14 +8,15 @@
 // every section lies inside the file; a section type that appears twice is an error only when a reader asks
 // for it. Bytes after the last section are ignored, as snarkjs ignores them.
 //
-// Opening a file reads every section's payload with read(2) into a buffer of its own that views into it keep
-// alive: a key loaded from a .zkey stays intact whatever happens to the file afterwards (a file truncated
-// under a memory mapping would kill the process with SIGBUS on the next access), and a section nobody keeps a
-// view of is freed with the BinFile. Each payload sits at the same address alignment (mod 64) as its offset
-// in the file, so a reader views or copies exactly the same sections whether it opens a file or is given the
-// file's image in memory. Only regular files are opened: a FIFO, device or
-// directory is refused at once instead of blocking. Every failure is Error(Errc::bad_input, "<path>: <what is
-// wrong>"), or Error(Errc::io, ...) when the operating system refuses to open or read the file.
+// Opening a file reads every section's payload once, with read(2), into a buffer of its own that views into
+// it keep alive: a key loaded from a .zkey stays intact whatever happens to the file afterwards (a file
+// truncated under a memory mapping would kill the process with SIGBUS on the next access), and a section
+// nobody keeps a view of is freed with the BinFile. Each payload starts its buffer, 64-byte aligned (large
+// ones in huge pages: detail/input_file.hpp), so readers use points and field elements in place whatever the
+// section's offset in the file; an image given in memory keeps its own alignment, and readers copy what is
+// not aligned there. Only regular files are opened: a FIFO, device or directory is refused at once instead of
+// blocking. Every failure is Error(Errc::bad_input, "<path>: <what is wrong>"), or Error(Errc::io, ...) when
+// the operating system refuses to open or read the file.
 #pragma once
 
 #include <cstddef>

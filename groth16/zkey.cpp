@@ -17,8 +17,10 @@
 #include <proofline/arith/curve_pairing.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/iden3_fields.hpp>
+#include <proofline/groth16/detail/input_file.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
+#include <proofline/groth16/detail/zkey_coefficients.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16 {
@@ -36,10 +38,10 @@ constexpr std::uint32_t section_b1 = 6;
 constexpr std::uint32_t section_b2 = 7;
 constexpr std::uint32_t section_c = 8;
 constexpr std::uint32_t section_h = 9;
-constexpr std::uint32_t n8r = 32;  // both curves' Fr
-constexpr std::uint64_t coefficient_bytes = 12 + n8r;
 // Points per parallel task of the checks and copies: a full subgroup check costs tens of microseconds.
 constexpr std::size_t point_grain = 256;
+// Points per task of a copy: a plain memcpy of a few hundred KB.
+constexpr std::size_t copy_grain = 4096;
 constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
 
 std::string section_label(const char* what, std::uint32_t type) {
@@ -88,29 +90,37 @@ const BinFile::Section& query_section(const BinFile& file, std::uint32_t type, c
   return section;
 }
 
-/// A query section as an array of points: a view into the section's bytes when they are aligned for Affine
-/// and someone owns them (always, for a file that was read), otherwise a parallel copy; then the points are
-/// checked at `level`.
+/// The points of a query section: a view into the section's bytes when they are aligned for Affine and
+/// someone owns them (always, for a file that was read: binfile.hpp), otherwise a parallel copy into memory
+/// of its own, written once (no zero fill first).
+template <class Affine>
+SharedArray<Affine> query_points(const BinFile& file, const BinFile::Section& section, std::uint64_t count,
+                                 Counts& counts) {
+  const std::byte* bytes = file.payload(section).data();
+  const std::shared_ptr<const void>& owner = file.payload_owner(section);
+  if (owner != nullptr && reinterpret_cast<std::uintptr_t>(bytes) % alignof(Affine) == 0) {
+    counts.views += section.size;
+    return SharedArray<Affine>(std::span<const Affine>(reinterpret_cast<const Affine*>(bytes), count), owner);
+  }
+  std::shared_ptr<void> buffer =
+      detail::file_buffer(section.size, alignof(Affine), file.name() + ": a query");
+  // Affine is trivially copyable: its bytes are the point (the section holds exactly count of them).
+  auto* points = static_cast<Affine*>(buffer.get());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, copy_grain),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      std::memcpy(static_cast<void*>(points + r.begin()), bytes + r.begin() * sizeof(Affine),
+                                  (r.end() - r.begin()) * sizeof(Affine));
+                    });
+  counts.copied += section.size;
+  return SharedArray<Affine>(std::span<const Affine>(points, count), std::move(buffer));
+}
+
+/// A query section's points, checked at `level`.
 template <class Affine>
 SharedArray<Affine> read_query(const BinFile& file, std::uint32_t type, const char* what, std::uint64_t count,
                                const char* count_text, PointCheck level, Counts& counts) {
   const BinFile::Section& section = query_section<Affine>(file, type, what, count, count_text);
-  const std::byte* bytes = file.payload(section).data();
-  const std::shared_ptr<const void>& owner = file.payload_owner(section);
-  SharedArray<Affine> out;
-  if (owner != nullptr && reinterpret_cast<std::uintptr_t>(bytes) % alignof(Affine) == 0) {
-    out = SharedArray<Affine>(std::span<const Affine>(reinterpret_cast<const Affine*>(bytes), count), owner);
-    counts.views += section.size;
-  } else {
-    std::vector<Affine> copy(count);
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, count, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-          std::memcpy(static_cast<void*>(copy.data() + r.begin()), bytes + r.begin() * sizeof(Affine),
-                      (r.end() - r.begin()) * sizeof(Affine));
-        });
-    out = SharedArray<Affine>(std::move(copy));
-    counts.copied += section.size;
-  }
+  SharedArray<Affine> out = query_points<Affine>(file, section, count, counts);
   if (level == PointCheck::trusted) return out;
   const Affine* points = out.data();
   // The lowest failing index, so the message does not depend on the schedule.
@@ -209,73 +219,22 @@ GrothHeader<Curve> read_groth_header(const BinFile& file) {
   return h;
 }
 
-struct Coefficient {
-  std::uint32_t matrix, row, column;
-};
-
-/// A and B in CSR form from the coefficients section: a counting sort by row that keeps the file's order
-/// within a row.
+/// A and B in CSR form from the coefficients section (detail/zkey_coefficients.hpp), after every entry is
+/// checked; counts.num_rows is set either way.
 template <class Curve>
 std::pair<BasicCsrMatrix<Curve>, BasicCsrMatrix<Curve>> read_coefficients(const BinFile& file,
                                                                           ZkeyHeader& counts, bool build) {
-  using Fr = typename Curve::Fr;
   BinReader in(file, file.require(section_coefficients, "coefficients section"), "coefficients section");
   counts.num_coefficients = in.u32("nCoef");
-  const auto entries = in.array(counts.num_coefficients, coefficient_bytes, "the coefficients");
+  const auto entries = in.array(counts.num_coefficients, detail::zkey_coefficient_bytes, "the coefficients");
   in.expect_end();
-  const std::byte* base = entries.data();
-  const std::uint64_t n = counts.num_coefficients;
-
-  const auto entry = [&](std::uint64_t i) {
-    const std::byte* p = base + i * coefficient_bytes;
-    return Coefficient{detail::load_u32(p), detail::load_u32(p + 4), detail::load_u32(p + 8)};
-  };
-  std::uint64_t rows = 0;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    const Coefficient e = entry(i);
-    const std::string where = "coefficient " + std::to_string(i);
-    if (e.matrix > 1)
-      file.fail(where + ": matrix " + std::to_string(e.matrix) + " (only 0 = A and 1 = B exist)");
-    if (e.row >= counts.domain_size)
-      file.fail(where + ": constraint " + std::to_string(e.row) +
-                " is not below domainSize = " + std::to_string(counts.domain_size));
-    if (e.column >= counts.num_variables)
-      file.fail(where + ": signal " + std::to_string(e.column) +
-                " is not below nVars = " + std::to_string(counts.num_variables));
-    if (!Fr::is_canonical(detail::load_bigint<4>(base + i * coefficient_bytes + 12)))
-      file.fail(where + ": the value is not below r");
-    rows = std::max<std::uint64_t>(rows, std::uint64_t{e.row} + 1);
-  }
-  counts.num_rows = rows;
+  const detail::ZkeyCoefficientScan scan = detail::scan_zkey_coefficients<Curve>(
+      entries, detail::ZkeyCoefficientLimits{counts.domain_size, counts.num_variables});
+  if (scan.problem)
+    file.fail("coefficient " + std::to_string(scan.problem->index) + ": " + scan.problem->what);
+  counts.num_rows = scan.rows;
   if (!build) return {};
-
-  std::vector<std::uint64_t> offsets[2] = {std::vector<std::uint64_t>(rows + 1, 0),
-                                           std::vector<std::uint64_t>(rows + 1, 0)};
-  for (std::uint64_t i = 0; i < n; ++i) {
-    const Coefficient e = entry(i);
-    ++offsets[e.matrix][e.row + 1];
-  }
-  for (auto& o : offsets)
-    for (std::uint64_t row = 0; row < rows; ++row) o[row + 1] += o[row];
-  std::vector<std::uint32_t> columns[2] = {std::vector<std::uint32_t>(offsets[0][rows]),
-                                           std::vector<std::uint32_t>(offsets[1][rows])};
-  std::vector<Fr> values[2] = {std::vector<Fr>(offsets[0][rows]), std::vector<Fr>(offsets[1][rows])};
-  {
-    std::vector<std::uint64_t> next[2] = {offsets[0], offsets[1]};
-    for (std::uint64_t i = 0; i < n; ++i) {
-      const Coefficient e = entry(i);
-      const std::uint64_t at = next[e.matrix][e.row]++;
-      columns[e.matrix][at] = e.column;
-      values[e.matrix][at] =
-          zkey_coefficient_from_stored<Fr>(detail::load_bigint<4>(base + i * coefficient_bytes + 12));
-    }
-  }
-  const auto take = [&](int m) {
-    return BasicCsrMatrix<Curve>{SharedArray<std::uint64_t>(std::move(offsets[m])),
-                                 SharedArray<std::uint32_t>(std::move(columns[m])),
-                                 SharedArray<Fr>(std::move(values[m]))};
-  };
-  return {take(0), take(1)};
+  return detail::zkey_coefficient_matrices<Curve>(entries, scan.rows);
 }
 
 template <class Curve>

@@ -16,12 +16,11 @@
 //
 // Points are affine, x‖y, each Fq coordinate n8q bytes little-endian in Montgomery form, G2 as
 // x.c0‖x.c1‖y.c0‖y.c1, the point at infinity all zero: exactly our in-memory G1Affine / G2Affine. read_zkey
-// reads each section into a buffer of its own (binfile.hpp), never a mapping of the file: the key owns its
-// points, so replacing, truncating or deleting the file while a prover uses the key changes nothing. A query
-// is a zero-copy view into its section's bytes when the section starts at a file offset aligned for G1Affine
-// (16 bytes); snarkjs's layout puts most sections at offsets of 4, 8 or 12 mod 16, and those are copied once,
-// in parallel, into memory of their own, after which their section's buffer is freed (ZkeyFile reports both
-// amounts).
+// reads each section once into a buffer of its own (binfile.hpp), never a mapping of the file: the key owns
+// its points, so replacing, truncating or deleting the file while a prover uses the key changes nothing. Each
+// section starts its buffer aligned, so every query is a zero-copy view into its section's bytes. parse_zkey
+// over an image in memory views the sections aligned there (snarkjs's layout puts most at file offsets of 4,
+// 8 or 12 mod 16) and copies the others once, in parallel (ZkeyFile reports both amounts).
 //
 // Coefficients are stored as coef·R² mod r (R = 2^256; zkey_new.js writeCoef). Our Fr keeps coef·R in its
 // limbs, so the stored integer S becomes the element whose limbs are montmul(S, 1) = S·R⁻¹ = coef·R.
@@ -86,10 +85,11 @@ struct BasicZkeyFile {
   BasicProvingKey<Curve> pk;        ///< HConvention::snarkjs
   BasicConstraintSystem<Curve> cs;  ///< A and B, no C (c = a∘b, as snarkjs's prover computes it)
   BasicVerifyingKey<Curve> vk;      ///< alpha1, beta2, gamma2, delta2 from the header, ic from section 3
-  /// Query bytes used in place, as views into the section buffers the file was read into (or into the image
-  /// given to parse_zkey): no second copy. (The name predates reading: files used to be mapped.)
+  /// Query bytes used in place, as views into the section buffers the file was read into (all of them) or
+  /// into the image given to parse_zkey: no second copy. (The name predates reading: files used to be
+  /// mapped.)
   std::uint64_t mapped_bytes = 0;
-  std::uint64_t copied_bytes = 0;  ///< query bytes copied (sections not aligned for our point types)
+  std::uint64_t copied_bytes = 0;  ///< query bytes copied (sections of an image not aligned for our points)
   KeyCheckReport key_check;        ///< what the subgroup part of PointCheck::full did (nothing otherwise)
 };
 

@@ -1,7 +1,6 @@
 #include <proofline/groth16/detail/input_file.hpp>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +8,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+
+#include <proofline/groth16/detail/large_memory.hpp>
 
 namespace proofline::groth16::detail {
 
@@ -61,16 +63,11 @@ InputFile open_input_file(const std::filesystem::path& path, std::string_view wh
 }
 
 std::shared_ptr<void> file_buffer(std::uint64_t size, std::size_t alignment, const std::string& name) {
-  constexpr std::uint64_t huge_page = std::uint64_t{2} << 20;
-  const bool large = size >= 16 * huge_page;
-  const std::uint64_t align = large ? huge_page : alignment;
-  const std::uint64_t rounded = (std::max<std::uint64_t>(size, 1) + align - 1) / align * align;
-  void* raw = std::aligned_alloc(static_cast<std::size_t>(align), static_cast<std::size_t>(rounded));
+  void* raw = size <= std::numeric_limits<std::size_t>::max()
+                  ? allocate_large_memory(static_cast<std::size_t>(size), alignment)
+                  : nullptr;
   if (raw == nullptr) throw Error(Errc::io, name + ": cannot allocate " + std::to_string(size) + " bytes");
-#if defined(MADV_HUGEPAGE)
-  if (large) (void)::madvise(raw, static_cast<std::size_t>(rounded), MADV_HUGEPAGE);  // a hint
-#endif
-  return std::shared_ptr<void>(raw, [](void* p) { std::free(p); });
+  return std::shared_ptr<void>(raw, free_large_memory);
 }
 
 void read_exactly(int fd, std::byte* out, std::uint64_t size, std::uint64_t offset, const std::string& name) {

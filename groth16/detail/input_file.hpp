@@ -45,11 +45,8 @@ struct InputFile {
 InputFile open_input_file(const std::filesystem::path& path, std::string_view what, Errc unreadable);
 
 /// Memory for `size` bytes of file contents, aligned to `alignment` (a power of two, at most 4096), freed
-/// with the last owner. Buffers of 32 MiB and more are 2 MiB-aligned with transparent huge pages asked for:
-/// reading a key of hundreds of MiB into 4 KiB pages costs a page fault each, and every later pass over it
-/// (checksums, curve checks) TLB misses, which took most of a 2^20 key's load. Throws Error(io, "<name>:
-/// cannot allocate
-/// ...") when there is no memory.
+/// with the last owner; large buffers in huge pages (detail/large_memory.hpp: a fault per 4 KiB page took
+/// most of a key's read). Throws Error(io, "<name>: cannot allocate ...") when there is no memory.
 std::shared_ptr<void> file_buffer(std::uint64_t size, std::size_t alignment, const std::string& name);
 
 /// Reads exactly `size` bytes at `offset` (pread, retrying short and interrupted reads). A file that ends

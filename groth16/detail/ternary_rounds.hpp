@@ -16,8 +16,8 @@
 //   S_0 = Σ_{u ≥ 0} (B_{3u+1} − B_{3u−1})   and   C_u = B_{3u−1} + B_{3u} + B_{3u+1}  (u ≥ 1)
 // are the lowest round's sum and the buckets of the k − 1 higher trits (patterns with u = 0 have no higher
 // nonzero trit). About 4/3 additions per bucket at the first trit, 3^k in all for the k rounds, batched
-// affine additions too (the same segment sums as the buckets'), so the reduction stays small beside the
-// bucket additions up to about 3^k ≈ n.
+// affine additions too (the same segment sums as the buckets'; S in short chunks, whose few sums are added in
+// XYZZ coordinates), so the reduction stays small beside the bucket additions up to about 3^k ≈ n.
 //
 // Exactness: P + P is a doubling and P + (−P) drops out, the group law's exceptional cases, so every sum is
 // the integer combination itself; r·P = O is never used. No point has order 2 on either curve (odd orders),
@@ -172,6 +172,9 @@ void sum_task(Segments<Curve>& s, std::span<const AffinePoint<Curve>> points, co
               std::uint32_t first, std::uint32_t last, std::span<AffinePoint<Curve>> sums) {
   constexpr std::size_t kAhead = 8;
   s.clear();
+  // Sized once: growing by doubling would copy the points again at every step.
+  s.points.reserve(sorted.offsets[last] - sorted.offsets[first]);
+  s.buckets.reserve(sorted.offsets[last] - sorted.offsets[first]);
   for (std::uint32_t b = first; b < last; ++b) {
     const std::size_t end = sorted.offsets[b + 1];
     for (std::size_t e = sorted.offsets[b]; e < end; ++e) {
@@ -202,9 +205,15 @@ std::vector<AffinePoint<Curve>> bucket_sums(std::span<const AffinePoint<Curve>> 
   return sums;
 }
 
+/// Points of S per segment in reduce_trit: S is one long sum, and summed as one segment it would take
+/// log2(2·M') levels, each paying a field inversion for ever fewer additions (at the lowest trits, mostly
+/// inversions). In chunks of this many the levels stay as few as the triples' and the chunk sums, a small
+/// fraction of the points, are added in XYZZ coordinates.
+inline constexpr std::size_t s_chunk_points = 16;
+
 /// The lowest trit's round sum from the buckets b[1..M] of m-trit patterns, and into `parent` the buckets
 /// C_1..C_M' of the m − 1 higher trits (see the top of the file; parent[0] is unused). Both are segment sums
-/// of the same kind as the buckets': each task sums its part of S (segment 0) and its parents' triples.
+/// of the same kind as the buckets': each task sums its parents' triples and its part of S in chunks.
 template <class Curve>
 XyzzPoint<Curve> reduce_trit(const std::vector<AffinePoint<Curve>>& b,
                              std::vector<AffinePoint<Curve>>& parent, std::size_t task_parents) {
@@ -212,25 +221,34 @@ XyzzPoint<Curve> reduce_trit(const std::vector<AffinePoint<Curve>>& b,
   const std::size_t parents = (b.size() - 2) / 3;  // M' = (M − 1)/3
   const std::size_t tasks = parents / task_parents + 1;
   parent.assign(parents + 1, Affine::infinity());
-  std::vector<Affine> partial(tasks, Affine::infinity());
+  std::vector<XyzzPoint<Curve>> partial(tasks, XyzzPoint<Curve>::infinity());
   tbb::enumerable_thread_specific<Segments<Curve>> scratch;
   tbb::parallel_for(std::size_t{0}, tasks, [&](std::size_t t) {
     Segments<Curve>& s = scratch.local();
     s.clear();
     const std::size_t first = t * (parents + 1) / tasks, last = (t + 1) * (parents + 1) / tasks;
-    for (std::size_t u = first; u < last; ++u) {
-      s.push(0, b[3 * u + 1]);
-      if (u > 0) s.push(0, -b[3 * u - 1]);
-    }
     for (std::size_t u = std::max<std::size_t>(first, 1); u < last; ++u)
       for (std::size_t v = 3 * u - 1; v <= 3 * u + 1; ++v) s.push(static_cast<std::uint32_t>(u), b[v]);
+    // S's chunks take the segment ids after the parents' (the ids only need to differ between neighbours).
+    std::size_t pushed = 0;
+    const auto push_s = [&](const Affine& p) {
+      s.push(static_cast<std::uint32_t>(parents + 1 + pushed++ / s_chunk_points), p);
+    };
+    for (std::size_t u = first; u < last; ++u) {
+      push_s(b[3 * u + 1]);
+      if (u > 0) push_s(-b[3 * u - 1]);
+    }
     while (pair_level(s)) {
     }
-    for (std::size_t i = 0; i < s.points.size(); ++i)
-      (s.buckets[i] == 0 ? partial[t] : parent[s.buckets[i]]) = s.points[i];
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+      if (s.buckets[i] <= parents)
+        parent[s.buckets[i]] = s.points[i];
+      else
+        partial[t] += s.points[i];
+    }
   });
   XyzzPoint<Curve> sum = XyzzPoint<Curve>::infinity();
-  for (const Affine& p : partial) sum += p;
+  for (const XyzzPoint<Curve>& p : partial) sum = sum + p;
   return sum;
 }
 

@@ -3,9 +3,12 @@
 // where the layout allows it, and every malformed or foreign key a clear error.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <random>
 
 #include <proofline/arith/random.hpp>
@@ -16,6 +19,7 @@
 #include <proofline/groth16/zkey.hpp>
 
 #include "snarkjs/helpers.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace proofline;
 using namespace proofline::groth16;
@@ -100,18 +104,51 @@ TEST_CASE("groth16/zkey/the fixture keys read with the counts and points snarkjs
   }
 }
 
-TEST_CASE("groth16/zkey/query sections aligned in the file are zero-copy views into the mapping") {
-  // chain_16's B2 section starts at byte 6544 (16-aligned); the others at 4, 8 or 12 mod 16 are copied.
-  const ZkeyFile mapped = read_zkey(fixture("chain_16", "circuit_final.zkey"));
-  CHECK(mapped.mapped_bytes == 19 * sizeof(G2Affine));
-  CHECK(mapped.pk.b2_query.owner() != nullptr);
+TEST_CASE("groth16/zkey/every query of a file read is a view into its section's buffer") {
+  // Each section is read to the start of an aligned buffer of its own, whatever its offset in the file.
+  const ZkeyFile read = read_zkey(fixture("chain_16", "circuit_final.zkey"));
+  CHECK(read.mapped_bytes == read.pk.query_bytes());
+  CHECK(read.copied_bytes == 0);
+  for (const void* data :
+       {static_cast<const void*>(read.pk.a_query.data()), static_cast<const void*>(read.pk.b1_query.data()),
+        static_cast<const void*>(read.pk.b2_query.data()), static_cast<const void*>(read.pk.l_query.data()),
+        static_cast<const void*>(read.pk.h_query.data())})
+    CHECK(reinterpret_cast<std::uintptr_t>(data) % 64 == 0);
+  CHECK(read.pk.b2_query.owner() != nullptr);
+  CHECK(read.pk.a_query.owner() != read.pk.h_query.owner());  // one buffer per section
+  // An image in memory: chain_16's B2 section starts at byte 6544 (16-aligned) and is a view where the image
+  // has an owner; the others, at 4, 8 or 12 mod 16, are copied. Without an owner everything is copied. The
+  // contents are the same.
   const auto bytes = file_bytes(fixture("chain_16", "circuit_final.zkey"));
-  CHECK(reinterpret_cast<const std::byte*>(mapped.pk.b2_query.data()) != nullptr);
-  // Without an owner nothing is a view; the contents are the same.
+  auto owned = std::make_shared<std::vector<std::byte>>(bytes);
+  const ZkeyFile viewed = parse_zkey(owned, *owned, "mem.zkey");
+  CHECK(viewed.mapped_bytes == 19 * sizeof(G2Affine));
+  CHECK(viewed.mapped_bytes + viewed.copied_bytes == read.pk.query_bytes());
   const ZkeyFile copied = parse_zkey(nullptr, bytes, "mem.zkey");
   CHECK(copied.mapped_bytes == 0);
-  CHECK(std::equal(copied.pk.b2_query.begin(), copied.pk.b2_query.end(), mapped.pk.b2_query.begin()));
-  CHECK(std::equal(copied.pk.h_query.begin(), copied.pk.h_query.end(), mapped.pk.h_query.begin()));
+  for (const ZkeyFile* key : {&viewed, &copied}) {
+    CHECK(std::equal(key->pk.a_query.begin(), key->pk.a_query.end(), read.pk.a_query.begin()));
+    CHECK(std::equal(key->pk.b1_query.begin(), key->pk.b1_query.end(), read.pk.b1_query.begin()));
+    CHECK(std::equal(key->pk.b2_query.begin(), key->pk.b2_query.end(), read.pk.b2_query.begin()));
+    CHECK(std::equal(key->pk.l_query.begin(), key->pk.l_query.end(), read.pk.l_query.begin()));
+    CHECK(std::equal(key->pk.h_query.begin(), key->pk.h_query.end(), read.pk.h_query.begin()));
+  }
+}
+
+TEST_CASE("groth16/zkey/a truncated file is the same clear error as a truncated image") {
+  const auto good = file_bytes(fixture("chain_16", "circuit_final.zkey"));
+  const test_support::TempDir dir("proofline-zkey");
+  const std::filesystem::path path = dir / "cut.zkey";
+  // Inside the table, inside the coefficients, inside the H and B2 queries, one byte short.
+  for (const std::size_t size :
+       {std::size_t{10}, std::size_t{30}, std::size_t{500}, good.size() / 2, good.size() - 1}) {
+    CAPTURE(size);
+    const std::vector<std::byte> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(size));
+    write_file_bytes(path, cut);
+    const std::string from_file = bad_input_message([&] { read_zkey(path); });
+    CHECK(contains(from_file, "truncated"));
+    CHECK(from_file == bad_input_message([&] { parse_zkey(nullptr, cut, path.string()); }));
+  }
 }
 
 TEST_CASE("groth16/zkey/coefficients are A and B of the r1cs with snarkjs's input rows") {
