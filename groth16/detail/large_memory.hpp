@@ -3,10 +3,10 @@
 //
 // Why: touching a fresh 4 KiB page costs a page fault, and in a virtual machine a fault costs microseconds:
 // reading a key into 4 KiB pages took about twenty times as long as into 2 MiB pages, and a first load spent
-// more in faults on its fresh arrays than in its arithmetic. Blocks of large_memory_threshold and more are therefore
-// 2 MiB-aligned, rounded up to whole 2 MiB pages (at most one huge page of slack per block) and advised
-// MADV_HUGEPAGE; smaller ones come from the ordinary heap. The advice is a hint: where transparent huge pages
-// are off, the memory is ordinary memory.
+// more in faults on its fresh arrays than in its arithmetic. Blocks of large_memory_threshold and more are
+// therefore 2 MiB-aligned, rounded up to whole 2 MiB pages (at most one huge page of slack per block) and
+// advised MADV_HUGEPAGE; smaller ones come from the ordinary heap. The advice is a hint: where transparent
+// huge pages are off, the memory is ordinary memory.
 #pragma once
 
 #include <cstddef>
