@@ -48,7 +48,8 @@ constexpr bool mulx_supported_limbs(std::size_t limbs) {
 #if PL_MULX_ASM
   return limbs == 4 || limbs == 6;
 #else
-  return limbs == 0 && limbs == 1;
+  static_cast<void>(limbs);
+  return false;
 #endif
 }
 
