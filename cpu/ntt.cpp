@@ -289,14 +289,9 @@ bool on_lanes(detail::NttLanes lanes, unsigned log_n) {
          detail::ifma_enabled();
 }
 
-/// The lanes see an element as its N words (F is exactly its limbs).
+/// The lanes see an element as its N words (F is exactly its limbs); const elements give const words.
 template <class F>
-std::uint64_t* words(F* element) {
-  static_assert(sizeof(F) == sizeof(element->limb));
-  return element->limb;
-}
-template <class F>
-const std::uint64_t* words(const F* element) {
+auto* words(F* element) {
   static_assert(sizeof(F) == sizeof(element->limb));
   return element->limb;
 }
@@ -318,11 +313,6 @@ void run_network(Network kind, F* values, unsigned log_n, const F* twiddles,
     gs_network<A>(values, log_n, twiddles, a_scale);
 }
 
-/// The unscaled networks of the H building blocks: mulx products where the lanes do not apply.
-template <class F>
-void run_unscaled(Network kind, std::span<F> values, const BasicDomain<F>& domain, NttDirection direction,
-                  detail::NttLanes lanes);
-
 template <class F>
 std::shared_ptr<const Twiddles<F>> twiddles_for(const BasicDomain<F>& domain) {
   return twiddle_cache<F>().get(domain.convention(), domain.size() / 2);
@@ -341,6 +331,7 @@ std::size_t reverse_bits(std::size_t value, unsigned bits) {
   return out;
 }
 
+/// The unscaled networks of the H building blocks: mulx products where the lanes do not apply.
 template <class F>
 void run_unscaled(Network kind, std::span<F> values, const BasicDomain<F>& domain, NttDirection direction,
                   detail::NttLanes lanes) {
