@@ -50,6 +50,17 @@ PL_HD_INLINE constexpr F conditional_negate(const F& value, bool negate) {
   return field_select(negate, -value, value);
 }
 
+/// a·b − c·d: the field's own product_difference where it has one (MontField, which on the device reduces
+/// the base fields' difference once), else the two products.
+template <class F>
+PL_HD_INLINE constexpr F product_difference(const F& a, const F& b, const F& c, const F& d) {
+  if constexpr (requires { F::product_difference(a, b, c, d); }) {
+    return F::product_difference(a, b, c, d);
+  } else {
+    return a * b - c * d;
+  }
+}
+
 /// zero or one as a field element, without a branch.
 template <class F>
 PL_HD_INLINE constexpr F zero_or_one(bool one) {
@@ -323,7 +334,7 @@ struct XyzzPoint {
     const Field m = x2.doubled() + x2;
     XyzzPoint out;
     out.x = m.squared() - s.doubled();
-    out.y = m * (s - out.x) - w * y;
+    out.y = detail::product_difference(m, s - out.x, w, y);
     out.zz = v * zz;
     out.zzz = w * zzz;
     return out;
@@ -339,7 +350,7 @@ struct XyzzPoint {
     const Field m = x2.doubled() + x2;
     XyzzPoint out;
     out.x = m.squared() - s.doubled();
-    out.y = m * (s - out.x) - w * p.y;
+    out.y = detail::product_difference(m, s - out.x, w, p.y);
     out.zz = v;
     out.zzz = w;
     return out;
@@ -361,7 +372,7 @@ struct XyzzPoint {
     const Field q_term = u1 * pp;
     XyzzPoint out;
     out.x = r.squared() - ppp - q_term.doubled();
-    out.y = r * (q_term - out.x) - s1 * ppp;
+    out.y = detail::product_difference(r, q_term - out.x, s1, ppp);
     out.zz = zz * q.zz * pp;  // p = 0 (P == -Q) gives infinity
     out.zzz = zzz * q.zzz * ppp;
     out = select(p_inf, q, out);
@@ -386,7 +397,7 @@ struct XyzzPoint {
       const Field ppp = p * pp;
       const Field q_term = x * pp;
       out.x = r.squared() - ppp - q_term.doubled();
-      out.y = r * (q_term - out.x) - y * ppp;
+      out.y = detail::product_difference(r, q_term - out.x, y, ppp);
       out.zz = zz * pp;  // p = 0 (P == -Q) gives infinity
       out.zzz = zzz * ppp;
     }

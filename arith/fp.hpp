@@ -20,8 +20,11 @@ static_assert(sizeof(Fp) == 48);
 #include <proofline/arith/detail/mont_field_device.cuh>
 
 namespace proofline::detail {
-/// Fp's operators in device code: 32-bit limbs and PTX carry chains, with a dedicated squaring.
+/// Fp's operators in device code: 32-bit limbs and PTX carry chains, with a dedicated squaring and the
+/// once-reduced product difference of the point formulas.
 template <>
-struct DeviceFieldOps<FpParams> : MontFieldDeviceOps<FpParams>, MontFieldDeviceSqr<FpParams> {};
+struct DeviceFieldOps<FpParams> : MontFieldDeviceOps<FpParams>,
+                                  MontFieldDeviceSqr<FpParams>,
+                                  MontFieldDeviceProductDifference<FpParams> {};
 }  // namespace proofline::detail
 #endif

@@ -26,6 +26,7 @@ namespace proofline::detail {
 /// BN254 Fp's operators in device code: the same limb-generic 32-bit code as BLS12-381's Fp (8 limbs here).
 template <>
 struct DeviceFieldOps<bn254::FpParams> : MontFieldDeviceOps<bn254::FpParams>,
-                                         MontFieldDeviceSqr<bn254::FpParams> {};
+                                         MontFieldDeviceSqr<bn254::FpParams>,
+                                         MontFieldDeviceProductDifference<bn254::FpParams> {};
 }  // namespace proofline::detail
 #endif

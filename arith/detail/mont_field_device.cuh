@@ -15,6 +15,7 @@
 #include <proofline/arith/detail/mod_add_limbs32.hpp>
 #include <proofline/arith/detail/mont_mul_limbs32.hpp>
 #include <proofline/arith/detail/mont_sqr_limbs32.hpp>
+#include <proofline/arith/detail/product_difference_limbs32.hpp>
 #include <proofline/arith/detail/ptx_carry_ops.cuh>
 
 namespace proofline::detail {
@@ -65,6 +66,26 @@ struct MontFieldDeviceSqr {
     L::split_limbs(x, a);
     PtxCarryOps ops;
     limbs32::mont_sqr<L>(ops, z, x);
+    L::join_limbs(out, z);
+  }
+};
+
+/// MontField::product_difference on the device: a·b − c·d with one reduction (fields where the XYZZ point
+/// formulas run: the curves' base fields).
+template <class Params>
+struct MontFieldDeviceProductDifference {
+  using L = Limbs32<Params>;
+
+  __device__ __forceinline__ static void product_difference(std::uint64_t* out, const std::uint64_t* a,
+                                                            const std::uint64_t* b, const std::uint64_t* c,
+                                                            const std::uint64_t* d) {
+    std::uint32_t x[L::kLimbs], y[L::kLimbs], u[L::kLimbs], v[L::kLimbs], z[L::kLimbs];
+    L::split_limbs(x, a);
+    L::split_limbs(y, b);
+    L::split_limbs(u, c);
+    L::split_limbs(v, d);
+    PtxCarryOps ops;
+    limbs32::mont_product_difference<L>(ops, z, x, y, u, v);
     L::join_limbs(out, z);
   }
 };

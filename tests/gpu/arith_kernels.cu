@@ -1,5 +1,6 @@
 #include "arith_kernels.hpp"
 
+#include <proofline/arith/curve.hpp>
 #include <proofline/cuda/device_buffer.hpp>
 #include <proofline/cuda/stream.hpp>
 
@@ -12,22 +13,24 @@ __global__ void field_ops_kernel(const F* a, const F* b, F* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const F x = a[i], y = b[i];
-  out[4 * i + 0] = x * y;
-  out[4 * i + 1] = x + y;
-  out[4 * i + 2] = x - y;
-  out[4 * i + 3] = x.inverse() * y;
+  const int j = (i + 1) % n;
+  out[kFieldOps * i + 0] = x * y;
+  out[kFieldOps * i + 1] = x + y;
+  out[kFieldOps * i + 2] = x - y;
+  out[kFieldOps * i + 3] = x.inverse() * y;
+  out[kFieldOps * i + 4] = proofline::detail::product_difference(x, y, b[j], a[j]);
 }
 
 template <class F>
 std::vector<F> run_field_ops(const std::vector<F>& a, const std::vector<F>& b) {
   const int n = static_cast<int>(a.size());
   cuda::Stream stream;
-  cuda::DeviceBuffer<F> da(a.size()), db(b.size()), dout(4 * a.size());
+  cuda::DeviceBuffer<F> da(a.size()), db(b.size()), dout(kFieldOps * a.size());
   da.upload(a.data(), a.size(), stream);
   db.upload(b.data(), b.size(), stream);
   field_ops_kernel<F><<<(n + 127) / 128, 128, 0, stream>>>(da.data(), db.data(), dout.data(), n);
   PL_CUDA_CHECK(cudaGetLastError());
-  std::vector<F> out(4 * a.size());
+  std::vector<F> out(kFieldOps * a.size());
   dout.download(out.data(), out.size(), stream);
   stream.synchronize();
   return out;

@@ -31,8 +31,11 @@ void check_device_matches_host(Draw draw, Run run_on_device) {
   const auto device = run_on_device(a, b);
   std::size_t mismatches = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const F expected[4] = {a[i] * b[i], a[i] + b[i], a[i] - b[i], a[i].inverse() * b[i]};
-    for (int k = 0; k < 4; ++k) mismatches += device[4 * i + k] != expected[k];
+    const std::size_t j = (i + 1) % count;
+    const F expected[gpu_test::kFieldOps] = {a[i] * b[i], a[i] + b[i], a[i] - b[i], a[i].inverse() * b[i],
+                                             a[i] * b[i] - b[j] * a[j]};
+    for (int k = 0; k < gpu_test::kFieldOps; ++k)
+      mismatches += device[gpu_test::kFieldOps * i + k] != expected[k];
   }
   CHECK(mismatches == 0);
 }

@@ -26,8 +26,8 @@
 #include <proofline/cpu/h_poly.hpp>
 #include <proofline/cpu/ntt.hpp>
 #include <proofline/cuda/device_buffer.hpp>
-#include <proofline/cuda/stream.hpp>
 #include <proofline/cuda/gpu_ntt.hpp>
+#include <proofline/cuda/stream.hpp>
 #include <proofline/util/error.hpp>
 
 #include "arith_kernels.hpp"
@@ -199,8 +199,9 @@ TEST_CASE("gpu/ntt/Fr device arithmetic on limb edge cases equals the host") {
   const std::vector<Fr> device = gpu_test::fr_ops_on_device(a, b);
   std::size_t bad = 0;
   for (std::size_t i = 0; i < a.size(); ++i)
-    bad += (device[4 * i] != a[i] * b[i]) + (device[4 * i + 1] != a[i] + b[i]) +
-           (device[4 * i + 2] != a[i] - b[i]);
+    bad += (device[gpu_test::kFieldOps * i] != a[i] * b[i]) +
+           (device[gpu_test::kFieldOps * i + 1] != a[i] + b[i]) +
+           (device[gpu_test::kFieldOps * i + 2] != a[i] - b[i]);
   CHECK(bad == 0);
 }
 

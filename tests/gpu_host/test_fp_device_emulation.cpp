@@ -8,11 +8,13 @@
 #include <random>
 #include <vector>
 
+#include <proofline/arith/bn254/fp.hpp>
 #include <proofline/arith/detail/fp2_mul_limbs32.hpp>
 #include <proofline/arith/detail/limbs32.hpp>
 #include <proofline/arith/detail/mod_add_limbs32.hpp>
 #include <proofline/arith/detail/mont_mul_limbs32.hpp>
 #include <proofline/arith/detail/mont_sqr_limbs32.hpp>
+#include <proofline/arith/detail/product_difference_limbs32.hpp>
 #include <proofline/arith/fp.hpp>
 #include <proofline/arith/fp2.hpp>
 #include <proofline/arith/fr.hpp>
@@ -239,4 +241,52 @@ TEST_CASE(
   for (int i = 0; i < 20000; ++i) check(values[rng() % values.size()], values[rng() % values.size()]);
   CHECK(mismatches == 0);
   CHECK(ops.dropped == 0);
+}
+
+namespace {
+
+/// The emulated one-reduction a·b − c·d of field F against MontField's products: every
+/// combination of edge values (the wide difference at both extremes, ±(p-1)^2, and at zero) and random
+/// quadruples; no carry may be dropped (the wide values' intended wraps are plain additions).
+template <class F>
+void check_product_differences(std::mt19937_64& rng) {
+  using L = typename Limbs32OfField<F>::type;
+  constexpr int n = L::kLimbs;
+  const std::vector<F> edges = edge_values<F>();
+  EmulatedCarryOps ops;
+  std::size_t mismatches = 0;
+  auto base = [&](const F& a, const F& b, const F& c, const F& d) {
+    std::uint32_t x[n], y[n], u[n], v[n], z[n];
+    L::split_limbs(x, a.limb);
+    L::split_limbs(y, b.limb);
+    L::split_limbs(u, c.limb);
+    L::split_limbs(v, d.limb);
+    limbs32::mont_product_difference<L>(ops, z, x, y, u, v);
+    F out;
+    L::join_limbs(out.limb, z);
+    mismatches += out != a * b - c * d;
+  };
+  for (const F& a : edges)
+    for (const F& b : edges)
+      for (const F& c : edges)
+        for (const F& d : edges) base(a, b, c, d);
+  for (int i = 0; i < 20000; ++i)
+    base(random_field<F>(rng), random_field<F>(rng), random_field<F>(rng), random_field<F>(rng));
+
+  CHECK(mismatches == 0);
+  CHECK(ops.dropped == 0);
+}
+
+}  // namespace
+
+TEST_CASE("gpu_host/fp_device/emulated a·b − c·d with one reduction equals the two products") {
+  const std::uint64_t seed = random_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  SUBCASE("BLS12-381") {
+    check_product_differences<Fp>(rng);
+  }
+  SUBCASE("BN254") {
+    check_product_differences<bn254::Fp>(rng);
+  }
 }

@@ -242,7 +242,7 @@ PL_HD_INLINE void bucket_add(XyzzPoint<Curve>& acc, const AffinePoint<Curve>& q,
   const Field ppp = p * pp;
   const Field q_term = acc.x * pp;
   const Field x3 = r.squared() - ppp - q_term.doubled();
-  acc.y = r * (q_term - x3) - acc.y * ppp;
+  acc.y = proofline::detail::product_difference(r, q_term - x3, acc.y, ppp);  // one reduction, not two
   acc.x = x3;
   acc.zz = acc.zz * pp;
   acc.zzz = acc.zzz * ppp;
