@@ -69,6 +69,7 @@ detail::MsmArgs<Curve> msm_args(const Engine& engine, const detail::MsmLayout& l
   a.montgomery = engine.options().scalar_form == ScalarForm::montgomery;
   a.split = engine.options().split_zero_one;
   a.precomputed = layout.precomputed;
+  a.scatter_passes_log = layout.scatter_passes_log;
   a.scalars = scalars;
   a.points = points;
   a.counters = reinterpret_cast<detail::MsmCounters*>(at(layout.counters));
@@ -285,6 +286,12 @@ BasicMsmEngine<C>::BasicMsmEngine(MsmGroup group, std::size_t max_points, const 
     plan_->layout = detail::msm_layout(max_points, window_bits, scalar_bits<C>, options.split_zero_one,
                                        options.precomputed, xyzz_bytes<C>(group), jacobian_bytes<C>(group),
                                        ones_blocks, scan_bytes);
+    // The scatter's passes suit the scalars that reach it: with the split and no expected count, half of
+    // them (a Groth16 witness sends fewer, a dense one all; more passes than suit cost more than fewer).
+    const std::size_t scattered =
+        options.split_zero_one && options.expected_dense == 0 ? (max_points + 1) / 2 : dense;
+    plan_->layout.scatter_passes_log = detail::msm_scatter_passes_log(
+        scattered, plan_->layout.window_bits, plan_->layout.windows, options.precomputed);
   } catch (...) {
     delete plan_;
     throw;

@@ -42,7 +42,8 @@ struct MsmOptions {
   ScalarForm scalar_form = ScalarForm::montgomery;
   /// The Groth16 fast path (see above). Costs one classification pass; pays when many scalars are 0 or +-1.
   bool split_zero_one = false;
-  /// For the window choice: how many scalars are expected to go through Pippenger (0: all of max_points).
+  /// For the window choice and the sort's passes: how many scalars are expected to go through Pippenger (0:
+  /// all of max_points; with the split, half of them for the passes).
   std::size_t expected_dense = 0;
   /// Window width in bits (2..22); 0 picks it from the cost model.
   int window_bits = 0;

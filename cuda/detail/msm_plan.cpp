@@ -22,6 +22,15 @@ int msm_model_window_bits(std::size_t dense, int scalar_bits, bool precomputed) 
   return best;
 }
 
+int msm_scatter_passes_log(std::size_t dense, int window_bits, int windows, bool precomputed) {
+  const std::size_t bytes =
+      dense * sizeof(std::uint32_t) * (precomputed ? static_cast<std::size_t>(windows) : std::size_t{1});
+  const std::size_t limit = precomputed ? kMsmScatterTableBytes : kMsmScatterWindowBytes;
+  int passes_log = 0;
+  while ((bytes >> passes_log) > limit && passes_log < window_bits - 1) ++passes_log;
+  return passes_log;
+}
+
 std::uint32_t msm_chunk(std::size_t entries) {
   const std::size_t per_thread = std::max<std::size_t>(entries >> 19, 1);
   return static_cast<std::uint32_t>(std::clamp<std::size_t>(std::bit_floor(per_thread), 8, 256));
@@ -76,6 +85,7 @@ MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, b
   l.window_bits = window_bits;
   l.windows = msm_windows(window_bits, scalar_bits);
   l.precomputed = precomputed;
+  l.scatter_passes_log = msm_scatter_passes_log(max_points, window_bits, l.windows, precomputed);
   const int bucket_windows = precomputed ? 1 : l.windows;
   l.slots_per_window = (std::uint32_t{1} << (window_bits - 1)) + 1;
   const std::size_t n = std::max<std::size_t>(max_points, 1);

@@ -21,6 +21,16 @@ inline constexpr std::size_t kMsmMaxPoints = std::size_t{1} << 28;
 /// windows (one shared bucket set), once. Between 4 and 22 bits.
 int msm_model_window_bits(std::size_t dense, int scalar_bits, bool precomputed = false);
 
+/// log2 of the scatter's passes over magnitude ranges (MsmCommonArgs::scatter_passes_log) for `dense`
+/// scalars through Pippenger: the fewest passes that bring each pass's share of the entries (4 bytes each)
+/// down to kMsmScatterWindowBytes of one window's entries (a bucket set per window) or kMsmScatterTableBytes
+/// of all windows' (precomputed: one shared bucket set, so a pass writes into every window's part of its
+/// buckets), at most one magnitude per pass. More passes re-read the digits once each: the two limits are
+/// where an H200 stopped gaining (perf/results/msm-scatter-passes-h200-2026-12-02).
+inline constexpr std::size_t kMsmScatterWindowBytes = std::size_t{32} << 20;
+inline constexpr std::size_t kMsmScatterTableBytes = std::size_t{160} << 20;
+int msm_scatter_passes_log(std::size_t dense, int window_bits, int windows, bool precomputed);
+
 /// Points of one chunk of a precomputed table's build (its XYZZ work space): all n up to 2^20, else 2^20
 /// (a multiple of the affine conversion's group).
 inline constexpr std::size_t msm_table_chunk(std::size_t n) {
@@ -40,7 +50,8 @@ std::vector<ReduceLevel> msm_reduce_levels(std::uint32_t slots_per_window, int w
 struct MsmLayout {
   int window_bits = 0;
   int windows = 0;
-  bool precomputed = false;  ///< the windows share one bucket set (reduction levels for one window)
+  bool precomputed = false;    ///< the windows share one bucket set (reduction levels for one window)
+  int scatter_passes_log = 0;  ///< for max_points dense scalars (the engine lowers it for fewer)
   std::uint32_t slots_per_window = 0;
   std::uint32_t chunk = 0;
   std::uint32_t chunk_threads = 0;  ///< for max_points

@@ -41,6 +41,7 @@ struct EmulationShape {
   bool split = false;
   bool montgomery = true;
   bool precomputed = false;
+  int scatter_passes_log = 2;  ///< (capped at one magnitude per pass)
 };
 
 /// The precomputed-window table as the table kernels build it: block w = 2^(c w)·points, `chunk` points of
@@ -83,6 +84,7 @@ JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
   a.montgomery = shape.montgomery;
   a.split = shape.split;
   a.precomputed = shape.precomputed;
+  a.scatter_passes_log = std::min(shape.scatter_passes_log, shape.window_bits - 1);
   const std::uint32_t slots = a.bucket_slots();
   // Chunks of 64 points: several chunks per block (and a short last one) once n exceeds 64.
   const std::vector<AffinePoint<Curve>> table =
@@ -120,8 +122,10 @@ JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
   for (std::uint32_t j = 0; j < a.item_count(); ++j) digits_body(a, j);
   std::exclusive_scan(counts.begin(), counts.end(), starts.begin(), std::uint32_t{0});
   std::copy(starts.begin(), starts.end() - 1, cursor.begin());
-  for (int w = 0; w < a.windows; ++w) {
-    for (std::uint32_t j = 0; j < a.item_count(); ++j) scatter_body(a, j, w);
+  for (std::uint32_t pass = 0; pass < std::uint32_t{1} << a.scatter_passes_log; ++pass) {
+    for (int w = 0; w < a.windows; ++w) {
+      for (std::uint32_t j = 0; j < a.item_count(); ++j) scatter_body(a, j, w, pass);
+    }
   }
   for (std::uint32_t t = 0; t < threads; ++t) accumulate_body(a, t);
   for (std::uint32_t t = 0; t < threads; ++t) fixup_body(a, t);
@@ -170,6 +174,7 @@ void check_msm(const std::vector<AffinePoint<Curve>>& points,
   CAPTURE(shape.chunk);
   CAPTURE(shape.split);
   CAPTURE(shape.precomputed);
+  CAPTURE(shape.scatter_passes_log);
   CHECK(emulate_msm(points, scalars, shape) == naive_msm(points, scalars));
 }
 
@@ -224,7 +229,9 @@ TEST_CASE("gpu_host/msm/emulated G1 MSM equals naive double-and-add on edge scal
   scalars[20] = scalars[21];
   for (const EmulationShape& shape :
        {EmulationShape{5, 8, false}, EmulationShape{4, 16, false}, EmulationShape{7, 8, false},
-        EmulationShape{5, 8, true}, EmulationShape{2, 32, true}, EmulationShape{9, 128, false}}) {
+        EmulationShape{5, 8, true}, EmulationShape{2, 32, true}, EmulationShape{9, 128, false},
+        // the scatter in one pass, and in one pass per magnitude
+        EmulationShape{7, 8, false, true, false, 0}, EmulationShape{7, 8, true, true, false, 6}}) {
     check_msm(points, scalars, shape);
   }
   // Canonical scalars: the same integers stored as raw limbs.
@@ -325,6 +332,16 @@ TEST_CASE("gpu_host/msm/plan levels reduce to one value per window and regions d
   // BN254's 254-bit scalars: ceil(254 / c) windows, one fewer than BLS12-381's where c divides 254 or 255.
   CHECK(msm_layout(1000, 2, kMsmScalarBits<bn254::Fr>, false, false, 128, 96, 0, 0).windows == 127);
   CHECK(msm_layout(1000, 2, kMsmScalarBits<Fr>, false, false, 192, 144, 0, 0).windows == 128);
+  // The scatter's passes: each pass's share of one window's entries (a bucket set per window) or of all
+  // windows' (one shared set) within its limit, at most one magnitude per pass.
+  CHECK(msm_scatter_passes_log(std::size_t{1} << 23, 20, 13, false) == 0);
+  CHECK(msm_scatter_passes_log((std::size_t{1} << 23) + 1, 20, 13, false) == 1);
+  CHECK(msm_scatter_passes_log(std::size_t{1} << 24, 20, 13, false) == 1);
+  CHECK(msm_scatter_passes_log(std::size_t{1} << 24, 22, 12, true) == 3);
+  CHECK(msm_scatter_passes_log(std::size_t{5} << 20, 20, 13, true) == 1);
+  CHECK(msm_scatter_passes_log(std::size_t{1} << 26, 3, 85, false) == 2);
+  CHECK(msm_layout(std::size_t{1} << 24, 22, kMsmScalarBits<Fr>, false, true, 192, 144, 0, 0)
+            .scatter_passes_log == 3);
 }
 
 TEST_CASE("gpu_host/msm/emulated BN254 G1 and G2 MSMs equal naive double-and-add") {
@@ -393,7 +410,8 @@ void check_precomputed(std::mt19937_64& rng, std::size_t n) {
   }
   for (const EmulationShape& shape :
        {EmulationShape{5, 8, false, true, true}, EmulationShape{5, 8, true, true, true},
-        EmulationShape{3, 16, true, true, true}, EmulationShape{8, 128, false, true, true}}) {
+        EmulationShape{3, 16, true, true, true}, EmulationShape{8, 128, false, true, true},
+        EmulationShape{6, 8, false, true, true, 0}, EmulationShape{6, 8, true, true, true, 5}}) {
     check_msm(points, scalars, shape);
   }
   std::vector<Scalar> canonical(n);

@@ -13,6 +13,10 @@
 //     windows. Each nonzero digit counts one entry in its bucket (w, |d|).
 //  3. an exclusive scan of the counts gives every bucket's range [starts[k], starts[k+1]) in one array of
 //     entries; scatter writes each entry (point index | sign << 31) into its bucket's range (counting sort).
+//     At large n it runs in passes over ranges of digit magnitudes, window by window within a pass, so that
+//     the positions written at a time lie in a small part of the entry array, which the L2 cache holds until
+//     their 32-byte sectors are whole (random 4-byte writes over the whole array leave partial sectors for
+//     the memory to merge).
 //  4. accumulate: thread t adds the entries [t L, t L + L) into XYZZ sums with mixed additions, so every
 //     thread does the same work however skewed the buckets are. A bucket wholly inside the chunk is written
 //     to its slot; one that starts in the chunk and runs past it leaves a "head" partial sum, and the chunk's
@@ -77,6 +81,7 @@ struct MsmCommonArgs {
   bool montgomery = true;              ///< scalars in Montgomery form (else canonical integers < r)
   bool split = false;                  ///< Groth16 split of 0 / +-1 / rest
   bool precomputed = false;            ///< points are the table of W blocks of n; one shared bucket set
+  int scatter_passes_log = 0;          ///< log2 of the scatter's passes over magnitude ranges (< c)
 
   const F* scalars = nullptr;
 
@@ -280,11 +285,13 @@ PL_HD_INLINE void digits_body(const MsmCommonArgs<F>& a, std::uint32_t j) {
   }
 }
 
-/// Item j of window w: its entry goes to the next free position of its bucket.
+/// Item j of window w in scatter pass `pass`: if its digit's magnitude falls in the pass's range, its entry
+/// goes to the next free position of its bucket.
 template <class F>
-PL_HD_INLINE void scatter_body(const MsmCommonArgs<F>& a, std::uint32_t j, int w) {
+PL_HD_INLINE void scatter_body(const MsmCommonArgs<F>& a, std::uint32_t j, int w, std::uint32_t pass) {
   const std::uint32_t code = a.digits[static_cast<std::size_t>(w) * a.n + j];
-  if (code == 0) return;
+  const int range_bits = a.window_bits - 1 - a.scatter_passes_log;  // magnitudes 1..2^(c-1), 2^log ranges
+  if (code == 0 || ((code & kIndexMask) - 1) >> range_bits != pass) return;
   const std::uint32_t bucket = a.bucket_of_digit(w, code & kIndexMask);
   const std::uint32_t position = fetch_add(&a.cursor[bucket], 1u);
   const std::uint32_t index = a.split ? a.rest_index[j] : j;

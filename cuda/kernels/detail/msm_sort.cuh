@@ -49,7 +49,9 @@ __global__ void __launch_bounds__(kMsmSortThreads) msm_digits_kernel(MsmCommonAr
 template <class F>
 __global__ void __launch_bounds__(kMsmSortThreads) msm_scatter_kernel(MsmCommonArgs<F> a) {
   const std::uint32_t j = blockIdx.x * kMsmSortThreads + threadIdx.x;
-  if (j < a.item_count()) scatter_body(a, j, static_cast<int>(blockIdx.y));
+  // Grid rows: pass-major, then window, so a row's writes stay in one magnitude range of one window.
+  const auto w = static_cast<int>(blockIdx.y % static_cast<unsigned>(a.windows));
+  if (j < a.item_count()) scatter_body(a, j, w, blockIdx.y / static_cast<unsigned>(a.windows));
 }
 
 inline unsigned msm_sort_blocks(std::size_t items) {
@@ -76,9 +78,9 @@ void launch_msm_sort_impl(const MsmCommonArgs<F>& a, void* scan_temp, std::size_
   launch_msm_scan(a.counts, a.starts, slots + 1, scan_temp, scan_temp_bytes, stream);
   PL_CUDA_CHECK(
       cudaMemcpyAsync(a.cursor, a.starts, slots * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream));
-  // One grid row per window: a window's entries (about n of them) are written close together in time.
-  msm_scatter_kernel<F>
-      <<<dim3(msm_sort_blocks(a.n), static_cast<unsigned>(a.windows)), kMsmSortThreads, 0, stream>>>(a);
+  // One grid row per pass and window: its entries are written close together in time.
+  const unsigned rows = static_cast<unsigned>(a.windows) << a.scatter_passes_log;
+  msm_scatter_kernel<F><<<dim3(msm_sort_blocks(a.n), rows), kMsmSortThreads, 0, stream>>>(a);
   PL_CUDA_CHECK(cudaGetLastError());
 }
 
