@@ -49,9 +49,12 @@ fuzz_seconds=${PROOFLINE_FUZZ_SECONDS:-10}
 fuzz_log=$root/build-fuzz/build.log
 build_fuzzers() {
   renice -n 10 -p "$BASHPID" >/dev/null
+  # -O1 and line tables only: the instrumented libraries build in about 60 % of the CPU time of -O2 -g, and a
+  # 10-second run loses little to the slower code (libFuzzer's own advice for ASan builds is -O1 or -O2).
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DPROOFLINE_ENABLE_CUDA=OFF -DPROOFLINE_BUILD_TESTS=OFF -DPROOFLINE_BUILD_PERF=OFF -DPROOFLINE_BUILD_FUZZERS=ON \
-    -DPROOFLINE_SANITIZE=address -DPROOFLINE_FUZZ_SECONDS="$fuzz_seconds"
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" -DPROOFLINE_ENABLE_CUDA=OFF \
+    -DPROOFLINE_BUILD_TESTS=OFF -DPROOFLINE_BUILD_PERF=OFF -DPROOFLINE_BUILD_FUZZERS=ON -DPROOFLINE_SANITIZE=address \
+    -DPROOFLINE_FUZZ_SECONDS="$fuzz_seconds"
   cmake --build build-fuzz -j "$jobs" --target proofline_fuzzers
 }
 mkdir -p build-fuzz
