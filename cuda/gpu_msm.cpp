@@ -283,15 +283,14 @@ BasicMsmEngine<C>::BasicMsmEngine(MsmGroup group, std::size_t max_points, const 
     const std::uint32_t ones_blocks = sms * 2;
 #endif
     plan_->device = device;
-    plan_->layout = detail::msm_layout(max_points, window_bits, scalar_bits<C>, options.split_zero_one,
-                                       options.precomputed, xyzz_bytes<C>(group), jacobian_bytes<C>(group),
-                                       ones_blocks, scan_bytes);
-    // The scatter's passes suit the scalars that reach it: with the split and no expected count, half of
-    // them (a Groth16 witness sends fewer, a dense one all; more passes than suit cost more than fewer).
+    // The scatter's passes and the accumulate chunks suit the scalars that reach the sort: with the split and
+    // no expected count, half of them (a Groth16 witness sends fewer, a dense one all; more passes than suit
+    // cost more than fewer, and chunks planned for all the points would leave a split call too few threads).
     const std::size_t scattered =
         options.split_zero_one && options.expected_dense == 0 ? (max_points + 1) / 2 : dense;
-    plan_->layout.scatter_passes_log = detail::msm_scatter_passes_log(
-        scattered, plan_->layout.window_bits, plan_->layout.windows, options.precomputed);
+    plan_->layout = detail::msm_layout(max_points, window_bits, scalar_bits<C>, options.split_zero_one,
+                                       options.precomputed, xyzz_bytes<C>(group), jacobian_bytes<C>(group),
+                                       ones_blocks, scan_bytes, scattered);
   } catch (...) {
     delete plan_;
     throw;

@@ -163,8 +163,15 @@ void record_device_span(trace::Recorder& recorder, const DeviceSlot& slot, trace
 }
 
 /// The most device slots automatic sizing picks: each slot holds its vectors and MSM scratch in VRAM, and the
-/// gain per extra slot shrinks fast beyond a few (perf/results has the measurements).
+/// gain per extra slot shrinks fast beyond a few (perf/results has the measurements). Small jobs, whose
+/// slots together take little of the VRAM, get more: their MSMs' latency-bound phases (reductions, sums of
+/// few points) leave the GPU room for other jobs' work.
 constexpr std::size_t kAutomaticDeviceSlots = 4;
+constexpr std::size_t kAutomaticSmallJobSlots = 8;
+/// "Little of the VRAM": all of the small-job slots within this share of the budget (1/16: about 8.7 GB on
+/// an H200, room for 2^20-row slots; 2^22 rows already take more, and their slots would crowd out MSM
+/// tables).
+constexpr std::uint64_t kSmallSlotsShare = 16;
 
 /// The staging buffer of a streamed SRS when none is configured: a 32nd of the VRAM budget, a power of two
 /// between 256 MiB and 2 GiB. Larger batches cost fewer bucket reductions, and a batch's upload hides behind
@@ -263,8 +270,9 @@ struct SlotPlan {
   bool top_table = true;
 };
 
-/// The most slots (up to kAutomaticDeviceSlots) that leave room for what the first key wants in VRAM, in this
-/// order of preference: its SRS and constraint system (`keep_free`) with the NTT's top-pass table
+/// The most slots (up to kAutomaticDeviceSlots, or kAutomaticSmallJobSlots for small ones) that leave room
+/// for what the first key wants in VRAM, in this order of preference: its SRS and constraint system
+/// (`keep_free`) with the NTT's top-pass table
 /// (`top_table_bytes` of `table_bytes`), then without that table (a few percent of an NTT, where evaluating
 /// a, b, c on the GPU saves the host a job's evaluation and three quarters of its copy), then its SRS alone
 /// with and without the table; where none sits next to one slot (or the key is streamed anyway), room for
@@ -286,7 +294,10 @@ SlotPlan automatic_slot_plan(const GpuDevice& g, std::uint64_t table_bytes, std:
     }
   }
   SlotPlan plan{1, top};
-  for (std::size_t s = kAutomaticDeviceSlots; s > 1; --s)
+  const std::size_t most = kAutomaticSmallJobSlots * per_slot <= g.vram.total() / kSmallSlotsShare
+                               ? kAutomaticSmallJobSlots
+                               : kAutomaticDeviceSlots;
+  for (std::size_t s = most; s > 1; --s)
     if (fits(s, keep, top)) {
       plan.count = s;
       break;

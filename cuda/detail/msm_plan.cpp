@@ -32,8 +32,8 @@ int msm_scatter_passes_log(std::size_t dense, int window_bits, int windows, bool
 }
 
 std::uint32_t msm_chunk(std::size_t entries) {
-  const std::size_t per_thread = std::max<std::size_t>(entries >> 19, 1);
-  return static_cast<std::uint32_t>(std::clamp<std::size_t>(std::bit_floor(per_thread), 8, 256));
+  const std::size_t per_thread = (entries + kMsmAccumulateThreads - 1) / kMsmAccumulateThreads;
+  return static_cast<std::uint32_t>(std::clamp<std::size_t>(per_thread, 8, kMsmMaxChunk));
 }
 
 std::vector<ReduceLevel> msm_reduce_levels(std::uint32_t slots_per_window, int windows) {
@@ -80,17 +80,18 @@ class Allocator {
 
 MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, bool split, bool precomputed,
                      std::size_t xyzz_bytes, std::size_t jacobian_bytes, std::uint32_t ones_blocks,
-                     std::size_t scan_temp_bytes) {
+                     std::size_t scan_temp_bytes, std::size_t expected_items) {
   MsmLayout l;
   l.window_bits = window_bits;
   l.windows = msm_windows(window_bits, scalar_bits);
   l.precomputed = precomputed;
-  l.scatter_passes_log = msm_scatter_passes_log(max_points, window_bits, l.windows, precomputed);
+  const std::size_t expected = expected_items != 0 ? std::min(expected_items, max_points) : max_points;
+  l.scatter_passes_log = msm_scatter_passes_log(expected, window_bits, l.windows, precomputed);
   const int bucket_windows = precomputed ? 1 : l.windows;
   l.slots_per_window = (std::uint32_t{1} << (window_bits - 1)) + 1;
   const std::size_t n = std::max<std::size_t>(max_points, 1);
   const std::size_t entries = n * static_cast<std::size_t>(l.windows);
-  l.chunk = msm_chunk(entries);
+  l.chunk = msm_chunk(std::max<std::size_t>(expected, 1) * static_cast<std::size_t>(l.windows));
   l.chunk_threads = static_cast<std::uint32_t>((entries + l.chunk - 1) / l.chunk);
   l.levels = msm_reduce_levels(l.slots_per_window, bucket_windows);
   l.ones_blocks = split ? ones_blocks : 0;

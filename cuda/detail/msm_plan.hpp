@@ -37,8 +37,12 @@ inline constexpr std::size_t msm_table_chunk(std::size_t n) {
   return n < (std::size_t{1} << 20) ? n : std::size_t{1} << 20;
 }
 
-/// Entries per accumulate thread: enough threads to fill the GPU (about 2^19), at most 256 entries each (a
-/// bucket that crosses a chunk boundary costs one more full addition in the fixup).
+/// Entries per accumulate thread: the entries spread over kMsmAccumulateThreads threads, 8 to kMsmMaxChunk
+/// each. A bucket that crosses a chunk boundary costs one more full addition in the fixup, and many short
+/// chunks cross many (at 2^20 points, chunks of 16 entries made the fixup a large part of the MSM). Large
+/// MSMs keep many threads (at most 256 entries each), so that their last wave is short.
+inline constexpr std::size_t kMsmAccumulateThreads = std::size_t{1} << 17;
+inline constexpr std::size_t kMsmMaxChunk = 256;
 std::uint32_t msm_chunk(std::size_t entries);
 
 /// The reduction levels for K slots per window: the first with segments big enough to give every thread a
@@ -69,8 +73,10 @@ struct MsmLayout {
   std::size_t total = 0;
 };
 
+/// `expected_items`: the scalars a call is expected to send through the digits and the sort (0: max_points),
+/// which size the accumulate chunks and the scatter's passes; the arrays hold max_points whatever it is.
 MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, bool split, bool precomputed,
                      std::size_t xyzz_bytes, std::size_t jacobian_bytes, std::uint32_t ones_blocks,
-                     std::size_t scan_temp_bytes);
+                     std::size_t scan_temp_bytes, std::size_t expected_items = 0);
 
 }  // namespace proofline::cuda::detail
