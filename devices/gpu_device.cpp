@@ -272,11 +272,10 @@ struct SlotPlan {
 
 /// The most slots (up to kAutomaticDeviceSlots, or kAutomaticSmallJobSlots for small ones) that leave room
 /// for what the first key wants in VRAM, in this order of preference: its SRS and constraint system
-/// (`keep_free`) with the NTT's top-pass table
-/// (`top_table_bytes` of `table_bytes`), then without that table (a few percent of an NTT, where evaluating
-/// a, b, c on the GPU saves the host a job's evaluation and three quarters of its copy), then its SRS alone
-/// with and without the table; where none sits next to one slot (or the key is streamed anyway), room for
-/// the staging buffers that stream it.
+/// (`keep_free`) with the NTT's top-pass table (`top_table_bytes` of `table_bytes`), then without that table
+/// (a few percent of an NTT, where evaluating a, b, c on the GPU saves the host a job's evaluation and three
+/// quarters of its copy), then its SRS alone with and without the table; where none sits next to one slot
+/// (or the key is streamed anyway), room for the staging buffers that stream it.
 SlotPlan automatic_slot_plan(const GpuDevice& g, std::uint64_t table_bytes, std::uint64_t top_table_bytes,
                              std::uint64_t per_slot, std::uint64_t keep_free,
                              std::uint64_t keep_free_srs_alone) {

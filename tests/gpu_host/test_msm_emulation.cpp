@@ -230,6 +230,8 @@ TEST_CASE("gpu_host/msm/emulated G1 MSM equals naive double-and-add on edge scal
   for (const EmulationShape& shape :
        {EmulationShape{5, 8, false}, EmulationShape{4, 16, false}, EmulationShape{7, 8, false},
         EmulationShape{5, 8, true}, EmulationShape{2, 32, true}, EmulationShape{9, 128, false},
+        // chunks that are no power of two (msm_chunk divides the entries evenly)
+        EmulationShape{5, 12, false}, EmulationShape{6, 37, true},
         // the scatter in one pass, and in one pass per magnitude
         EmulationShape{7, 8, false, true, false, 0}, EmulationShape{7, 8, true, true, false, 6}}) {
     check_msm(points, scalars, shape);
@@ -342,6 +344,25 @@ TEST_CASE("gpu_host/msm/plan levels reduce to one value per window and regions d
   CHECK(msm_scatter_passes_log(std::size_t{1} << 26, 3, 85, false) == 2);
   CHECK(msm_layout(std::size_t{1} << 24, 22, kMsmScalarBits<Fr>, false, true, 192, 144, 0, 0)
             .scatter_passes_log == 3);
+  // Accumulate chunks: the entries over kMsmAccumulateThreads threads, 8 to kMsmMaxChunk entries each.
+  CHECK(msm_chunk(1000) == 8);
+  CHECK(msm_chunk(kMsmAccumulateThreads * 100) == 100);
+  CHECK(msm_chunk(kMsmAccumulateThreads * 100 + 1) == 101);
+  CHECK(msm_chunk(std::size_t{1} << 34) == kMsmMaxChunk);
+  // Planned for the scalars expected to reach the sort (a split engine: half its points), with room for the
+  // partials of a call that sends all of them; the scatter's passes follow the expected count too.
+  for (const std::size_t n : {std::size_t{1000}, std::size_t{1} << 20, std::size_t{1} << 24}) {
+    CAPTURE(n);
+    const MsmLayout all = msm_layout(n, 17, kMsmScalarBits<Fr>, true, false, sizeof(G1Xyzz), 144, 528, 0);
+    const MsmLayout half =
+        msm_layout(n, 17, kMsmScalarBits<Fr>, true, false, sizeof(G1Xyzz), 144, 528, 0, (n + 1) / 2);
+    const std::size_t entries = n * static_cast<std::size_t>(all.windows);
+    CHECK(half.chunk == msm_chunk((n + 1) / 2 * static_cast<std::size_t>(half.windows)));
+    CHECK(half.chunk <= all.chunk);
+    CHECK(std::uint64_t{half.chunk_threads} * half.chunk >= entries);
+    CHECK(half.cont + std::size_t{half.chunk_threads} * sizeof(G1Xyzz) <= half.buckets);
+    CHECK(half.scatter_passes_log == msm_scatter_passes_log((n + 1) / 2, 17, half.windows, false));
+  }
 }
 
 TEST_CASE("gpu_host/msm/emulated BN254 G1 and G2 MSMs equal naive double-and-add") {
