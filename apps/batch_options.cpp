@@ -61,6 +61,17 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
              "the synthetic circuit's curve: bls12-381 (default) or bn254 (circom's bn128); either proves on "
              "either backend",
              o.curve, Choices<CurveId>{{"bls12-381", CurveId::bls12_381}, {"bn254", CurveId::bn254}});
+  cli.integer(
+      "--keys", "N",
+      "distinct synthetic keys (circuits of 2^LOG2 rows with seeds S, S+1, ...), registered together; "
+      "job i proves with key i mod N (default 1)",
+      o.keys, Bounds<unsigned>{1, 64});
+  cli.choice("--key-gpus",
+             "on the CUDA backend, every key resident on every GPU (all, the default), or key i on GPU i mod "
+             "the GPUs' count alone, its jobs routed there (spread)",
+             o.key_placement,
+             Choices<BatchOptions::KeyPlacement>{{"all", BatchOptions::KeyPlacement::every_gpu},
+                                                 {"spread", BatchOptions::KeyPlacement::spread}});
   cli.path("--key-cache", "DIR",
            "keep the (known-trapdoor, test-only) keys of either curve in DIR between runs (BLS12-381's as "
            "native .plkey files, BN254's as .zkey files)",
@@ -228,6 +239,12 @@ void check_combination(BatchOptions& o) {
     throw OptionError("--export-snarkjs writes the synthetic workload; it does not take --zkey or --wtns");
   if (o.zkey && o.curve != CurveId::bls12_381)
     throw OptionError("--curve sets the synthetic circuit's curve; a --zkey names its own");
+  if (o.keys > 1 && (o.zkey || o.export_snarkjs))
+    throw OptionError(std::string("--keys makes synthetic keys to prove with; ") +
+                      (o.zkey ? "a --zkey workload has its own key" : "--export-snarkjs writes one key"));
+  if (o.keys > o.count)
+    throw OptionError("--keys " + std::to_string(o.keys) + " is more keys than the batch's " +
+                      std::to_string(o.count) + " jobs (--count)");
 }
 
 }  // namespace

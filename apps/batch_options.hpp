@@ -20,6 +20,10 @@ struct BatchOptions {
   std::uint64_t count = 8;
   std::uint64_t seed = 1;
   CurveId curve = CurveId::bls12_381;  ///< --curve: the synthetic circuit's (a .zkey names its own)
+  /// --keys: distinct synthetic circuits (seeds seed, seed + 1, ...); job i is key i mod keys's.
+  unsigned keys = 1;
+  /// --key-gpus: where each key's SRS lives on the CUDA backend.
+  enum class KeyPlacement { every_gpu, spread } key_placement = KeyPlacement::every_gpu;
   std::optional<std::filesystem::path> key_cache;
   bool presynthesize = false;
   /// --export-snarkjs DIR: write the key and the witnesses in snarkjs's formats, prove nothing.

@@ -61,7 +61,21 @@ std::array<std::span<typename Curve::Fr>, 4> views(const graph::WitnessTarget& t
     return {t.z.unchecked(), t.a.unchecked(), t.b.unchecked(), t.c.unchecked()};
 }
 
-/// Job `index`'s witness: synthesized in the slot, or copied there from the presynthesized jobs.
+/// Key `k`'s options (of --keys): its circuit's seed and its share of the jobs; the H2D probe runs once.
+BatchOptions key_options(const BatchOptions& o, unsigned k) {
+  BatchOptions one = o;
+  one.seed = o.seed + k;
+  one.count = (o.count - k + o.keys - 1) / o.keys;  // jobs k, k + keys, ...
+  one.h2d_probe = o.h2d_probe && k == 0;
+  return one;
+}
+
+/// The keys' setups (made on the first run, once the backend is known), in --keys order.
+template <class Curve>
+using Setups = std::vector<SyntheticSetup<Curve>>;
+
+/// Job `index`'s witness (the index among its key's jobs, `o` its key's options): synthesized in the slot,
+/// or copied there from the presynthesized jobs.
 template <class Curve>
 graph::WitnessSource witness_of(const BatchOptions& o, const Run& run, const SyntheticSetup<Curve>& s,
                                 std::uint64_t index) {
@@ -138,20 +152,68 @@ graph::testing::Hooks fault_hooks(const BatchOptions& o) {
   return hooks;
 }
 
+/// The registered keys and what the GPUs had loaded when the batch began.
+struct Registered {
+  std::vector<graph::KeyHandle> keys;
+  std::vector<std::vector<int>> gpus;  ///< each key's placement (empty: every GPU)
+  std::uint64_t srs_loads = 0;         ///< SRS uploads to every GPU by the end of registration
+};
+
+std::uint64_t srs_loads(const graph::PipelineStats& stats) {
+  std::uint64_t loads = 0;
+  for (const graph::GpuStats& gpu : stats.gpus) loads += gpu.keys.loads;
+  return loads;
+}
+
+/// Where --key-gpus puts key `k`: every GPU, or the (k mod count)-th of the pipeline's alone.
+std::vector<int> placement(const BatchOptions& o, graph::Pipeline& prover, unsigned k) {
+  if (o.key_placement == BatchOptions::KeyPlacement::every_gpu) return {};
+  if (prover.backend() != graph::Backend::cuda)
+    throw OptionError("--key-gpus spread places keys on GPUs; the " +
+                      std::string(graph::to_string(prover.backend())) + " backend has none");
+  const std::vector<graph::GpuStats> gpus = prover.stats().gpus;
+  return {gpus[k % gpus.size()].device};
+}
+
+/// The keys' setup time, all of them.
 template <class Curve>
-void print_setup(const BatchOptions& o, const Run& run, const SyntheticSetup<Curve>& s,
-                 graph::Pipeline& prover) {
+double setup_seconds(const Setups<Curve>& setups) {
+  double seconds = 0;
+  for (const SyntheticSetup<Curve>& s : setups) seconds += s.setup_s;
+  return seconds;
+}
+
+template <class Curve>
+void print_setup(const BatchOptions& o, const Run& run, const Setups<Curve>& setups,
+                 const Registered& registered, graph::Pipeline& prover) {
   const graph::PipelineStats stats = prover.stats();
+  double presynthesis_s = 0;
+  std::size_t presynthesized = 0;
+  for (const SyntheticSetup<Curve>& s : setups) {
+    presynthesis_s += s.presynthesis_s;
+    presynthesized += s.presynthesized.size();
+  }
+  const SyntheticSetup<Curve>& s = setups.front();
   std::printf(
       "batch_prove: %llu jobs of 2^%u rows on the %s backend (%s mode), %s keys %s in %.2f s, %zu tokens "
       "of %s\n",
       static_cast<unsigned long long>(o.count), o.log2,
       std::string(graph::to_string(prover.backend())).c_str(),
       std::string(graph::to_string(prover.mode())).c_str(), std::string(Curve::name).c_str(),
-      s.loaded ? "loaded" : "made", s.setup_s, stats.token_target, format_size(stats.slot_bytes).c_str());
+      s.loaded ? "loaded" : "made", setup_seconds(setups), stats.token_target,
+      format_size(stats.slot_bytes).c_str());
+  if (setups.size() > 1)
+    for (std::size_t k = 0; k < setups.size(); ++k) {
+      std::string where;
+      if (prover.backend() == graph::Backend::cuda)
+        where = registered.gpus[k].empty() ? " on every GPU"
+                                           : " on GPU " + std::to_string(registered.gpus[k].front());
+      std::printf("batch_prove: key %zu '%s'%s\n", k,
+                  groth16::synthetic_circuit_name(setups[k].circuit_options).c_str(), where.c_str());
+    }
   if (run.presynthesized)
     std::printf("batch_prove: %zu distinct jobs presynthesized in %.2f s (reused round robin)\n",
-                s.presynthesized.size(), s.presynthesis_s);
+                presynthesized, presynthesis_s);
   if (s.probe)
     std::printf(
         "batch_prove: H2D probe under the load of %zu jobs synthesizing: pinned %.1f GB/s (%d copies), "
@@ -161,23 +223,30 @@ void print_setup(const BatchOptions& o, const Run& run, const SyntheticSetup<Cur
   std::fflush(stdout);
 }
 
-/// Builds the pipeline and registers the key (making the keys on the first run). Everything up to the first
+/// Builds the pipeline and registers the keys (making them on the first run). Everything up to the first
 /// submission is setup: an error there is unusable input or options (exit 2).
 template <class Curve>
-graph::KeyHandle start_pipeline(const BatchOptions& o, const Run& run, const graph::Config& config,
-                                std::optional<SyntheticSetup<Curve>>& setup,
-                                std::optional<graph::Pipeline>& prover) {
+Registered start_pipeline(const BatchOptions& o, const Run& run, const graph::Config& config,
+                          Setups<Curve>& setups, std::optional<graph::Pipeline>& prover) {
   return setup_step([&] {
     prover.emplace(graph::testing::make_pipeline(config, fault_hooks(o)));
     if (prover->backend() == graph::Backend::cuda && o.log2 < 10)
       throw OptionError("--synthetic " + std::to_string(o.log2) +
                         ": the GPU NTT needs at least 2^10 rows (or use --backend cpu)");
     check_fault_stage(o, prover->backend());
-    if (!setup) setup = make_synthetic_setup<Curve>(o, config, prover->backend());
-    const graph::KeyHandle key = prover->add_key(graph::BasicKeySpec<Curve>{
-        groth16::synthetic_circuit_name(setup->circuit_options), setup->pk, setup->cs, setup->vk});
-    print_setup(o, run, *setup, *prover);
-    return key;
+    Registered registered;
+    for (unsigned k = 0; k < o.keys; ++k) registered.gpus.push_back(placement(o, *prover, k));
+    if (setups.empty())
+      for (unsigned k = 0; k < o.keys; ++k)
+        setups.push_back(make_synthetic_setup<Curve>(key_options(o, k), config, prover->backend()));
+    for (unsigned k = 0; k < o.keys; ++k) {
+      const SyntheticSetup<Curve>& s = setups[k];
+      registered.keys.push_back(prover->add_key(graph::BasicKeySpec<Curve>{
+          groth16::synthetic_circuit_name(s.circuit_options), s.pk, s.cs, s.vk, registered.gpus[k]}));
+    }
+    registered.srs_loads = srs_loads(prover->stats());
+    print_setup(o, run, setups, registered, *prover);
+    return registered;
   });
 }
 
@@ -188,8 +257,10 @@ struct BatchTimes {
 };
 
 template <class Curve>
-BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSetup<Curve>& s,
-                       graph::Pipeline& prover, graph::KeyHandle key, ResultCollector& results) {
+BatchTimes prove_batch(const BatchOptions& o, const Run& run, const Setups<Curve>& setups,
+                       graph::Pipeline& prover, const Registered& registered, ResultCollector& results) {
+  std::vector<BatchOptions> per_key;
+  for (unsigned k = 0; k < o.keys; ++k) per_key.push_back(key_options(o, k));
   results.start_progress(o.progress, o.count);
   const auto start = std::chrono::steady_clock::now();
   BatchTimes times;
@@ -197,7 +268,10 @@ BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSet
   prove_until_stopped(
       prover, o.count,
       [&](std::uint64_t i) {
-        return graph::Job{.key = key, .witness = witness_of(o, run, s, i), .label = job_name(i)};
+        const std::uint64_t k = i % o.keys;
+        return graph::Job{.key = registered.keys[k],
+                          .witness = witness_of(per_key[k], run, setups[k], i / o.keys),
+                          .label = job_name(i)};
       },
       results);
   times.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -208,14 +282,21 @@ BatchTimes prove_batch(const BatchOptions& o, const Run& run, const SyntheticSet
 }
 
 template <class Curve>
-graph::RunReport make_report(const BatchOptions& o, const Run& run, const SyntheticSetup<Curve>& s,
-                             graph::Pipeline& prover, double wall_s) {
+graph::RunReport make_report(const BatchOptions& o, const Run& run, const Setups<Curve>& setups,
+                             const Registered& registered, graph::Pipeline& prover, double wall_s) {
+  const graph::PipelineStats stats = prover.stats();
   graph::RunReport report = graph::make_run_report(graph::recorder(prover).snapshot(),
-                                                   graph::run_roles(prover), prover.stats(), o.count, wall_s);
+                                                   graph::run_roles(prover), stats, o.count, wall_s);
+  const SyntheticSetup<Curve>& s = setups.front();
   report.curve = std::string(Curve::name);
   report.extra.emplace_back("log2", static_cast<double>(o.log2));
   report.extra.emplace_back("presynthesized", run.presynthesized ? 1.0 : 0.0);
-  report.extra.emplace_back("setup_s", s.setup_s);
+  report.extra.emplace_back("setup_s", setup_seconds(setups));
+  report.extra.emplace_back("keys", static_cast<double>(o.keys));
+  // Keys that stay where they were registered upload no SRS during the batch.
+  if (prover.backend() == graph::Backend::cuda)
+    report.extra.emplace_back("srs_loads_in_batch",
+                              static_cast<double>(srs_loads(stats) - registered.srs_loads));
   if (s.probe) {
     report.extra.emplace_back("probe_pinned_h2d_gbps", s.probe->pinned_gbps);
     report.extra.emplace_back("probe_pageable_h2d_gbps", s.probe->pageable_gbps);
@@ -259,13 +340,13 @@ void write_outputs(const BatchOptions& o, const Run& run, const graph::RunReport
 }
 
 template <class Curve>
-int run_one(const BatchOptions& o, const Run& run, std::optional<SyntheticSetup<Curve>>& setup) {
+int run_one(const BatchOptions& o, const Run& run, Setups<Curve>& setups) {
   ResultCollector results;  // before the pipeline, which reports into it until it is destroyed
   const graph::Config config = run_config(o, run, results);
   std::optional<graph::Pipeline> prover;
-  const graph::KeyHandle key = start_pipeline(o, run, config, setup, prover);
-  const BatchTimes times = prove_batch(o, run, *setup, *prover, key, results);
-  const graph::RunReport report = make_report(o, run, *setup, *prover, times.wall_s);
+  const Registered registered = start_pipeline(o, run, config, setups, prover);
+  const BatchTimes times = prove_batch(o, run, setups, *prover, registered, results);
+  const graph::RunReport report = make_report(o, run, setups, registered, *prover, times.wall_s);
   write_outputs(o, run, report, *prover, results, times.window);
   return batch_status(report, o.count, o.config.verify, results);
 }
@@ -273,11 +354,11 @@ int run_one(const BatchOptions& o, const Run& run, std::optional<SyntheticSetup<
 /// Every --mode run, one after the other, with the same keys of Curve.
 template <class Curve>
 int run_all(const BatchOptions& options) {
-  std::optional<SyntheticSetup<Curve>> setup;  // made on the first run, once the backend is known
+  Setups<Curve> setups;  // made on the first run, once the backend is known
   int status = 0;
   for (const Run& run : options.runs) {
     if (stop_signal() != 0) break;
-    status = std::max(status, run_one(options, run, setup));
+    status = std::max(status, run_one(options, run, setups));
   }
   return status;
 }

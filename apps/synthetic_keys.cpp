@@ -92,13 +92,14 @@ Presynthesized<Curve> sized_job(const SyntheticSetup<Curve>& s) {
 }
 
 /// Distinct witnesses up to 16 GiB, or half the host budget when one is given (they live beside the
-/// pipeline's memory, which the budget is meant to bound), reused round robin: every proof still differs
-/// (fresh r, s).
+/// pipeline's memory, which the budget is meant to bound), shared out among --keys, reused round robin: every
+/// proof still differs (fresh r, s).
 template <class Curve>
 void presynthesize(const BatchOptions& o, SyntheticSetup<Curve>& s) {
   using F = typename Curve::Fr;
   std::uint64_t room = std::uint64_t{16} << 30;
   if (o.config.host_budget) room = std::min(room, *o.config.host_budget / 2);
+  room /= o.keys;  // every key's jobs share it
   const std::uint64_t cap = std::max<std::uint64_t>(1, room / job_bytes(s));
   const std::uint64_t count = std::min<std::uint64_t>(o.count, cap);
   const auto start = Clock::now();

@@ -5,6 +5,7 @@
 #include <new>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include <proofline/capi/detail/objects.hpp>
 #include <proofline/capi/detail/registry.hpp>
@@ -19,6 +20,7 @@ namespace {
 struct KeyOptions {
   std::string name;
   groth16::PointCheck points = groth16::PointCheck::full;
+  std::vector<int> gpus;
 };
 
 KeyOptions key_options(const pl_key_options* in) {
@@ -31,6 +33,10 @@ KeyOptions key_options(const pl_key_options* in) {
       throw_status(PL_ERR_INVALID_ARGUMENT,
                    "options->point_check = " + std::to_string(in->point_check) + " is not a pl_point_check");
     o.points = static_cast<groth16::PointCheck>(in->point_check);
+  }
+  if (PL_CAPI_HAS_FIELD(in, num_gpus) && in->num_gpus != 0) {
+    require(in->gpus, "options->gpus (with num_gpus > 0)");
+    o.gpus.assign(in->gpus, in->gpus + in->num_gpus);
   }
   return o;
 }
@@ -45,10 +51,6 @@ std::pair<std::shared_ptr<const void>, std::span<const std::byte>> aligned_copy(
   return {owner, std::span<const std::byte>(static_cast<const std::byte*>(owner.get()), length)};
 }
 
-std::string name_or(const KeyOptions& o, const std::string& fallback) {
-  return o.name.empty() ? fallback : o.name;
-}
-
 std::string file_stem(const char* path) {
   return std::filesystem::path(path).stem().string();
 }
@@ -59,24 +61,28 @@ pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key) {
   std::shared_lock lock(pipeline->lifecycle);
   if (pipeline->shut_down) throw_status(PL_ERR_SHUT_DOWN, "the pipeline is shut down");
   key.handle = key.visit([&]<class Curve>(const CurveKey<Curve>& k) {
-    return pipeline->prover.add_key(graph::BasicKeySpec<Curve>{key.name, k.pk, k.cs, k.vk});
+    return pipeline->prover.add_key(graph::BasicKeySpec<Curve>{key.name, k.pk, k.cs, k.vk, key.gpus});
   });
   pipeline->keys_added.fetch_add(1);
   key.pipeline = pipeline;
   return handle_of<pl_key>(Registry<Key>::instance().add(std::make_shared<Key>(std::move(key))));
 }
 
+/// A key of `parts` named by the options (else `fallback_name`) and placed where they say.
+template <class Parts>
+Key make_key(Parts parts, const KeyOptions& o, const std::string& fallback_name) {
+  return Key{{}, {}, o.name.empty() ? fallback_name : o.name, std::move(parts), o.gpus};
+}
+
 /// A .zkey of either curve (the file's header says which).
-Key from_zkey(groth16::AnyZkeyFile any, std::string name) {
+Key from_zkey(groth16::AnyZkeyFile any, const KeyOptions& o, const std::string& fallback_name) {
   return std::visit(
       [&]<class Curve>(groth16::BasicZkeyFile<Curve>& file) {
-        return Key{
-            {},
-            {},
-            std::move(name),
+        return make_key(
             CurveKey<Curve>{std::make_shared<const groth16::BasicProvingKey<Curve>>(std::move(file.pk)),
                             std::make_shared<const groth16::BasicConstraintSystem<Curve>>(std::move(file.cs)),
-                            std::make_shared<const groth16::BasicVerifyingKey<Curve>>(std::move(file.vk))}};
+                            std::make_shared<const groth16::BasicVerifyingKey<Curve>>(std::move(file.vk))},
+            o, fallback_name);
       },
       any);
 }
@@ -89,13 +95,12 @@ groth16::LoadOptions native_options(const KeyOptions& o) {
 
 /// Native files are BLS12-381's.
 Key from_native(groth16::ProvingKeyFile file, std::shared_ptr<const groth16::ConstraintSystem> cs,
-                std::shared_ptr<const groth16::VerifyingKey> vk, std::string name) {
+                std::shared_ptr<const groth16::VerifyingKey> vk, const KeyOptions& o,
+                const std::string& fallback_name) {
   if (!vk && file.vk) vk = std::make_shared<const groth16::VerifyingKey>(std::move(*file.vk));
-  return Key{{},
-             {},
-             std::move(name),
-             CurveKey<Bls12_381>{std::make_shared<const groth16::ProvingKey>(std::move(file.pk)),
-                                 std::move(cs), std::move(vk)}};
+  return make_key(CurveKey<Bls12_381>{std::make_shared<const groth16::ProvingKey>(std::move(file.pk)),
+                                      std::move(cs), std::move(vk)},
+                  o, fallback_name);
 }
 
 template <class Load>
@@ -123,7 +128,7 @@ PL_API pl_status pl_key_add_zkey_file(pl_pipeline* pipeline, const char* path, c
   return add_key("pl_key_add_zkey_file", pipeline, out, [&] {
     require(path, "path");
     const KeyOptions o = key_options(options);
-    return from_zkey(groth16::read_any_zkey(path, {.points = o.points}), name_or(o, file_stem(path)));
+    return from_zkey(groth16::read_any_zkey(path, {.points = o.points}), o, file_stem(path));
   });
 }
 
@@ -133,7 +138,7 @@ PL_API pl_status pl_key_add_zkey_memory(pl_pipeline* pipeline, const void* data,
     require(data, "data");
     const KeyOptions o = key_options(options);
     auto [owner, image] = aligned_copy(data, length);
-    return from_zkey(groth16::parse_any_zkey(owner, image, "zkey in memory", {.points = o.points}), o.name);
+    return from_zkey(groth16::parse_any_zkey(owner, image, "zkey in memory", {.points = o.points}), o, "");
   });
 }
 
@@ -153,8 +158,7 @@ PL_API pl_status pl_key_add_native_files(pl_pipeline* pipeline, const char* prov
     if (verifying_key_path != nullptr)
       vk = std::make_shared<const groth16::VerifyingKey>(
           groth16::load_verifying_key(verifying_key_path, load));
-    return from_native(std::move(file.value), std::move(cs), std::move(vk),
-                       name_or(o, file_stem(proving_key_path)));
+    return from_native(std::move(file.value), std::move(cs), std::move(vk), o, file_stem(proving_key_path));
   });
 }
 
@@ -174,7 +178,7 @@ PL_API pl_status pl_key_add_native_memory(pl_pipeline* pipeline, const void* pk_
       cs = std::make_shared<const groth16::ConstraintSystem>(
           groth16::parse_constraint_system(cs_owner, cs_image, "constraint system in memory", load).value);
     }
-    return from_native(std::move(file.value), std::move(cs), nullptr, o.name);
+    return from_native(std::move(file.value), std::move(cs), nullptr, o, "");
   });
 }
 

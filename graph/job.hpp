@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <proofline/graph/config.hpp>
 #include <proofline/groth16/fwd.hpp>
@@ -51,6 +52,10 @@ struct BasicKeySpec {
   std::shared_ptr<const groth16::BasicConstraintSystem<Curve>> cs;
   /// Needed when Config::verify is set.
   std::shared_ptr<const groth16::BasicVerifyingKey<Curve>> vk;
+  /// The CUDA devices (among Config::gpus) that hold its SRS and prove its jobs; empty: every GPU. With
+  /// two keys on two GPUs, one key on each keeps both resident and routes every job to its key's GPU.
+  /// Needs the CUDA backend.
+  std::vector<int> gpus;
 };
 using KeySpec = BasicKeySpec<Bls12_381>;
 

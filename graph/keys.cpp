@@ -7,6 +7,7 @@
 #include <numeric>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/devices/host_srs.hpp>
@@ -82,6 +83,31 @@ std::shared_ptr<KeyState> make_key_state(const Core& core, const BasicKeySpec<Cu
   return key;
 }
 
+/// The positions among the pipeline's GPUs of the CUDA devices `devices` names (KeySpec::gpus); empty for
+/// every GPU. Throws Error(invalid_argument) for a device the pipeline does not use, one named twice, or any
+/// on a backend with no GPUs.
+std::vector<int> placement_lanes(Core& core, const std::vector<int>& devices, const std::string& what) {
+  std::vector<int> lanes;
+  if (devices.empty()) return lanes;
+  if (core.backend != Backend::cuda)
+    throw Error(Errc::invalid_argument, what + ": it is placed on GPUs, but the pipeline runs on the " +
+                                            std::string(to_string(core.backend)) + " backend");
+  std::string used;
+  for (const auto& lane : core.gpus()) used += (used.empty() ? "" : ", ") + std::to_string(lane->device);
+  for (const int device : devices) {
+    const auto lane = std::find_if(core.gpus().begin(), core.gpus().end(),
+                                   [&](const auto& l) { return l->device == device; });
+    if (lane == core.gpus().end())
+      throw Error(Errc::invalid_argument, what + ": GPU " + std::to_string(device) +
+                                              " is not one of the pipeline's GPUs (" + used + ")");
+    const int index = (*lane)->index;
+    if (std::find(lanes.begin(), lanes.end(), index) != lanes.end())
+      throw Error(Errc::invalid_argument, what + ": GPU " + std::to_string(device) + " is named twice");
+    lanes.push_back(index);
+  }
+  return lanes;
+}
+
 /// CUDA backend: the device slots (sized by the first key), the NTT tables of the key's curve and the check
 /// that this key fits the slots.
 template <class Curve>
@@ -112,6 +138,7 @@ void prepare_gpus(Core& core, const KeyState& key, const groth16::BasicProvingKe
     core.device_slots_ready = true;
   }
   for (auto& lane : core.gpus()) {
+    if (!key.placed_on(lane->index)) continue;
     devices::check_key_fits_device(*lane, key.gpu_key());
     devices::prepare_curve(*lane, Curve::id, pk.convention);
   }
@@ -122,7 +149,7 @@ void prepare_gpus(Core& core, const KeyState& key, const groth16::BasicProvingKe
 bool place_in_vram(Core& core, const KeyState& key, std::string& why) {
   std::size_t placed = 0;
   for (auto& lane : core.gpus()) {
-    if (!lane->healthy.load()) continue;
+    if (!lane->healthy.load() || !key.placed_on(lane->index)) continue;
     try {
       // Resident and idle afterwards: jobs find it there. Where keys in use hold the VRAM, give up soon.
       devices::acquire_device_key(*lane, key.gpu_key(), std::chrono::seconds(2));
@@ -173,7 +200,7 @@ void place_srs(Core& core, KeyState& key, nodes::CurveKey<Curve>& material, cons
       std::make_shared<devices::BasicHostSrs<Curve>>(devices::make_host_srs(*material.pk, *core.pool, what));
   std::size_t placed = 0;
   for (auto& lane : core.gpus()) {
-    if (!lane->healthy.load()) continue;
+    if (!lane->healthy.load() || !key.placed_on(lane->index)) continue;
     try {
       devices::enable_srs_streaming(*lane);
       ++placed;
@@ -243,6 +270,7 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   if (spec.name.empty()) throw Error(Errc::invalid_argument, "add_key: a key needs a name");
   const std::string what = "add_key: key '" + spec.name + "'";
   std::shared_ptr<KeyState> key = make_key_state(core, spec, what);
+  key->gpu_lanes = placement_lanes(core, spec.gpus, what);
 
   std::lock_guard serial(core.add_mutex);
   {

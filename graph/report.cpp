@@ -96,12 +96,16 @@ std::optional<trace::Window> fill_gpu_busy(RunReport& r, const trace::Snapshot& 
   const trace::Window whole = trace::extent(snapshot);
   double sum = 0, sum_run = 0, seconds = 0;
   std::size_t counted = 0;
+  r.gpu_busy_each.assign(r.gpus.size(), std::nullopt);
   for (const auto& [gpu, tracks] : per_gpu) {
     if (whole.length_ns() > 0) sum_run += trace::busy_fraction(snapshot, tracks, whole);
     const std::optional<trace::Window> window = compute_steady_window(snapshot, tracks);
     if (!window) continue;
     if (!gpu_window) gpu_window = window;
-    sum += trace::busy_fraction(snapshot, tracks, *window);
+    const double busy = trace::busy_fraction(snapshot, tracks, *window);
+    const auto at = std::find(r.gpus.begin(), r.gpus.end(), gpu);
+    if (at != r.gpus.end()) r.gpu_busy_each[static_cast<std::size_t>(at - r.gpus.begin())] = busy;
+    sum += busy;
     seconds += window->seconds();
     ++counted;
   }
@@ -193,6 +197,10 @@ RunReport make_run_report(const trace::Snapshot& snapshot, const trace::RunRoles
   if (const auto h2d = snapshot.find_stage("h2d")) {
     const double rate = trace::bytes_per_second(snapshot, *h2d);
     if (rate > 0) r.h2d_gbps = rate * 1e-9;
+    for (const int gpu : r.gpus) {
+      const double each = trace::bytes_per_second(snapshot, *h2d, std::nullopt, gpu);
+      r.h2d_gbps_each.push_back(each > 0 ? std::optional<double>(each * 1e-9) : std::nullopt);
+    }
   }
 
   const trace::Window window = gpu_window ? *gpu_window : steady ? *steady : trace::extent(snapshot);
@@ -206,6 +214,9 @@ std::string report_json(const RunReport& r) {
   for (const int gpu : r.gpus) gpus.push_back(json::Value(gpu));
   json::Value gpu_jobs = json::Value::array();
   for (const std::uint64_t jobs : r.gpu_jobs) gpu_jobs.push_back(json::Value(jobs));
+  json::Value gpu_busy = json::Value::array(), gpu_h2d = json::Value::array();
+  for (const std::optional<double>& busy : r.gpu_busy_each) gpu_busy.push_back(optional_number(busy));
+  for (const std::optional<double>& rate : r.h2d_gbps_each) gpu_h2d.push_back(optional_number(rate));
   json::Value stages = json::Value::object();
   for (const StageReport& s : r.stages) {
     stages.set(s.name, json::Value::object({{"count", json::Value(static_cast<std::uint64_t>(s.count))},
@@ -238,6 +249,8 @@ std::string report_json(const RunReport& r) {
       {"curve", r.curve.empty() ? json::Value() : json::Value(r.curve)},
       {"gpus", gpus},
       {"gpu_jobs", gpu_jobs},
+      {"gpu_busy_each", gpu_busy},
+      {"h2d_gbps_each", gpu_h2d},
       {"srs_stream_bytes", json::Value(r.srs_stream_bytes)},
       {"jobs", json::Value(r.jobs)},
       {"proofs", json::Value(r.proofs)},
@@ -289,9 +302,15 @@ std::string report_summary(const RunReport& r) {
     out += "\n";
   }
   if (r.gpus.size() > 1) {
-    out += "jobs per GPU:";
-    for (std::size_t i = 0; i < r.gpus.size() && i < r.gpu_jobs.size(); ++i)
-      out += " " + std::to_string(r.gpus[i]) + ": " + std::to_string(r.gpu_jobs[i]) + ";";
+    out += "per GPU:";
+    for (std::size_t i = 0; i < r.gpus.size() && i < r.gpu_jobs.size(); ++i) {
+      out += " " + std::to_string(r.gpus[i]) + ": " + std::to_string(r.gpu_jobs[i]) + " jobs";
+      if (i < r.gpu_busy_each.size() && r.gpu_busy_each[i])
+        out += ", busy " + fixed(100 * *r.gpu_busy_each[i], 1) + "%";
+      if (i < r.h2d_gbps_each.size() && r.h2d_gbps_each[i])
+        out += ", H2D " + fixed(*r.h2d_gbps_each[i], 1) + " GB/s";
+      out += ";";
+    }
     out += "\n";
   }
   if (r.srs_stream_bytes > 0)

@@ -60,6 +60,10 @@ struct RunReport {
   /// begin of the last job's), averaged over GPUs.
   std::optional<double> gpu_steady_s;
   std::optional<double> h2d_gbps;  ///< copy bytes over copy time, as the copy spans measured them
+  /// Per GPU, in `gpus` order: compute-stream busy over its own steady state (none with fewer than three
+  /// jobs on it), and its H2D copies' rate (none without copies). With several GPUs copying at once, each
+  /// link's rate under the shared host memory and PCIe.
+  std::vector<std::optional<double>> gpu_busy_each, h2d_gbps_each;
   std::optional<double> steady_state_s;
   std::string verdict;  ///< one line: what bounds the run
 

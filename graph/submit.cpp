@@ -77,30 +77,33 @@ devices::GpuLane* least_busy(Core& core, Eligible&& eligible) {
 /// runs on the submitting thread, never in the graph).
 std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
                                              std::optional<std::chrono::milliseconds> patience) {
-  if (core.config.cpu_fallback && least_busy(core, [](const devices::GpuLane&) { return true; }) == nullptr)
-    return {-1, {}};  // every GPU is out of service: the CPU proves
+  const auto placed = [&](const devices::GpuLane& l) { return key.placed_on(l.index); };
+  if (core.config.cpu_fallback && least_busy(core, placed) == nullptr)
+    return {-1, {}};  // every GPU of the key is out of service: the CPU proves
   if (key.streamed()) {
     devices::GpuLane* lane =
-        least_busy(core, [](const devices::GpuLane& l) { return devices::srs_streaming(l); });
+        least_busy(core, [&](const devices::GpuLane& l) { return placed(l) && devices::srs_streaming(l); });
     if (lane == nullptr)
       throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
     return {lane->index, {}};
   }
   const devices::GpuKey gpu_key = key.gpu_key();
-  if (devices::GpuLane* lane = least_busy(
-          core, [&](devices::GpuLane& l) { return devices::find_device_key(l, gpu_key).has_value(); })) {
+  if (devices::GpuLane* lane = least_busy(core, [&](devices::GpuLane& l) {
+        return placed(l) && devices::find_device_key(l, gpu_key).has_value();
+      })) {
     if (auto handle = devices::find_device_key(*lane, gpu_key)) return {lane->index, std::move(*handle)};
   }
   std::vector<devices::GpuLane*> order;
   for (auto& lane : core.gpus())
-    if (lane->healthy.load()) order.push_back(lane.get());
+    if (lane->healthy.load() && placed(*lane)) order.push_back(lane.get());
   std::stable_sort(order.begin(), order.end(), [](devices::GpuLane* x, devices::GpuLane* y) {
     return devices::device_vram_available(*x) > devices::device_vram_available(*y);
   });
   if (order.empty())
-    throw Error(Errc::cuda,
-                "submit: every GPU is out of service (a CUDA error killed its context); "
-                "Config::cpu_fallback proves on the CPU instead");
+    throw Error(Errc::cuda, std::string("submit: every GPU ") +
+                                (key.gpu_lanes.empty() ? "" : "that key '" + key.name + "' is placed on ") +
+                                "is out of service (a CUDA error killed its context); "
+                                "Config::cpu_fallback proves on the CPU instead");
   std::string why;
   for (devices::GpuLane* lane : order) {
     try {
@@ -117,14 +120,16 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
 
 std::optional<std::pair<int, memory::ResidentHandle>> detail::route_now(Core& core, const KeyState& key) {
   if (key.streamed()) {
-    if (devices::GpuLane* lane =
-            least_busy(core, [](const devices::GpuLane& l) { return devices::srs_streaming(l); }))
+    if (devices::GpuLane* lane = least_busy(core, [&](const devices::GpuLane& l) {
+          return key.placed_on(l.index) && devices::srs_streaming(l);
+        }))
       return std::pair{lane->index, memory::ResidentHandle{}};
   } else {
     const devices::GpuKey gpu_key = key.gpu_key();
     for (int tries = 0; tries < 2; ++tries) {  // the least busy holder may evict it in between: ask again
-      devices::GpuLane* lane = least_busy(
-          core, [&](devices::GpuLane& l) { return devices::find_device_key(l, gpu_key).has_value(); });
+      devices::GpuLane* lane = least_busy(core, [&](devices::GpuLane& l) {
+        return key.placed_on(l.index) && devices::find_device_key(l, gpu_key).has_value();
+      });
       if (lane == nullptr) break;
       if (auto handle = devices::find_device_key(*lane, gpu_key))
         return std::pair{lane->index, std::move(*handle)};

@@ -3,6 +3,7 @@
 // charges, its use of a key's SRS on a GPU) lives here, owned by the pipeline, never by a message.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -61,6 +62,8 @@ struct KeyState {
   std::uint64_t num_variables = 0;  ///< z[0] = 1 included
   unsigned log_domain_size = 0;
   bool has_cs = false;  ///< it has a constraint system to evaluate a, b, c with
+  /// The GPUs (positions among the pipeline's) that may hold its SRS and prove its jobs; empty: every GPU.
+  std::vector<int> gpu_lanes;
   /// The GPUs evaluate its jobs' a, b, c from z (its constraint system is resident with its SRS): synthesis
   /// writes z alone and H2D copies z alone. Set at add_key: the CUDA backend in pinned mode, a key with a
   /// constraint system whose SRS is in VRAM, Config::gpu_evaluate.
@@ -78,6 +81,10 @@ struct KeyState {
   bool removing = false;             ///< guarded by the pipeline's key lock
 
   std::uint64_t domain_size() const noexcept { return std::uint64_t{1} << log_domain_size; }
+  /// Whether the GPU at `lane` (its position among the pipeline's GPUs) may hold it and prove its jobs.
+  bool placed_on(int lane) const noexcept {
+    return gpu_lanes.empty() || std::find(gpu_lanes.begin(), gpu_lanes.end(), lane) != gpu_lanes.end();
+  }
   /// The slot of z alone (one buffer).
   std::span<const std::uint64_t> z_slot() const noexcept { return {slot_sizes.data() + 3, 1}; }
   /// The slot most of its jobs lease (see slot_bytes).

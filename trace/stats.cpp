@@ -131,11 +131,12 @@ std::vector<StageStats> stage_stats(const Snapshot& snapshot, std::optional<Wind
   return out;
 }
 
-double bytes_per_second(const Snapshot& snapshot, StageId stage, std::optional<Window> window) {
+double bytes_per_second(const Snapshot& snapshot, StageId stage, std::optional<Window> window, int gpu) {
   double bytes = 0;
   std::int64_t time_ns = 0;
   for (const Span& span : snapshot.spans) {
-    if (span.stage != stage || !begins_inside(span, window)) continue;
+    if (span.stage != stage || !begins_inside(span, window) || (gpu != Snapshot::any_gpu && span.gpu != gpu))
+      continue;
     bytes += static_cast<double>(span.bytes);
     time_ns += span.duration_ns();
   }

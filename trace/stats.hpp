@@ -60,8 +60,10 @@ struct StageStats {
 std::vector<StageStats> stage_stats(const Snapshot& snapshot, std::optional<Window> window = std::nullopt);
 
 /// Throughput of a stage in bytes per second: total bytes / total span time (the sum of durations, so each
-/// copy counts at its own rate when several overlap). Spans that begin inside `window`; 0 without span time.
-double bytes_per_second(const Snapshot& snapshot, StageId stage, std::optional<Window> window = std::nullopt);
+/// copy counts at its own rate when several overlap). Spans that begin inside `window`, of GPU `gpu` alone
+/// unless any_gpu; 0 without span time.
+double bytes_per_second(const Snapshot& snapshot, StageId stage, std::optional<Window> window = std::nullopt,
+                        int gpu = Snapshot::any_gpu);
 
 /// Seconds within `window` during which counter `track` was above `threshold`. A counter holds each sample's
 /// value until its next sample and counts as 0 before its first sample.

@@ -10,6 +10,7 @@
 #include <shared_mutex>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <proofline.h>
 #include <proofline/graph/pipeline.hpp>
@@ -57,6 +58,7 @@ struct Key {
   graph::KeyHandle handle;
   std::string name;
   std::variant<CurveKey<Bls12_381>, CurveKey<Bn254>> parts;
+  std::vector<int> gpus;  ///< the CUDA devices it was placed on (empty: every GPU)
 
   CurveId curve() const noexcept { return parts.index() == 0 ? CurveId::bls12_381 : CurveId::bn254; }
   /// f(CurveKey<Curve>&) with the key's curve.

@@ -223,6 +223,12 @@ typedef struct pl_key_options {
   size_t size;         /**< sizeof(pl_key_options) */
   const char* name;    /**< unique among the pipeline's keys; NULL: from the file name (or "key-N") */
   int32_t point_check; /**< pl_point_check; default PL_POINTS_FULL */
+  /** CUDA devices (among pl_config.gpus) that hold its SRS and prove its jobs, read during the call; NULL:
+   * every GPU. Two keys on two GPUs, one each, stay resident side by side and their jobs go to their GPU.
+   * PL_ERR_INVALID_ARGUMENT for a device the pipeline does not use or one named twice, or any on the CPU
+   * backend. */
+  const int32_t* gpus;
+  size_t num_gpus;
 } pl_key_options;
 
 /** Loads and registers a snarkjs Groth16 key (.zkey of curve bls12381 or bn128, as its header says; see

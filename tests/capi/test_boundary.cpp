@@ -159,6 +159,26 @@ TEST_CASE("capi/boundary/out-of-range options name the field") {
   CHECK(std::string(pl_last_error_message()).find("the key has 19 variables") != std::string::npos);
 }
 
+TEST_CASE("capi/boundary/a key placed on GPUs the pipeline lacks is PL_ERR_INVALID_ARGUMENT naming them") {
+  Prover p;  // the CPU backend: no GPU to place a key on
+  const std::string zkey = fixture("circuit_final.zkey");
+  const std::int32_t gpus[] = {0};
+  pl_key_options options{sizeof(pl_key_options), "placed", PL_POINTS_ON_CURVE, gpus, 1};
+  pl_key* key = nullptr;
+  CHECK(pl_key_add_zkey_file(p.pipeline, zkey.c_str(), &options, &key) == PL_ERR_INVALID_ARGUMENT);
+  CHECK(
+      std::string(pl_last_error_message()).find("placed on GPUs, but the pipeline runs on the cpu backend") !=
+      std::string::npos);
+  CHECK(key == nullptr);
+  options.gpus = nullptr;
+  CHECK(pl_key_add_zkey_file(p.pipeline, zkey.c_str(), &options, &key) == PL_ERR_NULL_POINTER);
+  CHECK(std::string(pl_last_error_message()).find("options->gpus") != std::string::npos);
+  // No GPUs named: every GPU (here none), as before the field existed.
+  options.num_gpus = 0;
+  PL_REQUIRE_OK(pl_key_add_zkey_file(p.pipeline, zkey.c_str(), &options, &key));
+  PL_REQUIRE_OK(pl_key_release(key));
+}
+
 TEST_CASE("capi/boundary/a bad key file or image is PL_ERR_BAD_INPUT naming it") {
   Prover p;
   pl_key* key = nullptr;

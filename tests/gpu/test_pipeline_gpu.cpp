@@ -1,8 +1,8 @@
 // The pipeline on the CUDA backend (runs only where a GPU exists): mixed 2^12 and 2^14 jobs prove and verify,
 // baseline mode proves with the same kernels, faults in the GPU stages fail only their job, device slots
 // bound the jobs on a GPU, the graph runs in a two-thread arena, and keys that do not fit VRAM together are
-// evicted least recently used first and come back when needed, keys keep MSM tables where VRAM allows (BN254
-// keys: test_pipeline_gpu_bn254.cpp).
+// evicted least recently used first and come back when needed, keys keep MSM tables where VRAM allows, keys
+// placed on chosen GPUs stay there (BN254 keys: test_pipeline_gpu_bn254.cpp).
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -13,7 +13,9 @@
 
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
+#include <proofline/graph/observe.hpp>
 #include <proofline/graph/pipeline.hpp>
+#include <proofline/graph/report.hpp>
 #include <proofline/groth16/native_file.hpp>
 #include <proofline/groth16/setup.hpp>
 #include <proofline/groth16/synthetic.hpp>
@@ -143,6 +145,28 @@ TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and eve
   CHECK(hs == 12);
   CHECK(msms == 12);
   CHECK(trace::bytes_per_second(snapshot, *h2d) > 1e9);
+  // The report's per-GPU figures: busy over the GPU's own steady state, its copies' rate.
+  const RunReport report = make_run_report(snapshot, run_roles(pipeline), s, 12, 1.0);
+  REQUIRE(report.gpu_busy_each.size() == s.gpus.size());
+  REQUIRE(report.h2d_gbps_each.size() == s.gpus.size());
+  std::optional<double> only_rate, only_busy;  // of the GPU that took jobs, when only one did
+  std::size_t with_jobs = 0;
+  for (std::size_t g = 0; g < s.gpus.size(); ++g) {
+    if (s.gpus[g].jobs == 0) continue;
+    ++with_jobs;
+    REQUIRE(report.h2d_gbps_each[g]);
+    CHECK(*report.h2d_gbps_each[g] > 1);
+    only_rate = report.h2d_gbps_each[g];
+    only_busy = report.gpu_busy_each[g];
+    if (report.gpu_busy_each[g]) {
+      CHECK(*report.gpu_busy_each[g] > 0);
+      CHECK(*report.gpu_busy_each[g] <= 1.0 + 1e-9);
+    }
+  }
+  if (with_jobs == 1) {
+    CHECK(*report.h2d_gbps == doctest::Approx(*only_rate));
+    CHECK(report.gpu_busy_fraction == only_busy);  // the average of one GPU is that GPU's
+  }
   pipeline.shutdown();
   CHECK(pipeline.stats().pool.bytes_leased == 0);
 }
@@ -505,6 +529,91 @@ TEST_CASE("pipeline/gpu/every GPU takes jobs, with keys in VRAM and streamed (ne
     } else {
       CHECK(s.gpus[0].keys.entries == 1);
       CHECK(s.gpus[1].keys.entries == 1);
+    }
+    pipeline.shutdown();
+    CHECK(pipeline.stats().pool.bytes_leased == 0);
+  }
+}
+
+TEST_CASE("pipeline/gpu/a key placed on a GPU keeps its SRS there; a GPU the pipeline lacks is refused") {
+  const GpuCircuit& c = gpu_circuit(12);
+  TestConfig config = gpu_config();
+  config.gpus = {0};
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle everywhere = pipeline.add_key(c.spec("everywhere"));
+  KeySpec placed = c.spec("placed");
+  placed.gpus = {0};
+  const KeyHandle on_zero = pipeline.add_key(placed);
+  const std::uint64_t loads = pipeline.stats().gpus[0].keys.loads;
+  CHECK(pipeline.stats().gpus[0].keys.entries == 2);
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 4; ++i)
+    submitted.push_back(pipeline.submit(gpu_job(c, i % 2 == 0 ? on_zero : everywhere, 200 + i)));
+  for (auto& s : submitted) {
+    const JobResult r = await(s);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(verifies(c, r));
+    CHECK(r.gpu == 0);
+  }
+  CHECK(pipeline.stats().gpus[0].keys.loads == loads);  // no upload after registration
+
+  KeySpec elsewhere = c.spec("elsewhere");
+  elsewhere.gpus = {cuda::device_count()};
+  const std::string missing =
+      "GPU " + std::to_string(cuda::device_count()) + " is not one of the pipeline's GPUs (0)";
+  CHECK_THROWS_WITH_AS(pipeline.add_key(elsewhere), doctest::Contains(missing.c_str()), Error);
+  KeySpec twice = c.spec("twice");
+  twice.gpus = {0, 0};
+  CHECK_THROWS_WITH_AS(pipeline.add_key(twice), doctest::Contains("GPU 0 is named twice"), Error);
+  // The refused keys left nothing behind: their names are free, the GPU holds the two keys.
+  CHECK(pipeline.stats().gpus[0].keys.entries == 2);
+  pipeline.shutdown();
+  CHECK(pipeline.stats().pool.bytes_leased == 0);
+}
+
+TEST_CASE("pipeline/gpu/two keys each placed on one GPU: jobs go to their key's GPU (needs two GPUs)") {
+  if (cuda::device_count() < 2) {
+    MESSAGE("one CUDA device: the two-key placement case did not run");
+    return;
+  }
+  const GpuCircuit& a = gpu_circuit(12);
+  const GpuCircuit& b = gpu_circuit(14);
+  for (const SrsPlacement srs : {SrsPlacement::automatic, SrsPlacement::host}) {
+    CAPTURE(to_string(srs));
+    TestConfig config = gpu_config();
+    config.gpus = {0, 1};
+    config.srs = srs;
+    Pipeline pipeline = make_pipeline(config);
+    KeySpec spec_a = a.spec("a"), spec_b = b.spec("b");
+    spec_a.gpus = {0};
+    spec_b.gpus = {1};
+    const KeyHandle ka = pipeline.add_key(spec_a), kb = pipeline.add_key(spec_b);
+    const PipelineStats before = pipeline.stats();
+    std::vector<std::pair<bool, Submission>> submitted;
+    for (std::uint64_t i = 0; i < 12; ++i) {
+      const bool is_a = i % 3 != 2;
+      submitted.emplace_back(is_a, pipeline.submit(gpu_job(is_a ? a : b, is_a ? ka : kb, 90 + i)));
+    }
+    for (auto& [is_a, s] : submitted) {
+      const JobResult r = await(s);
+      REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+      CHECK(verifies(is_a ? a : b, r));
+      CHECK(r.gpu == (is_a ? 0 : 1));
+    }
+    const PipelineStats after = pipeline.stats();
+    CHECK(after.gpus[0].jobs == 8);
+    CHECK(after.gpus[1].jobs == 4);
+    for (int g = 0; g < 2; ++g) {
+      CHECK(after.gpus[g].keys.loads == before.gpus[g].keys.loads);
+      if (srs == SrsPlacement::host) {
+        CHECK(after.gpus[g].keys.entries == 0);
+      } else {
+        CHECK(after.gpus[g].keys.entries == 1);  // its own key alone
+      }
+    }
+    if (srs == SrsPlacement::host) {
+      CHECK(after.gpus[0].srs_stream_bytes == 8 * a.pk->query_bytes());
+      CHECK(after.gpus[1].srs_stream_bytes == 4 * b.pk->query_bytes());
     }
     pipeline.shutdown();
     CHECK(pipeline.stats().pool.bytes_leased == 0);

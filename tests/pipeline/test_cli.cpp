@@ -122,6 +122,26 @@ TEST_CASE("pipeline/cli/batch_prove --presynthesize keeps its witnesses within h
   CHECK_MESSAGE(o.out.find("32 distinct jobs presynthesized") != std::string::npos, o.out);
 }
 
+TEST_CASE("pipeline/cli/batch_prove --keys proves with several keys, jobs round robin over them") {
+  TempDir dir;
+  const auto report = dir.path() / "run.json";
+  const auto proofs = dir.path() / "proofs";
+  const Outcome o = batch_prove("--backend cpu --synthetic 8 --count 7 --keys 3 --verify --out " +
+                                proofs.string() + " --report " + report.string() + " --mode pinned:pre");
+  REQUIRE_MESSAGE(o.code == 0, o.out << o.err);
+  CHECK(o.out.find("proofs 7/7 (verified 7)") != std::string::npos);
+  // Three circuits of their own seeds; jobs 0, 3, 6 of the first (3 witnesses), 1, 4 and 2, 5 (2 each).
+  for (const char* name : {"key 0 'synthetic-n8-c254-p1-s1-", "key 1 'synthetic-n8-c254-p1-s2-",
+                           "key 2 'synthetic-n8-c254-p1-s3-", "7 distinct jobs presynthesized"})
+    CHECK_MESSAGE(o.out.find(name) != std::string::npos, name << "\n" << o.out);
+  const groth16::json::Value doc = groth16::json::parse(slurp(report), "report");
+  CHECK(doc.at("verified").as_u64() == 7);
+  CHECK(std::stod(doc.at("extra").at("keys").number_text()) == 3);
+  // A witness proved under another key than its circuit's would fail the row check; all 7 verified.
+  for (int i = 0; i < 7; ++i)
+    CHECK(std::filesystem::exists(proofs / ("proof-00000" + std::to_string(i) + ".bin")));
+}
+
 TEST_CASE("pipeline/cli/batch_prove exits 1 when a job fails and names it") {
   const Outcome o = batch_prove("--backend cpu --synthetic 8 --count 3 --inject-fault msm:1");
   CHECK(o.code == 1);
@@ -149,6 +169,11 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
   check_refused("--backend cpu --synthetic 8 --srs-buffer 1K", "srs_stream_buffer 1024 bytes is outside");
   check_refused("--no-ntt-table=yes", "--no-ntt-table");
   check_refused("--no-msm-tables=1", "--no-msm-tables");
+  check_refused("--keys 0", "--keys: 0 is outside");
+  check_refused("--count 2 --keys 3", "--keys 3 is more keys than the batch's 2 jobs");
+  check_refused("--key-gpus half", "--key-gpus");
+  check_refused("--backend cpu --synthetic 8 --count 2 --keys 2 --key-gpus spread",
+                "--key-gpus spread places keys on GPUs; the cpu backend has none");
   // A budget that holds the key but not one slot of its jobs: refused before any job runs.
   check_refused("--backend cpu --synthetic 10 --host-budget 800K", "raise the host budget");
 }
@@ -157,10 +182,10 @@ TEST_CASE("pipeline/cli/batch_prove --help describes every option") {
   const Outcome o = batch_prove("--help");
   CHECK(o.code == 0);
   for (const char* option :
-       {"--synthetic",    "--count",         "--backend",      "--gpus",        "--slots",
-        "--device-slots", "--synth-threads", "--host-budget",  "--vram-budget", "--pin-backend",
-        "--mode",         "--verify",        "--out",          "--report",      "--seed",
-        "--log-level",    "--trace",         "--timeline",     "--key-cache",   "--srs",
-        "--srs-buffer",   "--no-ntt-table",  "--no-msm-tables"})
+       {"--synthetic",    "--count",         "--backend",       "--gpus",        "--slots",
+        "--device-slots", "--synth-threads", "--host-budget",   "--vram-budget", "--pin-backend",
+        "--mode",         "--verify",        "--out",           "--report",      "--seed",
+        "--log-level",    "--trace",         "--timeline",      "--key-cache",   "--srs",
+        "--srs-buffer",   "--no-ntt-table",  "--no-msm-tables", "--keys",        "--key-gpus"})
     CHECK_MESSAGE(o.out.find(option) != std::string::npos, option);
 }

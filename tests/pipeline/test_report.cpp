@@ -46,6 +46,8 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   CHECK(report.pool.pin_calls_after_warmup == 0);
   CHECK_FALSE(report.gpu_busy_fraction);  // no GPU
   CHECK_FALSE(report.h2d_gbps);
+  CHECK(report.gpu_busy_each.empty());
+  CHECK(report.h2d_gbps_each.empty());
   CHECK(report.budget.host_total == 256ull << 20);
   CHECK(report.budget.host_high_water > 0);
   for (const char* stage : {"admission", "synthesis", "ntt", "msm", "release"}) {
@@ -70,9 +72,9 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   CHECK_MESSAGE(summary.find("pin calls") == std::string::npos, summary);
 
   const groth16::json::Value doc = groth16::json::parse(report_json(report), "report");
-  for (const char* field :
-       {"proofs", "failed", "cancelled", "retried", "verified", "wall_s", "proofs_per_s",
-        "max_inflight_slots", "gpu_busy_fraction", "h2d_gbps", "stages", "pool", "budget", "verdict"})
+  for (const char* field : {"proofs", "failed", "cancelled", "retried", "verified", "wall_s", "proofs_per_s",
+                            "max_inflight_slots", "gpu_busy_fraction", "h2d_gbps", "gpu_busy_each",
+                            "h2d_gbps_each", "stages", "pool", "budget", "verdict"})
     CHECK_MESSAGE(doc.find(field) != nullptr, field);
   for (const char* field : {"leases", "hits", "misses", "pin_calls", "pin_calls_after_warmup", "pin_s",
                             "bytes_pinned", "high_water_bytes", "leased_bytes_at_exit"})

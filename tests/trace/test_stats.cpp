@@ -168,6 +168,14 @@ TEST_CASE("trace/stats/per-stage counts latencies and rates") {
   CHECK(bytes_per_second(run.s, run.h2d, Window{10, 11}) == doctest::Approx(5e11));
   CHECK(bytes_per_second(run.s, run.synth) == 0);   // no bytes
   CHECK(bytes_per_second(run.s, StageId(7)) == 0);  // no spans
+  // Per GPU: two copies on GPU 1 at once, 4000 bytes in 1 ns and 2000 in 4 ns, each at its own rate.
+  const TrackId copy1 = test::add_track(run.s, "copy 1", TrackKind::cuda_stream, 1);
+  test::add_span(run.s, run.h2d, copy1, 40, 41, 3, 4000, 1);
+  test::add_span(run.s, run.h2d, copy1, 40, 44, 4, 2000, 1);
+  run.s.sort();
+  CHECK(bytes_per_second(run.s, run.h2d, std::nullopt, 1) == doctest::Approx(6000 / 5e-9));
+  CHECK(bytes_per_second(run.s, run.h2d, std::nullopt, 0) == 0);  // the three-job copies carry no GPU
+  CHECK(bytes_per_second(run.s, run.h2d) == doctest::Approx(12000 / 11e-9));
 }
 
 TEST_CASE("trace/stats/counter summaries hold each value until the next sample") {
