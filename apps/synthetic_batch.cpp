@@ -251,9 +251,12 @@ Registered start_pipeline(const BatchOptions& o, const Run& run, const graph::Co
 }
 
 /// The batch's wall time and its window on the recorder's clock.
+/// The batch's wall time, its window on the recorder's clock, and the SRS uploads it made (read before
+/// shutdown frees the GPUs' resources and their counters).
 struct BatchTimes {
   double wall_s = 0;
   trace::Window window;
+  std::uint64_t srs_loads = 0;
 };
 
 template <class Curve>
@@ -276,6 +279,7 @@ BatchTimes prove_batch(const BatchOptions& o, const Run& run, const Setups<Curve
       results);
   times.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   times.window.end_ns = graph::recorder(prover).now_ns();
+  times.srs_loads = srs_loads(prover.stats()) - registered.srs_loads;
   prover.shutdown();
   results.finish_progress();
   return times;
@@ -283,10 +287,10 @@ BatchTimes prove_batch(const BatchOptions& o, const Run& run, const Setups<Curve
 
 template <class Curve>
 graph::RunReport make_report(const BatchOptions& o, const Run& run, const Setups<Curve>& setups,
-                             const Registered& registered, graph::Pipeline& prover, double wall_s) {
+                             graph::Pipeline& prover, const BatchTimes& times) {
   const graph::PipelineStats stats = prover.stats();
   graph::RunReport report = graph::make_run_report(graph::recorder(prover).snapshot(),
-                                                   graph::run_roles(prover), stats, o.count, wall_s);
+                                                   graph::run_roles(prover), stats, o.count, times.wall_s);
   const SyntheticSetup<Curve>& s = setups.front();
   report.curve = std::string(Curve::name);
   report.extra.emplace_back("log2", static_cast<double>(o.log2));
@@ -295,8 +299,7 @@ graph::RunReport make_report(const BatchOptions& o, const Run& run, const Setups
   report.extra.emplace_back("keys", static_cast<double>(o.keys));
   // Keys that stay where they were registered upload no SRS during the batch.
   if (prover.backend() == graph::Backend::cuda)
-    report.extra.emplace_back("srs_loads_in_batch",
-                              static_cast<double>(srs_loads(stats) - registered.srs_loads));
+    report.extra.emplace_back("srs_loads_in_batch", static_cast<double>(times.srs_loads));
   if (s.probe) {
     report.extra.emplace_back("probe_pinned_h2d_gbps", s.probe->pinned_gbps);
     report.extra.emplace_back("probe_pageable_h2d_gbps", s.probe->pageable_gbps);
@@ -346,7 +349,7 @@ int run_one(const BatchOptions& o, const Run& run, Setups<Curve>& setups) {
   std::optional<graph::Pipeline> prover;
   const Registered registered = start_pipeline(o, run, config, setups, prover);
   const BatchTimes times = prove_batch(o, run, setups, *prover, registered, results);
-  const graph::RunReport report = make_report(o, run, setups, registered, *prover, times.wall_s);
+  const graph::RunReport report = make_report(o, run, setups, *prover, times);
   write_outputs(o, run, report, *prover, results, times.window);
   return batch_status(report, o.count, o.config.verify, results);
 }

@@ -67,6 +67,9 @@ struct Options {
   int runs = 0;  // 0: by size
   /// The stream section's staging buffer sizes in MiB (each of two): one set of rows per size.
   std::vector<unsigned> stream_buffers_mib = {256};
+  /// The table and shared sections' window widths for precomputed tables: a set of rows per width (0: the
+  /// engine's model).
+  std::vector<unsigned> table_bits = {0};
   std::string json_path;
   std::uint64_t seed = std::random_device{}();
 };
@@ -561,38 +564,42 @@ void table_rows(Context& ctx, const std::string& label, const Points<Curve>& poi
     const std::string kind = mix ? " MSM 20/50/30 split" : " MSM uniform";
     Row plain = msm_row<Curve>(ctx, "table", label + kind, log_n, points.device.data(), points.logs, sets,
                                options, runs);
-    options.precomputed = true;
-    const EngineOf<Curve> engine(kIsG1<Curve> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2, n, options);
-    cuda::DeviceBuffer<AffinePoint<Curve>> table(engine.table_points(n));
-    {
-      cuda::DeviceBuffer<std::byte> scratch(engine.table_scratch_bytes(n));
-      cuda::Event start, stop;
-      start.record(ctx.stream.get());
-      if constexpr (kIsG1<Curve>) {
-        engine.enqueue_table_g1(points.device.data(), n, table.data(), scratch.data(), ctx.stream.get());
-      } else {
-        engine.enqueue_table_g2(points.device.data(), n, table.data(), scratch.data(), ctx.stream.get());
-      }
-      stop.record(ctx.stream.get());
-      stop.synchronize();
-      Row build;
-      build.section = "table";
-      build.name = label + " table build c=" + std::to_string(engine.window_bits()) +
-                   " W=" + std::to_string(engine.windows());
-      build.log_n = log_n;
-      build.ms = {stop.elapsed_ms_since(start)};
-      build.includes = "copy of the points + (W - 1) blocks of c doublings and batch affine conversion";
-      build.check = "-";
-      if (!mix) ctx.report.add(std::move(build));
-      ctx.report.note(label + (mix ? "_mix" : "") + "_table_bytes" + size,
-                      static_cast<double>(engine.table_points(n) * sizeof(AffinePoint<Curve>)));
-    }
-    Row tabled = msm_row<Curve>(ctx, "table", label + kind + " precomputed", log_n, table.data(), points.logs,
-                                sets, options, runs);
-    const double ratio = tabled.median() / plain.median();
+    const double plain_ms = plain.median();
     ctx.report.add(std::move(plain));
-    ctx.report.add(std::move(tabled));
-    ctx.report.note(label + (mix ? "_mix" : "") + "_table_over_plain" + size, ratio);
+    options.precomputed = true;
+    for (const unsigned bits : ctx.options.table_bits) {
+      options.window_bits = static_cast<int>(bits);
+      const EngineOf<Curve> engine(kIsG1<Curve> ? cuda::MsmGroup::g1 : cuda::MsmGroup::g2, n, options);
+      const std::string width = " c=" + std::to_string(engine.window_bits());
+      cuda::DeviceBuffer<AffinePoint<Curve>> table(engine.table_points(n));
+      {
+        cuda::DeviceBuffer<std::byte> scratch(engine.table_scratch_bytes(n));
+        cuda::Event start, stop;
+        start.record(ctx.stream.get());
+        if constexpr (kIsG1<Curve>) {
+          engine.enqueue_table_g1(points.device.data(), n, table.data(), scratch.data(), ctx.stream.get());
+        } else {
+          engine.enqueue_table_g2(points.device.data(), n, table.data(), scratch.data(), ctx.stream.get());
+        }
+        stop.record(ctx.stream.get());
+        stop.synchronize();
+        Row build;
+        build.section = "table";
+        build.name = label + " table build" + width + " W=" + std::to_string(engine.windows());
+        build.log_n = log_n;
+        build.ms = {stop.elapsed_ms_since(start)};
+        build.includes = "copy of the points + (W - 1) blocks of c doublings and batch affine conversion";
+        build.check = "-";
+        if (!mix) ctx.report.add(std::move(build));
+        ctx.report.note(label + (mix ? "_mix" : "") + "_table_bytes" + width + size,
+                        static_cast<double>(engine.table_points(n) * sizeof(AffinePoint<Curve>)));
+      }
+      Row tabled = msm_row<Curve>(ctx, "table", label + kind + " precomputed" + width, log_n, table.data(),
+                                  points.logs, sets, options, runs);
+      ctx.report.note(label + (mix ? "_mix" : "") + "_table_over_plain" + width + size,
+                      tabled.median() / plain_ms);
+      ctx.report.add(std::move(tabled));
+    }
   }
 }
 
@@ -629,9 +636,13 @@ void section_shared(Context& ctx) {
     const std::size_t n = std::size_t{1} << log_n;
     const int runs = runs_for(ctx.options, log_n);
     const ScalarSets sets(ctx.options.seed + 800 + log_n, n, 2, true);
-    for (const bool precomputed : {false, true}) {
-      const cuda::MsmOptions options{
-          .split_zero_one = true, .expected_dense = n * 3 / 10, .precomputed = precomputed};
+    std::vector<std::pair<bool, unsigned>> variants{{false, 0}};  // plain, then a table per width
+    for (const unsigned bits : ctx.options.table_bits) variants.emplace_back(true, bits);
+    for (const auto& [precomputed, bits] : variants) {
+      const cuda::MsmOptions options{.split_zero_one = true,
+                                     .expected_dense = n * 3 / 10,
+                                     .window_bits = static_cast<int>(bits),
+                                     .precomputed = precomputed};
       const cuda::MsmEngine e1(cuda::MsmGroup::g1, n, options), e2(cuda::MsmGroup::g2, n, options);
       cuda::DeviceBuffer<std::byte> scratch(std::max(e1.scratch_bytes(), e2.scratch_bytes()));
       cuda::DeviceBuffer<G1Affine> t1;
@@ -677,9 +688,10 @@ void section_shared(Context& ctx) {
         medians[shared ? 1 : 0] = row.median();
         ctx.report.add(std::move(row));
       }
-      ctx.report.note(std::string("shared_over_separate") + (precomputed ? "_precomputed" : "") + "_2^" +
-                          std::to_string(log_n),
-                      medians[1] / medians[0]);
+      std::string note = "shared_over_separate";
+      if (precomputed) note += "_precomputed_c" + std::to_string(e1.window_bits());
+      note += "_2^" + std::to_string(log_n);
+      ctx.report.note(note, medians[1] / medians[0]);
     }
   }
   backend->deallocate(pinned);
@@ -708,6 +720,11 @@ std::optional<Options> parse(int argc, char** argv) {
                    o.stream_buffers_mib, Bounds<unsigned>{1, 16384});
   cli.integer("--runs", "N", "timed calls per row (default 11 up to 2^22, 7 at 2^24, 5 at 2^26)", o.runs,
               Bounds<int>{1, 1000});
+  cli.integer_list(
+      "--table-bits", "LIST",
+      "table and shared sections: window widths of the precomputed tables, a set of rows each (0: "
+      "the engine's model; default 0)",
+      o.table_bits, Bounds<unsigned>{0, 22});
   cli.text("--json", "FILE", "write the rows as JSON too", o.json_path);
   cli.integer("--seed", "S", "points and scalars seed (default: random)", o.seed,
               Bounds<std::uint64_t>{0, ~std::uint64_t{0}});

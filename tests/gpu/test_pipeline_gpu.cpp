@@ -267,6 +267,7 @@ TEST_CASE("pipeline/gpu/keys that do not fit VRAM together are evicted least rec
   const std::uint64_t a_bytes = a.pk->query_bytes(), b_bytes = b.pk->query_bytes();
   Config plain = gpu_config();
   plain.msm_tables = false;  // the budgets below count the keys' points alone
+  plain.device_slots = 4;    // as many under either budget (the automatic count depends on the budget)
   {
     Pipeline probe = make_pipeline(plain);
     probe.add_key(a.spec("a"));
@@ -293,11 +294,15 @@ TEST_CASE("pipeline/gpu/keys that do not fit VRAM together are evicted least rec
   CHECK(s.gpus[0].vram.high_water <= *config.vram_budget);
 }
 
-TEST_CASE("pipeline/gpu/automatic device slots: four where VRAM allows, fewer under a tight budget") {
+TEST_CASE(
+    "pipeline/gpu/automatic device slots: eight for small jobs, four where they would take over a 16th of "
+    "the "
+    "budget, fewer under a tight one") {
   const GpuCircuit& c = gpu_circuit(12);
   struct Seen {
     std::size_t slots = 0;
     std::uint64_t used = 0;  // VRAM after add_key: tables, device slots and the key's SRS
+    std::uint64_t budget = 0;
   };
   const auto run = [&](std::size_t slots, std::optional<std::uint64_t> vram) {
     TestConfig config = gpu_config();
@@ -314,13 +319,20 @@ TEST_CASE("pipeline/gpu/automatic device slots: four where VRAM allows, fewer un
       REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
       CHECK(verifies(c, r));
     }
-    return Seen{s.device_slots, s.vram.used};
+    return Seen{s.device_slots, s.vram.used, s.vram.total};
   };
   const Seen automatic = run(0, std::nullopt), one = run(1, std::nullopt), two = run(2, std::nullopt);
-  CHECK(automatic.slots == 4);
   CHECK(one.slots == 1);
   const std::uint64_t per_slot = two.used - one.used;  // vectors and MSM scratch
-  CHECK(automatic.used - one.used == 3 * per_slot);
+  // 2^12 rows: eight slots take far less than a 16th of a whole GPU's budget.
+  REQUIRE(8 * per_slot <= automatic.budget / 16);
+  CHECK(automatic.slots == 8);
+  CHECK(automatic.used - one.used == 7 * per_slot);
+  // Room for five slots, where eight would take over a 16th of the budget: four, as for large jobs.
+  const std::uint64_t five = one.used + 4 * per_slot + per_slot / 2;
+  REQUIRE(8 * per_slot > five / 16);
+  const Seen capped = run(0, five);
+  CHECK(capped.slots == 4);
   // Room for two slots next to the key, not three.
   const Seen tight = run(0, two.used + per_slot / 2);
   CHECK(tight.slots == 2);
@@ -397,6 +409,7 @@ TEST_CASE("pipeline/gpu/a key larger than the VRAM budget streams its SRS from h
   const auto config_with = [](std::optional<std::uint64_t> vram, SrsPlacement srs) {
     TestConfig config = gpu_config();
     config.msm_tables = false;  // the budgets below count the keys' points alone
+    config.device_slots = 4;    // as many under either budget (the automatic count depends on the budget)
     config.vram_budget = vram;
     config.srs = srs;
     config.srs_stream_buffer = 1 << 20;  // 10922 G1 / 5461 G2 points a batch: every MSM of b takes 2-4
