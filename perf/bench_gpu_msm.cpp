@@ -594,7 +594,7 @@ void table_rows(Context& ctx, const std::string& label, const Points<Curve>& poi
         ctx.report.note(label + (mix ? "_mix" : "") + "_table_bytes" + width + size,
                         static_cast<double>(engine.table_points(n) * sizeof(AffinePoint<Curve>)));
       }
-      Row tabled = msm_row<Curve>(ctx, "table", label + kind + " precomputed" + width, log_n, table.data(),
+      Row tabled = msm_row<Curve>(ctx, "table", label + kind + " precomputed", log_n, table.data(),
                                   points.logs, sets, options, runs);
       ctx.report.note(label + (mix ? "_mix" : "") + "_table_over_plain" + width + size,
                       tabled.median() / plain_ms);

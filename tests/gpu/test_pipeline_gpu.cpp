@@ -80,6 +80,14 @@ Config gpu_config() {
   return config;
 }
 
+/// GPUs 0 and 1, the keys' SRS placed as `srs`.
+TestConfig two_gpu_config(SrsPlacement srs) {
+  TestConfig config = gpu_config();
+  config.gpus = {0, 1};
+  config.srs = srs;
+  return config;
+}
+
 Job gpu_job(const GpuCircuit& c, KeyHandle key, std::uint64_t seed) {
   Job j;
   j.key = key;
@@ -517,10 +525,7 @@ TEST_CASE("pipeline/gpu/every GPU takes jobs, with keys in VRAM and streamed (ne
   const GpuCircuit& c = gpu_circuit(14);
   for (const SrsPlacement srs : {SrsPlacement::automatic, SrsPlacement::host}) {
     CAPTURE(to_string(srs));
-    TestConfig config = gpu_config();
-    config.gpus = {0, 1};
-    config.srs = srs;
-    Pipeline pipeline = make_pipeline(config);
+    Pipeline pipeline = make_pipeline(two_gpu_config(srs));
     const KeyHandle key = pipeline.add_key(c.spec("c"));
     std::vector<Submission> submitted;
     for (std::uint64_t i = 0; i < 16; ++i) submitted.push_back(pipeline.submit(gpu_job(c, key, 60 + i)));
@@ -593,10 +598,7 @@ TEST_CASE("pipeline/gpu/two keys each placed on one GPU: jobs go to their key's 
   const GpuCircuit& b = gpu_circuit(14);
   for (const SrsPlacement srs : {SrsPlacement::automatic, SrsPlacement::host}) {
     CAPTURE(to_string(srs));
-    TestConfig config = gpu_config();
-    config.gpus = {0, 1};
-    config.srs = srs;
-    Pipeline pipeline = make_pipeline(config);
+    Pipeline pipeline = make_pipeline(two_gpu_config(srs));
     KeySpec spec_a = a.spec("a"), spec_b = b.spec("b");
     spec_a.gpus = {0};
     spec_b.gpus = {1};
