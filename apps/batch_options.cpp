@@ -159,6 +159,10 @@ void add_resources(OptionParser& cli, BatchOptions& o) {
            "their size, built at key load, dropped query by query when VRAM is short) that let the MSMs "
            "reduce their buckets once",
            [&o] { o.config.msm_tables = false; });
+  cli.integer("--msm-table-bits", "C",
+              "window width of those tables, 8..22 bits (default: the MSM engine's model, the fewest "
+              "additions; narrower windows shorten small MSMs' bucket reduction)",
+              o.config.msm_table_bits, Bounds<unsigned>{8, 22});
   cli.flag(
       "--no-ntt-table",
       "the GPU NTT multiplies by root powers in its top pass instead of reading a table of 2^n x 64 bytes "

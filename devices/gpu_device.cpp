@@ -220,10 +220,12 @@ std::size_t make_msm_engines(GpuDevice& g, std::uint64_t n, std::uint64_t z_cap)
   e.stream_dense_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, std::min<std::uint64_t>(g1_batch, n),
                                                cuda::MsmOptions{}, device);
   e.stream_sparse_g2 = std::make_unique<Engine>(cuda::MsmGroup::g2, g2_batch, sparse, device);
-  const cuda::MsmOptions table_sparse{.split_zero_one = true, .precomputed = true};
+  // One width for the sparse G1 and G2 tables, which share a job's scalar sort.
+  const int table_bits = g.options.msm_table_bits;
+  const cuda::MsmOptions table_sparse{.split_zero_one = true, .window_bits = table_bits, .precomputed = true};
   e.table_sparse_g1 = std::make_unique<Engine>(cuda::MsmGroup::g1, std::max(n, z_cap), table_sparse, device);
-  e.table_dense_g1 =
-      std::make_unique<Engine>(cuda::MsmGroup::g1, n, cuda::MsmOptions{.precomputed = true}, device);
+  e.table_dense_g1 = std::make_unique<Engine>(
+      cuda::MsmGroup::g1, n, cuda::MsmOptions{.window_bits = table_bits, .precomputed = true}, device);
   e.table_sparse_g2 = std::make_unique<Engine>(cuda::MsmGroup::g2, std::max(n, z_cap), table_sparse, device);
   std::size_t scratch = 0;
   for (const auto* engine : {e.msm_sparse_g1.get(), e.msm_dense_g1.get(), e.msm_sparse_g2.get(),

@@ -43,13 +43,16 @@ struct GpuDeleter {
 struct GpuOptions {
   /// VRAM budget per GPU; none: the device's free memory less a margin.
   std::optional<std::uint64_t> vram_budget;
-  /// Device slots per GPU; 0: as many as 4 as the VRAM budget holds next to the first key's SRS.
+  /// Device slots per GPU; 0: as many as the VRAM budget holds next to the first key's SRS, up to 8 for
+  /// small jobs and 4 for large ones (devices::allocate_device_slots).
   std::size_t device_slots = 0;
   /// The NTT of the slots' size reads its top pass's diagonal from a table (dropped when VRAM is short).
   bool ntt_top_diagonal = true;
   /// Each of the two staging buffers through which a streamed key's points are uploaded; 0: a 32nd of the
   /// VRAM budget, as a power of two between 256 MiB and 2 GiB.
   std::uint64_t srs_stream_buffer = 0;
+  /// The window width of keys' precomputed MSM tables (0: the MSM engine's model).
+  int msm_table_bits = 0;
 };
 
 /// A proving key of either curve.

@@ -134,6 +134,10 @@ struct Config {
   /// points; where the VRAM budget cannot hold them all, B2's table goes first, then L's, B1's, A's and H's,
   /// before the key's constraint system. Off: plain MSMs, the SRS alone in VRAM.
   bool msm_tables = true;
+  /// The window width c of those tables, in bits (8..22; 0: the MSM engine's model, which minimizes the
+  /// additions: the most proofs per second when several jobs share a GPU). Narrower windows shorten the
+  /// latency-bound bucket reduction of small MSMs at the cost of an extra window's additions.
+  unsigned msm_table_bits = 0;
   /// Deliver results in submission order (a sequencer holds early ones back).
   bool in_order = false;
   /// Fail a job that has not finished this long after its submission (0: no limit); Job::timeout overrides.

@@ -34,6 +34,8 @@ void check_config(const Config& c) {
   if (c.job_timeout.count() < 0) bad("job_timeout must not be negative");
   if (c.host_budget && *c.host_budget == 0) bad("host_budget must not be 0");
   if (c.vram_budget && *c.vram_budget == 0) bad("vram_budget must not be 0");
+  if (c.msm_table_bits != 0 && (c.msm_table_bits < 8 || c.msm_table_bits > 22))
+    bad("msm_table_bits " + std::to_string(c.msm_table_bits) + " is outside 8..22 (0: automatic)");
   if (c.srs_stream_buffer != 0 &&
       (c.srs_stream_buffer < (std::uint64_t{1} << 20) || c.srs_stream_buffer > (std::uint64_t{16} << 30)))
     bad("srs_stream_buffer " + std::to_string(c.srs_stream_buffer) +
@@ -73,7 +75,8 @@ devices::GpuOptions gpu_options(const Config& config) {
   return {.vram_budget = config.vram_budget,
           .device_slots = config.device_slots,
           .ntt_top_diagonal = config.ntt_top_diagonal,
-          .srs_stream_buffer = config.srs_stream_buffer};
+          .srs_stream_buffer = config.srs_stream_buffer,
+          .msm_table_bits = static_cast<int>(config.msm_table_bits)};
 }
 
 Backend resolve_backend(Backend wanted) {

@@ -374,12 +374,16 @@ TEST_CASE("pipeline/gpu/the NTT's top-pass table is charged to VRAM, and left ou
   CHECK(used_after_add_key(true, without + (std::uint64_t{1} << 20)) == without);
 }
 
-TEST_CASE("pipeline/gpu/MSM tables: every query's at key load, fewer under a short budget, proofs verify") {
+TEST_CASE(
+    "pipeline/gpu/MSM tables: every query's at key load, fewer under a short budget, of a chosen width, "
+    "proofs "
+    "verify") {
   const GpuCircuit& c = gpu_circuit(14);
   // The GPU's stats after add_key; three jobs proved and verified.
-  const auto run = [&](bool tables, std::optional<std::uint64_t> vram) {
+  const auto run = [&](bool tables, std::optional<std::uint64_t> vram, unsigned bits = 0) {
     TestConfig config = gpu_config();
     config.msm_tables = tables;
+    config.msm_table_bits = bits;
     config.device_slots = 2;  // not automatic: the same slots under every budget
     config.vram_budget = vram;
     Pipeline pipeline = make_pipeline(config);
@@ -409,6 +413,10 @@ TEST_CASE("pipeline/gpu/MSM tables: every query's at key load, fewer under a sho
   CHECK(some.msm_tables <= 4);
   CHECK(some.msm_table_bytes < all.msm_table_bytes / 2 + 1);
   CHECK(some.vram.used == none.vram.used + some.msm_table_bytes);
+  // Tables of 8-bit windows (32 of them, more than the model's at 2^14): more multiples, proofs still verify.
+  const GpuStats narrow = run(true, std::nullopt, 8);
+  CHECK(narrow.msm_tables == 5);
+  CHECK(narrow.msm_table_bytes > all.msm_table_bytes);
 }
 
 TEST_CASE("pipeline/gpu/a key larger than the VRAM budget streams its SRS from host memory") {

@@ -170,6 +170,7 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
   check_refused("--no-ntt-table=yes", "--no-ntt-table");
   check_refused("--no-msm-tables=1", "--no-msm-tables");
   check_refused("--keys 0", "--keys: 0 is outside");
+  check_refused("--msm-table-bits 30", "--msm-table-bits: 30 is outside 8..22");
   check_refused("--count 2 --keys 3", "--keys 3 is more keys than the batch's 2 jobs");
   check_refused("--key-gpus half", "--key-gpus");
   check_refused("--backend cpu --synthetic 8 --count 2 --keys 2 --key-gpus spread",
@@ -182,10 +183,11 @@ TEST_CASE("pipeline/cli/batch_prove --help describes every option") {
   const Outcome o = batch_prove("--help");
   CHECK(o.code == 0);
   for (const char* option :
-       {"--synthetic",    "--count",         "--backend",       "--gpus",        "--slots",
-        "--device-slots", "--synth-threads", "--host-budget",   "--vram-budget", "--pin-backend",
-        "--mode",         "--verify",        "--out",           "--report",      "--seed",
-        "--log-level",    "--trace",         "--timeline",      "--key-cache",   "--srs",
-        "--srs-buffer",   "--no-ntt-table",  "--no-msm-tables", "--keys",        "--key-gpus"})
+       {"--synthetic",    "--count",         "--backend",       "--gpus",           "--slots",
+        "--device-slots", "--synth-threads", "--host-budget",   "--vram-budget",    "--pin-backend",
+        "--mode",         "--verify",        "--out",           "--report",         "--seed",
+        "--log-level",    "--trace",         "--timeline",      "--key-cache",      "--srs",
+        "--srs-buffer",   "--no-ntt-table",  "--no-msm-tables", "--msm-table-bits", "--keys",
+        "--key-gpus"})
     CHECK_MESSAGE(o.out.find(option) != std::string::npos, option);
 }

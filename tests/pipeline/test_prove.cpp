@@ -205,6 +205,15 @@ TEST_CASE("pipeline/prove/the backend resolves to the CPU without a GPU and refu
   }
 }
 
+TEST_CASE("pipeline/prove/absurd settings are refused when the pipeline is made, naming the setting") {
+  TestConfig config = cpu_config();
+  config.msm_table_bits = 5;
+  CHECK_THROWS_WITH_AS(make_pipeline(config), doctest::Contains("msm_table_bits 5 is outside 8..22"), Error);
+  config.msm_table_bits = 0;
+  config.device_slots = 65;
+  CHECK_THROWS_WITH_AS(make_pipeline(config), doctest::Contains("device_slots 65 is absurd"), Error);
+}
+
 TEST_CASE(
     "pipeline/prove/with wipe_slots_between_jobs a job's witness is gone from its slot once it is done") {
   const Circuit& c = circuit(8);
