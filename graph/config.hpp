@@ -134,9 +134,9 @@ struct Config {
   /// points; where the VRAM budget cannot hold them all, B2's table goes first, then L's, B1's, A's and H's,
   /// before the key's constraint system. Off: plain MSMs, the SRS alone in VRAM.
   bool msm_tables = true;
-  /// The window width c of those tables, in bits (8..22; 0: the MSM engine's model, which minimizes the
-  /// additions: the most proofs per second when several jobs share a GPU). Narrower windows shorten the
-  /// latency-bound bucket reduction of small MSMs at the cost of an extra window's additions.
+  /// The window width c of those tables, in bits (8..22; 0: the MSM engine's model of additions and
+  /// buckets, fitted on an H200). Wider windows mean fewer windows to add and more buckets to sort and
+  /// reduce; the table holds ceil(255 / c) multiples of each point.
   unsigned msm_table_bits = 0;
   /// Deliver results in submission order (a sequencer holds early ones back).
   bool in_order = false;

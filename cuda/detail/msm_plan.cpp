@@ -13,7 +13,9 @@ int msm_model_window_bits(std::size_t dense, int scalar_bits, bool precomputed) 
   for (int c = 4; c <= 22; ++c) {
     const double windows = msm_windows(c, scalar_bits);
     const double reductions = precomputed ? 1.0 : windows;
-    const double cost = windows * 10.0 * n + reductions * 21.0 * static_cast<double>(std::uint64_t{1} << c);
+    const double per_bucket = precomputed ? kMsmTableBucketCost : 21.0;
+    const double cost =
+        windows * 10.0 * n + reductions * per_bucket * static_cast<double>(std::uint64_t{1} << c);
     if (cost < best_cost) {
       best_cost = cost;
       best = c;

@@ -18,8 +18,16 @@ inline constexpr std::size_t kMsmMaxPoints = std::size_t{1} << 28;
 /// The window width the cost model picks for `dense` scalars of `scalar_bits` bits (kMsmScalarBits) that go
 /// through Pippenger: per window, n mixed additions (about 10 field multiplications) against about 2^c full
 /// additions of the running sums (14, and more memory traffic), paid once per window or, with precomputed
-/// windows (one shared bucket set), once. Between 4 and 22 bits.
+/// windows (one shared bucket set), once at kMsmTableBucketCost. Between 4 and 22 bits.
 int msm_model_window_bits(std::size_t dense, int scalar_bits, bool precomputed = false);
+
+/// A bucket of a precomputed table's shared set, in the model's units (a mixed addition is 10): its running
+/// sums as in the plain model (21) and its share of the sort's counts and of the chunk fixups, which at 2^20
+/// points (about 56 entries per bucket with c = 19) weigh more than the extra window of a narrower table.
+/// Fitted on an H200 at 2^20: c = 17 instead of 19 proves batches of 2^20 jobs 9-15 % faster and each MSM
+/// 2-10 % faster (perf/results/msm-table-bits-h200-2026-12-03). At 2^21, 2^22 and 2^24 points and beyond the
+/// choice is what 21 gave (20, 20, 22); at 2^23 it is 20 instead of 22 (not measured).
+inline constexpr double kMsmTableBucketCost = 30.0;
 
 /// log2 of the scatter's passes over magnitude ranges (MsmCommonArgs::scatter_passes_log) for `dense`
 /// scalars through Pippenger: the fewest passes that bring each pass's share of the entries (4 bytes each)
