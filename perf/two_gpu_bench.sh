@@ -5,11 +5,11 @@
 #
 #   perf/two_gpu_bench.sh STAGE_DIR OUT_DIR
 #
-# STAGE_DIR: perf/gpu_stage.sh batch_prove proofline-fleet (bin/, lib/), plus perf/stage_postgres.sh's
-# STAGE_DIR/postgres.tar.xz for the fleet section. Environment:
+# STAGE_DIR: perf/gpu_stage.sh batch_prove proofline-fleet proofline_gpu_tests (bin/, lib/), plus
+# perf/stage_postgres.sh's STAGE_DIR/postgres.tar.xz for the fleet section. Environment:
 #   GPUS      the two CUDA devices (default "0 1"); one device rehearses every command on it alone (the "both"
 #             runs are skipped, both fleet workers share it)
-#   SECTIONS  any of "scale keys fleet" (default all three)
+#   SECTIONS  any of "tests scale keys fleet" (default all four); tests: the GPU suite's multi-GPU cases
 #   SIZES     scale section, LOG2:JOBS pairs (default "22:48 24:16"); each on one GPU and on both, live and
 #             presynthesized (--mode pinned,pinned:pre), one batch_prove run each
 #   KEYS_LOG2, KEYS_JOBS  keys section (default 22, 48): two keys, each on one GPU (--key-gpus spread), jobs mixed
@@ -22,7 +22,7 @@ stage=$(cd "${1:?stage folder}" && pwd)
 out=${2:?output folder}
 root=$(cd "$(dirname "$0")/.." && pwd)
 read -r -a gpus <<<"${GPUS:-0 1}"
-sections=${SECTIONS:-scale keys fleet}
+sections=${SECTIONS:-tests scale keys fleet}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 work=$(mktemp -d /tmp/proofline-two-gpu.XXXXXX)
@@ -53,6 +53,14 @@ prove() {
     tail -5 "$out/$name.log" >&2
   }
 }
+
+if [[ " $sections " == *" tests "* ]]; then
+  echo "== tests: the GPU suite's cases for several GPUs =="
+  note "proofline_gpu_tests -tc='pipeline/gpu/every GPU*,pipeline/gpu/two keys*'"
+  "$stage/bin/proofline_gpu_tests" -tc='pipeline/gpu/every GPU*,pipeline/gpu/two keys*' >"$out/gpu_tests.log" 2>&1 ||
+    status=1
+  tail -3 "$out/gpu_tests.log"
+fi
 
 if [[ " $sections " == *" scale "* ]]; then
   echo "== scale: one GPU and ${#gpus[@]} =="
