@@ -38,28 +38,31 @@ std::uint32_t msm_chunk(std::size_t entries) {
   return static_cast<std::uint32_t>(std::clamp<std::size_t>(per_thread, 8, kMsmMaxChunk));
 }
 
-std::vector<ReduceLevel> msm_reduce_levels(std::uint32_t slots_per_window, int windows) {
-  std::vector<ReduceLevel> levels;
+ReducePlan msm_reduce_plan(std::uint32_t slots_per_window, int windows, std::uint32_t tail_values) {
+  ReducePlan plan;
   std::uint32_t in = slots_per_window;
   int log_scale = 0;
   // First level: about 2^17 threads over all windows, 2..32 slots each.
   const std::uint64_t all = static_cast<std::uint64_t>(in) * static_cast<std::uint64_t>(windows);
   std::uint32_t segment = static_cast<std::uint32_t>(
       std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(all >> 17, 1)), 2, 32));
-  while (true) {
+  while (in > tail_values) {
     segment = std::min(segment, in);
     ReduceLevel level;
     level.in_per_window = in;
     level.segment = segment;
     level.out_per_window = (in + segment - 1) / segment;
     level.log_scale = log_scale;
-    levels.push_back(level);
-    if (level.out_per_window == 1) break;
-    log_scale += std::countr_zero(segment);  // segments are powers of two except a last one that takes all
+    plan.levels.push_back(level);
+    // Segments are powers of two, but for a last one that takes fewer than 8 values (then the tail has one).
+    log_scale += std::countr_zero(segment);
     in = level.out_per_window;
     segment = 8;
   }
-  return levels;
+  plan.tail.in_per_window = in;
+  plan.tail.bits = static_cast<int>(std::bit_width(in - 1));  // indices j < in need bit_width(in - 1) bits
+  plan.tail.log_scale = log_scale;
+  return plan;
 }
 
 namespace {
@@ -95,7 +98,7 @@ MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, b
   const std::size_t entries = n * static_cast<std::size_t>(l.windows);
   l.chunk = msm_chunk(std::max<std::size_t>(expected, 1) * static_cast<std::size_t>(l.windows));
   l.chunk_threads = static_cast<std::uint32_t>((entries + l.chunk - 1) / l.chunk);
-  l.levels = msm_reduce_levels(l.slots_per_window, bucket_windows);
+  l.reduce_plan = msm_reduce_plan(l.slots_per_window, bucket_windows);
   l.ones_blocks = split ? ones_blocks : 0;
   const std::size_t slots = static_cast<std::size_t>(bucket_windows) * l.slots_per_window;
 
@@ -120,8 +123,9 @@ MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, b
   l.cont = a.take(std::size_t{l.chunk_threads} * xyzz_bytes);
   a.set_next(std::max(a.next(), after_digits));
   l.buckets = a.take(slots * xyzz_bytes);
-  std::size_t widest = 1;
-  for (const auto& level : l.levels) {
+  // The tail's rows and its window values go where the last level's inputs were.
+  std::size_t widest = std::size_t{l.reduce_plan.tail.rows()} * bucket_windows;
+  for (const auto& level : l.reduce_plan.levels) {
     widest = std::max<std::size_t>(widest, static_cast<std::size_t>(level.out_per_window) * bucket_windows);
   }
   for (auto& region : l.reduce) region = a.take(widest * xyzz_bytes);

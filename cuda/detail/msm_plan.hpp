@@ -53,9 +53,16 @@ inline constexpr std::size_t kMsmAccumulateThreads = std::size_t{1} << 17;
 inline constexpr std::size_t kMsmMaxChunk = 256;
 std::uint32_t msm_chunk(std::size_t entries);
 
-/// The reduction levels for K slots per window: the first with segments big enough to give every thread a
-/// useful run, the rest small (they are latency bound); the last level leaves one value per window.
-std::vector<ReduceLevel> msm_reduce_levels(std::uint32_t slots_per_window, int windows);
+/// The reduction for K slots per window: levels while more than kReduceTailValues values a window are left
+/// (the first with segments big enough to give every thread a useful run, the rest of 8: they are latency
+/// bound), then the tail's bit sums for what is left.
+struct ReducePlan {
+  std::vector<ReduceLevel> levels;
+  ReduceTail tail;
+};
+inline constexpr std::uint32_t kReduceTailValues = 2048;
+ReducePlan msm_reduce_plan(std::uint32_t slots_per_window, int windows,
+                           std::uint32_t tail_values = kReduceTailValues);
 
 /// Byte offsets of every array of one call in the scratch buffer (each 256-byte aligned), for a capacity of
 /// `max_points`, scalars of `scalar_bits` bits and buckets of `xyzz_bytes`.
@@ -67,7 +74,7 @@ struct MsmLayout {
   std::uint32_t slots_per_window = 0;
   std::uint32_t chunk = 0;
   std::uint32_t chunk_threads = 0;  ///< for max_points
-  std::vector<ReduceLevel> levels;
+  ReducePlan reduce_plan;
   std::uint32_t ones_blocks = 0;  ///< blocks of the ones' batch addition
 
   std::size_t counters = 0, counts = 0, starts = 0, cursor = 0, rest_index = 0, ones_entry = 0, entries = 0;

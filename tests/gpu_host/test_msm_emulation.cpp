@@ -42,6 +42,9 @@ struct EmulationShape {
   bool montgomery = true;
   bool precomputed = false;
   int scatter_passes_log = 2;  ///< (capped at one magnitude per pass)
+  /// The reduction's levels run while more values a window are left: the plan's value, or a small one so
+  /// that these small windows go through levels before the tail.
+  std::uint32_t reduce_tail_values = kReduceTailValues;
 };
 
 /// The precomputed-window table as the table kernels build it: block w = 2^(c w)·points, `chunk` points of
@@ -138,9 +141,13 @@ JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
   if (hot_buckets != nullptr) *hot_buckets = counters.hot;
 
   const std::uint32_t windows = a.bucket_windows();
-  const std::vector<ReduceLevel> levels = msm_reduce_levels(a.slots_per_window, static_cast<int>(windows));
+  const ReducePlan plan =
+      msm_reduce_plan(a.slots_per_window, static_cast<int>(windows), shape.reduce_tail_values);
+  const std::vector<ReduceLevel>& levels = plan.levels;
+  const std::size_t widest = levels.empty() ? windows : std::size_t{levels.front().out_per_window} * windows;
   std::vector<Xyzz> reduce[4];
-  for (auto& r : reduce) r.assign(std::size_t{levels.front().out_per_window} * windows, Xyzz::generator());
+  for (auto& r : reduce)
+    r.assign(std::max<std::size_t>(widest, std::size_t{plan.tail.rows()} * windows), Xyzz::generator());
   const Xyzz* x = buckets.data();
   const std::uint32_t* present = counts.data();
   const Xyzz* s = nullptr;
@@ -160,6 +167,21 @@ JacobianPoint<Curve> emulate_msm(const std::vector<AffinePoint<Curve>>& points,
     s = s_out;
     present = nullptr;
   }
+  // The tail's rows with a few lanes each (the kernel's block sum adds its lanes in another order).
+  constexpr std::uint32_t tail_lanes = 3;
+  Xyzz* rows = reduce[2 * (levels.size() % 2)].data();
+  Xyzz* values = reduce[2 * (levels.size() % 2) + 1].data();
+  for (std::uint32_t w = 0; w < windows; ++w) {
+    for (std::uint32_t row = 0; row < plan.tail.rows(); ++row) {
+      Xyzz sum = Xyzz::infinity();
+      for (std::uint32_t lane = 0; lane < tail_lanes; ++lane)
+        sum = sum + tail_lane_sum(plan.tail, x, present, s, w, row, lane, tail_lanes);
+      rows[std::size_t{w} * plan.tail.rows() + row] = sum;
+    }
+  }
+  for (std::uint32_t w = 0; w < windows; ++w)
+    values[w] = tail_finish(plan.tail, rows + std::size_t{w} * plan.tail.rows());
+  s = values;
   Xyzz ones_total = Xyzz::infinity();
   if (a.split) {
     for (std::uint32_t t = 0; t < 5; ++t) ones_total = ones_total + ones_thread_sum(a, t, 5);
@@ -175,7 +197,14 @@ void check_msm(const std::vector<AffinePoint<Curve>>& points,
   CAPTURE(shape.split);
   CAPTURE(shape.precomputed);
   CAPTURE(shape.scatter_passes_log);
-  CHECK(emulate_msm(points, scalars, shape) == naive_msm(points, scalars));
+  const JacobianPoint<Curve> expected = naive_msm(points, scalars);
+  CHECK(emulate_msm(points, scalars, shape) == expected);
+  for (std::uint32_t tail_values : {1u, 2u, 5u}) {
+    CAPTURE(tail_values);
+    EmulationShape levels_first = shape;
+    levels_first.reduce_tail_values = tail_values;
+    CHECK(emulate_msm(points, scalars, levels_first) == expected);
+  }
 }
 
 /// Booth digits of edge and random scalars of F recompose them, within the windows the field's bits allow.
@@ -296,17 +325,30 @@ TEST_CASE("gpu_host/msm/emulated G2 MSM equals naive double-and-add") {
   check_msm(one_point, one_scalar, EmulationShape{4, 8, false});
 }
 
-TEST_CASE("gpu_host/msm/plan levels reduce to one value per window and regions do not overlap") {
+TEST_CASE("gpu_host/msm/plan levels chain into the tail and regions do not overlap") {
   for (int c = 2; c <= 22; ++c) {
     CAPTURE(c);
     const std::uint32_t slots = (std::uint32_t{1} << (c - 1)) + 1;
-    const auto levels = msm_reduce_levels(slots, msm_windows(c, kMsmScalarBits<Fr>));
-    REQUIRE(!levels.empty());
-    CHECK(levels.front().in_per_window == slots);
-    CHECK(levels.back().out_per_window == 1);
-    for (std::size_t l = 1; l < levels.size(); ++l) {
-      CHECK(levels[l].in_per_window == levels[l - 1].out_per_window);
-      CHECK(levels[l].log_scale == levels[l - 1].log_scale + std::countr_zero(levels[l - 1].segment));
+    for (std::uint32_t tail_values : {1u, 3u, kReduceTailValues}) {
+      CAPTURE(tail_values);
+      const ReducePlan plan = msm_reduce_plan(slots, msm_windows(c, kMsmScalarBits<Fr>), tail_values);
+      const auto& levels = plan.levels;
+      if (!levels.empty()) CHECK(levels.front().in_per_window == slots);
+      for (std::size_t l = 1; l < levels.size(); ++l) {
+        CHECK(levels[l].in_per_window == levels[l - 1].out_per_window);
+        CHECK(levels[l].log_scale == levels[l - 1].log_scale + std::countr_zero(levels[l - 1].segment));
+      }
+      // The tail takes what the last level left (every slot when none ran), at the scale it reached.
+      CHECK(plan.tail.in_per_window == (levels.empty() ? slots : levels.back().out_per_window));
+      CHECK(plan.tail.in_per_window <= tail_values);
+      if (!levels.empty()) {
+        CHECK(levels.back().in_per_window > tail_values);
+        CHECK(plan.tail.log_scale == levels.back().log_scale + std::countr_zero(levels.back().segment));
+      }
+      // Every index below in_per_window has at most `bits` bits, and the top one needs them all.
+      const std::uint64_t top_index = plan.tail.in_per_window - 1;
+      CHECK(top_index < (std::uint64_t{1} << plan.tail.bits));
+      if (plan.tail.bits > 0) CHECK((top_index >> (plan.tail.bits - 1)) == 1u);
     }
   }
   for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{1} << 20, std::size_t{1} << 26}) {
@@ -470,8 +512,10 @@ TEST_CASE("gpu_host/msm/precomputed windows: table multiples and MSMs over one s
       msm_layout(1000, 12, kMsmScalarBits<Fr>, true, true, sizeof(G1Xyzz), sizeof(G1Jacobian), 528, 1000);
   CHECK(l.precomputed);
   CHECK(l.windows == 22);
-  CHECK(l.levels.front().in_per_window == (1u << 11) + 1);
-  CHECK(l.levels.back().out_per_window == 1);
+  // 2^11 + 1 slots, one more than the tail takes: one level of pairs first.
+  REQUIRE(l.reduce_plan.levels.size() == 1);
+  CHECK(l.reduce_plan.levels.front().in_per_window == (1u << 11) + 1);
+  CHECK(l.reduce_plan.tail.in_per_window == (1u << 10) + 1);
   CHECK(l.buckets + ((1u << 11) + 1) * sizeof(G1Xyzz) <= l.total);
   // The table build's chunks: every point at once up to 2^20, whole affine groups beyond.
   CHECK(msm_table_chunk(5000) == 5000);

@@ -26,7 +26,9 @@
 //     block each.
 //  6. reduce: per window, sum_k k·S_k by running sums over segments of m slots, level by level: a level turns
 //     (X_j weighted by j, S_j plain) with Q = sum S_j + M sum j X_j into per-segment (A_g = sum X_j,
-//     S'_g = sum S_j + M sum (j - g m) X_j), which keeps Q with M' = M m, until one value per window is left.
+//     S'_g = sum S_j + M sum (j - g m) X_j), which keeps Q with M' = M m, until few values a window are
+//     left; the tail then sums, per bit b of the index, the X_j with that bit set (Y_b), and the S_j, as
+//     parallel block sums, and one thread per window takes Q = sum S_j + M sum_b 2^b Y_b by Horner.
 //  7. combine: Horner over the windows (c doublings between them), plus the ones' sum, as a Jacobian point.
 //
 // Precomputed windows (fixed bases, MsmCommonArgs::precomputed): the points come as a table of W blocks of
@@ -440,6 +442,53 @@ PL_HD_INLINE void reduce_body(const ReduceLevel& level, const XyzzPoint<Curve>* 
   const std::size_t out = static_cast<std::size_t>(w) * level.out_per_window + g;
   a_out[out] = sum;
   s_out[out] = with_plain ? point_add(plain, weighted) : weighted;
+}
+
+/// The reduction's tail, once few values are left a window: the same Q = sum s_j + M sum_j j x_j over j <
+/// in_per_window, but sum_j j x_j = sum_b 2^b Y_b with Y_b the sum of the x_j whose index has bit b set. The
+/// Y_b and the plain sum are independent block-wide sums (rows 0..bits-1 and row `bits`), and one thread per
+/// window finishes with Horner: a serial depth of about log2(in / lanes) + log2(lanes) + 2 bits + log2 M
+/// additions and doublings, where a chain of levels runs 3 m additions (plus the scale's doublings) per
+/// level.
+struct ReduceTail {
+  std::uint32_t in_per_window = 0;
+  int bits = 0;       ///< weights j < 2^bits
+  int log_scale = 0;  ///< log2 M
+  PL_HD_INLINE std::uint32_t rows() const { return static_cast<std::uint32_t>(bits) + 1; }
+};
+
+/// Lane `lane` of `lanes`: its strided share of row `row` of window w (Y_row, or the plain sum for row ==
+/// bits; s may be null: no plain values, before any level ran). x_present as for a level.
+template <class Curve>
+PL_HD_INLINE XyzzPoint<Curve> tail_lane_sum(const ReduceTail& tail, const XyzzPoint<Curve>* x,
+                                            const std::uint32_t* x_present, const XyzzPoint<Curve>* s,
+                                            std::uint32_t w, std::uint32_t row, std::uint32_t lane,
+                                            std::uint32_t lanes) {
+  using Xyzz = XyzzPoint<Curve>;
+  const std::size_t base = static_cast<std::size_t>(w) * tail.in_per_window;
+  Xyzz acc = Xyzz::infinity();
+  if (row == static_cast<std::uint32_t>(tail.bits)) {
+    if (s != nullptr)
+      for (std::uint32_t j = lane; j < tail.in_per_window; j += lanes) acc = point_add(acc, s[base + j]);
+    return acc;
+  }
+  // The k-th index with bit `row` set: k's bits below `row`, then the set bit, then k's higher bits.
+  const std::uint32_t low = (std::uint32_t{1} << row) - 1;
+  for (std::uint32_t k = lane;; k += lanes) {
+    const std::uint32_t j = ((k & ~low) << 1) | (std::uint32_t{1} << row) | (k & low);
+    if (j >= tail.in_per_window) break;
+    if (x_present == nullptr || x_present[base + j] != 0) acc = point_add(acc, x[base + j]);
+  }
+  return acc;
+}
+
+/// Window w's value from its rows (Y_0..Y_{bits-1}, plain): plain + M sum_b 2^b Y_b.
+template <class Curve>
+PL_HD_INLINE XyzzPoint<Curve> tail_finish(const ReduceTail& tail, const XyzzPoint<Curve>* rows) {
+  XyzzPoint<Curve> acc = tail.bits > 0 ? rows[tail.bits - 1] : XyzzPoint<Curve>::infinity();
+  for (int b = tail.bits - 2; b >= 0; --b) acc = point_add(point_dbl(acc), rows[b]);
+  for (int i = 0; i < tail.log_scale; ++i) acc = point_dbl(acc);
+  return point_add(acc, rows[tail.bits]);
 }
 
 /// Horner over the window values (one per window, window 0 first) plus the ones' sum (or null). One thread

@@ -82,6 +82,24 @@ __global__ void __launch_bounds__(128)
                                  t % level.out_per_window);
 }
 
+/// Block (row, w): row `row` of window w's tail (see tail_lane_sum) into rows[w * tail.rows() + row].
+template <class Curve>
+__global__ void __launch_bounds__(kBlockSumThreads<Curve>)
+    msm_tail_rows_kernel(ReduceTail tail, const XyzzPoint<Curve>* x, const std::uint32_t* x_present,
+                         const XyzzPoint<Curve>* s, XyzzPoint<Curve>* rows) {
+  const XyzzPoint<Curve> sum = block_sum<Curve>(
+      tail_lane_sum(tail, x, x_present, s, blockIdx.y, blockIdx.x, threadIdx.x, kBlockSumThreads<Curve>));
+  if (threadIdx.x == 0) rows[std::size_t{blockIdx.y} * tail.rows() + blockIdx.x] = sum;
+}
+
+template <class Curve>
+__global__ void __launch_bounds__(128)
+    msm_tail_finish_kernel(ReduceTail tail, std::uint32_t windows, const XyzzPoint<Curve>* rows,
+                           XyzzPoint<Curve>* values) {
+  const std::uint32_t w = blockIdx.x * 128 + threadIdx.x;
+  if (w < windows) values[w] = tail_finish(tail, rows + std::size_t{w} * tail.rows());
+}
+
 template <class Curve>
 __global__ void msm_combine_kernel(const XyzzPoint<Curve>* window_values, int windows, int window_bits,
                                    const XyzzPoint<Curve>* ones, JacobianPoint<Curve>* result) {
@@ -137,8 +155,9 @@ void launch_msm_tail_impl(const MsmTail<Curve>& tail, cudaStream_t stream) {
   const std::uint32_t* present = a.counts;
   const XyzzPoint<Curve>* s = nullptr;
   const std::uint32_t windows = a.bucket_windows();
-  for (std::size_t l = 0; l < layout.levels.size(); ++l) {
-    const ReduceLevel& level = layout.levels[l];
+  const ReducePlan& plan = layout.reduce_plan;
+  for (std::size_t l = 0; l < plan.levels.size(); ++l) {
+    const ReduceLevel& level = plan.levels[l];
     XyzzPoint<Curve>* a_out = tail.reduce[2 * (l % 2)];
     XyzzPoint<Curve>* s_out = tail.reduce[2 * (l % 2) + 1];
     const unsigned blocks = msm_blocks(std::size_t{level.out_per_window} * windows, 128);
@@ -153,6 +172,17 @@ void launch_msm_tail_impl(const MsmTail<Curve>& tail, cudaStream_t stream) {
     s = s_out;
     present = nullptr;
   }
+  // The tail writes into the pair of regions the last level read from (either pair when no level ran).
+  const std::size_t spare = 2 * (plan.levels.size() % 2);
+  XyzzPoint<Curve>* rows = tail.reduce[spare];
+  XyzzPoint<Curve>* values = tail.reduce[spare + 1];
+  msm_tail_rows_kernel<Curve>
+      <<<dim3(plan.tail.rows(), windows), sum_threads, 0, stream>>>(plan.tail, x, present, s, rows);
+  PL_CUDA_CHECK(cudaGetLastError());
+  msm_tail_finish_kernel<Curve>
+      <<<msm_blocks(windows, 128), 128, 0, stream>>>(plan.tail, windows, rows, values);
+  PL_CUDA_CHECK(cudaGetLastError());
+  s = values;
   msm_combine_kernel<Curve><<<1, 1, 0, stream>>>(s, static_cast<int>(windows), a.window_bits,
                                                  a.split ? tail.ones_total : nullptr, tail.result);
   PL_CUDA_CHECK(cudaGetLastError());
