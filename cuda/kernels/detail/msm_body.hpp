@@ -318,9 +318,10 @@ PL_HD_INLINE std::uint32_t bucket_of(const std::uint32_t* starts, std::uint32_t 
   return lo;
 }
 
-/// Accumulate thread t: entries [t L, min(t L + L, total)).
+/// Accumulate thread t: entries [t L, min(t L + L, total)), summed in `acc` (a local, or the thread's slot in
+/// shared memory where the kernel keeps the sums there).
 template <class Curve>
-PL_HD_INLINE void accumulate_body(const MsmArgs<Curve>& a, std::uint32_t t) {
+PL_HD_INLINE void accumulate_body(const MsmArgs<Curve>& a, std::uint32_t t, XyzzPoint<Curve>& acc) {
   using Xyzz = XyzzPoint<Curve>;
   const std::uint32_t slots = a.bucket_slots();
   const std::uint32_t total = a.starts[slots];
@@ -331,7 +332,7 @@ PL_HD_INLINE void accumulate_body(const MsmArgs<Curve>& a, std::uint32_t t) {
     const std::uint32_t hi = total - lo < a.chunk ? total : lo + a.chunk;
     std::uint32_t bucket = bucket_of(a.starts, slots, lo);
     std::uint32_t begin = a.starts[bucket], end = a.starts[bucket + 1];
-    Xyzz acc = Xyzz::infinity();
+    acc = Xyzz::infinity();
     for (std::uint32_t p = lo;; ++p) {
       if (p == end || p == hi) {
         // The bucket [begin, end) ends here or the chunk does: its sum so far goes where it belongs.
@@ -354,6 +355,12 @@ PL_HD_INLINE void accumulate_body(const MsmArgs<Curve>& a, std::uint32_t t) {
     }
   }
   a.head_bucket[t] = head_bucket;
+}
+
+template <class Curve>
+PL_HD_INLINE void accumulate_body(const MsmArgs<Curve>& a, std::uint32_t t) {
+  XyzzPoint<Curve> acc;
+  accumulate_body(a, t, acc);
 }
 
 /// The last accumulate thread whose chunk holds a position of bucket k (k nonempty).

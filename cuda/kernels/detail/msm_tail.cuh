@@ -17,7 +17,12 @@ template <class Curve>
 __global__ void __launch_bounds__(AccumulateShape<Curve>::threads, AccumulateShape<Curve>::min_blocks)
     msm_accumulate_kernel(MsmArgs<Curve> a, std::uint32_t threads) {
   const std::uint32_t t = blockIdx.x * AccumulateShape<Curve>::threads + threadIdx.x;
-  if (t < threads) accumulate_body(a, t);
+  if constexpr (AccumulateShape<Curve>::sums_in_shared) {
+    __shared__ XyzzPoint<Curve> sums[AccumulateShape<Curve>::threads];
+    if (t < threads) accumulate_body(a, t, sums[threadIdx.x]);
+  } else {
+    if (t < threads) accumulate_body(a, t);
+  }
 }
 
 template <class Curve>
