@@ -172,6 +172,10 @@ constexpr std::size_t kAutomaticSmallJobSlots = 8;
 /// an H200, room for 2^20-row slots; 2^22 rows already take more, and their slots would crowd out MSM
 /// tables).
 constexpr std::uint64_t kSmallSlotsShare = 16;
+/// The fewest automatic slots beside which the first key's MSM tables come before more slots: two keep one
+/// job's copies beside another's kernels, and where slots are large (2^24 rows: each about a sixth of B2's
+/// table) two or three slots with every table prove faster than four without B2's (perf/results).
+constexpr std::size_t kMinSlotsBesideTables = 2;
 
 /// The staging buffer of a streamed SRS when none is configured: a 32nd of the VRAM budget, a power of two
 /// between 256 MiB and 2 GiB. Larger batches cost fewer bucket reductions, and a batch's upload hides behind
@@ -266,31 +270,81 @@ std::optional<memory::Reservation> charge_with_tables(GpuDevice& g, cuda::NttEng
   return charge;
 }
 
+/// Calls f(query, device buffer or null, host points) for each of the key's five queries.
+template <class C, class F>
+void for_each_query(DeviceKey<C>* key, const groth16::BasicProvingKey<C>& pk, F&& f) {
+  f(TableQuery::h, key ? &key->h : nullptr, pk.h_query);
+  f(TableQuery::a, key ? &key->a : nullptr, pk.a_query);
+  f(TableQuery::b1, key ? &key->b1 : nullptr, pk.b1_query);
+  f(TableQuery::l, key ? &key->l : nullptr, pk.l_query);
+  f(TableQuery::b2, key ? &key->b2 : nullptr, pk.b2_query);
+}
+
+/// VRAM of the first `tables` MSM tables of pk (TableQuery order) beyond its points.
+template <class C>
+std::uint64_t msm_table_bytes(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, unsigned tables) {
+  const CurveEngines<C>& e = g.engines<C>();
+  if (!e.table_dense_g1) return 0;  // no device slots yet: no tables either
+  std::uint64_t bytes = 0;
+  for_each_query<C>(nullptr, pk, [&](TableQuery query, auto*, const auto& host) {
+    if (static_cast<unsigned>(query) >= tables || host.empty()) return;
+    const std::size_t extra = e.table_engine(query).table_points(host.size()) - host.size();
+    bytes += extra * sizeof(host[0]);
+  });
+  return bytes;
+}
+
 /// The automatic device-slot plan: how many slots, and whether the NTT's top-pass table stays.
 struct SlotPlan {
   std::size_t count = 1;
   bool top_table = true;
 };
 
-/// The most slots (up to kAutomaticDeviceSlots, or kAutomaticSmallJobSlots for small ones) that leave room
-/// for what the first key wants in VRAM, in this order of preference: its SRS and constraint system
-/// (`keep_free`) with the NTT's top-pass table (`top_table_bytes` of `table_bytes`), then without that table
-/// (a few percent of an NTT, where evaluating a, b, c on the GPU saves the host a job's evaluation and three
-/// quarters of its copy), then its SRS alone with and without the table; where none sits next to one slot
-/// (or the key is streamed anyway), room for the staging buffers that stream it.
+/// What automatic sizing leaves room for beside the slots: some of the first key's VRAM, worth having only
+/// next to at least `min_slots` slots.
+struct KeyRoom {
+  std::uint64_t bytes = 0;
+  std::size_t min_slots = 1;
+};
+
+/// The first key's rooms, best first: its SRS and constraint system with all of its MSM tables, then with one
+/// table fewer at a time (B2's first), each beside at least kMinSlotsBesideTables slots, since a table is
+/// worth more than a third or fourth slot; then its SRS and constraint system beside one slot, and its SRS
+/// alone. None for a streamed key (nullptr).
+std::vector<KeyRoom> first_key_rooms(GpuDevice& g, const GpuKey* key) {
+  std::vector<KeyRoom> rooms;
+  if (!key) return rooms;
+  const std::uint64_t srs_and_cs = device_key_bytes(*key);
+  for (unsigned tables = key->msm_tables; tables > 0; --tables) {
+    const std::uint64_t table_bytes =
+        std::visit([&](const auto* pk) { return msm_table_bytes(g, *pk, tables); }, key->pk);
+    rooms.push_back({srs_and_cs + table_bytes, kMinSlotsBesideTables});
+  }
+  rooms.push_back({srs_and_cs, 1});
+  GpuKey srs_alone = *key;
+  srs_alone.cs.reset();
+  rooms.push_back({device_key_bytes(srs_alone), 1});
+  return rooms;
+}
+
+/// The most slots (up to kAutomaticDeviceSlots, or kAutomaticSmallJobSlots for small ones) beside the first
+/// of `rooms` that fits next to its least slots, with the NTT's top-pass table (`top_table_bytes` of
+/// `table_bytes`) or else without it (a few percent of an NTT, where a table of the key or evaluating a, b, c
+/// on the GPU saves more); where no room fits (or the key is streamed anyway), room for the staging buffers
+/// that stream it.
 SlotPlan automatic_slot_plan(const GpuDevice& g, std::uint64_t table_bytes, std::uint64_t top_table_bytes,
-                             std::uint64_t per_slot, std::uint64_t keep_free,
-                             std::uint64_t keep_free_srs_alone) {
+                             std::uint64_t per_slot, const std::vector<KeyRoom>& rooms) {
   const auto fits = [&](std::size_t slots, std::uint64_t keep, bool top) {
     return table_bytes - (top ? 0 : top_table_bytes) + slots * per_slot + keep <= g.vram.available();
   };
   std::uint64_t keep = srs_staging_bytes(g.options);
   bool top = true;
-  for (const std::uint64_t wanted : {keep_free, keep_free_srs_alone}) {
-    if (wanted == 0) continue;
-    if (fits(1, wanted, true) || (top_table_bytes != 0 && fits(1, wanted, false))) {
-      keep = wanted;
-      top = fits(1, wanted, true);
+  for (const KeyRoom& room : rooms) {
+    if (room.bytes == 0) continue;
+    if (fits(room.min_slots, room.bytes, true) ||
+        (top_table_bytes != 0 && fits(room.min_slots, room.bytes, false))) {
+      keep = room.bytes;
+      top = fits(room.min_slots, room.bytes, true);
       break;
     }
   }
@@ -327,8 +381,8 @@ std::unique_ptr<DeviceSlot> make_slot(GpuDevice& g, int index, std::uint64_t n, 
 }  // namespace
 
 std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
-                                               CurveId curve, HConvention convention, std::uint64_t keep_free,
-                                               std::uint64_t keep_free_srs_alone) {
+                                               CurveId curve, HConvention convention,
+                                               const GpuKey* first_key) {
   GpuDevice& g = device_of(lane);
   cuda::DeviceGuard guard(lane.device);
   if (log_n > static_cast<unsigned>(cuda::NttEngine::max_log_n))
@@ -350,7 +404,7 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
       // Both directions' top-pass diagonal: n entries each.
       const std::uint64_t top_bytes = ntt_options.top_diagonals.empty() ? 0 : 2 * n * sizeof(typename C::Fr);
       const SlotPlan plan = automatic_slot_plan(g, ntt->table_bytes(), top_bytes, per_slot + scratch,
-                                                keep_free, keep_free_srs_alone);
+                                                first_key_rooms(g, first_key));
       count = plan.count;
       if (!plan.top_table) {
         ntt_options.top_diagonals.clear();
@@ -427,30 +481,6 @@ DeviceCsrMatrix<typename C::Fr> upload_matrix(const groth16::BasicCsrMatrix<C>& 
   upload(out.columns, m.columns);
   upload(out.values, m.values);
   return out;
-}
-
-/// Calls f(query, device buffer or null, host points) for each of the key's five queries.
-template <class C, class F>
-void for_each_query(DeviceKey<C>* key, const groth16::BasicProvingKey<C>& pk, F&& f) {
-  f(TableQuery::h, key ? &key->h : nullptr, pk.h_query);
-  f(TableQuery::a, key ? &key->a : nullptr, pk.a_query);
-  f(TableQuery::b1, key ? &key->b1 : nullptr, pk.b1_query);
-  f(TableQuery::l, key ? &key->l : nullptr, pk.l_query);
-  f(TableQuery::b2, key ? &key->b2 : nullptr, pk.b2_query);
-}
-
-/// VRAM of the first `tables` MSM tables of pk (TableQuery order) beyond its points.
-template <class C>
-std::uint64_t msm_table_bytes(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, unsigned tables) {
-  const CurveEngines<C>& e = g.engines<C>();
-  if (!e.table_dense_g1) return 0;  // no device slots yet: no tables either
-  std::uint64_t bytes = 0;
-  for_each_query<C>(nullptr, pk, [&](TableQuery query, auto*, const auto& host) {
-    if (static_cast<unsigned>(query) >= tables || host.empty()) return;
-    const std::size_t extra = e.table_engine(query).table_points(host.size()) - host.size();
-    bytes += extra * sizeof(host[0]);
-  });
-  return bytes;
 }
 
 /// The key's points in this GPU's memory, in its curve's layout (the first `tables` queries as MSM tables,

@@ -22,7 +22,7 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(GpuLane&, const GpuOption
   no_cuda();
 }
 std::vector<DeviceSlot*> allocate_device_slots(GpuLane&, unsigned, std::uint64_t, CurveId, HConvention,
-                                               std::uint64_t, std::uint64_t) {
+                                               const GpuKey*) {
   no_cuda();
 }
 void prepare_curve(GpuLane&, CurveId, HConvention) {

@@ -121,16 +121,13 @@ void prepare_gpus(Core& core, const KeyState& key, const groth16::BasicProvingKe
   if (!core.device_slots_ready) {
     const unsigned log_n = std::max(core.config.max_log_n, pk.log_domain_size);
     const std::uint64_t z_cap = std::max<std::uint64_t>(std::uint64_t{1} << log_n, pk.num_variables);
-    // Automatic device slots leave room for this key's SRS (with its constraint system, or else alone),
-    // unless it is streamed anyway.
-    const bool streamed = core.config.srs == SrsPlacement::host;
-    devices::GpuKey srs_alone = key.gpu_key();
-    srs_alone.cs.reset();
-    const std::uint64_t srs_bytes = streamed ? 0 : devices::device_key_bytes(key.gpu_key());
-    const std::uint64_t srs_alone_bytes = streamed ? 0 : devices::device_key_bytes(srs_alone);
+    // Automatic device slots leave room for this key's SRS (with its MSM tables and constraint system, or
+    // less), unless it is streamed anyway.
+    const devices::GpuKey first = key.gpu_key();
+    const devices::GpuKey* room_for = core.config.srs == SrsPlacement::host ? nullptr : &first;
     for (std::size_t i = 0; i < core.gpus().size(); ++i) {
-      const auto slots = devices::allocate_device_slots(*core.gpus()[i], log_n, z_cap, Curve::id,
-                                                        pk.convention, srs_bytes, srs_alone_bytes);
+      const auto slots =
+          devices::allocate_device_slots(*core.gpus()[i], log_n, z_cap, Curve::id, pk.convention, room_for);
       auto& nodes = *core.flow->gpus[i];
       if (nodes.device_tokens)
         for (devices::DeviceSlot* slot : slots) nodes.device_tokens->try_put(detail::DeviceSlotMsg{slot});
@@ -287,12 +284,12 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   key->gpu_evaluates = core.backend == Backend::cuda && core.mode == Mode::pinned &&
                        core.config.gpu_evaluate && spec.cs != nullptr &&
                        core.config.srs != SrsPlacement::host;
-  if (core.backend == Backend::cuda) prepare_gpus(core, *key, *spec.pk, what);
-  // After prepare_gpus: the automatic device slots leave room for the SRS, not for the tables.
+  // Before prepare_gpus: the first key's automatic device slots leave room for its tables too.
   key->msm_tables =
       core.backend == Backend::cuda && core.config.msm_tables && core.config.srs != SrsPlacement::host
           ? devices::kTableQueries
           : 0;
+  if (core.backend == Backend::cuda) prepare_gpus(core, *key, *spec.pk, what);
 
   // The PCE and the host SRS are charged to the host budget for as long as the key is registered: the load
   // trims idle pool buffers first (the pool is the budget's first evictor), and the token count follows.

@@ -314,7 +314,7 @@ TEST_CASE(
   };
   const auto run = [&](std::size_t slots, std::optional<std::uint64_t> vram) {
     TestConfig config = gpu_config();
-    config.msm_tables = false;  // automatic slots leave room for the SRS, not for its tables
+    config.msm_tables = false;  // the room left beside the slots is the SRS alone
     config.device_slots = slots;
     config.vram_budget = vram;
     Pipeline pipeline = make_pipeline(config);
@@ -345,6 +345,45 @@ TEST_CASE(
   const Seen tight = run(0, two.used + per_slot / 2);
   CHECK(tight.slots == 2);
   CHECK(tight.used == two.used);
+}
+
+TEST_CASE(
+    "pipeline/gpu/automatic device slots leave room for the first key's MSM tables before a third slot") {
+  const GpuCircuit& c = gpu_circuit(12);
+  constexpr unsigned kAllTables = 5;  // H, A, B1, L and B2
+  struct Seen {
+    std::size_t slots = 0;
+    unsigned tables = 0;
+    std::uint64_t used = 0;  // VRAM after add_key
+    std::uint64_t table_bytes = 0;
+  };
+  const auto run = [&](std::size_t slots, std::optional<std::uint64_t> vram) {
+    TestConfig config = gpu_config();
+    config.device_slots = slots;
+    config.vram_budget = vram;
+    Pipeline pipeline = make_pipeline(config);
+    const KeyHandle key = pipeline.add_key(c.spec("c"));
+    const GpuStats s = pipeline.stats().gpus[0];
+    auto job = pipeline.submit(gpu_job(c, key, 300 + slots));
+    const JobResult r = await(job);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(verifies(c, r));
+    return Seen{s.device_slots, s.msm_tables, s.vram.used, s.msm_table_bytes};
+  };
+  const Seen two = run(2, std::nullopt), three = run(3, std::nullopt);
+  REQUIRE(two.tables == kAllTables);
+  const std::uint64_t per_slot = three.used - two.used;
+  // Slots first would take a third slot out of the tables' room and drop tables.
+  REQUIRE(two.table_bytes > per_slot / 2);
+  const Seen roomy = run(0, two.used + per_slot / 2);
+  CHECK(roomy.slots == 2);
+  CHECK(roomy.tables == kAllTables);
+  CHECK(roomy.used == two.used);
+  // Half a slot short of two slots with every table: tables go (B2's first), two slots stay.
+  const Seen tight = run(0, two.used - per_slot / 2);
+  CHECK(tight.slots == 2);
+  CHECK(tight.tables < kAllTables);
+  CHECK(tight.used <= two.used - per_slot / 2);
 }
 
 TEST_CASE("pipeline/gpu/the NTT's top-pass table is charged to VRAM, and left out when the budget is short") {
