@@ -79,7 +79,8 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
   cli.flag("--presynthesize",
            "make the jobs' z, a, b, c before the timed batch (distinct witnesses up to 16 GiB, or half of "
            "--host-budget when given, reused round robin); synthesis then only copies them into the slot, so "
-           "the GPU side is measured alone",
+           "the GPU side is measured alone (the GPU evaluates nothing: keys keep their constraint systems "
+           "on the host, as with --host-evaluate)",
            o.presynthesize);
   cli.path("--export-snarkjs", "DIR",
            "write DIR/circuit.zkey (the known-trapdoor, test-only key in snarkjs's format), "

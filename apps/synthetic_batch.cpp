@@ -128,6 +128,9 @@ ResultCollector::Writer proof_writer(const BatchOptions& o, const Run& run) {
 graph::Config run_config(const BatchOptions& o, const Run& run, ResultCollector& results) {
   graph::Config config = o.config;
   config.mode = run.mode;
+  // Presynthesized jobs bring a, b and c with z: the GPU has nothing to evaluate, so the keys' constraint
+  // systems stay on the host and the pool is prewarmed with slots of all four vectors, which the jobs lease.
+  if (run.presynthesized) config.gpu_evaluate = false;
   results.attach(config, proof_writer(o, run));
   return config;
 }
