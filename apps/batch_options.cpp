@@ -174,7 +174,8 @@ void add_resources(OptionParser& cli, BatchOptions& o) {
   cli.integer(
       "--device-slots", "N",
       "jobs bound to one GPU at once, each with its own compute stream and MSM scratch (default: up to "
-      "4, or 8 for small jobs, as many as the VRAM budget holds next to the key)",
+      "4, or 8 for small jobs, as many as the VRAM budget holds next to the first key and its MSM "
+      "tables, whose tables go before a third slot)",
       o.config.device_slots, Bounds<std::size_t>{1, 64});
   cli.integer("--synth-threads", "N", "jobs synthesized at once (default: half the threads)",
               o.config.synthesis_concurrency, thread_bounds());

@@ -173,7 +173,7 @@ constexpr std::size_t kAutomaticSmallJobSlots = 8;
 /// tables).
 constexpr std::uint64_t kSmallSlotsShare = 16;
 /// The fewest automatic slots beside which the first key's MSM tables come before more slots: two keep one
-/// job's copies beside another's kernels, and where slots are large (2^24 rows: each about a sixth of B2's
+/// job's copies beside another's kernels, and where slots are large (2^24 rows: each about a fifth of B2's
 /// table) two or three slots with every table prove faster than four without B2's (perf/results).
 constexpr std::size_t kMinSlotsBesideTables = 2;
 
