@@ -403,16 +403,24 @@ PL_HD_INLINE void store_hot(const MsmArgs<Curve>& a, std::uint32_t h, const Xyzz
 
 // ---- the Groth16 ones ------------------------------------------------------------------------------------
 
-/// Thread `thread` of `threads`: its strided share of the +-1 entries.
+/// Thread `thread` of `threads`: its strided share of the +-1 entries, summed in `acc` (a local, or the
+/// thread's slot in shared memory where the kernel keeps the sums there).
 template <class Curve>
-PL_HD_INLINE XyzzPoint<Curve> ones_thread_sum(const MsmArgs<Curve>& a, std::uint32_t thread,
-                                              std::uint32_t threads) {
-  XyzzPoint<Curve> acc = XyzzPoint<Curve>::infinity();
+PL_HD_INLINE void ones_thread_sum(const MsmArgs<Curve>& a, std::uint32_t thread, std::uint32_t threads,
+                                  XyzzPoint<Curve>& acc) {
+  acc = XyzzPoint<Curve>::infinity();
   const std::uint32_t count = a.counters->ones;
   for (std::uint32_t j = thread; j < count; j += threads) {
     const std::uint32_t entry = a.ones_entry[j];
     bucket_add(acc, a.points[entry & kIndexMask], (entry & kSignBit) != 0);
   }
+}
+
+template <class Curve>
+PL_HD_INLINE XyzzPoint<Curve> ones_thread_sum(const MsmArgs<Curve>& a, std::uint32_t thread,
+                                              std::uint32_t threads) {
+  XyzzPoint<Curve> acc;
+  ones_thread_sum(a, thread, threads, acc);
   return acc;
 }
 

@@ -81,11 +81,12 @@ inline constexpr unsigned kBlockSumThreads = static_cast<unsigned>(std::bit_floo
 /// Register budget of the kernels whose loop is the mixed addition (accumulate, ones): 128 threads and as
 /// many blocks per SM as the curve's arithmetic allows without heavy spilling (see -Xptxas -v).
 ///
-/// sums_in_shared: the accumulate kernel keeps each thread's XYZZ sum in shared memory (384 bytes a thread
-/// for BLS12-381's G2, 48 KiB a block) instead of registers. G2's Fp2 products are out-of-line calls, and a
-/// sum held in registers across them spills and costs register moves on the multiplier's pipe for every call.
-/// Loaded from shared memory for each call instead, BLS12-381's G2 measured faster (and spills nothing);
-/// BN254's G2, which did not spill, measured slower that way and keeps its sums in registers.
+/// sums_in_shared: the accumulate and ones kernels keep each thread's XYZZ sum in shared memory (384 bytes a
+/// thread for BLS12-381's G2: 48 KiB an accumulate block; the ones kernel's sums are its block tree's buffer)
+/// instead of registers. G2's Fp2 products are out-of-line calls, and a sum held in registers across them
+/// spills and costs register moves on the multiplier's pipe for every call. Loaded from shared memory for
+/// each call instead, BLS12-381's G2 measured faster (and spills nothing); BN254's G2, which did not spill,
+/// measured slower that way and keeps its sums in registers.
 template <class Curve>
 struct AccumulateShape;
 template <>

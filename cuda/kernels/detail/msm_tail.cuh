@@ -31,12 +31,11 @@ __global__ void __launch_bounds__(128) msm_fixup_kernel(MsmArgs<Curve> a, std::u
   if (t < threads) fixup_body(a, t);
 }
 
-/// Sums one point per thread of the block into lane 0's return value (a tree in shared memory).
+/// Sums buffer[0, kBlockSumThreads), one point per thread of the block written there, into every thread's
+/// return value (a tree in the buffer).
 template <class Curve>
-__device__ XyzzPoint<Curve> block_sum(XyzzPoint<Curve> value) {
+__device__ XyzzPoint<Curve> block_sum_in_place(XyzzPoint<Curve>* buffer) {
   constexpr unsigned threads = kBlockSumThreads<Curve>;
-  __shared__ XyzzPoint<Curve> buffer[threads];
-  buffer[threadIdx.x] = value;
   __syncthreads();
   for (unsigned half = threads / 2; half > 0; half /= 2) {
     if (threadIdx.x < half) buffer[threadIdx.x] = point_add(buffer[threadIdx.x], buffer[threadIdx.x + half]);
@@ -45,6 +44,14 @@ __device__ XyzzPoint<Curve> block_sum(XyzzPoint<Curve> value) {
   const XyzzPoint<Curve> sum = buffer[0];
   __syncthreads();  // the buffer may be written again by the caller's next round
   return sum;
+}
+
+/// Sums one point per thread of the block into every thread's return value.
+template <class Curve>
+__device__ XyzzPoint<Curve> block_sum(XyzzPoint<Curve> value) {
+  __shared__ XyzzPoint<Curve> buffer[kBlockSumThreads<Curve>];
+  buffer[threadIdx.x] = value;
+  return block_sum_in_place<Curve>(buffer);
 }
 
 template <class Curve>
@@ -60,8 +67,16 @@ template <class Curve>
 __global__ void __launch_bounds__(kBlockSumThreads<Curve>, kOnesBlocksPerSm<Curve>)
     msm_ones_kernel(MsmArgs<Curve> a, XyzzPoint<Curve>* partial) {
   const std::uint32_t threads = gridDim.x * kBlockSumThreads<Curve>;
-  const XyzzPoint<Curve> sum =
-      block_sum<Curve>(ones_thread_sum(a, blockIdx.x * kBlockSumThreads<Curve> + threadIdx.x, threads));
+  const std::uint32_t t = blockIdx.x * kBlockSumThreads<Curve> + threadIdx.x;
+  XyzzPoint<Curve> sum;
+  if constexpr (AccumulateShape<Curve>::sums_in_shared) {
+    // As in the accumulate kernel; the thread's sum lives in the block tree's own buffer.
+    __shared__ XyzzPoint<Curve> sums[kBlockSumThreads<Curve>];
+    ones_thread_sum(a, t, threads, sums[threadIdx.x]);
+    sum = block_sum_in_place<Curve>(sums);
+  } else {
+    sum = block_sum<Curve>(ones_thread_sum(a, t, threads));
+  }
   if (threadIdx.x == 0) partial[blockIdx.x] = sum;
 }
 
