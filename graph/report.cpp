@@ -69,6 +69,8 @@ void fill_counts(RunReport& r, const PipelineStats& stats, std::uint64_t jobs, d
     r.gpus.push_back(gpu.device);
     r.gpu_jobs.push_back(gpu.jobs);
     r.srs_stream_bytes += gpu.srs_stream_bytes;
+    r.gpu_memory.push_back(
+        {gpu.device_slots, gpu.msm_tables, gpu.msm_table_bytes, gpu.vram.total, gpu.vram.high_water});
   }
   r.jobs = jobs;
   r.proofs = stats.proofs;
@@ -217,6 +219,15 @@ std::string report_json(const RunReport& r) {
   json::Value gpu_busy = json::Value::array(), gpu_h2d = json::Value::array();
   for (const std::optional<double>& busy : r.gpu_busy_each) gpu_busy.push_back(optional_number(busy));
   for (const std::optional<double>& rate : r.h2d_gbps_each) gpu_h2d.push_back(optional_number(rate));
+  json::Value gpu_memory = json::Value::array();
+  for (const RunReport::GpuMemory& m : r.gpu_memory)
+    gpu_memory.push_back(json::Value::object({
+        {"device_slots", json::Value(static_cast<std::uint64_t>(m.device_slots))},
+        {"msm_tables", json::Value(static_cast<std::uint64_t>(m.msm_tables))},
+        {"msm_table_bytes", json::Value(m.msm_table_bytes)},
+        {"vram_budget", json::Value(m.vram_budget)},
+        {"vram_high_water", json::Value(m.vram_high_water)},
+    }));
   json::Value stages = json::Value::object();
   for (const StageReport& s : r.stages) {
     stages.set(s.name, json::Value::object({{"count", json::Value(static_cast<std::uint64_t>(s.count))},
@@ -252,6 +263,7 @@ std::string report_json(const RunReport& r) {
       {"gpu_busy_each", gpu_busy},
       {"h2d_gbps_each", gpu_h2d},
       {"srs_stream_bytes", json::Value(r.srs_stream_bytes)},
+      {"gpu_memory", gpu_memory},
       {"jobs", json::Value(r.jobs)},
       {"proofs", json::Value(r.proofs)},
       {"failed", json::Value(r.failed)},
@@ -304,7 +316,8 @@ std::string report_summary(const RunReport& r) {
   if (r.gpus.size() > 1) {
     out += "per GPU:";
     for (std::size_t i = 0; i < r.gpus.size() && i < r.gpu_jobs.size(); ++i) {
-      out += " " + std::to_string(r.gpus[i]) + ": " + std::to_string(r.gpu_jobs[i]) + " jobs";
+      out += ' ';
+      out += std::to_string(r.gpus[i]) + ": " + std::to_string(r.gpu_jobs[i]) + " jobs";
       if (i < r.gpu_busy_each.size() && r.gpu_busy_each[i])
         out += ", busy " + fixed(100 * *r.gpu_busy_each[i], 1) + "%";
       if (i < r.h2d_gbps_each.size() && r.h2d_gbps_each[i])
@@ -312,6 +325,13 @@ std::string report_summary(const RunReport& r) {
       out += ";";
     }
     out += "\n";
+  }
+  for (std::size_t i = 0; i < r.gpus.size() && i < r.gpu_memory.size(); ++i) {
+    const RunReport::GpuMemory& m = r.gpu_memory[i];
+    out += "vram: GPU " + std::to_string(r.gpus[i]) + " " + std::to_string(m.device_slots) +
+           " device slots, MSM tables for " + std::to_string(m.msm_tables) + " queries (" +
+           format_size(m.msm_table_bytes) + "), high water " + format_size(m.vram_high_water) + " of " +
+           format_size(m.vram_budget) + "\n";
   }
   if (r.srs_stream_bytes > 0)
     out += "srs: " + format_size(r.srs_stream_bytes) + " of points streamed from host memory\n";

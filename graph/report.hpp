@@ -3,6 +3,7 @@
 // comes from the trace (trace/stats.hpp), so the report describes exactly what the timeline shows.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,6 +37,15 @@ struct RunReport {
   std::vector<std::uint64_t> gpu_jobs;  ///< jobs routed to each of `gpus`
   /// Bytes of SRS points streamed from host memory to the GPUs (keys not resident in VRAM), all GPUs.
   std::uint64_t srs_stream_bytes = 0;
+  /// What one GPU's VRAM held for the run (the device-slot plan and the keys' MSM tables), in `gpus` order.
+  struct GpuMemory {
+    std::size_t device_slots = 0;
+    unsigned msm_tables = 0;  ///< queries of the resident keys with a precomputed-window table
+    std::uint64_t msm_table_bytes = 0;
+    std::uint64_t vram_budget = 0;
+    std::uint64_t vram_high_water = 0;
+  };
+  std::vector<GpuMemory> gpu_memory;
 
   std::uint64_t jobs = 0;
   std::uint64_t proofs = 0;

@@ -86,3 +86,41 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   CHECK(doc.at("gpu_busy_fraction").is_null());
   CHECK(report_summary(report).find("proofs 6/6") != std::string::npos);
 }
+
+TEST_CASE(
+    "pipeline/report/each GPU's device slots, MSM tables and VRAM reach the report, its JSON and summary") {
+  PipelineStats stats;
+  stats.backend = Backend::cuda;
+  for (const int device : {0, 1}) {
+    GpuStats gpu;
+    gpu.device = device;
+    gpu.device_slots = 3 + device;
+    gpu.msm_tables = 5 - device;
+    gpu.msm_table_bytes = (99ull - 33 * device) << 30;
+    gpu.vram.total = 132ull << 30;
+    gpu.vram.high_water = (120ull + device) << 30;
+    stats.gpus.push_back(gpu);
+  }
+  const RunReport report = make_run_report(trace::Snapshot{}, trace::RunRoles{}, stats, 0, 1.0);
+  REQUIRE(report.gpu_memory.size() == 2);
+  CHECK(report.gpu_memory[1].device_slots == 4);
+  CHECK(report.gpu_memory[1].msm_tables == 4);
+  CHECK(report.gpu_memory[1].msm_table_bytes == 66ull << 30);
+  CHECK(report.gpu_memory[1].vram_budget == 132ull << 30);
+  CHECK(report.gpu_memory[1].vram_high_water == 121ull << 30);
+
+  const groth16::json::Value doc = groth16::json::parse(report_json(report), "report");
+  const groth16::json::Value& first = doc.at("gpu_memory").at(std::size_t{0});
+  CHECK(first.at("device_slots").as_u64() == 3);
+  CHECK(first.at("msm_tables").as_u64() == 5);
+  CHECK(first.at("msm_table_bytes").as_u64() == 99ull << 30);
+  CHECK(first.at("vram_budget").as_u64() == 132ull << 30);
+  CHECK(first.at("vram_high_water").as_u64() == 120ull << 30);
+  const std::string summary = report_summary(report);
+  CHECK_MESSAGE(summary.find("vram: GPU 0 3 device slots, MSM tables for 5 queries (99.00 GiB), high water "
+                             "120.00 GiB of 132.00 GiB") != std::string::npos,
+                summary);
+  CHECK_MESSAGE(
+      summary.find("vram: GPU 1 4 device slots, MSM tables for 4 queries (66.00 GiB)") != std::string::npos,
+      summary);
+}
