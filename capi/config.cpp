@@ -7,6 +7,16 @@
 
 #include <proofline/capi/detail/versioned.hpp>
 
+// Every field of pl_config after its size, in order: read from callers and defaulted, each only where it
+// lies within the caller's size.
+// clang-format off
+#define PL_CONFIG_FIELDS(X) \
+  X(backend) X(mode) X(host_budget_bytes) X(vram_budget_bytes) X(gpus) X(num_gpus) \
+  X(slots) X(device_slots) X(synthesis_concurrency) X(max_threads) X(max_log_n) X(srs_placement) \
+  X(pinning) X(prewarm) X(verify) X(check_witness) X(in_order) X(queue_capacity) \
+  X(job_timeout_ms) X(key_idle_timeout_ms) X(gpu_evaluate) X(msm_tables) X(msm_table_bits)
+// clang-format on
+
 namespace proofline::capi {
 
 namespace {
@@ -23,6 +33,8 @@ pl_config default_config() noexcept {
   c.check_witness = 1;
   c.queue_capacity = 1024;
   c.key_idle_timeout_ms = 300000;
+  c.gpu_evaluate = 1;
+  c.msm_tables = 1;
   return c;
 }
 
@@ -33,26 +45,7 @@ pl_config effective(const pl_config* in) {
   check_struct_size(in, "config");
 #define PL_TAKE(field) \
   if (PL_CAPI_HAS_FIELD(in, field)) c.field = in->field;
-  PL_TAKE(backend)
-  PL_TAKE(mode)
-  PL_TAKE(host_budget_bytes)
-  PL_TAKE(vram_budget_bytes)
-  PL_TAKE(gpus)
-  PL_TAKE(num_gpus)
-  PL_TAKE(slots)
-  PL_TAKE(device_slots)
-  PL_TAKE(synthesis_concurrency)
-  PL_TAKE(max_threads)
-  PL_TAKE(max_log_n)
-  PL_TAKE(srs_placement)
-  PL_TAKE(pinning)
-  PL_TAKE(prewarm)
-  PL_TAKE(verify)
-  PL_TAKE(check_witness)
-  PL_TAKE(in_order)
-  PL_TAKE(queue_capacity)
-  PL_TAKE(job_timeout_ms)
-  PL_TAKE(key_idle_timeout_ms)
+  PL_CONFIG_FIELDS(PL_TAKE)
 #undef PL_TAKE
   return c;
 }
@@ -107,6 +100,9 @@ graph::Config to_graph_config(const pl_config* in) {
   g.queue_capacity = c.queue_capacity;
   g.job_timeout = std::chrono::milliseconds(c.job_timeout_ms);
   g.key_idle_timeout = std::chrono::milliseconds(c.key_idle_timeout_ms);
+  g.gpu_evaluate = c.gpu_evaluate != 0;
+  g.msm_tables = c.msm_tables != 0;
+  g.msm_table_bits = c.msm_table_bits;
   return g;
 }
 
@@ -126,26 +122,7 @@ extern "C" PL_API pl_status pl_config_default(pl_config* config, size_t size) {
     out->size = size;
 #define PL_PUT(field) \
   if (PL_CAPI_HAS_FIELD(out, field)) out->field = defaults.field;
-    PL_PUT(backend)
-    PL_PUT(mode)
-    PL_PUT(host_budget_bytes)
-    PL_PUT(vram_budget_bytes)
-    PL_PUT(gpus)
-    PL_PUT(num_gpus)
-    PL_PUT(slots)
-    PL_PUT(device_slots)
-    PL_PUT(synthesis_concurrency)
-    PL_PUT(max_threads)
-    PL_PUT(max_log_n)
-    PL_PUT(srs_placement)
-    PL_PUT(pinning)
-    PL_PUT(prewarm)
-    PL_PUT(verify)
-    PL_PUT(check_witness)
-    PL_PUT(in_order)
-    PL_PUT(queue_capacity)
-    PL_PUT(job_timeout_ms)
-    PL_PUT(key_idle_timeout_ms)
+    PL_CONFIG_FIELDS(PL_PUT)
 #undef PL_PUT
     return PL_OK;
   });

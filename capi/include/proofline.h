@@ -147,6 +147,14 @@ typedef struct pl_config {
   uint32_t queue_capacity;        /**< jobs waiting for a slot before submit blocks; default 1024 */
   uint64_t job_timeout_ms;        /**< fail a job not done this long after submission; 0: no limit */
   uint64_t key_idle_timeout_ms;   /**< idle keys become evictable after this; default 300000 */
+  /** CUDA backend, pinned mode: a key registered with its constraint system keeps it in VRAM and the GPU
+   * makes its jobs' a, b, c from z (only z is copied); 0: the host evaluates them, and the pinned slots are
+   * prewarmed for all four vectors (for callbacks that fill a, b, c themselves); default 1 */
+  int32_t gpu_evaluate;
+  /** keys in VRAM keep precomputed-window MSM tables beside their points, dropped (B2's first) where VRAM is
+   * short; default 1 */
+  int32_t msm_tables;
+  uint32_t msm_table_bits; /**< those tables' window width, 8..22 bits; 0: the MSM engine's model */
 } pl_config;
 
 /** Fills the fields of *config that lie within `size` bytes with their defaults and sets config->size =

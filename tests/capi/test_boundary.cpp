@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <proofline/capi/detail/config.hpp>
+
 #include "capi_test_support.hpp"
 
 namespace proofline::capi_test {
@@ -130,6 +132,36 @@ TEST_CASE("capi/boundary/versioned structs: older sizes take defaults unknown si
   pl_job* job = nullptr;
   CHECK(pl_submit_wtns(p.pipeline, p.key, fixture("witness.wtns").c_str(), &options, &job) ==
         PL_ERR_STRUCT_SIZE);
+}
+
+TEST_CASE(
+    "capi/boundary/the GPU memory fields default on, take older sizes' defaults, and reach the config") {
+  pl_config config;
+  PL_REQUIRE_OK(pl_config_default(&config, sizeof config));
+  CHECK(config.gpu_evaluate == 1);
+  CHECK(config.msm_tables == 1);
+  CHECK(config.msm_table_bits == 0);
+  config.gpu_evaluate = 0;
+  config.msm_tables = 0;
+  config.msm_table_bits = 17;
+  graph::Config g = capi::to_graph_config(&config);
+  CHECK_FALSE(g.gpu_evaluate);
+  CHECK_FALSE(g.msm_tables);
+  CHECK(g.msm_table_bits == 17);
+  // A caller built before these fields: whatever lies past its size, the defaults.
+  config.size = offsetof(pl_config, gpu_evaluate);
+  g = capi::to_graph_config(&config);
+  CHECK(g.gpu_evaluate);
+  CHECK(g.msm_tables);
+  CHECK(g.msm_table_bits == 0);
+
+  config = cpu_config();
+  config.msm_table_bits = 40;
+  pl_pipeline* pipeline = nullptr;
+  CHECK(pl_pipeline_create(&config, &pipeline) == PL_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(std::string(pl_last_error_message()).find("msm_table_bits 40") != std::string::npos,
+                pl_last_error_message());
+  CHECK(pipeline == nullptr);
 }
 
 TEST_CASE("capi/boundary/out-of-range options name the field") {
