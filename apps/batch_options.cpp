@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include <proofline/graph/config_options.hpp>
 #include <proofline/memory/pinning.hpp>
 #include <proofline/util/options.hpp>
 
@@ -113,8 +114,6 @@ void add_backend(OptionParser& cli, BatchOptions& o) {
   cli.value("--backend", "auto|cpu|cuda",
             "where H and the MSMs run (default auto: CUDA when a GPU is usable)",
             [&o](std::string_view text) { o.config.backend = graph::parse_backend(text); });
-  cli.integer_list("--gpus", "LIST", "CUDA devices, e.g. 0,1 (default: all)", o.config.gpus,
-                   Bounds<int>{0, 1023});
   cli.value(
       "--mode", "pinned|baseline",
       "pinned slots and overlapping streams (default), or the old design for comparison: pageable vectors "
@@ -137,50 +136,8 @@ void add_backend(OptionParser& cli, BatchOptions& o) {
 
 void add_resources(OptionParser& cli, BatchOptions& o) {
   cli.group("resources");
-  cli.value("--host-budget", "SIZE",
-            "host memory for keys and pinned slots, e.g. 64G (default: what the process may use)",
-            [&o](std::string_view text) { o.config.host_budget = parse_size_option("--host-budget", text); });
-  cli.value("--vram-budget", "SIZE", "per GPU (default: free VRAM less a margin)",
-            [&o](std::string_view text) { o.config.vram_budget = parse_size_option("--vram-budget", text); });
-  cli.value("--srs", "auto|vram|host",
-            "where the keys' points live on the GPU backend: in VRAM when a GPU's budget holds them, else "
-            "streamed from page-locked host memory (auto, the default); VRAM only; or always streamed",
-            [&o](std::string_view text) { o.config.srs = graph::parse_srs_placement(text); });
-  cli.size("--srs-buffer", "SIZE",
-           "each of the two per-GPU staging buffers of a streamed SRS (default: a 32nd of the VRAM budget, "
-           "256M..2G)",
-           o.config.srs_stream_buffer);
-  cli.flag("--host-evaluate",
-           "the synthesis threads compute a = A·z, b = B·z, c = C·z and the GPU receives all four vectors, "
-           "instead of the GPU computing them from z next to the key's constraint system in VRAM (the "
-           "default, pinned mode)",
-           [&o] { o.config.gpu_evaluate = false; });
-  cli.flag("--no-msm-tables",
-           "keys in VRAM keep their points alone, without the precomputed multiples (about a dozen times "
-           "their size, built at key load, dropped query by query when VRAM is short) that let the MSMs "
-           "reduce their buckets once",
-           [&o] { o.config.msm_tables = false; });
-  cli.integer("--msm-table-bits", "C",
-              "window width of those tables, 8..22 bits (default: the MSM engine's model of additions and "
-              "buckets: 17 at 2^20 rows, 20 at 2^22, 22 at 2^24)",
-              o.config.msm_table_bits, Bounds<unsigned>{8, 22});
-  cli.flag(
-      "--no-ntt-table",
-      "the GPU NTT multiplies by root powers in its top pass instead of reading a table of 2^n x 64 bytes "
-      "per GPU (1 GiB at 2^24; used by default when VRAM allows)",
-      [&o] { o.config.ntt_top_diagonal = false; });
-  cli.integer("--slots", "N", "most pinned slots in flight (default: synthesis jobs + 2 per GPU)",
-              o.config.slots, Bounds<std::size_t>{1, 4096});
-  cli.integer(
-      "--device-slots", "N",
-      "jobs bound to one GPU at once, each with its own compute stream and MSM scratch (default: up to "
-      "4, or 8 for small jobs, as many as the VRAM budget holds next to the first key and its MSM "
-      "tables, whose tables go before a third slot)",
-      o.config.device_slots, Bounds<std::size_t>{1, 64});
-  cli.integer("--synth-threads", "N", "jobs synthesized at once (default: half the threads)",
-              o.config.synthesis_concurrency, thread_bounds());
-  cli.integer("--threads", "N", "threads the pipeline may use (default: all)", o.config.max_threads,
-              thread_bounds());
+  graph::add_host_resource_options(cli, o.config);
+  graph::add_gpu_resource_options(cli, o.config);
   cli.flag(
       "--cpu-fallback",
       "CUDA backend: when a GPU fails (a CUDA error that kills its context), prove its jobs and the rest "

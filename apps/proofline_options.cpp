@@ -3,6 +3,8 @@
 #include <string>
 #include <string_view>
 
+#include <proofline/graph/config_options.hpp>
+
 namespace proofline::apps {
 
 namespace {
@@ -28,15 +30,8 @@ void add_prover_options(OptionParser& cli, CircomBatch& batch) {
   cli.value("--backend", "auto|cpu|cuda",
             "where H and the MSMs run (default auto: CUDA when a GPU is usable)",
             [&batch](std::string_view text) { batch.config.backend = graph::parse_backend(text); });
-  cli.integer("--threads", "N", "threads the pipeline may use (default: all)", batch.config.max_threads,
-              thread_bounds());
-  cli.integer("--synth-threads", "N", "witnesses computed at once (default: half the threads)",
-              batch.config.synthesis_concurrency, thread_bounds());
-  cli.value("--host-budget", "SIZE",
-            "host memory for the key and pinned slots, e.g. 16G (default: what the process may use)",
-            [&batch](std::string_view text) {
-              batch.config.host_budget = parse_size_option("--host-budget", text);
-            });
+  graph::add_host_resource_options(cli, batch.config);
+  graph::add_gpu_resource_options(cli, batch.config);
   cli.choice(
       "--zkey-check",
       "how the key's points are checked: on the curve and in the subgroup (default), on the curve only, or "

@@ -5,6 +5,7 @@
 #include <proofline/fleet/detail/argv.hpp>
 #include <proofline/fleet/detail/conninfo.hpp>
 #include <proofline/fleet/detail/worker.hpp>
+#include <proofline/graph/config_options.hpp>
 #include <proofline/util/log.hpp>
 #include <proofline/util/options.hpp>
 
@@ -52,19 +53,8 @@ void add_pipeline_options(OptionParser& cli, graph::Config& c) {
   cli.value("--backend", "auto|cpu|cuda",
             "where H and the MSMs run (default auto: CUDA when a GPU is usable)",
             [&c](std::string_view text) { c.backend = graph::parse_backend(text); });
-  cli.integer_list("--gpus", "LIST", "CUDA devices, e.g. 0,1 (default: all)", c.gpus, Bounds<int>{0, 1023});
-  cli.value("--host-budget", "SIZE",
-            "host memory for keys and pinned slots, e.g. 64G (default: what the "
-            "process may use)",
-            [&c](std::string_view text) { c.host_budget = parse_size_option("--host-budget", text); });
-  cli.value("--vram-budget", "SIZE", "per GPU (default: free VRAM less a margin)",
-            [&c](std::string_view text) { c.vram_budget = parse_size_option("--vram-budget", text); });
-  cli.integer("--slots", "N", "most pinned slots in flight (default: synthesis jobs + 2 per GPU)", c.slots,
-              Bounds<std::size_t>{1, 4096});
-  cli.integer("--synth-threads", "N", "jobs synthesized at once (default: half the threads)",
-              c.synthesis_concurrency, thread_bounds());
-  cli.integer("--threads", "N", "threads the pipeline may use (default: all)", c.max_threads,
-              thread_bounds());
+  graph::add_host_resource_options(cli, c);
+  graph::add_gpu_resource_options(cli, c);
   cli.flag("--no-verify", "deliver proofs without verifying them first (verified = false in the results)",
            [&c] { c.verify = false; });
 }
