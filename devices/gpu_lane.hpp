@@ -43,8 +43,8 @@ struct GpuDeleter {
 struct GpuOptions {
   /// VRAM budget per GPU; none: the device's free memory less a margin.
   std::optional<std::uint64_t> vram_budget;
-  /// Device slots per GPU; 0: as many as the VRAM budget holds next to the first key's SRS, up to 8 for
-  /// small jobs and 4 for large ones (devices::allocate_device_slots).
+  /// Device slots per GPU; 0: as many as the VRAM budget holds next to the first key's SRS and MSM tables,
+  /// up to 8 for small jobs and 4 for large ones (devices::allocate_device_slots).
   std::size_t device_slots = 0;
   /// The NTT of the slots' size reads its top pass's diagonal from a table (dropped when VRAM is short).
   bool ntt_top_diagonal = true;
