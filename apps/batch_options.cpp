@@ -111,9 +111,7 @@ void add_snarkjs(OptionParser& cli, BatchOptions& o) {
 
 void add_backend(OptionParser& cli, BatchOptions& o) {
   cli.group("backend");
-  cli.value("--backend", "auto|cpu|cuda",
-            "where H and the MSMs run (default auto: CUDA when a GPU is usable)",
-            [&o](std::string_view text) { o.config.backend = graph::parse_backend(text); });
+  graph::add_backend_option(cli, o.config);
   cli.value(
       "--mode", "pinned|baseline",
       "pinned slots and overlapping streams (default), or the old design for comparison: pageable vectors "

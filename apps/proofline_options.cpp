@@ -27,9 +27,7 @@ void set_prover_defaults(CircomBatch& batch) {
 
 void add_prover_options(OptionParser& cli, CircomBatch& batch) {
   cli.group("prover");
-  cli.value("--backend", "auto|cpu|cuda",
-            "where H and the MSMs run (default auto: CUDA when a GPU is usable)",
-            [&batch](std::string_view text) { batch.config.backend = graph::parse_backend(text); });
+  graph::add_backend_option(cli, batch.config);
   graph::add_host_resource_options(cli, batch.config);
   graph::add_gpu_resource_options(cli, batch.config);
   cli.choice(

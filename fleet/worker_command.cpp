@@ -50,9 +50,7 @@ void add_fleet_options(OptionParser& cli, WorkerCli& o) {
 
 void add_pipeline_options(OptionParser& cli, graph::Config& c) {
   cli.group("pipeline");
-  cli.value("--backend", "auto|cpu|cuda",
-            "where H and the MSMs run (default auto: CUDA when a GPU is usable)",
-            [&c](std::string_view text) { c.backend = graph::parse_backend(text); });
+  graph::add_backend_option(cli, c);
   graph::add_host_resource_options(cli, c);
   graph::add_gpu_resource_options(cli, c);
   cli.flag("--no-verify", "deliver proofs without verifying them first (verified = false in the results)",

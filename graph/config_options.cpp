@@ -4,6 +4,12 @@
 
 namespace proofline::graph {
 
+void add_backend_option(OptionParser& cli, Config& c) {
+  cli.value("--backend", "auto|cpu|cuda",
+            "where H and the MSMs run (default auto: CUDA when a GPU is usable)",
+            [&c](std::string_view text) { c.backend = parse_backend(text); });
+}
+
 void add_host_resource_options(OptionParser& cli, Config& c) {
   cli.value("--host-budget", "SIZE",
             "host memory for keys and pinned slots, e.g. 64G (default: what the process may use)",

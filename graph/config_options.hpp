@@ -8,6 +8,9 @@
 
 namespace proofline::graph {
 
+/// --backend (auto, cpu or cuda), into `config`.
+void add_backend_option(OptionParser& cli, Config& config);
+
 /// --host-budget, --slots, --synth-threads and --threads, into `config`.
 void add_host_resource_options(OptionParser& cli, Config& config);
 

@@ -21,6 +21,7 @@ void parse(OptionParser& cli, std::vector<std::string> args) {
 
 OptionParser resource_parser(Config& config) {
   OptionParser cli("test", "usage: test [options]");
+  add_backend_option(cli, config);
   add_host_resource_options(cli, config);
   add_gpu_resource_options(cli, config);
   return cli;
@@ -31,7 +32,9 @@ OptionParser resource_parser(Config& config) {
 TEST_CASE("pipeline/config options/every resource option reaches its Config field") {
   Config config;
   OptionParser cli = resource_parser(config);
-  parse(cli, {"--host-budget",
+  parse(cli, {"--backend",
+              "cpu",
+              "--host-budget",
               "64G",
               "--slots",
               "12",
@@ -54,6 +57,7 @@ TEST_CASE("pipeline/config options/every resource option reaches its Config fiel
               "--msm-table-bits",
               "17",
               "--no-ntt-table"});
+  CHECK(config.backend == Backend::cpu);
   CHECK(config.host_budget == std::uint64_t{64} << 30);
   CHECK(config.slots == 12);
   CHECK(config.synthesis_concurrency == 3);
@@ -85,7 +89,8 @@ TEST_CASE("pipeline/config options/absurd values are refused naming the option, 
            {{"--srs", "disk"}, "--srs"},
            {{"--gpus", "0,-1"}, "--gpus"},
            {{"--vram-budget", "lots"}, "--vram-budget"},
-           {{"--slots", "0"}, "--slots"}}) {
+           {{"--slots", "0"}, "--slots"},
+           {{"--backend", "tpu"}, "--backend"}}) {
     CAPTURE(named);
     Config config;
     OptionParser cli = resource_parser(config);
@@ -102,9 +107,9 @@ TEST_CASE("pipeline/config options/absurd values are refused naming the option, 
   }
   Config config;
   const std::string help = resource_parser(config).help();
-  for (const char* option : {"--host-budget", "--slots", "--synth-threads", "--threads", "--gpus",
-                             "--vram-budget", "--srs", "--srs-buffer", "--device-slots", "--host-evaluate",
-                             "--no-msm-tables", "--msm-table-bits", "--no-ntt-table"}) {
+  for (const char* option : {"--backend", "--host-budget", "--slots", "--synth-threads", "--threads",
+                             "--gpus", "--vram-budget", "--srs", "--srs-buffer", "--device-slots",
+                             "--host-evaluate", "--no-msm-tables", "--msm-table-bits", "--no-ntt-table"}) {
     CAPTURE(option);
     const std::string line = std::string("  ") + option + " ";
     const auto first = help.find(line);
