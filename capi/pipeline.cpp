@@ -1,8 +1,10 @@
 // pl_pipeline: create, shutdown, drain, cancel, destroy, stats.
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
 #include <proofline/capi/detail/config.hpp>
+#include <proofline/capi/detail/gpu_stats.hpp>
 #include <proofline/capi/detail/objects.hpp>
 #include <proofline/capi/detail/registry.hpp>
 #include <proofline/capi/detail/versioned.hpp>
@@ -52,7 +54,37 @@ void fill_stats(const graph::PipelineStats& s, pl_stats* out) {
 #undef PL_PUT
 }
 
+void fill_gpu_stats(const graph::GpuStats& g, pl_gpu_stats* out) {
+#define PL_PUT(field, value) \
+  if (PL_CAPI_HAS_FIELD(out, field)) out->field = (value);
+  PL_PUT(device, g.device)
+  PL_PUT(healthy, g.healthy ? 1 : 0)
+  PL_PUT(jobs, g.jobs)
+  PL_PUT(device_slots, g.device_slots)
+  PL_PUT(device_slots_in_use, g.device_slots_in_use)
+  PL_PUT(vram_budget, g.vram.total)
+  PL_PUT(vram_used, g.vram.used)
+  PL_PUT(vram_high_water, g.vram.high_water)
+  PL_PUT(keys_resident, g.keys.entries)
+  PL_PUT(key_loads, g.keys.loads)
+  PL_PUT(key_evictions, g.keys.evictions)
+  PL_PUT(msm_tables, g.msm_tables)
+  PL_PUT(msm_table_bytes, g.msm_table_bytes)
+  PL_PUT(srs_stream_bytes, g.srs_stream_bytes)
+#undef PL_PUT
+}
+
 }  // namespace
+
+void fill_gpu_stats_of(const graph::PipelineStats& stats, std::size_t index, pl_gpu_stats* out) {
+  check_struct_size(out, "stats");
+  if (index >= stats.gpus.size())
+    throw_status(PL_ERR_INVALID_ARGUMENT, "GPU index " + std::to_string(index) + ": the pipeline has " +
+                                              std::to_string(stats.gpus.size()) + " GPUs (" +
+                                              (stats.gpus.empty() ? "the CPU backend" : "indices from 0") +
+                                              ")");
+  fill_gpu_stats(stats.gpus[index], out);
+}
 
 }  // namespace proofline::capi
 
@@ -112,6 +144,14 @@ PL_API pl_status pl_pipeline_stats(pl_pipeline* pipeline, pl_stats* stats) {
   return guarded("pl_pipeline_stats", [&] {
     check_struct_size(stats, "stats");
     fill_stats(lookup<Pipeline>(pipeline, "pipeline")->prover.stats(), stats);
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_pipeline_gpu_stats(pl_pipeline* pipeline, size_t index, pl_gpu_stats* stats) {
+  return guarded("pl_pipeline_gpu_stats", [&] {
+    const graph::PipelineStats all = lookup<Pipeline>(pipeline, "pipeline")->prover.stats();
+    fill_gpu_stats_of(all, index, stats);
     return PL_OK;
   });
 }

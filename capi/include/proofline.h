@@ -219,6 +219,30 @@ typedef struct pl_stats {
 
 PL_API pl_status pl_pipeline_stats(pl_pipeline* pipeline, pl_stats* stats);
 
+/** One GPU of a pipeline: what its VRAM holds (the device-slot plan, the resident keys and their MSM tables)
+ * and what it did. Versioned: set size first. */
+typedef struct pl_gpu_stats {
+  size_t size;
+  int32_t device;        /**< CUDA device ordinal */
+  int32_t healthy;       /**< 0 after a CUDA error that killed its context: no job is routed there any more */
+  uint64_t jobs;         /**< jobs routed to it so far */
+  uint64_t device_slots; /**< jobs bound to it at once, each with its own compute stream */
+  uint64_t device_slots_in_use; /**< of those, bound now */
+  uint64_t vram_budget;         /**< bytes */
+  uint64_t vram_used;
+  uint64_t vram_high_water;
+  uint64_t keys_resident;    /**< proving keys whose SRS is in its VRAM now */
+  uint64_t key_loads;        /**< SRS uploads so far (each key's first, and again after an eviction) */
+  uint64_t key_evictions;    /**< keys evicted to make room for others */
+  uint64_t msm_tables;       /**< queries of the resident keys with precomputed-window MSM tables */
+  uint64_t msm_table_bytes;  /**< their VRAM beyond the points themselves */
+  uint64_t srs_stream_bytes; /**< SRS bytes streamed from host memory for keys not resident in VRAM */
+} pl_gpu_stats;
+
+/** GPU `index` of the pipeline, 0 to pl_stats.gpus - 1 in the order of pl_config.gpus (all GPUs: by
+ * ordinal). PL_ERR_INVALID_ARGUMENT for an index past the last GPU (any index on the CPU backend). */
+PL_API pl_status pl_pipeline_gpu_stats(pl_pipeline* pipeline, size_t index, pl_gpu_stats* stats);
+
 /* ---- keys ---------------------------------------------------------------------------------------------- */
 
 typedef enum pl_point_check {

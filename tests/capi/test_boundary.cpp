@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <proofline/capi/detail/boundary.hpp>
 #include <proofline/capi/detail/config.hpp>
+#include <proofline/capi/detail/gpu_stats.hpp>
 
 #include "capi_test_support.hpp"
 
@@ -162,6 +164,67 @@ TEST_CASE(
   CHECK_MESSAGE(std::string(pl_last_error_message()).find("msm_table_bits 40") != std::string::npos,
                 pl_last_error_message());
   CHECK(pipeline == nullptr);
+}
+
+TEST_CASE(
+    "capi/boundary/per-GPU stats: fields within the caller's size, an index past the last GPU refused") {
+  Prover p;  // the CPU backend: no GPU
+  pl_gpu_stats stats;
+  std::memset(&stats, 0, sizeof stats);
+  stats.size = sizeof stats;
+  CHECK(pl_pipeline_gpu_stats(p.pipeline, 0, &stats) == PL_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(std::string(pl_last_error_message()).find("the pipeline has 0 GPUs (the CPU backend)") !=
+                    std::string::npos,
+                pl_last_error_message());
+  CHECK(pl_pipeline_gpu_stats(p.pipeline, 0, nullptr) == PL_ERR_NULL_POINTER);
+
+  // Two GPUs' stats as a CUDA pipeline reports them.
+  graph::PipelineStats all;
+  for (const int device : {3, 5}) {
+    graph::GpuStats g;
+    g.device = device;
+    g.healthy = device == 3;
+    g.jobs = 10 + device;
+    g.device_slots = 3;
+    g.device_slots_in_use = 1;
+    g.vram.total = 132ull << 30;
+    g.vram.used = 120ull << 30;
+    g.vram.high_water = 121ull << 30;
+    g.keys.entries = 2;
+    g.keys.loads = 4;
+    g.keys.evictions = 1;
+    g.msm_tables = 5;
+    g.msm_table_bytes = 99ull << 30;
+    g.srs_stream_bytes = 7;
+    all.gpus.push_back(g);
+  }
+  capi::fill_gpu_stats_of(all, 1, &stats);
+  CHECK(stats.device == 5);
+  CHECK(stats.healthy == 0);
+  CHECK(stats.jobs == 15);
+  CHECK(stats.device_slots == 3);
+  CHECK(stats.device_slots_in_use == 1);
+  CHECK(stats.vram_budget == 132ull << 30);
+  CHECK(stats.vram_used == 120ull << 30);
+  CHECK(stats.vram_high_water == 121ull << 30);
+  CHECK(stats.keys_resident == 2);
+  CHECK(stats.key_loads == 4);
+  CHECK(stats.key_evictions == 1);
+  CHECK(stats.msm_tables == 5);
+  CHECK(stats.msm_table_bytes == 99ull << 30);
+  CHECK(stats.srs_stream_bytes == 7);
+  // An older caller's struct ends after jobs: nothing past it is written.
+  std::memset(&stats, 0xEE, sizeof stats);
+  stats.size = offsetof(pl_gpu_stats, jobs) + sizeof stats.jobs;
+  capi::fill_gpu_stats_of(all, 0, &stats);
+  CHECK(stats.device == 3);
+  CHECK(stats.healthy == 1);
+  CHECK(stats.jobs == 13);
+  CHECK(stats.device_slots == 0xEEEEEEEEEEEEEEEEull);
+  stats.size = sizeof stats + 8;
+  CHECK_THROWS_AS(capi::fill_gpu_stats_of(all, 0, &stats), capi::StatusError);
+  stats.size = sizeof stats;
+  CHECK_THROWS_AS(capi::fill_gpu_stats_of(all, 2, &stats), capi::StatusError);
 }
 
 TEST_CASE("capi/boundary/out-of-range options name the field") {
