@@ -77,6 +77,30 @@ DeviceKey<C>::~DeviceKey() {
 template struct DeviceKey<Bls12_381>;
 template struct DeviceKey<Bn254>;
 
+namespace {
+
+/// The GPU's stats now.
+GpuStats stats_of(const GpuLane& lane, const GpuDevice& g) {
+  GpuStats stats;
+  stats.device = lane.device;
+  stats.name = lane.name;
+  stats.vram = g.vram.stats();
+  stats.keys = g.keys->stats();
+  stats.device_slots = g.slots.size();
+  stats.device_slots_in_use = g.slots_in_use.load();
+  stats.msm_tables = g.table_usage->tables.load();
+  stats.msm_table_bytes = g.table_usage->bytes.load();
+  std::lock_guard lock(g.point_stream_mutex);
+  if (g.point_stream) {
+    const auto streamed = g.point_stream->stats();
+    stats.srs_stream_batches = streamed.batches;
+    stats.srs_stream_bytes = streamed.bytes_uploaded;
+  }
+  return stats;
+}
+
+}  // namespace
+
 GpuDevice::GpuDevice(GpuLane& l, const GpuOptions& o, trace::Recorder& r, memory::PinnedPool& p,
                      std::uint64_t vram_total)
     : lane(l), options(o), recorder(r), pool(p), vram("gpu" + std::to_string(l.device), vram_total) {
@@ -90,10 +114,13 @@ GpuDevice::~GpuDevice() {
   // Nothing may still run on the streams when the buffers and completions below go away.
   (void)cudaStreamSynchronize(copy);
   for (const auto& slot : slots) (void)cudaStreamSynchronize(slot->compute);
-  if (point_stream) {
-    const auto streamed = point_stream->stats();
-    lane.srs_stream_batches_final = streamed.batches;
-    lane.srs_stream_bytes_final = streamed.bytes_uploaded;
+  try {
+    GpuStats last = stats_of(lane, *this);
+    last.device_slots_in_use = 0;
+    std::lock_guard lock(lane.final_stats_mutex);
+    lane.final_stats = std::move(last);
+  } catch (...) {
+    // Out of memory for a copy of the stats: reports after shutdown see none.
   }
 }
 
@@ -562,14 +589,24 @@ std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const GpuKe
   return device_of(lane).keys->find(key.resident_name);
 }
 
+bool device_key_resident(const GpuLane& lane, const GpuKey& key) {
+  return lane.resources && lane.resources->keys->contains(key.resident_name);
+}
+
+std::uint64_t device_key_vram_bytes(GpuLane& lane, const GpuKey& key) {
+  return device_key_bytes(key) +
+         std::visit([&](const auto* pk) { return msm_table_bytes(device_of(lane), *pk, key.msm_tables); },
+                    key.pk);
+}
+
 memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
-                                          std::optional<std::chrono::milliseconds> patience) {
+                                          std::optional<std::chrono::milliseconds> patience,
+                                          bool evict_idle_keys) {
   GpuDevice& g = device_of(lane);
   memory::ReserveOptions options;
   if (patience) options.deadline = memory::Clock::now() + *patience;
-  const std::uint64_t bytes =
-      device_key_bytes(key) +
-      std::visit([&](const auto* pk) { return msm_table_bytes(g, *pk, key.msm_tables); }, key.pk);
+  options.evict = evict_idle_keys;
+  const std::uint64_t bytes = device_key_vram_bytes(lane, key);
   try {
     return g.keys->acquire(
         key.resident_name, bytes,
@@ -592,8 +629,10 @@ memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
   }
 }
 
-void evict_device_key(GpuLane& lane, const GpuKey& key) {
-  if (lane.resources) device_of(lane).keys->evict(key.resident_name);
+bool evict_device_key(GpuLane& lane, const GpuKey& key) {
+  if (!lane.resources) return true;
+  memory::Residency& keys = *device_of(lane).keys;
+  return keys.evict(key.resident_name) || !keys.contains(key.resident_name);
 }
 
 void enable_srs_streaming(GpuLane& lane) {
@@ -690,25 +729,12 @@ std::uint64_t device_vram_available(const GpuLane& lane) {
 }
 
 GpuStats device_stats(const GpuLane& lane) {
+  if (const GpuDevice* g = lane.resources.get()) return stats_of(lane, *g);
+  std::lock_guard lock(lane.final_stats_mutex);
+  if (lane.final_stats) return *lane.final_stats;
   GpuStats stats;
   stats.device = lane.device;
   stats.name = lane.name;
-  stats.srs_stream_batches = lane.srs_stream_batches_final.load();
-  stats.srs_stream_bytes = lane.srs_stream_bytes_final.load();
-  if (const GpuDevice* g = lane.resources.get()) {
-    stats.vram = g->vram.stats();
-    stats.keys = g->keys->stats();
-    stats.device_slots = g->slots.size();
-    stats.device_slots_in_use = g->slots_in_use.load();
-    stats.msm_tables = g->table_usage->tables.load();
-    stats.msm_table_bytes = g->table_usage->bytes.load();
-    std::lock_guard lock(g->point_stream_mutex);
-    if (g->point_stream) {
-      const auto streamed = g->point_stream->stats();
-      stats.srs_stream_batches = streamed.batches;
-      stats.srs_stream_bytes = streamed.bytes_uploaded;
-    }
-  }
   return stats;
 }
 

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <variant>
@@ -101,8 +102,10 @@ struct GpuLane {
   std::atomic<std::size_t> outstanding{0};  ///< jobs routed here and not retired
   std::atomic<std::uint64_t> jobs{0};
   std::atomic<bool> healthy{true};  ///< false after a sticky CUDA error: its jobs fail, none is routed here
-  /// The streamed-SRS counters of the last GpuDevice (kept for stats after shutdown frees the device).
-  std::atomic<std::uint64_t> srs_stream_batches_final{0}, srs_stream_bytes_final{0};
+  /// The stats of the last GpuDevice, taken as it is freed (shutdown), so that reports made afterwards
+  /// still see its VRAM, keys, device slots and tables.
+  mutable std::mutex final_stats_mutex;
+  std::optional<GpuStats> final_stats;
   trace::TrackId copy_track{};     ///< spans of the copy stream (H2D)
   trace::TrackId compute_track{};  ///< spans of the compute streams (H, MSMs)
   std::unique_ptr<GpuDevice, GpuDeleter> resources;
@@ -132,15 +135,22 @@ void check_key_fits_device(const GpuLane& lane, const GpuKey& key);
 /// Bytes of the key on a device: its SRS, and its constraint system when the GPU evaluates its jobs (its MSM
 /// tables come on top: acquire_device_key charges them too).
 std::uint64_t device_key_bytes(const GpuKey& key);
+/// What acquire_device_key charges the VRAM budget for the key on this GPU: device_key_bytes and its MSM
+/// tables (their size depends on the GPU's table engines, made with the device slots).
+std::uint64_t device_key_vram_bytes(GpuLane& lane, const GpuKey& key);
 /// The key's SRS on this GPU if it is resident now (never loads).
 std::optional<memory::ResidentHandle> find_device_key(GpuLane& lane, const GpuKey& key);
-/// The key's SRS on this GPU, uploaded now if needed (blocks: least recently used idle keys are evicted,
-/// then it waits for keys in use to become idle, at most `patience`). Throws Error(out_of_budget) when the
-/// VRAM budget cannot hold it next to the device slots, or not within `patience`.
+/// Whether the key's SRS is resident on this GPU now (neither a use nor a load).
+bool device_key_resident(const GpuLane& lane, const GpuKey& key);
+/// The key's SRS on this GPU, uploaded now if needed (blocks: least recently used idle keys are evicted for
+/// the room unless `evict_idle_keys` is false, then it waits for room, at most `patience`). Throws
+/// Error(out_of_budget) when the VRAM budget cannot hold it next to the device slots, or not within
+/// `patience`.
 memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
-                                          std::optional<std::chrono::milliseconds> patience = std::nullopt);
-/// Drops the key's SRS from this GPU if nobody uses it.
-void evict_device_key(GpuLane& lane, const GpuKey& key);
+                                          std::optional<std::chrono::milliseconds> patience = std::nullopt,
+                                          bool evict_idle_keys = true);
+/// Drops the key's SRS from this GPU unless a job uses it; true when it is not resident afterwards.
+bool evict_device_key(GpuLane& lane, const GpuKey& key);
 std::uint64_t device_vram_available(const GpuLane& lane);
 /// Makes this GPU ready for keys streamed from host memory (the staging buffers, charged to its VRAM
 /// budget; idempotent). Throws Error(out_of_budget) when the budget cannot hold them.

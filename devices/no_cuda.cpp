@@ -34,10 +34,19 @@ void check_key_fits_device(const GpuLane&, const GpuKey&) {
 std::optional<memory::ResidentHandle> find_device_key(GpuLane&, const GpuKey&) {
   no_cuda();
 }
-memory::ResidentHandle acquire_device_key(GpuLane&, const GpuKey&, std::optional<std::chrono::milliseconds>) {
+bool device_key_resident(const GpuLane&, const GpuKey&) {
+  return false;
+}
+std::uint64_t device_key_vram_bytes(GpuLane&, const GpuKey&) {
   no_cuda();
 }
-void evict_device_key(GpuLane&, const GpuKey&) {}
+memory::ResidentHandle acquire_device_key(GpuLane&, const GpuKey&, std::optional<std::chrono::milliseconds>,
+                                          bool) {
+  no_cuda();
+}
+bool evict_device_key(GpuLane&, const GpuKey&) {
+  return true;
+}
 std::uint64_t device_vram_available(const GpuLane&) {
   return 0;
 }

@@ -13,6 +13,7 @@
 #include <proofline/devices/host_srs.hpp>
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
+#include <proofline/graph/detail/key_vram.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/logging.hpp>
 #include <proofline/util/scope_guard.hpp>
@@ -27,6 +28,13 @@ namespace {
 
 std::string resident_name(const KeyState& key) {
   return "key " + std::to_string(key.id) + " '" + key.name + "'";
+}
+
+/// How many MSM tables a key in VRAM gets when the room allows.
+unsigned wanted_tables(const Core& core) {
+  return core.backend == Backend::cuda && core.config.msm_tables && core.config.srs != SrsPlacement::host
+             ? devices::kTableQueries
+             : 0;
 }
 
 /// Makes the key with the largest slot the one tokens are counted in.
@@ -141,24 +149,6 @@ void prepare_gpus(Core& core, const KeyState& key, const groth16::BasicProvingKe
   }
 }
 
-/// Puts the key's SRS in VRAM on every GPU whose budget holds it; true if any did. Throws what is not a
-/// shortage of VRAM.
-bool place_in_vram(Core& core, const KeyState& key, std::string& why) {
-  std::size_t placed = 0;
-  for (auto& lane : core.gpus()) {
-    if (!lane->healthy.load() || !key.placed_on(lane->index)) continue;
-    try {
-      // Resident and idle afterwards: jobs find it there. Where keys in use hold the VRAM, give up soon.
-      devices::acquire_device_key(*lane, key.gpu_key(), std::chrono::seconds(2));
-      ++placed;
-    } catch (const Error& e) {
-      if (e.code() != Errc::out_of_budget) throw;
-      why = e.what();
-    }
-  }
-  return placed > 0;
-}
-
 /// The key's SRS in VRAM where it fits, or (Config::srs allowing) streamed from page-locked host memory by
 /// every GPU that can hold the staging buffers. Throws Error(out_of_budget) when neither works.
 template <class Curve>
@@ -166,23 +156,24 @@ void place_srs(Core& core, KeyState& key, nodes::CurveKey<Curve>& material, cons
   const SrsPlacement placement = core.config.srs;
   std::string why;
   if (placement != SrsPlacement::host) {
-    const unsigned wanted_tables = key.msm_tables;
-    bool placed = place_in_vram(core, key, why);
-    // MSM tables are a speed-up: fewer of them (B2's first, H's last) before anything else goes.
-    while (!placed && key.msm_tables > 0) {
-      --key.msm_tables;
-      placed = place_in_vram(core, key, why);
-    }
-    if (placed) {
-      if (key.msm_tables < wanted_tables)
+    const unsigned wanted = key.msm_tables.load();
+    // Keys that stay resident together beat any table: a key evicted for another is uploaded again (tables
+    // rebuilt) whenever its jobs come back. So first beside the keys resident, sharing the room for tables.
+    if (detail::place_beside_resident_keys(core, key, what)) return;
+    // Their SRS do not fit together: idle keys are evicted for this one (least recently used first), and
+    // MSM tables, a speed-up, go (B2's first, H's last) before anything else.
+    key.msm_tables = wanted;
+    const std::vector<devices::GpuLane*> lanes = detail::key_lanes(core, key);
+    if (detail::place_in_vram(lanes, key, true, why)) {
+      if (key.msm_tables.load() < wanted)
         PL_LOG_INFO("{}: the VRAM budget holds MSM tables for {} of its {} queries beside its SRS", what,
-                    key.msm_tables, wanted_tables);
+                    key.msm_tables.load(), wanted);
       return;
     }
     if (key.gpu_evaluates) {
       // The constraint system is a speed-up: the SRS in VRAM without it beats streaming.
       key.gpu_evaluates = false;
-      if (place_in_vram(core, key, why)) {
+      if (detail::place_in_vram(lanes, key, true, why)) {
         PL_LOG_INFO("{}: no VRAM for its constraint system beside its SRS; the host evaluates its jobs",
                     what);
         return;
@@ -285,10 +276,7 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
                        core.config.gpu_evaluate && spec.cs != nullptr &&
                        core.config.srs != SrsPlacement::host;
   // Before prepare_gpus: the first key's automatic device slots leave room for its tables too.
-  key->msm_tables =
-      core.backend == Backend::cuda && core.config.msm_tables && core.config.srs != SrsPlacement::host
-          ? devices::kTableQueries
-          : 0;
+  key->msm_tables = wanted_tables(core);
   if (core.backend == Backend::cuda) prepare_gpus(core, *key, *spec.pk, what);
 
   // The PCE and the host SRS are charged to the host budget for as long as the key is registered: the load
@@ -342,6 +330,7 @@ void Pipeline::remove_key(KeyHandle handle) {
   key->host.reset();
   core.host_keys->evict(resident_name(*key));
   for (auto& lane : core.gpus()) devices::evict_device_key(*lane, key->gpu_key());
+  if (core.backend == Backend::cuda) detail::regrow_tables(core, wanted_tables(core));
   core.mint_now();
 }
 

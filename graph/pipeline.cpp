@@ -42,7 +42,7 @@ PoolStats summary(const memory::PoolStats& s) {
 }
 
 ResidencyStats summary(const memory::ResidencyStats& s) {
-  return {.loads = s.loads,
+  return {.loads = s.loads - s.load_failures,
           .evictions = s.evictions,
           .bytes_resident = s.bytes_resident,
           .entries = s.entries,

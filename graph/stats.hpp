@@ -48,7 +48,7 @@ struct PoolStats {
 
 /// Keys resident in a memory (host RAM, or one GPU's VRAM).
 struct ResidencyStats {
-  std::uint64_t loads = 0;
+  std::uint64_t loads = 0;  ///< keys loaded (uploaded, for a GPU), each time they were
   std::uint64_t evictions = 0;
   std::uint64_t bytes_resident = 0;
   std::size_t entries = 0;

@@ -33,10 +33,10 @@ struct ResidencyOptions {
 };
 
 struct ResidencyStats {
-  std::uint64_t loads = 0;  ///< loader calls
-  std::uint64_t load_failures = 0;
-  std::uint64_t hits = 0;   ///< acquires served by a resident entry
-  std::uint64_t waits = 0;  ///< acquires that waited for another thread's load of the same name
+  std::uint64_t loads = 0;          ///< loads begun (load_failures of them failed)
+  std::uint64_t load_failures = 0;  ///< no room within the deadline, or the loader failed
+  std::uint64_t hits = 0;           ///< acquires served by a resident entry
+  std::uint64_t waits = 0;          ///< acquires that waited for another thread's load of the same name
   std::uint64_t evictions = 0;
   std::uint64_t bytes_evicted = 0;
   double load_seconds = 0;  ///< budget wait included

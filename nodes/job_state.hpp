@@ -69,8 +69,10 @@ struct KeyState {
   /// constraint system whose SRS is in VRAM, Config::gpu_evaluate.
   bool gpu_evaluates = false;
   /// How many of its queries keep precomputed-window MSM tables in VRAM (devices::TableQuery order): set at
-  /// add_key from Config::msm_tables, lowered while its SRS does not fit VRAM with them.
-  unsigned msm_tables = 0;
+  /// add_key from Config::msm_tables, lowered while its SRS does not fit VRAM with them, or later when a key
+  /// registered after it needs the room (its SRS is then uploaded again with fewer). Read by jobs that upload
+  /// the SRS again.
+  std::atomic<unsigned> msm_tables{0};
   /// Slot buffer sizes in bytes: a, b, c (domain) and z (variables), in the key's scalars.
   std::array<std::uint64_t, 4> slot_sizes{};
   /// The slot most of its jobs lease: z alone when the GPU evaluates (a quarter of a 2^n-row job's bytes),
@@ -100,7 +102,7 @@ struct KeyState {
     devices::GpuKey key{
         "key " + std::to_string(id), name,
         std::visit([](const auto& k) { return devices::AnyProvingKey(k.pk.get()); }, material), std::nullopt,
-        msm_tables};
+        msm_tables.load()};
     if (gpu_evaluates)
       key.cs = std::visit([](const auto& k) { return devices::AnyConstraintSystem(k.cs.get()); }, material);
     return key;

@@ -303,6 +303,71 @@ TEST_CASE("pipeline/gpu/keys that do not fit VRAM together are evicted least rec
 }
 
 TEST_CASE(
+    "pipeline/gpu/a second key shares VRAM with the first: MSM tables give way, neither key is uploaded "
+    "again, and they come back when it goes") {
+  const GpuCircuit& c = gpu_circuit(12);
+  constexpr unsigned kAllTables = 5;
+  TestConfig config = gpu_config();
+  config.device_slots = 2;  // as many under either budget
+  // One key with every table: what the slots, the key and its tables take.
+  std::uint64_t fixed = 0, key_bytes = 0, table_bytes = 0;
+  {
+    Pipeline probe = make_pipeline(config);
+    probe.add_key(c.spec("probe"));
+    const GpuStats s = probe.stats().gpus[0];
+    REQUIRE(s.msm_tables == kAllTables);
+    table_bytes = s.msm_table_bytes;
+    key_bytes = s.keys.bytes_resident - table_bytes;  // SRS and constraint system
+    fixed = s.vram.used - s.keys.bytes_resident;
+  }
+  // Room for both keys' SRS and one and a half keys' tables: evicting the first key would give the second
+  // all of its tables, and both keys' jobs would upload their SRS (and rebuild tables) again and again.
+  config.vram_budget = fixed + 2 * key_bytes + table_bytes + table_bytes / 2;
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle ka = pipeline.add_key(c.spec("a"));
+  REQUIRE(pipeline.stats().gpus[0].msm_tables == kAllTables);
+  const KeyHandle kb = pipeline.add_key(c.spec("b"));
+  GpuStats s = pipeline.stats().gpus[0];
+  CHECK(s.keys.entries == 2);
+  CHECK(s.keys.loads == 3);          // a, b, and a again with fewer tables
+  CHECK(s.msm_tables > kAllTables);  // more than one key's worth, shared
+  CHECK(s.msm_tables < 2 * kAllTables);
+  CHECK(s.msm_table_bytes <= table_bytes + table_bytes / 2);
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 6; ++i)
+    submitted.push_back(pipeline.submit(gpu_job(c, i % 2 ? kb : ka, 500 + i)));
+  for (auto& one : submitted) {
+    const JobResult r = await(one);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(verifies(c, r));
+  }
+  s = pipeline.stats().gpus[0];
+  CHECK(s.keys.loads == 3);  // jobs of both keys found them resident
+  CHECK(s.keys.entries == 2);
+  CHECK(s.vram.high_water <= *config.vram_budget);
+  // b goes: a takes its tables back.
+  pipeline.remove_key(kb);
+  s = pipeline.stats().gpus[0];
+  CHECK(s.keys.entries == 1);
+  CHECK(s.keys.loads == 4);
+  CHECK(s.msm_tables == kAllTables);
+  CHECK(s.msm_table_bytes == table_bytes);
+  auto again = pipeline.submit(gpu_job(c, ka, 510));
+  const JobResult r = await(again);
+  REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+  CHECK(verifies(c, r));
+  CHECK(pipeline.stats().gpus[0].keys.loads == 4);
+  // Reports are made after shutdown: the GPU's memory plan outlives its resources.
+  s = pipeline.stats().gpus[0];
+  pipeline.shutdown();
+  const GpuStats after = pipeline.stats().gpus[0];
+  CHECK(after.device_slots == 2);
+  CHECK(after.msm_tables == s.msm_tables);
+  CHECK(after.msm_table_bytes == s.msm_table_bytes);
+  CHECK(after.vram.high_water == s.vram.high_water);
+}
+
+TEST_CASE(
     "pipeline/gpu/automatic device slots: eight for small jobs, four where they would take over a 16th of "
     "the "
     "budget, fewer under a tight one") {

@@ -1,0 +1,196 @@
+#include <proofline/graph/detail/key_vram.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <proofline/devices/vram_sharing.hpp>
+#include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
+
+namespace proofline::graph::detail {
+
+namespace {
+
+/// How long placing a key waits for keys in use to become idle when it may evict them: at registration,
+/// where keys in use hold the VRAM, give up soon (and take fewer tables).
+constexpr std::chrono::seconds kEvictionPatience{2};
+
+bool place_once(std::span<devices::GpuLane* const> lanes, const KeyState& key, bool evict_idle_keys,
+                std::string& why) {
+  std::size_t placed = 0;
+  const auto patience =
+      evict_idle_keys ? std::chrono::milliseconds(kEvictionPatience) : std::chrono::milliseconds(0);
+  for (devices::GpuLane* lane : lanes) {
+    try {
+      // Resident and idle afterwards: jobs find it there.
+      devices::acquire_device_key(*lane, key.gpu_key(), patience, evict_idle_keys);
+      ++placed;
+    } catch (const Error& e) {
+      if (e.code() != Errc::out_of_budget) throw;
+      why = e.what();
+    }
+  }
+  return placed > 0;
+}
+
+/// A resident key that may give up MSM tables for a new one.
+struct Sharer {
+  std::shared_ptr<KeyState> key;
+  std::vector<devices::GpuLane*> lanes;  ///< where it is resident
+  unsigned tables = 0;                   ///< what it holds, then what the plan leaves it
+};
+
+/// The key's claim on `lane`'s VRAM, keeping at most `tables` tables.
+devices::KeyVramClaim claim_on(devices::GpuLane& lane, const KeyState& key, unsigned tables) {
+  devices::KeyVramClaim claim;
+  claim.tables = tables;
+  devices::GpuKey gpu_key = key.gpu_key();
+  for (unsigned t = 0; t <= devices::kTableQueries; ++t) {
+    gpu_key.msm_tables = t;
+    claim.bytes[t] = devices::device_key_vram_bytes(lane, gpu_key);
+  }
+  return claim;
+}
+
+/// The registered keys resident somewhere among `lanes` with tables, and the tables each keeps and the new
+/// key gets when they share every lane's room (the least over the lanes); nullopt when some lane holds
+/// their SRS together without any table. Keys are registered and removed one at a time (Core::add_mutex),
+/// so the set cannot change meanwhile.
+std::optional<unsigned> plan_sharing(Core& core, std::span<devices::GpuLane* const> lanes,
+                                     const KeyState& key, std::vector<Sharer>& sharers) {
+  std::vector<std::shared_ptr<KeyState>> registered;
+  {
+    std::lock_guard lock(core.keys_mutex);
+    for (const auto& [id, other] : core.keys)
+      if (!other->removing && other->msm_tables.load() > 0) registered.push_back(other);
+  }
+  unsigned tables = key.msm_tables.load();
+  for (devices::GpuLane* lane : lanes) {
+    std::vector<devices::KeyVramClaim> claims;
+    std::vector<std::size_t> here;  // the claims' sharers
+    std::uint64_t room = devices::device_vram_available(*lane);
+    for (const auto& other : registered) {
+      if (!devices::device_key_resident(*lane, other->gpu_key())) continue;
+      const unsigned held = other->msm_tables.load();
+      const auto known =
+          std::find_if(sharers.begin(), sharers.end(), [&](const Sharer& s) { return s.key == other; });
+      here.push_back(static_cast<std::size_t>(known - sharers.begin()));
+      if (known == sharers.end()) sharers.push_back(Sharer{other, {}, held});
+      sharers[here.back()].lanes.push_back(lane);
+      claims.push_back(claim_on(*lane, *other, held));
+      room += claims.back().bytes[held];
+    }
+    claims.push_back(claim_on(*lane, key, key.msm_tables.load()));
+    const auto plan = devices::share_vram_tables(claims, room);
+    if (!plan) return std::nullopt;
+    for (std::size_t i = 0; i < here.size(); ++i)
+      sharers[here[i]].tables = std::min(sharers[here[i]].tables, (*plan)[i]);
+    tables = std::min(tables, plan->back());
+  }
+  return tables;
+}
+
+}  // namespace
+
+std::vector<devices::GpuLane*> key_lanes(Core& core, const KeyState& key) {
+  std::vector<devices::GpuLane*> lanes;
+  for (auto& lane : core.gpus())
+    if (lane->healthy.load() && key.placed_on(lane->index)) lanes.push_back(lane.get());
+  return lanes;
+}
+
+bool place_in_vram(std::span<devices::GpuLane* const> lanes, KeyState& key, bool evict_idle_keys,
+                   std::string& why) {
+  for (;;) {
+    if (place_once(lanes, key, evict_idle_keys, why)) return true;
+    const unsigned tables = key.msm_tables.load();
+    if (tables == 0) return false;
+    key.msm_tables = tables - 1;
+  }
+}
+
+bool place_beside_resident_keys(Core& core, KeyState& key, const std::string& what) {
+  const std::vector<devices::GpuLane*> lanes = key_lanes(core, key);
+  std::string why;
+  const unsigned wanted = key.msm_tables.load();
+  if (place_once(lanes, key, false, why)) return true;
+
+  std::vector<Sharer> sharers;
+  const std::optional<unsigned> tables = plan_sharing(core, lanes, key, sharers);
+  if (!tables) return false;
+  // The keys that give up tables leave VRAM first, and come back with fewer.
+  std::vector<Sharer*> rebuilt;
+  for (Sharer& s : sharers) {
+    const unsigned held = s.key->msm_tables.load();
+    if (s.tables >= held) continue;
+    s.key->msm_tables = s.tables;
+    bool evicted = true;
+    for (devices::GpuLane* lane : s.lanes)
+      evicted = devices::evict_device_key(*lane, s.key->gpu_key()) && evicted;
+    if (evicted) {
+      rebuilt.push_back(&s);
+    } else {
+      s.key->msm_tables = held;  // a job uses it: it keeps its tables, the new key takes what is left
+    }
+  }
+  key.msm_tables = *tables;
+  const bool placed = place_in_vram(lanes, key, false, why);
+  for (Sharer* s : rebuilt) {
+    std::string ignored;
+    if (!place_in_vram(s->lanes, *s->key, false, ignored))
+      PL_LOG_WARN(
+          "{}: key '{}' gave up MSM tables and no longer fits VRAM beside it ({}); its jobs will "
+          "upload it again",
+          what, s->key->name, ignored);
+    else
+      PL_LOG_INFO(
+          "{}: key '{}' keeps MSM tables for {} of its queries (uploaded again) to make room for "
+          "it",
+          what, s->key->name, s->key->msm_tables.load());
+  }
+  if (placed && key.msm_tables.load() < wanted)
+    PL_LOG_INFO("{}: the VRAM budget holds MSM tables for {} of its {} queries beside its SRS", what,
+                key.msm_tables.load(), wanted);
+  return placed;
+}
+
+void regrow_tables(Core& core, unsigned wanted) {
+  std::vector<std::shared_ptr<KeyState>> registered;
+  {
+    std::lock_guard lock(core.keys_mutex);
+    for (const auto& [id, key] : core.keys)
+      if (!key->removing && key->msm_tables.load() < wanted) registered.push_back(key);
+  }
+  for (const auto& key : registered) {
+    const unsigned held = key->msm_tables.load();
+    std::vector<devices::GpuLane*> lanes;
+    for (devices::GpuLane* lane : key_lanes(core, *key))
+      if (devices::device_key_resident(*lane, key->gpu_key())) lanes.push_back(lane);
+    if (lanes.empty()) continue;
+    // The most tables every lane holds once the key's own VRAM is freed for its upload.
+    unsigned tables = wanted;
+    for (devices::GpuLane* lane : lanes) {
+      const devices::KeyVramClaim claim = claim_on(*lane, *key, wanted);
+      const std::uint64_t room = devices::device_vram_available(*lane) + claim.bytes[held];
+      while (tables > held && claim.bytes[tables] > room) --tables;
+    }
+    if (tables == held) continue;
+    bool evicted = true;
+    for (devices::GpuLane* lane : lanes)
+      evicted = devices::evict_device_key(*lane, key->gpu_key()) && evicted;
+    if (!evicted) continue;  // a job uses it where it is still resident: it keeps what it has
+    key->msm_tables = tables;
+    std::string why;
+    if (place_in_vram(lanes, *key, false, why))
+      PL_LOG_INFO("remove_key: key '{}' takes MSM tables for {} of its queries in the VRAM freed (was {})",
+                  key->name, key->msm_tables.load(), held);
+    else
+      PL_LOG_WARN("remove_key: key '{}' no longer fits VRAM ({}); its jobs will upload it again", key->name,
+                  why);
+  }
+}
+
+}  // namespace proofline::graph::detail
