@@ -232,7 +232,8 @@ typedef struct pl_gpu_stats {
   uint64_t vram_used;
   uint64_t vram_high_water;
   uint64_t keys_resident;    /**< proving keys whose SRS is in its VRAM now */
-  uint64_t key_loads;        /**< SRS uploads so far (each key's first, and again after an eviction) */
+  uint64_t key_loads;        /**< SRS uploads so far (each key's first, again after an eviction, and again
+                                  with fewer or more MSM tables when keys make room for each other) */
   uint64_t key_evictions;    /**< keys evicted to make room for others */
   uint64_t msm_tables;       /**< queries of the resident keys with precomputed-window MSM tables */
   uint64_t msm_table_bytes;  /**< their VRAM beyond the points themselves */
