@@ -101,10 +101,14 @@ pl_job* submit(pl_pipeline* pipeline, const pl_key* key, graph::WitnessSource wi
   return handle_of<pl_job>(job->handle);
 }
 
-/// The caller's scalars (of `curve`, the key's), copied; converted straight into the pinned slot during
-/// synthesis.
-graph::WitnessCallback scalar_witness(const std::uint8_t* scalars, std::size_t count, CurveId curve) {
-  auto bytes = std::make_shared<std::vector<std::uint8_t>>(scalars, scalars + count * PL_SCALAR_BYTES);
+/// The caller's scalars (of `curve`, the key's), copied (into a buffer of `buffers`, or a fresh one without);
+/// converted straight into the pinned slot during synthesis.
+graph::WitnessCallback scalar_witness(ScalarBuffers* buffers, const std::uint8_t* scalars, std::size_t count,
+                                      CurveId curve) {
+  const std::size_t size = count * PL_SCALAR_BYTES;
+  std::shared_ptr<const std::vector<std::uint8_t>> bytes =
+      buffers ? buffers->copy(scalars, size)
+              : std::make_shared<const std::vector<std::uint8_t>>(scalars, scalars + size);
   const auto convert = [bytes, count]<class F>(std::span<F> z) {
     if (z.size() != count) throw Error(Errc::invalid_argument, "the witness has the wrong length");
     const std::size_t bad = first_non_canonical<F>(bytes->data(), count);
@@ -151,7 +155,8 @@ graph::WitnessSource scalars_for_key(const pl_key* key, std::int32_t curve_code,
   if (count != expected)
     throw_status(PL_ERR_INVALID_ARGUMENT, "count is " + std::to_string(count) + ", the key has " +
                                               std::to_string(expected) + " variables (z[0] = 1 included)");
-  return scalar_witness(scalars, count, curve);
+  const std::shared_ptr<Pipeline> owner = k->pipeline.lock();  // gone: submit refuses the job
+  return scalar_witness(owner ? owner->scalar_buffers.get() : nullptr, scalars, count, curve);
 }
 
 template <class MakeWitness>

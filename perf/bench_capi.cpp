@@ -30,6 +30,7 @@
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/util/log.hpp>
 #include <proofline/util/options.hpp>
+#include <proofline/util/size.hpp>
 
 namespace {
 
@@ -132,8 +133,24 @@ graph::Config cpp_config(graph::Backend backend) {
   return config;
 }
 
-/// One timed batch through the C++ API: seconds from the first submission to the last result.
-double cpp_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::uint64_t warmup) {
+/// GPU 0's memory plan after a batch, as each API reports it (nothing on the CPU backend).
+struct GpuPlan {
+  std::uint64_t device_slots = 0, msm_tables = 0, msm_table_bytes = 0, keys_resident = 0, key_loads = 0;
+  bool operator==(const GpuPlan&) const = default;
+  std::string text() const {
+    return std::to_string(device_slots) + " device slots, MSM tables for " + std::to_string(msm_tables) +
+           " queries (" + format_size(msm_table_bytes) + "), " + std::to_string(keys_resident) +
+           " key(s) resident, " + std::to_string(key_loads) + " upload(s)";
+  }
+};
+
+struct Batch {
+  double seconds = 0;  ///< from the first submission to the last result
+  std::optional<GpuPlan> gpu;
+};
+
+/// One timed batch through the C++ API.
+Batch cpp_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::uint64_t warmup) {
   // The very files the C side registers, loaded afresh for each batch as pl_key_add_native_files does, so
   // that where the key lies in memory is no difference between the two sides.
   const groth16::LoadOptions load{.check_query_points = false};
@@ -160,7 +177,12 @@ double cpp_batch(const Setup& s, graph::Backend backend, std::uint64_t count, st
   run(warmup);
   const auto start = Clock::now();
   run(count);
-  return since(start);
+  Batch batch{since(start), std::nullopt};
+  if (const graph::PipelineStats stats = prover.stats(); !stats.gpus.empty()) {
+    const graph::GpuStats& g = stats.gpus[0];
+    batch.gpu = GpuPlan{g.device_slots, g.msm_tables, g.msm_table_bytes, g.keys.entries, g.keys.loads};
+  }
+  return batch;
 }
 
 void check(pl_status status, const char* call) {
@@ -170,7 +192,7 @@ void check(pl_status status, const char* call) {
 }
 
 /// The same batch through the C ABI.
-double c_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::uint64_t warmup) {
+Batch c_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::uint64_t warmup) {
   pl_config config;
   check(pl_config_default(&config, sizeof config), "pl_config_default");
   config.backend = backend == graph::Backend::cuda  ? PL_BACKEND_CUDA
@@ -203,10 +225,16 @@ double c_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std:
   run(warmup);
   const auto start = Clock::now();
   run(count);
-  const double seconds = since(start);
+  Batch batch{since(start), std::nullopt};
+  pl_gpu_stats g{};
+  g.size = sizeof g;
+  if (backend == graph::Backend::cuda) {
+    check(pl_pipeline_gpu_stats(pipeline, 0, &g), "pl_pipeline_gpu_stats");
+    batch.gpu = GpuPlan{g.device_slots, g.msm_tables, g.msm_table_bytes, g.keys_resident, g.key_loads};
+  }
   check(pl_key_release(key), "pl_key_release");
   check(pl_pipeline_destroy(pipeline), "pl_pipeline_destroy");
-  return seconds;
+  return batch;
 }
 
 double median(std::vector<double> values) {
@@ -258,10 +286,20 @@ int run(const Options& o) {
   for (int rep = 0; rep < o.reps; ++rep) {
     // Alternate which API goes first, so that drift in the machine's state falls on both evenly.
     const bool c_first = rep % 2 == 1;
-    if (c_first) c.push_back(c_batch(s, backend, o.count, o.warmup));
-    cpp.push_back(cpp_batch(s, backend, o.count, o.warmup));
-    if (!c_first) c.push_back(c_batch(s, backend, o.count, o.warmup));
+    Batch c_side, cpp_side;
+    if (c_first) c_side = c_batch(s, backend, o.count, o.warmup);
+    cpp_side = cpp_batch(s, backend, o.count, o.warmup);
+    if (!c_first) c_side = c_batch(s, backend, o.count, o.warmup);
+    cpp.push_back(cpp_side.seconds);
+    c.push_back(c_side.seconds);
     std::printf("  repetition %d: C++ %.3f s, C ABI %.3f s\n", rep + 1, cpp.back(), c.back());
+    // pl_pipeline_gpu_stats against the C++ stats of a pipeline made alike.
+    if (rep == 0 && cpp_side.gpu) {
+      std::printf("  GPU 0, C++:   %s\n  GPU 0, C ABI: %s\n", cpp_side.gpu->text().c_str(),
+                  c_side.gpu ? c_side.gpu->text().c_str() : "none");
+      if (!(c_side.gpu == cpp_side.gpu))
+        throw Error(Errc::internal, "pl_pipeline_gpu_stats differs from the C++ pipeline's GPU stats");
+    }
     std::fflush(stdout);
   }
   report(o, backend, cpp, c);

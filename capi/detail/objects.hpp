@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <proofline.h>
+#include <proofline/capi/detail/scalar_buffers.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/proving_key.hpp>
@@ -37,6 +38,8 @@ inline CurveId curve_of_code(std::int32_t code) noexcept {
 struct Pipeline {
   explicit Pipeline(graph::Config config) : prover(std::move(config)) {}
   graph::Pipeline prover;
+  /// pl_submit_scalars's copies of the callers' witnesses, in buffers used again.
+  std::shared_ptr<ScalarBuffers> scalar_buffers = ScalarBuffers::make();
   std::atomic<std::uint64_t> keys_added{0};  ///< names "key-N" for keys registered without one
   /// Set (under the unique lock) before the prover shuts down. Unregistering a key takes the shared lock and
   /// skips a shut-down prover: its remove_key would start graph work that nothing waits for any more.
