@@ -50,6 +50,8 @@ struct Options {
   std::filesystem::path key_cache = std::filesystem::temp_directory_path() / "proofline-bench-keys";
   std::string json_path;
   bool wtns = false;  ///< both sides read .wtns files (the same witness path: what differs is the ABI alone)
+  std::uint64_t outstanding =
+      0;  ///< jobs submitted and not yet collected, at most (0: the whole batch at once)
 };
 
 std::optional<Options> parse_options(int argc, char** argv) {
@@ -68,6 +70,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
   cli.text("--backend", "auto|cpu|cuda", "where the pipelines prove (default auto)", backend);
   cli.path("--key-cache", "DIR", "where the synthetic key is cached (default: a temp folder)", cache);
   cli.text("--json", "FILE", "write the figures as JSON too", o.json_path);
+  cli.size("--outstanding", "JOBS",
+           "submit while at most JOBS are unfinished, collecting the oldest first, as a client whose "
+           "witnesses come one by one does (default 0: the whole batch at once)",
+           o.outstanding, Bounds<std::uint64_t>{0, 100000});
   std::string witness = "memory";
   cli.text("--witness", "memory|wtns",
            "memory: C++ MemoryWitness vs C pl_submit_scalars (default); wtns: .wtns files on both sides",
@@ -150,7 +156,8 @@ struct Batch {
 };
 
 /// One timed batch through the C++ API.
-Batch cpp_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::uint64_t warmup) {
+Batch cpp_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::uint64_t warmup,
+                std::uint64_t outstanding) {
   // The very files the C side registers, loaded afresh for each batch as pl_key_add_native_files does, so
   // that where the key lies in memory is no difference between the two sides.
   const groth16::LoadOptions load{.check_query_points = false};
@@ -162,16 +169,18 @@ Batch cpp_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std
   const graph::KeyHandle key = prover.add_key({.name = "bench", .pk = pk, .cs = cs, .vk = nullptr});
   const auto run = [&](std::uint64_t jobs) {
     std::vector<std::future<graph::JobResult>> results;
+    std::size_t proved = 0, collected = 0;
+    const auto collect = [&] {
+      const graph::JobResult r = results[collected++].get();
+      if (r.ok() && groth16::encode_proof(*r.proof).size() == PL_PROOF_BYTES) ++proved;
+    };
     for (std::uint64_t i = 0; i < jobs; ++i) {
+      while (outstanding != 0 && i - collected >= outstanding) collect();
       graph::WitnessSource witness = graph::MemoryWitness{s.witnesses[i % s.witnesses.size()]};
       if (!s.wtns.empty()) witness = graph::WtnsFile{s.wtns[i % s.wtns.size()]};
       results.push_back(prover.submit({.key = key, .witness = std::move(witness)}).result);
     }
-    std::size_t proved = 0;
-    for (auto& result : results) {
-      const graph::JobResult r = result.get();
-      if (r.ok() && groth16::encode_proof(*r.proof).size() == PL_PROOF_BYTES) ++proved;
-    }
+    while (collected < jobs) collect();
     if (proved != jobs) throw Error(Errc::internal, "the C++ batch had failed jobs");
   };
   run(warmup);
@@ -192,7 +201,8 @@ void check(pl_status status, const char* call) {
 }
 
 /// The same batch through the C ABI.
-Batch c_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::uint64_t warmup) {
+Batch c_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::uint64_t warmup,
+              std::uint64_t outstanding) {
   pl_config config;
   check(pl_config_default(&config, sizeof config), "pl_config_default");
   config.backend = backend == graph::Backend::cuda  ? PL_BACKEND_CUDA
@@ -206,7 +216,16 @@ Batch c_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::
         "pl_key_add_native_files");
   const auto run = [&](std::uint64_t jobs) {
     std::vector<pl_job*> handles(jobs);
+    std::uint64_t collected = 0;
+    std::uint8_t proof[PL_PROOF_BYTES];
+    const auto collect = [&] {
+      pl_job* job = handles[collected++];
+      check(pl_job_wait(job, -1), "pl_job_wait");
+      check(pl_job_proof(job, proof, sizeof proof), "pl_job_proof");
+      check(pl_job_release(job), "pl_job_release");
+    };
     for (std::uint64_t i = 0; i < jobs; ++i) {
+      while (outstanding != 0 && i - collected >= outstanding) collect();
       const std::vector<std::uint8_t>& z = s.scalars[i % s.scalars.size()];
       if (!s.wtns.empty())
         check(pl_submit_wtns(pipeline, key, s.wtns[i % s.wtns.size()].c_str(), nullptr, &handles[i]),
@@ -215,12 +234,7 @@ Batch c_batch(const Setup& s, graph::Backend backend, std::uint64_t count, std::
         check(pl_submit_scalars(pipeline, key, z.data(), z.size() / PL_SCALAR_BYTES, nullptr, &handles[i]),
               "pl_submit_scalars");
     }
-    std::uint8_t proof[PL_PROOF_BYTES];
-    for (pl_job* job : handles) {
-      check(pl_job_wait(job, -1), "pl_job_wait");
-      check(pl_job_proof(job, proof, sizeof proof), "pl_job_proof");
-      check(pl_job_release(job), "pl_job_release");
-    }
+    while (collected < jobs) collect();
   };
   run(warmup);
   const auto start = Clock::now();
@@ -254,10 +268,13 @@ void report(const Options& o, graph::Backend backend, const std::vector<double>&
   const double cpp_s = median(cpp), c_s = median(c);
   const double overhead = (c_s / cpp_s - 1.0) * 100.0;
   std::printf(
-      "\nbench_capi: 2^%u rows x %llu jobs, %s backend, witnesses %s, %d repetitions (alternating), "
+      "\nbench_capi: 2^%u rows x %llu jobs, %s backend, witnesses %s, %s, %d repetitions (alternating), "
       "medians\n",
       o.log_n, static_cast<unsigned long long>(o.count), std::string(graph::to_string(backend)).c_str(),
-      o.wtns ? "from .wtns files (both)" : "in memory (C++ MemoryWitness, C pl_submit_scalars)", o.reps);
+      o.wtns ? "from .wtns files (both)" : "in memory (C++ MemoryWitness, C pl_submit_scalars)",
+      o.outstanding == 0 ? "all submitted at once"
+                         : ("at most " + std::to_string(o.outstanding) + " unfinished").c_str(),
+      o.reps);
   std::printf("| API | median batch s | proofs/s | batches s |\n|---|---|---|---|\n");
   std::printf("| C++ (graph::Pipeline) | %.3f | %.2f | %s |\n", cpp_s, o.count / cpp_s, join(cpp).c_str());
   std::printf("| C ABI (libproofline.so) | %.3f | %.2f | %s |\n", c_s, o.count / c_s, join(c).c_str());
@@ -266,8 +283,8 @@ void report(const Options& o, graph::Backend backend, const std::vector<double>&
   std::ofstream out(o.json_path);
   out << "{\"bench\": \"capi\", \"log_n\": " << o.log_n << ", \"count\": " << o.count << ", \"backend\": \""
       << graph::to_string(backend) << "\", \"witness\": \"" << (o.wtns ? "wtns" : "memory")
-      << "\", \"reps\": " << o.reps << ", \"cpp_s\": [" << join(cpp) << "], \"c_s\": [" << join(c)
-      << "], \"cpp_median_s\": " << cpp_s << ", \"c_median_s\": " << c_s
+      << "\", \"outstanding\": " << o.outstanding << ", \"reps\": " << o.reps << ", \"cpp_s\": [" << join(cpp)
+      << "], \"c_s\": [" << join(c) << "], \"cpp_median_s\": " << cpp_s << ", \"c_median_s\": " << c_s
       << ", \"cpp_proofs_per_s\": " << o.count / cpp_s << ", \"c_proofs_per_s\": " << o.count / c_s
       << ", \"c_overhead_percent\": " << overhead << "}\n";
   if (!out) throw Error(Errc::io, "cannot write " + o.json_path);
@@ -287,9 +304,9 @@ int run(const Options& o) {
     // Alternate which API goes first, so that drift in the machine's state falls on both evenly.
     const bool c_first = rep % 2 == 1;
     Batch c_side, cpp_side;
-    if (c_first) c_side = c_batch(s, backend, o.count, o.warmup);
-    cpp_side = cpp_batch(s, backend, o.count, o.warmup);
-    if (!c_first) c_side = c_batch(s, backend, o.count, o.warmup);
+    if (c_first) c_side = c_batch(s, backend, o.count, o.warmup, o.outstanding);
+    cpp_side = cpp_batch(s, backend, o.count, o.warmup, o.outstanding);
+    if (!c_first) c_side = c_batch(s, backend, o.count, o.warmup, o.outstanding);
     cpp.push_back(cpp_side.seconds);
     c.push_back(c_side.seconds);
     std::printf("  repetition %d: C++ %.3f s, C ABI %.3f s\n", rep + 1, cpp.back(), c.back());
