@@ -3,7 +3,7 @@
 # fresh allocation per job (old libproofline, the build of call 4). The same bench_capi binary (its C++ side
 # is linked in, its C side loads libproofline.so.1) with either library: 2^20 x128, C ABI vs C++ in the same
 # process, submitted with at most 16 jobs unfinished (a client whose witnesses come one by one) and all at
-# once, old and new alternating. stage/new.txz: bench_capi and the new libraries; stage/oldlib.txz: the old
+# once, old then new. stage/new.txz: bench_capi and the new libraries; stage/oldlib.txz: the old
 # libproofline.so.1.
 set -u
 out=${1:?OUT}
@@ -17,10 +17,8 @@ bench() {  # variant, name, options
     --backend cuda --key-cache /tmp/kc --json "$out/c5/$name.json" "$@" > "$out/c5/$name.log" 2>&1
   echo "$name rc=$? $(grep -E 'overhead' "$out/c5/$name.log") t=$((SECONDS - start))"
 }
-bench old paced_old_1 --outstanding 16
-bench new paced_new_1 --outstanding 16
-bench old paced_old_2 --outstanding 16
-bench new paced_new_2 --outstanding 16
+bench old paced_old --outstanding 16
+bench new paced_new --outstanding 16
 bench old all_old
 bench new all_new
 cd "$out" && tar czf c5.tgz c5 && rm -rf c5
