@@ -1,7 +1,12 @@
 #include <proofline/capi/detail/scalars.hpp>
 
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_reduce.h>
 
 namespace proofline::capi {
 
@@ -13,18 +18,35 @@ constexpr std::size_t parallel_grain = std::size_t{1} << 14;
 
 BigInt<4> load(const std::uint8_t* in) noexcept {
   BigInt<4> value;
-  for (std::size_t i = 0; i < scalar_bytes; ++i)
-    value.limb[i / 8] |= static_cast<std::uint64_t>(in[i]) << (8 * (i % 8));
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(value.limb, in, scalar_bytes);  // the limbs are the little-endian bytes
+  } else {
+    for (std::size_t i = 0; i < scalar_bytes; ++i)
+      value.limb[i / 8] |= static_cast<std::uint64_t>(in[i]) << (8 * (i % 8));
+  }
   return value;
+}
+
+std::size_t first_bad_in(const auto& is_canonical, const std::uint8_t* scalars, std::size_t begin,
+                         std::size_t end, std::size_t none) noexcept {
+  for (std::size_t i = begin; i < end; ++i)
+    if (!is_canonical(load(scalars + i * scalar_bytes))) return i;
+  return none;
 }
 
 }  // namespace
 
 template <class F>
 std::size_t first_non_canonical(const std::uint8_t* scalars, std::size_t count) noexcept {
-  for (std::size_t i = 0; i < count; ++i)
-    if (!F::is_canonical(load(scalars + i * scalar_bytes))) return i;
-  return count;
+  const auto is_canonical = [](const BigInt<4>& value) { return F::is_canonical(value); };
+  if (count < parallel_grain) return first_bad_in(is_canonical, scalars, 0, count, count);
+  // A job's witness (millions of scalars) is checked on every core, in the synthesis stage's arena.
+  return oneapi::tbb::parallel_reduce(
+      oneapi::tbb::blocked_range<std::size_t>(0, count, parallel_grain), count,
+      [&](const auto& range, std::size_t first) {
+        return std::min(first, first_bad_in(is_canonical, scalars, range.begin(), range.end(), count));
+      },
+      [](std::size_t x, std::size_t y) { return std::min(x, y); });
 }
 
 template <class F>

@@ -11,7 +11,8 @@
 
 namespace proofline::capi {
 
-/// The index of the first of `count` scalars that is not below F's r, or count when all are.
+/// The index of the first of `count` scalars that is not below F's r, or count when all are (in parallel for
+/// long vectors).
 template <class F>
 std::size_t first_non_canonical(const std::uint8_t* scalars, std::size_t count) noexcept;
 
