@@ -297,14 +297,16 @@ std::optional<memory::Reservation> charge_with_tables(GpuDevice& g, cuda::NttEng
   return charge;
 }
 
-/// Calls f(query, device buffer or null, host points) for each of the key's five queries.
+/// Calls f(query, device buffer or null, host points, leading points at infinity) for each of the key's five
+/// queries. On a GPU, L's points are indexed like z (DeviceKey::l), after one point at infinity per public
+/// variable.
 template <class C, class F>
 void for_each_query(DeviceKey<C>* key, const groth16::BasicProvingKey<C>& pk, F&& f) {
-  f(TableQuery::h, key ? &key->h : nullptr, pk.h_query);
-  f(TableQuery::a, key ? &key->a : nullptr, pk.a_query);
-  f(TableQuery::b1, key ? &key->b1 : nullptr, pk.b1_query);
-  f(TableQuery::l, key ? &key->l : nullptr, pk.l_query);
-  f(TableQuery::b2, key ? &key->b2 : nullptr, pk.b2_query);
+  f(TableQuery::h, key ? &key->h : nullptr, pk.h_query, std::size_t{0});
+  f(TableQuery::a, key ? &key->a : nullptr, pk.a_query, std::size_t{0});
+  f(TableQuery::b1, key ? &key->b1 : nullptr, pk.b1_query, std::size_t{0});
+  f(TableQuery::l, key ? &key->l : nullptr, pk.l_query, l_query_padding(pk));
+  f(TableQuery::b2, key ? &key->b2 : nullptr, pk.b2_query, std::size_t{0});
 }
 
 /// VRAM of the first `tables` MSM tables of pk (TableQuery order) beyond its points.
@@ -313,10 +315,10 @@ std::uint64_t msm_table_bytes(GpuDevice& g, const groth16::BasicProvingKey<C>& p
   const CurveEngines<C>& e = g.engines<C>();
   if (!e.table_dense_g1) return 0;  // no device slots yet: no tables either
   std::uint64_t bytes = 0;
-  for_each_query<C>(nullptr, pk, [&](TableQuery query, auto*, const auto& host) {
-    if (static_cast<unsigned>(query) >= tables || host.empty()) return;
-    const std::size_t extra = e.table_engine(query).table_points(host.size()) - host.size();
-    bytes += extra * sizeof(host[0]);
+  for_each_query<C>(nullptr, pk, [&](TableQuery query, auto*, const auto& host, std::size_t padding) {
+    const std::size_t n = padding + host.size();
+    if (static_cast<unsigned>(query) >= tables || n == 0) return;
+    bytes += (e.table_engine(query).table_points(n) - n) * sizeof(host[0]);
   });
   return bytes;
 }
@@ -521,37 +523,43 @@ std::shared_ptr<DeviceKey<C>> upload_key(GpuDevice& g, const std::string& name,
   const CurveEngines<C>& e = g.engines<C>();
   if (!e.table_dense_g1) tables = 0;  // no device slots yet: no table engines either
   std::size_t table_scratch = 0;
-  for_each_query(resident.get(), pk, [&](TableQuery query, auto* buffer, const auto& host) {
-    if (static_cast<unsigned>(query) >= tables || host.empty()) {
-      upload(*buffer, host);
-      return;
-    }
-    const cuda::BasicMsmEngine<C>& engine = e.table_engine(query);
-    using Point = std::remove_cvref_t<decltype(host[0])>;
-    *buffer = cuda::DeviceBuffer<Point>(engine.table_points(host.size()));
-    PL_CUDA_CHECK(cudaMemcpy(buffer->data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
-    resident->tabled[static_cast<unsigned>(query)] = true;
-    resident->table_bytes += (engine.table_points(host.size()) - host.size()) * sizeof(Point);
-    table_scratch = std::max(table_scratch, engine.table_scratch_bytes(host.size()));
-  });
+  for_each_query(
+      resident.get(), pk, [&](TableQuery query, auto* buffer, const auto& host, std::size_t padding) {
+        const std::size_t n = padding + host.size();
+        const bool tabled = static_cast<unsigned>(query) < tables && n != 0;
+        if (!tabled && padding == 0) return upload(*buffer, host);
+        using Point = std::remove_cvref_t<decltype(host[0])>;
+        *buffer = cuda::DeviceBuffer<Point>(tabled ? e.table_engine(query).table_points(n) : n);
+        PL_CUDA_CHECK(cudaMemset(buffer->data(), 0, padding * sizeof(Point)));  // all-zero bytes: infinity
+        if (!host.empty())
+          PL_CUDA_CHECK(
+              cudaMemcpy(buffer->data() + padding, host.data(), host.size_bytes(), cudaMemcpyHostToDevice));
+        if (!tabled) return;
+        const cuda::BasicMsmEngine<C>& engine = e.table_engine(query);
+        resident->tabled[static_cast<unsigned>(query)] = true;
+        resident->table_bytes += (engine.table_points(n) - n) * sizeof(Point);
+        table_scratch = std::max(table_scratch, engine.table_scratch_bytes(n));
+      });
   if (table_scratch != 0) {
     // The tables are built from the uploaded points, in place (their first block).
     const auto begin = std::chrono::steady_clock::now();
     cuda::DeviceBuffer<std::byte> temp(table_scratch);
     cuda::Stream stream;
     std::string built;
-    for_each_query(resident.get(), pk, [&](TableQuery query, auto* buffer, const auto& host) {
-      if (!resident->has_table(query)) return;
-      const cuda::BasicMsmEngine<C>& engine = e.table_engine(query);
-      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(host[0])>, typename C::G1Affine>) {
-        engine.enqueue_table_g1(buffer->data(), host.size(), buffer->data(), temp.data(), stream.get());
-      } else {
-        engine.enqueue_table_g2(buffer->data(), host.size(), buffer->data(), temp.data(), stream.get());
-      }
-      built += std::string(built.empty() ? "" : ", ") + table_query_name(query) + " (" +
-               std::to_string(engine.windows()) + " windows of " + std::to_string(engine.window_bits()) +
-               " bits)";
-    });
+    for_each_query(
+        resident.get(), pk, [&](TableQuery query, auto* buffer, const auto& host, std::size_t padding) {
+          if (!resident->has_table(query)) return;
+          const cuda::BasicMsmEngine<C>& engine = e.table_engine(query);
+          const std::size_t n = padding + host.size();
+          if constexpr (std::is_same_v<std::remove_cvref_t<decltype(host[0])>, typename C::G1Affine>) {
+            engine.enqueue_table_g1(buffer->data(), n, buffer->data(), temp.data(), stream.get());
+          } else {
+            engine.enqueue_table_g2(buffer->data(), n, buffer->data(), temp.data(), stream.get());
+          }
+          built += std::string(built.empty() ? "" : ", ") + table_query_name(query) + " (" +
+                   std::to_string(engine.windows()) + " windows of " + std::to_string(engine.window_bits()) +
+                   " bits)";
+        });
     stream.synchronize();
     resident->usage = g.table_usage;
     resident->usage->tables +=
@@ -688,15 +696,18 @@ void enqueue_job_msms(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, const
   const cuda::BasicMsmEngine<C>& a_engine = engine(TableQuery::a, e.msm_sparse_g1);
   const cuda::BasicMsmEngine<C>& b1_engine = engine(TableQuery::b1, e.msm_sparse_g1);
   const cuda::BasicMsmEngine<C>& b2_engine = engine(TableQuery::b2, e.msm_sparse_g2);
+  const cuda::BasicMsmEngine<C>& l_engine = engine(TableQuery::l, e.msm_sparse_g1);
   a_engine.enqueue_sort(z, nv, scratch, stream);
   a_engine.enqueue_sorted_msm_g1(key.a.data(), nv, &r->a, scratch, stream);
-  const bool b1_shares = b1_engine.shares_sort(a_engine), b2_shares = b2_engine.shares_sort(a_engine);
+  // L's points are indexed like z (its public prefix at infinity), so it takes the same sorted scalars.
+  const bool b1_shares = b1_engine.shares_sort(a_engine), b2_shares = b2_engine.shares_sort(a_engine),
+             l_shares = l_engine.shares_sort(a_engine);
   if (b1_shares) b1_engine.enqueue_sorted_msm_g1(key.b1.data(), nv, &r->b1, scratch, stream);
+  if (l_shares) l_engine.enqueue_sorted_msm_g1(key.l.data(), nv, &r->l, scratch, stream);
   if (b2_shares) b2_engine.enqueue_sorted_msm_g2(key.b2.data(), nv, &r->b2, scratch, stream);
   if (!b1_shares) b1_engine.enqueue_msm_g1(key.b1.data(), z, nv, &r->b1, scratch, stream);
+  if (!l_shares) l_engine.enqueue_msm_g1(key.l.data(), z, nv, &r->l, scratch, stream);
   if (!b2_shares) b2_engine.enqueue_msm_g2(key.b2.data(), z, nv, &r->b2, scratch, stream);
-  engine(TableQuery::l, e.msm_sparse_g1)
-      .enqueue_msm_g1(key.l.data(), z_private, pk.l_query.size(), &r->l, scratch, stream);
   engine(TableQuery::h, e.msm_dense_g1)
       .enqueue_msm_g1(key.h.data(), h_scalars, pk.h_query.size(), &r->h, scratch, stream);
 }

@@ -135,7 +135,8 @@ struct TableUsage {
 
 /// One key's SRS in one GPU's memory, in its curve's points, and its constraint system when the GPU
 /// evaluates its jobs (what the VRAM Residency holds). A query with an MSM table (`tabled`) holds the
-/// table of the curve's table engine for it: its points first, then their 2^(c w) multiples.
+/// table of the curve's table engine for it: its points first, then their 2^(c w) multiples. L's points are
+/// indexed like z (l_query_padding points at infinity first), so its MSM shares A's sorted scalars.
 template <class C>
 struct DeviceKey {
   int device = 0;

@@ -23,7 +23,9 @@ const char* table_query_name(TableQuery query) noexcept {
 }
 
 std::uint64_t device_key_bytes(const GpuKey& key) {
-  const std::uint64_t srs = std::visit([](const auto* pk) { return pk->query_bytes(); }, key.pk);
+  const std::uint64_t srs = std::visit(
+      [](const auto* pk) { return pk->query_bytes() + l_query_padding(*pk) * sizeof(pk->l_query[0]); },
+      key.pk);
   if (!key.cs) return srs;
   return srs + std::visit([](const auto* cs) { return cs->size_bytes(); }, *key.cs);
 }

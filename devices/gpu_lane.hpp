@@ -132,8 +132,14 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
 void prepare_curve(GpuLane& lane, CurveId curve, HConvention convention);
 /// Throws Error(invalid_argument) naming Config::max_log_n when the key is larger than the device slots.
 void check_key_fits_device(const GpuLane& lane, const GpuKey& key);
-/// Bytes of the key on a device: its SRS, and its constraint system when the GPU evaluates its jobs (its MSM
-/// tables come on top: acquire_device_key charges them too).
+/// A GPU keeps L's points indexed like z, so that L's MSM takes the witness MSMs' sorted scalars: one point
+/// at infinity for each public variable (z[0] = 1 included) comes first.
+template <class ProvingKey>
+std::size_t l_query_padding(const ProvingKey& pk) noexcept {
+  return static_cast<std::size_t>(pk.num_variables) - pk.l_query.size();
+}
+/// Bytes of the key on a device: its SRS (with L's padding), and its constraint system when the GPU evaluates
+/// its jobs (its MSM tables come on top: acquire_device_key charges them too).
 std::uint64_t device_key_bytes(const GpuKey& key);
 /// What acquire_device_key charges the VRAM budget for the key on this GPU: device_key_bytes and its MSM
 /// tables (their size depends on the GPU's table engines, made with the device slots).

@@ -511,7 +511,8 @@ TEST_CASE(
   // Each table holds a dozen or more multiples of its query's points; they are charged with the key.
   CHECK(all.msm_table_bytes > 8 * c.pk->query_bytes());
   CHECK(all.vram.used - none.vram.used == all.msm_table_bytes);
-  // Room for about half the tables: H's and A's are kept, B2's (the largest) goes first.
+  // Room for about half the tables: H's and A's are kept, B2's (the largest) goes first. L (the fourth) has
+  // none, so its MSM cannot take A's sorted scalars and sorts z itself over its padded points.
   const GpuStats some = run(true, none.vram.used + all.msm_table_bytes / 2);
   CHECK(some.msm_tables >= 1);
   CHECK(some.msm_tables <= 4);
