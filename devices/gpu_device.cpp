@@ -637,10 +637,10 @@ memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
   }
 }
 
-bool evict_device_key(GpuLane& lane, const GpuKey& key) {
+bool evict_device_key(GpuLane& lane, const GpuKey& key, std::chrono::steady_clock::time_point deadline) {
   if (!lane.resources) return true;
   memory::Residency& keys = *device_of(lane).keys;
-  return keys.evict(key.resident_name) || !keys.contains(key.resident_name);
+  return keys.evict(key.resident_name, deadline) || !keys.contains(key.resident_name);
 }
 
 void enable_srs_streaming(GpuLane& lane) {

@@ -155,8 +155,10 @@ bool device_key_resident(const GpuLane& lane, const GpuKey& key);
 memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
                                           std::optional<std::chrono::milliseconds> patience = std::nullopt,
                                           bool evict_idle_keys = true);
-/// Drops the key's SRS from this GPU unless a job uses it; true when it is not resident afterwards.
-bool evict_device_key(GpuLane& lane, const GpuKey& key);
+/// Drops the key's SRS from this GPU once no job uses it, waiting for its jobs until `deadline` (default: not
+/// at all); true when it is not resident afterwards.
+bool evict_device_key(GpuLane& lane, const GpuKey& key,
+                      std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::now());
 std::uint64_t device_vram_available(const GpuLane& lane);
 /// Makes this GPU ready for keys streamed from host memory (the staging buffers, charged to its VRAM
 /// budget; idempotent). Throws Error(out_of_budget) when the budget cannot hold them.

@@ -44,7 +44,7 @@ memory::ResidentHandle acquire_device_key(GpuLane&, const GpuKey&, std::optional
                                           bool) {
   no_cuda();
 }
-bool evict_device_key(GpuLane&, const GpuKey&) {
+bool evict_device_key(GpuLane&, const GpuKey&, std::chrono::steady_clock::time_point) {
   return true;
 }
 std::uint64_t device_vram_available(const GpuLane&) {

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <shared_mutex>
+#include <span>
 #include <vector>
 
 #include <proofline/devices/vram_sharing.hpp>
@@ -17,6 +19,40 @@ namespace {
 /// How long placing a key waits for keys in use to become idle when it may evict them: at registration,
 /// where keys in use hold the VRAM, give up soon (and take fewer tables).
 constexpr std::chrono::seconds kEvictionPatience{2};
+/// How long a key in use that is to give up MSM tables (or take more) waits for its jobs in flight, its new
+/// jobs waiting meanwhile, before it keeps what it has: a few jobs' GPU time at the largest sizes.
+constexpr std::chrono::seconds kDrainPatience{30};
+
+using RoutingGate = std::unique_lock<std::shared_timed_mutex>;
+
+/// Drops `key` from `lanes` so that it is uploaded again with `tables` MSM tables. A key that jobs use drains
+/// first: its new jobs wait at routing (the returned gate holds them until the caller has uploaded it again)
+/// while those in flight finish, until `deadline`. Returns the gate, or nullopt when the key is still in use
+/// then (it keeps its tables; where it was dropped already, its next job uploads it again with them).
+std::optional<RoutingGate> drop_for_new_tables(KeyState& key, std::span<devices::GpuLane* const> lanes,
+                                               unsigned tables, memory::Clock::time_point deadline) {
+  const unsigned held = key.msm_tables.load();
+  RoutingGate gate(key.routing, std::defer_lock);
+  const auto evict_everywhere = [&](memory::Clock::time_point until) {
+    bool evicted = true;
+    for (devices::GpuLane* lane : lanes)
+      evicted = devices::evict_device_key(*lane, key.gpu_key(), until) && evicted;
+    return evicted;
+  };
+  if (gate.try_lock_until(deadline)) {
+    key.msm_tables = tables;
+    if (evict_everywhere(memory::Clock::now())) return gate;
+    PL_LOG_INFO(
+        "key '{}' is in use: its new jobs wait while those in flight finish, then it is uploaded again with "
+        "MSM tables for {} of its queries",
+        key.name, tables);
+    if (evict_everywhere(deadline)) return gate;
+  }
+  key.msm_tables = held;
+  PL_LOG_WARN("key '{}' was still in use after {} s: it keeps MSM tables for {} of its queries", key.name,
+              kDrainPatience.count(), held);
+  return std::nullopt;
+}
 
 bool place_once(std::span<devices::GpuLane* const> lanes, const KeyState& key, bool evict_idle_keys,
                 std::string& why) {
@@ -121,20 +157,17 @@ bool place_beside_resident_keys(Core& core, KeyState& key, const std::string& wh
   std::vector<Sharer> sharers;
   const std::optional<unsigned> tables = plan_sharing(core, lanes, key, sharers);
   if (!tables) return false;
-  // The keys that give up tables leave VRAM first, and come back with fewer.
+  // The keys that give up tables leave VRAM first (those in use once their jobs in flight are done, their new
+  // jobs held until they are back), and come back with fewer.
   std::vector<Sharer*> rebuilt;
+  std::vector<RoutingGate> gates;
+  const auto deadline = memory::Clock::now() + kDrainPatience;
   for (Sharer& s : sharers) {
-    const unsigned held = s.key->msm_tables.load();
-    if (s.tables >= held) continue;
-    s.key->msm_tables = s.tables;
-    bool evicted = true;
-    for (devices::GpuLane* lane : s.lanes)
-      evicted = devices::evict_device_key(*lane, s.key->gpu_key()) && evicted;
-    if (evicted) {
-      rebuilt.push_back(&s);
-    } else {
-      s.key->msm_tables = held;  // a job uses it: it keeps its tables, the new key takes what is left
-    }
+    if (s.tables >= s.key->msm_tables.load()) continue;
+    std::optional<RoutingGate> gate = drop_for_new_tables(*s.key, s.lanes, s.tables, deadline);
+    if (!gate) continue;  // it keeps its tables; the new key takes what is left
+    rebuilt.push_back(&s);
+    gates.push_back(std::move(*gate));
   }
   key.msm_tables = *tables;
   const bool placed = place_in_vram(lanes, key, false, why);
@@ -178,11 +211,9 @@ void regrow_tables(Core& core, unsigned wanted) {
       while (tables > held && claim.bytes[tables] > room) --tables;
     }
     if (tables == held) continue;
-    bool evicted = true;
-    for (devices::GpuLane* lane : lanes)
-      evicted = devices::evict_device_key(*lane, key->gpu_key()) && evicted;
-    if (!evicted) continue;  // a job uses it where it is still resident: it keeps what it has
-    key->msm_tables = tables;
+    const std::optional<RoutingGate> gate =
+        drop_for_new_tables(*key, lanes, tables, memory::Clock::now() + kDrainPatience);
+    if (!gate) continue;
     std::string why;
     if (place_in_vram(lanes, *key, false, why))
       PL_LOG_INFO("remove_key: key '{}' takes MSM tables for {} of its queries in the VRAM freed (was {})",

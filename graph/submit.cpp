@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <shared_mutex>
 #include <string>
 #include <utility>
 
@@ -87,6 +88,7 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
       throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
     return {lane->index, {}};
   }
+  std::shared_lock routing(key.routing);  // not while the key gives up tables (graph/key_vram.cpp)
   const devices::GpuKey gpu_key = key.gpu_key();
   if (devices::GpuLane* lane = least_busy(core, [&](devices::GpuLane& l) {
         return placed(l) && devices::find_device_key(l, gpu_key).has_value();

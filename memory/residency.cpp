@@ -39,6 +39,7 @@ struct ResidencyCore {
   const ResidencyOptions options;
   mutable std::mutex mutex;
   std::condition_variable_any load_done;
+  std::condition_variable idle;  // an entry's last user let go
   std::unordered_map<std::string, std::shared_ptr<ResidentEntry>> entries;
   bool closed = false;  // the Residency is gone: idle entries are dropped at once
   ResidencyStats stats;
@@ -62,6 +63,7 @@ struct ResidencyCore {
       std::lock_guard lock(mutex);
       --entry.users;
       entry.last_used = Clock::now();
+      if (entry.users == 0) idle.notify_all();
       if (entry.users == 0 && closed) {
         const auto it = entries.find(entry.name);
         if (it != entries.end() && it->second.get() == &entry) {
@@ -314,14 +316,25 @@ std::uint64_t Residency::evict_idle(std::uint64_t wanted, Clock::duration min_id
 }
 
 bool Residency::evict(const std::string& name) {
+  return evict(name, Clock::now());
+}
+
+bool Residency::evict(const std::string& name, Clock::time_point deadline) {
   std::vector<std::shared_ptr<ResidentEntry>> victims;
   {
-    std::lock_guard lock(core_->mutex);
-    const auto it = core_->entries.find(name);
-    if (it == core_->entries.end() || it->second->state != ResidentEntry::State::ready ||
-        it->second->users != 0) {
-      return false;
-    }
+    std::unique_lock lock(core_->mutex);
+    const auto resident = [&] {
+      const auto it = core_->entries.find(name);
+      return it != core_->entries.end() && it->second->state == ResidentEntry::State::ready
+                 ? it
+                 : core_->entries.end();
+    };
+    core_->idle.wait_until(lock, deadline, [&] {
+      const auto it = resident();
+      return it == core_->entries.end() || it->second->users == 0;
+    });
+    const auto it = resident();
+    if (it == core_->entries.end() || it->second->users != 0) return false;
     ++core_->stats.evictions;
     core_->stats.bytes_evicted += it->second->charge.bytes();
     victims.push_back(std::move(it->second));

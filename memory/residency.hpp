@@ -98,6 +98,10 @@ class Residency {
   std::uint64_t evict_idle(std::uint64_t wanted, Clock::duration min_idle);
   /// Evicts `name` now if it is resident and idle; false otherwise.
   bool evict(const std::string& name);
+  /// Evicts `name` once it is idle, waiting up to `deadline` for its users to let go; false when it is not
+  /// resident or still in use then. New users may take it meanwhile: a caller that wants it to drain keeps
+  /// them away itself.
+  bool evict(const std::string& name, Clock::time_point deadline);
 
   ResidencyStats stats() const;
 

@@ -12,6 +12,7 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <shared_mutex>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -73,6 +74,10 @@ struct KeyState {
   /// registered after it needs the room (its SRS is then uploaded again with fewer). Read by jobs that upload
   /// the SRS again.
   std::atomic<unsigned> msm_tables{0};
+  /// Routing a job to a GPU (which takes the key's SRS there) holds it shared. A key that gives up MSM tables
+  /// while its jobs run holds it exclusively until it is uploaded again with fewer, so that new jobs wait
+  /// instead of keeping the old upload in use.
+  mutable std::shared_timed_mutex routing;
   /// Slot buffer sizes in bytes: a, b, c (domain) and z (variables), in the key's scalars.
   std::array<std::uint64_t, 4> slot_sizes{};
   /// The slot most of its jobs lease: z alone when the GPU evaluates (a quarter of a 2^n-row job's bytes),

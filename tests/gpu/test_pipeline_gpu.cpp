@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <mutex>
 #include <set>
@@ -25,6 +26,7 @@
 
 #include "support/pipeline_hooks.hpp"
 #include "support/temp_dir.hpp"
+#include "support/waits.hpp"
 
 using namespace proofline;
 using namespace proofline::graph;
@@ -302,27 +304,32 @@ TEST_CASE("pipeline/gpu/keys that do not fit VRAM together are evicted least rec
   CHECK(s.gpus[0].vram.high_water <= *config.vram_budget);
 }
 
+constexpr unsigned kAllTables = 5;
+
+/// A config for two keys of `c` whose SRS fit VRAM together with one and a half keys' MSM tables: evicting
+/// the first key would give the second all of its tables, and both keys' jobs would upload their SRS (and
+/// rebuild tables) again and again. `table_bytes`: one key's tables.
+TestConfig two_keys_share_tables(const GpuCircuit& c, std::uint64_t& table_bytes) {
+  TestConfig config = gpu_config();
+  config.device_slots = 2;  // as many under either budget
+  // One key with every table: what the slots, the key and its tables take.
+  Pipeline probe = make_pipeline(config);
+  probe.add_key(c.spec("probe"));
+  const GpuStats s = probe.stats().gpus[0];
+  REQUIRE(s.msm_tables == kAllTables);
+  table_bytes = s.msm_table_bytes;
+  const std::uint64_t key_bytes = s.keys.bytes_resident - table_bytes;  // SRS and constraint system
+  const std::uint64_t fixed = s.vram.used - s.keys.bytes_resident;
+  config.vram_budget = fixed + 2 * key_bytes + table_bytes + table_bytes / 2;
+  return config;
+}
+
 TEST_CASE(
     "pipeline/gpu/a second key shares VRAM with the first: MSM tables give way, neither key is uploaded "
     "again, and they come back when it goes") {
   const GpuCircuit& c = gpu_circuit(12);
-  constexpr unsigned kAllTables = 5;
-  TestConfig config = gpu_config();
-  config.device_slots = 2;  // as many under either budget
-  // One key with every table: what the slots, the key and its tables take.
-  std::uint64_t fixed = 0, key_bytes = 0, table_bytes = 0;
-  {
-    Pipeline probe = make_pipeline(config);
-    probe.add_key(c.spec("probe"));
-    const GpuStats s = probe.stats().gpus[0];
-    REQUIRE(s.msm_tables == kAllTables);
-    table_bytes = s.msm_table_bytes;
-    key_bytes = s.keys.bytes_resident - table_bytes;  // SRS and constraint system
-    fixed = s.vram.used - s.keys.bytes_resident;
-  }
-  // Room for both keys' SRS and one and a half keys' tables: evicting the first key would give the second
-  // all of its tables, and both keys' jobs would upload their SRS (and rebuild tables) again and again.
-  config.vram_budget = fixed + 2 * key_bytes + table_bytes + table_bytes / 2;
+  std::uint64_t table_bytes = 0;
+  const TestConfig config = two_keys_share_tables(c, table_bytes);
   Pipeline pipeline = make_pipeline(config);
   const KeyHandle ka = pipeline.add_key(c.spec("a"));
   REQUIRE(pipeline.stats().gpus[0].msm_tables == kAllTables);
@@ -365,6 +372,58 @@ TEST_CASE(
   CHECK(after.msm_tables == s.msm_tables);
   CHECK(after.msm_table_bytes == s.msm_table_bytes);
   CHECK(after.vram.high_water == s.vram.high_water);
+}
+
+TEST_CASE(
+    "pipeline/gpu/a key in use gives up MSM tables for a new key once its jobs in flight are done, its new "
+    "jobs waiting meanwhile") {
+  const GpuCircuit& c = gpu_circuit(12);
+  std::uint64_t table_bytes = 0;
+  const TestConfig config = two_keys_share_tables(c, table_bytes);
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle ka = pipeline.add_key(c.spec("a"));
+  REQUIRE(pipeline.stats().gpus[0].msm_tables == kAllTables);
+  // Jobs of a that wait in synthesis: routed, they hold a's SRS in VRAM while b is registered.
+  test_support::Gate synthesis;
+  std::vector<Submission> held;
+  for (std::uint64_t i = 0; i < 2; ++i) {
+    Job job = gpu_job(c, ka, 600 + i);
+    job.witness = WitnessCallback{[&c, &synthesis, seed = 600 + i](const WitnessTarget& t) {
+      synthesis.wait();
+      groth16::synthetic_witness_into(*c.cs, c.options, seed, t.z.unchecked());
+    }};
+    held.push_back(pipeline.submit(std::move(job)));
+  }
+  REQUIRE(test_support::eventually([&] { return synthesis.waiting() > 0; }));
+  auto adding = std::async(std::launch::async, [&] { return pipeline.add_key(c.spec("b")); });
+  CHECK(adding.wait_for(300ms) == std::future_status::timeout);  // a is still in use
+  // A job of a submitted now waits at routing (it would keep a's old upload in use), then proves with the
+  // new one.
+  auto late = std::async(std::launch::async, [&] { return pipeline.submit(gpu_job(c, ka, 610)); });
+  synthesis.open();
+  const KeyHandle kb = adding.get();
+  Submission late_job = late.get();
+  for (Submission* one : {&held[0], &held[1], &late_job}) {
+    const JobResult r = await(*one);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(verifies(c, r));
+  }
+  GpuStats s = pipeline.stats().gpus[0];
+  CHECK(s.keys.entries == 2);
+  CHECK(s.keys.loads == 3);          // a, b, and a again with fewer tables: b is resident, not streamed
+  CHECK(s.msm_tables > kAllTables);  // both keys keep tables
+  CHECK(s.msm_table_bytes <= table_bytes + table_bytes / 2);
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 4; ++i)
+    submitted.push_back(pipeline.submit(gpu_job(c, i % 2 ? kb : ka, 620 + i)));
+  for (auto& one : submitted) {
+    const JobResult r = await(one);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(verifies(c, r));
+  }
+  s = pipeline.stats().gpus[0];
+  CHECK(s.keys.loads == 3);
+  CHECK(s.vram.high_water <= *config.vram_budget);
 }
 
 TEST_CASE(
@@ -415,7 +474,6 @@ TEST_CASE(
 TEST_CASE(
     "pipeline/gpu/automatic device slots leave room for the first key's MSM tables before a third slot") {
   const GpuCircuit& c = gpu_circuit(12);
-  constexpr unsigned kAllTables = 5;  // H, A, B1, L and B2
   struct Seen {
     std::size_t slots = 0;
     unsigned tables = 0;

@@ -134,6 +134,31 @@ TEST_CASE("memory/residency/an entry in use is never evicted") {
   CHECK(budget.used() == 200 * KiB);
 }
 
+TEST_CASE("memory/residency/evict with a deadline waits for the entry's users to let go") {
+  Budget budget("host", 300 * KiB, no_retry);
+  Residency residency(budget, ResidencyOptions{.idle_timeout = 5min});
+  std::optional<ResidentHandle> a = residency.acquire("a", 100 * KiB, loader_of(100 * KiB));
+  // Still in use at the deadline: kept, after waiting for it.
+  const auto begin = Clock::now();
+  CHECK_FALSE(residency.evict("a", begin + 30ms));
+  CHECK(Clock::now() - begin >= 30ms);
+  CHECK(residency.contains("a"));
+  // Its user lets go while the eviction waits: evicted then, long before the deadline.
+  auto release = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(50ms);
+    a.reset();
+  });
+  CHECK(residency.evict("a", Clock::now() + 20s));
+  release.get();
+  CHECK_FALSE(residency.contains("a"));
+  CHECK(budget.used() == 0);
+  CHECK(residency.stats().evictions == 1);
+  // Nothing of that name: false at once.
+  const auto absent = Clock::now();
+  CHECK_FALSE(residency.evict("a", absent + 20s));
+  CHECK(Clock::now() - absent < 10s);
+}
+
 TEST_CASE("memory/residency/idle entries are evicted least recently used first, and only after the timeout") {
   Budget budget("host", 300 * KiB, no_retry);
   {
