@@ -5,6 +5,7 @@
 // placed on chosen GPUs stay there (BN254 keys: test_pipeline_gpu_bn254.cpp).
 #include <doctest/doctest.h>
 
+#include <array>
 #include <atomic>
 #include <filesystem>
 #include <future>
@@ -324,6 +325,31 @@ TestConfig two_keys_share_tables(const GpuCircuit& c, std::uint64_t& table_bytes
   return config;
 }
 
+/// After the second of `keys` (two keys of `c`) was registered beside the first: both resident with their
+/// tables shared (three uploads: the first key, the second, the first again with fewer tables), and jobs of
+/// both in turn prove and verify without uploading either again.
+void check_keys_share_tables(Pipeline& pipeline, const GpuCircuit& c, std::array<KeyHandle, 2> keys,
+                             std::uint64_t table_bytes, std::uint64_t vram_budget, std::uint64_t seed) {
+  GpuStats s = pipeline.stats().gpus[0];
+  CHECK(s.keys.entries == 2);
+  CHECK(s.keys.loads == 3);
+  CHECK(s.msm_tables > kAllTables);  // more than one key's worth, shared
+  CHECK(s.msm_tables < 2 * kAllTables);
+  CHECK(s.msm_table_bytes <= table_bytes + table_bytes / 2);
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 6; ++i)
+    submitted.push_back(pipeline.submit(gpu_job(c, keys[i % 2], seed + i)));
+  for (auto& one : submitted) {
+    const JobResult r = await(one);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(verifies(c, r));
+  }
+  s = pipeline.stats().gpus[0];
+  CHECK(s.keys.loads == 3);  // jobs of both keys found them resident
+  CHECK(s.keys.entries == 2);
+  CHECK(s.vram.high_water <= vram_budget);
+}
+
 TEST_CASE(
     "pipeline/gpu/a second key shares VRAM with the first: MSM tables give way, neither key is uploaded "
     "again, and they come back when it goes") {
@@ -334,27 +360,10 @@ TEST_CASE(
   const KeyHandle ka = pipeline.add_key(c.spec("a"));
   REQUIRE(pipeline.stats().gpus[0].msm_tables == kAllTables);
   const KeyHandle kb = pipeline.add_key(c.spec("b"));
-  GpuStats s = pipeline.stats().gpus[0];
-  CHECK(s.keys.entries == 2);
-  CHECK(s.keys.loads == 3);          // a, b, and a again with fewer tables
-  CHECK(s.msm_tables > kAllTables);  // more than one key's worth, shared
-  CHECK(s.msm_tables < 2 * kAllTables);
-  CHECK(s.msm_table_bytes <= table_bytes + table_bytes / 2);
-  std::vector<Submission> submitted;
-  for (std::uint64_t i = 0; i < 6; ++i)
-    submitted.push_back(pipeline.submit(gpu_job(c, i % 2 ? kb : ka, 500 + i)));
-  for (auto& one : submitted) {
-    const JobResult r = await(one);
-    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
-    CHECK(verifies(c, r));
-  }
-  s = pipeline.stats().gpus[0];
-  CHECK(s.keys.loads == 3);  // jobs of both keys found them resident
-  CHECK(s.keys.entries == 2);
-  CHECK(s.vram.high_water <= *config.vram_budget);
+  check_keys_share_tables(pipeline, c, {ka, kb}, table_bytes, *config.vram_budget, 500);
   // b goes: a takes its tables back.
   pipeline.remove_key(kb);
-  s = pipeline.stats().gpus[0];
+  GpuStats s = pipeline.stats().gpus[0];
   CHECK(s.keys.entries == 1);
   CHECK(s.keys.loads == 4);
   CHECK(s.msm_tables == kAllTables);
@@ -408,22 +417,8 @@ TEST_CASE(
     REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
     CHECK(verifies(c, r));
   }
-  GpuStats s = pipeline.stats().gpus[0];
-  CHECK(s.keys.entries == 2);
-  CHECK(s.keys.loads == 3);          // a, b, and a again with fewer tables: b is resident, not streamed
-  CHECK(s.msm_tables > kAllTables);  // both keys keep tables
-  CHECK(s.msm_table_bytes <= table_bytes + table_bytes / 2);
-  std::vector<Submission> submitted;
-  for (std::uint64_t i = 0; i < 4; ++i)
-    submitted.push_back(pipeline.submit(gpu_job(c, i % 2 ? kb : ka, 620 + i)));
-  for (auto& one : submitted) {
-    const JobResult r = await(one);
-    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
-    CHECK(verifies(c, r));
-  }
-  s = pipeline.stats().gpus[0];
-  CHECK(s.keys.loads == 3);
-  CHECK(s.vram.high_water <= *config.vram_budget);
+  // b is resident beside a (not streamed), and neither is uploaded again for the jobs that follow.
+  check_keys_share_tables(pipeline, c, {ka, kb}, table_bytes, *config.vram_budget, 620);
 }
 
 TEST_CASE(
