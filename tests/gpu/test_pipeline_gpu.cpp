@@ -325,6 +325,15 @@ TestConfig two_keys_share_tables(const GpuCircuit& c, std::uint64_t& table_bytes
   return config;
 }
 
+/// A pipeline under two_keys_share_tables's budget with its first key, "a", registered (every table).
+struct TwoKeys {
+  const GpuCircuit& c = gpu_circuit(12);
+  std::uint64_t table_bytes = 0;
+  TestConfig config = two_keys_share_tables(c, table_bytes);
+  Pipeline pipeline = make_pipeline(config);
+  KeyHandle a = pipeline.add_key(c.spec("a"));
+};
+
 /// After the second of `keys` (two keys of `c`) was registered beside the first: both resident with their
 /// tables shared (three uploads: the first key, the second, the first again with fewer tables), and jobs of
 /// both in turn prove and verify without uploading either again.
@@ -353,11 +362,8 @@ void check_keys_share_tables(Pipeline& pipeline, const GpuCircuit& c, std::array
 TEST_CASE(
     "pipeline/gpu/a second key shares VRAM with the first: MSM tables give way, neither key is uploaded "
     "again, and they come back when it goes") {
-  const GpuCircuit& c = gpu_circuit(12);
-  std::uint64_t table_bytes = 0;
-  const TestConfig config = two_keys_share_tables(c, table_bytes);
-  Pipeline pipeline = make_pipeline(config);
-  const KeyHandle ka = pipeline.add_key(c.spec("a"));
+  TwoKeys two;
+  auto& [c, table_bytes, config, pipeline, ka] = two;
   REQUIRE(pipeline.stats().gpus[0].msm_tables == kAllTables);
   const KeyHandle kb = pipeline.add_key(c.spec("b"));
   check_keys_share_tables(pipeline, c, {ka, kb}, table_bytes, *config.vram_budget, 500);
@@ -386,11 +392,8 @@ TEST_CASE(
 TEST_CASE(
     "pipeline/gpu/a key in use gives up MSM tables for a new key once its jobs in flight are done, its new "
     "jobs waiting meanwhile") {
-  const GpuCircuit& c = gpu_circuit(12);
-  std::uint64_t table_bytes = 0;
-  const TestConfig config = two_keys_share_tables(c, table_bytes);
-  Pipeline pipeline = make_pipeline(config);
-  const KeyHandle ka = pipeline.add_key(c.spec("a"));
+  TwoKeys two;
+  auto& [c, table_bytes, config, pipeline, ka] = two;
   REQUIRE(pipeline.stats().gpus[0].msm_tables == kAllTables);
   // Jobs of a that wait in synthesis: routed, they hold a's SRS in VRAM while b is registered.
   test_support::Gate synthesis;
