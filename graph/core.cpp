@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include <proofline/cuda/device.hpp>
@@ -12,6 +13,7 @@
 #include <proofline/memory/host_memory.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/logging.hpp>
+#include <proofline/util/scope_guard.hpp>
 #include <proofline/util/size.hpp>
 
 namespace proofline::graph::detail {
@@ -260,6 +262,8 @@ void Core::deliver_now(const std::shared_ptr<JobState>& job) noexcept {
     if (r.error && r.error->code == Errc::cancelled) cancelled.fetch_add(1, std::memory_order_relaxed);
     if (r.error && r.error->code == Errc::timeout) timed_out.fetch_add(1, std::memory_order_relaxed);
   }
+  ScopeGuard leave_callback(
+      [outer = std::exchange(in_result_callback, true)] { in_result_callback = outer; });
   // A callback that throws must not take the delivery of the future (or the graph) with it.
   try {
     if (job->on_result) job->on_result(r);

@@ -49,7 +49,10 @@ class Pipeline {
 
   /// Registers a key and makes it resident before any of its jobs is admitted: its bytes are charged to the
   /// host budget (evicting idle pool buffers first) and, on the CUDA backend, its SRS is uploaded to the GPUs
-  /// whose VRAM budget holds it (least recently used keys evicted). A key that no GPU's VRAM holds (or every
+  /// whose VRAM budget holds it, beside the keys resident there: their MSM tables give way first (a key whose
+  /// jobs are running lets those finish, at most 30 s, its new submits waiting, before it is uploaded again
+  /// with fewer), and only keys whose SRS cannot stay together are evicted, least recently used first. A key
+  /// that no GPU's VRAM holds (or every
   /// key, with Config::srs = host) is streamed instead: its points stay in host memory - used where they are
   /// when already page-locked, else copied once into a pinned buffer charged to the host budget - and its
   /// MSMs upload them in batches. May block for that. Throws Error(invalid_argument) for an inconsistent key,
@@ -65,8 +68,9 @@ class Pipeline {
   void remove_key(KeyHandle key);
 
   /// Accepts a job, waiting while the queue holds Config::queue_capacity jobs. May block to bring the key's
-  /// SRS back into VRAM after an eviction. Throws Error(invalid_argument) for an unknown key or a witness
-  /// source the key cannot serve, Error(cancelled) after shutdown.
+  /// SRS back into VRAM after an eviction, or while add_key or remove_key uploads the key again with other
+  /// MSM tables (not when called from a result callback). Throws Error(invalid_argument) for an unknown key
+  /// or a witness source the key cannot serve, Error(cancelled) after shutdown.
   Submission submit(Job job);
   /// Like submit, but returns nullopt at once when the queue is full.
   std::optional<Submission> try_submit(Job job);

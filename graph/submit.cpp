@@ -88,7 +88,10 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
       throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
     return {lane->index, {}};
   }
-  std::shared_lock routing(key.routing);  // not while the key gives up tables (graph/key_vram.cpp)
+  // Not while the key gives up MSM tables (graph/key_vram.cpp), except from a result callback: there the
+  // job holds the key's SRS, which at worst keeps the key from draining until its patience ends.
+  std::shared_lock routing(key.routing, std::defer_lock);
+  if (!detail::in_result_callback) routing.lock();
   const devices::GpuKey gpu_key = key.gpu_key();
   if (devices::GpuLane* lane = least_busy(core, [&](devices::GpuLane& l) {
         return placed(l) && devices::find_device_key(l, gpu_key).has_value();

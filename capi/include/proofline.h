@@ -266,7 +266,9 @@ typedef struct pl_key_options {
 
 /** Loads and registers a snarkjs Groth16 key (.zkey of curve bls12381 or bn128, as its header says; see
  * pl_key_curve) with `pipeline`; options may be NULL.
- * Blocks while the key is read, checked and made resident. The caller owns *out (pl_key_release). Errors:
+ * Blocks while the key is read, checked and made resident (on a GPU where other keys' MSM tables must give
+ * way, also while their jobs in flight finish: at most 30 s, their new submits waiting meanwhile). The caller
+ * owns *out (pl_key_release). Errors:
  * PL_ERR_BAD_INPUT naming the file and the problem, PL_ERR_IO, PL_ERR_OUT_OF_BUDGET, PL_ERR_INVALID_ARGUMENT
  * (a name already registered). */
 PL_API pl_status pl_key_add_zkey_file(pl_pipeline* pipeline, const char* path, const pl_key_options* options,

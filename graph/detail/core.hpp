@@ -30,6 +30,11 @@
 
 namespace proofline::graph::detail {
 
+/// True on a thread while it runs a job's result callbacks (Core::deliver_now). A submit from there does not
+/// wait for a key that is giving up MSM tables (KeyState::routing): it would hold a pipeline thread that the
+/// key's jobs in flight may need to finish.
+inline thread_local bool in_result_callback = false;
+
 using SteadyClock = std::chrono::steady_clock;
 using nodes::JobState;
 using nodes::KeyState;
