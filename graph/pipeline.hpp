@@ -52,10 +52,9 @@ class Pipeline {
   /// whose VRAM budget holds it, beside the keys resident there: their MSM tables give way first (a key whose
   /// jobs are running lets those finish, at most 30 s, its new submits waiting, before it is uploaded again
   /// with fewer), and only keys whose SRS cannot stay together are evicted, least recently used first. A key
-  /// that no GPU's VRAM holds (or every
-  /// key, with Config::srs = host) is streamed instead: its points stay in host memory - used where they are
-  /// when already page-locked, else copied once into a pinned buffer charged to the host budget - and its
-  /// MSMs upload them in batches. May block for that. Throws Error(invalid_argument) for an inconsistent key,
+  /// that no GPU's VRAM holds (or every key, with Config::srs = host) is streamed instead: its points stay in
+  /// host memory - used where they are when already page-locked, else copied once into a pinned buffer
+  /// charged to the host budget - and its MSMs upload them in batches. May block for that. Throws Error(invalid_argument) for an inconsistent key,
   /// Error(out_of_budget) when the host budget cannot hold the key and one pinned slot of its jobs, or when
   /// Config::srs = vram and no GPU holds the SRS (a clear error at start, not a hang later).
   KeyHandle add_key(KeySpec spec);
