@@ -54,9 +54,10 @@ class Pipeline {
   /// with fewer), and only keys whose SRS cannot stay together are evicted, least recently used first. A key
   /// that no GPU's VRAM holds (or every key, with Config::srs = host) is streamed instead: its points stay in
   /// host memory - used where they are when already page-locked, else copied once into a pinned buffer
-  /// charged to the host budget - and its MSMs upload them in batches. May block for that. Throws Error(invalid_argument) for an inconsistent key,
-  /// Error(out_of_budget) when the host budget cannot hold the key and one pinned slot of its jobs, or when
-  /// Config::srs = vram and no GPU holds the SRS (a clear error at start, not a hang later).
+  /// charged to the host budget - and its MSMs upload them in batches. May block for that. Throws
+  /// Error(invalid_argument) for an inconsistent key, Error(out_of_budget) when the host budget cannot hold
+  /// the key and one pinned slot of its jobs, or when Config::srs = vram and no GPU holds the SRS (a clear
+  /// error at start, not a hang later).
   KeyHandle add_key(KeySpec spec);
   /// A BN254 (bn128) key, as above, on either backend. One pipeline holds keys of both curves and proves
   /// their jobs side by side (on the GPUs, with each curve's kernels and one set of device slots: both
