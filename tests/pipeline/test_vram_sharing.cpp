@@ -1,12 +1,18 @@
 // How keys resident on one GPU share its VRAM (devices/vram_sharing.hpp): tables give way, the largest
-// first and the key being registered first on ties, and never more than needed.
+// first and the key being registered first on ties, and never more than needed; and what a key's points are
+// charged there (devices/gpu_lane.hpp).
 #include <doctest/doctest.h>
 
 #include <numeric>
 #include <random>
 #include <vector>
 
+#include <proofline/devices/gpu_lane.hpp>
 #include <proofline/devices/vram_sharing.hpp>
+#include <proofline/groth16/constraint_system.hpp>
+#include <proofline/groth16/proving_key.hpp>
+
+#include "support/synthetic_keys.hpp"
 
 using namespace proofline;
 using devices::KeyVramClaim;
@@ -103,4 +109,18 @@ TEST_CASE("devices/vram sharing: on random keys the plan fits, and no table it g
     if (room >= all) CHECK(*plan == held);
     if (bases > 0) CHECK_FALSE(share_vram_tables(claims, bases - 1));
   }
+}
+
+TEST_CASE("devices/key bytes: L's points on a GPU are charged with their padding to z's indices") {
+  const auto keys = test_support::make_synthetic_keys(8, 5, 6);
+  const groth16::ProvingKey& pk = *keys->pk;
+  // L covers the private variables; on a GPU it is indexed like z, the public prefix (z[0] = 1 included) at
+  // infinity, so that it shares the witness MSMs' sorted scalars.
+  CHECK(devices::l_query_padding(pk) == pk.num_public + 1);
+  CHECK(pk.l_query.size() + devices::l_query_padding(pk) == pk.num_variables);
+  devices::GpuKey key{"key 1", "k", devices::AnyProvingKey(&pk), std::nullopt, 0};
+  const std::uint64_t padding_bytes = (pk.num_public + 1) * sizeof(G1Affine);
+  CHECK(devices::device_key_bytes(key) == pk.query_bytes() + padding_bytes);
+  key.cs = devices::AnyConstraintSystem(keys->cs.get());
+  CHECK(devices::device_key_bytes(key) == pk.query_bytes() + padding_bytes + keys->cs->size_bytes());
 }
