@@ -7,7 +7,6 @@
 #include <variant>
 
 #include <proofline/circom/witness_generator.hpp>
-#include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/devices/subgroup_tester.hpp>
 #include <proofline/graph/observe.hpp>
 #include <proofline/graph/pipeline.hpp>
@@ -39,7 +38,6 @@ struct Plan {
   CurveId curve = CurveId::bls12_381;
   std::string key_name;
   std::uint64_t num_variables = 0;
-  unsigned log_domain_size = 0;
   std::shared_ptr<const circom::WitnessGenerator> generator;
   std::vector<std::size_t> runnable;  ///< indices into CircomBatch::jobs, in order
   std::vector<Failure> refused;
@@ -57,7 +55,6 @@ Plan read_key(const CircomBatch& b) {
         plan.curve = Curve::id;
         plan.key_name = key.name;
         plan.num_variables = key.pk->num_variables;
-        plan.log_domain_size = key.pk->log_domain_size;
       },
       plan.key);
   return plan;
@@ -86,7 +83,7 @@ std::string precheck(const CircomJobSpec& job, const Plan& plan, bool deep) {
   return {};
 }
 
-Plan plan_batch(CircomBatch& b, graph::Config& config) {
+Plan plan_batch(CircomBatch& b) {
   Plan p = setup_step([&] {
     Plan plan = read_key(b);
     if (b.circuit) {
@@ -107,10 +104,6 @@ Plan plan_batch(CircomBatch& b, graph::Config& config) {
     else
       p.refused.push_back({b.jobs[i].label, std::move(why)});
   }
-  // The GPU NTT starts at 2^10 rows: smaller circuits, of either curve, go to the CPU unless the GPU was
-  // asked for (which then refuses them, naming why).
-  if (config.backend == graph::Backend::automatic && p.log_domain_size < cuda::NttEngine::min_log_n)
-    config.backend = graph::Backend::cpu;
   return p;
 }
 
@@ -182,7 +175,7 @@ int run_circom_batch(const CircomBatch& batch) {
   CircomBatch b = batch;  // its jobs may be made once the key is read
   log::set_level(b.log_level);
   graph::Config config = b.config;
-  const Plan p = plan_batch(b, config);
+  const Plan p = plan_batch(b);
   ResultCollector results;  // before the pipeline, which reports into it until it is destroyed
   results.attach(config, proof_writer(b, p));
   std::optional<graph::Pipeline> prover;

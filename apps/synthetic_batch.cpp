@@ -233,9 +233,6 @@ Registered start_pipeline(const BatchOptions& o, const Run& run, const graph::Co
                           Setups<Curve>& setups, std::optional<graph::Pipeline>& prover) {
   return setup_step([&] {
     prover.emplace(graph::testing::make_pipeline(config, fault_hooks(o)));
-    if (prover->backend() == graph::Backend::cuda && o.log2 < 10)
-      throw OptionError("--synthetic " + std::to_string(o.log2) +
-                        ": the GPU NTT needs at least 2^10 rows (or use --backend cpu)");
     check_fault_stage(o, prover->backend());
     Registered registered;
     for (unsigned k = 0; k < o.keys; ++k) registered.gpus.push_back(placement(o, *prover, k));

@@ -28,6 +28,8 @@ struct BasicNttEngine<F>::Impl {
   std::vector<DeviceBuffer<F>> buffers;
   std::size_t bytes = 0;
   std::array<std::array<detail::SizeTableView<F>, BasicNttEngine::max_log_n + 1>, 2> views{};
+  /// The one-block H's tables for domains of 2^1 .. 2^9 rows (vectors left null), per convention.
+  std::array<std::array<detail::SmallHArgs<F>, detail::kSmallHMaxLogN + 1>, 2> small_h{};
 
   const F* upload(const std::vector<F>& host) {
     if (host.empty()) return nullptr;
@@ -105,6 +107,17 @@ BasicNttEngine<F>::BasicNttEngine(int device, NttEngineOptions options) : impl_(
     const F* root_hi[2] = {impl_->upload(roots.hi[0]), impl_->upload(roots.hi[1])};
     const F* root_lo[2] = {impl_->upload(roots.lo[0]), impl_->upload(roots.lo[1])};
     const F* full_coset_lo[2] = {};  // generator7's g = 7 is the same for every size: one copy of 2^14 powers
+    for (int log_n = 1; log_n < min_log_n; ++log_n) {
+      const detail::HostSmallHTables<F> host =
+          detail::build_small_h_tables(Domain::make(static_cast<unsigned>(log_n), convention));
+      detail::SmallHArgs<F>& s = impl_->small_h[static_cast<std::size_t>(c)][static_cast<std::size_t>(log_n)];
+      s.log_n = static_cast<std::uint8_t>(log_n);
+      s.generator7 = convention == HConvention::generator7;
+      s.roots[0] = impl_->upload(host.roots[0]);
+      s.roots[1] = impl_->upload(host.roots[1]);
+      s.up = impl_->upload(host.up);
+      s.down = impl_->upload(host.down);
+    }
     for (int log_n = min_log_n; log_n <= options.max_log_n; ++log_n) {
       const Domain domain = Domain::make(static_cast<unsigned>(log_n), convention);
       const detail::HostSizeTables<F> host = detail::build_size_tables(domain);
@@ -166,6 +179,16 @@ template <class F>
 void BasicNttEngine<F>::enqueue_h(Fr* a, Fr* b, Fr* c, const Domain& domain, CUstream_st* stream) const {
   if (a == nullptr || b == nullptr || c == nullptr) throw Error(Errc::invalid_argument, "GPU H: null vector");
   if (a == b || a == c || b == c) throw Error(Errc::invalid_argument, "GPU H: a, b and c must be distinct");
+  if (domain.log_size() < static_cast<unsigned>(min_log_n)) {
+    const DeviceGuard guard(impl_->device);
+    detail::SmallHArgs<F> args =
+        impl_->small_h[domain.convention() == HConvention::generator7 ? 0 : 1][domain.log_size()];
+    args.vectors[0] = a;
+    args.vectors[1] = b;
+    args.vectors[2] = c;
+    detail::launch_small_h(args, stream);
+    return;
+  }
   const detail::SizeTableView<F>& view = impl_->view(domain);
   impl_->run(detail::plan_h(view, domain.convention(), a, b, c, impl_->options.tile_log), stream);
 }

@@ -3,7 +3,8 @@
 // Semantics are those of the CPU reference (cpu/ntt.hpp, cpu/h_poly.hpp) for the same Domain,
 // bit for bit. One engine per scalar field: BasicNttEngine<Fr> (NttEngine, BLS12-381: both HConventions)
 // and BasicNttEngine<bn254::Fr> (BN254: snarkjs's convention, the only one its domains have); the kernels
-// are the same source instantiated for each. Sizes 2^10 .. 2^27. Every enqueue_* call only launches kernels
+// are the same source instantiated for each. Sizes 2^10 .. 2^27 (H from 2^1, the smaller domains in one
+// thread block). Every enqueue_* call only launches kernels
 // on `stream` (no allocation, no synchronisation, no host callback); the data must stay valid until the
 // stream has run them. Calls on different streams may run concurrently: the engine's tables are read-only
 // after construction.
@@ -82,8 +83,8 @@ class BasicNttEngine {
   /// cpu::compute_h: on completion `a` holds the H scalars in natural order (generator7: the coefficients of
   /// (A·B − C)/Z; snarkjs: A·B − C on the odd coset; 6 NTTs either way, c is not evaluated on the coset in
   /// generator7's); b and c hold intermediates. The vectors transformed together go through each launch
-  /// together, and the pointwise steps and all scalings are fused into the NTT passes. a, b and c must not
-  /// overlap.
+  /// together, and the pointwise steps and all scalings are fused into the NTT passes. Domains of 2^1 .. 2^9
+  /// rows (small circuits) take one thread block and no pass tables. a, b and c must not overlap.
   void enqueue_h(Fr* a, Fr* b, Fr* c, const Domain& domain, CUstream_st* stream) const;
 
  private:

@@ -9,7 +9,6 @@
 #include <variant>
 #include <vector>
 
-#include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/devices/host_srs.hpp>
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
@@ -119,13 +118,7 @@ std::vector<int> placement_lanes(Core& core, const std::vector<int>& devices, co
 /// CUDA backend: the device slots (sized by the first key), the NTT tables of the key's curve and the check
 /// that this key fits the slots.
 template <class Curve>
-void prepare_gpus(Core& core, const KeyState& key, const groth16::BasicProvingKey<Curve>& pk,
-                  const std::string& what) {
-  if (pk.log_domain_size < cuda::NttEngine::min_log_n)
-    throw Error(Errc::invalid_argument, what + ": the GPU NTT needs domains of at least 2^" +
-                                            std::to_string(cuda::NttEngine::min_log_n) +
-                                            " rows, the key has 2^" + std::to_string(pk.log_domain_size) +
-                                            " (use the CPU backend)");
+void prepare_gpus(Core& core, const KeyState& key, const groth16::BasicProvingKey<Curve>& pk) {
   if (!core.device_slots_ready) {
     const unsigned log_n = std::max(core.config.max_log_n, pk.log_domain_size);
     const std::uint64_t z_cap = std::max<std::uint64_t>(std::uint64_t{1} << log_n, pk.num_variables);
@@ -277,7 +270,7 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
                        core.config.srs != SrsPlacement::host;
   // Before prepare_gpus: the first key's automatic device slots leave room for its tables too.
   key->msm_tables = wanted_tables(core);
-  if (core.backend == Backend::cuda) prepare_gpus(core, *key, *spec.pk, what);
+  if (core.backend == Backend::cuda) prepare_gpus(core, *key, *spec.pk);
 
   // The PCE and the host SRS are charged to the host budget for as long as the key is registered: the load
   // trims idle pool buffers first (the pool is the budget's first evictor), and the token count follows.

@@ -156,8 +156,10 @@ void stringify_into(std::string& out, const json::Value& value, int level) {
       return;
     case json::Value::Type::array: {
       const auto& items = value.as_array();
-      if (items.empty()) {
-        out += "[]";
+      if (items.empty()) {  // as snarkjs's JSON writer (bfj) puts it, not JSON.stringify's "[]"
+        out += '[';
+        newline(level);
+        out += ']';
         return;
       }
       out += '[';

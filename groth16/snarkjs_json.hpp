@@ -78,7 +78,8 @@ typename CurvePairing<Curve>::Gt snarkjs_fp12_from_json(const json::Value& value
 
 // ---- text and files -------------------------------------------------------------------------------------
 
-/// JSON.stringify(value, null, 1): what snarkjs writes (no trailing newline).
+/// What snarkjs writes (no trailing newline): JSON.stringify(value, null, 1), except that an empty array is
+/// "[", a newline and "]" (public.json of a circuit without public signals, written by snarkjs's bfj).
 std::string snarkjs_stringify(const json::Value& value);
 
 /// The text of a JSON file (at most 64 MiB) parsed; Error(bad_input, "<path>: ...") when it is missing,

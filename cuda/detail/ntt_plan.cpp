@@ -295,6 +295,18 @@ HostSizeTables<F> build_size_tables(const BasicDomain<F>& domain, std::span<cons
 }
 
 template <class F>
+HostSmallHTables<F> build_small_h_tables(const BasicDomain<F>& domain) {
+  HostSmallHTables<F> t;
+  const std::size_t n = domain.size();
+  t.roots[0] = powers(F::one(), domain.omega(), n / 2);
+  t.roots[1] = powers(F::one(), domain.omega_inv(), n / 2);
+  t.up = powers(domain.size_inv(), domain.shift(), n);
+  if (domain.convention() == HConvention::generator7)
+    t.down = powers(domain.size_inv() * domain.vanishing_on_coset_inv(), domain.shift_inv(), n);
+  return t;
+}
+
+template <class F>
 std::vector<PassArgs<F>> plan_transform(const SizeTableView<F>& tables, std::span<F* const> data,
                                         NttDirection direction, bool dif, const Scale<F>& first_in,
                                         const Scale<F>& last_out, int tile_bits) {
@@ -455,6 +467,7 @@ std::vector<Launch<F>> plan_h(const SizeTableView<F>& tables, HConvention conven
 template HostRootTables<Fr> build_root_tables<Fr>(HConvention);
 template std::vector<Fr> build_top_diagonal(const HostRootTables<Fr>&, std::span<const int>, int);
 template HostSizeTables<Fr> build_size_tables(const BasicDomain<Fr>&, std::span<const int>);
+template HostSmallHTables<Fr> build_small_h_tables(const BasicDomain<Fr>&);
 template std::vector<PassArgs<Fr>> plan_transform(const SizeTableView<Fr>&, std::span<Fr* const>,
                                                   NttDirection, bool, const Scale<Fr>&, const Scale<Fr>&,
                                                   int);
@@ -467,6 +480,7 @@ template HostRootTables<bn254::Fr> build_root_tables<bn254::Fr>(HConvention);
 template std::vector<bn254::Fr> build_top_diagonal(const HostRootTables<bn254::Fr>&, std::span<const int>,
                                                    int);
 template HostSizeTables<bn254::Fr> build_size_tables(const BasicDomain<bn254::Fr>&, std::span<const int>);
+template HostSmallHTables<bn254::Fr> build_small_h_tables(const BasicDomain<bn254::Fr>&);
 template std::vector<PassArgs<bn254::Fr>> plan_transform(const SizeTableView<bn254::Fr>&,
                                                          std::span<bn254::Fr* const>, NttDirection, bool,
                                                          const Scale<bn254::Fr>&, const Scale<bn254::Fr>&,

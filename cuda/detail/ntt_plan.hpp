@@ -53,6 +53,18 @@ std::vector<F> build_top_diagonal(const HostRootTables<F>& roots, std::span<cons
 template <class F>
 HostSizeTables<F> build_size_tables(const BasicDomain<F>& domain, std::span<const int> split = {});
 
+/// The tables of the one-block H of domains below the four-step transform's (2^1 .. 2^9 rows, see
+/// ntt_small_h.hpp), on the host.
+template <class F>
+struct HostSmallHTables {
+  std::vector<F> roots[2];  ///< w_n^e for e < n/2: [0] forward, [1] inverse
+  std::vector<F> up;        ///< g^j / n
+  std::vector<F> down;      ///< generator7: g^-j / (n·Z(g)); empty in snarkjs's convention
+};
+
+template <class F>
+HostSmallHTables<F> build_small_h_tables(const BasicDomain<F>& domain);
+
 /// Pointers to one (convention, size)'s tables wherever they live (device memory for the engine).
 template <class F>
 struct SizeTableView {

@@ -46,16 +46,19 @@ struct SnarkjsBn {
   }
 };
 
+/// One of snarkjs's bn128 fixtures (`folder` under the fixtures, "bn128/chain_1024" or "bn128/chain_16").
+inline SnarkjsBn load_snarkjs_bn(const char* folder) {
+  const auto file = [folder](const char* name) { return snarkjs_test::fixture(folder, name); };
+  auto any = groth16::load_any_snarkjs_key(file("circuit_final.zkey"));
+  REQUIRE(std::holds_alternative<groth16::BasicSnarkjsKey<Bn254>>(any));
+  return SnarkjsBn{
+      std::get<groth16::BasicSnarkjsKey<Bn254>>(std::move(any)),
+      groth16::prepare(groth16::read_snarkjs_verifying_key<Bn254>(file("verification_key.json"))),
+      file("witness.wtns")};
+}
+
 inline const SnarkjsBn& snarkjs_bn() {
-  static const SnarkjsBn fixture = [] {
-    const auto file = [](const char* name) { return snarkjs_test::fixture("bn128/chain_1024", name); };
-    auto any = groth16::load_any_snarkjs_key(file("circuit_final.zkey"));
-    REQUIRE(std::holds_alternative<groth16::BasicSnarkjsKey<Bn254>>(any));
-    return SnarkjsBn{
-        std::get<groth16::BasicSnarkjsKey<Bn254>>(std::move(any)),
-        groth16::prepare(groth16::read_snarkjs_verifying_key<Bn254>(file("verification_key.json"))),
-        file("witness.wtns")};
-  }();
+  static const SnarkjsBn fixture = load_snarkjs_bn("bn128/chain_1024");
   return fixture;
 }
 

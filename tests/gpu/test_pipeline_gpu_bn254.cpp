@@ -4,7 +4,8 @@
 // streamed from host memory. Every proof is checked by its own curve's pairing, and a changed public input
 // must not verify. The keys are synthetic circuits of both curves (BN254's in snarkjs's H convention, as
 // circom users' keys are) and the bn128 fixture made by snarkjs itself, proved from its .wtns and checked
-// with snarkjs's verifying key.
+// with snarkjs's verifying key. Keys below the NTT passes' smallest domain (2^2 to 2^9 rows, snarkjs's small
+// chain among them) prove on the GPU like the others.
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -101,11 +102,48 @@ TEST_CASE("pipeline/gpu/bn254/BN254 and BLS12-381 keys stream their SRS from hos
   CHECK(batches > 2 * 4 * 5);
 }
 
-TEST_CASE("pipeline/gpu/bn254/a BN254 key below the GPU NTT's smallest domain is refused naming the sizes") {
-  Pipeline pipeline = make_pipeline(gpu_config(Mode::pinned));
-  const auto small = test_support::make_synthetic_keys<Bn254>(6, 516, 517);
-  CHECK_THROWS_WITH_AS(pipeline.add_key(small->spec("bn-6")),
-                       doctest::Contains("the GPU NTT needs domains of at least 2^10 rows, the key has 2^6"),
-                       Error);
-  pipeline.shutdown();
+TEST_CASE("pipeline/gpu/bn254/keys of 2^2 to 2^9 rows prove on the GPU in both curves and conventions") {
+  // Below the NTT passes' smallest size H takes one thread block; the rest of the job is the usual one.
+  using test_support::make_synthetic_keys;
+  const auto bn2 = make_synthetic_keys<Bn254>(2, 516, 517);
+  const auto bn9 = make_synthetic_keys<Bn254>(9, 518, 519);
+  const auto bls3 = make_synthetic_keys<Bls12_381>(3, 520, 521);  // generator 7
+  const auto bls6 = make_synthetic_keys<Bls12_381>(6, 522, 523, HConvention::snarkjs);
+  const SnarkjsBn chain16 = load_snarkjs_bn("bn128/chain_16");  // snarkjs's own key and witness
+  REQUIRE(chain16.key.pk->log_domain_size < 10);
+  for (const bool gpu_evaluate : {true, false})
+    for (const Mode mode : {Mode::pinned, Mode::baseline}) {
+      if (!gpu_evaluate && mode == Mode::baseline) continue;
+      CAPTURE(gpu_evaluate);
+      CAPTURE(to_string(mode));
+      Pipeline pipeline = make_pipeline(gpu_config(mode, gpu_evaluate));
+      REQUIRE(pipeline.backend() == Backend::cuda);
+      const KeyHandle k_bn2 = pipeline.add_key(bn2->spec("bn-2"));
+      const KeyHandle k_bn9 = pipeline.add_key(bn9->spec("bn-9"));
+      const KeyHandle k_bls3 = pipeline.add_key(bls3->spec("bls-3"));
+      const KeyHandle k_bls6 = pipeline.add_key(bls6->spec("bls-6"));
+      const KeyHandle k_chain = pipeline.add_key(chain16.spec("chain16"));
+      std::vector<std::pair<int, Submission>> submitted;
+      for (int i = 0; i < 3; ++i) {
+        submitted.emplace_back(0, pipeline.submit(synthetic_job(*bn2, k_bn2, 40 + i)));
+        submitted.emplace_back(1, pipeline.submit(synthetic_job(*bn9, k_bn9, 50 + i)));
+        submitted.emplace_back(2, pipeline.submit(synthetic_job(*bls3, k_bls3, 60 + i)));
+        submitted.emplace_back(3, pipeline.submit(synthetic_job(*bls6, k_bls6, 70 + i)));
+        submitted.emplace_back(4, pipeline.submit(Job{.key = k_chain, .witness = WtnsFile{chain16.wtns}}));
+      }
+      for (auto& [kind, submission] : submitted) {
+        CAPTURE(kind);
+        const JobResult r = await_result(submission);
+        if (kind == 0) check_proof(bn2->pvk, r);
+        if (kind == 1) check_proof(bn9->pvk, r);
+        if (kind == 2) check_proof(bls3->pvk, r);
+        if (kind == 3) check_proof(bls6->pvk, r);
+        if (kind == 4) check_proof(chain16.pvk, r);
+      }
+      pipeline.drain();
+      CHECK(pipeline.stats().proofs == 15);
+      CHECK(pipeline.stats().failed == 0);
+      pipeline.shutdown();
+      CHECK(pipeline.stats().pool.bytes_leased == 0);
+    }
 }

@@ -16,6 +16,7 @@
 #include <proofline/cpu/ntt.hpp>
 #include <proofline/cuda/detail/ntt_plan.hpp>
 #include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
+#include <proofline/cuda/kernels/detail/ntt_small_h.hpp>
 
 #include "support/field_vectors.hpp"
 #include "support/ntt_orders.hpp"
@@ -128,7 +129,48 @@ void check_h(unsigned log_n, std::span<const int> split, bool satisfied, int til
   }
 }
 
+/// The one-block H of a small domain (2^1 .. 2^9) against cpu::compute_h in every convention F has.
+template <class F>
+void check_small_h(unsigned log_n, bool satisfied) {
+  const auto seed = test_seed();
+  CAPTURE(seed);
+  CAPTURE(log_n);
+  std::mt19937_64 rng(seed);
+  for (const HConvention convention : kAllConventions) {
+    if (!NttField<F>::has_convention(convention)) continue;
+    CAPTURE(convention_name(convention));
+    const auto domain = BasicDomain<F>::make(log_n, convention);
+    const HostSmallHTables<F> tables = build_small_h_tables(domain);
+    std::vector<F> a = random_scalars<F>(rng, domain.size()), b = random_scalars<F>(rng, domain.size()),
+                   c = random_scalars<F>(rng, domain.size());
+    if (satisfied)
+      for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] * b[i];
+    std::vector<F> ea = a, eb = b, ec = c;
+    cpu::compute_h(ea, eb, ec, domain);
+    SmallHArgs<F> args;
+    args.vectors[0] = a.data();
+    args.vectors[1] = b.data();
+    args.vectors[2] = c.data();
+    args.log_n = static_cast<std::uint8_t>(log_n);
+    args.generator7 = convention == HConvention::generator7;
+    args.roots[0] = tables.roots[0].data();
+    args.roots[1] = tables.roots[1].data();
+    args.up = tables.up.data();
+    args.down = tables.down.data();
+    run_small_h_on_host(args);
+    CHECK(count_mismatches(a, ea) == 0);
+  }
+}
+
 }  // namespace
+
+TEST_CASE("gpu/ntt emulation/the one-block H of 2^1 to 2^9 rows equals the CPU compute_h") {
+  for (unsigned log_n = 1; log_n <= static_cast<unsigned>(kSmallHMaxLogN); ++log_n) {
+    check_small_h<Fr>(log_n, false);
+    check_small_h<Fr>(log_n, true);
+    check_small_h<bn254::Fr>(log_n, log_n % 2 == 0);
+  }
+}
 
 TEST_CASE("gpu/ntt emulation/one pass at 2^10 equals the CPU NTT in every order and direction") {
   check_all_transforms(10, {}, kMaxTileBits);

@@ -150,15 +150,17 @@ TEST_CASE("groth16/bn254/the CPU prover's proofs verify and are written as snark
   }
 }
 
-TEST_CASE("apps/batch_prove/a bn128 zkey proves its wtns files on the CPU into bn128 files that verify") {
+TEST_CASE(
+    "apps/batch_prove/a bn128 zkey proves its wtns files with the default backend into bn128 files that "
+    "verify") {
   using test_support::run_program;
   groth16::test::TempDir dir;
   std::filesystem::copy_file(bn("chain_16", "witness.wtns"), dir / "A.wtns");
   std::filesystem::copy_file(bn("chain_16", "witness.wtns"), dir / "B.wtns");
   const auto zkey = bn("chain_16", "circuit_final.zkey");
   const auto out = dir / "out";
-  // The default backend: a circuit below the GPU NTT's 2^10 rows goes to the CPU whether or not there is a
-  // GPU.
+  // The default backend, the CPU here (the CI machine has no GPU); where there is one, this small circuit
+  // proves on it (tests/gpu).
   test_support::ProgramOutcome o = run_program(
       PROOFLINE_BATCH_PROVE, "--no-progress --threads 2 --verify --zkey " + zkey.string() + " --wtns " +
                                  (dir / "A.wtns").string() + " " + (dir / "B.wtns").string() + " --out " +

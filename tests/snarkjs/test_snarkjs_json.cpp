@@ -49,6 +49,9 @@ TEST_CASE("groth16/snarkjs_json/the fixture files read and write back byte for b
     CHECK(snarkjs_stringify(snarkjs_public_to_json(inputs)) == file_text(fixture(circuit, "public.json")));
     CHECK(read_snarkjs_public(fixture(circuit, "public.json")) == inputs);
   }
+  // A circuit without public signals: `snarkjs groth16 prove` writes its public.json as "[\n]".
+  CHECK(snarkjs_stringify(snarkjs_public_to_json(std::vector<Fr>{})) == "[\n]");
+  CHECK(snarkjs_public_from_json(json::parse("[\n]")).empty());
   groth16::test::TempDir dir;
   const Proof proof = read_snarkjs_proof(fixture("chain_16", "proof.json"));
   write_snarkjs_proof(dir / "p.json", proof);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <proofline/cuda/kernels/detail/ntt_args.hpp>
+#include <proofline/cuda/kernels/detail/ntt_small_h.hpp>
 
 struct CUstream_st;
 
@@ -17,6 +18,10 @@ void configure_ntt_kernels();
 /// One pass of args.batch vectors: (n / tile) x batch blocks of tile/8 threads.
 template <class F>
 void launch_ntt_pass(const PassArgs<F>& args, CUstream_st* stream);
+
+/// Groth16's H of a domain of 2^1 .. 2^9 rows in one block (see ntt_small_h.hpp).
+template <class F>
+void launch_small_h(const SmallHArgs<F>& args, CUstream_st* stream);
 
 /// Fills out[(s << lo_bits) + lo] = w^(lo·bitrev_k(s)), w of order 2^(lo_bits + k), from the root power
 /// tables (lo_bits + k >= 10): a full diagonal table.

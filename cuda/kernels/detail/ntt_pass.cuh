@@ -13,6 +13,7 @@
 #include <proofline/cuda/check.hpp>
 #include <proofline/cuda/kernels/detail/ntt_launch.hpp>
 #include <proofline/cuda/kernels/detail/ntt_pass_body.hpp>
+#include <proofline/cuda/kernels/detail/ntt_small_h.hpp>
 
 namespace proofline::cuda::detail {
 
@@ -85,6 +86,17 @@ __global__ void __launch_bounds__(kBitrevThreads)
 }
 
 template <class F>
+__global__ void __launch_bounds__(kSmallHThreads) small_h_kernel(const __grid_constant__ SmallHArgs<F> args) {
+  extern __shared__ Chunk smem[];
+  F* sm = reinterpret_cast<F*>(smem);
+  const unsigned phases = small_h_phases(args);
+  for (unsigned p = 0; p < phases; ++p) {
+    small_h_phase(args, sm, p, threadIdx.x, blockDim.x);
+    __syncthreads();
+  }
+}
+
+template <class F>
 __global__ void diagonal_table_kernel(F* out, const F* root_hi, const F* root_lo, unsigned lo_bits,
                                       unsigned k) {
   const std::uint32_t size = 1u << (lo_bits + k);
@@ -112,6 +124,12 @@ void launch_ntt_pass(const PassArgs<F>& args, CUstream_st* stream) {
     ntt_pass_kernel<F, true><<<grid, block, bytes, stream>>>(args);
   else
     ntt_pass_kernel<F, false><<<grid, block, bytes, stream>>>(args);
+  PL_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class F>
+void launch_small_h(const SmallHArgs<F>& args, CUstream_st* stream) {
+  small_h_kernel<F><<<1, kSmallHThreads, small_h_smem_bytes(args.log_n), stream>>>(args);
   PL_CUDA_CHECK(cudaGetLastError());
 }
 
