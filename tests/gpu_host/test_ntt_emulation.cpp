@@ -72,6 +72,34 @@ void run_on_host(const std::vector<Launch<F>>& launches) {
   }
 }
 
+/// Calls check(domain) for the domain of 2^log_n rows in every convention F's domains have.
+template <class F, class Check>
+void for_each_domain(unsigned log_n, Check&& check) {
+  for (const HConvention convention : kAllConventions) {
+    if (!NttField<F>::has_convention(convention)) continue;
+    CAPTURE(convention_name(convention));
+    check(BasicDomain<F>::make(log_n, convention));
+  }
+}
+
+/// Random a, b, c over a domain (c = a·b when satisfied) and the H that cpu::compute_h makes of them.
+template <class F>
+struct HCase {
+  std::vector<F> a, b, c, expected;
+};
+
+template <class F>
+HCase<F> random_h_case(std::mt19937_64& rng, const BasicDomain<F>& domain, bool satisfied) {
+  const std::size_t n = domain.size();
+  HCase<F> h{random_scalars<F>(rng, n), random_scalars<F>(rng, n), random_scalars<F>(rng, n), {}};
+  if (satisfied)
+    for (std::size_t i = 0; i < n; ++i) h.c[i] = h.a[i] * h.b[i];
+  h.expected = h.a;
+  std::vector<F> b = h.b, c = h.c;
+  cpu::compute_h(h.expected, b, c, domain);
+  return h;
+}
+
 /// Every order/direction/coset combination at one size and split against cpu::ntt, in every convention F's
 /// domains have.
 template <class F = Fr>
@@ -83,10 +111,7 @@ void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_b
   CAPTURE(tile_bits);
   CAPTURE(top_diagonal);
   std::mt19937_64 rng(seed);
-  for (const HConvention convention : kAllConventions) {
-    if (!NttField<F>::has_convention(convention)) continue;
-    CAPTURE(convention_name(convention));
-    const auto domain = BasicDomain<F>::make(log_n, convention);
+  for_each_domain<F>(log_n, [&](const BasicDomain<F>& domain) {
     HostTables<F> tables(domain, split, top_diagonal);
     for (const NttDirection direction : {NttDirection::forward, NttDirection::inverse}) {
       for (const NttOrder order : {NttOrder::NR, NttOrder::RN, NttOrder::NN, NttOrder::RR}) {
@@ -102,7 +127,7 @@ void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_b
         }
       }
     }
-  }
+  });
 }
 
 template <class F = Fr>
@@ -113,20 +138,12 @@ void check_h(unsigned log_n, std::span<const int> split, bool satisfied, int til
   CAPTURE(log_n);
   CAPTURE(top_diagonal);
   std::mt19937_64 rng(seed);
-  for (const HConvention convention : kAllConventions) {
-    if (!NttField<F>::has_convention(convention)) continue;
-    CAPTURE(convention_name(convention));
-    const auto domain = BasicDomain<F>::make(log_n, convention);
+  for_each_domain<F>(log_n, [&](const BasicDomain<F>& domain) {
     HostTables<F> tables(domain, split, top_diagonal);
-    std::vector<F> a = random_scalars<F>(rng, domain.size()), b = random_scalars<F>(rng, domain.size()),
-                   c = random_scalars<F>(rng, domain.size());
-    if (satisfied)
-      for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] * b[i];
-    std::vector<F> ea = a, eb = b, ec = c;
-    cpu::compute_h(ea, eb, ec, domain);
-    run_on_host(plan_h(tables.view, convention, a.data(), b.data(), c.data(), tile_bits));
-    CHECK(count_mismatches(a, ea) == 0);
-  }
+    HCase<F> h = random_h_case(rng, domain, satisfied);
+    run_on_host(plan_h(tables.view, domain.convention(), h.a.data(), h.b.data(), h.c.data(), tile_bits));
+    CHECK(count_mismatches(h.a, h.expected) == 0);
+  });
 }
 
 /// The one-block H of a small domain (2^1 .. 2^9) against cpu::compute_h in every convention F has.
@@ -136,30 +153,22 @@ void check_small_h(unsigned log_n, bool satisfied) {
   CAPTURE(seed);
   CAPTURE(log_n);
   std::mt19937_64 rng(seed);
-  for (const HConvention convention : kAllConventions) {
-    if (!NttField<F>::has_convention(convention)) continue;
-    CAPTURE(convention_name(convention));
-    const auto domain = BasicDomain<F>::make(log_n, convention);
+  for_each_domain<F>(log_n, [&](const BasicDomain<F>& domain) {
     const HostSmallHTables<F> tables = build_small_h_tables(domain);
-    std::vector<F> a = random_scalars<F>(rng, domain.size()), b = random_scalars<F>(rng, domain.size()),
-                   c = random_scalars<F>(rng, domain.size());
-    if (satisfied)
-      for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] * b[i];
-    std::vector<F> ea = a, eb = b, ec = c;
-    cpu::compute_h(ea, eb, ec, domain);
+    HCase<F> h = random_h_case(rng, domain, satisfied);
     SmallHArgs<F> args;
-    args.vectors[0] = a.data();
-    args.vectors[1] = b.data();
-    args.vectors[2] = c.data();
+    args.vectors[0] = h.a.data();
+    args.vectors[1] = h.b.data();
+    args.vectors[2] = h.c.data();
     args.log_n = static_cast<std::uint8_t>(log_n);
-    args.generator7 = convention == HConvention::generator7;
+    args.generator7 = domain.convention() == HConvention::generator7;
     args.roots[0] = tables.roots[0].data();
     args.roots[1] = tables.roots[1].data();
     args.up = tables.up.data();
     args.down = tables.down.data();
     run_small_h_on_host(args);
-    CHECK(count_mismatches(a, ea) == 0);
-  }
+    CHECK(count_mismatches(h.a, h.expected) == 0);
+  });
 }
 
 }  // namespace
