@@ -1,4 +1,4 @@
-// Synthetic circuits: satisfiable R1CS systems with known witnesses at any size (2^10 .. 2^27 constraints),
+// Synthetic circuits: satisfiable R1CS systems with known witnesses at any size (2^1 .. 2^28 rows),
 // deterministic from a seed and shaped like real proving workloads, for tests and benchmarks.
 //
 // Shape: about 3 nonzeros per row across A, B and C (3.04 on average with the default mix), and a witness
