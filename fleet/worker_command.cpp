@@ -1,6 +1,7 @@
 // `worker`: its options (the pipeline's, like batch_prove's, and the fleet's) and its run.
 #include <cstdio>
 
+#include <proofline/arith/domain.hpp>
 #include <proofline/fleet/commands.hpp>
 #include <proofline/fleet/detail/argv.hpp>
 #include <proofline/fleet/detail/conninfo.hpp>
@@ -55,6 +56,13 @@ void add_pipeline_options(OptionParser& cli, graph::Config& c) {
   graph::add_gpu_resource_options(cli, c);
   cli.flag("--no-verify", "deliver proofs without verifying them first (verified = false in the results)",
            [&c] { c.verify = false; });
+  // A worker meets its keys one job at a time, and the GPU's device slots are sized once: by the first key
+  // unless told the largest.
+  cli.integer(
+      "--max-log-rows", "N",
+      "the GPU's device slots hold keys of up to 2^N rows (default: the first key's size; a larger key "
+      "loaded later fails its jobs, naming this option)",
+      c.max_log_n, Bounds<unsigned>{1, max_ntt_log_size});
 }
 
 }  // namespace

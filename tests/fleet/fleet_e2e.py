@@ -78,9 +78,9 @@ class Fleet:
         self.procs.append(proc)
         return proc
 
-    def worker(self, name, lease=4):
+    def worker(self, name, lease=4, extra=()):
         return self.start(["worker", "--name", name, "--backend", "cpu", "--lease", str(lease), "--threads", "2",
-                           "--zkey-check", "curve"], name + ".log")
+                           "--zkey-check", "curve", *extra], name + ".log")
 
     def log(self, name):
         return open(os.path.join(self.dir, name)).read()
@@ -254,7 +254,9 @@ def test_curves(args):
         bls_wtns = copies(fleet, os.path.join(bls, "witness.wtns"), "bls", 3)
         wrong = os.path.join(fleet.dir, "wrong.wtns")
         shutil.copyfile(os.path.join(bls, "witness.wtns"), wrong)
-        fleet.worker("both")
+        bad = subprocess.run([args.fleet, "worker", "--max-log-rows", "40"], capture_output=True, text=True)
+        check(bad.returncode == 2 and "--max-log-rows" in bad.stderr, "--max-log-rows 40 is refused (exit 2)")
+        fleet.worker("both", extra=("--max-log-rows", "12"))  # GPU slot sizing: accepted, unused on the CPU
         fleet.wait_for_workers(1)
         out_bn, out_inline, out_bls = (os.path.join(fleet.dir, d) for d in ("out-bn", "out-inline", "out-bls"))
 
