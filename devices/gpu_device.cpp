@@ -500,8 +500,8 @@ void check_key_fits(const GpuDevice& g, const std::string& name, const groth16::
                 "add_key: key '" + name + "' has 2^" + std::to_string(pk.log_domain_size) + " rows and " +
                     std::to_string(pk.num_variables) + " variables, but the device slots were sized for 2^" +
                     std::to_string(g.log_n_cap) + " rows and " + std::to_string(g.z_cap) +
-                    " variables by the first key; size them for the largest key with Config::max_log_n "
-                    "(the fleet worker's --max-log-rows)");
+                    " variables by the first key; size them for the largest key with max_log_n (Config, "
+                    "pl_config) or the fleet worker's --max-log-rows");
 }
 
 template <class C>

@@ -182,6 +182,28 @@ TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and eve
   CHECK(pipeline.stats().pool.bytes_leased == 0);
 }
 
+TEST_CASE("pipeline/gpu/device slots sized by the first key refuse a larger one, naming max_log_n") {
+  Config config = gpu_config();
+  config.max_log_n = 0;  // the first key's size
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle k12 = pipeline.add_key(gpu_circuit(12).spec("n12"));
+  std::string refusal;
+  try {
+    pipeline.add_key(gpu_circuit(14).spec("n14"));
+  } catch (const Error& e) {
+    refusal = e.what();
+  }
+  CHECK(refusal.find("sized for 2^12 rows") != std::string::npos);
+  CHECK(refusal.find("max_log_n") != std::string::npos);
+  CHECK(refusal.find("--max-log-rows") != std::string::npos);
+  // The refusal leaves the pipeline as it was: the first key still proves.
+  Submission s = pipeline.submit(gpu_job(gpu_circuit(12), k12, 1));
+  const JobResult r = await(s);
+  REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+  CHECK(verifies(gpu_circuit(12), r));
+  pipeline.shutdown();
+}
+
 TEST_CASE("pipeline/gpu/baseline mode proves with the same kernels") {
   const GpuCircuit& c = gpu_circuit(12);
   TestConfig config = gpu_config();
