@@ -92,12 +92,26 @@ GpuNodes::GpuNodes(flow::graph& graph, Core& core, devices::GpuLane& lane)
 
 namespace {
 
-/// The CPU backend's compute stages: one H and one MSM set at a time, each TBB-parallel inside, like one
-/// device (H of job i+1 overlaps the MSMs of job i); or, in baseline mode, both under one mutex. They take
-/// jobs from `source`: synthesis, or the CUDA backend's route for jobs with no GPU.
+/// Jobs of at most 2^kCpuSmallJobLogRows rows are computed side by side on the CPU backend: alone, their
+/// MSMs are too small to keep many threads busy; their bucket sets are small enough (windows of at most 13
+/// bits: under a MiB a thread) for several at once, and the tokens bound how many are in flight
+/// (perf/results/cpu-small-jobs-2core-2026-12-04).
+constexpr unsigned kCpuSmallJobLogRows = 16;
+
+/// The CPU backend's compute stages. Larger jobs: one H and one MSM set at a time, each TBB-parallel
+/// inside, like one device (H of job i+1 overlaps the MSMs of job i); small jobs: H and MSMs of several at
+/// once. In baseline mode, both under one mutex. They take jobs from `source`: synthesis, or the CUDA
+/// backend's route for jobs with no GPU.
 template <class Source>
 void wire_cpu(Flow& f, nodes::Context& ctx, Mode mode, Source& source) {
   if (mode == Mode::pinned) {
+    f.cpu_size_route = std::make_unique<SizeRouteNode>(
+        f.graph, flow::unlimited, [](const Work& work, SizeRouteNode::output_ports_type& ports) noexcept {
+          if (work.job->key->log_domain_size <= kCpuSmallJobLogRows)
+            std::get<1>(ports).try_put(work);
+          else
+            std::get<0>(ports).try_put(work);
+        });
     f.cpu_ntt = std::make_unique<WorkNode>(f.graph, flow::serial, [&ctx](Work work) {
       nodes::cpu_ntt(ctx, *work.job);
       return work;
@@ -106,9 +120,17 @@ void wire_cpu(Flow& f, nodes::Context& ctx, Mode mode, Source& source) {
       nodes::cpu_msm(ctx, *work.job);
       return work;
     });
-    flow::make_edge(source, *f.cpu_ntt);
+    f.cpu_small = std::make_unique<WorkNode>(f.graph, flow::unlimited, [&ctx](Work work) {
+      nodes::cpu_ntt(ctx, *work.job);
+      nodes::cpu_msm(ctx, *work.job);
+      return work;
+    });
+    flow::make_edge(source, *f.cpu_size_route);
+    flow::make_edge(flow::output_port<0>(*f.cpu_size_route), *f.cpu_ntt);
     flow::make_edge(*f.cpu_ntt, *f.cpu_msm);
     flow::make_edge(*f.cpu_msm, f.release);
+    flow::make_edge(flow::output_port<1>(*f.cpu_size_route), *f.cpu_small);
+    flow::make_edge(*f.cpu_small, f.release);
     return;
   }
   f.cpu_baseline = std::make_unique<WorkNode>(f.graph, flow::unlimited, [&ctx](Work work) {

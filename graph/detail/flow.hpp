@@ -6,12 +6,13 @@
 //                     admit (lease the slot; park the token and requeue on a transient failure) ──┤
 //                                        ▼                                                         │
 //                                    synthesis                                                     │
-//   CPU backend:  ──► cpu_ntt ──► cpu_msm ──────────────────────────────────────────► release ────┤
+//   CPU backend:  ──► cpu_size_route ─► cpu_ntt ─► cpu_msm ──────────────────────────► release ────┤
+//                                     └─► cpu_small (jobs of at most 2^16 rows, side by side) ─┘
 //   CUDA, per GPU:──► route ─► ready ─► bind_join (reserving) ◄─ device_tokens ◄─ gpu_done ◄┐     │
 //                                        ▼                                                   │     │
 //                          h2d (async, copy stream) ─► unpin (slot and token home) ─► ntt ─► msm ─┘  (async,
 //                                                                                   compute streams)
-//   CUDA with cpu_fallback: also ─► cpu_route ─► cpu_ntt ─► cpu_msm ─► release (jobs with no GPU)
+//   CUDA with cpu_fallback: also ─► cpu_route ─► (the CPU backend's nodes) ─► release (jobs with no GPU)
 //   baseline mode: synthesis ─► baseline (CPU, or per GPU behind route) ─► release
 //   release ─► jobs (a job whose GPU died under it, to be proved again: graph/failover.cpp)
 //   release ─► results ─► [sequencer] ─► sink (callbacks, futures)      (cancel and timeouts enter at
@@ -48,6 +49,8 @@ using WorkNode = flow::function_node<Work, Work>;
 /// Its third port takes a job back to the queue when its GPU died under it (graph/failover.cpp).
 using ReleaseNode = flow::multifunction_node<Work, std::tuple<Token, ResultMsg, JobMsg>>;
 using RouteNode = flow::multifunction_node<Work, std::tuple<Work>, flow::lightweight>;
+/// Port 0: jobs computed one at a time (all threads on each), port 1: small jobs computed side by side.
+using SizeRouteNode = flow::multifunction_node<Work, std::tuple<Work, Work>, flow::lightweight>;
 using Bound = std::tuple<Work, DeviceSlotMsg>;
 using BindJoin = flow::join_node<Bound, flow::reserving>;
 using H2dNode = flow::async_node<Bound, Work, flow::queueing>;
@@ -90,7 +93,8 @@ struct Flow {
   flow::broadcast_node<flow::continue_msg> capacity;
   MintNode mint;
   WorkNode synthesis;
-  std::unique_ptr<WorkNode> cpu_ntt, cpu_msm, cpu_baseline;
+  std::unique_ptr<SizeRouteNode> cpu_size_route;
+  std::unique_ptr<WorkNode> cpu_ntt, cpu_msm, cpu_small, cpu_baseline;
   std::unique_ptr<RouteNode> cpu_route;  ///< CUDA backend with Config::cpu_fallback: jobs routed to no GPU
   std::vector<std::unique_ptr<GpuNodes>> gpus;
   ReleaseNode release;

@@ -3,7 +3,10 @@
 // H conventions and in baseline mode; and afterwards nothing is leased.
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include <proofline/cuda/device.hpp>
@@ -164,6 +167,42 @@ TEST_CASE("pipeline/prove/the snarkjs H convention proves too") {
   const JobResult r = await(s);
   REQUIRE(r.ok());
   CHECK(verifies(c, r));
+}
+
+namespace {
+
+/// Proves two jobs of `c` on the CPU backend and says whether both were in their MSM stage at once: the
+/// first to arrive waits there (up to `patience`) for the second.
+bool msm_stages_overlap(const Circuit& c, std::chrono::milliseconds patience) {
+  std::mutex mutex;
+  std::condition_variable arrived;
+  int in_msm = 0;
+  bool overlapped = false;
+  TestConfig config = cpu_config();
+  config.verify = true;
+  config.fault_hook = [&](Stage stage, JobId) {
+    if (stage != Stage::msm) return;
+    std::unique_lock lock(mutex);
+    if (++in_msm >= 2) overlapped = true;
+    arrived.notify_all();
+    arrived.wait_for(lock, patience, [&] { return overlapped; });
+    --in_msm;
+  };
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("k"));
+  Submission first = pipeline.submit(job(c, key, 1)), second = pipeline.submit(job(c, key, 2));
+  CHECK(await(first).verified);
+  CHECK(await(second).verified);
+  pipeline.shutdown();
+  return overlapped;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline/prove/small jobs compute side by side on the CPU, larger ones one at a time") {
+  // Up to 2^16 rows a job's MSMs cannot keep the threads busy alone.
+  CHECK(msm_stages_overlap(circuit(8), std::chrono::seconds(20)));
+  CHECK_FALSE(msm_stages_overlap(circuit(17), std::chrono::milliseconds(300)));
 }
 
 TEST_CASE("pipeline/prove/baseline mode proves from pageable vectors") {
