@@ -94,7 +94,8 @@ namespace {
 
 /// Jobs of at most 2^kCpuSmallJobLogRows rows are computed side by side on the CPU backend: alone, their
 /// MSMs are too small to keep many threads busy; their bucket sets are small enough (windows of at most 13
-/// bits: under a MiB a thread) for several at once, and the tokens bound how many are in flight
+/// bits: about a MiB a thread in G1, two in G2) for several at once, and the tokens bound how many are in
+/// flight
 /// (perf/results/cpu-small-jobs-2core-2026-12-04).
 constexpr unsigned kCpuSmallJobLogRows = 16;
 
