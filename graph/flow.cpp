@@ -95,8 +95,7 @@ namespace {
 /// Jobs of at most 2^kCpuSmallJobLogRows rows are computed side by side on the CPU backend: alone, their
 /// MSMs are too small to keep many threads busy; their bucket sets are small enough (windows of at most 13
 /// bits: about a MiB a thread in G1, two in G2) for several at once, and the tokens bound how many are in
-/// flight
-/// (perf/results/cpu-small-jobs-2core-2026-12-04).
+/// flight (perf/results/cpu-small-jobs-2core-2026-12-04).
 constexpr unsigned kCpuSmallJobLogRows = 16;
 
 /// The CPU backend's compute stages. Larger jobs: one H and one MSM set at a time, each TBB-parallel
