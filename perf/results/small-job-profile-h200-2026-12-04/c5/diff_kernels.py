@@ -3,7 +3,8 @@
 setup's kernels). Usage: diff_kernels.py SHORT.csv LONG.csv EXTRA_JOBS"""
 import csv, io, os, sys
 from collections import defaultdict
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The kernel names are shortened as batch-profile-h200-2026-12-03/kernels.py does.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "batch-profile-h200-2026-12-03"))
 from kernels import short
 def load(path):
     lines=[l for l in open(path) if l.startswith('"')]
