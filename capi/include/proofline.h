@@ -137,7 +137,8 @@ typedef struct pl_config {
   uint32_t device_slots;          /**< per GPU; 0: automatic (up to 8 for small jobs, 4 for large) */
   uint32_t synthesis_concurrency; /**< jobs synthesized at once; 0: half the threads */
   uint32_t max_threads;           /**< threads of the pipeline's arena; 0: every hardware thread */
-  uint32_t max_log_n;             /**< device slots sized for 2^max_log_n rows; 0: the first key's */
+  uint32_t max_log_n;             /**< device slots sized for 2^max_log_n rows; 0: the first key's (a
+                                       larger key added later is then refused: give the largest here) */
   int32_t srs_placement;          /**< pl_srs_placement; default PL_SRS_AUTO */
   int32_t pinning;                /**< pl_pinning; default PL_PINNING_DEFAULT */
   int32_t prewarm;                /**< pin each new largest key's slots up front; default 1 */
