@@ -107,6 +107,8 @@ BasicNttEngine<F>::BasicNttEngine(int device, NttEngineOptions options) : impl_(
     const F* root_hi[2] = {impl_->upload(roots.hi[0]), impl_->upload(roots.hi[1])};
     const F* root_lo[2] = {impl_->upload(roots.lo[0]), impl_->upload(roots.lo[1])};
     const F* full_coset_lo[2] = {};  // generator7's g = 7 is the same for every size: one copy of 2^14 powers
+    static_assert(detail::kSmallHMaxLogN + 1 == min_log_n,
+                  "the one-block H covers every size below the passes'");
     for (int log_n = 1; log_n < min_log_n; ++log_n) {
       const detail::HostSmallHTables<F> host =
           detail::build_small_h_tables(Domain::make(static_cast<unsigned>(log_n), convention));

@@ -30,9 +30,11 @@ struct SmallHArgs {
 };
 
 /// Shared memory of the block: the three vectors.
-PL_HD_INLINE std::uint32_t small_h_smem_bytes(unsigned log_n) {
+PL_HD_INLINE constexpr std::uint32_t small_h_smem_bytes(unsigned log_n) {
   return 3u * (1u << log_n) * 32u;
 }
+// Within the 48 KiB a launch may take without raising the kernel's limit.
+static_assert(small_h_smem_bytes(kSmallHMaxLogN) <= 48u * 1024u);
 
 /// Phases: load, log_n interpolation stages, coset scale, log_n evaluation stages, a·b − c, (generator 7:
 /// log_n interpolation stages of a), store.
