@@ -1,7 +1,7 @@
 // `worker`: its options (the pipeline's, like batch_prove's, and the fleet's) and its run.
 #include <cstdio>
 
-#include <proofline/arith/domain.hpp>
+#include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/fleet/commands.hpp>
 #include <proofline/fleet/detail/argv.hpp>
 #include <proofline/fleet/detail/conninfo.hpp>
@@ -62,7 +62,7 @@ void add_pipeline_options(OptionParser& cli, graph::Config& c) {
       "--max-log-rows", "N",
       "the GPU's device slots hold keys of up to 2^N rows (default: the first key's size; a larger key "
       "loaded later fails its jobs, naming this option)",
-      c.max_log_n, Bounds<unsigned>{1, max_ntt_log_size});
+      c.max_log_n, Bounds<unsigned>{1, static_cast<unsigned>(cuda::NttEngine::max_log_n)});
 }
 
 }  // namespace
