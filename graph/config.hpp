@@ -77,7 +77,10 @@ struct Config {
   /// (small jobs: 2^20 rows on an H200); the tables go (B2's first) only where two slots would not fit beside
   /// them.
   std::size_t device_slots = 0;
-  /// Jobs synthesized at once (each is TBB-parallel inside); 0: half the threads, at least 1.
+  /// Most jobs synthesized at once (each is TBB-parallel inside); 0: half the threads, at least 1. Synthesis
+  /// ramps up to it: one job per GPU (one on the CPU backend) first, so the first jobs reach the GPUs with
+  /// every thread on them, then one more each time a synthesis finishes while jobs wait, and back down when
+  /// none waits.
   std::size_t synthesis_concurrency = 0;
   /// Threads the pipeline's task_arena may use; 0: every hardware thread.
   std::size_t max_threads = 0;

@@ -16,9 +16,11 @@ void add_host_resource_options(OptionParser& cli, Config& c) {
             [&c](std::string_view text) { c.host_budget = parse_size_option("--host-budget", text); });
   cli.integer("--slots", "N", "most pinned slots in flight (default: synthesis jobs + 2 per GPU)", c.slots,
               Bounds<std::size_t>{1, 4096});
-  cli.integer("--synth-threads", "N",
-              "jobs synthesized (witnesses computed) at once (default: half the threads)",
-              c.synthesis_concurrency, thread_bounds());
+  cli.integer(
+      "--synth-threads", "N",
+      "most jobs synthesized (witnesses computed) at once, ramped up to from one per GPU (default: half "
+      "the threads)",
+      c.synthesis_concurrency, thread_bounds());
   cli.integer("--threads", "N", "threads the pipeline may use (default: all)", c.max_threads,
               thread_bounds());
 }

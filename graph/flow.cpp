@@ -144,7 +144,7 @@ void wire_cpu(Flow& f, nodes::Context& ctx, Mode mode, Source& source) {
 void wire_gpus(Flow& f, Core& core) {
   for (auto& lane : core.gpus()) {
     auto nodes = std::make_unique<GpuNodes>(f.graph, core, *lane);
-    flow::make_edge(f.synthesis, nodes->route);
+    flow::make_edge(flow::output_port<0>(f.synthesis), nodes->route);
     if (nodes->baseline) {
       flow::make_edge(*nodes->baseline, f.release);
     } else {
@@ -158,7 +158,7 @@ void wire_gpus(Flow& f, Core& core) {
         f.graph, flow::unlimited, [](const Work& work, RouteNode::output_ports_type& ports) noexcept {
           if (work.job->gpu < 0) std::get<0>(ports).try_put(work);
         });
-    flow::make_edge(f.synthesis, *f.cpu_route);
+    flow::make_edge(flow::output_port<0>(f.synthesis), *f.cpu_route);
     wire_cpu(f, *core.ctx, core.mode, flow::output_port<0>(*f.cpu_route));
   }
 }
@@ -166,14 +166,17 @@ void wire_gpus(Flow& f, Core& core) {
 }  // namespace
 
 Flow::Flow(Core& core)
-    : jobs(graph, nodes::JobOrder()),
+    // A first job per compute consumer, each synthesized with every thread.
+    : synthesis_ramp(core.backend == Backend::cuda ? core.gpus().size() : 1, core.synthesis_concurrency),
+      jobs(graph, nodes::JobOrder()),
       tokens(graph),
       admit_join(graph),
       admit(graph, flow::unlimited,
-            [&core](const std::tuple<JobMsg, Token>& in, AdmitNode::output_ports_type& ports) {
+            [this, &core](const std::tuple<JobMsg, Token>& in, AdmitNode::output_ports_type& ports) {
               std::vector<Token> back;
               switch (detail::admit(core, *std::get<0>(in).job, std::get<1>(in), back)) {
                 case Admit::proceed:
+                  synthesis_ramp.arrive();
                   std::get<0>(ports).try_put(Work{std::get<0>(in).job});
                   break;
                 case Admit::requeue:
@@ -191,10 +194,13 @@ Flow::Flow(Core& core)
              core.mint_pending.store(false, std::memory_order_release);
              put_tokens(std::get<0>(ports), core.admission.on_capacity());
            }),
+      synthesis_wait(graph),
+      synthesis_permits(graph),
+      synthesis_join(graph),
       synthesis(graph, core.synthesis_concurrency,
-                [&core](Work work) {
-                  nodes::synthesize(*core.ctx, *work.job);
-                  return work;
+                [this, &core](const std::tuple<Work, SynthesisPermit>& in,
+                              SynthesisNode::output_ports_type& ports) {
+                  synthesize(core, std::get<0>(in), ports);
                 }),
       release(graph, flow::unlimited,
               [&core](const Work& work, ReleaseNode::output_ports_type& ports) {
@@ -209,7 +215,8 @@ Flow::Flow(Core& core)
   flow::make_edge(jobs, flow::input_port<0>(admit_join));
   flow::make_edge(tokens, flow::input_port<1>(admit_join));
   flow::make_edge(admit_join, admit);
-  flow::make_edge(flow::output_port<0>(admit), synthesis);
+  flow::make_edge(flow::output_port<0>(admit), synthesis_wait);
+  wire_synthesis();
   flow::make_edge(flow::output_port<1>(admit), tokens);
   flow::make_edge(flow::output_port<2>(admit), jobs);
   flow::make_edge(capacity, mint);
@@ -219,7 +226,7 @@ Flow::Flow(Core& core)
   flow::make_edge(flow::output_port<2>(release), jobs);
 
   if (core.backend == Backend::cpu) {
-    wire_cpu(*this, *core.ctx, core.mode, synthesis);
+    wire_cpu(*this, *core.ctx, core.mode, flow::output_port<0>(synthesis));
   } else {
     wire_gpus(*this, core);
   }
@@ -231,6 +238,35 @@ Flow::Flow(Core& core)
     flow::make_edge(*sequencer, sink);
   } else {
     flow::make_edge(results, sink);
+  }
+}
+
+void Flow::wire_synthesis() {
+  flow::make_edge(synthesis_wait, flow::input_port<0>(synthesis_join));
+  flow::make_edge(synthesis_permits, flow::input_port<1>(synthesis_join));
+  flow::make_edge(synthesis_join, synthesis);
+  flow::make_edge(flow::output_port<1>(synthesis), synthesis_permits);
+  for (std::size_t n = synthesis_ramp.floor(); n > 0; --n) synthesis_permits.try_put(SynthesisPermit{});
+}
+
+void Flow::synthesize(Core& core, const Work& work, SynthesisNode::output_ports_type& ports) {
+  synthesis_ramp.start();
+  // Does not throw: a failure marks the job (Context::guarded), and its permit comes back.
+  nodes::synthesize(*core.ctx, *work.job);
+  // Permits first, so the next job's synthesis is under way before this one moves on.
+  const std::size_t back = synthesis_ramp.finish();
+  for (std::size_t n = back; n > 0; --n) std::get<1>(ports).try_put(SynthesisPermit{});
+  if (back == 0) retire_idle_permits();
+  std::get<0>(ports).try_put(work);
+}
+
+void Flow::retire_idle_permits() {
+  SynthesisPermit permit;
+  while (synthesis_permits.try_get(permit)) {
+    if (!synthesis_ramp.retire_idle()) {
+      synthesis_permits.try_put(permit);
+      return;
+    }
   }
 }
 

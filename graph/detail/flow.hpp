@@ -5,7 +5,9 @@
 //                                        │                          ▲ (pool/budget events)
 //                     admit (lease the slot; park the token and requeue on a transient failure) ──┤
 //                                        ▼                                                         │
-//                                    synthesis                                                     │
+//          synthesis_wait ─► synthesis_join (reserving) ◄── permits ◄┐ (the ramp: detail/synthesis_ramp.hpp)
+//                                        ▼                           │                             │
+//                                    synthesis ──────────────────────┘                             │
 //   CPU backend:  ──► cpu_size_route ─► cpu_ntt ─► cpu_msm ──────────────────────────► release ────┤
 //                                     └─► cpu_small (jobs of at most 2^16 rows, side by side) ─┘
 //   CUDA, per GPU:──► route ─► ready ─► bind_join (reserving) ◄─ device_tokens ◄─ gpu_done ◄┐     │
@@ -29,6 +31,7 @@
 #include <oneapi/tbb/flow_graph.h>
 
 #include <proofline/graph/detail/core.hpp>
+#include <proofline/graph/detail/synthesis_ramp.hpp>
 #include <proofline/nodes/messages.hpp>
 
 namespace proofline::graph::detail {
@@ -46,6 +49,10 @@ using AdmitJoin = flow::join_node<std::tuple<JobMsg, Token>, flow::reserving>;
 using AdmitNode = flow::multifunction_node<std::tuple<JobMsg, Token>, std::tuple<Work, Token, JobMsg>>;
 using MintNode = flow::multifunction_node<flow::continue_msg, std::tuple<Token>>;
 using WorkNode = flow::function_node<Work, Work>;
+using SynthesisJoin = flow::join_node<std::tuple<Work, SynthesisPermit>, flow::reserving>;
+/// Port 0: the synthesized job, port 1: permits back to the ramp's buffer.
+using SynthesisNode =
+    flow::multifunction_node<std::tuple<Work, SynthesisPermit>, std::tuple<Work, SynthesisPermit>>;
 /// Its third port takes a job back to the queue when its GPU died under it (graph/failover.cpp).
 using ReleaseNode = flow::multifunction_node<Work, std::tuple<Token, ResultMsg, JobMsg>>;
 using RouteNode = flow::multifunction_node<Work, std::tuple<Work>, flow::lightweight>;
@@ -85,14 +92,25 @@ struct Flow {
   /// arena it is built in).
   explicit Flow(Core& core);
 
+  /// Joins the jobs waiting for synthesis with the ramp's permits and puts its first permits out.
+  void wire_synthesis();
+  /// The synthesis node's body: the job's witness, then its permit back (perhaps with another, or none).
+  void synthesize(Core& core, const Work& work, SynthesisNode::output_ports_type& ports);
+  /// A synthesis finished while no job waited: permits idle in the buffer retire down to the ramp's floor.
+  void retire_idle_permits();
+
   flow::graph graph;  // first member: destroyed after every node
+  SynthesisRamp synthesis_ramp;
   JobQueue jobs;
   TokenBuffer tokens;
   AdmitJoin admit_join;
   AdmitNode admit;
   flow::broadcast_node<flow::continue_msg> capacity;
   MintNode mint;
-  WorkNode synthesis;
+  flow::queue_node<Work> synthesis_wait;
+  flow::buffer_node<SynthesisPermit> synthesis_permits;
+  SynthesisJoin synthesis_join;
+  SynthesisNode synthesis;
   std::unique_ptr<SizeRouteNode> cpu_size_route;
   std::unique_ptr<WorkNode> cpu_ntt, cpu_msm, cpu_small, cpu_baseline;
   std::unique_ptr<RouteNode> cpu_route;  ///< CUDA backend with Config::cpu_fallback: jobs routed to no GPU

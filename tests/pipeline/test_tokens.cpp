@@ -1,6 +1,7 @@
 // Backpressure from the pinned pool: jobs in flight never exceed the tokens, synthesis waits for tokens when
-// slots are fewer than synthesis workers, the token count follows the pool when a key load trims it and when
-// a removal frees room, jobs of different sizes mix, and a budget too small for one slot is an error at once.
+// slots are fewer than synthesis workers, a burst of jobs ramps synthesis up from one job at a time, the token
+// count follows the pool when a key load trims it and when a removal frees room, jobs of different sizes mix,
+// and a budget too small for one slot is an error at once.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -79,6 +80,51 @@ TEST_CASE("pipeline/tokens/with fewer slots than synthesis workers synthesis wai
   const auto waiting = snapshot.find_track("jobs waiting for a token");
   REQUIRE(waiting);
   CHECK(trace::counter_max(snapshot, *waiting) >= 1);
+}
+
+TEST_CASE("pipeline/tokens/a burst synthesizes one job first, then more at once while jobs wait") {
+  // The CPU backend is one compute consumer: one permit at the start, up to synthesis_concurrency while a
+  // burst waits, and one again once it is gone.
+  const Circuit& c = circuit(8);
+  std::mutex mutex;
+  std::vector<int> at_start;  // how many jobs synthesized at once as each one began
+  std::atomic<int> synthesizing{0};
+  TestConfig config = cpu_config();
+  config.max_threads = 8;  // room for four sleeping synthesis bodies beside the compute stages
+  config.slots = 8;
+  config.synthesis_concurrency = 4;
+  config.fault_hook = [&](Stage stage, JobId) {
+    if (stage != Stage::synthesis) return;
+    {
+      std::lock_guard lock(mutex);
+      at_start.push_back(++synthesizing);
+    }
+    std::this_thread::sleep_for(20ms);
+    --synthesizing;
+  };
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  for (int burst = 0; burst < 2; ++burst) {
+    CAPTURE(burst);
+    {
+      std::lock_guard lock(mutex);
+      at_start.clear();
+    }
+    std::vector<Submission> submitted;
+    for (std::uint64_t i = 0; i < 8; ++i) submitted.push_back(pipeline.submit(job(c, key, 8 * burst + i)));
+    for (auto& s : submitted) CHECK(await(s).ok());
+    pipeline.drain();
+    std::lock_guard lock(mutex);
+    REQUIRE(at_start.size() == 8);
+    // The first job had the threads to itself (its successor began after it finished), ...
+    CHECK(at_start[0] == 1);
+    CHECK(at_start[1] == 1);
+    // ... then the permits grew while the others waited, never past synthesis_concurrency.
+    const int most = *std::max_element(at_start.begin(), at_start.end());
+    CHECK(most >= 3);
+    CHECK(most <= 4);
+  }
+  check_idle(pipeline);
 }
 
 TEST_CASE("pipeline/tokens/a key load withholds tokens and a removal adds them") {

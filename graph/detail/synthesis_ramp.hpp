@@ -1,0 +1,79 @@
+// Internal: how many jobs synthesize at once. Each synthesis is TBB-parallel inside, so jobs synthesized side
+// by side share the host's threads and memory bandwidth: a burst of N jobs started together finishes all N
+// at about N times one job's time, and the GPUs wait that long for their first job. The ramp starts with a
+// permit per compute consumer (a GPU, or the CPU backend), adds one each time a synthesis finishes while
+// jobs wait for a permit (so the count doubles per round while a burst lasts, up to the configured
+// concurrency, for witness sources with serial parts); a synthesis that finishes while none waits retires
+// its permit and the idle ones, down to the floor again: the next burst starts as fast as the first.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+
+namespace proofline::graph::detail {
+
+/// A permit to synthesize one job: what the synthesis join pairs with a job.
+struct SynthesisPermit {};
+
+class SynthesisRamp {
+ public:
+  /// `floor` permits live at the start (at least one), at most `ceiling`.
+  SynthesisRamp(std::size_t floor, std::size_t ceiling)
+      : ceiling_(std::max<std::size_t>(1, ceiling)),
+        floor_(std::clamp<std::size_t>(floor, 1, ceiling_)),
+        live_(floor_),
+        high_water_(floor_) {}
+
+  std::size_t floor() const noexcept { return floor_; }
+  std::size_t ceiling() const noexcept { return ceiling_; }
+
+  /// A job enters the queue before synthesis.
+  void arrive() noexcept { waiting_.fetch_add(1, std::memory_order_relaxed); }
+  /// A job left that queue with a permit: its synthesis starts.
+  void start() noexcept { waiting_.fetch_sub(1, std::memory_order_relaxed); }
+  /// A synthesis finished: how many permits to put back (its own and perhaps a new one: 0, 1 or 2).
+  std::size_t finish() {
+    const bool someone_waits = waiting_.load(std::memory_order_relaxed) > 0;
+    std::lock_guard lock(mutex_);
+    if (someone_waits && live_ < ceiling_) {
+      high_water_ = std::max(high_water_, ++live_);
+      return 2;
+    }
+    if (!someone_waits && live_ > floor_) {
+      --live_;
+      return 0;
+    }
+    return 1;
+  }
+
+  /// No job waits: an idle permit (taken out of the permit buffer) may be retired. False when the floor is
+  /// reached (put it back).
+  bool retire_idle() {
+    std::lock_guard lock(mutex_);
+    if (live_ <= floor_) return false;
+    --live_;
+    return true;
+  }
+
+  std::size_t live() const {
+    std::lock_guard lock(mutex_);
+    return live_;
+  }
+  /// The most permits live at once since the start.
+  std::size_t high_water() const {
+    std::lock_guard lock(mutex_);
+    return high_water_;
+  }
+
+ private:
+  const std::size_t ceiling_;
+  const std::size_t floor_;
+  std::atomic<std::ptrdiff_t> waiting_{0};
+  mutable std::mutex mutex_;
+  std::size_t live_;
+  std::size_t high_water_;
+};
+
+}  // namespace proofline::graph::detail
