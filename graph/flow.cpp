@@ -174,15 +174,17 @@ Flow::Flow(Core& core)
       admit(graph, flow::unlimited,
             [this, &core](const std::tuple<JobMsg, Token>& in, AdmitNode::output_ports_type& ports) {
               std::vector<Token> back;
+              synthesis_ramp.arrive();
               switch (detail::admit(core, *std::get<0>(in).job, std::get<1>(in), back)) {
                 case Admit::proceed:
-                  synthesis_ramp.arrive();
                   std::get<0>(ports).try_put(Work{std::get<0>(in).job});
                   break;
                 case Admit::requeue:
+                  synthesis_ramp.leave();
                   std::get<2>(ports).try_put(std::get<0>(in));
                   break;
                 case Admit::drop:
+                  synthesis_ramp.leave();
                   break;
               }
               put_tokens(std::get<1>(ports), back);
@@ -250,7 +252,7 @@ void Flow::wire_synthesis() {
 }
 
 void Flow::synthesize(Core& core, const Work& work, SynthesisNode::output_ports_type& ports) {
-  synthesis_ramp.start();
+  synthesis_ramp.leave();
   // Does not throw: a failure marks the job (Context::guarded), and its permit comes back.
   nodes::synthesize(*core.ctx, *work.job);
   // Permits first, so the next job's synthesis is under way before this one moves on.

@@ -182,6 +182,10 @@ PipelineStats Pipeline::stats() const {
   s.token_parks = core.admission.parks();
   s.slots_in_flight = counters.slots_in_flight.load();
   s.max_inflight_slots = counters.max_inflight_slots.load();
+  if (core.flow) {
+    s.synthesis_permits = core.flow->synthesis_ramp.live();
+    s.max_synthesis_permits = core.flow->synthesis_ramp.high_water();
+  }
   {
     std::lock_guard lock(core.largest_mutex);
     s.slot_bytes = core.largest ? core.largest->slot_bytes : 0;

@@ -81,6 +81,7 @@ void fill_counts(RunReport& r, const PipelineStats& stats, std::uint64_t jobs, d
   r.wall_s = wall_s;
   r.proofs_per_s = wall_s > 0 ? static_cast<double>(stats.proofs) / wall_s : 0.0;
   r.max_inflight_slots = stats.max_inflight_slots;
+  r.max_synthesis_permits = stats.max_synthesis_permits;
   r.tokens = stats.token_target;
   r.slot_bytes = stats.slot_bytes;
 }
@@ -273,6 +274,7 @@ std::string report_json(const RunReport& r) {
       {"wall_s", number(r.wall_s)},
       {"proofs_per_s", number(r.proofs_per_s)},
       {"max_inflight_slots", json::Value(static_cast<std::uint64_t>(r.max_inflight_slots))},
+      {"max_synthesis_permits", json::Value(static_cast<std::uint64_t>(r.max_synthesis_permits))},
       {"tokens", json::Value(static_cast<std::uint64_t>(r.tokens))},
       {"slot_bytes", json::Value(r.slot_bytes)},
       {"gpu_busy_fraction", optional_number(r.gpu_busy_fraction)},
@@ -302,7 +304,8 @@ std::string report_summary(const RunReport& r) {
          ", " + mode + "]\n";
   if (!r.curve.empty()) out += "curve: " + r.curve + "\n";
   out += "slots: at most " + std::to_string(r.max_inflight_slots) + " in flight, " +
-         std::to_string(r.tokens) + " tokens of " + format_size(r.slot_bytes) + "\n";
+         std::to_string(r.tokens) + " tokens of " + format_size(r.slot_bytes) + "; synthesis up to " +
+         std::to_string(r.max_synthesis_permits) + " jobs at once\n";
   if (r.gpu_busy_fraction || r.h2d_gbps) {
     out += "gpu:";
     if (r.gpu_busy_fraction) out += " busy " + fixed(100 * *r.gpu_busy_fraction, 1) + "% of the steady state";

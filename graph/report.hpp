@@ -56,6 +56,7 @@ struct RunReport {
   double wall_s = 0;
   double proofs_per_s = 0;
   std::size_t max_inflight_slots = 0;
+  std::size_t max_synthesis_permits = 0;  ///< the most jobs that could synthesize at once
   std::size_t tokens = 0;
   std::uint64_t slot_bytes = 0;
 

@@ -95,6 +95,8 @@ struct PipelineStats {
   std::uint64_t token_parks = 0;       ///< leases that failed and parked their token, since the start
   std::size_t slots_in_flight = 0;     ///< slots leased by jobs now
   std::size_t max_inflight_slots = 0;  ///< the most ever leased at once
+  std::size_t synthesis_permits = 0;   ///< jobs that may synthesize at once now (it ramps up while jobs wait)
+  std::size_t max_synthesis_permits = 0;  ///< the most ever, at most Config::synthesis_concurrency
   std::uint64_t slot_bytes =
       0;  ///< the largest key's usual slot (a, b, c, z, or z alone when the GPU evaluates)
 

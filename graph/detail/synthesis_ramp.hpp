@@ -29,10 +29,11 @@ class SynthesisRamp {
   std::size_t floor() const noexcept { return floor_; }
   std::size_t ceiling() const noexcept { return ceiling_; }
 
-  /// A job enters the queue before synthesis.
+  /// A job is on its way to synthesis (counted from before its slot's lease, so that a synthesis finishing
+  /// meanwhile sees it coming).
   void arrive() noexcept { waiting_.fetch_add(1, std::memory_order_relaxed); }
-  /// A job left that queue with a permit: its synthesis starts.
-  void start() noexcept { waiting_.fetch_sub(1, std::memory_order_relaxed); }
+  /// It left: its synthesis starts, or it went back to the queue without a slot.
+  void leave() noexcept { waiting_.fetch_sub(1, std::memory_order_relaxed); }
   /// A synthesis finished: how many permits to put back (its own and perhaps a new one: 0, 1 or 2).
   std::size_t finish() {
     const bool someone_waits = waiting_.load(std::memory_order_relaxed) > 0;

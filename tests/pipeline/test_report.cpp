@@ -18,14 +18,21 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   TestConfig config = cpu_config();
   config.verify = true;
   config.slots = 2;
-  // The first two jobs meet in synthesis, so both slots are in flight at once however the threads run.
-  std::atomic<int> arrived{0};
-  config.fault_hook = [&](Stage stage, JobId id) {
-    if (stage != Stage::synthesis || id > 2) return;
-    ++arrived;
-    eventually([&] { return arrived.load() >= 2; }, std::chrono::seconds(30));
+  // The first job to reach synthesis stays there until another holds its slot, so both slots are in flight
+  // at once however the threads run (and that other job waits for a synthesis permit meanwhile).
+  std::atomic<Pipeline*> self{nullptr};
+  std::atomic<bool> first{true};
+  config.fault_hook = [&](Stage stage, JobId) {
+    if (stage != Stage::synthesis || !first.exchange(false)) return;
+    eventually(
+        [&] {
+          Pipeline* p = self.load();
+          return p != nullptr && p->stats().slots_in_flight >= 2;
+        },
+        std::chrono::seconds(30));
   };
   Pipeline pipeline = make_pipeline(config);
+  self = &pipeline;
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   const auto start = std::chrono::steady_clock::now();
   std::vector<Submission> submitted;
@@ -41,6 +48,8 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   CHECK(report.failed == 0);
   CHECK(report.proofs_per_s == doctest::Approx(6 / wall));
   CHECK(report.max_inflight_slots == 2);
+  // One job synthesized at a time until another waited behind the first: then two permits.
+  CHECK(report.max_synthesis_permits == 2);
   CHECK(report.pool.leased_bytes_at_exit == 0);
   CHECK(report.pool.leases == 6);
   CHECK(report.pool.pin_calls_after_warmup == 0);
@@ -73,8 +82,8 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
 
   const groth16::json::Value doc = groth16::json::parse(report_json(report), "report");
   for (const char* field : {"proofs", "failed", "cancelled", "retried", "verified", "wall_s", "proofs_per_s",
-                            "max_inflight_slots", "gpu_busy_fraction", "h2d_gbps", "gpu_busy_each",
-                            "h2d_gbps_each", "stages", "pool", "budget", "verdict"})
+                            "max_inflight_slots", "max_synthesis_permits", "gpu_busy_fraction", "h2d_gbps",
+                            "gpu_busy_each", "h2d_gbps_each", "stages", "pool", "budget", "verdict"})
     CHECK_MESSAGE(doc.find(field) != nullptr, field);
   for (const char* field : {"leases", "hits", "misses", "pin_calls", "pin_calls_after_warmup", "pin_s",
                             "bytes_pinned", "high_water_bytes", "leased_bytes_at_exit"})

@@ -1,7 +1,7 @@
 // Backpressure from the pinned pool: jobs in flight never exceed the tokens, synthesis waits for tokens when
-// slots are fewer than synthesis workers, a burst of jobs ramps synthesis up from one job at a time, the token
-// count follows the pool when a key load trims it and when a removal frees room, jobs of different sizes mix,
-// and a budget too small for one slot is an error at once.
+// slots are fewer than synthesis workers, a burst of jobs ramps synthesis up from one job at a time, the
+// token count follows the pool when a key load trims it and when a removal frees room, jobs of different
+// sizes mix, and a budget too small for one slot is an error at once.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -120,9 +120,15 @@ TEST_CASE("pipeline/tokens/a burst synthesizes one job first, then more at once 
     CHECK(at_start[0] == 1);
     CHECK(at_start[1] == 1);
     // ... then the permits grew while the others waited, never past synthesis_concurrency.
+    // (Every completion before the fourth saw jobs waiting: 1, 2, 3, 4 permits. How many of them the threads
+    // ran at the same instant is up to the scheduler: at least two.)
     const int most = *std::max_element(at_start.begin(), at_start.end());
-    CHECK(most >= 3);
+    CHECK(most >= 2);
     CHECK(most <= 4);
+    // The burst over, the permits came back down to one.
+    const PipelineStats s = pipeline.stats();
+    CHECK(s.max_synthesis_permits == 4);
+    CHECK(s.synthesis_permits == 1);
   }
   check_idle(pipeline);
 }
