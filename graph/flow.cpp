@@ -262,6 +262,10 @@ void Flow::synthesize(Core& core, const Work& work, SynthesisNode::output_ports_
   std::get<0>(ports).try_put(work);
 }
 
+void Flow::unstall_synthesis(SynthesisRamp::Clock::time_point now) {
+  if (synthesis_ramp.grow_if_stalled(now)) synthesis_permits.try_put(SynthesisPermit{});
+}
+
 void Flow::retire_idle_permits() {
   SynthesisPermit permit;
   while (synthesis_permits.try_get(permit)) {

@@ -1,7 +1,9 @@
-// The supervisor thread: job deadlines, counter samples, the GPUs' clock anchors and health. It may block (a
-// GPU anchor waits for one event); no TBB worker ever does this work. It mints no tokens: admission runs on
-// events alone (graph/detail/admission.hpp).
+// The supervisor thread: job deadlines, counter samples, the GPUs' clock anchors and health, and a synthesis
+// permit when jobs wait behind stuck syntheses (graph/detail/synthesis_ramp.hpp). It may block (a GPU anchor
+// waits for one event); no TBB worker ever does this work. It mints no tokens: admission runs on events alone
+// (graph/detail/admission.hpp).
 #include <proofline/graph/detail/core.hpp>
+#include <proofline/graph/detail/flow.hpp>
 
 #include <string>
 #include <utility>
@@ -62,6 +64,7 @@ void supervise(Core& core) {
     try {
       expire(core);
       const auto now = SteadyClock::now();
+      core.flow->unstall_synthesis(now);
       if (now - last_sample >= 20ms) {
         core.ctx->sample_counters();
         last_sample = now;

@@ -1,7 +1,8 @@
 // Backpressure from the pinned pool: jobs in flight never exceed the tokens, synthesis waits for tokens when
-// slots are fewer than synthesis workers, a burst of jobs ramps synthesis up from one job at a time, the
-// token count follows the pool when a key load trims it and when a removal frees room, jobs of different
-// sizes mix, and a budget too small for one slot is an error at once.
+// slots are fewer than synthesis workers, a burst of jobs ramps synthesis up from one job at a time and a
+// stuck synthesis does not hold back the others, the token count follows the pool when a key load trims it
+// and when a removal frees room, jobs of different sizes mix, and a budget too small for one slot is an error
+// at once.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -130,6 +131,40 @@ TEST_CASE("pipeline/tokens/a burst synthesizes one job first, then more at once 
     CHECK(s.max_synthesis_permits == 4);
     CHECK(s.synthesis_permits == 1);
   }
+  check_idle(pipeline);
+}
+
+TEST_CASE("pipeline/tokens/a job stuck in synthesis does not hold back the ones behind it") {
+  // One permit on the CPU backend at first: without the ramp's clock, the others would wait for the stuck
+  // job's synthesis to finish, which here waits for them.
+  const Circuit& c = circuit(8);
+  Gate gate;
+  std::atomic<bool> first{true};
+  TestConfig config = cpu_config();
+  config.slots = 4;
+  config.synthesis_concurrency = 2;
+  config.fault_hook = [&](Stage stage, JobId) {
+    if (stage == Stage::synthesis && first.exchange(false)) gate.wait();
+  };
+  Pipeline pipeline = make_pipeline(config);
+  // Should a check fail, the held job goes on before the pipeline drains at the end of the scope.
+  const std::shared_ptr<void> open_at_exit(nullptr, [&gate](void*) { gate.open(); });
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 4; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
+  REQUIRE(eventually([&] { return gate.waiting() == 1; }));
+  const auto done = [&] {
+    return std::count_if(submitted.begin(), submitted.end(), [](const Submission& s) {
+      return s.result.wait_for(0s) == std::future_status::ready;
+    });
+  };
+  // The other three are proved while the first is still held.
+  REQUIRE(eventually([&] { return done() == 3; }, 30s));
+  CHECK(gate.waiting() == 1);
+  gate.open();
+  for (auto& s : submitted) CHECK(await(s).ok());
+  pipeline.drain();
+  CHECK(pipeline.stats().proofs == 4);
   check_idle(pipeline);
 }
 
