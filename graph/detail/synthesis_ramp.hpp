@@ -37,7 +37,6 @@ class SynthesisRamp {
         high_water_(floor_) {}
 
   std::size_t floor() const noexcept { return floor_; }
-  std::size_t ceiling() const noexcept { return ceiling_; }
 
   /// A job is on its way to synthesis (counted from before its slot's lease, so that a synthesis finishing
   /// meanwhile sees it coming).
