@@ -1,5 +1,8 @@
 #include <proofline/graph/detail/flow.hpp>
 
+#include <algorithm>
+#include <thread>
+
 #include <proofline/nodes/stages.hpp>
 #include <proofline/util/logging.hpp>
 
@@ -167,7 +170,8 @@ void wire_gpus(Flow& f, Core& core) {
 
 Flow::Flow(Core& core)
     // A first job per compute consumer, each synthesized with every thread.
-    : synthesis_ramp(core.backend == Backend::cuda ? core.gpus().size() : 1, core.synthesis_concurrency),
+    : synthesis_ramp(core.backend == Backend::cuda ? core.gpus().size() : 1, core.synthesis_concurrency,
+                     std::min<std::size_t>(core.threads, std::max(1u, std::thread::hardware_concurrency()))),
       jobs(graph, nodes::JobOrder()),
       tokens(graph),
       admit_join(graph),
@@ -263,7 +267,7 @@ void Flow::synthesize(Core& core, const Work& work, SynthesisNode::output_ports_
 }
 
 void Flow::unstall_synthesis(SynthesisRamp::Clock::time_point now) {
-  if (synthesis_ramp.grow_if_stalled(now)) synthesis_permits.try_put(SynthesisPermit{});
+  if (synthesis_ramp.grow_on_tick(now, process_cpu_time())) synthesis_permits.try_put(SynthesisPermit{});
 }
 
 void Flow::retire_idle_permits() {

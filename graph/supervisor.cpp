@@ -1,7 +1,7 @@
 // The supervisor thread: job deadlines, counter samples, the GPUs' clock anchors and health, and a synthesis
-// permit when jobs wait behind stuck syntheses (graph/detail/synthesis_ramp.hpp). It may block (a GPU anchor
-// waits for one event); no TBB worker ever does this work. It mints no tokens: admission runs on events alone
-// (graph/detail/admission.hpp).
+// permit when jobs wait while the syntheses running leave the host idle (graph/detail/synthesis_ramp.hpp). It
+// may block (a GPU anchor waits for one event); no TBB worker ever does this work. It mints no tokens:
+// admission runs on events alone (graph/detail/admission.hpp).
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
 

@@ -98,7 +98,7 @@ struct Flow {
   void synthesize(Core& core, const Work& work, SynthesisNode::output_ports_type& ports);
   /// A synthesis finished while no job waited: permits idle in the buffer retire down to the ramp's floor.
   void retire_idle_permits();
-  /// The supervisor's tick: one more permit when jobs wait behind syntheses that neither start nor finish.
+  /// The supervisor's tick: one more permit when jobs wait while the syntheses running leave the host idle.
   void unstall_synthesis(SynthesisRamp::Clock::time_point now);
 
   flow::graph graph;  // first member: destroyed after every node

@@ -3,12 +3,15 @@
 // at about N times one job's time, and the GPUs wait that long for their first job. The ramp starts with a
 // permit per compute consumer (a GPU, or the CPU backend), adds one each time a synthesis finishes while
 // jobs wait for a permit (so the count doubles per round while a burst lasts, up to the configured
-// concurrency, for witness sources with serial parts); a synthesis that finishes while none waits retires
-// its permit and the idle ones, down to the floor again: the next burst starts as fast as the first.
-// One event is a clock's: when jobs wait and no synthesis has started or finished for a while, the ones
-// running are slow or stuck (a witness callback waiting on something), and one more job may start beside
-// them (the supervisor asks), so that no job waits behind a stuck one.
+// concurrency); a synthesis that finishes while none waits retires its permit and the idle ones, down to the
+// floor again: the next burst starts as fast as the first.
+// Not every synthesis keeps the host busy: a witness generator may be serial (circom's), or stuck waiting on
+// something. So the supervisor also asks, every few milliseconds, whether the host's threads were mostly idle
+// since the last synthesis started or finished while jobs waited; then one more may start beside the ones
+// running, which costs them nothing.
 #pragma once
+
+#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,18 +24,29 @@ namespace proofline::graph::detail {
 /// A permit to synthesize one job: what the synthesis join pairs with a job.
 struct SynthesisPermit {};
 
+/// CPU time used by this process's threads so far.
+inline std::chrono::nanoseconds process_cpu_time() noexcept {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+}
+
 class SynthesisRamp {
  public:
   using Clock = std::chrono::steady_clock;
 
-  /// Longer than one job's synthesis with every thread up to 2^24 rows on the machines measured, so that the
-  /// ramp itself goes by events; only a slow or stuck synthesis lets this much time pass.
-  static constexpr std::chrono::milliseconds kStall{1000};
+  /// How long the host is watched after a synthesis starts or finishes before its load says anything: a
+  /// parallel synthesis has its threads busy well within it.
+  static constexpr std::chrono::milliseconds kWindow{20};
+  /// Below this share of `cores` busy over the window, the running syntheses leave the host idle.
+  static constexpr double kIdleHost = 0.5;
 
-  /// `floor` permits live at the start (at least one), at most `ceiling`.
-  SynthesisRamp(std::size_t floor, std::size_t ceiling)
+  /// `floor` permits live at the start (at least one), at most `ceiling`; `cores`: the threads the
+  /// syntheses may use (the host's load is measured against them).
+  SynthesisRamp(std::size_t floor, std::size_t ceiling, std::size_t cores)
       : ceiling_(std::max<std::size_t>(1, ceiling)),
         floor_(std::clamp<std::size_t>(floor, 1, ceiling_)),
+        cores_(static_cast<double>(std::max<std::size_t>(1, cores))),
         live_(floor_),
         high_water_(floor_) {}
 
@@ -44,12 +58,12 @@ class SynthesisRamp {
   /// It left: its synthesis starts, or it went back to the queue without a slot.
   void leave() noexcept {
     waiting_.fetch_sub(1, std::memory_order_relaxed);
-    progressed(Clock::now());
+    progressed(Clock::now(), process_cpu_time());
   }
   /// A synthesis finished: how many permits to put back (its own and perhaps a new one: 0, 1 or 2).
   std::size_t finish() {
     const bool someone_waits = waiting_.load(std::memory_order_relaxed) > 0;
-    progressed(Clock::now());
+    progressed(Clock::now(), process_cpu_time());
     std::lock_guard lock(mutex_);
     if (someone_waits && live_ < ceiling_) {
       high_water_ = std::max(high_water_, ++live_);
@@ -69,14 +83,21 @@ class SynthesisRamp {
     --live_;
     return true;
   }
-  /// Jobs wait and no synthesis has started or finished for kStall: true when one more permit is granted
-  /// (put it in the permit buffer).
-  bool grow_if_stalled(Clock::time_point now) {
-    if (waiting_.load(std::memory_order_relaxed) <= 0 || now - last_progress() < kStall) return false;
+  /// The supervisor's question, with the time and the process's CPU time now: true when one more permit is
+  /// granted (put it in the permit buffer) because jobs wait and the host stayed mostly idle since the last
+  /// synthesis started or finished (or the last grant).
+  bool grow_on_tick(Clock::time_point now, std::chrono::nanoseconds cpu) {
+    if (waiting_.load(std::memory_order_relaxed) <= 0) return false;
+    const auto since = now - Clock::time_point(Clock::duration(last_wall_.load(std::memory_order_relaxed)));
+    if (since < kWindow) return false;
+    const double busy =
+        static_cast<double>((cpu.count() - last_cpu_.load(std::memory_order_relaxed))) /
+        static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(since).count());
+    if (busy >= kIdleHost * cores_) return false;
     std::lock_guard lock(mutex_);
     if (live_ >= ceiling_) return false;
     high_water_ = std::max(high_water_, ++live_);
-    progressed(now);
+    progressed(now, cpu);
     return true;
   }
 
@@ -91,17 +112,18 @@ class SynthesisRamp {
   }
 
  private:
-  void progressed(Clock::time_point now) noexcept {
-    last_progress_ns_.store(now.time_since_epoch().count(), std::memory_order_relaxed);
-  }
-  Clock::time_point last_progress() const noexcept {
-    return Clock::time_point(Clock::duration(last_progress_ns_.load(std::memory_order_relaxed)));
+  void progressed(Clock::time_point now, std::chrono::nanoseconds cpu) noexcept {
+    last_cpu_.store(cpu.count(), std::memory_order_relaxed);
+    last_wall_.store(now.time_since_epoch().count(), std::memory_order_relaxed);
   }
 
   const std::size_t ceiling_;
   const std::size_t floor_;
+  const double cores_;
   std::atomic<std::ptrdiff_t> waiting_{0};
-  std::atomic<Clock::rep> last_progress_ns_{Clock::now().time_since_epoch().count()};
+  // When a synthesis last started or finished (or a permit was granted), and the process's CPU time then.
+  std::atomic<Clock::rep> last_wall_{Clock::now().time_since_epoch().count()};
+  std::atomic<std::chrono::nanoseconds::rep> last_cpu_{process_cpu_time().count()};
   mutable std::mutex mutex_;
   std::size_t live_;
   std::size_t high_water_;

@@ -1,9 +1,11 @@
 // Backpressure from the pinned pool: jobs in flight never exceed the tokens, synthesis waits for tokens when
-// slots are fewer than synthesis workers, a burst of jobs ramps synthesis up from one job at a time and a
-// stuck synthesis does not hold back the others, the token count follows the pool when a key load trims it
-// and when a removal frees room, jobs of different sizes mix, and a budget too small for one slot is an error
-// at once.
+// slots are fewer than synthesis workers, a burst of jobs ramps synthesis up from one job at a time,
+// syntheses that leave the host idle run side by side at once and a stuck one does not hold back the others,
+// the token count follows the pool when a key load trims it and when a removal frees room, jobs of different
+// sizes mix, and a budget too small for one slot is an error at once.
 #include <doctest/doctest.h>
+
+#include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
 
@@ -21,6 +23,15 @@ void raise_to(std::atomic<std::size_t>& max, std::size_t value) {
   std::size_t seen = max.load();
   while (value > seen && !max.compare_exchange_weak(seen, value)) {
   }
+}
+
+/// Keeps every thread of the arena busy for `time`, as a TBB-parallel synthesis does.
+void busy_every_thread(std::chrono::milliseconds time) {
+  const auto until = std::chrono::steady_clock::now() + time;
+  oneapi::tbb::parallel_for(0, 256, [&](int) {
+    while (std::chrono::steady_clock::now() < until) {
+    }
+  });
 }
 
 }  // namespace
@@ -85,7 +96,8 @@ TEST_CASE("pipeline/tokens/with fewer slots than synthesis workers synthesis wai
 
 TEST_CASE("pipeline/tokens/a burst synthesizes one job first, then more at once while jobs wait") {
   // The CPU backend is one compute consumer: one permit at the start, up to synthesis_concurrency while a
-  // burst waits, and one again once it is gone.
+  // burst waits, and one again once it is gone. Each synthesis keeps every thread busy, so the host's load
+  // grants no permit before a synthesis finishes.
   const Circuit& c = circuit(8);
   std::mutex mutex;
   std::vector<int> at_start;  // how many jobs synthesized at once as each one began
@@ -100,7 +112,7 @@ TEST_CASE("pipeline/tokens/a burst synthesizes one job first, then more at once 
       std::lock_guard lock(mutex);
       at_start.push_back(++synthesizing);
     }
-    std::this_thread::sleep_for(20ms);
+    busy_every_thread(20ms);
     --synthesizing;
   };
   Pipeline pipeline = make_pipeline(config);
@@ -134,9 +146,43 @@ TEST_CASE("pipeline/tokens/a burst synthesizes one job first, then more at once 
   check_idle(pipeline);
 }
 
+TEST_CASE("pipeline/tokens/syntheses that leave the host idle run side by side before any finishes") {
+  // A witness source that waits (a serial generator, a file, another process) leaves the threads idle: the
+  // supervisor grants permits up to synthesis_concurrency without waiting for a synthesis to finish.
+  const Circuit& c = circuit(8);
+  std::mutex mutex;
+  std::vector<int> at_start;
+  std::atomic<int> synthesizing{0}, finished{0};
+  TestConfig config = cpu_config();
+  config.max_threads = 8;
+  config.slots = 6;
+  config.synthesis_concurrency = 4;
+  config.fault_hook = [&](Stage stage, JobId) {
+    if (stage != Stage::synthesis) return;
+    {
+      std::lock_guard lock(mutex);
+      at_start.push_back(finished.load() == 0 ? ++synthesizing : -1);
+    }
+    std::this_thread::sleep_for(300ms);
+    --synthesizing;
+    ++finished;
+  };
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
+  for (auto& s : submitted) CHECK(await(s).ok());
+  pipeline.drain();
+  std::lock_guard lock(mutex);
+  // The first four began before any synthesis finished, the fourth beside three others.
+  REQUIRE(at_start.size() == 6);
+  CHECK(at_start[3] == 4);
+  CHECK(pipeline.stats().max_synthesis_permits == 4);
+}
+
 TEST_CASE("pipeline/tokens/a job stuck in synthesis does not hold back the ones behind it") {
-  // One permit on the CPU backend at first: without the ramp's clock, the others would wait for the stuck
-  // job's synthesis to finish, which here waits for them.
+  // One permit on the CPU backend at first: the stuck job leaves the host idle, so the supervisor grants
+  // another; without it the others would wait for the stuck job's synthesis, which here waits for them.
   const Circuit& c = circuit(8);
   Gate gate;
   std::atomic<bool> first{true};
