@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A later build of the ramp (r2: arrival counted before the lease, a grant after a second's stall; r3: grants
-# while the host is idle instead): the GPU suite's pipeline cases, then batch_prove BLS12-381 2^22 x48 and 2^24 x32, live and presynthesized in one process each.
-# Every proof verified.
+# while the host is idle instead): the GPU suite's pipeline cases, then batch_prove BLS12-381 2^22 x48 and
+# 2^24 x32, live and presynthesized in one process each. Every proof verified.
 set -u
 out=${1:?OUT} name=${2:?name}
 mkdir -p /tmp/x && tar xJf stage/bins.txz -C /tmp/x
