@@ -82,6 +82,16 @@ inline JobResult await(Submission& submission, std::chrono::seconds limit = 300s
 }
 
 /// Whether the proof verifies with the circuit's key for its public inputs (independently of Config::verify).
+/// Submits `count` jobs of `c` (seeds first_seed, first_seed + 1, ...), checks that each is proved, and
+/// drains the pipeline.
+inline void prove_and_drain(Pipeline& pipeline, const Circuit& c, KeyHandle key, std::uint64_t count,
+                            std::uint64_t first_seed = 0) {
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < count; ++i) submitted.push_back(pipeline.submit(job(c, key, first_seed + i)));
+  for (auto& s : submitted) CHECK(await(s).ok());
+  pipeline.drain();
+}
+
 inline bool verifies(const Circuit& c, const JobResult& r) {
   return r.proof && groth16::verify(c.pvk, r.public_inputs, *r.proof);
 }

@@ -50,10 +50,7 @@ TEST_CASE("pipeline/tokens/jobs in flight never exceed the tokens") {
   self = &pipeline;
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   CHECK(pipeline.stats().token_target == 2);
-  std::vector<Submission> submitted;
-  for (std::uint64_t i = 0; i < 10; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
-  for (auto& s : submitted) CHECK(await(s).ok());
-  pipeline.drain();
+  prove_and_drain(pipeline, c, key, 10);
   self = nullptr;
   CHECK(most.load() >= 1);
   CHECK(most.load() <= 2);
@@ -81,10 +78,7 @@ TEST_CASE("pipeline/tokens/with fewer slots than synthesis workers synthesis wai
   };
   Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
-  std::vector<Submission> submitted;
-  for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
-  for (auto& s : submitted) CHECK(await(s).ok());
-  pipeline.drain();
+  prove_and_drain(pipeline, c, key, 6);
   CHECK(most.load() == 1);
   CHECK(pipeline.stats().max_inflight_slots == 1);
   // The trace shows the others waiting: the "jobs waiting for a token" counter rose above zero.
@@ -123,10 +117,7 @@ TEST_CASE("pipeline/tokens/a burst synthesizes one job first, then more at once 
       std::lock_guard lock(mutex);
       at_start.clear();
     }
-    std::vector<Submission> submitted;
-    for (std::uint64_t i = 0; i < 8; ++i) submitted.push_back(pipeline.submit(job(c, key, 8 * burst + i)));
-    for (auto& s : submitted) CHECK(await(s).ok());
-    pipeline.drain();
+    prove_and_drain(pipeline, c, key, 8, 8 * burst);
     std::lock_guard lock(mutex);
     REQUIRE(at_start.size() == 8);
     // The first job had the threads to itself (its successor began after it finished), ...
@@ -169,10 +160,7 @@ TEST_CASE("pipeline/tokens/syntheses that leave the host idle run side by side b
   };
   Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
-  std::vector<Submission> submitted;
-  for (std::uint64_t i = 0; i < 6; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
-  for (auto& s : submitted) CHECK(await(s).ok());
-  pipeline.drain();
+  prove_and_drain(pipeline, c, key, 6);
   std::lock_guard lock(mutex);
   // The first four began before any synthesis finished, the fourth beside three others.
   REQUIRE(at_start.size() == 6);
@@ -236,19 +224,13 @@ TEST_CASE("pipeline/tokens/a key load withholds tokens and a removal adds them")
         std::min<std::size_t>(40, (s.host_budget.total - s.host_keys.bytes_resident) / s.slot_bytes));
   CHECK(s.tokens == 40);  // withheld lazily: as tokens come home
 
-  std::vector<Submission> submitted;
-  for (std::uint64_t i = 0; i < 10; ++i) submitted.push_back(pipeline.submit(job(small, key, i)));
-  for (auto& r : submitted) CHECK(await(r).ok());
-  pipeline.drain();
+  prove_and_drain(pipeline, small, key, 10);
   s = pipeline.stats();
   // drain() settles the count on the target: surplus tokens still in the buffer are retired too.
   CHECK(s.tokens == target);
   CHECK(s.max_inflight_slots <= 40);
 
-  submitted.clear();
-  for (std::uint64_t i = 0; i < 40; ++i) submitted.push_back(pipeline.submit(job(small, key, 100 + i)));
-  for (auto& r : submitted) CHECK(await(r).ok());
-  pipeline.drain();
+  prove_and_drain(pipeline, small, key, 40, 100);
   CHECK(pipeline.stats().tokens == target);
 
   // Removing the large key frees its memory and its slot size: the count grows back to the cap.
