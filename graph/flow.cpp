@@ -267,7 +267,9 @@ void Flow::synthesize(Core& core, const Work& work, SynthesisNode::output_ports_
 }
 
 void Flow::unstall_synthesis(SynthesisRamp::Clock::time_point now) {
-  if (synthesis_ramp.grow_on_tick(now, process_cpu_time())) synthesis_permits.try_put(SynthesisPermit{});
+  // The process's CPU clock sums its threads' times: read only when it can matter.
+  if (synthesis_ramp.jobs_wait() && synthesis_ramp.grow_on_tick(now, process_cpu_time()))
+    synthesis_permits.try_put(SynthesisPermit{});
 }
 
 void Flow::retire_idle_permits() {

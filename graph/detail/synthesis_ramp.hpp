@@ -60,9 +60,11 @@ class SynthesisRamp {
     waiting_.fetch_sub(1, std::memory_order_relaxed);
     progressed(Clock::now(), process_cpu_time());
   }
+  /// Whether jobs wait for a permit (or are on their way to one).
+  bool jobs_wait() const noexcept { return waiting_.load(std::memory_order_relaxed) > 0; }
   /// A synthesis finished: how many permits to put back (its own and perhaps a new one: 0, 1 or 2).
   std::size_t finish() {
-    const bool someone_waits = waiting_.load(std::memory_order_relaxed) > 0;
+    const bool someone_waits = jobs_wait();
     progressed(Clock::now(), process_cpu_time());
     std::lock_guard lock(mutex_);
     if (someone_waits && live_ < ceiling_) {
@@ -87,7 +89,7 @@ class SynthesisRamp {
   /// granted (put it in the permit buffer) because jobs wait and the host stayed mostly idle since the last
   /// synthesis started or finished (or the last grant).
   bool grow_on_tick(Clock::time_point now, std::chrono::nanoseconds cpu) {
-    if (waiting_.load(std::memory_order_relaxed) <= 0) return false;
+    if (!jobs_wait()) return false;
     const auto since = now - Clock::time_point(Clock::duration(last_wall_.load(std::memory_order_relaxed)));
     if (since < kWindow) return false;
     const double busy =
