@@ -79,9 +79,9 @@ struct Config {
   std::size_t device_slots = 0;
   /// Most jobs synthesized at once (each is TBB-parallel inside); 0: half the threads, at least 1. Synthesis
   /// ramps up to it: one job per GPU (one on the CPU backend) first, so the first jobs reach the GPUs with
-  /// every thread on them, then one more each time a synthesis finishes while jobs wait (or while the ones
-  /// running leave the host's threads mostly idle: a serial or waiting witness source), and back down when
-  /// none waits.
+  /// every thread on them, then one more each time a synthesis finishes while more jobs wait than permits are
+  /// free (or while the ones running leave the host's threads mostly idle: a serial or waiting witness
+  /// source), and back down when none waits.
   std::size_t synthesis_concurrency = 0;
   /// Threads the pipeline's task_arena may use; 0: every hardware thread.
   std::size_t max_threads = 0;

@@ -256,7 +256,7 @@ void Flow::wire_synthesis() {
 }
 
 void Flow::synthesize(Core& core, const Work& work, SynthesisNode::output_ports_type& ports) {
-  synthesis_ramp.leave();
+  synthesis_ramp.start();
   // Does not throw: a failure marks the job (Context::guarded), and its permit comes back.
   nodes::synthesize(*core.ctx, *work.job);
   // Permits first, so the next job's synthesis is under way before this one moves on.

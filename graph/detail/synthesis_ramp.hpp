@@ -2,9 +2,10 @@
 // by side share the host's threads and memory bandwidth: a burst of N jobs started together finishes all N
 // at about N times one job's time, and the GPUs wait that long for their first job. The ramp starts with a
 // permit per compute consumer (a GPU, or the CPU backend), adds one each time a synthesis finishes while
-// jobs wait for a permit (so the count doubles per round while a burst lasts, up to the configured
-// concurrency); a synthesis that finishes while none waits retires its permit and the idle ones, down to the
-// floor again: the next burst starts as fast as the first.
+// more jobs wait for a permit than its own and the idle ones can serve (so the count doubles per round while
+// a burst lasts, up to the configured concurrency); a synthesis that finishes while none waits retires its
+// permit and the idle ones, down to the floor again: the next burst starts as fast as the first.
+//
 // Not every synthesis keeps the host busy: a witness generator may be serial (circom's), or stuck waiting on
 // something. So the supervisor also asks, every few milliseconds, whether the host's threads were mostly idle
 // since the last synthesis started or finished while jobs waited; then one more may start beside the ones
@@ -55,8 +56,11 @@ class SynthesisRamp {
   /// A job is on its way to synthesis (counted from before its slot's lease, so that a synthesis finishing
   /// meanwhile sees it coming).
   void arrive() noexcept { waiting_.fetch_add(1, std::memory_order_relaxed); }
-  /// It left: its synthesis starts, or it went back to the queue without a slot.
-  void leave() noexcept {
+  /// It went back to the queue without a slot, or was dropped.
+  void leave() noexcept { waiting_.fetch_sub(1, std::memory_order_relaxed); }
+  /// Its synthesis starts, with a permit.
+  void start() noexcept {
+    running_.fetch_add(1, std::memory_order_relaxed);
     waiting_.fetch_sub(1, std::memory_order_relaxed);
     progressed(Clock::now(), process_cpu_time());
   }
@@ -64,14 +68,14 @@ class SynthesisRamp {
   bool jobs_wait() const noexcept { return waiting_.load(std::memory_order_relaxed) > 0; }
   /// A synthesis finished: how many permits to put back (its own and perhaps a new one: 0, 1 or 2).
   std::size_t finish() {
-    const bool someone_waits = jobs_wait();
     progressed(Clock::now(), process_cpu_time());
     std::lock_guard lock(mutex_);
-    if (someone_waits && live_ < ceiling_) {
+    running_.fetch_sub(1, std::memory_order_relaxed);
+    if (short_of_permits() && live_ < ceiling_) {
       high_water_ = std::max(high_water_, ++live_);
       return 2;
     }
-    if (!someone_waits && live_ > floor_) {
+    if (!jobs_wait() && live_ > floor_) {
       --live_;
       return 0;
     }
@@ -97,7 +101,7 @@ class SynthesisRamp {
         static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(since).count());
     if (busy >= kIdleHost * cores_) return false;
     std::lock_guard lock(mutex_);
-    if (live_ >= ceiling_) return false;
+    if (!short_of_permits() || live_ >= ceiling_) return false;
     high_water_ = std::max(high_water_, ++live_);
     progressed(now, cpu);
     return true;
@@ -114,6 +118,13 @@ class SynthesisRamp {
   }
 
  private:
+  /// More jobs wait than there are idle permits (a job that arrived may be about to take one; the permit
+  /// of a synthesis that just finished is counted idle). Under the mutex.
+  bool short_of_permits() const noexcept {
+    const std::ptrdiff_t idle = static_cast<std::ptrdiff_t>(live_) - running_.load(std::memory_order_relaxed);
+    return waiting_.load(std::memory_order_relaxed) > idle;
+  }
+
   void progressed(Clock::time_point now, std::chrono::nanoseconds cpu) noexcept {
     last_cpu_.store(cpu.count(), std::memory_order_relaxed);
     last_wall_.store(now.time_since_epoch().count(), std::memory_order_relaxed);
@@ -123,6 +134,7 @@ class SynthesisRamp {
   const std::size_t floor_;
   const double cores_;
   std::atomic<std::ptrdiff_t> waiting_{0};
+  std::atomic<std::ptrdiff_t> running_{0};  // syntheses under way, each holding a permit
   // When a synthesis last started or finished (or a permit was granted), and the process's CPU time then.
   std::atomic<Clock::rep> last_wall_{Clock::now().time_since_epoch().count()};
   std::atomic<std::chrono::nanoseconds::rep> last_cpu_{process_cpu_time().count()};

@@ -17,9 +17,9 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   const Circuit& c = circuit(8);
   TestConfig config = cpu_config();
   config.verify = true;
-  config.slots = 2;
-  // The first job to reach synthesis stays there until another holds its slot, so both slots are in flight
-  // at once however the threads run (and that other job waits for a synthesis permit meanwhile).
+  config.slots = 3;
+  // The first job to reach synthesis stays there until two others hold their slots, so all three slots are
+  // in flight at once however the threads run (and those two wait for a synthesis permit meanwhile).
   std::atomic<Pipeline*> self{nullptr};
   std::atomic<bool> first{true};
   config.fault_hook = [&](Stage stage, JobId) {
@@ -27,7 +27,7 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
     eventually(
         [&] {
           Pipeline* p = self.load();
-          return p != nullptr && p->stats().slots_in_flight >= 2;
+          return p != nullptr && p->stats().slots_in_flight >= 3;
         },
         std::chrono::seconds(30));
   };
@@ -47,8 +47,9 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   CHECK(report.verified == 6);
   CHECK(report.failed == 0);
   CHECK(report.proofs_per_s == doctest::Approx(6 / wall));
-  CHECK(report.max_inflight_slots == 2);
-  // One job synthesized at a time until another waited behind the first: then two permits.
+  CHECK(report.max_inflight_slots == 3);
+  // One job synthesized at a time until two waited behind the first, more than its permit could serve: then
+  // two permits (synthesis_concurrency).
   CHECK(report.max_synthesis_permits == 2);
   CHECK(report.pool.leased_bytes_at_exit == 0);
   CHECK(report.pool.leases == 6);
