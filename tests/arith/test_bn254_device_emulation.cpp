@@ -17,67 +17,17 @@
 #include <proofline/arith/random.hpp>
 
 #include "arith/gmp_oracle.hpp"
+#include "support/emulated_carry_ops.hpp"
 #include "support/seed.hpp"
 
 namespace bn254 = proofline::bn254;
 using namespace proofline::detail;
 using proofline::random_field;
 using proofline::test::Rng;
+using proofline::test_support::EmulatedCarryOps;
 using proofline::test_support::test_seed;
 
 namespace {
-
-/// PTX integer carry semantics (.cc writes CC.CF, the c-forms read it); an operation without .cc that
-/// would carry out counts as a dropped carry.
-struct EmulatedCarryOps {
-  std::uint32_t cf = 0;
-  std::uint64_t dropped = 0;
-
-  static std::uint64_t wide(std::uint32_t a, std::uint32_t b) { return std::uint64_t{a} * b; }
-  void set(std::uint32_t& d, std::uint64_t sum, bool keep_flag) {
-    d = static_cast<std::uint32_t>(sum);
-    if (keep_flag) {
-      cf = static_cast<std::uint32_t>(sum >> 32);
-    } else {
-      dropped += (sum >> 32) != 0;
-    }
-  }
-  void mul_lo(std::uint32_t& d, std::uint32_t a, std::uint32_t b) {
-    d = static_cast<std::uint32_t>(wide(a, b));
-  }
-  void mul_hi(std::uint32_t& d, std::uint32_t a, std::uint32_t b) {
-    d = static_cast<std::uint32_t>(wide(a, b) >> 32);
-  }
-  void mad_lo_cc(std::uint32_t& d, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    set(d, (wide(a, b) & 0xffffffffu) + c, true);
-  }
-  void madc_lo_cc(std::uint32_t& d, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    set(d, (wide(a, b) & 0xffffffffu) + c + cf, true);
-  }
-  void madc_hi_cc(std::uint32_t& d, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    set(d, (wide(a, b) >> 32) + c + cf, true);
-  }
-  void madc_hi(std::uint32_t& d, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    set(d, (wide(a, b) >> 32) + c + cf, false);
-  }
-  void add_cc(std::uint32_t& d, std::uint32_t a, std::uint32_t b) { set(d, std::uint64_t{a} + b, true); }
-  void addc_cc(std::uint32_t& d, std::uint32_t a, std::uint32_t b) {
-    set(d, std::uint64_t{a} + b + cf, true);
-  }
-  void addc(std::uint32_t& d, std::uint32_t a, std::uint32_t b) { set(d, std::uint64_t{a} + b + cf, false); }
-  void sub_cc(std::uint32_t& d, std::uint32_t a, std::uint32_t b) {
-    d = a - b;
-    cf = a < b;
-  }
-  void subc_cc(std::uint32_t& d, std::uint32_t a, std::uint32_t b) {
-    const std::uint64_t subtrahend = std::uint64_t{b} + cf;
-    d = static_cast<std::uint32_t>(a - subtrahend);
-    cf = a < subtrahend;
-  }
-  void subc(std::uint32_t& d, std::uint32_t a, std::uint32_t b) {
-    d = static_cast<std::uint32_t>(a - (std::uint64_t{b} + cf));
-  }
-};
 
 /// 0, 1, -1, 2, -2, raw Montgomery limbs p - k and k, all-ones low limbs, then random values.
 template <class F>
