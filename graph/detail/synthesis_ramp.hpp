@@ -60,8 +60,10 @@ class SynthesisRamp {
   void leave() noexcept { waiting_.fetch_sub(1, std::memory_order_relaxed); }
   /// Its synthesis starts, with a permit.
   void start() noexcept {
-    running_.fetch_add(1, std::memory_order_relaxed);
+    // Waiting first: read in between, the permit looks idle and no job short of one (never the reverse,
+    // which would count this job twice and grant a permit nobody needs).
     waiting_.fetch_sub(1, std::memory_order_relaxed);
+    running_.fetch_add(1, std::memory_order_relaxed);
     progressed(Clock::now(), process_cpu_time());
   }
   /// Whether jobs wait for a permit (or are on their way to one).
