@@ -60,8 +60,8 @@ class SynthesisRamp {
   void leave() noexcept { waiting_.fetch_sub(1, std::memory_order_relaxed); }
   /// Its synthesis starts, with a permit.
   void start() noexcept {
-    // Waiting first: read in between, the permit looks idle and no job short of one (never the reverse,
-    // which would count this job twice and grant a permit nobody needs).
+    // Waiting first: read in between, the counts show one job fewer waiting and its permit still idle, which
+    // grants nothing; the other order would count the job as waiting while it holds a permit.
     waiting_.fetch_sub(1, std::memory_order_relaxed);
     running_.fetch_add(1, std::memory_order_relaxed);
     progressed(Clock::now(), process_cpu_time());
