@@ -276,9 +276,20 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   // trims idle pool buffers first (the pool is the budget's first evictor), and the token count follows.
   const std::uint64_t host_bytes = spec.pk->query_bytes() + (spec.cs ? spec.cs->size_bytes() : 0);
   const std::string name = resident_name(*key);
-  key->host = core.host_keys->acquire(name, std::max<std::uint64_t>(host_bytes, 1), [&](const std::string&) {
-    return memory::LoadedRegion{std::make_shared<BasicKeySpec<Curve>>(spec), 0};
-  });
+  try {
+    key->host =
+        core.host_keys->acquire(name, std::max<std::uint64_t>(host_bytes, 1), [&](const std::string&) {
+          return memory::LoadedRegion{std::make_shared<BasicKeySpec<Curve>>(spec), 0};
+        });
+  } catch (const Error& e) {
+    if (e.code() != Errc::out_of_budget) throw;
+    // The budget's own message names sizes but not what asked for them.
+    throw Error(Errc::out_of_budget, what + ": its proving key" + (spec.cs ? " and constraint system" : "") +
+                                         " take " + format_size(host_bytes) +
+                                         " of host memory, which the host budget does not hold (" + e.what() +
+                                         "); raise the host budget (--host-budget) to hold them and pinned "
+                                         "slots for its jobs");
+  }
   ScopeGuard unload([&] {
     key->host.reset();
     core.host_keys->evict(name);

@@ -177,6 +177,9 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
                 "--key-gpus spread places keys on GPUs; the cpu backend has none");
   // A budget that holds the key but not one slot of its jobs: refused before any job runs.
   check_refused("--backend cpu --synthetic 10 --host-budget 800K", "raise the host budget");
+  // One that does not hold the key itself names the key's parts and their size.
+  check_refused("--backend cpu --synthetic 10 --host-budget 100K",
+                "its proving key and constraint system take");
 }
 
 TEST_CASE("pipeline/cli/batch_prove --help describes every option") {

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include <proofline/trace/stats.hpp>
+#include <proofline/util/size.hpp>
 
 #include "pipeline/helpers.hpp"
 
@@ -274,6 +275,13 @@ TEST_CASE("pipeline/tokens/a budget too small for one slot is a clear error at s
       FAIL("a budget smaller than the key was accepted");
     } catch (const Error& e) {
       CHECK(e.code() == Errc::out_of_budget);
+      // What asked for the memory, how much, and what to do.
+      const std::string message = e.what();
+      CHECK_MESSAGE(
+          message.find("key 'n10': its proving key and constraint system take") != std::string::npos,
+          message);
+      CHECK_MESSAGE(message.find(format_size(key_bytes)) != std::string::npos, message);
+      CHECK_MESSAGE(message.find("raise the host budget") != std::string::npos, message);
     }
   }
   TestConfig config = cpu_config();
