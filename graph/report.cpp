@@ -305,7 +305,8 @@ std::string report_summary(const RunReport& r) {
   if (!r.curve.empty()) out += "curve: " + r.curve + "\n";
   out += "slots: at most " + std::to_string(r.max_inflight_slots) + " in flight, " +
          std::to_string(r.tokens) + " tokens of " + format_size(r.slot_bytes) + "; synthesis up to " +
-         std::to_string(r.max_synthesis_permits) + " jobs at once\n";
+         std::to_string(r.max_synthesis_permits) + (r.max_synthesis_permits == 1 ? " job" : " jobs") +
+         " at once\n";
   if (r.gpu_busy_fraction || r.h2d_gbps) {
     out += "gpu:";
     if (r.gpu_busy_fraction) out += " busy " + fixed(100 * *r.gpu_busy_fraction, 1) + "% of the steady state";

@@ -78,6 +78,7 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   CHECK(report.verdict.find("H2D") == std::string::npos);
   const std::string summary = report_summary(report);
   CHECK_MESSAGE(summary.find("[cpu, pooled slots]") != std::string::npos, summary);
+  CHECK_MESSAGE(summary.find("synthesis up to 2 jobs at once") != std::string::npos, summary);
   CHECK_MESSAGE(summary.find("GPU") == std::string::npos, summary);
   CHECK_MESSAGE(summary.find("pin calls") == std::string::npos, summary);
 
