@@ -35,6 +35,17 @@ std::string printable(std::span<const std::byte> bytes) {
   return out;
 }
 
+/// Whether the file's first bytes open JSON text (after white space): a snarkjs JSON export, circuit inputs
+/// or a witness.json given where a binary file belongs.
+bool starts_like_json(std::span<const std::byte> head) {
+  for (const std::byte b : head) {
+    const auto ch = static_cast<char>(b);
+    if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') continue;
+    return ch == '{' || ch == '[';
+  }
+  return false;
+}
+
 // The two places the container's bytes come from, for BinFile::parse: an image in memory (payloads are views
 // into it) or an open file (payloads are read into buffers of their own).
 
@@ -120,6 +131,12 @@ void BinFile::parse(Source& source, std::string_view magic, std::string_view kin
   std::byte head[header_bytes];
   source.read(0, head, static_cast<std::size_t>(std::min(size, header_bytes)));
   if (size < 4 || std::memcmp(head, magic.data(), 4) != 0) {
+    const std::span<const std::byte> read(head, static_cast<std::size_t>(std::min(size, header_bytes)));
+    if (starts_like_json(read))
+      fail("not a " + std::string(kind) +
+           " file: it holds JSON text (circuit inputs, or a snarkjs JSON "
+           "export?), not the binary format that starts with \"" +
+           std::string(magic) + "\"");
     // (Built with append: GCC 12 warns falsely (-Wrestrict) about "literal" + std::string&& here.)
     std::string found = size < 4 ? std::string("only ").append(std::to_string(size)).append(" bytes")
                                  : std::string("\"").append(printable(std::span(head, 4))).append("\"");

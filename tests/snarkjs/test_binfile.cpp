@@ -2,6 +2,7 @@
 // a clear error naming the file.
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <memory>
 
 #include <proofline/groth16/binfile.hpp>
@@ -78,6 +79,15 @@ TEST_CASE("groth16/binfile/malformed containers are clear errors") {
   bytes[0] = std::byte{'z'};
   CHECK(contains(bad_input_message([&] { parse_bytes(bytes, "m.bin"); }),
                  "m.bin: not a .test file (wrong magic: \"zest\", expected \"test\")"));
+  // JSON where the binary file belongs (input signals, a witness.json): said so.
+  for (const char* text : {"{}", "  [\"1\", \"2\"]", "\n{\"in\": 3}"}) {
+    CAPTURE(text);
+    const std::string json(text);
+    std::vector<std::byte> json_bytes(json.size());
+    std::memcpy(json_bytes.data(), json.data(), json.size());
+    CHECK(contains(bad_input_message([&] { parse_bytes(json_bytes, "in.json"); }),
+                   "in.json: not a .test file: it holds JSON text"));
+  }
   bytes = good;
   bytes[4] = std::byte{4};
   CHECK(contains(bad_input_message([&] { parse_bytes(bytes); }), "unsupported .test version 4 (expected 3)"));
