@@ -100,6 +100,8 @@ struct GpuLane {
   int device = 0;  ///< CUDA device ordinal
   std::string name;
   std::atomic<std::size_t> outstanding{0};  ///< jobs routed here and not retired
+  /// Their work (graph/detail/gpu_choice.hpp: rows plus a fixed cost a job): what routing compares.
+  std::atomic<std::uint64_t> outstanding_work{0};
   std::atomic<std::uint64_t> jobs{0};
   std::atomic<bool> healthy{true};  ///< false after a sticky CUDA error: its jobs fail, none is routed here
   /// The stats of the last GpuDevice, taken as it is freed (shutdown), so that reports made afterwards

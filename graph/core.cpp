@@ -10,6 +10,7 @@
 #include <proofline/cuda/device.hpp>
 #include <proofline/devices/gpu_lane.hpp>
 #include <proofline/graph/detail/flow.hpp>
+#include <proofline/graph/detail/gpu_choice.hpp>
 #include <proofline/memory/host_memory.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/logging.hpp>
@@ -295,7 +296,7 @@ void Core::retire(JobState& job) noexcept {
   ctx->counters.in_stage[static_cast<std::size_t>(job.stage.load(std::memory_order_relaxed))].fetch_sub(
       1, std::memory_order_relaxed);
   job.gpu_key.reset();
-  if (job.gpu >= 0) ctx->gpu_of(job).outstanding.fetch_sub(1, std::memory_order_relaxed);
+  if (job.gpu >= 0) unbind_job(ctx->gpu_of(job), job.key->log_domain_size);
   const std::shared_ptr<KeyState> key = job.key;
   const JobId id = job.id;
   const auto deadline = job.deadline;

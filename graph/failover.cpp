@@ -3,6 +3,7 @@
 // Config::cpu_fallback. Its slot was returned after the copy, so the retry goes through admission and
 // synthesis again; the job keeps its id, its place in submission order and its deadline.
 #include <proofline/graph/detail/flow.hpp>
+#include <proofline/graph/detail/gpu_choice.hpp>
 
 #include <optional>
 #include <string>
@@ -56,14 +57,10 @@ bool requeue_after_gpu_loss(Core& core, JobState& job) {
   }
   PL_LOG_WARN("job {} ({}): {}; proving it again on {}", job.id, job.label, job.error->message,
               target->first < 0 ? std::string("the CPU") : "GPU index " + std::to_string(target->first));
-  lost.outstanding.fetch_sub(1, std::memory_order_relaxed);
+  unbind_job(lost, job.key->log_domain_size);
   job.gpu = target->first;
   job.gpu_key = std::move(target->second);
-  if (job.gpu >= 0) {
-    devices::GpuLane& lane = core.ctx->gpu_of(job);
-    lane.outstanding.fetch_add(1, std::memory_order_relaxed);
-    lane.jobs.fetch_add(1, std::memory_order_relaxed);
-  }
+  if (job.gpu >= 0) bind_job(core.ctx->gpu_of(job), job.key->log_domain_size);
   reset_for_retry(job);
   core.ctx->enter(job, Stage::queue);
   core.retried.fetch_add(1, std::memory_order_relaxed);

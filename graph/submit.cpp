@@ -10,14 +10,17 @@
 
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
+#include <proofline/graph/detail/gpu_choice.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/scope_guard.hpp>
 
 namespace proofline::graph {
 
+using detail::bind_job;
 using detail::Core;
 using detail::JobState;
 using detail::KeyState;
+using detail::least_busy;
 using detail::Phase;
 using detail::SteadyClock;
 
@@ -62,28 +65,17 @@ void check_witness_source(const Job& job, const KeyState& key) {
                     "and c can prove with it");
 }
 
-/// The least busy healthy GPU among those `eligible` accepts.
-template <class Eligible>
-devices::GpuLane* least_busy(Core& core, Eligible&& eligible) {
-  devices::GpuLane* least = nullptr;
-  for (auto& lane : core.gpus())
-    if (lane->healthy.load() && eligible(*lane) &&
-        (least == nullptr || lane->outstanding.load() < least->outstanding.load()))
-      least = lane.get();
-  return least;
-}
-
 /// The GPU for a job of `key`: for a streamed key the least busy healthy GPU; else the least busy healthy GPU
 /// that holds its SRS, or else the one with the most free VRAM, after uploading the SRS there (blocking; this
 /// runs on the submitting thread, never in the graph).
 std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
                                              std::optional<std::chrono::milliseconds> patience) {
   const auto placed = [&](const devices::GpuLane& l) { return key.placed_on(l.index); };
-  if (core.config.cpu_fallback && least_busy(core, placed) == nullptr)
+  if (core.config.cpu_fallback && least_busy(core.gpus(), placed) == nullptr)
     return {-1, {}};  // every GPU of the key is out of service: the CPU proves
   if (key.streamed()) {
-    devices::GpuLane* lane =
-        least_busy(core, [&](const devices::GpuLane& l) { return placed(l) && devices::srs_streaming(l); });
+    devices::GpuLane* lane = least_busy(
+        core.gpus(), [&](const devices::GpuLane& l) { return placed(l) && devices::srs_streaming(l); });
     if (lane == nullptr)
       throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
     return {lane->index, {}};
@@ -93,7 +85,7 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
   std::shared_lock routing(key.routing, std::defer_lock);
   if (!detail::in_result_callback) routing.lock();
   const devices::GpuKey gpu_key = key.gpu_key();
-  if (devices::GpuLane* lane = least_busy(core, [&](devices::GpuLane& l) {
+  if (devices::GpuLane* lane = least_busy(core.gpus(), [&](devices::GpuLane& l) {
         return placed(l) && devices::find_device_key(l, gpu_key).has_value();
       })) {
     if (auto handle = devices::find_device_key(*lane, gpu_key)) return {lane->index, std::move(*handle)};
@@ -125,14 +117,14 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
 
 std::optional<std::pair<int, memory::ResidentHandle>> detail::route_now(Core& core, const KeyState& key) {
   if (key.streamed()) {
-    if (devices::GpuLane* lane = least_busy(core, [&](const devices::GpuLane& l) {
+    if (devices::GpuLane* lane = least_busy(core.gpus(), [&](const devices::GpuLane& l) {
           return key.placed_on(l.index) && devices::srs_streaming(l);
         }))
       return std::pair{lane->index, memory::ResidentHandle{}};
   } else {
     const devices::GpuKey gpu_key = key.gpu_key();
     for (int tries = 0; tries < 2; ++tries) {  // the least busy holder may evict it in between: ask again
-      devices::GpuLane* lane = least_busy(core, [&](devices::GpuLane& l) {
+      devices::GpuLane* lane = least_busy(core.gpus(), [&](devices::GpuLane& l) {
         return key.placed_on(l.index) && devices::find_device_key(l, gpu_key).has_value();
       });
       if (lane == nullptr) break;
@@ -219,11 +211,7 @@ std::optional<Submission> enqueue(Core& core, Job job, bool wait) {
     return std::nullopt;
   }
   unkey.dismiss();
-  if (state->gpu >= 0) {
-    devices::GpuLane& lane = core.ctx->gpu_of(*state);
-    lane.outstanding.fetch_add(1, std::memory_order_relaxed);
-    lane.jobs.fetch_add(1, std::memory_order_relaxed);
-  }
+  if (state->gpu >= 0) bind_job(core.ctx->gpu_of(*state), state->key->log_domain_size);
   core.submitted.fetch_add(1, std::memory_order_relaxed);
   const JobId id = state->id;
   core.flow->jobs.try_put(detail::JobMsg{state.get(), state->priority, state->seq});
