@@ -134,9 +134,8 @@ void BinFile::parse(Source& source, std::string_view magic, std::string_view kin
     const std::span<const std::byte> read(head, static_cast<std::size_t>(std::min(size, header_bytes)));
     if (starts_like_json(read))
       fail("not a " + std::string(kind) +
-           " file: it holds JSON text (circuit inputs, or a snarkjs JSON "
-           "export?), not the binary format that starts with \"" +
-           std::string(magic) + "\"");
+           " file: it holds JSON text (circuit inputs, or a snarkjs export?), " +
+           "not the binary format that starts with \"" + std::string(magic) + "\"");
     // (Built with append: GCC 12 warns falsely (-Wrestrict) about "literal" + std::string&& here.)
     std::string found = size < 4 ? std::string("only ").append(std::to_string(size)).append(" bytes")
                                  : std::string("\"").append(printable(std::span(head, 4))).append("\"");
