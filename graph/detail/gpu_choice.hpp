@@ -12,9 +12,9 @@
 
 namespace proofline::graph::detail {
 
-/// A job's fixed cost on a GPU in rows of work: launches and the latency of small kernels. On an H200 a job
-/// of 2^8..2^16 rows takes 1.4-4.6 ms of GPU time in a batch, and a large one about 20 ns a row: 2^16 rows'
-/// worth is about 1.3 ms.
+/// A job's fixed cost on a GPU in rows of work: launches and the latency of small kernels. On the H200 a
+/// small job (2^8..2^16 rows) takes within 2x of the GPU time of 2^16 rows of a large one in a batch (the
+/// small-domain and batch results under perf/results).
 inline constexpr std::uint64_t kJobOverheadRows = std::uint64_t{1} << 16;
 
 /// What a job of 2^log_rows rows weighs in a GPU's outstanding work.
