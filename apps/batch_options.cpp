@@ -1,5 +1,6 @@
 #include "batch_options.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <string_view>
@@ -52,9 +53,10 @@ graph::Stage parse_stage(std::string_view text) {
 
 void add_workload(OptionParser& cli, BatchOptions& o) {
   cli.group("workload");
-  cli.integer("--synthetic", "LOG2",
-              "constraints per job: a synthetic circuit of 2^LOG2 rows (1..28; default 12)", o.log2,
-              Bounds<unsigned>{1, 28});
+  cli.integer_list("--synthetic", "LOG2[,LOG2...]",
+                   "constraints per job: a synthetic circuit of 2^LOG2 rows (1..28; default 12); several "
+                   "sizes (e.g. 22,16) make a key of each, jobs in turn",
+                   o.sizes, Bounds<unsigned>{1, 28});
   cli.integer("--count", "N", "jobs in the batch (default 8)", o.count, Bounds<std::uint64_t>{1, 10'000'000});
   cli.integer("--seed", "S", "circuit and witness seed (never the proofs' r, s; default 1)", o.seed,
               Bounds<std::uint64_t>{0, max_seed});
@@ -200,12 +202,21 @@ void check_combination(BatchOptions& o) {
     throw OptionError("--export-snarkjs writes the synthetic workload; it does not take --zkey or --wtns");
   if (o.zkey && o.curve != CurveId::bls12_381)
     throw OptionError("--curve sets the synthetic circuit's curve; a --zkey names its own");
-  if (o.keys > 1 && (o.zkey || o.export_snarkjs))
-    throw OptionError(std::string("--keys makes synthetic keys to prove with; ") +
-                      (o.zkey ? "a --zkey workload has its own key" : "--export-snarkjs writes one key"));
+  if (o.zkey || o.export_snarkjs) {
+    const std::string one_key =
+        o.zkey ? "a --zkey workload has its own key" : "--export-snarkjs writes one key";
+    if (o.keys > 1) throw OptionError("--keys makes synthetic keys to prove with; " + one_key);
+    if (o.sizes.size() > 1)
+      throw OptionError("--synthetic with several sizes makes a synthetic key of each; " + one_key);
+  }
+  o.log2 = *std::max_element(o.sizes.begin(), o.sizes.end());
+  const bool keys_from_sizes = o.keys < o.sizes.size();
+  o.keys = std::max(o.keys, static_cast<unsigned>(o.sizes.size()));
   if (o.keys > o.count)
-    throw OptionError("--keys " + std::to_string(o.keys) + " is more keys than the batch's " +
-                      std::to_string(o.count) + " jobs (--count)");
+    throw OptionError((keys_from_sizes ? "--synthetic's " + std::to_string(o.keys) + " sizes make " +
+                                             std::to_string(o.keys) + " keys, more"
+                                       : "--keys " + std::to_string(o.keys) + " is more keys") +
+                      " than the batch's " + std::to_string(o.count) + " jobs (--count)");
 }
 
 }  // namespace

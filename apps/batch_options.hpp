@@ -16,11 +16,15 @@ namespace proofline::apps {
 
 struct BatchOptions {
   // The synthetic workload.
+  /// --synthetic: each key's circuit has 2^sizes[k mod sizes.size()] rows.
+  std::vector<unsigned> sizes{12};
+  /// The largest of them (the device slots are sized for it).
   unsigned log2 = 12;
   std::uint64_t count = 8;
   std::uint64_t seed = 1;
   CurveId curve = CurveId::bls12_381;  ///< --curve: the synthetic circuit's (a .zkey names its own)
-  /// --keys: distinct synthetic circuits (seeds seed, seed + 1, ...); job i is key i mod keys's.
+  /// --keys: distinct synthetic circuits (seeds seed, seed + 1, ...); job i is key i mod keys's. At least
+  /// one per size.
   unsigned keys = 1;
   /// --key-gpus: where each key's SRS lives on the CUDA backend.
   enum class KeyPlacement { every_gpu, spread } key_placement = KeyPlacement::every_gpu;

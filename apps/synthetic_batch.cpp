@@ -61,10 +61,19 @@ std::array<std::span<typename Curve::Fr>, 4> views(const graph::WitnessTarget& t
     return {t.z.unchecked(), t.a.unchecked(), t.b.unchecked(), t.c.unchecked()};
 }
 
+/// The jobs' sizes for titles: "2^22", or "2^22/2^16" in --synthetic's order.
+std::string rows_text(const BatchOptions& o) {
+  std::string out;
+  for (const unsigned log2 : o.sizes) out.append(out.empty() ? "2^" : "/2^").append(std::to_string(log2));
+  return out;
+}
+
 /// Key `k`'s options (of --keys): its circuit's seed and its share of the jobs; the H2D probe runs once.
 BatchOptions key_options(const BatchOptions& o, unsigned k) {
   BatchOptions one = o;
   one.seed = o.seed + k;
+  one.log2 = o.sizes[k % o.sizes.size()];
+  one.sizes = {one.log2};
   one.count = (o.count - k + o.keys - 1) / o.keys;  // jobs k, k + keys, ...
   one.h2d_probe = o.h2d_probe && k == 0;
   return one;
@@ -131,6 +140,8 @@ graph::Config run_config(const BatchOptions& o, const Run& run, ResultCollector&
   // Presynthesized jobs bring a, b and c with z: the GPU has nothing to evaluate, so the keys' constraint
   // systems stay on the host and the pool is prewarmed with slots of all four vectors, which the jobs lease.
   if (run.presynthesized) config.gpu_evaluate = false;
+  // Keys of several sizes: the device slots hold the largest, whichever key comes first.
+  config.max_log_n = o.log2;
   results.attach(config, proof_writer(o, run));
   return config;
 }
@@ -198,9 +209,9 @@ void print_setup(const BatchOptions& o, const Run& run, const Setups<Curve>& set
   }
   const SyntheticSetup<Curve>& s = setups.front();
   std::printf(
-      "batch_prove: %llu jobs of 2^%u rows on the %s backend (%s mode), %s keys %s in %.2f s, %zu tokens "
+      "batch_prove: %llu jobs of %s rows on the %s backend (%s mode), %s keys %s in %.2f s, %zu tokens "
       "of %s\n",
-      static_cast<unsigned long long>(o.count), o.log2,
+      static_cast<unsigned long long>(o.count), rows_text(o).c_str(),
       std::string(graph::to_string(prover.backend())).c_str(),
       std::string(graph::to_string(prover.mode())).c_str(), std::string(Curve::name).c_str(),
       s.loaded ? "loaded" : "made", setup_seconds(setups), stats.token_target,
@@ -294,6 +305,8 @@ graph::RunReport make_report(const BatchOptions& o, const Run& run, const Setups
   const SyntheticSetup<Curve>& s = setups.front();
   report.curve = std::string(Curve::name);
   report.extra.emplace_back("log2", static_cast<double>(o.log2));
+  if (o.sizes.size() > 1)
+    report.extra.emplace_back("log2_smallest", *std::min_element(o.sizes.begin(), o.sizes.end()));
   report.extra.emplace_back("presynthesized", run.presynthesized ? 1.0 : 0.0);
   report.extra.emplace_back("setup_s", setup_seconds(setups));
   report.extra.emplace_back("keys", static_cast<double>(o.keys));
@@ -313,9 +326,8 @@ void write_timeline(const fs::path& path, const BatchOptions& o, const Run& run,
                     const graph::RunReport& report, const trace::Snapshot& snapshot,
                     const trace::Window& batch) {
   trace::TimelineOptions options;
-  options.title = "batch_prove: " + std::to_string(o.count) + " jobs of 2^" + std::to_string(o.log2) +
-                  " rows, " + report.backend + ", " + report.mode +
-                  (run.presynthesized ? ", presynthesized" : "");
+  options.title = "batch_prove: " + std::to_string(o.count) + " jobs of " + rows_text(o) + " rows, " +
+                  report.backend + ", " + report.mode + (run.presynthesized ? ", presynthesized" : "");
   // The batch only: the counters are sampled from the pipeline's start, through key setup.
   options.window = batch;
   std::vector<trace::TrackId> pool;

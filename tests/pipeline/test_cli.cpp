@@ -142,6 +142,26 @@ TEST_CASE("pipeline/cli/batch_prove --keys proves with several keys, jobs round 
     CHECK(std::filesystem::exists(proofs / ("proof-00000" + std::to_string(i) + ".bin")));
 }
 
+TEST_CASE("pipeline/cli/batch_prove --synthetic with several sizes proves a key of each, jobs in turn") {
+  TempDir dir;
+  const auto report = dir.path() / "run.json";
+  // The smaller size first: the device slots (CUDA backend) are sized for the largest all the same.
+  const Outcome o = batch_prove("--backend cpu --synthetic 6,9 --count 5 --verify --report " +
+                                report.string() + " --mode pinned:pre");
+  REQUIRE_MESSAGE(o.code == 0, o.out << o.err);
+  for (const char* text : {"5 jobs of 2^6/2^9 rows", "key 0 'synthetic-n6-c62-p1-s1-",
+                           "key 1 'synthetic-n9-c510-p1-s2-", "proofs 5/5 (verified 5)"})
+    CHECK_MESSAGE(o.out.find(text) != std::string::npos, text << "\n" << o.out);
+  const groth16::json::Value doc = groth16::json::parse(slurp(report), "report");
+  CHECK(std::stod(doc.at("extra").at("keys").number_text()) == 2);
+  CHECK(std::stod(doc.at("extra").at("log2").number_text()) == 9);
+  CHECK(std::stod(doc.at("extra").at("log2_smallest").number_text()) == 6);
+  // More keys than sizes: the sizes repeat over the keys.
+  const Outcome three = batch_prove("--backend cpu --synthetic 6,7 --keys 3 --count 3 --verify");
+  REQUIRE_MESSAGE(three.code == 0, three.out << three.err);
+  CHECK_MESSAGE(three.out.find("key 2 'synthetic-n6-c62-p1-s3-") != std::string::npos, three.out);
+}
+
 TEST_CASE("pipeline/cli/batch_prove exits 1 when a job fails and names it") {
   const Outcome o = batch_prove("--backend cpu --synthetic 8 --count 3 --inject-fault msm:1");
   CHECK(o.code == 1);
@@ -172,6 +192,8 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
   check_refused("--keys 0", "--keys: 0 is outside");
   check_refused("--msm-table-bits 30", "--msm-table-bits: 30 is outside 8..22");
   check_refused("--count 2 --keys 3", "--keys 3 is more keys than the batch's 2 jobs");
+  check_refused("--count 2 --synthetic 8,9,10", "--synthetic's 3 sizes make 3 keys, more than the batch's 2");
+  check_refused("--synthetic 8,40", "--synthetic: 40 is outside 1..28");
   check_refused("--key-gpus half", "--key-gpus");
   check_refused("--backend cpu --synthetic 8 --count 2 --keys 2 --key-gpus spread",
                 "--key-gpus spread places keys on GPUs; the cpu backend has none");
