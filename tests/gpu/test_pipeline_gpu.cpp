@@ -744,6 +744,46 @@ TEST_CASE("pipeline/gpu/every GPU takes jobs, with keys in VRAM and streamed (ne
   }
 }
 
+TEST_CASE("pipeline/gpu/a batch alternating two sizes sends large jobs to both GPUs (needs two GPUs)") {
+  if (cuda::device_count() < 2) {
+    MESSAGE("one CUDA device: the mixed-size routing case did not run");
+    return;
+  }
+  const GpuCircuit& small = gpu_circuit(12);
+  const GpuCircuit& large = gpu_circuit(14);
+  // No job finishes before the last is submitted: the routing sees the whole batch bound, as when a batch
+  // is submitted at once to busy GPUs. (Counting jobs would send every large one to the first GPU.)
+  std::promise<void> submitted_all;
+  const std::shared_future<void> go = submitted_all.get_future().share();
+  TestConfig config = two_gpu_config(SrsPlacement::automatic);
+  config.fault_hook = [go](Stage stage, JobId) {
+    if (stage == Stage::synthesis) go.wait();
+  };
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle k14 = pipeline.add_key(large.spec("n14"));
+  const KeyHandle k12 = pipeline.add_key(small.spec("n12"));
+  std::vector<std::pair<bool, Submission>> submitted;
+  for (std::uint64_t i = 0; i < 16; ++i) {
+    const bool is_large = i % 2 == 0;
+    submitted.emplace_back(is_large,
+                           pipeline.submit(gpu_job(is_large ? large : small, is_large ? k14 : k12, 120 + i)));
+  }
+  submitted_all.set_value();
+  std::array<int, 2> large_on{}, small_on{};
+  for (auto& [is_large, s] : submitted) {
+    const JobResult r = await(s);
+    REQUIRE_MESSAGE(r.ok(), (r.error ? r.error->message : ""));
+    CHECK(verifies(is_large ? large : small, r));
+    REQUIRE((r.gpu == 0 || r.gpu == 1));
+    ++(is_large ? large_on : small_on)[static_cast<std::size_t>(r.gpu)];
+  }
+  CHECK(large_on[0] == 4);
+  CHECK(large_on[1] == 4);
+  CHECK(small_on[0] + small_on[1] == 8);
+  pipeline.shutdown();
+  CHECK(pipeline.stats().pool.bytes_leased == 0);
+}
+
 TEST_CASE("pipeline/gpu/a key placed on a GPU keeps its SRS there; a GPU the pipeline lacks is refused") {
   const GpuCircuit& c = gpu_circuit(12);
   TestConfig config = gpu_config();
