@@ -1,5 +1,6 @@
 #include "circom_batch.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -169,13 +170,25 @@ std::size_t print_outcome(const CircomBatch& b, const Plan& p, ResultCollector& 
   return failures;
 }
 
+/// The pipeline's default synthesis concurrency, half its threads, suits syntheses that are parallel inside.
+/// The circuit's generator computes a witness on one thread, so a batch from input JSON would leave half the
+/// host idle while the GPU waits for witnesses: it may synthesize as many jobs at once as there are threads
+/// (the ramp still starts at one job per GPU and adds jobs only while jobs wait).
+graph::Config with_generator_concurrency(graph::Config config, const CircomBatch& b, const Plan& p) {
+  const bool from_input =
+      std::ranges::any_of(p.runnable, [&](std::size_t i) { return b.jobs[i].from_input; });
+  if (from_input && config.synthesis_concurrency == 0)
+    config.synthesis_concurrency = graph::thread_plan(config).threads;
+  return config;
+}
+
 }  // namespace
 
 int run_circom_batch(const CircomBatch& batch) {
   CircomBatch b = batch;  // its jobs may be made once the key is read
   log::set_level(b.log_level);
-  graph::Config config = b.config;
   const Plan p = plan_batch(b);
+  graph::Config config = with_generator_concurrency(b.config, b, p);
   ResultCollector results;  // before the pipeline, which reports into it until it is destroyed
   results.attach(config, proof_writer(b, p));
   std::optional<graph::Pipeline> prover;

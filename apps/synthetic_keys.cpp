@@ -11,7 +11,6 @@
 #include <proofline/groth16/key_cache.hpp>
 #include <proofline/groth16/setup.hpp>
 
-#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
@@ -113,17 +112,6 @@ void presynthesize(const BatchOptions& o, SyntheticSetup<Curve>& s) {
   s.presynthesis_s = seconds_since(start);
 }
 
-/// The threads and concurrent syntheses a pipeline built from `config` uses (the same rule as the pipeline).
-std::pair<std::size_t, std::size_t> pipeline_threads(const graph::Config& config) {
-  const std::size_t threads =
-      config.max_threads != 0
-          ? config.max_threads
-          : static_cast<std::size_t>(std::max(1, oneapi::tbb::info::default_concurrency()));
-  const std::size_t synth = config.synthesis_concurrency != 0 ? config.synthesis_concurrency
-                                                              : std::max<std::size_t>(1, threads / 2);
-  return {threads, synth};
-}
-
 /// Synthesizes `scratch.size()` jobs at once, over and over, on `threads` threads until `stop`.
 template <class Curve>
 void synthesize_until(const std::atomic<bool>& stop, std::size_t threads, const SyntheticSetup<Curve>& s,
@@ -146,7 +134,7 @@ void synthesize_until(const std::atomic<bool>& stop, std::size_t threads, const 
 /// (each parallel inside) on `threads` threads, into heap vectors (fewer jobs if that much would not fit).
 template <class Curve>
 void probe_under_load(const BatchOptions& o, const graph::Config& config, SyntheticSetup<Curve>& s) {
-  const auto [threads, synth] = pipeline_threads(config);
+  const auto [threads, synth] = graph::thread_plan(config);
   const std::uint64_t bytes = job_bytes(s);
   s.probe_load_jobs = static_cast<std::size_t>(
       std::min<std::uint64_t>(synth, std::max<std::uint64_t>(1, (std::uint64_t{24} << 30) / bytes)));

@@ -1,6 +1,9 @@
 #include <proofline/graph/config.hpp>
 
+#include <algorithm>
 #include <string>
+
+#include <oneapi/tbb/info.h>
 
 #include <proofline/util/error.hpp>
 
@@ -55,6 +58,16 @@ SrsPlacement parse_srs_placement(std::string_view text) {
   if (text == "host") return SrsPlacement::host;
   throw Error(Errc::invalid_argument,
               "unknown SRS placement '" + std::string(text) + "' (expected auto, vram or host)");
+}
+
+ThreadPlan thread_plan(const Config& config) {
+  ThreadPlan plan;
+  plan.threads = config.max_threads != 0
+                     ? config.max_threads
+                     : static_cast<std::size_t>(std::max(1, oneapi::tbb::info::default_concurrency()));
+  plan.synthesis = config.synthesis_concurrency != 0 ? config.synthesis_concurrency
+                                                     : std::max<std::size_t>(1, plan.threads / 2);
+  return plan;
 }
 
 }  // namespace proofline::graph

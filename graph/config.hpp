@@ -81,7 +81,8 @@ struct Config {
   /// ramps up to it: one job per GPU (one on the CPU backend) first, so the first jobs reach the GPUs with
   /// every thread on them, then one more each time a synthesis finishes while more jobs wait than permits are
   /// free (or while the ones running leave the host's threads mostly idle: a serial or waiting witness
-  /// source), and back down when none waits.
+  /// source), and back down when none waits. A witness source that runs on one thread (circom's generator)
+  /// keeps up only with as many jobs as threads: `proofline batch` sets that for input JSON.
   std::size_t synthesis_concurrency = 0;
   /// Threads the pipeline's task_arena may use; 0: every hardware thread.
   std::size_t max_threads = 0;
@@ -159,6 +160,13 @@ struct Config {
   /// job's own callback. Keep it short: it runs on a worker.
   std::function<void(const JobResult&)> on_result;
 };
+
+/// What a pipeline built from a Config runs with, by the rules its fields state.
+struct ThreadPlan {
+  std::size_t threads = 1;    ///< max_threads, or every hardware thread
+  std::size_t synthesis = 1;  ///< synthesis_concurrency, or half the threads (at least 1)
+};
+ThreadPlan thread_plan(const Config& config);
 
 enum class ShutdownMode {
   drain,   ///< finish every submitted job

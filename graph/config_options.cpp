@@ -19,7 +19,8 @@ void add_host_resource_options(OptionParser& cli, Config& c) {
   cli.integer(
       "--synth-threads", "N",
       "most jobs synthesized (witnesses computed) at once, ramped up to from one per GPU (default: half "
-      "the threads)",
+      "the threads; every thread when circom's generator computes them from input JSON, one thread a "
+      "witness)",
       c.synthesis_concurrency, thread_bounds());
   cli.integer("--threads", "N", "threads the pipeline may use (default: all)", c.max_threads,
               thread_bounds());

@@ -119,9 +119,9 @@ Core::Core(Config c, testing::Hooks h)
 
   const std::size_t hardware =
       static_cast<std::size_t>(std::max(1, oneapi::tbb::info::default_concurrency()));
-  threads = config.max_threads != 0 ? config.max_threads : hardware;
-  synthesis_concurrency = config.synthesis_concurrency != 0 ? config.synthesis_concurrency
-                                                            : std::max<std::size_t>(1, threads / 2);
+  const ThreadPlan plan = thread_plan(config);
+  threads = plan.threads;
+  synthesis_concurrency = plan.synthesis;
   // No slot is reserved for outside threads: the pipeline's work runs on workers alone, whoever submits.
   if (threads >= hardware)
     thread_limit.emplace(oneapi::tbb::global_control::max_allowed_parallelism, threads + 1);

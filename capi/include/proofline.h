@@ -135,7 +135,8 @@ typedef struct pl_config {
   size_t num_gpus;
   uint32_t slots;                 /**< pinned slots in flight; 0: automatic */
   uint32_t device_slots;          /**< per GPU; 0: automatic (up to 8 for small jobs, 4 for large) */
-  uint32_t synthesis_concurrency; /**< most jobs synthesized at once (ramped up to); 0: half the threads */
+  uint32_t synthesis_concurrency; /**< most jobs synthesized at once (ramped up to); 0: half the threads
+                                       (a witness callback that runs on one thread wants max_threads) */
   uint32_t max_threads;           /**< threads of the pipeline's arena; 0: every hardware thread */
   uint32_t max_log_n;             /**< device slots sized for 2^max_log_n rows; 0: the first key's (a
                                        larger key added later is then refused: give the largest here) */

@@ -5,7 +5,8 @@
 #   circom.sh setup        circom2 compiles check.circom with --c --wasm --prime bls12381; snarkjs makes its key
 #                          (known-tau ptau); snarkjs computes the reference witnesses and proofs
 #   circom.sh inputs       proofline batch proves from input JSON (witnesses computed in-process): the same public
-#                          signals as snarkjs fullprove, and snarkjs groth16 verify accepts every proof
+#                          signals as snarkjs fullprove, and snarkjs groth16 verify accepts every proof; such a
+#                          batch synthesizes as many jobs at once as it has threads, a .wtns batch half
 #   circom.sh drop-in      `proofline prove` in rapidsnark's argument order inside a script that then calls
 #                          snarkjs groth16 verify; `proofline verify` agrees with snarkjs
 #   circom.sh failures     a bad input JSON, an unknown signal and a violated constraint fail their own jobs with
@@ -108,6 +109,14 @@ inputs() {
   done < <(good_inputs)
   # The built generator is cached: a second run finds it and builds nothing.
   [ "$(find "$cache" -maxdepth 2 -name witness.so | wc -l)" = 1 ] || die "expected one cached generator in $cache"
+  # The generator computes a witness on one thread: by default a batch from input JSON synthesizes as many jobs
+  # at once as the pipeline has threads; .wtns files keep the pipeline's default, half.
+  expect_exit 0 "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json inputs/g2.json \
+    --out out-threads --cache-dir "$cache" --threads 2 --log-level info --no-progress
+  expect_said "2 threads, 2 synthesizing"
+  expect_exit 0 "$proofline" batch key.zkey --wtns snarkjs/g1.wtns snarkjs/g2.wtns --out out-threads-wtns \
+    --threads 2 --log-level info --no-progress
+  expect_said "2 threads, 1 synthesizing"
   say "in-process witnesses give snarkjs's public signals and proofs snarkjs accepts"
 }
 
