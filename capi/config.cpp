@@ -98,8 +98,8 @@ graph::Config to_graph_config(const pl_config* in) {
   g.in_order = c.in_order != 0;
   if (c.queue_capacity == 0) throw_status(PL_ERR_INVALID_ARGUMENT, "config->queue_capacity is 0");
   g.queue_capacity = c.queue_capacity;
-  g.job_timeout = std::chrono::milliseconds(c.job_timeout_ms);
-  g.key_idle_timeout = std::chrono::milliseconds(c.key_idle_timeout_ms);
+  g.job_timeout = milliseconds_of(c.job_timeout_ms);
+  g.key_idle_timeout = milliseconds_of(c.key_idle_timeout_ms);
   g.gpu_evaluate = c.gpu_evaluate != 0;
   g.msm_tables = c.msm_tables != 0;
   g.msm_table_bits = c.msm_table_bits;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <proofline/arith/curve_encoding.hpp>
+#include <proofline/capi/detail/config.hpp>
 #include <proofline/capi/detail/objects.hpp>
 #include <proofline/capi/detail/registry.hpp>
 #include <proofline/capi/detail/scalars.hpp>
@@ -103,7 +104,7 @@ PL_API pl_status pl_job_wait(pl_job* job, int64_t timeout_ms) {
     const std::shared_ptr<Job> j = lookup<Job>(job, "job");
     std::unique_lock lock(j->mutex);
     const auto done = [&] { return j->completed; };
-    if (timeout_ms < 0)
+    if (timeout_ms < 0 || std::chrono::milliseconds(timeout_ms) >= graph::kNoTimeLimit)
       j->completed_cv.wait(lock, done);
     else if (!j->completed_cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), done))
       throw_status(PL_ERR_NOT_READY, "the job is not done after " + std::to_string(timeout_ms) + " ms");

@@ -57,13 +57,13 @@ std::string file_stem(const char* path) {
 
 /// Registers the key with the pipeline (on its curve) and hands out its handle.
 pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key) {
-  if (key.name.empty()) key.name = "key-" + std::to_string(pipeline->keys_added.load() + 1);
+  // A number of its own for every unnamed key, even when registrations race (or fail).
+  if (key.name.empty()) key.name = "key-" + std::to_string(pipeline->unnamed_keys.fetch_add(1) + 1);
   std::shared_lock lock(pipeline->lifecycle);
   if (pipeline->shut_down) throw_status(PL_ERR_SHUT_DOWN, "the pipeline is shut down");
   key.handle = key.visit([&]<class Curve>(const CurveKey<Curve>& k) {
     return pipeline->prover.add_key(graph::BasicKeySpec<Curve>{key.name, k.pk, k.cs, k.vk, key.gpus});
   });
-  pipeline->keys_added.fetch_add(1);
   key.pipeline = pipeline;
   return handle_of<pl_key>(Registry<Key>::instance().add(std::make_shared<Key>(std::move(key))));
 }

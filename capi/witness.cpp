@@ -2,7 +2,12 @@
 // which checks the bounds (graph::CheckedSpan's extent) and the values before anything is written.
 #include <proofline/capi/detail/witness_target.hpp>
 
+#include <memory>
+#include <mutex>
+#include <string>
 #include <type_traits>
+#include <unordered_map>
+#include <utility>
 
 #include <proofline/capi/detail/boundary.hpp>
 #include <proofline/capi/detail/scalars.hpp>
@@ -11,22 +16,60 @@ namespace proofline::capi {
 
 namespace {
 
-constexpr std::uint64_t target_magic = 0x706c'7769'746e'6573;  // "plwitnes"
-
 struct Target {
-  std::uint64_t magic = target_magic;
   const graph::WitnessTarget* target = nullptr;
   bool fills_abc = false;
+  std::mutex failure_mutex;
   std::string failure;
 };
 
-Target& target_of(pl_witness_target* handle) {
-  auto* target = reinterpret_cast<Target*>(handle);
-  if (target == nullptr || target->magic != target_magic)
+/// The targets of the callbacks running now, by the address their callers were given. A write from the
+/// callback's own thread finds its target without a lock; one from another thread (a callback that fills
+/// in parallel) looks it up here, and holds it for the call.
+class LiveTargets {
+ public:
+  static LiveTargets& instance() {
+    static LiveTargets* live = new LiveTargets;  // never destroyed: callbacks may run during exit
+    return *live;
+  }
+  void add(const std::shared_ptr<Target>& target) {
+    std::lock_guard lock(mutex_);
+    targets_.emplace(target.get(), target);
+  }
+  void remove(const Target* target) {
+    std::lock_guard lock(mutex_);
+    targets_.erase(target);
+  }
+  std::shared_ptr<Target> find(const void* address) const {
+    std::lock_guard lock(mutex_);
+    const auto it = targets_.find(address);
+    return it == targets_.end() ? nullptr : it->second;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<const void*, std::shared_ptr<Target>> targets_;
+};
+
+/// The target of the witness callback running on this thread.
+thread_local Target* current_target = nullptr;
+
+/// Keeps the target found for one call alive (only a lookup from another thread needs it).
+struct FoundTarget {
+  Target* target = nullptr;
+  std::shared_ptr<Target> held;
+};
+
+FoundTarget target_of(const pl_witness_target* handle) {
+  if (handle != nullptr && reinterpret_cast<const void*>(handle) == current_target)
+    return {current_target, {}};
+  std::shared_ptr<Target> found = handle == nullptr ? nullptr : LiveTargets::instance().find(handle);
+  if (!found)
     throw_status(PL_ERR_INVALID_HANDLE,
-                 "target is not the one this witness callback was given (it is valid "
-                 "only during the callback)");
-  return *target;
+                 "target is not the one a running witness callback was given (it is valid only during "
+                 "the callback)");
+  Target* target = found.get();
+  return {target, std::move(found)};
 }
 
 /// The slot's vectors in the field of F: BLS12-381's views or BN254's (only the key's curve's are set).
@@ -61,23 +104,67 @@ const char* vector_name(std::int32_t vector) {
 
 }  // namespace
 
-void run_witness_fn(pl_witness_fn fill, void* user_data, bool fills_abc, const graph::WitnessTarget& target) {
-  Target view{target_magic, &target, fills_abc, {}};
-  pl_status status = PL_OK;
+void CallbackGate::deliver_or_hold(std::function<void()> deliver) {
   {
-    CallbackScope scope;
-    try {
-      status = fill(reinterpret_cast<pl_witness_target*>(&view), user_data);
-    } catch (...) {
-      view.magic = 0;
-      throw Error(Errc::internal, "the witness callback threw an exception");
+    std::lock_guard lock(mutex_);
+    if (running_) {
+      held_ = std::move(deliver);
+      return;
     }
   }
-  view.magic = 0;
-  if (status != PL_OK)
-    throw Error(errc_of(status), view.failure.empty()
+  deliver();
+}
+
+/// The gate closed for a callback's run; on leaving, a result that arrived meanwhile is delivered.
+class GateScope {
+ public:
+  explicit GateScope(CallbackGate& gate) : gate_(gate) {
+    std::lock_guard lock(gate_.mutex_);
+    gate_.running_ = true;
+  }
+  ~GateScope() {
+    std::function<void()> held;
+    {
+      std::lock_guard lock(gate_.mutex_);
+      gate_.running_ = false;
+      held = std::move(gate_.held_);
+    }
+    if (held) held();
+  }
+  GateScope(const GateScope&) = delete;
+  GateScope& operator=(const GateScope&) = delete;
+
+ private:
+  CallbackGate& gate_;
+};
+
+void run_witness_fn(pl_witness_fn fill, void* user_data, bool fills_abc, const graph::WitnessTarget& target,
+                    CallbackGate& gate) {
+  auto view = std::make_shared<Target>();
+  view->target = &target;
+  view->fills_abc = fills_abc;
+  LiveTargets::instance().add(view);
+  pl_status status = PL_OK;
+  {
+    GateScope closed(gate);
+    CallbackScope scope;
+    Target* const outer = std::exchange(current_target, view.get());
+    try {
+      status = fill(reinterpret_cast<pl_witness_target*>(view.get()), user_data);
+    } catch (...) {
+      current_target = outer;
+      LiveTargets::instance().remove(view.get());
+      throw Error(Errc::internal, "the witness callback threw an exception");
+    }
+    current_target = outer;
+    LiveTargets::instance().remove(view.get());
+  }
+  if (status != PL_OK) {
+    std::lock_guard lock(view->failure_mutex);
+    throw Error(errc_of(status), view->failure.empty()
                                      ? std::string("the witness callback returned ") + pl_status_name(status)
-                                     : view.failure);
+                                     : view->failure);
+  }
 }
 
 }  // namespace proofline::capi
@@ -90,7 +177,8 @@ extern "C" {
 PL_API pl_status pl_witness_sizes(const pl_witness_target* target, uint64_t* z_length, uint64_t* abc_length,
                                   uint64_t* num_public) {
   return guarded("pl_witness_sizes", [&] {
-    const Target& t = target_of(const_cast<pl_witness_target*>(target));
+    const FoundTarget found = target_of(target);
+    const Target& t = *found.target;
     if (z_length != nullptr) *z_length = vector_size(t, PL_VECTOR_Z);
     if (abc_length != nullptr) *abc_length = t.fills_abc ? vector_size(t, PL_VECTOR_A) : 0;
     if (num_public != nullptr) *num_public = t.target->num_public;
@@ -101,7 +189,8 @@ PL_API pl_status pl_witness_sizes(const pl_witness_target* target, uint64_t* z_l
 PL_API pl_status pl_witness_write(pl_witness_target* target, int32_t vector, size_t offset,
                                   const uint8_t* scalars, size_t count) {
   return guarded("pl_witness_write", [&] {
-    const Target& t = target_of(target);
+    const FoundTarget found = target_of(target);
+    const Target& t = *found.target;
     check_vector(t, vector);
     if (count == 0) return PL_OK;
     require(scalars, "scalars");
@@ -128,8 +217,9 @@ PL_API pl_status pl_witness_write(pl_witness_target* target, int32_t vector, siz
 
 PL_API pl_status pl_witness_fail(pl_witness_target* target, const char* message) {
   return guarded("pl_witness_fail", [&] {
-    Target& t = target_of(target);
-    t.failure = message == nullptr ? "the witness callback failed" : message;
+    const FoundTarget found = target_of(target);
+    std::lock_guard lock(found.target->failure_mutex);
+    found.target->failure = message == nullptr ? "the witness callback failed" : message;
     return PL_OK;
   });
 }

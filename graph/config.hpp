@@ -53,6 +53,10 @@ using nodes::JobId;
 using nodes::JobResult;
 using nodes::Stage;
 
+/// Durations of a century or more mean no limit: a deadline that far ahead would overflow the steady clock
+/// (whose nanoseconds reach about 292 years), so such a timeout never ends instead of ending at once.
+inline constexpr std::chrono::milliseconds kNoTimeLimit = std::chrono::hours(24 * 36525);
+
 struct Config {
   Backend backend = Backend::automatic;
   Mode mode = Mode::pinned;
@@ -147,11 +151,13 @@ struct Config {
   unsigned msm_table_bits = 0;
   /// Deliver results in submission order (a sequencer holds early ones back).
   bool in_order = false;
-  /// Fail a job that has not finished this long after its submission (0: no limit); Job::timeout overrides.
+  /// Fail a job that has not finished this long after its submission (0, or kNoTimeLimit or more: no limit);
+  /// Job::timeout overrides.
   std::chrono::milliseconds job_timeout{0};
   /// Jobs submitted and not yet holding a token: submit() waits and try_submit() refuses beyond it.
   std::size_t queue_capacity = 1024;
-  /// Keys resident in host memory that nobody uses are evictable after this long (reloading is slow).
+  /// Keys resident in host memory that nobody uses are evictable after this long (reloading is slow;
+  /// kNoTimeLimit or more: never for being idle).
   std::chrono::milliseconds key_idle_timeout{std::chrono::minutes(5)};
   /// NVTX ranges for node bodies (Nsight Systems); spans are always recorded.
   bool nvtx = false;

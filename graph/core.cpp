@@ -35,6 +35,7 @@ void check_config(const Config& c) {
     bad("max_log_n " + std::to_string(c.max_log_n) + " is above the largest domain, 2^" +
         std::to_string(max_ntt_log_size));
   if (c.job_timeout.count() < 0) bad("job_timeout must not be negative");
+  if (c.key_idle_timeout.count() < 0) bad("key_idle_timeout must not be negative");
   if (c.host_budget && *c.host_budget == 0) bad("host_budget must not be 0");
   if (c.vram_budget && *c.vram_budget == 0) bad("vram_budget must not be 0");
   if (c.msm_table_bits != 0 && (c.msm_table_bits < 8 || c.msm_table_bits > 22))
@@ -134,7 +135,9 @@ Core::Core(Config c, testing::Hooks h)
   pinning = config.pinning ? memory::make_backend(*config.pinning) : memory::default_backend();
   pool = std::make_unique<memory::PinnedPool>(*host_budget, *pinning, memory::PoolOptions{.name = "slots"});
   host_keys = std::make_unique<memory::Residency>(
-      *host_budget, memory::ResidencyOptions{.name = "host keys", .idle_timeout = config.key_idle_timeout});
+      *host_budget,
+      memory::ResidencyOptions{.name = "host keys",
+                               .idle_timeout = std::min(config.key_idle_timeout, kNoTimeLimit)});
   ctx = std::make_unique<nodes::Context>(recorder, *host_budget, *pool,
                                          nodes::Settings{.pinned = mode == Mode::pinned,
                                                          .verify = config.verify,

@@ -223,13 +223,13 @@ std::pair<std::size_t, bool> publish(Core& core, const std::shared_ptr<KeyState>
   }
   recompute_largest(core);
   const memory::BudgetStats budget = core.host_budget->stats();
-  throw Error(Errc::out_of_budget, what + ": the host budget of " + format_size(budget.total) +
-                                       " holds its keys (" + format_size(host_bytes) + ") but not one " +
-                                       (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") +
-                                       " of " + format_size(key->slot_bytes) + " for its 2^" +
-                                       std::to_string(key->log_domain_size) +
-                                       " jobs next to everything else (" + format_size(budget.used) +
-                                       " in use); raise the host budget (--host-budget)");
+  throw Error(Errc::out_of_budget,
+              what + ": the host budget of " + format_size(budget.total) + " holds its keys (" +
+                  format_size(host_bytes) + ") but not one " +
+                  (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") + " of " +
+                  format_size(key->slot_bytes) + " for its 2^" + std::to_string(key->log_domain_size) +
+                  " jobs next to everything else (" + format_size(budget.used) +
+                  " in use); raise the host budget (--host-budget; pl_config.host_budget_bytes)");
 }
 
 /// Pins the token count's worth of slots of a new largest key up front, so the steady state pins nothing.
@@ -261,7 +261,9 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   {
     std::lock_guard lock(core.keys_mutex);
     for (const auto& [id, other] : core.keys)
-      if (other->name == spec.name) throw Error(Errc::invalid_argument, what + " is registered already");
+      if (other->name == spec.name)
+        throw Error(Errc::invalid_argument,
+                    what + " is registered already (keys need names of their own: give this one another)");
     key->id = core.next_key_id++;
   }
   auto& material = std::get<nodes::CurveKey<Curve>>(key->material);
@@ -284,11 +286,12 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   } catch (const Error& e) {
     if (e.code() != Errc::out_of_budget) throw;
     // The budget's own message names sizes but not what asked for them.
-    throw Error(Errc::out_of_budget, what + ": its proving key" + (spec.cs ? " and constraint system" : "") +
-                                         " take " + format_size(host_bytes) +
-                                         " of host memory, which the host budget does not hold (" + e.what() +
-                                         "); raise the host budget (--host-budget) to hold them and pinned "
-                                         "slots for its jobs");
+    throw Error(
+        Errc::out_of_budget,
+        what + ": its proving key" + (spec.cs ? " and constraint system" : "") + " take " +
+            format_size(host_bytes) + " of host memory, which the host budget does not hold (" + e.what() +
+            "); raise the host budget (--host-budget; pl_config.host_budget_bytes) to hold them and pinned "
+            "slots for its jobs");
   }
   ScopeGuard unload([&] {
     key->host.reset();

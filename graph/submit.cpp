@@ -148,6 +148,7 @@ std::shared_ptr<JobState> make_job_state(Core& core, Job job, std::shared_ptr<Ke
   state->on_result = std::move(job.on_result);
   state->timeout = job.timeout.value_or(core.config.job_timeout);
   if (state->timeout.count() < 0) throw Error(Errc::invalid_argument, "submit: a negative timeout");
+  if (state->timeout >= kNoTimeLimit) state->timeout = std::chrono::milliseconds(0);
   // Route before queueing: the key's SRS must be on the GPU before the job can be admitted, and loading it
   // may block, which only this (the caller's) thread may do.
   if (core.backend == Backend::cuda) {

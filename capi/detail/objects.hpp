@@ -40,7 +40,7 @@ struct Pipeline {
   graph::Pipeline prover;
   /// pl_submit_scalars's copies of the callers' witnesses, in buffers used again.
   std::shared_ptr<ScalarBuffers> scalar_buffers = ScalarBuffers::make();
-  std::atomic<std::uint64_t> keys_added{0};  ///< names "key-N" for keys registered without one
+  std::atomic<std::uint64_t> unnamed_keys{0};  ///< names "key-N" for keys registered without one
   /// Set (under the unique lock) before the prover shuts down. Unregistering a key takes the shared lock and
   /// skips a shut-down prover: its remove_key would start graph work that nothing waits for any more.
   std::shared_mutex lifecycle;

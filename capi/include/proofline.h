@@ -147,8 +147,10 @@ typedef struct pl_config {
   int32_t check_witness;          /**< check every row after synthesis; default 1 */
   int32_t in_order;               /**< deliver results in submission order; default 0 */
   uint32_t queue_capacity;        /**< jobs waiting for a slot before submit blocks; default 1024 */
-  uint64_t job_timeout_ms;        /**< fail a job not done this long after submission; 0: no limit */
-  uint64_t key_idle_timeout_ms;   /**< idle keys become evictable after this; default 300000 */
+  uint64_t job_timeout_ms;        /**< fail a job not done this long after submission; 0 (or a century and
+                                       more, UINT64_MAX included): no limit */
+  uint64_t key_idle_timeout_ms;   /**< idle keys become evictable after this; default 300000 (a century
+                                       and more: never for being idle) */
   /** CUDA backend, pinned mode: a key registered with its constraint system keeps it in VRAM and the GPU
    * makes its jobs' a, b, c from z (only z is copied); 0: the host evaluates them, and the pinned slots are
    * prewarmed for all four vectors (for callbacks that fill a, b, c themselves); default 1 */
@@ -297,8 +299,8 @@ PL_API pl_status pl_key_sizes(const pl_key* key, uint64_t* num_variables, uint64
 PL_API pl_status pl_key_verifying_key(const pl_key* key, pl_vk** out);
 /** The key's curve (a pl_curve) into *curve. */
 PL_API pl_status pl_key_curve(const pl_key* key, int32_t* curve);
-/** Unregisters the key once no queued or running job uses it (waits for that) and releases the handle.
- * Not from a callback. */
+/** Unregisters the key once no queued or running job uses it (waits for that: their results may still be
+ * on their way to their handles and callbacks) and releases the handle. Not from a callback. */
 PL_API pl_status pl_key_release(pl_key* key);
 
 /* ---- jobs ---------------------------------------------------------------------------------------------- */
@@ -344,7 +346,7 @@ PL_API pl_status pl_submit_scalars_curve(pl_pipeline* pipeline, const pl_key* ke
                                          const uint8_t* scalars, size_t count, const pl_job_options* options,
                                          pl_job** out);
 
-/** A witness callback's view of the job's pinned slot, valid only during the callback. */
+/** A witness callback's view of the job's pinned slot, valid only during the callback (from any thread). */
 typedef struct pl_witness_target pl_witness_target;
 typedef enum pl_vector { PL_VECTOR_Z = 0, PL_VECTOR_A = 1, PL_VECTOR_B = 2, PL_VECTOR_C = 3 } pl_vector;
 typedef enum pl_fills {
@@ -353,8 +355,10 @@ typedef enum pl_fills {
 } pl_fills;
 
 /** Fills the job's witness (scalars of the key's curve: pl_witness_write checks them below its r); returns
- * PL_OK, or an error code that fails the job (with the message of
- * pl_witness_fail, if called). Runs on a pipeline thread during synthesis. */
+ * PL_OK, or an error code that fails the job (with the message of pl_witness_fail, if called; codes that
+ * name no job failure become PL_ERR_INVALID_ARGUMENT). Runs on a pipeline thread during synthesis and must
+ * return (a thread that exits inside it aborts the process). A job that times out meanwhile completes once
+ * it has returned, so user_data is in use until the job is complete. */
 typedef pl_status (*pl_witness_fn)(pl_witness_target* target, void* user_data);
 
 /** Submits a job whose witness a callback writes straight into the pinned slot (fills: pl_fills). */
@@ -376,9 +380,11 @@ PL_API pl_status pl_witness_fail(pl_witness_target* target, const char* message)
 
 /** PL_OK when the job's result is ready, PL_ERR_NOT_READY before. Never blocks. */
 PL_API pl_status pl_job_poll(pl_job* job);
-/** Waits up to timeout_ms (negative: without limit; 0: poll) until the result is ready and the job's
- * completion callback has returned. PL_OK, or PL_ERR_NOT_READY when the time ran out. From inside a
- * callback only timeout_ms = 0 is allowed (else PL_ERR_IN_CALLBACK). */
+/** Waits up to timeout_ms (negative, or a century and more: without limit; 0: poll) until the result is
+ * ready and the job's completion callback has returned. PL_OK, or PL_ERR_NOT_READY when the time ran out.
+ * From inside a callback only timeout_ms = 0 is allowed (else PL_ERR_IN_CALLBACK); inside the job's own
+ * completion callback it is PL_ERR_NOT_READY (that callback has not returned), where pl_job_poll says
+ * PL_OK. */
 PL_API pl_status pl_job_wait(pl_job* job, int64_t timeout_ms);
 /** The job's own outcome once ready: PL_OK when it has a proof, else its error code (PL_ERR_BAD_INPUT,
  * PL_ERR_CANCELLED, PL_ERR_TIMEOUT, ...) with its message ("synthesis: ...") in pl_last_error_message().
@@ -452,7 +458,8 @@ PL_API pl_status pl_vk_release(pl_vk* vk);
  * encoding is BLS12-381's, so a bn128 key gets PL_ERR_INVALID_ARGUMENT (verify its proofs with
  * pl_verify_json). PL_OK: valid. PL_ERR_PROOF_INVALID: a point that does not decode or lies off the curve or
  * subgroup, a wrong input count, or a failed pairing check, the reason in the message. PL_ERR_BAD_INPUT: an
- * input not below r. */
+ * input not below r. PL_ERR_INVALID_ARGUMENT: a proof_length other than PL_PROOF_BYTES (the caller's slip:
+ * pl_verify_uncompressed, whose length depends on the key's curve, judges a wrong one invalid instead). */
 PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_length,
                            const uint8_t* public_inputs, size_t num_public);
 /** Checks a proof in its curve's uncompressed encoding (pl_job_proof_uncompressed's: 384 bytes for a

@@ -76,9 +76,10 @@ void check_header(const std::byte* image, std::uint64_t available, std::uint64_t
          std::to_string(native_alignment));
 }
 
-// Opening failures are Errc::io for every native file, missing ones included.
+// A missing or unreadable path is bad input, as for every other format the library reads (a failing
+// device is Errc::io).
 InputFile open_native_file(const std::filesystem::path& path) {
-  return open_input_file(path, "", Errc::io);
+  return open_input_file(path, "", Errc::bad_input);
 }
 
 }  // namespace

@@ -2,10 +2,12 @@
 // them (submit works, calls that wait for the pipeline are refused with PL_ERR_IN_CALLBACK), callbacks that
 // throw, and witness callbacks writing into the pinned slot through bounds- and value-checked writes.
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "capi_test_support.hpp"
@@ -207,6 +209,90 @@ TEST_CASE("capi/callbacks/a witness target is refused outside its callback") {
   CHECK(pl_witness_sizes(reinterpret_cast<pl_witness_target*>(&not_a_target), &z, nullptr, nullptr) ==
         PL_ERR_INVALID_HANDLE);
   CHECK(pl_witness_write(nullptr, PL_VECTOR_Z, 0, nullptr, 0) == PL_ERR_INVALID_HANDLE);
+}
+
+namespace {
+
+/// A witness callback that outlasts its job's timeout, and what the job's completion saw of it.
+struct SlowFill {
+  Scalars scalars = fixture_scalars();
+  std::atomic<bool> returned{false};
+  std::atomic<int> completions{0}, completed_after_return{0};
+};
+
+pl_status slow_fill(pl_witness_target* target, void* user_data) {
+  auto* f = static_cast<SlowFill*>(user_data);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const pl_status status =
+      pl_witness_write(target, PL_VECTOR_Z, 0, f->scalars.bytes.data(), f->scalars.count);
+  f->returned = true;
+  return status;
+}
+
+void note_completion(pl_job*, void* user_data) {
+  auto* f = static_cast<SlowFill*>(user_data);
+  f->completions.fetch_add(1);
+  if (f->returned) f->completed_after_return.fetch_add(1);
+}
+
+/// Fills z from two threads: the callback's own and one it starts, both through the target it was given.
+pl_status fill_from_two_threads(pl_witness_target* target, void* user_data) {
+  const auto* scalars = static_cast<const Scalars*>(user_data);
+  const std::size_t half = scalars->count / 2;
+  pl_status other = PL_ERR_INTERNAL;
+  std::thread helper([&] {
+    other = pl_witness_write(target, PL_VECTOR_Z, half, scalars->bytes.data() + half * PL_SCALAR_BYTES,
+                             scalars->count - half);
+  });
+  const pl_status own = pl_witness_write(target, PL_VECTOR_Z, 0, scalars->bytes.data(), half);
+  helper.join();
+  return own != PL_OK ? own : other;
+}
+
+}  // namespace
+
+TEST_CASE("capi/callbacks/a job timing out in its witness callback completes after the callback returns") {
+  Prover p;
+  SlowFill f;
+  pl_job_options options{};
+  options.size = sizeof options;
+  options.timeout_ms = 50;
+  options.on_complete = note_completion;
+  options.user_data = &f;
+  pl_job* job = nullptr;
+  PL_REQUIRE_OK(pl_submit_callback(p.pipeline, p.key, slow_fill, &f, PL_FILLS_WITNESS, &options, &job));
+  PL_REQUIRE_OK(pl_job_wait(job, -1));
+  // The deadline passed during the callback; the job's result waited for it, so its user data is free now.
+  CHECK(f.returned);
+  CHECK(f.completions == 1);
+  CHECK(f.completed_after_return == 1);
+  CHECK(pl_job_outcome(job) == PL_ERR_TIMEOUT);
+  PL_REQUIRE_OK(pl_job_release(job));
+  // The slot it held came home: the next job proves.
+  pl_job* next = submit_with(p, nullptr, nullptr);
+  PL_REQUIRE_OK(pl_job_wait(next, -1));
+  CHECK(proof_verifies(next, p.vk));
+  PL_REQUIRE_OK(pl_job_release(next));
+}
+
+TEST_CASE("capi/callbacks/a target works from the callback's helper threads and a foreign one is not read") {
+  Prover p;
+  Scalars scalars = fixture_scalars();
+  pl_job* job = nullptr;
+  PL_REQUIRE_OK(pl_submit_callback(p.pipeline, p.key, fill_from_two_threads, &scalars, PL_FILLS_WITNESS,
+                                   nullptr, &job));
+  PL_REQUIRE_OK(pl_job_wait(job, -1));
+  PL_REQUIRE_OK(pl_job_outcome(job));
+  CHECK(proof_verifies(job, p.vk));
+  PL_REQUIRE_OK(pl_job_release(job));
+  // Addresses that are no target are refused without being dereferenced (unmapped ones included).
+  std::uint64_t z = 0;
+  for (const std::uintptr_t address : {std::uintptr_t{0x10}, std::uintptr_t{0x1000}, ~std::uintptr_t{0xF}}) {
+    auto* foreign = reinterpret_cast<pl_witness_target*>(address);
+    CHECK(pl_witness_sizes(foreign, &z, nullptr, nullptr) == PL_ERR_INVALID_HANDLE);
+    CHECK(pl_witness_write(foreign, PL_VECTOR_Z, 0, scalars.bytes.data(), 1) == PL_ERR_INVALID_HANDLE);
+    CHECK(pl_witness_fail(foreign, "no") == PL_ERR_INVALID_HANDLE);
+  }
 }
 
 }  // namespace proofline::capi_test

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -230,6 +231,47 @@ TEST_CASE("capi/prove/queue control: a full queue waiting with a timeout cancell
   CHECK(stats_of(p.pipeline).refused == 1);
   PL_REQUIRE_OK(pl_job_release(running));
   PL_REQUIRE_OK(pl_job_release(queued));
+}
+
+TEST_CASE("capi/prove/timeouts of a century or more, UINT64_MAX and INT64_MAX included, mean no limit") {
+  pl_config config = cpu_config();
+  config.job_timeout_ms = UINT64_MAX;
+  config.key_idle_timeout_ms = UINT64_MAX;
+  Prover p(config);
+  for (const std::uint64_t timeout : {std::uint64_t{0}, std::uint64_t{1} << 62, std::uint64_t{UINT64_MAX}}) {
+    CAPTURE(timeout);
+    pl_job_options options{};
+    options.size = sizeof options;
+    options.timeout_ms = timeout;
+    pl_job* job = nullptr;
+    PL_REQUIRE_OK(pl_submit_wtns(p.pipeline, p.key, fixture("witness.wtns").c_str(), &options, &job));
+    PL_REQUIRE_OK(pl_job_wait(job, INT64_MAX));  // waits for the job, however long it takes
+    PL_REQUIRE_OK(pl_job_outcome(job));
+    CHECK(proof_verifies(job, p.vk));
+    PL_REQUIRE_OK(pl_job_release(job));
+  }
+}
+
+TEST_CASE("capi/prove/keys registered without a name from several threads at once each get their own") {
+  Prover p;
+  const std::vector<char> zkey = file_bytes(fixture("circuit_final.zkey"));
+  constexpr int kThreads = 4, kEach = 3;
+  std::vector<pl_key*> keys(kThreads * kEach, nullptr);
+  std::vector<pl_status> statuses(keys.size(), PL_ERR_INTERNAL);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        const std::size_t at = static_cast<std::size_t>(t * kEach + i);
+        statuses[at] = pl_key_add_zkey_memory(p.pipeline, zkey.data(), zkey.size(), nullptr, &keys[at]);
+      }
+    });
+  for (std::thread& thread : threads) thread.join();
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    CAPTURE(i);
+    CHECK(statuses[i] == PL_OK);
+    if (keys[i] != nullptr) PL_REQUIRE_OK(pl_key_release(keys[i]));
+  }
 }
 
 TEST_CASE("capi/prove/destroying a pipeline with jobs in flight drains them and results outlive it") {

@@ -183,42 +183,47 @@ def main(argv):
     config.host_budget_bytes = 1 << 30
     pipeline, key, vk = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
     check(lib, "pl_pipeline_create", lib.pl_pipeline_create(ctypes.byref(config), ctypes.byref(pipeline)))
-    check(lib, "pl_key_add_zkey_file", lib.pl_key_add_zkey_file(pipeline, zkey, None, ctypes.byref(key)))
-    check(lib, "pl_vk_load_json_file", lib.pl_vk_load_json_file(vk_json, ctypes.byref(vk)))
+    # Destroyed on every way out: while Python exits it ends the threads that call into it, and a pipeline
+    # thread ended inside a callback aborts the process. pl_pipeline_destroy waits for the callbacks.
+    try:
+        check(lib, "pl_key_add_zkey_file", lib.pl_key_add_zkey_file(pipeline, zkey, None, ctypes.byref(key)))
+        check(lib, "pl_vk_load_json_file", lib.pl_vk_load_json_file(vk_json, ctypes.byref(vk)))
 
-    # The completion callback runs on a pipeline thread; ctypes takes the GIL for it.
-    done = []
-    lock = threading.Lock()
+        # The completion callback runs on a pipeline thread; ctypes takes the GIL for it.
+        done = []
+        lock = threading.Lock()
 
-    @COMPLETION
-    def on_complete(job, user_data):
-        with lock:
-            done.append(job)
+        @COMPLETION
+        def on_complete(job, user_data):
+            with lock:
+                done.append(job)
 
-    options = JobOptions(size=ctypes.sizeof(JobOptions), on_complete=on_complete)
-    values, num_values = wtns_values(argv[2])
-    jobs = []
-    for i in range(count):
-        job = ctypes.c_void_p()
-        if i % 2 == 0:
-            status = lib.pl_submit_wtns(pipeline, key, wtns, ctypes.byref(options), ctypes.byref(job))
-        else:
-            status = lib.pl_submit_scalars(pipeline, key, values, num_values, ctypes.byref(options), ctypes.byref(job))
-        check(lib, "pl_submit", status)
-        jobs.append(job)
-    verified = 0
-    for job in jobs:
-        check(lib, "pl_job_wait", lib.pl_job_wait(job, -1))
-        verified += verify_job(lib, job, vk)
-        check(lib, "pl_job_release", lib.pl_job_release(job))
+        options = JobOptions(size=ctypes.sizeof(JobOptions), on_complete=on_complete)
+        values, num_values = wtns_values(argv[2])
+        jobs = []
+        for i in range(count):
+            job = ctypes.c_void_p()
+            if i % 2 == 0:
+                status = lib.pl_submit_wtns(pipeline, key, wtns, ctypes.byref(options), ctypes.byref(job))
+            else:
+                status = lib.pl_submit_scalars(pipeline, key, values, num_values, ctypes.byref(options),
+                                               ctypes.byref(job))
+            check(lib, "pl_submit", status)
+            jobs.append(job)
+        verified = 0
+        for job in jobs:
+            check(lib, "pl_job_wait", lib.pl_job_wait(job, -1))
+            verified += verify_job(lib, job, vk)
+            check(lib, "pl_job_release", lib.pl_job_release(job))
 
-    bad_key = ctypes.c_void_p()
-    status = lib.pl_key_add_zkey_file(pipeline, vk_json, None, ctypes.byref(bad_key))
-    print(f"bad key: {lib.pl_status_name(status).decode()}: {lib.pl_last_error_message().decode()}")
+        bad_key = ctypes.c_void_p()
+        status = lib.pl_key_add_zkey_file(pipeline, vk_json, None, ctypes.byref(bad_key))
+        print(f"bad key: {lib.pl_status_name(status).decode()}: {lib.pl_last_error_message().decode()}")
 
-    check(lib, "pl_key_release", lib.pl_key_release(key))
-    check(lib, "pl_vk_release", lib.pl_vk_release(vk))
-    check(lib, "pl_pipeline_destroy", lib.pl_pipeline_destroy(pipeline))
+        check(lib, "pl_key_release", lib.pl_key_release(key))
+        check(lib, "pl_vk_release", lib.pl_vk_release(vk))
+    finally:
+        check(lib, "pl_pipeline_destroy", lib.pl_pipeline_destroy(pipeline))
     print(f"libproofline {lib.pl_version().decode()}: {count} proofs, {verified} verified, {len(done)} callbacks")
     ok = verified == count and len(done) == count and status == PL_ERR_BAD_INPUT and not bad_key.value
     return 0 if ok else 1
