@@ -100,7 +100,11 @@ void ResultCollector::take(const graph::JobResult& result) {
   std::lock_guard lock(mutex_);
   ++delivered_;
   if (wrote) ++written_;
-  if (error && !write_error_) write_error_ = result.label + ": " + *error;
+  if (error) {
+    // Proved but not kept: the job failed as far as its caller can tell.
+    if (!write_error_) write_error_ = result.label + ": " + *error;
+    failures_.push_back({result.seq, result.label, "its proof was made but cannot be written: " + *error});
+  }
   const bool cancelled_by_stop = stop_signal() != 0 && result.error && result.error->code == Errc::cancelled;
   if (result.error && !cancelled_by_stop)
     failures_.push_back({result.seq, result.label, result.error->message});
@@ -142,7 +146,7 @@ std::optional<std::string> ResultCollector::write_error() {
 
 std::uint64_t prove_until_stopped(graph::Pipeline& prover, std::uint64_t count,
                                   const std::function<graph::Job(std::uint64_t)>& job_at,
-                                  ResultCollector& results) {
+                                  ResultCollector& results, const std::string& program) {
   std::uint64_t submitted = 0;
   try {
     for (; submitted < count && stop_signal() == 0; ++submitted) prover.submit(job_at(submitted));
@@ -159,10 +163,10 @@ std::uint64_t prove_until_stopped(graph::Pipeline& prover, std::uint64_t count,
   if (const int signal = stop_signal()) {
     const std::size_t cancelled = prover.cancel_queued();
     std::fprintf(stderr,
-                 "batch_prove: stopped by signal %d after %llu of %llu jobs were submitted; %zu queued jobs "
+                 "%s: stopped by signal %d after %llu of %llu jobs were submitted; %zu queued jobs "
                  "cancelled, waiting for the running ones\n",
-                 signal, static_cast<unsigned long long>(submitted), static_cast<unsigned long long>(count),
-                 cancelled);
+                 program.c_str(), signal, static_cast<unsigned long long>(submitted),
+                 static_cast<unsigned long long>(count), cancelled);
   }
   prover.drain();
   return submitted;
@@ -171,8 +175,6 @@ std::uint64_t prove_until_stopped(graph::Pipeline& prover, std::uint64_t count,
 void print_failures(ResultCollector& results, const char* prefix) {
   for (const JobFailure& f : results.failures())
     std::fprintf(stderr, "batch_prove: %s%s failed: %s\n", prefix, f.label.c_str(), f.message.c_str());
-  if (const auto error = results.write_error())
-    std::fprintf(stderr, "batch_prove: cannot write proof %s\n", error->c_str());
 }
 
 void write_file(const std::filesystem::path& path, const std::string& text) {

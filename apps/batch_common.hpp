@@ -86,11 +86,11 @@ class ResultCollector {
 };
 
 /// Submits jobs 0..count-1 (made by `job_at`) and waits for their results. When a stop signal arrives it
-/// submits no more, cancels the queued jobs and lets the running ones finish. Returns how many were
-/// submitted.
+/// submits no more, cancels the queued jobs and lets the running ones finish (saying so, after `program`).
+/// Returns how many were submitted.
 std::uint64_t prove_until_stopped(graph::Pipeline& prover, std::uint64_t count,
                                   const std::function<graph::Job(std::uint64_t)>& job_at,
-                                  ResultCollector& results);
+                                  ResultCollector& results, const std::string& program);
 
 /// Failed jobs and proofs that could not be written, on stderr ("batch_prove: PREFIX LABEL failed: ...").
 void print_failures(ResultCollector& results, const char* prefix);

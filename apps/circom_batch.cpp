@@ -68,8 +68,6 @@ std::string precheck(const CircomJobSpec& job, const Plan& plan, bool deep) {
     if (!job.from_input) {
       const groth16::WtnsHeader header = groth16::check_wtns(job.source, plan.curve);
       groth16::check_wtns_length(job.source, header, plan.num_variables, plan.key_name + ".zkey");
-    } else if (!plan.generator) {
-      return job.source.string() + ": an input JSON needs the circuit's generator (--circuit CIRCUIT_cpp/)";
     } else {
       const std::string text = circom::read_input_file(job.source);
       if (deep && plan.curve == CurveId::bn254)
@@ -96,6 +94,11 @@ Plan plan_batch(CircomBatch& b) {
   });
   if (b.make_jobs) b.jobs = b.make_jobs();
   check_job_outputs(b.jobs);
+  if (!p.generator)
+    for (const CircomJobSpec& job : b.jobs)
+      if (job.from_input)
+        throw UnusableInput(job.source.string() +
+                            ": an input JSON needs the circuit's generator (--circuit CIRCUIT_cpp/)");
   for (std::size_t i = 0; i < b.jobs.size(); ++i) {
     std::string why = precheck(b.jobs[i], p, b.fail_fast);
     if (why.empty())
@@ -135,13 +138,21 @@ ResultCollector::Writer proof_writer(const CircomBatch& b, const Plan& p) {
   return [&b, &p](const graph::JobResult& r) {
     const CircomJobSpec& job = b.jobs[p.runnable.at(r.seq)];
     if (job.proof.empty()) return;  // batch_prove --zkey without --out: proved, not kept
-    // The proof in its curve's result fields; snarkjs's files name the curve ("bn128" for BN254).
-    if (r.curve == CurveId::bn254) {
+    // The proof in its curve's result fields; snarkjs's files name the curve ("bn128" for BN254). Both
+    // files or neither: a public.json whose proof could not be written is taken back.
+    if (r.curve == CurveId::bn254)
       groth16::write_snarkjs_public(job.public_inputs, r.bn254_public_inputs);
-      groth16::write_snarkjs_proof(job.proof, *r.bn254_proof);
-    } else {
+    else
       groth16::write_snarkjs_public(job.public_inputs, r.public_inputs);
-      groth16::write_snarkjs_proof(job.proof, *r.proof);
+    try {
+      if (r.curve == CurveId::bn254)
+        groth16::write_snarkjs_proof(job.proof, *r.bn254_proof);
+      else
+        groth16::write_snarkjs_proof(job.proof, *r.proof);
+    } catch (...) {
+      std::error_code ignored;
+      std::filesystem::remove(job.public_inputs, ignored);
+      throw;
     }
   };
 }
@@ -158,15 +169,16 @@ std::size_t print_outcome(const CircomBatch& b, const Plan& p, ResultCollector& 
   for (const Failure& f : p.refused) print_failure(b, f);
   const std::vector<JobFailure> failed = results.failures();
   for (const JobFailure& f : failed) print_failure(b, {b.jobs[p.runnable.at(f.seq)].label, f.message});
-  if (const auto error = results.write_error())
-    std::fprintf(stderr, "%s: cannot write proof %s\n", b.program.c_str(), error->c_str());
   const std::size_t failures = p.refused.size() + failed.size();
+  // batch_prove --zkey without --out proves without keeping the proofs.
+  const bool kept = std::ranges::any_of(b.jobs, [](const CircomJobSpec& job) { return !job.proof.empty(); });
+  const std::uint64_t done = kept ? results.written() : p.runnable.size() - failed.size();
   if (!b.quiet || failures > 0)
-    std::fprintf(failures > 0 ? stderr : stdout,
-                 "%s: %llu of %zu proofs written%s in %.2f s (%s key); %zu failed\n", b.program.c_str(),
-                 static_cast<unsigned long long>(results.written()), b.jobs.size(),
-                 b.config.verify ? " (each verified first)" : "", wall_s,
-                 std::string(curve_name(p.curve)).c_str(), failures);
+    std::fprintf(
+        failures > 0 ? stderr : stdout, "%s: %llu of %zu proofs %s%s in %.2f s (%s key); %zu failed\n",
+        b.program.c_str(), static_cast<unsigned long long>(done), b.jobs.size(),
+        kept ? "written" : "made (not written: no --out)", b.config.verify ? " (each verified first)" : "",
+        wall_s, std::string(curve_name(p.curve)).c_str(), failures);
   return failures;
 }
 
@@ -209,7 +221,7 @@ int run_circom_batch(const CircomBatch& batch) {
         const CircomJobSpec& job = b.jobs[p.runnable[i]];
         return graph::Job{.key = handle, .witness = witness_of(job, p), .label = job.label};
       },
-      results);
+      results, b.program);
   const double wall_s = std::chrono::duration<double>(Clock::now() - start).count();
   prover->shutdown();
   results.finish_progress();

@@ -137,6 +137,18 @@ std::vector<CircomJobSpec> jobs_from_manifest(const fs::path& manifest) {
   return jobs;
 }
 
+void create_output_folders(const std::vector<CircomJobSpec>& jobs) {
+  for (const CircomJobSpec& job : jobs)
+    for (const fs::path* output : {&job.proof, &job.public_inputs}) {
+      if (!output->has_parent_path()) continue;
+      std::error_code error;
+      fs::create_directories(output->parent_path(), error);
+      if (error)
+        throw UnusableInput(job.label + ": cannot create the folder " + quoted(output->parent_path()) +
+                            " for " + quoted(*output) + ": " + error.message());
+    }
+}
+
 void check_job_outputs(const std::vector<CircomJobSpec>& jobs) {
   std::map<fs::path, const CircomJobSpec*> written;
   for (const CircomJobSpec& job : jobs)
@@ -146,10 +158,13 @@ void check_job_outputs(const std::vector<CircomJobSpec>& jobs) {
       const fs::path dir = output->has_parent_path() ? output->parent_path() : fs::path(".");
       if (!fs::is_directory(dir, error))
         throw UnusableInput(job.label + ": no folder " + quoted(dir) + " for " + quoted(*output));
+      if (fs::is_directory(*output, error))
+        throw UnusableInput(job.label + ": its output " + quoted(*output) + " is a folder");
       const fs::path key = fs::weakly_canonical(*output, error);
       if (const auto [it, fresh] = written.emplace(error ? *output : key, &job); !fresh)
-        throw UnusableInput(job.label + ": its output " + quoted(*output) + " is also the output of " +
-                            it->second->label);
+        throw UnusableInput(job.label + ": its output " + quoted(*output) +
+                            (it->second == &job ? " is both its proof and its public signals"
+                                                : " is also the output of " + it->second->label));
     }
 }
 

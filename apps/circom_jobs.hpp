@@ -30,6 +30,10 @@ std::vector<CircomJobSpec> jobs_into_dir(const std::vector<std::filesystem::path
 /// Relative paths are taken from the manifest's folder. UnusableInput naming the line for anything else.
 std::vector<CircomJobSpec> jobs_from_manifest(const std::filesystem::path& manifest);
 
+/// Creates the folders the jobs' outputs go into (a manifest's, as --out DIR is created); UnusableInput
+/// naming the job and the folder when one cannot be.
+void create_output_folders(const std::vector<CircomJobSpec>& jobs);
+
 /// UnusableInput when two jobs write one file, or an output's folder does not exist.
 void check_job_outputs(const std::vector<CircomJobSpec>& jobs);
 

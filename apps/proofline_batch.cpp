@@ -34,8 +34,8 @@ constexpr const char* exit_codes =
 constexpr const char* manifest_help =
     "one job a line: JSON lines {\"input\": \"a.json\" | \"witness\": \"a.wtns\", \"proof\": "
     "\"a.proof.json\", "
-    "\"public\": \"a.public.json\"}, or CSV SOURCE,PROOF,PUBLIC (a .json source is an input); relative paths "
-    "from the manifest's folder";
+    "\"public\": \"a.public.json\"}, or CSV SOURCE,PROOF,PUBLIC (a .json source is an input; no quoting, so "
+    "no commas in paths); relative paths from the manifest's folder; the outputs' folders are created";
 
 struct Sources {
   std::vector<fs::path> wtns, inputs;
@@ -47,7 +47,11 @@ std::vector<CircomJobSpec> plan_jobs(const Sources& s) {
   if (kinds != 1) throw OptionError("give exactly one of --wtns FILES, --input FILES and --manifest FILE");
   if (s.manifest && s.out)
     throw OptionError("--out names outputs of --wtns and --input; a --manifest names its own");
-  if (s.manifest) return jobs_from_manifest(*s.manifest);
+  if (s.manifest) {
+    std::vector<CircomJobSpec> jobs = jobs_from_manifest(*s.manifest);
+    create_output_folders(jobs);
+    return jobs;
+  }
   return s.wtns.empty() ? jobs_into_dir(s.inputs, true, s.out) : jobs_into_dir(s.wtns, false, s.out);
 }
 

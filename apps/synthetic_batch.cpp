@@ -287,7 +287,7 @@ BatchTimes prove_batch(const BatchOptions& o, const Run& run, const Setups<Curve
                           .witness = witness_of(per_key[k], run, setups[k], i / o.keys),
                           .label = job_name(i)};
       },
-      results);
+      results, "batch_prove");
   times.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   times.window.end_ns = graph::recorder(prover).now_ns();
   times.srs_loads = srs_loads(prover.stats()) - registered.srs_loads;

@@ -364,15 +364,7 @@ std::string snarkjs_stringify(const json::Value& value) {
 }
 
 json::Value read_json_file(const std::filesystem::path& path) {
-  const std::string name = path.string();
-  // Opened before anything else is asked of the path: a FIFO or device is refused at once, and the size
-  // checked is the size of the file that is read.
-  const detail::InputFile file = detail::open_input_file(path, "", Errc::bad_input);
-  if (file.size > max_json_bytes)
-    fail(name, std::to_string(file.size) + " bytes is too large for a JSON proof or key file");
-  std::string text(static_cast<std::size_t>(file.size), '\0');
-  detail::read_exactly(file.fd.get(), reinterpret_cast<std::byte*>(text.data()), file.size, 0, name);
-  return json::parse(text, name);
+  return json::parse(detail::read_text_file(path, max_json_bytes, "a JSON proof or key file"), path.string());
 }
 
 template <class Curve>

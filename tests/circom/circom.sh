@@ -9,11 +9,13 @@
 #                          batch synthesizes as many jobs at once as it has threads, a .wtns batch half
 #   circom.sh drop-in      `proofline prove` in rapidsnark's argument order inside a script that then calls
 #                          snarkjs groth16 verify; `proofline verify` agrees with snarkjs
-#   circom.sh failures     a bad input JSON, an unknown signal and a violated constraint fail their own jobs with
-#                          circom's message while the others are proven (exit 1); --fail-fast refuses (exit 2);
+#   circom.sh failures     a bad input JSON, an unknown signal, a violated constraint, a folder or a FIFO as an
+#                          input fail their own jobs while the others are proven (exit 1); --fail-fast refuses
+#                          (exit 2), and so does input JSON without --circuit;
 #                          batch_prove --zkey --inject-fault fails one job only
-#   circom.sh outputs      manifests (JSON lines, CSV) put outputs where they say; colliding or missing outputs
-#                          exit 2 before anything is proven
+#   circom.sh outputs      manifests (JSON lines, CSV) put outputs where they say, creating their folders;
+#                          colliding outputs, outputs that are folders and folders that cannot be made exit 2
+#                          before anything is proven
 #   circom.sh setup-bn128  the same circuit at circom's default prime (bn128, BN254) with --c --wasm; a bn128
 #                          key from the known-tau ptau; snarkjs's fullprove references
 #   circom.sh bn128        proofline batch and prove from input JSON with the bn128 generator: snarkjs's public
@@ -143,6 +145,8 @@ drop_in() {
     out-dropin/bad.proof.json out-dropin/bad.public.json --cache-dir "$cache"
   expect_said "witness does not satisfy the circuit"
   [ ! -e out-dropin/bad.proof.json ] || die "a proof was written for a failed witness"
+  expect_exit 2 "$proofline" prove key.zkey snarkjs/g1.wtns out-dropin/same.json out-dropin/same.json
+  expect_said "is both its proof and its public signals"
   say "proofline prove is a drop-in for rapidsnark's prover; proofline verify agrees with snarkjs"
 }
 
@@ -168,6 +172,16 @@ failures() {
     --out out-ff --fail-fast --cache-dir "$cache" --no-progress
   expect_said "witness does not satisfy the circuit"
   [ -z "$(ls out-ff)" ] || die "--fail-fast proved something"
+  # A folder or a FIFO named as an input fails its own job at once (a FIFO is never opened for reading,
+  # which would wait for a writer); input JSON without the generator is refused before anything is read.
+  rm -rf out-odd bad/fifo.json && mkdir -p bad/folder.json && mkfifo bad/fifo.json
+  expect_exit 1 timeout 120 "$proofline" batch key.zkey --circuit check_cpp --input bad/folder.json \
+    bad/fifo.json inputs/g1.json --out out-odd --cache-dir "$cache" --no-progress
+  expect_said "bad/folder.json: not a regular file (a directory)"
+  expect_said "bad/fifo.json: not a regular file (a FIFO)"
+  expect_said "1 of 3 proofs written"
+  expect_exit 2 "$proofline" batch key.zkey --input inputs/g1.json --out out-odd --no-progress
+  expect_said "needs the circuit's generator (--circuit CIRCUIT_cpp/)"
   # A .wtns that does not satisfy the circuit (another circuit's values, same length): its job fails.
   node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);const n=b.length;
     b[n-32]^=1;fs.writeFileSync(process.argv[2],b);' snarkjs/g1.wtns bad/flipped.wtns
@@ -205,10 +219,29 @@ outputs() {
     >collide.csv
   expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --manifest collide.csv
   expect_said "is also the output of"
-  printf 'inputs/g1.json,nowhere/p.json,nowhere/q.json\n' >nowhere.csv
-  expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --manifest nowhere.csv
-  expect_said "no folder"
-  say "outputs go where the manifest says; collisions and missing places exit 2"
+  # A manifest's folders are created (as --out's is); one that cannot be, or an output that is a folder,
+  # exits 2 before anything is proven.
+  rm -rf fresh && printf 'inputs/g1.json,fresh/a/p.json,fresh/b/q.json\n' >fresh.csv
+  run "$proofline" batch key.zkey --circuit check_cpp --manifest fresh.csv --cache-dir "$cache" --no-progress
+  snarkjs_verify vk.json fresh/b/q.json fresh/a/p.json || die "a manifest's fresh folders"
+  printf 'inputs/g1.json,jobs.csv/p.json,placed/q.json\n' >blocked.csv
+  expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --manifest blocked.csv
+  expect_said "cannot create the folder"
+  mkdir -p placed/taken.json
+  printf 'inputs/g1.json,placed/taken.json,placed/t.pub.json\n' >taken.csv
+  expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --manifest taken.csv
+  expect_said "is a folder"
+  [ ! -e placed/t.pub.json ] || die "a public.json was written for a job refused before proving"
+  # A proof that cannot be written when it is made (a 250-character name leaves no room for the temporary
+  # file's suffix) fails its job, and its public.json is taken back.
+  long=$(printf 'p%.0s' $(seq 245)).json
+  printf 'inputs/g1.json,placed/%s,placed/long.pub.json\n' "$long" >long.csv
+  expect_exit 1 "$proofline" batch key.zkey --circuit check_cpp --manifest long.csv --cache-dir "$cache" \
+    --no-progress
+  expect_said "its proof was made but cannot be written"
+  expect_said "0 of 1 proofs written"
+  [ ! -e placed/long.pub.json ] || die "a public.json was left without its proof"
+  say "outputs go where the manifest says; collisions, folders in the way and uncreatable folders exit 2"
 }
 
 setup_bn128() {
