@@ -9,7 +9,7 @@
 #include <proofline/arith/bigint.hpp>
 #include <proofline/arith/bn254/fr.hpp>
 #include <proofline/arith/int_text.hpp>
-#include <proofline/groth16/detail/input_file.hpp>
+#include <proofline/groth16/json.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::circom {
@@ -193,7 +193,7 @@ std::vector<bn254::Fr> WitnessGenerator::compute_bn254(std::string_view input_js
 std::string read_input_file(const fs::path& input) {
   // A FIFO, a directory or a device is refused at once (a FIFO without a writer would block the job's
   // thread, and signals with it); a few GiB of JSON is more than any circuit's inputs.
-  return groth16::detail::read_text_file(input, std::uint64_t{4} << 30, "an input JSON file");
+  return groth16::json::read_text_file(input, std::uint64_t{4} << 30, "an input JSON file");
 }
 
 graph::WitnessCallback witness_from_input(std::shared_ptr<const WitnessGenerator> generator, fs::path input) {

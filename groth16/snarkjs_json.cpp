@@ -8,7 +8,6 @@
 #include <proofline/arith/curve_pairing.hpp>
 #include <proofline/arith/int_text.hpp>
 #include <proofline/groth16/binfile.hpp>
-#include <proofline/groth16/detail/input_file.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/text.hpp>
@@ -364,7 +363,7 @@ std::string snarkjs_stringify(const json::Value& value) {
 }
 
 json::Value read_json_file(const std::filesystem::path& path) {
-  return json::parse(detail::read_text_file(path, max_json_bytes, "a JSON proof or key file"), path.string());
+  return json::parse(json::read_text_file(path, max_json_bytes, "a JSON proof or key file"), path.string());
 }
 
 template <class Curve>

@@ -85,18 +85,4 @@ void read_exactly(int fd, std::byte* out, std::uint64_t size, std::uint64_t offs
   }
 }
 
-std::string read_text_file(const std::filesystem::path& path, std::uint64_t max_bytes,
-                           std::string_view kind) {
-  const std::string name = path.string();
-  // Opened before anything else is asked of the path: a FIFO, directory or device is refused at once, and
-  // the size checked is the size of the file that is read.
-  const InputFile file = open_input_file(path, "", Errc::bad_input);
-  if (file.size > max_bytes)
-    throw Error(Errc::bad_input,
-                name + ": " + std::to_string(file.size) + " bytes is too large for " + std::string(kind));
-  std::string text(static_cast<std::size_t>(file.size), '\0');
-  read_exactly(file.fd.get(), reinterpret_cast<std::byte*>(text.data()), file.size, 0, name);
-  return text;
-}
-
 }  // namespace proofline::groth16::detail

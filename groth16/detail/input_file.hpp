@@ -53,8 +53,4 @@ std::shared_ptr<void> file_buffer(std::uint64_t size, std::size_t alignment, con
 /// first is Error(bad_input, "<name>: truncated while reading (the file shrank)"), a failed read Error(io).
 void read_exactly(int fd, std::byte* out, std::uint64_t size, std::uint64_t offset, const std::string& name);
 
-/// A whole text file (JSON) through open_input_file: Error(bad_input, "<path>: ... too large for <kind>")
-/// beyond `max_bytes`.
-std::string read_text_file(const std::filesystem::path& path, std::uint64_t max_bytes, std::string_view kind);
-
 }  // namespace proofline::groth16::detail
