@@ -10,6 +10,7 @@
 #include <utility>
 
 #include <proofline/capi/detail/boundary.hpp>
+#include <proofline/capi/detail/registry.hpp>
 #include <proofline/capi/detail/scalars.hpp>
 
 namespace proofline::capi {
@@ -17,15 +18,16 @@ namespace proofline::capi {
 namespace {
 
 struct Target {
+  std::uint64_t id = next_handle_id();  ///< what the caller is given: never reused, never dereferenced
   const graph::WitnessTarget* target = nullptr;
   bool fills_abc = false;
   std::mutex failure_mutex;
   std::string failure;
 };
 
-/// The targets of the callbacks running now, by the address their callers were given. A write from the
-/// callback's own thread finds its target without a lock; one from another thread (a callback that fills
-/// in parallel) looks it up here, and holds it for the call.
+/// The targets of the callbacks running now, by the id their callers were given as the pointer. A write from
+/// the callback's own thread finds its target without a lock; one from another thread (a callback that
+/// fills in parallel) looks it up here, and holds it for the call.
 class LiveTargets {
  public:
   static LiveTargets& instance() {
@@ -34,21 +36,21 @@ class LiveTargets {
   }
   void add(const std::shared_ptr<Target>& target) {
     std::lock_guard lock(mutex_);
-    targets_.emplace(target.get(), target);
+    targets_.emplace(target->id, target);
   }
-  void remove(const Target* target) {
+  void remove(const Target& target) {
     std::lock_guard lock(mutex_);
-    targets_.erase(target);
+    targets_.erase(target.id);
   }
-  std::shared_ptr<Target> find(const void* address) const {
+  std::shared_ptr<Target> find(std::uint64_t id) const {
     std::lock_guard lock(mutex_);
-    const auto it = targets_.find(address);
+    const auto it = targets_.find(id);
     return it == targets_.end() ? nullptr : it->second;
   }
 
  private:
   mutable std::mutex mutex_;
-  std::unordered_map<const void*, std::shared_ptr<Target>> targets_;
+  std::unordered_map<std::uint64_t, std::shared_ptr<Target>> targets_;
 };
 
 /// The target of the witness callback running on this thread.
@@ -61,9 +63,9 @@ struct FoundTarget {
 };
 
 FoundTarget target_of(const pl_witness_target* handle) {
-  if (handle != nullptr && reinterpret_cast<const void*>(handle) == current_target)
-    return {current_target, {}};
-  std::shared_ptr<Target> found = handle == nullptr ? nullptr : LiveTargets::instance().find(handle);
+  const std::uint64_t id = id_of(handle);
+  if (handle != nullptr && current_target != nullptr && id == current_target->id) return {current_target, {}};
+  std::shared_ptr<Target> found = handle == nullptr ? nullptr : LiveTargets::instance().find(id);
   if (!found)
     throw_status(PL_ERR_INVALID_HANDLE,
                  "target is not the one a running witness callback was given (it is valid only during "
@@ -150,14 +152,14 @@ void run_witness_fn(pl_witness_fn fill, void* user_data, bool fills_abc, const g
     CallbackScope scope;
     Target* const outer = std::exchange(current_target, view.get());
     try {
-      status = fill(reinterpret_cast<pl_witness_target*>(view.get()), user_data);
+      status = fill(handle_of<pl_witness_target>(view->id), user_data);
     } catch (...) {
       current_target = outer;
-      LiveTargets::instance().remove(view.get());
+      LiveTargets::instance().remove(*view);
       throw Error(Errc::internal, "the witness callback threw an exception");
     }
     current_target = outer;
-    LiveTargets::instance().remove(view.get());
+    LiveTargets::instance().remove(*view);
   }
   if (status != PL_OK) {
     std::lock_guard lock(view->failure_mutex);

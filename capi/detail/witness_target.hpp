@@ -1,6 +1,6 @@
-// A witness callback's view of its job's slot: valid only during the callback and known by address, so a
-// stale or foreign pointer is refused without being dereferenced. And the gate that holds a job's result
-// back while its witness callback still runs.
+// A witness callback's view of its job's slot: valid only during the callback and given to it as an id that
+// is never reused (like every handle), so a stale or foreign pointer is refused without being dereferenced.
+// And the gate that holds a job's result back while its witness callback still runs.
 #pragma once
 
 #include <functional>

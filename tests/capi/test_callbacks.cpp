@@ -235,9 +235,17 @@ void note_completion(pl_job*, void* user_data) {
   if (f->returned) f->completed_after_return.fetch_add(1);
 }
 
+/// What fill_from_two_threads fills z from, and the target it was given (kept to try after the callback).
+struct TwoThreads {
+  Scalars scalars = fixture_scalars();
+  pl_witness_target* target = nullptr;
+};
+
 /// Fills z from two threads: the callback's own and one it starts, both through the target it was given.
 pl_status fill_from_two_threads(pl_witness_target* target, void* user_data) {
-  const auto* scalars = static_cast<const Scalars*>(user_data);
+  auto* two = static_cast<TwoThreads*>(user_data);
+  two->target = target;
+  const Scalars* scalars = &two->scalars;
   const std::size_t half = scalars->count / 2;
   pl_status other = PL_ERR_INTERNAL;
   std::thread helper([&] {
@@ -277,16 +285,21 @@ TEST_CASE("capi/callbacks/a job timing out in its witness callback completes aft
 
 TEST_CASE("capi/callbacks/a target works from the callback's helper threads and a foreign one is not read") {
   Prover p;
-  Scalars scalars = fixture_scalars();
+  TwoThreads two;
+  const Scalars& scalars = two.scalars;
   pl_job* job = nullptr;
-  PL_REQUIRE_OK(pl_submit_callback(p.pipeline, p.key, fill_from_two_threads, &scalars, PL_FILLS_WITNESS,
-                                   nullptr, &job));
+  PL_REQUIRE_OK(
+      pl_submit_callback(p.pipeline, p.key, fill_from_two_threads, &two, PL_FILLS_WITNESS, nullptr, &job));
   PL_REQUIRE_OK(pl_job_wait(job, -1));
   PL_REQUIRE_OK(pl_job_outcome(job));
   CHECK(proof_verifies(job, p.vk));
   PL_REQUIRE_OK(pl_job_release(job));
-  // Addresses that are no target are refused without being dereferenced (unmapped ones included).
+  // The target after its callback returned, and addresses that are no target (unmapped ones included), are
+  // refused without being dereferenced.
   std::uint64_t z = 0;
+  REQUIRE(two.target != nullptr);
+  CHECK(pl_witness_sizes(two.target, &z, nullptr, nullptr) == PL_ERR_INVALID_HANDLE);
+  CHECK(pl_witness_write(two.target, PL_VECTOR_Z, 0, scalars.bytes.data(), 1) == PL_ERR_INVALID_HANDLE);
   for (const std::uintptr_t address : {std::uintptr_t{0x10}, std::uintptr_t{0x1000}, ~std::uintptr_t{0xF}}) {
     auto* foreign = reinterpret_cast<pl_witness_target*>(address);
     CHECK(pl_witness_sizes(foreign, &z, nullptr, nullptr) == PL_ERR_INVALID_HANDLE);
