@@ -3,8 +3,6 @@
 #include <dlfcn.h>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include <proofline/arith/bigint.hpp>
 #include <proofline/arith/bn254/fr.hpp>
