@@ -115,7 +115,14 @@ std::shared_ptr<const WitnessGenerator> WitnessGenerator::open(const fs::path& c
   g->witness_size_ = api.witness_size();
   std::string error(error_capacity, '\0');
   g->circuit_ = api.load(g->built_.dat.c_str(), error.data(), error.size());
-  if (g->circuit_ == nullptr) throw Error(Errc::bad_input, error.c_str());
+  if (g->circuit_ == nullptr) {
+    // The shim read the cache's copy of the .dat; name the user's file, which holds the same bytes.
+    std::string message = error.c_str();
+    const std::string copy = g->built_.dat.string();
+    if (message.rfind(copy, 0) == 0)
+      message = (cpp_dir / (g->built_.circuit_name + ".dat")).string() + message.substr(copy.size());
+    throw Error(Errc::bad_input, message);
+  }
   return g;
 }
 

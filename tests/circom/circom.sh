@@ -182,6 +182,11 @@ failures() {
   expect_said "1 of 3 proofs written"
   expect_exit 2 "$proofline" batch key.zkey --input inputs/g1.json --out out-odd --no-progress
   expect_said "needs the circuit's generator (--circuit CIRCUIT_cpp/)"
+  # A truncated .dat is named as the user's file, not as the cache's copy the generator loads.
+  rm -rf bad/short_cpp && cp -r check_cpp bad/short_cpp && truncate -s 100 bad/short_cpp/check.dat
+  expect_exit 2 "$proofline" batch key.zkey --circuit bad/short_cpp --input inputs/g1.json --out out-odd \
+    --cache-dir "$cache" --no-progress
+  expect_said "bad/short_cpp/check.dat: "
   # A .wtns that does not satisfy the circuit (another circuit's values, same length): its job fails.
   node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);const n=b.length;
     b[n-32]^=1;fs.writeFileSync(process.argv[2],b);' snarkjs/g1.wtns bad/flipped.wtns
