@@ -31,7 +31,8 @@ void assemble_and_check(Context& ctx, JobState& job, const CurveKey<Curve>& key,
   if (status != groth16::VerifyStatus::ok && unchecked)
     throw Error(Errc::bad_input, "the witness does not satisfy the circuit of key '" + name +
                                      "': its proof does not verify (the key has no C matrix, so its rows "
-                                     "could not be checked one by one)");
+                                     "could not be checked one by one; if other witnesses fail too, the key "
+                                     "file may be damaged)");
   if (status != groth16::VerifyStatus::ok)
     throw Error(Errc::internal, std::string("self-verification failed: ") + groth16::to_string(status));
   job.verified = true;
