@@ -56,8 +56,8 @@ prove() {
 
 if [[ " $sections " == *" tests "* ]]; then
   echo "== tests: the GPU suite's cases for several GPUs =="
-  note "proofline_gpu_tests -tc='pipeline/gpu/every GPU*,pipeline/gpu/two keys*'"
-  "$stage/bin/proofline_gpu_tests" -tc='pipeline/gpu/every GPU*,pipeline/gpu/two keys*' >"$out/gpu_tests.log" 2>&1 ||
+  note "proofline_gpu_tests -tc='pipeline/gpu/every GPU*,pipeline/gpu/two keys*,pipeline/gpu/a batch alternating*'"
+  "$stage/bin/proofline_gpu_tests" -tc='pipeline/gpu/every GPU*,pipeline/gpu/two keys*,pipeline/gpu/a batch alternating*' >"$out/gpu_tests.log" 2>&1 ||
     status=1
   tail -3 "$out/gpu_tests.log"
 fi
