@@ -663,5 +663,6 @@ int run(Args args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return run_with_options("bench_memory", [&] { return parse(argc, argv); }, run);
+  return run_with_options(
+      "bench_memory", [&] { return parse(argc, argv); }, run);
 }

@@ -6,8 +6,8 @@
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
-#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
 
 namespace proofline {
 

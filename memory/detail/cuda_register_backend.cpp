@@ -6,8 +6,8 @@
 #include <proofline/memory/detail/backends.hpp>
 #include <proofline/memory/detail/cuda_check.hpp>
 #include <proofline/memory/detail/page_memory.hpp>
-#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
 #include <proofline/util/size.hpp>
 
 namespace proofline::memory::detail {

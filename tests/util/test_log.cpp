@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include <proofline/util/logging.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/log.hpp>
+#include <proofline/util/logging.hpp>
 
 using namespace proofline;
 
