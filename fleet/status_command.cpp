@@ -19,17 +19,22 @@ struct StatusCli {
   double max_age_s = 60;
 };
 
-void print_workers(detail::Connection& db) {
+void print_workers(detail::Connection& db, double silent_after_s) {
   const detail::Result r = db.exec("read the workers",
                                    "SELECT name, host, backend, extract(epoch FROM now() - heartbeat_at), "
                                    "jobs_held, capacity, proofs, draining"
                                    " FROM proofline.workers ORDER BY name");
   std::printf("workers: %d\n", r.rows());
-  for (int i = 0; i < r.rows(); ++i)
-    std::printf("  %-32s host %s, %s, heartbeat %.1f s ago, holds %lld of %lld, %lld proofs%s\n",
+  for (int i = 0; i < r.rows(); ++i) {
+    // A worker killed or cut off leaves its row behind (its leases expire and its jobs go to others); the
+    // row itself goes an hour after its last heartbeat.
+    const bool silent = r.real(i, 3) > silent_after_s;
+    std::printf("  %-32s host %s, %s, heartbeat %.1f s ago, holds %lld of %lld, %lld proofs%s%s\n",
                 r.text(i, 0).c_str(), r.text(i, 1).c_str(), r.text(i, 2).c_str(), r.real(i, 3),
                 static_cast<long long>(r.integer(i, 4)), static_cast<long long>(r.integer(i, 5)),
-                static_cast<long long>(r.integer(i, 6)), r.boolean(i, 7) ? ", draining" : "");
+                static_cast<long long>(r.integer(i, 6)), r.boolean(i, 7) ? ", draining" : "",
+                silent ? ", SILENT (stopped without leaving, or cut off from the database)" : "");
+  }
 }
 
 void print_queue(detail::Connection& db) {
@@ -77,7 +82,7 @@ int run_status(const StatusCli& o) {
   }
   if (o.self_check) return self_check(db, o);
   std::printf("%s, schema version %d\n", db.describe().c_str(), version);
-  print_workers(db);
+  print_workers(db, o.max_age_s);
   print_queue(db);
   return 0;
 }
@@ -94,11 +99,15 @@ int status_main(std::span<const std::string_view> args) {
             "proofline-fleet status", "usage: proofline-fleet status [options]",
             "Prints the workers (heartbeat age, jobs held), the jobs by state and the proofs/s of the "
             "last minute.");
-        cli.path("--db-url-file", "FILE", "read the database URL from FILE's first line", o.db_url_file);
+        cli.path("--db-url-file", "FILE", "read the database URL from FILE's first non-blank line",
+                 o.db_url_file);
         cli.flag("--self-check", "only check --worker's heartbeat: exit 0 when fresh (a readiness probe)",
                  o.self_check);
         cli.text("--worker", "NAME", "the worker --self-check looks at", o.worker);
-        cli.real("--max-age", "SECONDS", "the oldest heartbeat --self-check accepts (default 60)",
+        cli.real("--max-age", "SECONDS",
+                 "the oldest heartbeat --self-check accepts, and the age past which the listing calls a "
+                 "worker silent "
+                 "(default 60)",
                  o.max_age_s, Bounds<double>{0.1, 86400});
         if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
         if (o.self_check && o.worker.empty()) throw OptionError("--self-check needs --worker NAME");
@@ -115,7 +124,7 @@ int migrate_main(std::span<const std::string_view> args) {
         std::optional<std::filesystem::path> file;
         OptionParser cli("proofline-fleet migrate", "usage: proofline-fleet migrate [--db-url-file FILE]",
                          "Creates or upgrades the proofline schema (safe to run while workers run).");
-        cli.path("--db-url-file", "FILE", "read the database URL from FILE's first line", file);
+        cli.path("--db-url-file", "FILE", "read the database URL from FILE's first non-blank line", file);
         if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
         return file;
       },

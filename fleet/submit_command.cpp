@@ -34,6 +34,7 @@ struct SubmitCli {
   bool wait = false, inline_witness = false;
   int priority = 0, max_attempts = 3;
   std::optional<double> deadline_s, timeout_s;
+  std::optional<detail::CheckKey> check;  ///< --check-vk's key, read before anything is submitted
 };
 
 /// Witnesses stored in the database are meant to be small: anything larger goes by path.
@@ -95,7 +96,7 @@ void add_options(OptionParser& cli, SubmitCli& o) {
   cli.value("--timeout", "SECONDS", "with --wait: give up after SECONDS (exit 1)", [&o](std::string_view t) {
     o.timeout_s = parse_real_option("--timeout", t, {0.001, 1e9});
   });
-  cli.path("--db-url-file", "FILE", "read the database URL from FILE's first line", o.db_url_file);
+  cli.path("--db-url-file", "FILE", "read the database URL from FILE's first non-blank line", o.db_url_file);
 }
 
 void check_combination(const SubmitCli& o) {
@@ -108,6 +109,13 @@ void check_combination(const SubmitCli& o) {
     fs::create_directories(*o.out, ec);
     if (ec || !fs::is_directory(*o.out)) throw OptionError("--out: cannot make directory " + o.out->string());
   }
+}
+
+/// The options as given, checked together, with --check-vk's key read.
+SubmitCli checked(SubmitCli o) {
+  check_combination(o);
+  if (o.check_vk) o.check = detail::load_check_key(*o.check_vk);
+  return o;
 }
 
 int run_submit(const SubmitCli& o) {
@@ -125,7 +133,7 @@ int run_submit(const SubmitCli& o) {
   for (const detail::NewJob& j : jobs) names.push_back(j.name);
   detail::WaitOptions wait{.conninfo = detail::resolve_conninfo(o.db_url_file),
                            .out = o.out,
-                           .check_vk = o.check_vk,
+                           .check = o.check,
                            .timeout_s = o.timeout_s};
   return detail::wait_for_results(std::move(db), ids, names, wait);
 }
@@ -144,8 +152,7 @@ int submit_main(std::span<const std::string_view> args) {
             "Exit codes: 0 submitted (with --wait: every job done, and verified with --check-vk); 1 a job "
             "failed, a proof did not verify, or the database could not be reached; 2 bad options.");
         if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
-        check_combination(o);
-        return o;
+        return checked(std::move(o));
       },
       [](SubmitCli o) { return run_submit(o); });
 }

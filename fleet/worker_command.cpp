@@ -28,8 +28,8 @@ struct WorkerCli {
 
 void add_fleet_options(OptionParser& cli, WorkerCli& o) {
   cli.group("fleet");
-  cli.path("--db-url-file", "FILE", "read the database URL (libpq URL or conninfo) from FILE's first line",
-           o.db_url_file);
+  cli.path("--db-url-file", "FILE",
+           "read the database URL (libpq URL or conninfo) from FILE's first non-blank line", o.db_url_file);
   cli.text("--name", "NAME", "this worker's name in the fleet, unique (default HOST-PID)", o.worker.name);
   cli.real("--lease", "SECONDS", "a claim's lease, renewed by heartbeats every third of it (default 30)",
            o.worker.lease_s, Bounds<double>{1, 86400});

@@ -1,25 +1,100 @@
 #include <proofline/fleet/detail/conninfo.hpp>
 
+#include <libpq-fe.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <memory>
 
 #include <proofline/util/error.hpp>
+#include <proofline/util/options.hpp>
 
 namespace proofline::fleet::detail {
 
-std::string resolve_conninfo(const std::optional<std::filesystem::path>& url_file) {
-  if (url_file) {
-    std::ifstream in(*url_file);
-    if (!in) throw Error(Errc::io, url_file->string() + ": cannot read the database URL file");
-    std::string line;
-    std::getline(in, line);
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-      line.pop_back();
-    if (line.empty()) throw Error(Errc::bad_input, url_file->string() + ": the database URL file is empty");
-    return line;
+namespace {
+
+bool blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+std::string trim(std::string_view text) {
+  while (!text.empty() && blank(text.front())) text.remove_prefix(1);
+  while (!text.empty() && blank(text.back())) text.remove_suffix(1);
+  return std::string(text);
+}
+
+/// The first non-blank line of a URL file, without a UTF-8 byte-order mark, surrounding blanks, or one pair
+/// of shell quotes around the whole of it (as in a file written for `export PROOFLINE_DB_URL="..."`).
+std::string url_of_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw OptionError(file.string() + ": is a folder, not a database URL file");
+  std::ifstream in(file);
+  if (!in)
+    throw OptionError(file.string() + ": cannot read the database URL file (" + std::strerror(errno) + ")");
+  std::string line;
+  for (bool first = true; std::getline(in, line); first = false) {
+    if (first && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
+    line = trim(line);
+    if (line.size() >= 2 && (line.front() == '"' || line.front() == '\'') && line.back() == line.front())
+      line = trim(std::string_view(line).substr(1, line.size() - 2));
+    if (!line.empty()) return line;
   }
-  if (const char* url = std::getenv(db_url_variable); url != nullptr && *url != '\0') return url;
-  return "";
+  throw OptionError(file.string() + ": the database URL file has no URL (every line is blank)");
+}
+
+}  // namespace
+
+std::string without_quoted_text(std::string_view message) {
+  std::string out;
+  bool quoted = false;
+  for (const char c : message) {
+    if (c == '"') {
+      if (!quoted) out += "\"(withheld)\"";
+      quoted = !quoted;
+    } else if (!quoted) {
+      out += c;
+    }
+  }
+  return trim(out);
+}
+
+void check_conninfo(const std::string& conninfo) {
+  char* error = nullptr;
+  const std::unique_ptr<PQconninfoOption, void (*)(PQconninfoOption*)> parsed(
+      PQconninfoParse(conninfo.c_str(), &error), PQconninfoFree);
+  if (parsed) return;
+  // libpq quotes the offending part of the URL, which may be the password: say what is wrong, not where.
+  const std::string reason = error ? without_quoted_text(error) : "out of memory";
+  PQfreemem(error);
+  throw OptionError("the database URL cannot be parsed: " + reason +
+                    " (the quoted part is withheld: it may hold the password)");
+}
+
+std::string without_secrets(std::string message, const std::string& conninfo) {
+  const auto replace_all = [&](const std::string& secret) {
+    if (secret.empty()) return;
+    for (std::size_t at = message.find(secret); at != std::string::npos; at = message.find(secret, at + 10))
+      message.replace(at, secret.size(), "(withheld)");
+  };
+  replace_all(conninfo);
+  const std::unique_ptr<PQconninfoOption, void (*)(PQconninfoOption*)> parsed(
+      PQconninfoParse(conninfo.c_str(), nullptr), PQconninfoFree);
+  for (const PQconninfoOption* o = parsed.get(); o && o->keyword; ++o)
+    if (std::string_view(o->keyword) == "password" && o->val) replace_all(o->val);
+  return message;
+}
+
+std::string resolve_conninfo(const std::optional<std::filesystem::path>& url_file) {
+  std::string conninfo;
+  if (url_file)
+    conninfo = url_of_file(*url_file);
+  else if (const char* url = std::getenv(db_url_variable); url != nullptr)
+    conninfo = trim(url);
+  check_conninfo(conninfo);
+  return conninfo;
 }
 
 }  // namespace proofline::fleet::detail

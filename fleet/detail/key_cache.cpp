@@ -12,19 +12,53 @@ namespace proofline::fleet::detail {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// Whether a load failed because of the file itself (truncated, corrupt, not a key), so that every worker
+/// would fail the same way. A file missing here (a share not mounted on this node) or a key this worker's
+/// budgets cannot hold are this worker's trouble: another may prove the job.
+bool is_file_fault(const std::exception& e, const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return false;
+  const auto* error = dynamic_cast<const Error*>(&e);
+  return error != nullptr && (error->code() == Errc::bad_input || error->code() == Errc::invalid_argument);
+}
+
+}  // namespace
+
 KeyCache::KeyCache(graph::Pipeline& pipeline, Options options, std::function<void()> loaded)
     : pipeline_(pipeline), options_(options), loaded_(std::move(loaded)) {}
 
 KeyCache::~KeyCache() {
   for (auto& [path, entry] : entries_)
     if (entry.loader.joinable()) entry.loader.join();
+  for (auto& [serial, entry] : retired_)
+    if (entry.loader.joinable()) entry.loader.join();
 }
 
-void KeyCache::erase(std::map<std::string, Entry>::iterator it) {
-  if (it->second.loader.joinable()) it->second.loader.join();
-  const KeyLookup old = it->second.load.get();
+void KeyCache::drop(Entry& entry) {
+  if (entry.loader.joinable()) entry.loader.join();
+  const KeyLookup old = entry.load.get();
   if (old.state == KeyLookup::State::ready) pipeline_.remove_key(old.handle);
+}
+
+void KeyCache::retire(std::map<std::string, Entry>::iterator it) {
+  if (it->second.jobs == 0) {
+    drop(it->second);
+  } else {
+    PL_LOG_INFO("fleet: key {} changed on disk: loading it again; {} jobs started before keep the old one",
+                it->first, it->second.jobs);
+    const std::uint64_t serial = it->second.serial;
+    retired_.emplace(serial, std::move(it->second));
+  }
   entries_.erase(it);
+}
+
+KeyCache::Entry* KeyCache::find(std::uint64_t serial) {
+  for (auto& [path, entry] : entries_)
+    if (entry.serial == serial) return &entry;
+  const auto it = retired_.find(serial);
+  return it == retired_.end() ? nullptr : &it->second;
 }
 
 KeyCache::Identity KeyCache::identify(const std::string& path) {
@@ -41,6 +75,7 @@ KeyCache::Identity KeyCache::identify(const std::string& path) {
 
 KeyLookup KeyCache::load(const std::string& path, std::uint64_t serial) {
   KeyLookup out;
+  out.serial = serial;
   try {
     if (fs::path(path).extension() != ".zkey")
       throw Error(Errc::bad_input, "not a snarkjs .zkey file (the fleet proves with snarkjs Groth16 keys)");
@@ -66,6 +101,7 @@ KeyLookup KeyCache::load(const std::string& path, std::uint64_t serial) {
     out.state = KeyLookup::State::ready;
   } catch (const std::exception& e) {
     out.state = KeyLookup::State::failed;
+    out.permanent = is_file_fault(e, path);
     const std::string what = e.what();
     // The readers' messages usually start with the path already.
     out.error = what.starts_with(path) ? "key " + what : "key " + path + ": " + what;
@@ -79,6 +115,7 @@ void KeyCache::start_load(const std::string& path, const Identity& identity) {
   entry.identity = identity;
   entry.used = std::chrono::steady_clock::now();
   const std::uint64_t serial = ++loads_;
+  entry.serial = serial;
   auto promise = std::make_shared<std::promise<KeyLookup>>();
   entry.load = promise->get_future().share();
   // The wake-up comes after the value is set, so the woken loop finds the load finished.
@@ -90,7 +127,7 @@ void KeyCache::start_load(const std::string& path, const Identity& identity) {
 
 bool KeyCache::stale(const Entry& entry, const Identity& now) const {
   if (!entry.loaded()) return false;
-  if (!(entry.identity == now)) return entry.jobs == 0;
+  if (!(entry.identity == now)) return true;
   const KeyLookup& result = entry.load.get();
   return result.state == KeyLookup::State::failed &&
          std::chrono::steady_clock::now() - entry.finished > options_.retry_after;
@@ -104,7 +141,7 @@ KeyLookup KeyCache::lookup(const std::string& path) {
       it->second.finished == std::chrono::steady_clock::time_point{})
     it->second.finished = time;
   if (it != entries_.end() && stale(it->second, now)) {
-    erase(it);
+    retire(it);
     it = entries_.end();
   }
   if (it == entries_.end()) {
@@ -118,12 +155,18 @@ KeyLookup KeyCache::lookup(const std::string& path) {
   return entry.load.get();
 }
 
-void KeyCache::acquire(const std::string& path) {
-  ++entries_.at(path).jobs;
+void KeyCache::acquire(std::uint64_t serial) {
+  if (Entry* entry = find(serial)) ++entry->jobs;
 }
 
-void KeyCache::release(const std::string& path) {
-  if (auto it = entries_.find(path); it != entries_.end() && it->second.jobs > 0) --it->second.jobs;
+void KeyCache::release(std::uint64_t serial) {
+  Entry* entry = find(serial);
+  if (entry == nullptr || entry->jobs == 0) return;
+  if (--entry->jobs > 0) return;
+  if (const auto it = retired_.find(serial); it != retired_.end()) {
+    drop(it->second);  // the last job of a changed file's earlier load
+    retired_.erase(it);
+  }
 }
 
 void KeyCache::evict_beyond_limit() {
@@ -136,7 +179,8 @@ void KeyCache::evict_beyond_limit() {
     if (victim == entries_.end()) return;  // every key is busy: the limit is exceeded until one is free
     PL_LOG_INFO("fleet: key {} unregistered (least recently used of more than {})", victim->first,
                 options_.max_keys);
-    erase(victim);
+    drop(victim->second);
+    entries_.erase(victim);
   }
 }
 

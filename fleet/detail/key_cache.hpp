@@ -2,8 +2,10 @@
 // (a large .zkey takes seconds to minutes to read and check, and heartbeats must go on meanwhile), and stays
 // registered while it is among the `max_keys` most recently used; its memory is then the pipeline's to
 // manage (budgets evict idle keys' points and reload them). A file that changed since it was loaded (size or
-// modification time) is loaded again; keys of both curves (bls12381, bn128) live side by side; a file that
-// failed to load fails its jobs with the loader's message until it changes or `retry_after` passes.
+// modification time) is loaded again at once: jobs started before keep the key they started with, which is
+// unregistered when the last of them ends, and jobs started after get the new one. Keys of both curves
+// (bls12381, bn128) live side by side; a file that failed to load fails its jobs with the loader's message
+// until it changes or `retry_after` passes.
 #pragma once
 
 #include <chrono>
@@ -26,7 +28,9 @@ struct KeyLookup {
   graph::KeyHandle handle;
   CurveId curve = CurveId::bls12_381;  ///< the .zkey's (bls12381 or bn128): its witnesses' field
   std::uint64_t num_variables = 0;
-  std::string error;  ///< "key /keys/a.zkey: <what is wrong>"
+  std::uint64_t serial = 0;  ///< this load of the file: what acquire() counts jobs against
+  std::string error;         ///< "key /keys/a.zkey: <what is wrong>"
+  bool permanent = true;     ///< the file itself is wrong (not this worker's memory or mounts)
 };
 
 class KeyCache {
@@ -46,11 +50,12 @@ class KeyCache {
 
   /// The key of `path`: ready, failed, or loading (a load is started when none is under way).
   KeyLookup lookup(const std::string& path);
-  /// Counts jobs using a key (a key with jobs is never unregistered).
-  void acquire(const std::string& path);
-  void release(const std::string& path);
+  /// Counts jobs using the load `serial` of a ready key (a key with jobs is never unregistered).
+  void acquire(std::uint64_t serial);
+  void release(std::uint64_t serial);
 
-  std::size_t resident() const noexcept { return entries_.size(); }
+  /// Keys registered: the current load of each file, and earlier loads that still have jobs.
+  std::size_t resident() const noexcept { return entries_.size() + retired_.size(); }
 
  private:
   struct Identity {
@@ -62,7 +67,8 @@ class KeyCache {
   struct Entry {
     Identity identity;
     std::shared_future<KeyLookup> load;
-    std::thread loader;                                    // joined before the entry goes
+    std::thread loader;  // joined before the entry goes
+    std::uint64_t serial = 0;
     std::chrono::steady_clock::time_point finished, used;  // finished: when a lookup first saw the load done
     std::size_t jobs = 0;
 
@@ -73,13 +79,16 @@ class KeyCache {
   void start_load(const std::string& path, const Identity& identity);
   KeyLookup load(const std::string& path, std::uint64_t serial);
   bool stale(const Entry& entry, const Identity& now) const;
-  void erase(std::map<std::string, Entry>::iterator it);
+  void drop(Entry& entry);
+  void retire(std::map<std::string, Entry>::iterator it);
+  Entry* find(std::uint64_t serial);
   void evict_beyond_limit();
 
   graph::Pipeline& pipeline_;
   Options options_;
   std::function<void()> loaded_;
   std::map<std::string, Entry> entries_;
+  std::map<std::uint64_t, Entry> retired_;  // earlier loads of changed files, by serial, until their jobs end
   std::uint64_t loads_ = 0;
 };
 

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include <proofline/fleet/detail/conninfo.hpp>
+
 namespace proofline::fleet::detail {
 
 namespace {
@@ -68,10 +70,13 @@ void Connection::Free::operator()(pg_conn* conn) const noexcept {
   PQfinish(conn);
 }
 
-Connection::Connection(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {
+Connection::Connection(const std::string& conninfo) {
+  check_conninfo(conninfo);  // an unparsable URL is the caller's mistake, not a server to wait for
+  conn_.reset(PQconnectdb(conninfo.c_str()));
   if (!conn_) throw ConnectionLost("cannot connect to PostgreSQL: out of memory");
   if (PQstatus(conn_.get()) != CONNECTION_OK)
-    throw ConnectionLost("cannot connect to PostgreSQL: " + trimmed(PQerrorMessage(conn_.get())));
+    throw ConnectionLost("cannot connect to PostgreSQL: " +
+                         without_secrets(trimmed(PQerrorMessage(conn_.get())), conninfo));
   // Notices (e.g. "relation already exists, skipping") are not worth a line on stderr each.
   PQsetNoticeProcessor(
       conn_.get(), [](void*, const char*) {}, nullptr);

@@ -66,7 +66,8 @@ struct Notification {
 class Connection {
  public:
   /// Connects with a libpq conninfo string or URL ("" takes libpq's PG* environment variables). Throws
-  /// ConnectionLost with libpq's message (which never contains the password).
+  /// OptionError when libpq cannot parse it, ConnectionLost with libpq's message (the password withheld)
+  /// when the server cannot be reached or refuses.
   explicit Connection(const std::string& conninfo);
   Connection(Connection&&) noexcept = default;
   Connection& operator=(Connection&&) noexcept = default;

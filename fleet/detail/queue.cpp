@@ -33,6 +33,20 @@ std::string bigint_array(std::span<const std::int64_t> ids) {
   return out + "}";
 }
 
+std::string text_array(std::span<const std::string> values) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    out += '"';
+    for (const char c : values[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
+
 std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jobs) {
   static const std::string sql =
       "INSERT INTO proofline.jobs (name, key_path, witness_path, witness_inline, priority, deadline,"
@@ -57,10 +71,11 @@ std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jo
   });
 }
 
-std::vector<ClaimedJob> claim_jobs(Connection& db, const std::string& worker, int count, double lease_s) {
+std::vector<ClaimedJob> claim_jobs(Connection& db, const std::string& worker, int count, double lease_s,
+                                   std::span<const std::string> skip_keys) {
   static const std::string sql =
       "WITH picked AS ("
-      "  SELECT id FROM proofline.jobs WHERE state = 'queued'"
+      "  SELECT id FROM proofline.jobs WHERE state = 'queued' AND NOT (key_path = ANY($4::text[]))"
       "  ORDER BY priority DESC, deadline ASC NULLS LAST, submitted_at, id"
       "  LIMIT $2::integer FOR UPDATE SKIP LOCKED)"
       " UPDATE proofline.jobs j SET state = 'running', worker = $1, attempts = j.attempts + 1,"
@@ -68,7 +83,7 @@ std::vector<ClaimedJob> claim_jobs(Connection& db, const std::string& worker, in
       " FROM picked WHERE j.id = picked.id"
       " RETURNING j.id, j.attempts, j.name, j.key_path, j.witness_path, j.witness_inline";
   const Param params[] = {Param::of(worker), Param::of(std::int64_t{count}),
-                          Param::of(std::to_string(lease_s))};
+                          Param::of(std::to_string(lease_s)), Param::of(text_array(skip_keys))};
   const Result r = db.exec("claim jobs", sql, params);
   std::vector<ClaimedJob> jobs(static_cast<std::size_t>(r.rows()));
   for (int i = 0; i < r.rows(); ++i) {
@@ -101,6 +116,10 @@ ReapCounts reap(Connection& db) {
   const Result r = db.exec("requeue expired leases", expired);
   for (int i = 0; i < r.rows(); ++i) (r.text(i, 0) == "failed" ? counts.failed : counts.requeued)++;
   counts.failed += db.exec("fail jobs past their deadline", late + " RETURNING id").rows();
+  // A worker killed or cut off for good never removes its row: an hour after its last heartbeat (its leases
+  // long expired) it is forgotten.
+  db.exec("forget silent workers",
+          "DELETE FROM proofline.workers WHERE heartbeat_at < now() - interval '1 hour'");
   return counts;
 }
 
@@ -174,6 +193,16 @@ void heartbeat(Connection& db, const WorkerBeat& beat, double lease_s) {
   const Param leases[] = {Param::of(beat.name), Param::of(bigint_array(beat.held)),
                           Param::of(std::to_string(lease_s))};
   db.exec("renew the leases of " + beat.name, renew, leases);
+}
+
+std::optional<WorkerRow> find_worker(Connection& db, const std::string& name) {
+  static const std::string sql =
+      "SELECT host, pid, heartbeat_at::text, extract(epoch from now() - heartbeat_at)::double precision"
+      " FROM proofline.workers WHERE name = $1";
+  const Param params[] = {Param::of(name)};
+  const Result r = db.exec("read the row of worker " + name, sql, params);
+  if (r.rows() == 0) return std::nullopt;
+  return WorkerRow{r.text(0, 0), static_cast<int>(r.integer(0, 1)), r.text(0, 2), r.real(0, 3)};
 }
 
 void leave(Connection& db, const std::string& worker) {

@@ -56,15 +56,17 @@ enum class FailOutcome { requeued, failed, discarded };
 /// Inserts the jobs (in one transaction; one wake-up for the workers) and returns their ids in order.
 std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jobs);
 
-/// Claims up to `count` queued jobs for `worker` with leases of `lease_s` seconds.
-std::vector<ClaimedJob> claim_jobs(Connection& db, const std::string& worker, int count, double lease_s);
+/// Claims up to `count` queued jobs for `worker` with leases of `lease_s` seconds, none of whose key is one
+/// of `skip_keys` (keys this worker cannot load now: other workers may).
+std::vector<ClaimedJob> claim_jobs(Connection& db, const std::string& worker, int count, double lease_s,
+                                   std::span<const std::string> skip_keys = {});
 
 struct ReapCounts {
   int requeued = 0;  ///< expired leases put back in the queue
   int failed = 0;    ///< expired leases out of attempts, and queued jobs past their deadline
 };
-/// Puts expired leases back in the queue (or fails them when out of attempts) and fails queued jobs whose
-/// deadline passed. Any worker may run it at any time.
+/// Puts expired leases back in the queue (or fails them when out of attempts), fails queued jobs whose
+/// deadline passed, and removes the rows of workers silent for an hour. Any worker may run it at any time.
 ReapCounts reap(Connection& db);
 
 /// Requeues (or fails when out of attempts) every job leased to `worker`: a worker restarted under the
@@ -90,6 +92,15 @@ struct WorkerBeat {
 /// Upserts the worker's row and extends the leases of the jobs it holds by `lease_s` seconds.
 void heartbeat(Connection& db, const WorkerBeat& beat, double lease_s);
 
+/// A worker's row as its last heartbeat left it.
+struct WorkerRow {
+  std::string host;
+  int pid = 0;
+  std::string heartbeat_at;  ///< the server's timestamp, as text: compared, not parsed
+  double heartbeat_age_s = 0;
+};
+std::optional<WorkerRow> find_worker(Connection& db, const std::string& name);
+
 /// Removes the worker's row (it stopped cleanly).
 void leave(Connection& db, const std::string& worker);
 
@@ -106,5 +117,7 @@ std::vector<FinishedJob> finished_jobs(Connection& db, std::span<const std::int6
 
 /// "{1,2,3}": a bigint[] parameter.
 std::string bigint_array(std::span<const std::int64_t> ids);
+/// {"a","b"}: a text[] parameter (each value quoted, its quotes and backslashes escaped).
+std::string text_array(std::span<const std::string> values);
 
 }  // namespace proofline::fleet::detail

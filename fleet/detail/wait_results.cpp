@@ -14,6 +14,7 @@
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/groth16/verifier.hpp>
+#include <proofline/util/options.hpp>
 
 namespace proofline::fleet::detail {
 
@@ -27,13 +28,6 @@ class Collector {
   Collector(std::span<const std::int64_t> ids, std::span<const std::string> names, const WaitOptions& options)
       : options_(options) {
     for (std::size_t i = 0; i < ids.size(); ++i) pending_[ids[i]] = names[i];
-    if (options.check_vk) {
-      const groth16::json::Value document = groth16::read_json_file(*options.check_vk);
-      with_curve(groth16::snarkjs_curve(document, options.check_vk->string()), [&]<class Curve>() {
-        vk_ = groth16::prepare(
-            groth16::snarkjs_verifying_key_from_json<Curve>(document, options.check_vk->string()));
-      });
-    }
   }
 
   bool finished() const { return pending_.empty(); }
@@ -53,9 +47,11 @@ class Collector {
   int summary() const {
     std::printf("%zu done, %zu failed%s", done_, failed_, pending_.empty() ? "" : ", ");
     if (!pending_.empty()) std::printf("%zu unfinished", pending_.size());
-    if (vk_) std::printf("; %zu of the proofs verify against %s", verified_, options_.check_vk->c_str());
+    if (options_.check)
+      std::printf("; %zu of the proofs verify against %s", verified_, options_.check->file.c_str());
     std::printf("\n");
-    const bool all_good = failed_ == 0 && pending_.empty() && (!vk_ || verified_ == done_) && !write_failed_;
+    const bool all_good =
+        failed_ == 0 && pending_.empty() && (!options_.check || verified_ == done_) && !write_failed_;
     return all_good ? 0 : 1;
   }
 
@@ -84,23 +80,20 @@ class Collector {
   void take(const groth16::BasicProof<Curve>& proof, const FinishedJob& job, const std::string& name) {
     const std::vector<typename Curve::Fr> publics = groth16::snarkjs_public_from_json<typename Curve::Fr>(
         groth16::json::parse(job.result->public_signals, "public signals"));
-    if (vk_) {
-      const auto* vk = std::get_if<groth16::BasicPreparedVerifyingKey<Curve>>(&*vk_);
+    if (options_.check) {
+      const auto* vk = std::get_if<groth16::BasicPreparedVerifyingKey<Curve>>(&options_.check->vk);
       if (vk != nullptr && groth16::verify(*vk, publics, proof))
         ++verified_;
       else
         std::fprintf(stderr, "job %lld (%s): the %s proof does not verify against %s%s\n",
                      static_cast<long long>(job.id), name.c_str(), std::string(Curve::snarkjs_name).c_str(),
-                     options_.check_vk->c_str(), vk == nullptr ? " (a key of the other curve)" : "");
+                     options_.check->file.c_str(), vk == nullptr ? " (a key of the other curve)" : "");
     }
     if (options_.out) groth16::write_snarkjs_outputs(*options_.out, name, proof, publics);
   }
 
   const WaitOptions& options_;
   std::map<std::int64_t, std::string> pending_;
-  std::optional<
-      std::variant<groth16::BasicPreparedVerifyingKey<Bls12_381>, groth16::BasicPreparedVerifyingKey<Bn254>>>
-      vk_;
   std::size_t done_ = 0, failed_ = 0, verified_ = 0;
   bool write_failed_ = false;
 };
@@ -129,6 +122,20 @@ std::vector<std::int64_t> notified_ids(Connection& db) {
 }
 
 }  // namespace
+
+CheckKey load_check_key(const std::filesystem::path& file) {
+  try {
+    const groth16::json::Value document = groth16::read_json_file(file);
+    return with_curve(groth16::snarkjs_curve(document, file.string()), [&]<class Curve>() {
+      return CheckKey{
+          file, groth16::prepare(groth16::snarkjs_verifying_key_from_json<Curve>(document, file.string()))};
+    });
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    throw OptionError("--check-vk: " +
+                      (what.starts_with(file.string()) ? what : file.string() + ": " + what));
+  }
+}
 
 int wait_for_results(Connection db, std::span<const std::int64_t> ids, std::span<const std::string> names,
                      const WaitOptions& options) {

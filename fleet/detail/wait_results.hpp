@@ -7,14 +7,27 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 
 #include <proofline/fleet/detail/pg.hpp>
+#include <proofline/groth16/verifier.hpp>
 
 namespace proofline::fleet::detail {
 
+/// A snarkjs verification key of either curve, prepared for checking proofs.
+struct CheckKey {
+  std::filesystem::path file;
+  std::variant<groth16::BasicPreparedVerifyingKey<Bls12_381>, groth16::BasicPreparedVerifyingKey<Bn254>> vk;
+};
+
+/// Reads `--check-vk`'s file; OptionError naming it when it is not a snarkjs verification key (read before
+/// any job is submitted, so that a wrong file queues nothing).
+CheckKey load_check_key(const std::filesystem::path& file);
+
 struct WaitOptions {
   std::string conninfo;  ///< to reconnect with
-  std::optional<std::filesystem::path> out, check_vk;
+  std::optional<std::filesystem::path> out;
+  std::optional<CheckKey> check;
   std::optional<double> timeout_s;
 };
 

@@ -1,14 +1,19 @@
 #include <proofline/fleet/detail/worker.hpp>
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <fstream>
+#include <thread>
 #include <type_traits>
 
 #include <proofline/fleet/detail/schema.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/util/logging.hpp>
+#include <proofline/util/options.hpp>
 
 namespace proofline::fleet::detail {
 
@@ -77,6 +82,17 @@ ProofRecord proof_record(const graph::JobResult& r) {
                      std::string(Bls12_381::snarkjs_name)};
 }
 
+/// Whether process `pid` of this host runs (a zombie does not: it only waits to be reaped).
+bool process_runs(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  if (stat) {
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');  // "pid (comm) state ...": comm may hold spaces and parentheses
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+  }
+  return ::kill(pid, 0) == 0 || errno == EPERM;
+}
+
 std::chrono::milliseconds until(std::chrono::steady_clock::time_point when) {
   const auto left =
       std::chrono::duration_cast<std::chrono::milliseconds>(when - std::chrono::steady_clock::now());
@@ -105,6 +121,7 @@ void Worker::connect() {
     const MigrationOutcome schema = migrate(connection);
     connection.command("listen for new jobs", "LISTEN proofline_jobs");
     if (first) {
+      check_name_is_free(connection);
       // Leases under this name belong to a previous life of this worker (a restarted pod): nobody proves
       // them.
       if (const int released =
@@ -114,14 +131,36 @@ void Worker::connect() {
     PL_LOG_INFO("fleet worker {}: connected to {} (schema version {})", options_.name, connection.describe(),
                 schema.to);
     db_.emplace(std::move(connection));
-    backoff_ = 100ms;
     queue_may_have_work_ = true;
     next_beat_ = Clock::now();
-  } catch (const ConnectionLost& e) {
+  } catch (const Error& e) {
+    // Unreachable, or a statement of the setup refused (cancelled, timed out): try again later. A schema
+    // newer than this program (invalid_argument) and a duplicate name (OptionError) end the worker.
+    if (e.code() != Errc::io) throw;
     PL_LOG_WARN("fleet worker {}: {}; retrying in {} ms", options_.name, e.what(), backoff_.count());
     next_connect_ = Clock::now() + backoff_;
     backoff_ = std::min(backoff_ * 2, options_.max_backoff);
   }
+}
+
+void Worker::check_name_is_free(Connection& db) {
+  const std::optional<WorkerRow> row = find_worker(db, options_.name);
+  if (!row || row->heartbeat_age_s > options_.lease_s) return;  // no such worker, or it stopped beating
+  if (row->host == host_ && row->pid == getpid()) return;       // a restarted container's PID 1
+  bool runs = false;
+  if (row->host == host_) {
+    runs = process_runs(row->pid);
+  } else {
+    // Another host: alive if it beats again within a heartbeat period (a third of its lease; ours assumed).
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(static_cast<std::int64_t>(options_.lease_s * 1000 / 3) + 1000));
+    const std::optional<WorkerRow> again = find_worker(db, options_.name);
+    runs = again && again->heartbeat_at != row->heartbeat_at;
+  }
+  if (runs)
+    throw OptionError("another worker named " + options_.name + " is running (host " + row->host + ", pid " +
+                      std::to_string(row->pid) +
+                      "): worker names must be unique in the fleet (--name; the default is HOST-PID)");
 }
 
 int Worker::capacity() const {
@@ -138,7 +177,7 @@ WorkerBeat Worker::beat_row() const {
   beat.capacity = capacity();
   beat.proofs = proofs_;
   beat.draining = draining_;
-  for (const auto& [id, held] : held_) beat.held.push_back(id);
+  for (const auto& [id, held] : held_) beat.held.push_back(id.first);
   return beat;
 }
 
@@ -160,8 +199,16 @@ void Worker::beat() {
 void Worker::claim() {
   const int room = capacity() - static_cast<int>(held_.size());
   if (room <= 0) return;
+  std::vector<std::string> skip;
+  for (auto it = unloadable_keys_.begin(); it != unloadable_keys_.end();)
+    if (Clock::now() >= it->second) {
+      it = unloadable_keys_.erase(it);
+    } else {
+      skip.push_back(it->first);
+      ++it;
+    }
   std::vector<ClaimedJob> jobs =
-      timed(db_time_.claim_s, [&] { return claim_jobs(*db_, options_.name, room, options_.lease_s); });
+      timed(db_time_.claim_s, [&] { return claim_jobs(*db_, options_.name, room, options_.lease_s, skip); });
   ++db_time_.claims;
   db_time_.claimed += static_cast<std::int64_t>(jobs.size());
   if (static_cast<int>(jobs.size()) < room) queue_may_have_work_ = false;
@@ -169,7 +216,7 @@ void Worker::claim() {
   for (ClaimedJob& job : jobs) {
     PL_LOG_DEBUG("fleet worker {}: claimed job {} ({}), attempt {}", options_.name, job.id, job.name,
                  job.attempt);
-    const std::int64_t id = job.id;
+    const HeldId id{job.id, job.attempt};
     start(held_[id] = Held{std::move(job)});
   }
 }
@@ -205,14 +252,14 @@ void Worker::deliver() {
       std::lock_guard lock(outbox_mutex_);
       outbox_.pop_front();
     }
-    finish(d.lease.job);
+    finish(d.lease);
   }
 }
 
-void Worker::finish(std::int64_t job) {
-  const auto it = held_.find(job);
+void Worker::finish(const Lease& lease) {
+  const auto it = held_.find({lease.job, lease.attempt});
   if (it == held_.end()) return;
-  if (it->second.key_acquired) keys_->release(it->second.job.key_path);
+  if (it->second.key_serial != 0) keys_->release(it->second.key_serial);
   held_.erase(it);
 }
 
@@ -226,9 +273,22 @@ void Worker::fail_now(Held& held, const std::string& error, bool permanent) {
 void Worker::start(Held& held) {
   const KeyLookup key = keys_->lookup(held.job.key_path);
   if (key.state == KeyLookup::State::loading) return;  // started when the load ends (the loader wakes us)
-  if (key.state == KeyLookup::State::failed) return fail_now(held, key.error, true);
-  if (!held.key_acquired) keys_->acquire(held.job.key_path);
-  held.key_acquired = true;
+  if (key.state == KeyLookup::State::failed) {
+    if (key.permanent) return fail_now(held, key.error, true);
+    // This worker's trouble (a share not mounted here, budgets too small for the key): the attempt counts,
+    // and other workers get the key's jobs while this one leaves them alone for a while.
+    unloadable_keys_[held.job.key_path] = Clock::now() + options_.keys.retry_after;
+    return fail_now(held,
+                    key.error + " (on worker " + options_.name +
+                        ", which leaves this key's jobs to others for " +
+                        std::to_string(options_.keys.retry_after.count()) + " s)",
+                    false);
+  }
+  if (held.key_serial != key.serial) {  // first start, or the file changed while the job waited for room
+    keys_->acquire(key.serial);
+    if (held.key_serial != 0) keys_->release(held.key_serial);
+    held.key_serial = key.serial;
+  }
   const Lease lease{held.job.id, options_.name, held.job.attempt};
   graph::Job job{.key = key.handle, .label = held.job.name};
   job.on_result = [this, lease](const graph::JobResult& r) { take_result(lease, r); };
@@ -308,7 +368,10 @@ int Worker::run() {
     }
     connect();
     try {
-      if (db_) serve_once();
+      if (db_) {
+        serve_once();
+        backoff_ = 100ms;  // the database answers again
+      }
       start_parked();
       if (draining_ && drained()) break;
       if (draining_ && Clock::now() > drain_deadline_) {
@@ -326,6 +389,14 @@ int Worker::run() {
       PL_LOG_WARN("fleet worker {}: lost the database ({}); still proving {} jobs, reconnecting",
                   options_.name, e.what(), held_.size());
       db_.reset();
+    } catch (const Error& e) {
+      // A statement the server refused (cancelled by an operator, a statement_timeout, a deadlock): the
+      // jobs held go on proving; a fresh connection after a backoff tries again.
+      PL_LOG_WARN("fleet worker {}: {}; still proving {} jobs, reconnecting in {} ms", options_.name,
+                  e.what(), held_.size(), backoff_.count());
+      db_.reset();
+      next_connect_ = Clock::now() + backoff_;
+      backoff_ = std::min(backoff_ * 2, options_.max_backoff);
     }
   }
   try {

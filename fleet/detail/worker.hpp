@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <proofline/fleet/detail/key_cache.hpp>
@@ -63,11 +64,15 @@ class Worker {
   struct Held {
     ClaimedJob job;
     bool submitted = false;
-    bool key_acquired = false;
+    std::uint64_t key_serial = 0;  ///< the key load it counts against (KeyCache::acquire); 0: none yet
   };
+  /// Job id and attempt: an attempt whose lease expired while it was proving may be claimed again by this
+  /// worker, and the two attempts are held (and finish) apart.
+  using HeldId = std::pair<std::int64_t, int>;
   using Clock = std::chrono::steady_clock;
 
   void connect();
+  void check_name_is_free(Connection& db);
   void serve_once();
   void deliver();
   void beat();
@@ -76,7 +81,7 @@ class Worker {
   void start(Held& held);
   void fail_now(Held& held, const std::string& error, bool permanent);
   void take_result(const Lease& lease, const graph::JobResult& result);
-  void finish(std::int64_t job);
+  void finish(const Lease& lease);
   int capacity() const;
   WorkerBeat beat_row() const;
   std::chrono::milliseconds sleep_time() const;
@@ -91,7 +96,8 @@ class Worker {
   std::unique_ptr<graph::Pipeline> pipeline_;
   std::unique_ptr<KeyCache> keys_;
   std::optional<Connection> db_;
-  std::map<std::int64_t, Held> held_;
+  std::map<HeldId, Held> held_;
+  std::map<std::string, Clock::time_point> unloadable_keys_;  // not claimed here until the time given
   bool queue_may_have_work_ = true;
   bool draining_ = false;
   std::int64_t proofs_ = 0;

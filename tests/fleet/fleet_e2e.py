@@ -8,6 +8,10 @@
   fleet_e2e.py curves --fleet BIN --state DIR --fixtures DIR  one worker proves bn128 and bls12381 keys side by
                                                               side (witnesses by path and inline); a witness of
                                                               the other curve fails its job naming both
+  fleet_e2e.py operator --fleet BIN --state DIR --fixtures DIR an operator's mistakes: a second worker under a
+                                                              live one's name, a cancelled statement, a key
+                                                              replaced mid-run, a bad --check-vk, a URL that
+                                                              cannot be parsed
 
 Each run makes its own database on the server and its own temporary folder, and removes both.
 """
@@ -299,14 +303,84 @@ def test_curves(args):
         fleet.close()
 
 
+def cancel_locked_statements(fleet, seconds):
+    """Holds a lock on the jobs table for `seconds` and cancels every statement that waits for it, as an
+    operator's pg_cancel_backend (or a statement_timeout) would; returns how many were cancelled."""
+    holder = subprocess.Popen([PSQL, "-X", "-q", fleet.base + " dbname=" + fleet.db, "-c",
+                               "BEGIN; LOCK TABLE proofline.jobs IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(%d); "
+                               "COMMIT;" % seconds], stdout=subprocess.DEVNULL)
+    cancelled, end = 0, time.time() + seconds
+    while time.time() < end:
+        cancelled += int(fleet.sql("SELECT count(pg_cancel_backend(pid)) FROM pg_stat_activity WHERE "
+                                   "wait_event_type = 'Lock' AND datname = current_database()") or 0)
+        time.sleep(0.2)
+    holder.wait(timeout=30)
+    return cancelled
+
+
+def test_operator(args):
+    fleet = Fleet(args, "operator")
+    try:
+        bls = os.path.join(args.fixtures, "chain_16")
+        big = os.path.join(args.fixtures, "chain_1024")
+        key = os.path.join(fleet.dir, "current.zkey")
+        shutil.copyfile(os.path.join(bls, "circuit_final.zkey"), key)
+        first = fleet.worker("ops")
+        fleet.wait_for_workers(1)
+
+        second = fleet.start(["worker", "--name", "ops", "--backend", "cpu"], "ops-again.log")
+        check(second.wait(timeout=30) == 2, "a second worker under a live worker's name exits 2")
+        check("another worker named ops is running" in fleet.log("ops-again.log"), "naming the running one")
+        check(first.poll() is None, "the first worker runs on")
+
+        check(cancel_locked_statements(fleet, 4) >= 1, "a statement of the worker was cancelled")
+        check(first.poll() is None, "the worker survives a cancelled statement")
+
+        bad_vk = subprocess.run([args.fleet, "submit", "--zkey", key, "--wtns", os.path.join(bls, "witness.wtns"),
+                                 "--wait", "--check-vk", key, "--db-url-file", fleet.url_file],
+                                capture_output=True, text=True)
+        check(bad_vk.returncode == 2 and "--check-vk" in bad_vk.stderr,
+              "a --check-vk that is not a verification key exits 2: " + bad_vk.stderr.strip())
+        check(fleet.count("true") == 0, "and queues nothing")
+
+        url = os.path.join(fleet.dir, "bad-url")
+        with open(url, "w") as f:
+            f.write("postgresql://proofline:%s%%zz@127.0.0.1:%s/%s\n" % (PASSWORD, fleet.port, fleet.db))
+        for command in (["status"], ["worker", "--backend", "cpu"]):
+            run = subprocess.run([args.fleet] + command + ["--db-url-file", url], capture_output=True, text=True,
+                                 timeout=30)
+            check(run.returncode == 2 and "cannot be parsed" in run.stderr and PASSWORD not in run.stderr,
+                  "%s with a URL libpq cannot parse exits 2 without showing it: %s" % (command[0],
+                                                                                    run.stderr.strip()))
+
+        def submit(zkey_dir, log):
+            return fleet.start(["submit", "--zkey", key, "--wait", "--check-vk",
+                                os.path.join(zkey_dir, "verification_key.json"), "--wtns",
+                                os.path.join(zkey_dir, "witness.wtns")], log)
+
+        check(submit(bls, "submit-old.log").wait(timeout=60) == 0, "the first key proves after the cancel")
+        # The key file is replaced by another circuit's while the worker keeps the first registered: the next
+        # job is proved with the new file's key.
+        shutil.copyfile(os.path.join(big, "circuit_final.zkey"), key)
+        os.utime(key, (time.time() + 5, time.time() + 5))
+        check(submit(big, "submit-new.log").wait(timeout=120) == 0, "after the file is replaced, its new key proves")
+        check("1 done, 0 failed; 1 of the proofs verify" in fleet.log("submit-new.log"),
+              "against the new circuit's verification key")
+        first.send_signal(signal.SIGTERM)
+        check(first.wait(timeout=30) == 0, "the worker stops on SIGTERM with exit 0")
+        no_secret_in_logs(fleet)
+    finally:
+        fleet.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("test", choices=["drain", "chaos", "curves"])
+    parser.add_argument("test", choices=["drain", "chaos", "curves", "operator"])
     parser.add_argument("--fleet", required=True)
     parser.add_argument("--state", required=True)
     parser.add_argument("--fixtures", required=True)
     args = parser.parse_args()
-    {"drain": test_drain, "chaos": test_chaos, "curves": test_curves}[args.test](args)
+    {"drain": test_drain, "chaos": test_chaos, "curves": test_curves, "operator": test_operator}[args.test](args)
 
 
 if __name__ == "__main__":

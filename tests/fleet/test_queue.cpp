@@ -197,6 +197,42 @@ TEST_CASE("fleet/queue/a heartbeat renews only the leases the worker names") {
         1);
 }
 
+TEST_CASE("fleet/queue/a claim skips the keys the worker names, whatever characters their paths hold") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  const std::string odd = "/keys/a \"quoted\", back\\slash {braced}.zkey";
+  std::vector<NewJob> jobs{job_named("plain"), job_named("odd")};
+  jobs[1].key_path = odd;
+  detail::submit_jobs(db, jobs);
+  const std::vector<std::string> skip_odd{odd};
+  const auto first = detail::claim_jobs(db, "w", 5, 30, skip_odd);
+  REQUIRE(first.size() == 1);
+  CHECK(first[0].name == "plain");
+  const std::vector<std::string> skip_plain{"/keys/k.zkey"};
+  const auto second = detail::claim_jobs(db, "w", 5, 30, skip_plain);
+  REQUIRE(second.size() == 1);
+  CHECK(second[0].key_path == odd);
+}
+
+TEST_CASE("fleet/queue/a worker's row is found by name and forgotten an hour after its last heartbeat") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  CHECK_FALSE(detail::find_worker(db, "w").has_value());
+  detail::heartbeat(db, {.name = "w", .host = "node-7", .backend = "cpu", .pid = 4242, .capacity = 2}, 30);
+  detail::heartbeat(db, {.name = "v", .host = "node-8", .backend = "cpu", .pid = 1, .capacity = 2}, 30);
+  const auto row = detail::find_worker(db, "w");
+  REQUIRE(row.has_value());
+  CHECK(row->host == "node-7");
+  CHECK(row->pid == 4242);
+  CHECK(row->heartbeat_age_s < 5);
+  db.command("silence w",
+             "UPDATE proofline.workers SET heartbeat_at = now() - interval '61 minutes' WHERE "
+             "name = 'w'");
+  detail::reap(db);
+  CHECK_FALSE(detail::find_worker(db, "w").has_value());
+  CHECK(detail::find_worker(db, "v").has_value());
+}
+
 }  // namespace proofline::fleet
 
 namespace proofline::fleet {
