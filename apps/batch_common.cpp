@@ -10,6 +10,9 @@
 #include <system_error>
 #include <thread>
 
+#include <proofline/util/options.hpp>
+#include <proofline/util/text.hpp>
+
 namespace proofline::apps {
 
 namespace {
@@ -22,20 +25,23 @@ extern "C" void record_stop_signal(int signal) {
   received_signal = signal;
 }
 
+}  // namespace
+
 std::string quoted(const fs::path& path) {
-  return "'" + path.string() + "'";
+  return quote_for_message(path.string(), 256, '\'');
 }
 
-/// Creates and removes a file in `dir`: the only check that holds for root, read-only mounts and ACLs alike.
-void check_directory_takes_files(const char* option, const fs::path& dir, const fs::path& named) {
+void check_directory_takes_files(const std::string& who, const fs::path& dir, const fs::path& named) {
   const fs::path probe = dir / (".batch_prove-write-check-" + std::to_string(::getpid()));
   std::ofstream out(probe, std::ios::binary | std::ios::trunc);
   const bool ok = static_cast<bool>(out);
   out.close();
   std::error_code ignored;
   fs::remove(probe, ignored);
-  if (!ok) throw UnusableInput(std::string(option) + ": cannot write " + quoted(named));
+  if (!ok) throw UnusableInput(who + ": cannot write " + quoted(named));
 }
+
+namespace {
 
 void check_out_dir(const fs::path& dir) {
   std::error_code error;
@@ -77,6 +83,11 @@ void install_stop_handlers() {
 
 int stop_signal() noexcept {
   return received_signal;
+}
+
+circom::BuildOptions stoppable(circom::BuildOptions build) {
+  build.stop_requested = [] { return stop_signal() != 0; };
+  return build;
 }
 
 void ResultCollector::attach(graph::Config& config, Writer write) {
@@ -154,8 +165,8 @@ std::uint64_t prove_until_stopped(graph::Pipeline& prover, std::uint64_t count,
     // The pipeline refuses new jobs (every GPU out of service without --cpu-fallback): what was submitted
     // still finishes and is reported; the rest is counted as not run.
     if (e.code() != Errc::cuda) throw;
-    std::fprintf(stderr, "batch_prove: %s; %llu of %llu jobs were not submitted\n", e.what(),
-                 static_cast<unsigned long long>(count - submitted), static_cast<unsigned long long>(count));
+    print_error_line(program, std::string(e.what()) + "; " + std::to_string(count - submitted) + " of " +
+                                  std::to_string(count) + " jobs were not submitted");
   }
   // Polled rather than drained at once, so that a signal during the last queue's worth still cancels it.
   while (stop_signal() == 0 && results.delivered() < submitted)
@@ -174,7 +185,7 @@ std::uint64_t prove_until_stopped(graph::Pipeline& prover, std::uint64_t count,
 
 void print_failures(ResultCollector& results, const char* prefix) {
   for (const JobFailure& f : results.failures())
-    std::fprintf(stderr, "batch_prove: %s%s failed: %s\n", prefix, f.label.c_str(), f.message.c_str());
+    print_error_line("batch_prove", prefix + f.label + " failed: " + f.message);
 }
 
 void write_file(const std::filesystem::path& path, const std::string& text) {

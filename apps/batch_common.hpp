@@ -13,10 +13,12 @@
 #include <utility>
 #include <vector>
 
+#include <proofline/circom/generator_build.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/graph/report.hpp>
 #include <proofline/trace/progress.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/options.hpp>
 
 #include "batch_options.hpp"
 
@@ -27,6 +29,14 @@ class UnusableInput : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+/// A path for a message: in single quotes, escaped and cut (util/text.hpp quote_for_message).
+std::string quoted(const std::filesystem::path& path);
+
+/// Creates and removes a file in `dir`: the only check that holds for root, read-only mounts and ACLs alike.
+/// UnusableInput "WHO: cannot write NAMED" when it cannot.
+void check_directory_takes_files(const std::string& who, const std::filesystem::path& dir,
+                                 const std::filesystem::path& named);
 
 /// Runs a setup step: a proofline::Error from it means unusable input (exit 2), not a failed job (exit 1).
 template <class Step>
@@ -47,6 +57,27 @@ void check_outputs_writable(const BatchOptions& o);
 void install_stop_handlers();
 /// The signal that asked the batch to stop, or 0.
 int stop_signal() noexcept;
+
+/// Runs a command's `body` with SIGINT/SIGTERM recorded (install_stop_handlers): 128 + the signal when one
+/// arrived, whether `body` returned or threw (its message printed, as the reason it stopped), else what
+/// `body` returned.
+template <class Body>
+int run_until_stopped(std::string_view program, Body&& body) {
+  install_stop_handlers();
+  try {
+    const int status = std::forward<Body>(body)();
+    if (const int signal = stop_signal()) return 128 + signal;
+    return status;
+  } catch (const std::exception& e) {
+    const int signal = stop_signal();
+    if (signal == 0) throw;
+    print_error_line(program, e.what());
+    return 128 + signal;
+  }
+}
+
+/// `build` that also stops when SIGINT or SIGTERM arrived (see install_stop_handlers).
+circom::BuildOptions stoppable(circom::BuildOptions build);
 
 /// A job that failed (not one cancelled because the batch was stopped).
 struct JobFailure {

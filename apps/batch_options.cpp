@@ -8,6 +8,7 @@
 #include <proofline/graph/config_options.hpp>
 #include <proofline/memory/pinning.hpp>
 #include <proofline/util/options.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::apps {
 
@@ -48,7 +49,7 @@ graph::Stage parse_stage(std::string_view text) {
   for (const Stage stage : {Stage::admission, Stage::synthesis, Stage::h2d, Stage::ntt, Stage::msm,
                             Stage::release, Stage::baseline})
     if (text == to_string(stage)) return stage;  // found by ADL, wherever Stage lives
-  throw OptionError("--inject-fault: unknown stage '" + std::string(text) + "'");
+  throw OptionError("--inject-fault: unknown stage " + quote_for_message(text, 80, '\''));
 }
 
 void add_workload(OptionParser& cli, BatchOptions& o) {

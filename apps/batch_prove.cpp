@@ -20,17 +20,15 @@ int main(int argc, char** argv) {
   try {
     const std::optional<apps::BatchOptions> options = apps::parse_batch_options(argc, argv);
     if (!options) return 0;
-    apps::install_stop_handlers();
-    const int status = options->zkey ? apps::run_snarkjs(*options) : apps::run_synthetic(*options);
     // Stopped by SIGINT or SIGTERM: 130 or 143, as a shell reports a program the signal ended.
-    if (const int signal = apps::stop_signal()) return 128 + signal;
-    return status;
+    return apps::run_until_stopped("batch_prove", [&] {
+      return options->zkey ? apps::run_snarkjs(*options) : apps::run_synthetic(*options);
+    });
   } catch (const OptionError& e) {
     return report_bad_options("batch_prove", e);
   } catch (const apps::UnusableInput& e) {
     return report_bad_options("batch_prove", e);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "batch_prove: %s\n", e.what());
-    return 1;
+    return report_failure("batch_prove", e);
   }
 }

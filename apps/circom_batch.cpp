@@ -25,6 +25,7 @@ namespace proofline::apps {
 
 namespace {
 
+namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 /// A job refused before proving (its witness or input unusable), or one the pipeline failed.
@@ -86,14 +87,15 @@ Plan plan_batch(CircomBatch& b) {
   Plan p = setup_step([&] {
     Plan plan = read_key(b);
     if (b.circuit) {
-      plan.generator = circom::WitnessGenerator::open(*b.circuit, b.build);
+      plan.generator = circom::WitnessGenerator::open(*b.circuit, stoppable(b.build));
       plan.generator->check_curve(plan.curve, b.zkey.string());
       plan.generator->check_fits(plan.num_variables, b.zkey.string());
     }
     return plan;
   });
   if (b.make_jobs) b.jobs = b.make_jobs();
-  check_job_outputs(b.jobs);
+  check_job_outputs(b.jobs, {{"the key", b.zkey}},
+                    {{"--report", b.report.value_or(fs::path())}, {"--trace", b.trace.value_or(fs::path())}});
   if (!p.generator)
     for (const CircomJobSpec& job : b.jobs)
       if (job.from_input)
@@ -159,9 +161,9 @@ ResultCollector::Writer proof_writer(const CircomBatch& b, const Plan& p) {
 
 void print_failure(const CircomBatch& b, const Failure& f) {
   if (f.message.find(f.label) != std::string::npos)
-    std::fprintf(stderr, "%s: job failed: %s\n", b.program.c_str(), f.message.c_str());
+    print_error_line(b.program, "job failed: " + f.message);
   else
-    std::fprintf(stderr, "%s: %s failed: %s\n", b.program.c_str(), f.label.c_str(), f.message.c_str());
+    print_error_line(b.program, f.label + " failed: " + f.message);
 }
 
 /// Every failure on stderr (refused ones first, then the pipeline's in submission order) and a summary.

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <string_view>
 
 #include <proofline/groth16/json.hpp>
@@ -15,10 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace json = groth16::json;
-
-std::string quoted(const fs::path& path) {
-  return "'" + path.string() + "'";
-}
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -111,8 +108,8 @@ std::vector<CircomJobSpec> jobs_into_dir(const std::vector<fs::path>& sources, b
     const std::string name = circom_job_name(source);
     if (name.empty()) throw UnusableInput(source.string() + ": no file name to name its outputs after");
     if (const auto [it, fresh] = seen.emplace(name, source); !fresh)
-      throw UnusableInput(source.string() + ": its outputs " + name + ".proof.json and " + name +
-                          ".public.json would overwrite those of " + it->second.string());
+      throw UnusableInput(quoted(source) + ": its outputs (" + name + ".*) would overwrite those of " +
+                          quoted(it->second) + ", which has the same name");
     jobs.push_back(CircomJobSpec{source, from_input, *out / (name + ".proof.json"),
                                  *out / (name + ".public.json"), source.string()});
   }
@@ -149,23 +146,53 @@ void create_output_folders(const std::vector<CircomJobSpec>& jobs) {
     }
 }
 
-void check_job_outputs(const std::vector<CircomJobSpec>& jobs) {
-  std::map<fs::path, const CircomJobSpec*> written;
+void check_job_outputs(const std::vector<CircomJobSpec>& jobs, const std::vector<NamedPath>& inputs,
+                       const std::vector<NamedPath>& outputs) {
+  // Files are compared by where they are, whatever path names them (./a, links, ..).
+  const auto place = [](const fs::path& path) {
+    std::error_code error;
+    const fs::path canonical = fs::weakly_canonical(path, error);
+    return error ? fs::absolute(path).lexically_normal() : canonical;
+  };
+  struct Reader {
+    const CircomJobSpec* job = nullptr;  // a job's witness or input; else one of `inputs`
+    std::string what;
+  };
+  std::map<fs::path, Reader> read;
   for (const CircomJobSpec& job : jobs)
-    for (const fs::path* output : {&job.proof, &job.public_inputs}) {
-      if (output->empty()) continue;  // proved, not kept (batch_prove --zkey without --out)
-      std::error_code error;
-      const fs::path dir = output->has_parent_path() ? output->parent_path() : fs::path(".");
-      if (!fs::is_directory(dir, error))
-        throw UnusableInput(job.label + ": no folder " + quoted(dir) + " for " + quoted(*output));
-      if (fs::is_directory(*output, error))
-        throw UnusableInput(job.label + ": its output " + quoted(*output) + " is a folder");
-      const fs::path key = fs::weakly_canonical(*output, error);
-      if (const auto [it, fresh] = written.emplace(error ? *output : key, &job); !fresh)
-        throw UnusableInput(job.label + ": its output " + quoted(*output) +
-                            (it->second == &job ? " is both its proof and its public signals"
-                                                : " is also the output of " + it->second->label));
+    read.emplace(place(job.source), Reader{&job, job.from_input ? "input" : "witness"});
+  for (const NamedPath& input : inputs) read.emplace(place(input.path), Reader{nullptr, input.what});
+
+  std::map<fs::path, std::pair<std::string, const CircomJobSpec*>> written;  // where -> whose output
+  std::set<fs::path> writable;
+  const auto check = [&](const fs::path& output, const std::string& whose, const CircomJobSpec* job) {
+    std::error_code error;
+    const fs::path dir = output.has_parent_path() ? output.parent_path() : fs::path(".");
+    if (!fs::is_directory(dir, error))
+      throw UnusableInput(whose + ": no folder " + quoted(dir) + " for " + quoted(output));
+    if (fs::is_directory(output, error))
+      throw UnusableInput(whose + ": its output " + quoted(output) + " is a folder");
+    const fs::path where = place(output);
+    if (const auto it = read.find(where); it != read.end()) {
+      const Reader& r = it->second;
+      const std::string is = r.job == nullptr ? r.what
+                             : r.job == job   ? "its own " + r.what
+                                              : "the " + r.what + " of " + r.job->label;
+      throw UnusableInput(whose + ": its output " + quoted(output) + " is " + is +
+                          ", which would be overwritten (nothing was proven)");
     }
+    if (const auto [it, fresh] = written.emplace(where, std::pair{whose, job}); !fresh)
+      throw UnusableInput(whose + ": its output " + quoted(output) +
+                          (job != nullptr && it->second.second == job
+                               ? " is both its proof and its public signals"
+                               : " is also the output of " + it->second.first));
+    if (writable.insert(place(dir)).second) check_directory_takes_files(whose, dir, output);
+  };
+  for (const CircomJobSpec& job : jobs)
+    for (const fs::path* output : {&job.proof, &job.public_inputs})
+      if (!output->empty()) check(*output, job.label, &job);  // empty: proved, not kept
+  for (const NamedPath& output : outputs)
+    if (!output.path.empty()) check(output.path, output.what, nullptr);
 }
 
 }  // namespace proofline::apps

@@ -34,7 +34,17 @@ std::vector<CircomJobSpec> jobs_from_manifest(const std::filesystem::path& manif
 /// naming the job and the folder when one cannot be.
 void create_output_folders(const std::vector<CircomJobSpec>& jobs);
 
-/// UnusableInput when two jobs write one file, or an output's folder does not exist.
-void check_job_outputs(const std::vector<CircomJobSpec>& jobs);
+/// A file a batch reads or writes besides its jobs' own, named for messages: {"the key", k.zkey},
+/// {"--report", run.json}.
+struct NamedPath {
+  std::string what;
+  std::filesystem::path path;
+};
+
+/// UnusableInput, before anything is proved, when an output (a job's, or one of `outputs`) has no folder, is
+/// a folder, lies in a folder that takes no files, is also another output, or is one of the batch's inputs (a
+/// job's witness or input JSON, or one of `inputs`): nothing the batch reads is ever overwritten.
+void check_job_outputs(const std::vector<CircomJobSpec>& jobs, const std::vector<NamedPath>& inputs = {},
+                       const std::vector<NamedPath>& outputs = {});
 
 }  // namespace proofline::apps

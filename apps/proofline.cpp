@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <proofline/util/options.hpp>
+#include <proofline/util/text.hpp>
 
 #include "batch_common.hpp"
 #include "proofline_commands.hpp"
@@ -81,11 +82,10 @@ int main(int argc, char** argv) {
     } catch (const Error& e) {
       return report_bad_options(program, e);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());
-      return 1;
+      return report_failure(program, e);
     }
   }
-  std::fprintf(stderr, "proofline: unknown command '%s'\n", argv[1]);
+  print_error_line("proofline", "unknown command " + quote_for_message(argv[1], 80, '\''));
   print_usage(stderr, commands);
   return 2;
 }

@@ -102,10 +102,7 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
 int run_batch_command(int argc, char** argv) {
   const std::optional<CircomBatch> batch = parse(argc, argv);
   if (!batch) return 0;
-  install_stop_handlers();
-  const int status = run_circom_batch(*batch);
-  if (const int signal = stop_signal()) return 128 + signal;
-  return status;
+  return run_until_stopped(batch->program, [&] { return run_circom_batch(*batch); });
 }
 
 }  // namespace proofline::apps

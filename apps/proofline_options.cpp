@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include <proofline/graph/config_options.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::apps {
 
@@ -14,7 +15,7 @@ graph::Stage parse_stage(std::string_view text) {
   for (const Stage stage :
        {Stage::admission, Stage::synthesis, Stage::h2d, Stage::ntt, Stage::msm, Stage::release})
     if (text == to_string(stage)) return stage;
-  throw OptionError("--inject-fault: unknown stage '" + std::string(text) + "'");
+  throw OptionError("--inject-fault: unknown stage " + quote_for_message(text, 80, '\''));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "batch_common.hpp"
 #include "proofline_commands.hpp"
 #include "proofline_options.hpp"
 
@@ -74,7 +75,8 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
 
 int run_prove_command(int argc, char** argv) {
   const std::optional<CircomBatch> batch = parse(argc, argv);
-  return batch ? run_circom_batch(*batch) : 0;
+  if (!batch) return 0;
+  return run_until_stopped(batch->program, [&] { return run_circom_batch(*batch); });
 }
 
 }  // namespace proofline::apps

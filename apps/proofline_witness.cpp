@@ -15,6 +15,7 @@
 
 #include <proofline/circom/witness_generator.hpp>
 #include <proofline/groth16/wtns.hpp>
+#include <proofline/util/options.hpp>
 
 #include "batch_common.hpp"
 #include "circom_jobs.hpp"
@@ -52,21 +53,26 @@ std::string make_witness(const circom::WitnessGenerator& generator, const fs::pa
 
 int run_witnesses(const WitnessRun& run) {
   if (!run.circuit || run.inputs.empty()) throw OptionError("needs --circuit CIRCUIT_cpp/ and --input FILES");
-  const std::vector<CircomJobSpec> jobs = jobs_into_dir(run.inputs, true, run.out);
+  std::vector<CircomJobSpec> jobs = jobs_into_dir(run.inputs, true, run.out);
   std::error_code error;
   fs::create_directories(*run.out, error);
-  const auto generator = setup_step([&] { return circom::WitnessGenerator::open(*run.circuit, run.build); });
+  for (CircomJobSpec& job : jobs) {  // each job writes one .wtns
+    job.proof = *run.out / (circom_job_name(job.source) + ".wtns");
+    job.public_inputs.clear();
+  }
+  check_job_outputs(jobs);
+  const auto generator =
+      setup_step([&] { return circom::WitnessGenerator::open(*run.circuit, stoppable(run.build)); });
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::string> problems(jobs.size());
   tbb::parallel_for(std::size_t{0}, jobs.size(), [&](std::size_t i) {
-    problems[i] =
-        make_witness(*generator, jobs[i].source, *run.out / (circom_job_name(jobs[i].source) + ".wtns"));
+    problems[i] = make_witness(*generator, jobs[i].source, jobs[i].proof);
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::size_t failed = 0;
   for (const std::string& p : problems)
     if (!p.empty()) {
-      std::fprintf(stderr, "proofline witness: %s\n", p.c_str());
+      print_error_line("proofline witness", p);
       ++failed;
     }
   std::printf("proofline witness: %zu of %zu witnesses written to %s in %.3f s (%llu values each)\n",
@@ -90,7 +96,7 @@ int run_witness_command(int argc, char** argv) {
   cli.path("--cache-dir", "DIR", "where built generators are kept", run.build.cache_dir);
   cli.epilog("Exit codes: 0 every witness written; 1 some inputs failed (each named); 2 unusable options.");
   if (!cli.parse(argc, argv)) return 0;
-  return run_witnesses(run);
+  return run_until_stopped("proofline witness", [&] { return run_witnesses(run); });
 }
 
 }  // namespace proofline::apps

@@ -1,6 +1,7 @@
 #include <proofline/circom/generator_build.hpp>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,8 +99,10 @@ class TempDir {
   fs::path path_;
 };
 
-/// Runs `argv` in `dir` with its output appended to `log`; Error(io) with the log's end when it fails.
-void run_tool(const std::vector<std::string>& argv, const fs::path& dir, const fs::path& log) {
+/// Runs `argv` in `dir` with its output appended to `log`; Error(io) with the log's end when it fails,
+/// Error(cancelled) when `options.stop_requested` says so while it runs (the tool is killed first).
+void run_tool(const std::vector<std::string>& argv, const fs::path& dir, const fs::path& log,
+              const BuildOptions& options) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -114,7 +117,16 @@ void run_tool(const std::vector<std::string>& argv, const fs::path& dir, const f
     ::_exit(127);
   }
   int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  while (true) {
+    const pid_t done = ::waitpid(child, &status, options.stop_requested ? WNOHANG : 0);
+    if (done == child || (done < 0 && errno != EINTR)) break;
+    if (options.stop_requested && options.stop_requested()) {
+      ::kill(child, SIGKILL);
+      while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+      }
+      throw Error(Errc::cancelled, "building the circom witness generator was stopped");
+    }
+    if (done == 0) ::usleep(20'000);
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
   std::string output = read_all(log);
@@ -143,7 +155,7 @@ void stage_sources(const fs::path& from, const std::string& name, const fs::path
 
 void compile(const fs::path& dir, const BuildOptions& options) {
   const fs::path log = dir / "build.log";
-  run_tool({options.assembler, "-felf64", "fr.asm", "-o", "fr_asm.o"}, dir, log);
+  run_tool({options.assembler, "-felf64", "fr.asm", "-o", "fr_asm.o"}, dir, log, options);
   const std::vector<std::string> cxx = {
       options.compiler,  "-c", "-std=c++17", "-O3", "-fPIC", "-w", "-Ishim", "-I.", "-include",
       "shim/prelude.hpp"};
@@ -157,11 +169,11 @@ void compile(const fs::path& dir, const BuildOptions& options) {
     std::vector<std::string> argv = cxx;
     argv.insert(argv.end(), extra.begin(), extra.end());
     argv.insert(argv.end(), {std::string(unit) + ".cpp", "-o", std::string(unit) + ".o"});
-    run_tool(argv, dir, log);
+    run_tool(argv, dir, log, options);
   }
   run_tool({options.compiler, "-shared", "-o", "witness.so", "calcwit.o", "fr.o", "circuit.o",
             "witness_shim.o", "fr_asm.o", "-lgmp", "-Wl,--version-script=exports.map", "-Wl,-z,noexecstack"},
-           dir, log);
+           dir, log, options);
 }
 
 BuiltGenerator built_at(const fs::path& dir, const std::string& name, bool from_cache) {

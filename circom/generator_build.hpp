@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -16,6 +17,9 @@ struct BuildOptions {
   std::optional<std::filesystem::path> cache_dir;
   std::string compiler = "g++";
   std::string assembler = "nasm";
+  /// Polled while a tool runs: when it says so, the build is abandoned (the tool killed, its folder removed)
+  /// with Error(cancelled). A program stopped by SIGINT/SIGTERM leaves no half-built generator behind.
+  std::function<bool()> stop_requested;
 };
 
 /// A built generator: the shared object and the circuit's .dat beside it.

@@ -6,6 +6,7 @@
 #include <oneapi/tbb/info.h>
 
 #include <proofline/util/error.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::graph {
 
@@ -42,22 +43,22 @@ Backend parse_backend(std::string_view text) {
   if (text == "cpu") return Backend::cpu;
   if (text == "cuda" || text == "gpu") return Backend::cuda;
   throw Error(Errc::invalid_argument,
-              "unknown backend '" + std::string(text) + "' (expected auto, cpu or cuda)");
+              "unknown backend " + quote_for_message(text, 80, '\'') + " (expected auto, cpu or cuda)");
 }
 
 Mode parse_mode(std::string_view text) {
   if (text == "pinned") return Mode::pinned;
   if (text == "baseline") return Mode::baseline;
   throw Error(Errc::invalid_argument,
-              "unknown mode '" + std::string(text) + "' (expected pinned or baseline)");
+              "unknown mode " + quote_for_message(text, 80, '\'') + " (expected pinned or baseline)");
 }
 
 SrsPlacement parse_srs_placement(std::string_view text) {
   if (text == "auto" || text == "automatic") return SrsPlacement::automatic;
   if (text == "vram" || text == "device") return SrsPlacement::device;
   if (text == "host") return SrsPlacement::host;
-  throw Error(Errc::invalid_argument,
-              "unknown SRS placement '" + std::string(text) + "' (expected auto, vram or host)");
+  throw Error(Errc::invalid_argument, "unknown SRS placement " + quote_for_message(text, 80, '\'') +
+                                          " (expected auto, vram or host)");
 }
 
 ThreadPlan thread_plan(const Config& config) {

@@ -8,6 +8,7 @@
 
 #include <proofline/util/error.hpp>
 #include <proofline/util/logging.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline {
 
@@ -104,8 +105,8 @@ Level parse_level(std::string_view text) {
   if (text == "warn" || text == "warning") return Level::warn;
   if (text == "error") return Level::error;
   if (text == "off") return Level::off;
-  throw Error(Errc::invalid_argument,
-              "unknown log level '" + std::string(text) + "' (use trace, debug, info, warn, error or off)");
+  throw Error(Errc::invalid_argument, "unknown log level " + quote_for_message(text, 80, '\'') +
+                                          " (use trace, debug, info, warn, error or off)");
 }
 
 void set_sink(std::function<void(Level, std::string_view)> sink) {

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <thread>
 
+#include <proofline/util/text.hpp>
+
 namespace proofline {
 
 namespace {
@@ -14,7 +16,7 @@ constexpr std::size_t help_indent = 26;  // where help text starts, after "  --n
 constexpr std::size_t help_width = 110;
 
 std::string in_quotes(std::string_view text) {
-  return "'" + std::string(text) + "'";
+  return quote_for_message(text, 80, '\'');
 }
 
 std::string with_why(std::string message, const std::string& why) {
@@ -24,6 +26,7 @@ std::string with_why(std::string message, const std::string& why) {
 
 template <class T>
 [[noreturn]] void throw_outside(std::string_view option, std::string_view text, const Bounds<T>& bounds) {
+  // `text` parsed as a number, so it is digits and signs: shown as given.
   throw OptionError(with_why(std::string(option) + ": " + std::string(text) + " is outside " +
                                  std::to_string(bounds.min) + ".." + std::to_string(bounds.max),
                              bounds.why));
@@ -378,13 +381,19 @@ std::string OptionParser::help() const {
 }
 
 int report_bad_options(std::string_view program, const std::exception& error) {
-  std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(program.size()), program.data(), error.what());
+  print_error_line(program, error.what());
   return exit_bad_options;
 }
 
 int report_failure(std::string_view program, const std::exception& error) {
-  std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(program.size()), program.data(), error.what());
+  print_error_line(program, error.what());
   return 1;
+}
+
+void print_error_line(std::string_view program, std::string_view message) {
+  // Messages carry paths and values from the user: whatever they hold, the line stays one printable line.
+  const std::string line = printable_line(message);
+  std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(program.size()), program.data(), line.c_str());
 }
 
 }  // namespace proofline

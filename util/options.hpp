@@ -221,6 +221,9 @@ int report_bad_options(std::string_view program, const std::exception& error);
 /// What main does with any other error: prints "program: message" on stderr and returns 1.
 int report_failure(std::string_view program, const std::exception& error);
 
+/// "program: message" on stderr, the message as one printable line (util/text.hpp printable_line).
+void print_error_line(std::string_view program, std::string_view message);
+
 /// A whole main: `parse()` gives the options (std::optional, none after --help: exit 0), `run(options)` the
 /// exit status. An OptionError is one line and exit code 2; any other exception one line and exit code 1.
 template <class Parse, class Run>

@@ -7,13 +7,14 @@
 #include <string>
 
 #include <proofline/util/error.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline {
 
 namespace {
 
 [[noreturn]] void not_a_size(std::string_view text, const std::string& why) {
-  throw Error(Errc::invalid_argument, "'" + std::string(text) + "' is not a size" + why);
+  throw Error(Errc::invalid_argument, quote_for_message(text, 80, '\'') + " is not a size" + why);
 }
 
 /// K, M, G, T, P with optional "i" and "B", any case; "" and "B" are bytes. 0 for anything else.

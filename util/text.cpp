@@ -95,8 +95,12 @@ void append_json_string(std::string& out, std::string_view text) {
   out.push_back('"');
 }
 
-std::string quote_for_message(std::string_view text, std::size_t max_bytes) {
-  std::string out = "\"";
+namespace {
+
+/// Appends at most `max_bytes` of `text` (cut at a character boundary) with every control character, the
+/// invisible reordering ones and bytes that are not UTF-8 escaped; with a `quote` character, that character
+/// and the backslash are escaped too. Returns how many bytes of `text` it took.
+std::size_t append_printable(std::string& out, std::string_view text, std::size_t max_bytes, char quote) {
   std::size_t i = 0;
   while (i < text.size()) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
@@ -108,7 +112,14 @@ std::string quote_for_message(std::string_view text, std::size_t max_bytes) {
       out += buffer;
       ++i;
     } else if (length == 1) {
-      append_escaped_ascii(out, c);
+      if (quote != 0 && (c == static_cast<unsigned char>(quote) || c == '\\')) {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c < 0x20 || c == 0x7F) {
+        append_escaped_ascii(out, c);
+      } else {
+        out += static_cast<char>(c);
+      }
       ++i;
     } else if (const std::uint32_t code = decode_utf8(text, i, length); is_invisible_control(code)) {
       std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(code));
@@ -119,8 +130,22 @@ std::string quote_for_message(std::string_view text, std::size_t max_bytes) {
       i += length;
     }
   }
-  out += '"';
-  if (i < text.size()) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return i;
+}
+
+}  // namespace
+
+std::string quote_for_message(std::string_view text, std::size_t max_bytes, char quote) {
+  std::string out(1, quote);
+  const std::size_t taken = append_printable(out, text, max_bytes, quote);
+  out += quote;
+  if (taken < text.size()) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return out;
+}
+
+std::string printable_line(std::string_view text) {
+  std::string out;
+  append_printable(out, text, text.size(), 0);
   return out;
 }
 

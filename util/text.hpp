@@ -41,7 +41,13 @@ void append_json_string(std::string& out, std::string_view text);
 /// cut at a character boundary and followed by `... (N bytes)` when longer, so a huge input cannot make a
 /// huge message; ", \ and every control character (C0, DEL, C1, and the bidirectional overrides, which can
 /// reorder or hide what a terminal shows) escaped as \n, \t, \u001b, \u202e...; bytes that are not valid
-/// UTF-8 as \xNN. The result is printable, single-line and valid UTF-8.
-std::string quote_for_message(std::string_view text, std::size_t max_bytes = 80);
+/// UTF-8 as \xNN. The result is printable, single-line and valid UTF-8. With `quote` = '\'' the text goes in
+/// single quotes instead, and ' is what is escaped.
+std::string quote_for_message(std::string_view text, std::size_t max_bytes = 80, char quote = '"');
+
+/// A whole message made safe for one line of a terminal or log: control characters (C0, DEL, C1, the
+/// bidirectional overrides) escaped as in quote_for_message, bytes that are not UTF-8 as \xNN; nothing cut,
+/// quotes and backslashes left as they are (the quoted parts inside were escaped where they were made).
+std::string printable_line(std::string_view text);
 
 }  // namespace proofline

@@ -9,11 +9,13 @@
 //
 // Thread safety: the loaded circuit is read-only; each compute call makes its own Circom_CalcWit.
 #include <cctype>
+#include <cmath>
 #include <csetjmp>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <iterator>
 #include <memory>
 #include <sstream>
@@ -155,6 +157,11 @@ bool valid_digits(const std::string& s, unsigned base) {
   return true;
 }
 
+/// One input value as circom's own main.cpp (json2FrElements) reads it: a string of digits (0x, 0o, 0b
+/// prefixes), or a JSON number taken through a double and printed without decimals (snarkjs's JavaScript
+/// reads it as a double too, so integers beyond 2^53 are rounded alike: write those as strings); both
+/// reduced modulo the prime, a negative number to p - |v|. A number with a fraction is refused, as snarkjs
+/// refuses it (circom's main.cpp would round it); an empty string is refused too (circom reads it as 0).
 FrElement element_of(const std::string& name, const json& value) {
   std::string digits;
   unsigned base = 10;
@@ -167,13 +174,15 @@ FrElement element_of(const std::string& name, const json& value) {
                                               : 10;
     digits = base == 10 ? text : text.substr(2);
     if (!valid_digits(digits, base))
-      throw std::runtime_error("input '" + name + "': invalid number \"" + text + "\"");
-  } else if (value.is_number_integer()) {
-    digits = value.is_number_unsigned() ? std::to_string(value.get<std::uint64_t>())
-                                        : std::to_string(value.get<std::int64_t>());
-    if (digits[0] == '-')
-      throw std::runtime_error("input '" + name + "': negative number " + digits +
-                               " (write it as a string modulo the prime)");
+      throw std::runtime_error("input '" + name + "': invalid number " + value.dump());
+  } else if (value.is_number()) {
+    const double number = value.get<double>();
+    if (!std::isfinite(number) || number != std::floor(number))
+      throw std::runtime_error("input '" + name + "': " + value.dump() +
+                               " is not an integer (circom's inputs are field elements)");
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(0) << number;
+    digits = text.str();
   } else {
     throw std::runtime_error("input '" + name + "': expected a number or a string of digits, got " +
                              value.dump());

@@ -77,6 +77,8 @@ good_inputs() {
   echo 'g1 {"a": "3", "b": "7", "c": "49"}'
   echo 'g2 {"a": "5", "b": "11", "c": "121"}'
   echo 'g3 {"a": "12345678901234567890", "b": 2, "c": "0x4"}'
+  # JSON numbers go through a double, as in circom's main.cpp and snarkjs: -7 is p - 7, 1e1 is 10.
+  echo 'g4 {"a": -7, "b": 1e1, "c": "100"}'
 }
 
 setup() {
@@ -102,7 +104,7 @@ inputs() {
   need_setup
   cd "$work" && rm -rf out-inputs
   run "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json inputs/g2.json inputs/g3.json \
-    --out out-inputs --cache-dir "$cache" --synth-threads 2 --no-progress
+    inputs/g4.json --out out-inputs --cache-dir "$cache" --synth-threads 2 --no-progress
   while read -r name _; do
     [ "$(publics "out-inputs/$name.public.json")" = "$(publics "snarkjs/$name.public.json")" ] ||
       die "$name: public signals differ from snarkjs fullprove's"
@@ -237,6 +239,18 @@ outputs() {
   expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --manifest taken.csv
   expect_said "is a folder"
   [ ! -e placed/t.pub.json ] || die "a public.json was written for a job refused before proving"
+  # An output that names an input (the key, a witness, an input JSON) is refused, the input left whole.
+  cp snarkjs/g1.wtns placed/w.wtns && cp key.zkey placed/k.zkey && cp inputs/g1.json placed/in.json
+  expect_exit 2 "$proofline" prove placed/k.zkey placed/w.wtns placed/p.json placed/w.wtns
+  expect_said "is its own witness, which would be overwritten"
+  expect_exit 2 "$proofline" prove placed/k.zkey placed/w.wtns ./placed/../placed/k.zkey placed/pub.json
+  expect_said "is the key, which would be overwritten"
+  expect_exit 2 "$proofline" batch placed/k.zkey --wtns placed/w.wtns --out placed --report placed/k.zkey
+  expect_exit 2 "$proofline" prove placed/k.zkey --circuit check_cpp --input placed/in.json placed/p.json \
+    placed/in.json --cache-dir "$cache"
+  expect_said "is its own input"
+  cmp -s snarkjs/g1.wtns placed/w.wtns && cmp -s key.zkey placed/k.zkey && cmp -s inputs/g1.json placed/in.json ||
+    die "an input was overwritten"
   # A proof that cannot be written when it is made (a 250-character name leaves no room for the temporary
   # file's suffix) fails its job, and its public.json is taken back.
   long=$(printf 'p%.0s' $(seq 245)).json
@@ -246,7 +260,7 @@ outputs() {
   expect_said "its proof was made but cannot be written"
   expect_said "0 of 1 proofs written"
   [ ! -e placed/long.pub.json ] || die "a public.json was left without its proof"
-  say "outputs go where the manifest says; collisions, folders in the way and uncreatable folders exit 2"
+  say "outputs go where the manifest says; collisions, inputs named as outputs, folders in the way and uncreatable folders exit 2"
 }
 
 setup_bn128() {
@@ -273,7 +287,7 @@ bn128() {
   need_bn128
   cd "$work_bn" && rm -rf out-inputs out-prove out-wtns && mkdir out-prove
   run "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json inputs/g2.json inputs/g3.json \
-    --out out-inputs --cache-dir "$cache_bn" --synth-threads 2 --no-progress
+    inputs/g4.json --out out-inputs --cache-dir "$cache_bn" --synth-threads 2 --no-progress
   while read -r name _; do
     [ "$(publics "out-inputs/$name.public.json")" = "$(publics "snarkjs/$name.public.json")" ] ||
       die "$name: bn128 public signals differ from snarkjs fullprove's"

@@ -169,6 +169,16 @@ TEST_CASE("groth16/file_safety/quote_for_message bounds and escapes what it quot
   CHECK(quote_for_message("ab\xc3\xa9", 3) == "\"ab\"... (4 bytes)");
   CHECK(quote_for_message("abc", 3) == "\"abc\"");
   CHECK(quote_for_message("", 0) == "\"\"");
+  // In single quotes, ' and \ are what is escaped.
+  CHECK(quote_for_message("it's \"x\"\\", 80, '\'') == R"('it\'s "x"\\')");
+  CHECK(quote_for_message("cpu\nproofline: ok\x1b[31m", 80, '\'') == R"('cpu\nproofline: ok\u001b[31m')");
+}
+
+TEST_CASE("groth16/file_safety/printable_line keeps a message on one printable line") {
+  CHECK(printable_line("plain 'x' \"y\" \\n") == "plain 'x' \"y\" \\n");  // quotes and escapes left alone
+  CHECK(printable_line("a\nforged: line\x1b[2J\xff\xe2\x80\xae") == R"(a\nforged: line\u001b[2J\xff\u202e)");
+  const std::string long_message(10000, 'm');
+  CHECK(printable_line(long_message) == long_message);  // nothing cut: the quoted parts were, where made
 }
 
 TEST_CASE("groth16/file_safety/secure_wipe zeroes the bytes it is given") {
