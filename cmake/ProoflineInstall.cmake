@@ -85,6 +85,7 @@ set(PROOFLINE_PUBLIC_HEADERS
   trace/timeline_svg.hpp
   trace/verdict.hpp
   util/error.hpp
+  util/log.hpp
   util/size.hpp
 )
 foreach(header ${PROOFLINE_PUBLIC_HEADERS})

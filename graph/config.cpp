@@ -23,7 +23,13 @@ std::string_view to_string(Backend backend) noexcept {
 }
 
 std::string_view to_string(Mode mode) noexcept {
-  return mode == Mode::pinned ? "pinned" : "baseline";
+  switch (mode) {
+    case Mode::pinned:
+      return "pinned";
+    case Mode::baseline:
+      return "baseline";
+  }
+  return "unknown";
 }
 
 std::string_view to_string(SrsPlacement placement) noexcept {

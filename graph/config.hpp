@@ -61,14 +61,14 @@ struct Config {
   Backend backend = Backend::automatic;
   Mode mode = Mode::pinned;
   /// CUDA devices to use; empty: every usable one. Ignored by the CPU backend.
-  std::vector<int> gpus;
+  std::vector<int> gpus{};
 
   /// Host budget for everything pinned or resident (pool, keys, PCE, baseline vectors). None: what this
   /// process may use (memory::host_budget_bytes). Set it where RAM grows on demand (the GPU machine).
-  std::optional<std::uint64_t> host_budget;
+  std::optional<std::uint64_t> host_budget{};
   /// VRAM budget per GPU (device slots, MSM scratch, NTT tables, resident SRS). None: the device's free
   /// memory less a margin.
-  std::optional<std::uint64_t> vram_budget;
+  std::optional<std::uint64_t> vram_budget{};
 
   /// Most pinned slots (tokens) in flight; 0: synthesis_concurrency + 2 per GPU (+ 2 on the CPU backend).
   /// The real count is the smaller of this and what the host budget holds for the largest key's slot.
@@ -123,7 +123,7 @@ struct Config {
 
   /// Where pinned memory comes from; none: memory::default_backend() (cudaHostRegister with a GPU, else
   /// host pages).
-  std::optional<memory::PinningKind> pinning;
+  std::optional<memory::PinningKind> pinning{};
   /// Pin the token count's worth of slots of each new largest key up front, so the steady state pins nothing.
   bool prewarm = true;
 
@@ -164,7 +164,7 @@ struct Config {
 
   /// Called once for every result (in submission order when in_order), on a pipeline thread, after the
   /// job's own callback. Keep it short: it runs on a worker.
-  std::function<void(const JobResult&)> on_result;
+  std::function<void(const JobResult&)> on_result{};
 };
 
 /// What a pipeline built from a Config runs with, by the rules its fields state.

@@ -25,6 +25,15 @@ void check_config(const Config& c) {
   const auto bad = [](const std::string& what) {
     throw Error(Errc::invalid_argument, "pipeline config: " + what);
   };
+  // Enums that came through a cast or a foreign caller: an unknown value must not pick some behaviour.
+  if (to_string(c.backend) == "unknown")
+    bad("backend " + std::to_string(static_cast<int>(c.backend)) +
+        " is not a Backend (automatic, cpu, cuda)");
+  if (to_string(c.mode) == "unknown")
+    bad("mode " + std::to_string(static_cast<int>(c.mode)) + " is not a Mode (pinned, baseline)");
+  if (to_string(c.srs) == "unknown")
+    bad("srs " + std::to_string(static_cast<int>(c.srs)) +
+        " is not an SrsPlacement (automatic, device, host)");
   if (c.queue_capacity == 0) bad("queue_capacity must be at least 1");
   if (c.device_slots > 64) bad("device_slots " + std::to_string(c.device_slots) + " is absurd (at most 64)");
   if (c.slots > 4096) bad("slots " + std::to_string(c.slots) + " is absurd (at most 4096)");

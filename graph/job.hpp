@@ -46,34 +46,34 @@ class KeyHandle {
 /// registered. KeySpec is BLS12-381's; BasicKeySpec<Bn254> registers a BN254 (bn128) key.
 template <class Curve>
 struct BasicKeySpec {
-  std::string name;  ///< unique among registered keys; appears in logs and errors
-  std::shared_ptr<const groth16::BasicProvingKey<Curve>> pk;
+  std::string name{};  ///< unique among registered keys; appears in logs and errors
+  std::shared_ptr<const groth16::BasicProvingKey<Curve>> pk{};
   /// Needed by every witness source except a WitnessCallback that fills a, b and c itself.
-  std::shared_ptr<const groth16::BasicConstraintSystem<Curve>> cs;
+  std::shared_ptr<const groth16::BasicConstraintSystem<Curve>> cs{};
   /// Needed when Config::verify is set.
-  std::shared_ptr<const groth16::BasicVerifyingKey<Curve>> vk;
+  std::shared_ptr<const groth16::BasicVerifyingKey<Curve>> vk{};
   /// The CUDA devices (among Config::gpus) that hold its SRS and prove its jobs; empty: every GPU. With
   /// two keys on two GPUs, one key on each keeps both resident and routes every job to its key's GPU.
   /// Needs the CUDA backend.
-  std::vector<int> gpus;
+  std::vector<int> gpus{};
 };
 using KeySpec = BasicKeySpec<Bls12_381>;
 
 struct Job {
-  KeyHandle key;
-  WitnessSource witness;
-  int priority = 0;   ///< higher is admitted first; equal priorities in submission order
-  std::string label;  ///< carried into the result, logs and errors
+  KeyHandle key{};
+  WitnessSource witness{};
+  int priority = 0;     ///< higher is admitted first; equal priorities in submission order
+  std::string label{};  ///< carried into the result, logs and errors
   /// Overrides Config::job_timeout for this job (0: no limit).
-  std::optional<std::chrono::milliseconds> timeout;
+  std::optional<std::chrono::milliseconds> timeout{};
   /// Called with this job's result (before Config::on_result), on a pipeline thread.
-  std::function<void(const JobResult&)> on_result;
+  std::function<void(const JobResult&)> on_result{};
 };
 
 /// An accepted job: its id (for cancel) and its result, exactly once.
 struct Submission {
   JobId id = 0;
-  std::future<JobResult> result;
+  std::future<JobResult> result{};
 };
 
 }  // namespace proofline::graph

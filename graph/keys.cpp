@@ -246,6 +246,32 @@ void prewarm(Core& core, const KeyState& key, std::size_t target, const std::str
 }
 
 /// add_key for a key of either curve.
+/// A key's host memory from the budget. The budget serves its queue in order, and the jobs of keys already
+/// registered need slots from it to finish: a registration waiting at the head of the queue while those jobs
+/// wait behind it would wait for ever. So each attempt takes only what the budget can give at once (idle pool
+/// buffers and idle keys evicted for it) and, while it cannot, waits outside the queue for a job to retire;
+/// once no job is left to free anything, the budget cannot hold the key: Error(out_of_budget).
+memory::ResidentHandle acquire_host_memory(Core& core, const std::string& name, std::uint64_t bytes,
+                                           const memory::Loader& loader) {
+  for (bool last = false;;) {
+    try {
+      return core.host_keys->acquire(name, bytes, loader,
+                                     memory::ReserveOptions{.deadline = memory::Clock::now()});
+    } catch (const Error& e) {
+      if (e.code() != Errc::timeout) throw;
+      if (last)
+        throw Error(Errc::out_of_budget,
+                    "no job left to free host memory, and what is resident or leased "
+                    "leaves too little of the budget");
+    }
+    std::unique_lock lock(core.jobs_mutex);
+    if (core.outstanding == 0)
+      last = true;  // one more attempt: the last job may have retired since the one above
+    else
+      core.finished.wait_for(lock, std::chrono::milliseconds(100));
+  }
+}
+
 template <class Curve>
 KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   if (spec.name.empty()) throw Error(Errc::invalid_argument, "add_key: a key needs a name");
@@ -280,7 +306,7 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   const std::string name = resident_name(*key);
   try {
     key->host =
-        core.host_keys->acquire(name, std::max<std::uint64_t>(host_bytes, 1), [&](const std::string&) {
+        acquire_host_memory(core, name, std::max<std::uint64_t>(host_bytes, 1), [&](const std::string&) {
           return memory::LoadedRegion{std::make_shared<BasicKeySpec<Curve>>(spec), 0};
         });
   } catch (const Error& e) {

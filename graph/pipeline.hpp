@@ -10,8 +10,8 @@
 // Thread safety: every member function may be called from any thread, concurrently, except that the
 // destructor and moves must not race with other calls. A moved-from Pipeline may only be destroyed or
 // assigned. Observability (the span recorder) is in graph/observe.hpp, test hooks in graph/testing.hpp.
-// Callbacks run on pipeline threads and may call submit/cancel (not shutdown or the destructor, which wait
-// for the callbacks).
+// Callbacks run on pipeline threads and may call submit/cancel; drain and shutdown throw
+// Error(invalid_argument) there, and the destructor must not run there (each waits for the callbacks).
 #pragma once
 
 #include <memory>

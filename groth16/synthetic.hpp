@@ -42,7 +42,7 @@ struct SyntheticOptions {
   unsigned log_size = 12;         ///< the domain 2^log_size the system is made for (1..28)
   std::uint64_t constraints = 0;  ///< 0: fill the domain, 2^log_size − num_public − 1
   std::uint64_t num_public = 1;
-  WitnessMix mix;
+  WitnessMix mix{};
   double free_fraction = 0.5;      ///< share of the full-width private variables that are free inputs
   std::uint64_t seed = 1;          ///< the circuit (structure, coefficients, variable types)
   std::uint64_t witness_seed = 1;  ///< public inputs and free variables
@@ -50,9 +50,9 @@ struct SyntheticOptions {
 
 template <class Curve>
 struct BasicSyntheticCircuit {
-  SyntheticOptions options;
-  BasicConstraintSystem<Curve> cs;
-  std::vector<typename Curve::Fr> witness;  ///< for options.witness_seed
+  SyntheticOptions options{};
+  BasicConstraintSystem<Curve> cs{};
+  std::vector<typename Curve::Fr> witness{};  ///< for options.witness_seed
 };
 using SyntheticCircuit = BasicSyntheticCircuit<Bls12_381>;
 

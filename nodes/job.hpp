@@ -75,7 +75,7 @@ class CheckedSpan {
                                             std::to_string(span_.size()) + ")");
   }
 
-  std::span<T> span_;
+  std::span<T> span_{};
   const char* name_ = "span";
 };
 
@@ -85,16 +85,16 @@ class CheckedSpan {
 struct WitnessTarget {
   CheckedSpan<Fr> z;  ///< num_variables: z[0] = 1, the public inputs, then the private values
   CheckedSpan<Fr> a;  ///< domain_size: A·z per row, zero past the rows (only when filling a, b, c)
-  CheckedSpan<Fr> b;
-  CheckedSpan<Fr> c;
+  CheckedSpan<Fr> b{};
+  CheckedSpan<Fr> c{};
   std::uint64_t num_public = 0;
   std::uint64_t domain_size = 0;
   JobId job = 0;
   CurveId curve = CurveId::bls12_381;  ///< the key's curve: which views are the job's
-  CheckedSpan<bn254::Fr> bn254_z;
-  CheckedSpan<bn254::Fr> bn254_a;
-  CheckedSpan<bn254::Fr> bn254_b;
-  CheckedSpan<bn254::Fr> bn254_c;
+  CheckedSpan<bn254::Fr> bn254_z{};
+  CheckedSpan<bn254::Fr> bn254_a{};
+  CheckedSpan<bn254::Fr> bn254_b{};
+  CheckedSpan<bn254::Fr> bn254_c{};
 };
 
 /// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes), in the
@@ -102,7 +102,8 @@ struct WitnessTarget {
 struct WitnessCallback {
   enum class Fills {
     witness,          ///< fills z; the pipeline evaluates a, b, c with the key's constraint system
-    witness_and_abc,  ///< fills z, a, b and c itself (synthesis without a PCE); checked a_i·b_i = c_i
+    witness_and_abc,  ///< fills z, a, b and c itself (synthesis without a PCE); rows checked a_i·b_i = c_i,
+                      ///< proof verified
   };
   std::function<void(const WitnessTarget&)> fill;
   Fills fills = Fills::witness;
@@ -114,14 +115,14 @@ struct WitnessCallback {
 /// A witness already in memory (z[0] = 1, publics, private values), shared with the caller: z for a
 /// BLS12-381 key, bn254_z for a BN254 key (exactly the one of the key's curve).
 struct MemoryWitness {
-  std::shared_ptr<const std::vector<Fr>> z;
-  std::shared_ptr<const std::vector<bn254::Fr>> bn254_z;
+  std::shared_ptr<const std::vector<Fr>> z{};
+  std::shared_ptr<const std::vector<bn254::Fr>> bn254_z{};
 };
 
 /// A circom/snarkjs witness file (.wtns version 2), read straight into the slot during synthesis; its field
 /// must be the key's curve's (a witness of the other curve fails its job, naming both).
 struct WtnsFile {
-  std::filesystem::path path;
+  std::filesystem::path path{};
 };
 
 using WitnessSource = std::variant<WitnessCallback, MemoryWitness, WtnsFile>;
@@ -129,7 +130,7 @@ using WitnessSource = std::variant<WitnessCallback, MemoryWitness, WtnsFile>;
 struct JobError {
   Stage stage = Stage::queue;
   Errc code = Errc::internal;
-  std::string message;  ///< "synthesis: the witness does not satisfy constraint row 17"
+  std::string message{};  ///< "synthesis: the witness does not satisfy constraint row 17"
 };
 
 /// A job's outcome. The proof and public inputs sit in the fields of its key's curve (`curve`): proof and
@@ -138,14 +139,14 @@ struct JobError {
 struct JobResult {
   JobId id = 0;
   std::uint64_t seq = 0;  ///< submission order, from 0
-  std::string label;
+  std::string label{};
   CurveId curve = CurveId::bls12_381;  ///< its key's curve
-  std::optional<groth16::Proof> proof;
+  std::optional<groth16::Proof> proof{};
   std::vector<Fr> public_inputs;  ///< z[1..num_public] (empty when synthesis did not get that far)
-  std::optional<groth16::BasicProof<Bn254>> bn254_proof;
-  std::vector<bn254::Fr> bn254_public_inputs;
+  std::optional<groth16::BasicProof<Bn254>> bn254_proof{};
+  std::vector<bn254::Fr> bn254_public_inputs{};
   bool verified = false;  ///< Config::verify was set and the proof passed
-  std::optional<JobError> error;
+  std::optional<JobError> error{};
   int gpu = -1;          ///< the GPU it ran on (-1: CPU backend or never bound)
   double queued_s = 0;   ///< submit -> token
   double latency_s = 0;  ///< submit -> result

@@ -74,6 +74,9 @@ struct KeyState {
   /// registered after it needs the room (its SRS is then uploaded again with fewer). Read by jobs that upload
   /// the SRS again.
   std::atomic<unsigned> msm_tables{0};
+  /// A proof of this key whose witness was checked row by row has verified: its proving key and constraint
+  /// system are of one circuit. Until then release verifies each proof (where the key has a verifying key).
+  std::atomic<bool> proof_verified{false};
   /// Routing a job to a GPU (which takes the key's SRS there) holds it shared. A key that gives up MSM tables
   /// while its jobs run holds it exclusively until it is uploaded again with fewer, so that new jobs wait
   /// instead of keeping the old upload in use.

@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string>
+#include <variant>
 
 #include <proofline/groth16/prover.hpp>
 #include <proofline/groth16/verifier.hpp>
@@ -16,7 +17,14 @@ namespace proofline::nodes {
 
 namespace {
 
-/// The proof with fresh r, s, verified when asked or when the witness could not be checked row by row.
+bool callback_wrote_abc(const JobState& job) {
+  const auto* callback = std::get_if<WitnessCallback>(&job.witness);
+  return callback != nullptr && callback->fills == WitnessCallback::Fills::witness_and_abc;
+}
+
+/// The proof with fresh r, s, verified when asked, when the witness could not be checked row by row, or while
+/// no proof of the key has verified yet (a proving key and a constraint system of two circuits of one shape
+/// pass every row check and give proofs that do not verify).
 template <class Curve>
 void assemble_and_check(Context& ctx, JobState& job, const CurveKey<Curve>& key, CurveWork<Curve>& work) {
   const std::string& name = job.key->name;
@@ -24,17 +32,28 @@ void assemble_and_check(Context& ctx, JobState& job, const CurveKey<Curve>& key,
   // A witness whose rows could not be checked is checked through its proof: no result reports a proof that
   // does not verify.
   const bool unchecked = ctx.settings.check_witness && !job.witness_checked;
-  if (!ctx.settings.verify && !unchecked) return;
+  const bool key_unproven = ctx.settings.check_witness && key.pvk && !job.key->proof_verified.load();
+  if (!ctx.settings.verify && !unchecked && !key_unproven) return;
   if (!key.pvk) throw Error(Errc::internal, "key '" + name + "' has no verifying key to verify with");
   const groth16::VerifyStatus status =
       groth16::verify_status(*key.pvk, std::span<const typename Curve::Fr>(work.publics), *work.proof);
+  if (status != groth16::VerifyStatus::ok && unchecked && callback_wrote_abc(job))
+    throw Error(Errc::bad_input, "the a, b, c the witness callback wrote are not A·z, B·z, C·z of key '" +
+                                     name + "': the proof does not verify");
   if (status != groth16::VerifyStatus::ok && unchecked)
     throw Error(Errc::bad_input, "the witness does not satisfy the circuit of key '" + name +
                                      "': its proof does not verify (the key has no C matrix, so its rows "
                                      "could not be checked one by one; if other witnesses fail too, the key "
                                      "file may be damaged)");
+  if (status != groth16::VerifyStatus::ok && !job.key->proof_verified.load())
+    throw Error(
+        Errc::invalid_argument,
+        "key '" + name +
+            "': a witness that satisfies its constraint system gave a proof that does not verify: its "
+            "proving key and constraint system are not of the same circuit (or one is damaged)");
   if (status != groth16::VerifyStatus::ok)
     throw Error(Errc::internal, std::string("self-verification failed: ") + groth16::to_string(status));
+  if (job.witness_checked) job.key->proof_verified.store(true);
   job.verified = true;
 }
 

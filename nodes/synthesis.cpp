@@ -62,6 +62,21 @@ WitnessTarget witness_target(const JobState& job, const KeyState& key) {
   return target;
 }
 
+/// Runs the caller's witness callback. What it throws is the caller's failure, not proofline's: a
+/// proofline::Error keeps its code, anything else fails the job as bad input with its message.
+template <class Target>
+void fill_by_callback(const WitnessCallback& callback, Target&& target) {
+  try {
+    callback.fill(std::forward<Target>(target));
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Error(Errc::bad_input, std::string("the witness callback failed: ") + e.what());
+  } catch (...) {
+    throw Error(Errc::bad_input, "the witness callback threw something that is not a std::exception");
+  }
+}
+
 /// The witness into z from its source; false when the caller filled a, b and c too.
 template <class Curve>
 bool fill_witness(JobState& job, const KeyState& key, std::span<typename Curve::Fr> z) {
@@ -85,7 +100,7 @@ bool fill_witness(JobState& job, const KeyState& key, std::span<typename Curve::
                      throw Error(Errc::invalid_argument,
                                  "the witness callback writes " + std::string(curve_name(cb.curve)) +
                                      " values; key '" + key.name + "' is " + std::string(Curve::name));
-                   cb.fill(witness_target<Curve>(job, key));
+                   fill_by_callback(cb, witness_target<Curve>(job, key));
                    evaluate = cb.fills == WitnessCallback::Fills::witness;
                  },
              },
@@ -104,9 +119,12 @@ void run(Context& ctx, JobState& job, const CurveKey<Curve>& key, CurveWork<Curv
     throw Error(Errc::bad_input, "z[0] is not 1 (every R1CS witness starts with the constant 1)");
   if (evaluate && !key.cs)
     throw Error(Errc::invalid_argument, "key '" + state.name + "' has no constraint system to evaluate");
-  // Rows can be checked only where c comes from C (or the caller): a key without its C matrix (a snarkjs
-  // .zkey) computes c as a∘b, and release verifies the proof instead.
-  job.witness_checked = ctx.settings.check_witness && (!evaluate || key.cs->c.has_value());
+  // Rows prove the witness only where a, b, c come from the key's A, B, C: a key without its C matrix (a
+  // snarkjs .zkey) computes c as a∘b, and a, b, c a callback wrote need not be A·z, B·z, C·z; release
+  // verifies those proofs instead. The caller's rows are still checked for a∘b = c: an early message naming
+  // the row.
+  const bool check_rows = ctx.settings.check_witness && (!evaluate || key.cs->c.has_value());
+  job.witness_checked = check_rows && evaluate;
   // On a GPU that holds the key's constraint system, a, b, c are made there from z and the rows checked there
   // (gpu_done reads the verdict); a job proved again on the CPU after its GPU died evaluates here.
   job.evaluate_on_gpu = !needs_host_abc(job);  // what admission leased the slot for
@@ -114,7 +132,7 @@ void run(Context& ctx, JobState& job, const CurveKey<Curve>& key, CurveWork<Curv
     throw Error(Errc::internal, "job " + std::to_string(job.id) + " leased a slot without a, b and c");
   if (!job.evaluate_on_gpu) {
     if (evaluate) groth16::evaluate(*key.cs, std::span<const F>(z), a, b, c);
-    if (job.witness_checked) {
+    if (check_rows) {
       if (const auto row = groth16::first_unsatisfied_row(std::span<const F>(a), std::span<const F>(b),
                                                           std::span<const F>(c)))
         throw Error(Errc::bad_input, unsatisfied_row_message(*row, state.name));

@@ -168,13 +168,14 @@ TEST_CASE("pipeline/faults/a callback that throws fails its job and the rest go 
   const Circuit& c = circuit(8);
   Pipeline pipeline = make_pipeline(cpu_config());
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
-  Job j{.key = key,
-        .witness = WitnessCallback{[](const WitnessTarget&) { throw std::runtime_error("library bug"); }}};
+  Job j{.key = key, .witness = WitnessCallback{[](const WitnessTarget&) {
+                      throw std::runtime_error("circuit library bug");
+                    }}};
   auto bad = pipeline.submit(std::move(j));
   auto good = pipeline.submit(job(c, key, 1));
   const JobResult r = await(bad);
   REQUIRE(r.error);
-  CHECK(r.error->code == Errc::internal);
-  CHECK(r.error->message.find("library bug") != std::string::npos);
+  CHECK(r.error->code == Errc::bad_input);  // the caller's failure, not proofline's (internal)
+  CHECK(r.error->message.find("the witness callback failed: circuit library bug") != std::string::npos);
   CHECK(await(good).ok());
 }

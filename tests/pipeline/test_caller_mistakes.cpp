@@ -1,0 +1,174 @@
+// What an embedding program can get wrong, and what it gets back: a clear error, never a hang and never a
+// proof reported good that does not verify. A key that the host budget holds only after the running jobs
+// are done, drain/shutdown from a result callback, a, b, c from a callback that are not A·z, B·z, C·z, a
+// proving key and constraint system of two circuits of one shape, exceptions from a witness callback, and
+// enum values that name nothing.
+#include <stdexcept>
+#include <thread>
+
+#include "helpers.hpp"
+
+namespace proofline::graph::test {
+
+namespace {
+
+/// A second circuit of the same shape as circuit(8) (other matrices, other trapdoor).
+const Circuit& twin_circuit() {
+  static const auto twin = test_support::make_synthetic_keys(8, 901, 902);
+  return *twin;
+}
+
+Job memory_job(KeyHandle key, const Circuit& c, std::uint64_t seed) {
+  Job j;
+  j.key = key;
+  j.witness = MemoryWitness{std::make_shared<const std::vector<Fr>>(c.witness(seed))};
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline/mistakes/a key the host budget holds only beside idle keys ends without a hang") {
+  const Circuit& c = circuit(10);
+  // Room for one key and a slot, not for a second key beside them while the first one's jobs run.
+  TestConfig config = cpu_config();
+  const std::uint64_t key_bytes = c.pk->query_bytes() + c.cs->size_bytes();
+  config.host_budget = key_bytes + key_bytes / 4;
+  Pipeline p(config);
+  const KeyHandle first = p.add_key(c.spec("first"));
+  std::vector<Submission> jobs;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) jobs.push_back(p.submit(job(c, first, seed)));
+  std::atomic<int> outcome{0};  // 1 registered, 2 refused with out_of_budget
+  std::thread second([&] {
+    try {
+      p.add_key(c.spec("second"));
+      outcome = 1;
+    } catch (const Error& e) {
+      CHECK(e.code() == Errc::out_of_budget);
+      outcome = 2;
+    }
+  });
+  for (Submission& s : jobs) CHECK(await(s, 60s).ok());  // the queued jobs are not blocked behind it
+  CHECK(eventually([&] { return outcome.load() != 0; }, 60s));
+  second.join();  // registered once the jobs were done, or refused naming the budget: either, not a hang
+}
+
+TEST_CASE("pipeline/mistakes/drain and shutdown from a result callback throw instead of waiting for ever") {
+  const Circuit& c = circuit(8);
+  TestConfig config = cpu_config();
+  Pipeline p(config);
+  const KeyHandle key = p.add_key(c.spec("k"));
+  std::promise<std::string> drained, shut;
+  Job j = job(c, key, 1);
+  j.on_result = [&](const JobResult&) {
+    try {
+      p.drain();
+      drained.set_value("returned");
+    } catch (const Error& e) {
+      drained.set_value(e.what());
+    }
+    try {
+      p.shutdown();
+      shut.set_value("returned");
+    } catch (const Error& e) {
+      shut.set_value(e.what());
+    }
+  };
+  Submission s = p.submit(std::move(j));
+  CHECK(await(s).ok());
+  CHECK(drained.get_future().get().find("cannot be called from a result callback") != std::string::npos);
+  CHECK(shut.get_future().get().find("cannot be called from a result callback") != std::string::npos);
+  Submission after = p.submit(job(c, key, 2));  // the pipeline is whole and still open
+  CHECK(await(after).ok());
+}
+
+TEST_CASE("pipeline/mistakes/a, b, c from a callback that are not A·z, B·z, C·z fail the job") {
+  const Circuit& c = circuit(8);
+  Pipeline p(cpu_config());
+  const KeyHandle key = p.add_key(c.spec("k"));
+  const std::vector<Fr> z = c.witness(3);
+  for (const bool consistent : {true, false}) {
+    Job j;
+    j.key = key;
+    j.witness = WitnessCallback{[&](const WitnessTarget& t) {
+                                  std::vector<Fr> a(t.a.size()), b(t.b.size()), cc(t.c.size());
+                                  groth16::evaluate(*c.cs, std::span<const Fr>(z), a, b, cc);
+                                  if (!consistent) {  // a·b = c on every row, but not the circuit's rows
+                                    std::fill(a.begin(), a.end(), Fr::one());
+                                    b = cc;
+                                  }
+                                  std::copy(z.begin(), z.end(), t.z.unchecked().begin());
+                                  std::copy(a.begin(), a.end(), t.a.unchecked().begin());
+                                  std::copy(b.begin(), b.end(), t.b.unchecked().begin());
+                                  std::copy(cc.begin(), cc.end(), t.c.unchecked().begin());
+                                },
+                                WitnessCallback::Fills::witness_and_abc};
+    Submission s = p.submit(std::move(j));
+    const JobResult r = await(s);
+    CAPTURE(consistent);
+    if (consistent) {
+      CHECK(r.ok());
+      CHECK(r.verified);
+    } else {
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.error->code == Errc::bad_input);
+      CHECK(r.error->message.find("are not A·z, B·z, C·z") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("pipeline/mistakes/a proving key and a constraint system of two circuits fail the first job") {
+  const Circuit& c = circuit(8);
+  const Circuit& twin = twin_circuit();
+  REQUIRE(twin.cs->num_variables == c.cs->num_variables);
+  Pipeline p(cpu_config());
+  // The twin's constraint system with this circuit's proving and verifying keys: same shape, every row of
+  // the twin's witnesses satisfied, no proof that verifies.
+  const KeyHandle mixed = p.add_key(KeySpec{"mixed", c.pk, twin.cs, c.vk});
+  Submission s = p.submit(memory_job(mixed, twin, 4));
+  const JobResult r = await(s);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error->code == Errc::invalid_argument);
+  CHECK(r.error->message.find("not of the same circuit") != std::string::npos);
+  // A key whose parts belong together proves, verified.
+  const KeyHandle good = p.add_key(c.spec("good"));
+  Submission g = p.submit(memory_job(good, c, 4));
+  CHECK(await(g).ok());
+}
+
+TEST_CASE("pipeline/mistakes/what a witness callback throws is the caller's bad input, with its message") {
+  const Circuit& c = circuit(8);
+  Pipeline p(cpu_config());
+  const KeyHandle key = p.add_key(c.spec("k"));
+  struct NotAnException {};
+  const std::vector<std::pair<std::function<void()>, std::string>> throws{
+      {[] { throw std::runtime_error("the database is gone"); },
+       "the witness callback failed: the database is gone"},
+      {[] { throw NotAnException{}; }, "not a std::exception"},
+      {[] { throw Error(Errc::timeout, "too slow"); }, "too slow"},
+  };
+  for (const auto& [thrower, says] : throws) {
+    Job j;
+    j.key = key;
+    j.witness = WitnessCallback{[thrower = thrower](const WitnessTarget&) { thrower(); }};
+    Submission s = p.submit(std::move(j));
+    const JobResult r = await(s);
+    REQUIRE_FALSE(r.ok());
+    CAPTURE(r.error->message);
+    CHECK(r.error->message.find(says) != std::string::npos);
+    CHECK(r.error->code == (says == "too slow" ? Errc::timeout : Errc::bad_input));
+  }
+}
+
+TEST_CASE("pipeline/mistakes/enum values that name nothing are refused") {
+  TestConfig config = cpu_config();
+  config.backend = static_cast<Backend>(7);
+  CHECK_THROWS_WITH_AS(Pipeline{config}, doctest::Contains("is not a Backend"), Error);
+  config = cpu_config();
+  config.mode = static_cast<Mode>(9);
+  CHECK_THROWS_WITH_AS(Pipeline{config}, doctest::Contains("is not a Mode"), Error);
+  config = cpu_config();
+  config.srs = static_cast<SrsPlacement>(5);
+  CHECK_THROWS_WITH_AS(Pipeline{config}, doctest::Contains("is not an SrsPlacement"), Error);
+}
+
+}  // namespace proofline::graph::test
