@@ -58,7 +58,11 @@ std::shared_ptr<KeyState> make_key_state(const Core& core, const BasicKeySpec<Cu
   groth16::validate(pk, Errc::invalid_argument, what + ": proving key");
   if (spec.cs) {
     groth16::validate(*spec.cs, Errc::invalid_argument, what + ": constraint system", false);
-    groth16::check_compatible(pk, *spec.cs);
+    try {
+      groth16::check_compatible(pk, *spec.cs);
+    } catch (const Error& e) {
+      throw Error(e.code(), what + ": " + e.what());
+    }
   }
   if (spec.vk && spec.vk->num_public() != pk.num_public)
     throw Error(Errc::invalid_argument,

@@ -34,12 +34,12 @@ template <class Curve>
 void check_compatible(const BasicProvingKey<Curve>& pk, const BasicConstraintSystem<Curve>& cs) {
   if (pk.num_variables != cs.num_variables || pk.num_public != cs.num_public)
     throw Error(Errc::invalid_argument,
-                "prove: the key is for " + std::to_string(pk.num_variables) + " variables and " +
+                "the proving key is for " + std::to_string(pk.num_variables) + " variables and " +
                     std::to_string(pk.num_public) + " public inputs, the constraint system has " +
                     std::to_string(cs.num_variables) + " and " + std::to_string(cs.num_public));
   if (cs.num_constraints() > pk.domain_size())
-    throw Error(Errc::invalid_argument, "prove: " + std::to_string(cs.num_constraints()) +
-                                            " rows do not fit the key's domain of " +
+    throw Error(Errc::invalid_argument, "the constraint system's " + std::to_string(cs.num_constraints()) +
+                                            " rows do not fit the proving key's domain of " +
                                             std::to_string(pk.domain_size()));
 }
 
