@@ -249,7 +249,6 @@ void prewarm(Core& core, const KeyState& key, std::size_t target, const std::str
   }
 }
 
-/// add_key for a key of either curve.
 /// A key's host memory from the budget. The budget serves its queue in order, and the jobs of keys already
 /// registered need slots from it to finish: a registration waiting at the head of the queue while those jobs
 /// wait behind it would wait for ever. So each attempt takes only what the budget can give at once (idle pool
@@ -276,6 +275,7 @@ memory::ResidentHandle acquire_host_memory(Core& core, const std::string& name, 
   }
 }
 
+/// add_key for a key of either curve.
 template <class Curve>
 KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   if (spec.name.empty()) throw Error(Errc::invalid_argument, "add_key: a key needs a name");
