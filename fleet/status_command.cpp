@@ -20,10 +20,13 @@ struct StatusCli {
 };
 
 void print_workers(detail::Connection& db, double silent_after_s) {
-  const detail::Result r = db.exec("read the workers",
-                                   "SELECT name, host, backend, extract(epoch FROM now() - heartbeat_at), "
-                                   "jobs_held, capacity, proofs, draining"
-                                   " FROM proofline.workers ORDER BY name");
+  // The jobs a worker holds are counted in the queue, not taken from its heartbeat row, which is a third of
+  // a lease old at most: a claim or a result shows at once.
+  const detail::Result r =
+      db.exec("read the workers",
+              "SELECT w.name, w.host, w.backend, extract(epoch FROM now() - w.heartbeat_at),"
+              " (SELECT count(*) FROM proofline.jobs j WHERE j.state = 'running' AND j.worker = w.name),"
+              " w.capacity, w.proofs, w.draining FROM proofline.workers w ORDER BY w.name");
   std::printf("workers: %d\n", r.rows());
   for (int i = 0; i < r.rows(); ++i) {
     // A worker killed or cut off leaves its row behind (its leases expire and its jobs go to others); the

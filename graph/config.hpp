@@ -60,7 +60,8 @@ inline constexpr std::chrono::milliseconds kNoTimeLimit = std::chrono::hours(24 
 struct Config {
   Backend backend = Backend::automatic;
   Mode mode = Mode::pinned;
-  /// CUDA devices to use; empty: every usable one. Ignored by the CPU backend.
+  /// CUDA devices to use; empty: every usable one. Ignored when Backend::cpu is asked for; with
+  /// Backend::automatic and no usable GPU, a non-empty list is refused (Errc::cuda).
   std::vector<int> gpus{};
 
   /// Host budget for everything pinned or resident (pool, keys, PCE, baseline vectors). None: what this

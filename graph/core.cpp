@@ -125,6 +125,14 @@ Core::Core(Config c, testing::Hooks h)
     : config(std::move(c)), hooks(std::move(h)), admission([this] { return token_target(); }) {
   check_config(config);
   backend = resolve_backend(config.backend);
+  // Naming GPUs and getting the CPU backend by the automatic choice is a mistake to report, not a preference
+  // to drop: the batch would run many times slower with nothing said. Backend::cpu asked for ignores the
+  // list.
+  if (config.backend == Backend::automatic && backend != Backend::cuda && !config.gpus.empty())
+    throw Error(Errc::cuda, "GPU " + std::to_string(config.gpus.front()) + " is named, but " +
+                                (cuda::built_with_cuda() ? "no CUDA device is usable"
+                                                         : "proofline was built without CUDA") +
+                                " (the CPU backend needs no GPU list)");
   mode = config.mode;
 
   const std::size_t hardware =

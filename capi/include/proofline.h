@@ -131,7 +131,9 @@ typedef struct pl_config {
   int32_t mode;               /**< pl_mode; default PL_MODE_PINNED */
   uint64_t host_budget_bytes; /**< 0: what this process may use */
   uint64_t vram_budget_bytes; /**< per GPU; 0: free memory less a margin */
-  const int32_t* gpus;        /**< CUDA devices to use (read during pl_pipeline_create); NULL: all */
+  /** CUDA devices to use (read during pl_pipeline_create); NULL: all. Ignored by PL_BACKEND_CPU; with
+   * PL_BACKEND_AUTO and no usable GPU, a list is refused (PL_ERR_CUDA). */
+  const int32_t* gpus;
   size_t num_gpus;
   uint32_t slots;                 /**< pinned slots in flight; 0: automatic */
   uint32_t device_slots;          /**< per GPU; 0: automatic (up to 8 for small jobs, 4 for large) */

@@ -10,8 +10,8 @@
                                                               the other curve fails its job naming both
   fleet_e2e.py operator --fleet BIN --state DIR --fixtures DIR an operator's mistakes: a second worker under a
                                                               live one's name, a cancelled statement, a key
-                                                              replaced mid-run, a bad --check-vk, a URL that
-                                                              cannot be parsed
+                                                              replaced between jobs and under running ones, a
+                                                              bad --check-vk, a URL that cannot be parsed
 
 Each run makes its own database on the server and its own temporary folder, and removes both.
 """
@@ -146,7 +146,15 @@ def test_drain(args):
         check(submit.wait(timeout=30) == 0, "submit queues 12 jobs")
         fleet.wait_for("the idle worker to be woken by NOTIFY and claim", lambda: fleet.count("state = 'running'") > 0,
                        timeout=10)
+        # Frozen with its jobs, the worker's heartbeat row is older than its claim: status counts the queue.
+        worker.send_signal(signal.SIGSTOP)
+        time.sleep(0.3)
         held = fleet.count("state = 'running'")
+        status = subprocess.run([args.fleet, "status", "--db-url-file", fleet.url_file], capture_output=True,
+                                text=True, timeout=30)
+        check(status.returncode == 0 and ("holds %d of" % held) in status.stdout,
+              "status shows the %d jobs the worker holds now: %s" % (held, status.stdout.strip()))
+        worker.send_signal(signal.SIGCONT)
         worker.send_signal(signal.SIGTERM)
         check(worker.wait(timeout=60) == 0, "SIGTERM while holding %d jobs: the worker exits 0" % held)
         check(fleet.count("state = 'running'") == 0, "nothing is left running")
@@ -325,7 +333,7 @@ def test_operator(args):
         big = os.path.join(args.fixtures, "chain_1024")
         key = os.path.join(fleet.dir, "current.zkey")
         shutil.copyfile(os.path.join(bls, "circuit_final.zkey"), key)
-        first = fleet.worker("ops")
+        first = fleet.worker("ops", extra=("--prefetch", "64"))  # claims a whole submit at once (see below)
         fleet.wait_for_workers(1)
 
         second = fleet.start(["worker", "--name", "ops", "--backend", "cpu"], "ops-again.log")
@@ -366,6 +374,26 @@ def test_operator(args):
         check(submit(big, "submit-new.log").wait(timeout=120) == 0, "after the file is replaced, its new key proves")
         check("1 done, 0 failed; 1 of the proofs verify" in fleet.log("submit-new.log"),
               "against the new circuit's verification key")
+
+        # Replaced again while jobs of the current key run: they finish with the key they started with, and a
+        # job queued after the replacement is proved with the new file's key. (Jobs name their key by path:
+        # one still queued at the replacement would get the new file, so the worker claims all of them first.)
+        running = fleet.start(["submit", "--zkey", key, "--wait", "--check-vk",
+                               os.path.join(big, "verification_key.json"), "--wtns",
+                               *copies(fleet, os.path.join(big, "witness.wtns"), "big", 60)], "submit-running.log")
+        fleet.wait_for("the worker to claim every job of the current key, some still running",
+                       lambda: fleet.count("state = 'done'") >= 2 and fleet.count("state = 'queued'") == 0 and
+                       fleet.count("state = 'running'") > 0)
+        shutil.copyfile(os.path.join(bls, "circuit_final.zkey"), key)
+        os.utime(key, (time.time() + 10, time.time() + 10))
+        check(submit(bls, "submit-after.log").wait(timeout=120) == 0, "a job queued after the replacement proves")
+        check("1 done, 0 failed; 1 of the proofs verify" in fleet.log("submit-after.log"),
+              "with the replacing file's key")
+        check(running.wait(timeout=120) == 0 and
+              "60 done, 0 failed; 60 of the proofs verify" in fleet.log("submit-running.log"),
+              "every job that ran during the replacement verifies against the key it started with")
+        check("jobs started before keep the old one" in fleet.log("ops.log"),
+              "the worker kept the running jobs' key while it loaded the new file")
         first.send_signal(signal.SIGTERM)
         check(first.wait(timeout=30) == 0, "the worker stops on SIGTERM with exit 0")
         no_secret_in_logs(fleet)

@@ -234,6 +234,13 @@ TEST_CASE("pipeline/prove/the backend resolves to the CPU without a GPU and refu
   if (cuda::built_with_cuda() && cuda::device_count() > 0) return;  // a GPU machine: the CUDA suite covers it
   Pipeline pipeline = make_pipeline(config);
   CHECK(pipeline.backend() == Backend::cpu);
+  // GPUs named where none is usable: refused, not proved on the CPU with nothing said ...
+  config.gpus = {0};
+  CHECK_THROWS_WITH_AS(make_pipeline(config), doctest::Contains("GPU 0 is named, but"), Error);
+  // ... unless the CPU backend is asked for, which ignores the list.
+  config.backend = Backend::cpu;
+  CHECK(make_pipeline(config).backend() == Backend::cpu);
+  config.gpus.clear();
   config.backend = Backend::cuda;
   try {
     Pipeline refused = make_pipeline(config);
