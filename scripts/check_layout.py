@@ -17,6 +17,8 @@ Rules, each reported as PATH:LINE: [rule] what is wrong:
             A brace-matching heuristic over C++ with comments, strings and preprocessor lines blanked out.
             Exceptions: scripts/check_layout_allow.txt, one "path function-name  # why" a line; an entry
             that no longer matches a long function is reported, so the list cannot go stale.
+  test-name No doctest TEST_CASE name (tests/) holds a ';': ctest's test discovery splits the name there into
+            entries that match no test case, so the case would never run while its entries pass.
   comment   No code comment (C++, CUDA, CMake, shell, Python) points outside the repository (the sibling
             shared folder, its reference notes or DESIGN.md: the design lives in docs/design.md) or names
             an issue number.
@@ -330,6 +332,19 @@ def check_lengths(path: str, text: CppText, allowed: set[tuple[str, str]], used:
     return found
 
 
+TEST_CASE_RE = re.compile(r'\bTEST_CASE\s*\(\s*((?:"(?:[^"\\\n]|\\.)*"\s*)+)')
+
+
+def check_test_names(path: str, text: CppText) -> list[Violation]:
+    found: list[Violation] = []
+    for match in TEST_CASE_RE.finditer(text.no_comments):
+        name = "".join(re.findall(r'"((?:[^"\\\n]|\\.)*)"', match.group(1)))
+        if ";" in name:
+            line = _line_of(text.no_comments, match.start())
+            found.append(Violation(path, line, "test-name", f"'{name[:80]}' holds a ';' (ctest splits it there)"))
+    return found
+
+
 def check_comments(path: str, comments: list[tuple[int, str]]) -> list[Violation]:
     found: list[Violation] = []
     for line, comment in comments:
@@ -417,6 +432,8 @@ def check_tree(root: Path) -> list[Violation]:
             if "/" in path and folder not in RANK and folder not in INCLUDE_ANYTHING | NON_SOURCE_FOLDERS:
                 layered_folders.setdefault(folder, path)
             found += check_includes(path, cpp)
+            if path.startswith("tests/"):
+                found += check_test_names(path, cpp)
             if _length_checked(path):
                 found += check_lengths(path, cpp, allowed, used)
             found += check_comments(path, cpp.comments)
@@ -437,7 +454,7 @@ def report(found: list[Violation]) -> str:
     for folder in sorted(by_folder):
         lines.append(f"{folder}/ ({len(by_folder[folder])})")
         lines.extend(f"  {v}" for v in by_folder[folder])
-    counts = {rule: sum(v.rule == rule for v in found) for rule in ("include", "detail", "length", "comment")}
+    counts = {rule: sum(v.rule == rule for v in found) for rule in ("include", "detail", "length", "test-name", "comment")}
     summary = ", ".join(f"{n} {rule}" for rule, n in counts.items() if n)
     lines.append(f"check_layout: {len(found)} violations ({summary})")
     return "\n".join(lines)
@@ -463,6 +480,8 @@ _SELF_TEST_TREE = {
     "scripts/s.sh": "#!/bin/sh\n[ ${#a[@]} -gt 0 ]  # see DESIGN.md\n",
     "scripts/p.py": "x = '# issue 3 in a string'  # fine\n",
     "extra/thing.cpp": "int h();\n",
+    "tests/names.cpp": 'TEST_CASE("fine, with a comma") {}\n// TEST_CASE("a; b") in a comment\nTEST_CASE(\n'
+    + '    "split over two "\n    "literals; not run") {}\n',
 }
 
 _SELF_TEST_EXPECTED = {
@@ -476,6 +495,7 @@ _SELF_TEST_EXPECTED = {
     ("scripts/s.sh", 2, "comment"),
     ("tests/t.cpp", 2, "comment"),
     ("extra/thing.cpp", 1, "include"),
+    ("tests/names.cpp", 3, "test-name"),
 }
 
 _SELF_TEST_PARSE = """template <class T>

@@ -42,7 +42,8 @@ TEST_CASE("capi/scalar buffers: a copy is exact, and a released buffer holds the
   CHECK(buffers->reused() == 1);
 }
 
-TEST_CASE("capi/scalar buffers: at most the idle limits are kept; buffers outliving their pool are freed") {
+TEST_CASE(
+    "capi/scalar buffers: at most the idle limits are kept and buffers outliving their pool are freed") {
   auto buffers = ScalarBuffers::make({.idle_buffers = 2, .idle_bytes = 10000});
   const auto data = bytes(4096, 5);
   std::vector<std::shared_ptr<const std::vector<std::uint8_t>>> held;

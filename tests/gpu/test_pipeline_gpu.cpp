@@ -784,7 +784,7 @@ TEST_CASE("pipeline/gpu/a batch alternating two sizes sends large jobs to both G
   CHECK(pipeline.stats().pool.bytes_leased == 0);
 }
 
-TEST_CASE("pipeline/gpu/a key placed on a GPU keeps its SRS there; a GPU the pipeline lacks is refused") {
+TEST_CASE("pipeline/gpu/a key placed on a GPU keeps its SRS there and a GPU the pipeline lacks is refused") {
   const GpuCircuit& c = gpu_circuit(12);
   TestConfig config = gpu_config();
   config.gpus = {0};

@@ -76,7 +76,7 @@ TEST_CASE("pipeline/gpu choice/retired jobs give their work back") {
   CHECK(least_busy(gpus, any) == gpus[0].get());
 }
 
-TEST_CASE("pipeline/gpu choice/unhealthy and ineligible GPUs are passed over; ties go to the first") {
+TEST_CASE("pipeline/gpu choice/unhealthy and ineligible GPUs are passed over and ties go to the first") {
   auto gpus = lanes(3);
   CHECK(least_busy(gpus, any) == gpus[0].get());
   gpus[0]->healthy = false;

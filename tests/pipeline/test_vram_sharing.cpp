@@ -71,7 +71,7 @@ TEST_CASE("devices/vram sharing: a small key keeps its tables while a large key'
   CHECK(*plan == std::vector<unsigned>{4, 5});
 }
 
-TEST_CASE("devices/vram sharing: a key keeps at most what it holds; no room for the SRS is no plan") {
+TEST_CASE("devices/vram sharing: a key keeps at most what it holds, and no room for the SRS is no plan") {
   const std::vector<KeyVramClaim> claims{claim(110, kLargeTables, 2), claim(110, kLargeTables, 5)};
   CHECK(share_vram_tables(claims, 10000) == std::vector<unsigned>{2, 5});
   CHECK_FALSE(share_vram_tables(claims, 219));
