@@ -1,15 +1,16 @@
 #include "batch_common.hpp"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <system_error>
 #include <thread>
 
+#include <proofline/util/atomic_file.hpp>
 #include <proofline/util/options.hpp>
 #include <proofline/util/text.hpp>
 
@@ -32,13 +33,12 @@ std::string quoted(const fs::path& path) {
 }
 
 void check_directory_takes_files(const std::string& who, const fs::path& dir, const fs::path& named) {
-  const fs::path probe = dir / (".batch_prove-write-check-" + std::to_string(::getpid()));
-  std::ofstream out(probe, std::ios::binary | std::ios::trunc);
-  const bool ok = static_cast<bool>(out);
-  out.close();
-  std::error_code ignored;
-  fs::remove(probe, ignored);
-  if (!ok) throw UnusableInput(who + ": cannot write " + quoted(named));
+  // mkstemp creates a new file of its own (O_EXCL): a link planted under a guessable name is never followed.
+  std::string probe = (dir / ".proofline-write-check-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) throw UnusableInput(who + ": cannot write " + quoted(named));
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 namespace {
@@ -190,18 +190,8 @@ void print_failures(ResultCollector& results, const char* prefix) {
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
   // Written beside and renamed into place, so that a file under its name is always complete, even when
-  // another program reads it while the batch runs.
-  fs::path partial = path;
-  partial += ".part";
-  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  std::error_code error;
-  if (out) fs::rename(partial, path, error);
-  if (!out || error) {
-    fs::remove(partial, error);
-    throw Error(Errc::io, path.string() + ": cannot write");
-  }
+  // another program reads it while the batch runs, and never written through a link.
+  write_file_atomically(path, text);
 }
 
 int batch_status(const graph::RunReport& report, std::uint64_t expected, bool verify,

@@ -7,7 +7,7 @@
 
 #include <proofline/groth16/detail/input_file.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
-#include <proofline/groth16/detail/output_file.hpp>
+#include <proofline/util/atomic_file.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16 {
@@ -297,9 +297,9 @@ void BinFileWriter::write(const std::filesystem::path& path) const {
 
 void write_file_atomically(const std::filesystem::path& path, std::span<const std::byte> bytes,
                            FilePermissions permissions) {
-  detail::AtomicOutputFile out(path, permissions == FilePermissions::owner_only ? 0600 : 0644);
-  out.write_at(bytes.data(), bytes.size(), 0);
-  out.commit(/*sync=*/false);
+  proofline::write_file_atomically(
+      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+      permissions == FilePermissions::owner_only ? 0600 : 0644);
 }
 
 }  // namespace proofline::groth16

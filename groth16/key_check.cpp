@@ -13,7 +13,7 @@
 #include <tbb/parallel_for.h>
 
 #include <proofline/groth16/detail/batch_subgroup.hpp>
-#include <proofline/groth16/detail/output_file.hpp>
+#include <proofline/util/atomic_file.hpp>
 #include <proofline/groth16/detail/sha256.hpp>
 #include <proofline/util/logging.hpp>
 
@@ -86,7 +86,7 @@ bool write_record(const std::filesystem::path& directory, const std::string& dig
   try {
     std::error_code ignored;
     std::filesystem::create_directories(directory, ignored);
-    detail::AtomicOutputFile out(record_path(directory, digest), 0644);
+    AtomicOutputFile out(record_path(directory, digest), 0644);
     const std::string text = record_text(digest);
     out.write_at(text.data(), text.size(), 0);
     out.commit(false);

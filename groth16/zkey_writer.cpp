@@ -12,7 +12,7 @@
 #include <proofline/arith/curves.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
-#include <proofline/groth16/detail/output_file.hpp>
+#include <proofline/util/atomic_file.hpp>
 #include <proofline/groth16/zkey.hpp>
 #include <proofline/util/error.hpp>
 
@@ -166,7 +166,7 @@ void write_sections(const std::filesystem::path& path, std::span<const Section> 
   for (const char ch : std::string_view("zkey")) head.push_back(static_cast<std::byte>(ch));
   append_u32(head, zkey_version);
   append_u32(head, static_cast<std::uint32_t>(sections.size()));
-  detail::AtomicOutputFile out(path, 0644);
+  AtomicOutputFile out(path, 0644);
   std::uint64_t offset = 0;
   out.write_at(head.data(), head.size(), offset);
   offset += head.size();

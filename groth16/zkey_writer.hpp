@@ -18,7 +18,7 @@
 // Only keys in snarkjs's H convention can be written: a .zkey's section 9 holds the n odd-coset Lagrange
 // points snarkjs's prover pairs with its coset evaluations (proving_key.hpp). A generator7 key is refused.
 //
-// The file is written atomically (detail/output_file.hpp: a temporary file renamed over `path`), streaming
+// The file is written atomically (util/atomic_file.hpp: a temporary file renamed over `path`), streaming
 // the query points straight from the key's arrays, so writing needs little memory beyond the coefficients.
 #pragma once
 

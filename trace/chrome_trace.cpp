@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <ostream>
+#include <sstream>
 #include <vector>
 
 #include <proofline/trace/json_text.hpp>
+#include <proofline/util/atomic_file.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::trace {
@@ -170,11 +171,9 @@ void write_chrome_trace(const Snapshot& snapshot, std::ostream& out, const Chrom
 
 void write_chrome_trace_file(const Snapshot& snapshot, const std::string& path,
                              const ChromeTraceOptions& options) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw Error(Errc::io, "cannot open trace file '" + path + "' for writing");
-  write_chrome_trace(snapshot, file, options);
-  file.flush();
-  if (!file) throw Error(Errc::io, "cannot write trace file '" + path + "'");
+  std::ostringstream text;
+  write_chrome_trace(snapshot, text, options);
+  write_file_atomically(path, text.view());
 }
 
 }  // namespace proofline::trace

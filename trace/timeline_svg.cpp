@@ -3,15 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include <proofline/util/atomic_file.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/size.hpp>
 #include <proofline/util/text.hpp>
@@ -603,11 +604,9 @@ void write_timeline_svg(const Snapshot& snapshot, const TimelineOptions& options
 
 void write_timeline_svg_file(const Snapshot& snapshot, const TimelineOptions& options,
                              const std::string& path) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw Error(Errc::io, "cannot open timeline file '" + path + "' for writing");
-  write_timeline_svg(snapshot, options, file);
-  file.flush();
-  if (!file) throw Error(Errc::io, "cannot write timeline file '" + path + "'");
+  std::ostringstream text;
+  write_timeline_svg(snapshot, options, text);
+  write_file_atomically(path, text.view());
 }
 
 }  // namespace proofline::trace

@@ -27,18 +27,6 @@ const char* file_type_name(mode_t mode) noexcept {
 
 }  // namespace
 
-FileDescriptor::~FileDescriptor() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = other.release();
-  }
-  return *this;
-}
-
 InputFile open_input_file(const std::filesystem::path& path, std::string_view what, Errc unreadable) {
   const std::string name = path.string();
   // O_NONBLOCK: open(2) of a FIFO waits for a writer without it. O_NOCTTY: a terminal named as an input

@@ -12,25 +12,9 @@
 #include <utility>
 
 #include <proofline/util/error.hpp>
+#include <proofline/util/file_descriptor.hpp>
 
 namespace proofline::groth16::detail {
-
-/// An open file descriptor, closed by the destructor.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd = -1) noexcept : fd_(fd) {}
-  ~FileDescriptor();
-  FileDescriptor(FileDescriptor&& other) noexcept : fd_(other.release()) {}
-  FileDescriptor& operator=(FileDescriptor&& other) noexcept;
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-
-  int get() const noexcept { return fd_; }
-  int release() noexcept { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
 
 struct InputFile {
   FileDescriptor fd;

@@ -6,7 +6,7 @@
 
 #include <proofline/groth16/detail/checksum.hpp>
 #include <proofline/groth16/detail/input_file.hpp>
-#include <proofline/groth16/detail/output_file.hpp>
+#include <proofline/util/atomic_file.hpp>
 
 namespace proofline::groth16::detail {
 

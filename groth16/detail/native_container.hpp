@@ -91,7 +91,7 @@ SectionSource section_source(std::uint32_t id, std::span<const T> elements) {
   return {id, static_cast<std::uint32_t>(sizeof(T)), elements.data(), elements.size()};
 }
 
-/// Writes the file atomically (detail/output_file.hpp: a temporary file in the same directory, fsync, rename;
+/// Writes the file atomically (util/atomic_file.hpp: a temporary file in the same directory, fsync, rename;
 /// a symbolic link at `path` is replaced, not followed). Throws Error(io).
 void write_native_file(const std::filesystem::path& path, NativeKind kind, std::uint32_t convention,
                        const std::array<std::uint64_t, native_param_count>& params,

@@ -1,4 +1,4 @@
-#include <proofline/groth16/detail/output_file.hpp>
+#include <proofline/util/atomic_file.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 
 #include <proofline/util/error.hpp>
 
-namespace proofline::groth16::detail {
+namespace proofline {
 
 namespace {
 
@@ -75,4 +75,10 @@ void AtomicOutputFile::commit(bool sync) {
   committed_ = true;
 }
 
-}  // namespace proofline::groth16::detail
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, unsigned mode) {
+  AtomicOutputFile out(path, mode);
+  out.write_at(bytes.data(), bytes.size(), 0);
+  out.commit(/*sync=*/false);
+}
+
+}  // namespace proofline

@@ -1,15 +1,17 @@
-// Internal: how every file the library writes (.wtns, native keys and constraint systems, snarkjs JSON, the
-// key cache) reaches its path. The bytes go to a new temporary file beside the destination, which is renamed
-// over it at the end: a reader never sees a half-written file, and rename(2) replaces a symbolic link at the
-// destination instead of following it, so no file elsewhere is ever written through a link.
+// How every file proofline writes (.wtns, native keys and constraint systems, snarkjs JSON, the key cache,
+// traces, timelines, reports and proofs of the programs) reaches its path. The bytes go to a new temporary
+// file beside the destination, which is renamed over it at the end: a reader never sees a half-written file,
+// and rename(2) replaces a symbolic link at the destination instead of following it, so no file elsewhere is
+// ever written through a link.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <string_view>
 
-#include <proofline/groth16/detail/input_file.hpp>
+#include <proofline/util/file_descriptor.hpp>
 
-namespace proofline::groth16::detail {
+namespace proofline {
 
 class AtomicOutputFile {
  public:
@@ -35,4 +37,7 @@ class AtomicOutputFile {
   bool committed_ = false;
 };
 
-}  // namespace proofline::groth16::detail
+/// Writes `bytes` to `path` through an AtomicOutputFile (no fsync). Throws Error(io) naming the path.
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, unsigned mode = 0644);
+
+}  // namespace proofline
