@@ -119,15 +119,22 @@ Circom_Circuit* load_circuit(const std::string& path) {
 /// "a.b[2]" style names for every leaf of the input object, as circom's own main.cpp qualifies them.
 void qualify(const std::string& prefix, const json& in, json& out);
 
-json::value_t leaf_type(const std::string& prefix, const json& in) {
-  if (!in.is_array())
-    return in.is_number_integer() || in.is_string() ? json::value_t::number_integer : in.type();
-  if (in.empty()) return json::value_t::null;
-  const json::value_t first = leaf_type(prefix, in[0]);
-  for (std::size_t i = 1; i < in.size(); ++i)
-    if (leaf_type(prefix, in[i]) != first)
-      throw std::runtime_error("input '" + prefix + "': the array mixes values of different types");
-  return first;
+/// What an array holds at its leaves: signal values (numbers, strings, booleans, whatever element_of then
+/// judges), objects (a list of buses, qualified element by element), or nothing (empty arrays, which add no
+/// value, as snarkjs flattens them).
+enum class Leaves { none, values, objects };
+
+Leaves leaves_of(const std::string& prefix, const json& in) {
+  if (!in.is_array()) return in.is_object() ? Leaves::objects : Leaves::values;
+  Leaves kind = Leaves::none;
+  for (const json& item : in) {
+    const Leaves k = leaves_of(prefix, item);
+    if (k == Leaves::none || k == kind) continue;
+    if (kind != Leaves::none)
+      throw std::runtime_error("input '" + prefix + "': the array mixes objects and values");
+    kind = k;
+  }
+  return kind;
 }
 
 void qualify_list(const std::string& prefix, const json& in, json& out) {
@@ -137,8 +144,7 @@ void qualify_list(const std::string& prefix, const json& in, json& out) {
 }
 
 void qualify(const std::string& prefix, const json& in, json& out) {
-  if (in.is_array() && !in.empty() && leaf_type(prefix, in) == json::value_t::object)
-    return qualify_list(prefix, in, out);
+  if (in.is_array() && leaves_of(prefix, in) == Leaves::objects) return qualify_list(prefix, in, out);
   if (!in.is_object()) {
     out[prefix] = in;
     return;
@@ -157,24 +163,59 @@ bool valid_digits(const std::string& s, unsigned base) {
   return true;
 }
 
-/// One input value as circom's own main.cpp (json2FrElements) reads it: a string of digits (0x, 0o, 0b
-/// prefixes), or a JSON number taken through a double and printed without decimals (snarkjs's JavaScript
-/// reads it as a double too, so integers beyond 2^53 are rounded alike: write those as strings); both
-/// reduced modulo the prime, a negative number to p - |v|. A number with a fraction is refused, as snarkjs
-/// refuses it (circom's main.cpp would round it); an empty string is refused too (circom reads it as 0).
+/// `text` without the white space JavaScript trims from a string it converts to a number: ASCII blanks and
+/// line ends, no-break space, the byte-order mark, the line and paragraph separators and Unicode's other
+/// space separators (UTF-8).
+std::string without_js_white_space(const std::string& text) {
+  static const char* const wide[] = {"\xC2\xA0",     "\xEF\xBB\xBF", "\xE1\x9A\x80", "\xE2\x80\xA8",
+                                     "\xE2\x80\xA9", "\xE2\x80\xAF", "\xE2\x81\x9F", "\xE3\x80\x80"};
+  const auto blank_at = [&](std::size_t i, bool from_end) -> std::size_t {  // its length, 0 if none
+    const unsigned char c = static_cast<unsigned char>(from_end ? text[i - 1] : text[i]);
+    if (c == ' ' || (c >= '\t' && c <= '\r')) return 1;
+    const std::size_t room = from_end ? i : text.size() - i;
+    for (const char* w : wide) {
+      const std::size_t n = std::strlen(w);
+      if (n <= room && text.compare(from_end ? i - n : i, n, w) == 0) return n;
+    }
+    // U+2000..U+200A: E2 80 80..8A
+    if (room >= 3) {
+      const std::size_t at = from_end ? i - 3 : i;
+      if (text.compare(at, 2, "\xE2\x80") == 0 && static_cast<unsigned char>(text[at + 2]) >= 0x80 &&
+          static_cast<unsigned char>(text[at + 2]) <= 0x8A)
+        return 3;
+    }
+    return 0;
+  };
+  std::size_t begin = 0, end = text.size(), n = 0;
+  while (begin < end && (n = blank_at(begin, false)) != 0) begin += n;
+  while (end > begin && (n = blank_at(end, true)) != 0) end -= n;
+  return text.substr(begin, end - begin);
+}
+
+/// One input value as snarkjs reads it (JavaScript's BigInt(value), then reduced modulo the prime, a negative
+/// number to p - |v|): a string of decimal digits with an optional sign, or of 0x, 0o, 0b digits without
+/// one, white space around it ignored and an empty string 0; a JSON number taken through a double (integers
+/// beyond 2^53 are rounded alike: write those as strings) and refused when it has a fraction; true and false
+/// as 1 and 0. circom's own main.cpp reads the same numbers and prefixed strings.
 FrElement element_of(const std::string& name, const json& value) {
   std::string digits;
   unsigned base = 10;
   if (value.is_string()) {
-    const std::string text = value.get<std::string>();
+    const std::string text = without_js_white_space(value.get<std::string>());
     const std::string prefix = text.substr(0, 2);
     base = prefix == "0x" || prefix == "0X"   ? 16
            : prefix == "0o" || prefix == "0O" ? 8
            : prefix == "0b" || prefix == "0B" ? 2
                                               : 10;
     digits = base == 10 ? text : text.substr(2);
+    const bool negative = base == 10 && !digits.empty() && digits[0] == '-';
+    if (base == 10 && !digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.erase(0, 1);
+    if (text.empty()) digits = "0";
     if (!valid_digits(digits, base))
       throw std::runtime_error("input '" + name + "': invalid number " + value.dump());
+    if (negative) digits.insert(0, "-");  // GMP reads the sign; the reduction makes it p - |v|
+  } else if (value.is_boolean()) {
+    digits = value.get<bool>() ? "1" : "0";
   } else if (value.is_number()) {
     const double number = value.get<double>();
     if (!std::isfinite(number) || number != std::floor(number))
@@ -184,8 +225,8 @@ FrElement element_of(const std::string& name, const json& value) {
     text << std::fixed << std::setprecision(0) << number;
     digits = text.str();
   } else {
-    throw std::runtime_error("input '" + name + "': expected a number or a string of digits, got " +
-                             value.dump());
+    throw std::runtime_error("input '" + name +
+                             "': expected a number, a string of digits or a boolean, got " + value.dump());
   }
   FrElement element;
   Fr_str2element(&element, digits.c_str(), base);
@@ -262,7 +303,33 @@ void set_inputs(Circom_CalcWit& ctx, const Circom_Circuit& circuit, const json& 
     for (uint i = 0; i < values.size(); ++i) ctx.setInputSignal(signal->hash, i, values[i]);
 }
 
+/// Input nested deeper than any circuit's signals (as proofline's other JSON readers allow) is refused before
+/// it is parsed: the recursive walks over it (and nlohmann's copies) would run out of stack first.
+constexpr int max_input_depth = 128;
+
+void check_nesting(const char* text, std::size_t size) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < size; ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if ((c == '[' || c == '{') && ++depth > max_input_depth) {
+      throw std::runtime_error("the input nests arrays or objects deeper than " +
+                               std::to_string(max_input_depth) + " levels");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 void compute(const Circom_Circuit& circuit, const char* text, std::size_t size, unsigned char* out) {
+  check_nesting(text, size);
   json input;
   try {
     input = json::parse(text, text + size);

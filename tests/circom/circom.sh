@@ -79,6 +79,10 @@ good_inputs() {
   echo 'g3 {"a": "12345678901234567890", "b": 2, "c": "0x4"}'
   # JSON numbers go through a double, as in circom's main.cpp and snarkjs: -7 is p - 7, 1e1 is 10.
   echo 'g4 {"a": -7, "b": 1e1, "c": "100"}'
+  # Strings as JavaScript's BigInt reads them (a sign, blanks around, "" is 0), booleans, empty arrays that add
+  # no value: snarkjs accepts them all.
+  echo 'g5 {"a": "-123456789012345678901234567890", "b": "\t+5 ", "c": [[], 25]}'
+  echo 'g6 {"a": true, "b": "", "c": [0]}'
 }
 
 setup() {
@@ -103,8 +107,10 @@ setup() {
 inputs() {
   need_setup
   cd "$work" && rm -rf out-inputs
-  run "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json inputs/g2.json inputs/g3.json \
-    inputs/g4.json --out out-inputs --cache-dir "$cache" --synth-threads 2 --no-progress
+  local name names=()
+  while read -r name _; do names+=("inputs/$name.json"); done < <(good_inputs)
+  run "$proofline" batch key.zkey --circuit check_cpp --input "${names[@]}" --out out-inputs --cache-dir "$cache" \
+    --synth-threads 2 --no-progress
   while read -r name _; do
     [ "$(publics "out-inputs/$name.public.json")" = "$(publics "snarkjs/$name.public.json")" ] ||
       die "$name: public signals differ from snarkjs fullprove's"
@@ -158,12 +164,19 @@ failures() {
   echo '{"a": "3", "b": ' >bad/truncated.json
   echo '{"a": "3", "b": "7", "c": "49", "d": "1"}' >bad/unknown.json
   echo '{"a": "3", "b": "7", "c": "50"}' >bad/violated.json
+  echo '{"a": [null], "b": "7", "c": "49"}' >bad/null.json
+  echo '{"a": [{"x": "1"}, "2"], "b": "7", "c": "49"}' >bad/mixed.json
+  node -e 'console.log(`{"a": ${"[".repeat(100000)}3${"]".repeat(100000)}, "b": "7", "c": "49"}`)' >bad/deep.json
   expect_exit 1 "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json bad/truncated.json \
-    bad/unknown.json bad/violated.json inputs/g2.json --out out-fail --cache-dir "$cache" --no-progress
+    bad/unknown.json bad/violated.json bad/null.json bad/mixed.json bad/deep.json inputs/g2.json --out out-fail \
+    --cache-dir "$cache" --no-progress
   expect_said "bad/truncated.json: not JSON"
   expect_said "bad/unknown.json: input 'd': the circuit has no input signal of that name"
   expect_said "bad/violated.json: witness does not satisfy the circuit: Failed assert in template/function Check line 16"
-  expect_said "2 of 5 proofs written"
+  expect_said "bad/null.json: input 'a': expected a number, a string of digits or a boolean, got null"
+  expect_said "bad/mixed.json: input 'a': the array mixes objects and values"
+  expect_said "bad/deep.json: the input nests arrays or objects deeper than 128 levels"
+  expect_said "2 of 8 proofs written"
   for name in g1 g2; do
     snarkjs_verify vk.json "out-fail/$name.public.json" "out-fail/$name.proof.json" ||
       die "the good job $name of a batch with bad ones was not proven"
@@ -286,8 +299,10 @@ setup_bn128() {
 bn128() {
   need_bn128
   cd "$work_bn" && rm -rf out-inputs out-prove out-wtns && mkdir out-prove
-  run "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json inputs/g2.json inputs/g3.json \
-    inputs/g4.json --out out-inputs --cache-dir "$cache_bn" --synth-threads 2 --no-progress
+  local name names=()
+  while read -r name _; do names+=("inputs/$name.json"); done < <(good_inputs)
+  run "$proofline" batch key.zkey --circuit check_cpp --input "${names[@]}" --out out-inputs --cache-dir "$cache_bn" \
+    --synth-threads 2 --no-progress
   while read -r name _; do
     [ "$(publics "out-inputs/$name.public.json")" = "$(publics "snarkjs/$name.public.json")" ] ||
       die "$name: bn128 public signals differ from snarkjs fullprove's"
