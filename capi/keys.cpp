@@ -108,6 +108,7 @@ pl_status add_key(const char* function, pl_pipeline* pipeline, pl_key** out, Loa
   return guarded(function, [&] {
     require(out, "out");
     *out = nullptr;
+    refuse_in_callback(function);  // it may wait for jobs to free memory, and for a shutdown under way
     std::shared_ptr<Pipeline> owner = lookup<Pipeline>(pipeline, "pipeline");
     *out = register_key(owner, load());
     return PL_OK;

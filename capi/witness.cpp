@@ -1,9 +1,15 @@
 // Witness callbacks: the caller's fill function writes into the job's pinned slot through pl_witness_write,
-// which checks the bounds (graph::CheckedSpan's extent) and the values before anything is written.
+// which checks the bounds (graph::CheckedSpan's extent) and the values before anything is written, and
+// records what was written: a callback that returns PL_OK having left part of a vector unwritten fails its
+// job, since the reused slot holds another job's values there.
 #include <proofline/capi/detail/witness_target.hpp>
 
+#include <array>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -17,12 +23,49 @@ namespace proofline::capi {
 
 namespace {
 
+/// The ranges of one vector written so far, merged: [begin, end) by begin. Callbacks write in order or in
+/// large pieces, so the map stays small.
+class Written {
+ public:
+  void add(std::size_t begin, std::size_t end) {
+    auto next = runs_.upper_bound(begin);
+    if (next != runs_.begin()) {
+      const auto previous = std::prev(next);
+      if (previous->second >= begin) {
+        begin = previous->first;
+        end = std::max(end, previous->second);
+        next = runs_.erase(previous);
+      }
+    }
+    while (next != runs_.end() && next->first <= end) {
+      end = std::max(end, next->second);
+      next = runs_.erase(next);
+    }
+    runs_.emplace_hint(next, begin, end);
+  }
+  /// The first range of [0, size) not written, if any.
+  std::optional<std::pair<std::size_t, std::size_t>> first_gap(std::size_t size) const {
+    std::size_t covered = 0;
+    for (const auto& [begin, end] : runs_) {
+      if (begin > covered) return std::pair{covered, begin};
+      covered = std::max(covered, end);
+    }
+    if (covered < size) return std::pair{covered, size};
+    return std::nullopt;
+  }
+
+ private:
+  std::map<std::size_t, std::size_t> runs_;
+};
+
 struct Target {
   std::uint64_t id = next_handle_id();  ///< what the caller is given: never reused, never dereferenced
   const graph::WitnessTarget* target = nullptr;
   bool fills_abc = false;
   std::mutex failure_mutex;
   std::string failure;
+  std::mutex written_mutex;
+  std::array<Written, 4> written;  ///< by pl_vector
 };
 
 /// The targets of the callbacks running now, by the id their callers were given as the pointer. A write from
@@ -104,6 +147,17 @@ const char* vector_name(std::int32_t vector) {
   return vector == PL_VECTOR_Z ? "z" : vector == PL_VECTOR_A ? "a" : vector == PL_VECTOR_B ? "b" : "c";
 }
 
+/// A callback that returned PL_OK must have written every entry of the vectors it fills.
+void check_all_written(Target& t) {
+  std::lock_guard lock(t.written_mutex);
+  for (std::int32_t vector = PL_VECTOR_Z; vector <= (t.fills_abc ? PL_VECTOR_C : PL_VECTOR_Z); ++vector)
+    if (const auto gap = t.written[static_cast<std::size_t>(vector)].first_gap(vector_size(t, vector)))
+      throw Error(Errc::bad_input, "the witness callback returned PL_OK but did not write " +
+                                       std::string(vector_name(vector)) + "[" + std::to_string(gap->first) +
+                                       ", " + std::to_string(gap->second) + ") (of " +
+                                       std::to_string(vector_size(t, vector)) + " values)");
+}
+
 }  // namespace
 
 void CallbackGate::deliver_or_hold(std::function<void()> deliver) {
@@ -167,6 +221,7 @@ void run_witness_fn(pl_witness_fn fill, void* user_data, bool fills_abc, const g
                                      ? std::string("the witness callback returned ") + pl_status_name(status)
                                      : view->failure);
   }
+  check_all_written(*view);
 }
 
 }  // namespace proofline::capi
@@ -213,6 +268,9 @@ PL_API pl_status pl_witness_write(pl_witness_target* target, int32_t vector, siz
       write(view<bn254::Fr>(*t.target, vector));
     else
       write(view<Fr>(*t.target, vector));
+    Target& written = *found.target;
+    std::lock_guard lock(written.written_mutex);
+    written.written[static_cast<std::size_t>(vector)].add(offset, offset + count);
     return PL_OK;
   });
 }

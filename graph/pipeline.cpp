@@ -115,20 +115,8 @@ Pipeline testing::make_pipeline(Config config, Hooks hooks) {
   return Pipeline(std::move(config), std::move(hooks));
 }
 
-namespace {
-
-/// drain and shutdown wait for every result callback to return, the calling one included.
-void refuse_inside_result_callback(const char* what) {
-  if (detail::in_result_callback)
-    throw Error(
-        Errc::invalid_argument,
-        std::string(what) + " cannot be called from a result callback: it would wait for that callback");
-}
-
-}  // namespace
-
 void Pipeline::drain() {
-  refuse_inside_result_callback("Pipeline::drain");
+  detail::refuse_inside_callback("Pipeline::drain");
   Core& core = *core_;
   {
     std::unique_lock lock(core.jobs_mutex);
@@ -142,7 +130,7 @@ void Pipeline::drain() {
 }
 
 void Pipeline::shutdown(ShutdownMode mode) {
-  refuse_inside_result_callback("Pipeline::shutdown");
+  detail::refuse_inside_callback("Pipeline::shutdown");
   Core& core = *core_;
   {
     std::lock_guard lock(core.jobs_mutex);

@@ -47,7 +47,8 @@ class Pipeline {
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
-  /// Registers a key and makes it resident before any of its jobs is admitted: its bytes are charged to the
+  /// Registers a key and makes it resident before any of its jobs is admitted (not from a result or witness
+  /// callback: Error(invalid_argument), as it may wait for jobs): its bytes are charged to the
   /// host budget (evicting idle pool buffers first) and, on the CUDA backend, its SRS is uploaded to the GPUs
   /// whose VRAM budget holds it, beside the keys resident there: their MSM tables give way first (a key whose
   /// jobs are running lets those finish, at most 30 s, its new submits waiting, before it is uploaded again
@@ -63,11 +64,13 @@ class Pipeline {
   /// their jobs side by side (on the GPUs, with each curve's kernels and one set of device slots: both
   /// curves' scalars are 32 bytes); each job's result carries its curve (JobResult::curve).
   KeyHandle add_key(BasicKeySpec<Bn254> spec);
-  /// Unregisters a key once no queued or running job uses it (waits for that); its memory becomes
-  /// evictable and the pool may grow into it.
+  /// Unregisters a key once no queued or running job uses it (waits for that; so not from a callback); its
+  /// memory becomes evictable and the pool may grow into it.
   void remove_key(KeyHandle key);
 
-  /// Accepts a job, waiting while the queue holds Config::queue_capacity jobs. May block to bring the key's
+  /// Accepts a job, waiting while the queue holds Config::queue_capacity jobs (from a result or witness
+  /// callback it does not wait: the job goes past the bound, since the threads that make room may all be
+  /// in such callbacks). May block to bring the key's
   /// SRS back into VRAM after an eviction, or while add_key or remove_key uploads the key again with other
   /// MSM tables (not when called from a result callback). Throws Error(invalid_argument) for an unknown key
   /// or a witness source the key cannot serve, Error(cancelled) after shutdown.
@@ -81,7 +84,7 @@ class Pipeline {
   /// Cancels every queued job; returns how many.
   std::size_t cancel_queued();
 
-  /// Waits until every job submitted so far has its result and every slot is back.
+  /// Waits until every job submitted so far has its result and every slot is back (not from a callback).
   void drain();
   /// Stops accepting jobs, drains (cancelling the queued ones first with ShutdownMode::cancel) and releases
   /// the GPUs. Afterwards no pinned byte is leased. Idempotent.

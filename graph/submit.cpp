@@ -80,10 +80,10 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
       throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
     return {lane->index, {}};
   }
-  // Not while the key gives up MSM tables (graph/key_vram.cpp), except from a result callback: there the
-  // job holds the key's SRS, which at worst keeps the key from draining until its patience ends.
+  // Not while the key gives up MSM tables (graph/key_vram.cpp), except from a callback: there the job holds
+  // the key's SRS, which at worst keeps the key from draining until its patience ends.
   std::shared_lock routing(key.routing, std::defer_lock);
-  if (!detail::in_result_callback) routing.lock();
+  if (!detail::in_caller_callback()) routing.lock();
   const devices::GpuKey gpu_key = key.gpu_key();
   if (devices::GpuLane* lane = least_busy(core.gpus(), [&](devices::GpuLane& l) {
         return placed(l) && devices::find_device_key(l, gpu_key).has_value();
@@ -169,6 +169,9 @@ bool queue_job(Core& core, const std::shared_ptr<JobState>& state, bool wait) {
     if (core.closed) throw Error(Errc::cancelled, "submit: the pipeline is shut down");
     if (core.queued < core.config.queue_capacity) break;
     if (!wait) return false;
+    // From a callback the job goes past the bound instead: the room it would wait for is made by pipeline
+    // threads, and every one of them may be waiting in a callback like this one.
+    if (detail::in_caller_callback()) break;
     core.room.wait(lock);
   }
   state->id = core.next_job_id++;

@@ -98,7 +98,9 @@ struct WitnessTarget {
 };
 
 /// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes), in the
-/// scalars of `curve`: submit refuses it for a key of another curve.
+/// scalars of `curve`: submit refuses it for a key of another curve. `fill` must write every entry of the
+/// views it is given: the slot is reused, so an entry it leaves alone holds another job's value (unless
+/// Config::wipe_slots_between_jobs).
 struct WitnessCallback {
   enum class Fills {
     witness,          ///< fills z; the pipeline evaluates a, b, c with the key's constraint system
@@ -126,6 +128,11 @@ struct WtnsFile {
 };
 
 using WitnessSource = std::variant<WitnessCallback, MemoryWitness, WtnsFile>;
+
+/// True on a thread while it runs a caller's witness callback (set by synthesis): the pipeline's calls that
+/// wait for its own progress do not wait there, since the thread they hold may be the one that progress
+/// needs.
+inline thread_local bool in_witness_callback = false;
 
 struct JobError {
   Stage stage = Stage::queue;

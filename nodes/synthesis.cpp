@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 #include <proofline/cpu/parallel_copy.hpp>
@@ -17,6 +18,7 @@
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/trace/scoped_span.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/scope_guard.hpp>
 
 namespace proofline::nodes {
 
@@ -66,6 +68,8 @@ WitnessTarget witness_target(const JobState& job, const KeyState& key) {
 /// proofline::Error keeps its code, anything else fails the job as bad input with its message.
 template <class Target>
 void fill_by_callback(const WitnessCallback& callback, Target&& target) {
+  const bool outer = std::exchange(in_witness_callback, true);
+  ScopeGuard leave([outer] { in_witness_callback = outer; });
   try {
     callback.fill(std::forward<Target>(target));
   } catch (const Error&) {

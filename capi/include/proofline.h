@@ -16,9 +16,10 @@
  *   NULL, foreign or already released handle returns PL_ERR_INVALID_HANDLE, never a crash. Buffers passed in
  *   are only read during the call (the library copies what it keeps); buffers passed out are the caller's.
  * - Threads: every function may be called from any thread, concurrently, unless its comment says otherwise.
- *   Callbacks (completion and witness) run on pipeline threads; from inside one, submit, cancel, poll and
- *   the result accessors work, while calls that wait for the pipeline (destroy, shutdown, drain,
- *   pl_key_release, a pl_job_wait with a non-zero timeout) return PL_ERR_IN_CALLBACK instead of deadlocking.
+ *   Callbacks (completion and witness) run on pipeline threads; from inside one, submit (which never waits
+ *   there: a full queue takes the job past its bound), cancel, poll and the result accessors work, while
+ *   calls that wait for the pipeline (destroy, shutdown, drain, pl_key_add_*, pl_key_release, a pl_job_wait
+ *   with a non-zero timeout) return PL_ERR_IN_CALLBACK instead of deadlocking.
  * - Versioned structs: pl_config, pl_job_options, pl_key_options, pl_job_info and pl_stats start with their
  *   size (set it to sizeof the struct). A smaller size from a caller built against an older header is
  *   accepted: fields past it take their defaults (inputs) or are not written (outputs). A size larger than
@@ -329,7 +330,8 @@ typedef struct pl_job_options {
 
 /** Submits a job whose witness is a circom .wtns file (its prime must be the key's curve's r, else the job
  * fails with PL_ERR_BAD_INPUT naming both), read into the job's pinned slot during synthesis
- * (the path is copied). Waits while the queue is full unless PL_SUBMIT_NO_WAIT. On PL_OK the caller owns
+ * (the path is copied). Waits while the queue is full unless PL_SUBMIT_NO_WAIT (or called from a callback,
+ * where it never waits). On PL_OK the caller owns
  * *out (pl_job_release); the job runs whether or not the handle is kept, and its completion callback fires
  * exactly once. On an error no job exists, *out is NULL and no callback fires. options may be NULL. */
 PL_API pl_status pl_submit_wtns(pl_pipeline* pipeline, const pl_key* key, const char* wtns_path,
@@ -356,8 +358,10 @@ typedef enum pl_fills {
   PL_FILLS_WITNESS_AND_ABC = 1 /**< the callback fills z, a, b and c (zero past the rows) */
 } pl_fills;
 
-/** Fills the job's witness (scalars of the key's curve: pl_witness_write checks them below its r); returns
- * PL_OK, or an error code that fails the job (with the message of pl_witness_fail, if called; codes that
+/** Fills the job's witness (scalars of the key's curve: pl_witness_write checks them below its r), every
+ * value of every vector it fills (PL_OK with part of one unwritten fails the job with PL_ERR_BAD_INPUT naming
+ * the range: the reused slot holds another job's values there); returns PL_OK, or an error code that fails
+ * the job (with the message of pl_witness_fail, if called; codes that
  * name no job failure become PL_ERR_INVALID_ARGUMENT). Runs on a pipeline thread during synthesis and must
  * return (a thread that exits inside it aborts the process). A job that times out meanwhile completes once
  * it has returned, so user_data is in use until the job is complete. */

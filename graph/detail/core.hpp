@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -27,6 +28,7 @@
 #include <proofline/memory/residency.hpp>
 #include <proofline/nodes/context.hpp>
 #include <proofline/trace/recorder.hpp>
+#include <proofline/util/error.hpp>
 
 namespace proofline::graph::detail {
 
@@ -34,6 +36,22 @@ namespace proofline::graph::detail {
 /// wait for a key that is giving up MSM tables (KeyState::routing): it would hold a pipeline thread that the
 /// key's jobs in flight may need to finish.
 inline thread_local bool in_result_callback = false;
+
+/// Inside a result callback or a witness callback (nodes::in_witness_callback): a pipeline thread that the
+/// jobs in flight may need.
+inline bool in_caller_callback() noexcept {
+  return in_result_callback || nodes::in_witness_callback;
+}
+
+/// Calls that wait for jobs to end (drain, shutdown, add_key and remove_key, which may wait for jobs to free
+/// memory or to leave a key) throw Error(invalid_argument) inside a callback instead of waiting for ever.
+inline void refuse_inside_callback(const char* what) {
+  if (in_caller_callback())
+    throw Error(Errc::invalid_argument,
+                std::string(what) +
+                    " cannot be called from a result or witness callback: it waits for "
+                    "jobs, which may need the thread the callback holds");
+}
 
 using SteadyClock = std::chrono::steady_clock;
 using nodes::JobState;

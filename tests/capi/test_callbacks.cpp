@@ -1,6 +1,7 @@
 // Callbacks across the C ABI: completion callbacks with a user pointer, calling back into the library from
 // them (submit works, calls that wait for the pipeline are refused with PL_ERR_IN_CALLBACK), callbacks that
-// throw, and witness callbacks writing into the pinned slot through bounds- and value-checked writes.
+// throw, and witness callbacks writing into the pinned slot through bounds- and value-checked writes, every
+// value of which must be written.
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -21,8 +22,8 @@ struct Inside {
   Prover* prover = nullptr;
   std::atomic<int> calls{0};
   std::atomic<int> outcome{-1};
-  std::atomic<int> destroy{-1}, shutdown{-1}, drain{-1}, key_release{-1}, wait_timeout{-1}, wait_poll{-1},
-      poll{-1};
+  std::atomic<int> destroy{-1}, shutdown{-1}, drain{-1}, key_release{-1}, key_add{-1}, wait_timeout{-1},
+      wait_poll{-1}, poll{-1};
   std::atomic<int> resubmit{-1};
   pl_job* follow_up = nullptr;
   bool verified = false;
@@ -36,6 +37,9 @@ void probe_from_inside(pl_job* job, void* user_data) {
   in->shutdown = pl_pipeline_shutdown(in->prover->pipeline, PL_SHUTDOWN_DRAIN);
   in->drain = pl_pipeline_drain(in->prover->pipeline);
   in->key_release = pl_key_release(in->prover->key);
+  pl_key* added = nullptr;  // registering may wait for jobs (to free memory) and for a shutdown under way
+  in->key_add =
+      pl_key_add_zkey_file(in->prover->pipeline, fixture("circuit_final.zkey").c_str(), nullptr, &added);
   in->wait_timeout = pl_job_wait(job, 1000);
   in->wait_poll = pl_job_wait(job, 0);  // the callback itself has not returned: not complete yet
   in->poll = pl_job_poll(job);
@@ -67,7 +71,19 @@ pl_job* submit_with(const Prover& p, pl_completion_fn fn, void* user_data) {
 /// Witness callbacks, by what they do.
 struct Fill {
   Scalars scalars = fixture_scalars();
-  enum class Does { whole, in_pieces, out_of_range, not_below_r, writes_a, fails, throws, destroys } does;
+  enum class Does {
+    whole,
+    in_pieces,
+    overlapping,
+    nothing,
+    all_but_one,
+    out_of_range,
+    not_below_r,
+    writes_a,
+    fails,
+    throws,
+    destroys
+  } does;
   pl_pipeline* pipeline = nullptr;
   std::atomic<int> inner{-1};  ///< the status of the call under test, made inside the callback
 };
@@ -87,6 +103,15 @@ pl_status fill(pl_witness_target* target, void* user_data) {
       for (std::size_t i = 0; i < n; i += 5)
         if (const pl_status s = write_z(target, *f, i, std::min(n, i + 5)); s != PL_OK) return s;
       return PL_OK;
+    case Fill::Does::overlapping:  // backwards, each piece over the last one's first values
+      for (std::size_t to = n; to > 0; to = to > 4 ? to - 4 : 0)
+        if (const pl_status s = write_z(target, *f, to > 7 ? to - 7 : 0, to); s != PL_OK) return s;
+      return PL_OK;
+    case Fill::Does::nothing:
+      return PL_OK;
+    case Fill::Does::all_but_one:
+      if (const pl_status s = write_z(target, *f, 0, n / 2); s != PL_OK) return s;
+      return write_z(target, *f, n / 2 + 1, n);
     case Fill::Does::out_of_range:
       f->inner = pl_witness_write(target, PL_VECTOR_Z, n - 1, f->scalars.bytes.data(), 2);
       return static_cast<pl_status>(f->inner.load());
@@ -139,6 +164,7 @@ TEST_CASE(
   CHECK(in.shutdown == PL_ERR_IN_CALLBACK);
   CHECK(in.drain == PL_ERR_IN_CALLBACK);
   CHECK(in.key_release == PL_ERR_IN_CALLBACK);
+  CHECK(in.key_add == PL_ERR_IN_CALLBACK);
   CHECK(in.wait_timeout == PL_ERR_IN_CALLBACK);
   CHECK(in.wait_poll == PL_ERR_NOT_READY);
   CHECK(in.poll == PL_OK);
@@ -174,6 +200,20 @@ TEST_CASE("capi/callbacks/witness callbacks: writes are bounds- and value-checke
   CHECK(fill_outcome(p, whole).first == PL_OK);
   Fill pieces{.does = Fill::Does::in_pieces};
   CHECK(fill_outcome(p, pieces).first == PL_OK);
+  Fill overlapping{.does = Fill::Does::overlapping};
+  CHECK(fill_outcome(p, overlapping).first == PL_OK);
+
+  // A callback that returns PL_OK must have written every value: the reused slot holds another job's there.
+  Fill nothing{.does = Fill::Does::nothing};
+  auto [unwritten, said] = fill_outcome(p, nothing);
+  CHECK(unwritten == PL_ERR_BAD_INPUT);
+  CHECK(said.find("did not write z[0, " + std::to_string(nothing.scalars.count) + ")") != std::string::npos);
+  Fill all_but_one{.does = Fill::Does::all_but_one};
+  const std::size_t hole = all_but_one.scalars.count / 2;
+  std::tie(unwritten, said) = fill_outcome(p, all_but_one);
+  CHECK(unwritten == PL_ERR_BAD_INPUT);
+  CHECK(said.find("did not write z[" + std::to_string(hole) + ", " + std::to_string(hole + 1) + ")") !=
+        std::string::npos);
 
   Fill out_of_range{.does = Fill::Does::out_of_range};
   auto [code, message] = fill_outcome(p, out_of_range);

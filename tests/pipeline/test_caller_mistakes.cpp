@@ -1,10 +1,16 @@
 // What an embedding program can get wrong, and what it gets back: a clear error, never a hang and never a
 // proof reported good that does not verify. A key that the host budget holds only after the running jobs
-// are done, drain/shutdown from a result callback, a, b, c from a callback that are not A·z, B·z, C·z, a
-// proving key and constraint system of two circuits of one shape, exceptions from a witness callback, and
-// enum values that name nothing.
+// are done, drain/shutdown/add_key/remove_key from a callback, chains of jobs submitted from callbacks into
+// a full queue, a, b, c from a callback that are not A·z, B·z, C·z, a proving key and constraint system of
+// two circuits of one shape, exceptions from a witness callback, and enum values that name nothing.
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "helpers.hpp"
 
@@ -75,10 +81,100 @@ TEST_CASE("pipeline/mistakes/drain and shutdown from a result callback throw ins
   };
   Submission s = p.submit(std::move(j));
   CHECK(await(s).ok());
-  CHECK(drained.get_future().get().find("cannot be called from a result callback") != std::string::npos);
-  CHECK(shut.get_future().get().find("cannot be called from a result callback") != std::string::npos);
+  CHECK(drained.get_future().get().find("cannot be called from a result or witness callback") !=
+        std::string::npos);
+  CHECK(shut.get_future().get().find("cannot be called from a result or witness callback") !=
+        std::string::npos);
   Submission after = p.submit(job(c, key, 2));  // the pipeline is whole and still open
   CHECK(await(after).ok());
+}
+
+TEST_CASE("pipeline/mistakes/calls that wait for jobs throw inside result and witness callbacks") {
+  const Circuit& c = circuit(8);
+  Pipeline p(cpu_config());
+  const KeyHandle key = p.add_key(c.spec("k"));
+  std::vector<std::string> said;
+  std::mutex said_mutex;
+  const auto attempt = [&](const char* what, const std::function<void()>& call) {
+    std::string outcome = std::string(what) + ": returned";
+    try {
+      call();
+    } catch (const Error& e) {
+      outcome = std::string(what) + ": " + e.what();
+    }
+    std::lock_guard lock(said_mutex);
+    said.push_back(outcome);
+  };
+  const auto waiting_calls = [&] {
+    attempt("add_key", [&] { p.add_key(c.spec("another")); });
+    attempt("remove_key", [&] { p.remove_key(key); });
+    attempt("drain", [&] { p.drain(); });
+  };
+  Job in_witness = job(c, key, 1);
+  in_witness.witness =
+      WitnessCallback{[&](const WitnessTarget& target) {
+                        waiting_calls();
+                        groth16::synthetic_witness_into(*c.cs, c.options, 1, target.z.unchecked());
+                      },
+                      WitnessCallback::Fills::witness};
+  Submission witnessed = p.submit(std::move(in_witness));
+  CHECK(await(witnessed, 60s).ok());
+  Job in_result = job(c, key, 2);
+  in_result.on_result = [&](const JobResult&) { waiting_calls(); };
+  Submission resulted = p.submit(std::move(in_result));
+  CHECK(await(resulted, 60s).ok());
+  p.drain();
+  REQUIRE(said.size() == 6);
+  for (const std::string& outcome : said) {
+    CAPTURE(outcome);
+    CHECK(outcome.find("cannot be called from a result or witness callback") != std::string::npos);
+  }
+  Submission after = p.submit(job(c, key, 3));  // the key is still registered
+  CHECK(await(after, 60s).ok());
+}
+
+TEST_CASE("pipeline/mistakes/chains of jobs submitted from callbacks into a full queue do not deadlock") {
+  const Circuit& c = circuit(8);
+  TestConfig config = cpu_config();
+  config.max_threads = 1;
+  config.synthesis_concurrency = 1;
+  config.queue_capacity = 1;
+  Pipeline p(config);
+  const KeyHandle key = p.add_key(c.spec("k"));
+  constexpr int chained = 12;
+  std::atomic<int> done{0}, failed{0}, submitted{0};
+  std::mutex chain_mutex;
+  std::vector<Submission> chain;
+  // Every result and every witness callback submits another job (blocking submit) until `chained` ran: the
+  // queue holds one job, the pipeline one thread, so a submit that waited for room would wait for itself.
+  std::function<Job()> next = [&] {
+    Job j = job(c, key, static_cast<std::uint64_t>(submitted.load()));
+    const WitnessCallback inner = std::get<WitnessCallback>(j.witness);
+    j.witness = WitnessCallback{[&, inner](const WitnessTarget& target) {
+                                  if (submitted.fetch_add(1) < chained) {
+                                    std::lock_guard lock(chain_mutex);
+                                    chain.push_back(p.submit(next()));
+                                  }
+                                  inner.fill(target);
+                                },
+                                WitnessCallback::Fills::witness};
+    j.on_result = [&](const JobResult& r) {
+      (r.ok() ? done : failed).fetch_add(1);
+      if (submitted.fetch_add(1) < chained) {
+        std::lock_guard lock(chain_mutex);
+        chain.push_back(p.submit(next()));
+      }
+    };
+    return j;
+  };
+  Submission first = p.submit(next());
+  CHECK(await(first, 60s).ok());
+  REQUIRE(eventually([&] { return submitted.load() >= chained && p.stats().queue_depth == 0; }, 60s));
+  p.drain();
+  std::lock_guard lock(chain_mutex);
+  CHECK(failed.load() == 0);
+  CHECK(done.load() == static_cast<int>(chain.size()) + 1);
+  for (Submission& s : chain) CHECK(await(s, 60s).ok());
 }
 
 TEST_CASE("pipeline/mistakes/a, b, c from a callback that are not A·z, B·z, C·z fail the job") {
