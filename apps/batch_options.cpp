@@ -203,6 +203,14 @@ void check_combination(BatchOptions& o) {
     throw OptionError("--export-snarkjs writes the synthetic workload; it does not take --zkey or --wtns");
   if (o.zkey && o.curve != CurveId::bls12_381)
     throw OptionError("--curve sets the synthetic circuit's curve; a --zkey names its own");
+  if (o.zkey && o.runs.size() > 1)
+    throw OptionError(
+        "--mode with several modes runs the synthetic workload once per mode; a --zkey batch runs "
+        "once (give one mode)");
+  if (o.zkey && o.timeline)
+    throw OptionError(
+        "--timeline draws the synthetic workload's run; for a --zkey batch, --trace FILE.json "
+        "records the same spans");
   if (o.zkey || o.export_snarkjs) {
     const std::string one_key =
         o.zkey ? "a --zkey workload has its own key" : "--export-snarkjs writes one key";

@@ -1,5 +1,7 @@
 #include "circom_jobs.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <map>
 #include <set>
@@ -80,9 +82,14 @@ CircomJobSpec csv_line(std::string_view text, const ManifestLine& at) {
                        source.string()};
 }
 
+/// A first line naming its columns (any case, as the help writes them: SOURCE,PROOF,PUBLIC).
 bool is_csv_header(std::string_view line) {
   const std::vector<std::string> fields = split_csv(line);
-  return !fields.empty() && (fields[0] == "witness" || fields[0] == "input" || fields[0] == "source");
+  if (fields.empty()) return false;
+  std::string first = fields[0];
+  std::transform(first.begin(), first.end(), first.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return first == "witness" || first == "input" || first == "source";
 }
 
 }  // namespace

@@ -13,10 +13,10 @@ namespace proofline::apps {
 namespace {
 
 /// argv[0] is the subcommand's name; the fleet's functions take what follows it.
-template <int (*Main)(std::span<const std::string_view>)>
+template <int (*Main)(std::string_view, std::span<const std::string_view>)>
 int run_fleet_command(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
-  return Main(args);
+  return Main("proofline", args);
 }
 
 constexpr Subcommand fleet_table[] = {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "batch_common.hpp"
 #include "proofline_commands.hpp"
@@ -29,8 +30,13 @@ constexpr const char* exit_codes =
 
 /// Whether the command line computes the witness from input JSON (then one positional fewer).
 bool from_input(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--circuit") == 0 || std::strcmp(argv[i], "--input") == 0) return true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    for (const std::string_view option : {"--circuit", "--input"})
+      if (arg == option ||
+          (arg.starts_with(option) && arg.size() > option.size() && arg[option.size()] == '='))
+        return true;
+  }
   return false;
 }
 

@@ -53,6 +53,7 @@ std::string make_witness(const circom::WitnessGenerator& generator, const fs::pa
 
 int run_witnesses(const WitnessRun& run) {
   if (!run.circuit || run.inputs.empty()) throw OptionError("needs --circuit CIRCUIT_cpp/ and --input FILES");
+  if (!run.out) throw OptionError("needs --out DIR: each input NAME.json gives DIR/NAME.wtns");
   std::vector<CircomJobSpec> jobs = jobs_into_dir(run.inputs, true, run.out);
   std::error_code error;
   fs::create_directories(*run.out, error);

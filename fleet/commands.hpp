@@ -1,5 +1,6 @@
 // The fleet's commands, as functions a program mounts under its own name (`proofline-fleet worker ...`, or
-// `proofline worker ...`). Each takes the arguments after the subcommand's name and returns the exit status:
+// `proofline worker ...`; `program` names it in usage and messages). Each takes the arguments after the
+// subcommand's name and returns the exit status:
 // 0 success, 1 failure (a job failed, the database could not be reached, a self-check failed), 2 unusable
 // options. The database URL comes from --db-url-file FILE, else $PROOFLINE_DB_URL, else libpq's PG*
 // variables (PGHOST, PGPASSFILE, PGSSLMODE ...); it is never an option's value and never logged.
@@ -12,14 +13,14 @@
 namespace proofline::fleet {
 
 /// `worker [options]`: serves the queue until SIGTERM/SIGINT, then finishes and delivers what it holds.
-int worker_main(std::span<const std::string_view> args);
+int worker_main(std::string_view program, std::span<const std::string_view> args);
 /// `submit --zkey K --wtns A.wtns ... [--out DIR] [--wait]`: queues one job per witness; with --wait writes
 /// DIR/A.proof.json and DIR/A.public.json as the results arrive.
-int submit_main(std::span<const std::string_view> args);
+int submit_main(std::string_view program, std::span<const std::string_view> args);
 /// `status [--self-check --worker NAME]`: workers, queue depth by state, proofs/s over the last minute.
-int status_main(std::span<const std::string_view> args);
+int status_main(std::string_view program, std::span<const std::string_view> args);
 /// `migrate`: creates or upgrades the schema (every command does this on its own as well).
-int migrate_main(std::span<const std::string_view> args);
+int migrate_main(std::string_view program, std::span<const std::string_view> args);
 
 /// `PROGRAM SUBCOMMAND ARGS...` dispatched to the functions above (`program` names it in messages).
 int fleet_main(std::string_view program, std::span<const std::string_view> args);

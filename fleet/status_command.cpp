@@ -92,14 +92,15 @@ int run_status(const StatusCli& o) {
 
 }  // namespace
 
-int status_main(std::span<const std::string_view> args) {
-  const detail::Argv argv("proofline-fleet status", args);
+int status_main(std::string_view program, std::span<const std::string_view> args) {
+  const std::string name = std::string(program) + " status";
+  const detail::Argv argv(name, args);
   return run_with_options(
-      "proofline-fleet status",
+      name,
       [&]() -> std::optional<StatusCli> {
         StatusCli o;
         OptionParser cli(
-            "proofline-fleet status", "usage: proofline-fleet status [options]",
+            name, "usage: " + name + " [options]",
             "Prints the workers (heartbeat age, jobs held), the jobs by state and the proofs/s of the "
             "last minute.");
         cli.path("--db-url-file", "FILE", "read the database URL from FILE's first non-blank line",
@@ -119,13 +120,14 @@ int status_main(std::span<const std::string_view> args) {
       [](StatusCli o) { return run_status(o); });
 }
 
-int migrate_main(std::span<const std::string_view> args) {
-  const detail::Argv argv("proofline-fleet migrate", args);
+int migrate_main(std::string_view program, std::span<const std::string_view> args) {
+  const std::string name = std::string(program) + " migrate";
+  const detail::Argv argv(name, args);
   return run_with_options(
-      "proofline-fleet migrate",
+      name,
       [&]() -> std::optional<std::optional<std::filesystem::path>> {
         std::optional<std::filesystem::path> file;
-        OptionParser cli("proofline-fleet migrate", "usage: proofline-fleet migrate [--db-url-file FILE]",
+        OptionParser cli(name, "usage: " + name + " [--db-url-file FILE]",
                          "Creates or upgrades the proofline schema (safe to run while workers run).");
         cli.path("--db-url-file", "FILE", "read the database URL from FILE's first non-blank line", file);
         if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
@@ -147,10 +149,10 @@ int fleet_main(std::string_view program, std::span<const std::string_view> args)
     return args.empty() ? exit_bad_options : 0;
   }
   const std::span<const std::string_view> rest = args.subspan(1);
-  if (args[0] == "worker") return worker_main(rest);
-  if (args[0] == "submit") return submit_main(rest);
-  if (args[0] == "status") return status_main(rest);
-  if (args[0] == "migrate") return migrate_main(rest);
+  if (args[0] == "worker") return worker_main(program, rest);
+  if (args[0] == "submit") return submit_main(program, rest);
+  if (args[0] == "status") return status_main(program, rest);
+  if (args[0] == "migrate") return migrate_main(program, rest);
   std::fprintf(stderr, "%.*s: unknown command '%.*s': expected %s\n", static_cast<int>(program.size()),
                program.data(), static_cast<int>(args[0].size()), args[0].data(), commands.c_str());
   return exit_bad_options;

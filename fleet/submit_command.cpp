@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* usage = "usage: proofline-fleet submit --zkey KEY.zkey --wtns A.wtns ... [options]";
+constexpr const char* usage_arguments = " --zkey KEY.zkey --wtns A.wtns ... [options]";
 constexpr const char* about =
     "Queues one proving job per witness file. Paths are stored absolute: the workers must see the same files "
     "(shared storage), unless --inline stores the witnesses in the database.";
@@ -140,13 +140,14 @@ int run_submit(const SubmitCli& o) {
 
 }  // namespace
 
-int submit_main(std::span<const std::string_view> args) {
-  const detail::Argv argv("proofline-fleet submit", args);
+int submit_main(std::string_view program, std::span<const std::string_view> args) {
+  const std::string name = std::string(program) + " submit";
+  const detail::Argv argv(name, args);
   return run_with_options(
-      "proofline-fleet submit",
+      name,
       [&]() -> std::optional<SubmitCli> {
         SubmitCli o;
-        OptionParser cli("proofline-fleet submit", usage, about);
+        OptionParser cli(name, "usage: " + name + usage_arguments, about);
         add_options(cli, o);
         cli.epilog(
             "Exit codes: 0 submitted (with --wait: every job done, and verified with --check-vk); 1 a job "

@@ -1,5 +1,6 @@
 // `worker`: its options (the pipeline's, like batch_prove's, and the fleet's) and its run.
 #include <cstdio>
+#include <optional>
 
 #include <proofline/cuda/gpu_ntt.hpp>
 #include <proofline/fleet/commands.hpp>
@@ -14,7 +15,6 @@ namespace proofline::fleet {
 
 namespace {
 
-constexpr const char* usage = "usage: proofline-fleet worker [options]";
 constexpr const char* about =
     "Proves jobs from the PostgreSQL queue until SIGTERM or SIGINT, then stops claiming, finishes and "
     "delivers what it holds, and exits 0. The database URL comes from --db-url-file, $PROOFLINE_DB_URL or "
@@ -67,14 +67,15 @@ void add_pipeline_options(OptionParser& cli, graph::Config& c) {
 
 }  // namespace
 
-int worker_main(std::span<const std::string_view> args) {
-  const detail::Argv argv("proofline-fleet worker", args);
+int worker_main(std::string_view program, std::span<const std::string_view> args) {
+  const std::string name = std::string(program) + " worker";
+  const detail::Argv argv(name, args);
   return run_with_options(
-      "proofline-fleet worker",
+      name,
       [&]() -> std::optional<WorkerCli> {
         WorkerCli o;
         o.worker.config.verify = true;
-        OptionParser cli("proofline-fleet worker", usage, about);
+        OptionParser cli(name, "usage: " + name + " [options]", about);
         add_fleet_options(cli, o);
         add_pipeline_options(cli, o.worker.config);
         cli.epilog(
@@ -86,8 +87,16 @@ int worker_main(std::span<const std::string_view> args) {
       [](WorkerCli o) {
         log::set_level(o.log_level);
         o.worker.conninfo = detail::resolve_conninfo(o.db_url_file);
-        detail::Worker worker(std::move(o.worker));
-        return worker.run();
+        std::optional<detail::Worker> worker;
+        try {
+          worker.emplace(std::move(o.worker));
+        } catch (const Error& e) {
+          // A pipeline the options cannot make (a backend or GPU that is not there, an absurd setting) is
+          // the options' fault, as for the other commands.
+          if (e.code() == Errc::invalid_argument || e.code() == Errc::cuda) throw OptionError(e.what());
+          throw;
+        }
+        return worker->run();
       });
 }
 

@@ -2,10 +2,12 @@
 
 #include <libpq-fe.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
 
 #include <proofline/util/error.hpp>
@@ -61,11 +63,44 @@ std::string without_quoted_text(std::string_view message) {
   return trim(out);
 }
 
+namespace {
+
+/// Values libpq checks only when it connects, then quoting them in its message: a password typed where the
+/// port goes (postgresql://user@host:password/db) would be printed. Checked here, their values withheld.
+void check_values(const PQconninfoOption* options) {
+  const auto one_of = [](std::string_view value, std::initializer_list<std::string_view> allowed) {
+    return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
+  };
+  const auto integers = [](std::string_view value) {  // a comma-separated list, items may be empty
+    for (const char c : value)
+      if (c != ',' && (c < '0' || c > '9')) return false;
+    return true;
+  };
+  for (const PQconninfoOption* o = options; o && o->keyword; ++o) {
+    if (o->val == nullptr) continue;
+    const std::string_view keyword = o->keyword, value = o->val;
+    bool ok = true;
+    if (keyword == "port" || keyword == "connect_timeout" || keyword.starts_with("keepalives"))
+      ok = integers(value);
+    else if (keyword == "sslmode")
+      ok = one_of(value, {"disable", "allow", "prefer", "require", "verify-ca", "verify-full"});
+    else if (keyword == "gssencmode" || keyword == "channel_binding")
+      ok = one_of(value, {"disable", "prefer", "require"});
+    else if (keyword == "target_session_attrs")
+      ok = one_of(value, {"any", "read-write", "read-only", "primary", "standby", "prefer-standby"});
+    if (!ok)
+      throw OptionError("the database URL's " + std::string(keyword) +
+                        " is not a value libpq accepts (the value is withheld: it may hold the password)");
+  }
+}
+
+}  // namespace
+
 void check_conninfo(const std::string& conninfo) {
   char* error = nullptr;
   const std::unique_ptr<PQconninfoOption, void (*)(PQconninfoOption*)> parsed(
       PQconninfoParse(conninfo.c_str(), &error), PQconninfoFree);
-  if (parsed) return;
+  if (parsed) return check_values(parsed.get());
   // libpq quotes the offending part of the URL, which may be the password: say what is wrong, not where.
   const std::string reason = error ? without_quoted_text(error) : "out of memory";
   PQfreemem(error);

@@ -228,7 +228,7 @@ outputs() {
   run "$proofline" batch key.zkey --circuit check_cpp --manifest jobs.jsonl --cache-dir "$cache" --no-progress
   snarkjs_verify vk.json placed/x/one.pub.json placed/x/one.json || die "manifest job one"
   snarkjs_verify vk.json placed/y/two.pub.json placed/y/two.json || die "manifest job two"
-  printf 'source,proof,public\ninputs/g3.json,placed/three.json,placed/three.pub.json\n' >jobs.csv
+  printf 'SOURCE,PROOF,PUBLIC\ninputs/g3.json,placed/three.json,placed/three.pub.json\n' >jobs.csv
   run "$proofline" batch key.zkey --circuit check_cpp --manifest jobs.csv --cache-dir "$cache" --no-progress
   snarkjs_verify vk.json placed/three.pub.json placed/three.json || die "csv manifest job"
   expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json other/g1.json --out placed

@@ -80,6 +80,22 @@ TEST_CASE("fleet/conninfo/unusable URL files and URLs are option errors that nev
     CHECK(message.find("prover") == std::string::npos);
     CHECK_THROWS_AS(detail::Connection{url}, OptionError);
   }
+  // Values libpq would check only when connecting, quoting them: a password typed where the port goes.
+  for (const auto& [url, what] : {std::pair{"postgresql://prover@127.0.0.1:" + secret + "/proofs", "port"},
+                                  std::pair{"postgresql://127.0.0.1/proofs?sslmode=" + secret, "sslmode"},
+                                  std::pair{"host=127.0.0.1 connect_timeout=" + secret, "connect_timeout"}}) {
+    std::string message;
+    try {
+      detail::check_conninfo(url);
+    } catch (const OptionError& e) {
+      message = e.what();
+    }
+    INFO(message);
+    CHECK(message.find(std::string("URL's ") + what + " is not a value libpq accepts") != std::string::npos);
+    CHECK(message.find(secret) == std::string::npos);
+  }
+  CHECK_NOTHROW(
+      detail::check_conninfo("postgresql://prover@127.0.0.1:5432,127.0.0.2:5433/proofs?sslmode=verify-full"));
 }
 
 TEST_CASE("fleet/conninfo/a refused connection's message keeps host and user and withholds the password") {

@@ -1,5 +1,6 @@
 # The package test: installs the build tree into a temporary prefix, configures and builds the consumer
-# project against it with find_package(proofline), and runs its program (the README's embedding example).
+# project against it with find_package(proofline), and runs its program (the README's embedding example);
+# then a C-only project (c_consumer) builds and runs the C ABI's C example through proofline::capi.
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... [-DGENERATOR=Ninja] -P run_package_test.cmake
 # Needs a complete build (cmake --install installs every module and batch_prove).
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX)
@@ -49,5 +50,15 @@ if(NOT step_output MATCHES "verified: yes")
 endif()
 set(example_output "${step_output}")
 step("${WORK_DIR}/consumer/quiet_logs")
+set(fixture "${SOURCE_DIR}/tests/fixtures/snarkjs/chain_16")
+step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/c_consumer" -B "${WORK_DIR}/c_consumer" -G "${GENERATOR}"
+     -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}"
+     "-DEXAMPLE=${SOURCE_DIR}/capi/examples/c/prove_batch.c")
+step(${CMAKE_COMMAND} --build "${WORK_DIR}/c_consumer")
+step("${WORK_DIR}/c_consumer/prove_c" "${fixture}/circuit_final.zkey" "${fixture}/witness.wtns"
+     "${fixture}/verification_key.json")
+if(NOT step_output MATCHES "6 proofs, 6 verified")
+  message(FATAL_ERROR "package test: the C project's example did not verify its proofs:\n${step_output}")
+endif()
 message(STATUS "package test: installed, built against the install and ran: ${example_output}")
 file(REMOVE_RECURSE "${WORK_DIR}")
