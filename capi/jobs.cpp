@@ -153,9 +153,9 @@ PL_API pl_status pl_job_proof(pl_job* job, uint8_t* out, size_t length) {
   return guarded("pl_job_proof", [&] {
     const std::shared_ptr<Job> j = ready_job(job);
     const groth16::Proof& proof = bls12_381_proof(*j);
-    require(out, "out");
-    if (length < groth16::proof_encoded_size)
-      throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(length) + " bytes, a proof needs " +
+    if (out == nullptr || length < groth16::proof_encoded_size)  // a NULL buffer holds nothing
+      throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(out == nullptr ? 0 : length) +
+                                                " bytes, a proof needs " +
                                                 std::to_string(groth16::proof_encoded_size));
     const auto bytes = groth16::encode_proof(proof);
     std::memcpy(out, bytes.data(), bytes.size());
@@ -169,10 +169,9 @@ PL_API pl_status pl_job_proof_uncompressed(pl_job* job, uint8_t* out, size_t len
     const std::vector<std::uint8_t> bytes =
         with_result(*j, [](const auto& proof, auto) { return uncompressed(proof); });
     if (needed != nullptr) *needed = bytes.size();
-    if (length < bytes.size())
-      throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(length) +
+    if (out == nullptr || length < bytes.size())
+      throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(out == nullptr ? 0 : length) +
                                                 " bytes, the proof needs " + std::to_string(bytes.size()));
-    require(out, "out");
     std::memcpy(out, bytes.data(), bytes.size());
     return PL_OK;
   });
@@ -183,11 +182,11 @@ PL_API pl_status pl_job_public_inputs(pl_job* job, uint8_t* out, size_t length, 
     const std::shared_ptr<Job> j = ready_job(job);
     with_result(*j, [&](const auto&, auto inputs) {
       if (count != nullptr) *count = inputs.size();
-      if (length < inputs.size() * PL_SCALAR_BYTES)
-        throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(length) + " bytes, " +
+      const std::size_t holds = out == nullptr ? 0 : length;
+      if (holds < inputs.size() * PL_SCALAR_BYTES)
+        throw_status(PL_ERR_BUFFER_TOO_SMALL, "out holds " + std::to_string(holds) + " bytes, " +
                                                   std::to_string(inputs.size()) + " inputs need " +
                                                   std::to_string(inputs.size() * PL_SCALAR_BYTES));
-      if (!inputs.empty()) require(out, "out");
       fr_to_scalars(inputs, out);
     });
     return PL_OK;

@@ -318,7 +318,13 @@ TEST_CASE("capi/boundary/output buffers: sizes first too small is a code") {
   pl_job* job = proved_job(p);
   std::uint8_t small[PL_PROOF_BYTES - 1];
   CHECK(pl_job_proof(job, small, sizeof small) == PL_ERR_BUFFER_TOO_SMALL);
+  // A NULL out holds 0 bytes, whatever length says: every output answers it alike.
+  CHECK(pl_job_proof(job, nullptr, PL_PROOF_BYTES) == PL_ERR_BUFFER_TOO_SMALL);
   std::size_t needed = 0;
+  CHECK(pl_job_proof_uncompressed(job, nullptr, 4096, &needed) == PL_ERR_BUFFER_TOO_SMALL);
+  CHECK(needed == PL_PROOF_UNCOMPRESSED_BYTES_BLS12_381);
+  CHECK(pl_job_public_inputs(job, nullptr, 4096, nullptr) == PL_ERR_BUFFER_TOO_SMALL);
+  CHECK(pl_job_proof_json(job, nullptr, 4096, &needed) == PL_ERR_BUFFER_TOO_SMALL);
   CHECK(pl_job_proof_json(job, nullptr, 0, &needed) == PL_ERR_BUFFER_TOO_SMALL);
   std::vector<char> text(needed);
   CHECK(pl_job_proof_json(job, text.data(), needed - 1, nullptr) == PL_ERR_BUFFER_TOO_SMALL);
