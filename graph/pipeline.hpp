@@ -78,8 +78,8 @@ class Pipeline {
   /// Like submit, but returns nullopt at once when the queue is full.
   std::optional<Submission> try_submit(Job job);
 
-  /// Cancels a job that is still queued (its result: Errc::cancelled, at once). False when the job is
-  /// unknown, already running or done.
+  /// Cancels a job that is still queued (its result: Errc::cancelled, at once; with Config::in_order, once
+  /// the jobs submitted before it are delivered). False when the job is unknown, already running or done.
   bool cancel(JobId id);
   /// Cancels every queued job; returns how many.
   std::size_t cancel_queued();

@@ -396,8 +396,9 @@ PL_API pl_status pl_job_wait(pl_job* job, int64_t timeout_ms);
  * PL_ERR_CANCELLED, PL_ERR_TIMEOUT, ...) with its message ("synthesis: ...") in pl_last_error_message().
  * PL_ERR_NOT_READY before the result. */
 PL_API pl_status pl_job_outcome(pl_job* job);
-/** Cancels the job if it is still queued (its result: PL_ERR_CANCELLED, delivered at once);
- * PL_ERR_NOT_CANCELLABLE when it already runs or is done. */
+/** Cancels the job if it is still queued (its result: PL_ERR_CANCELLED, delivered at once, or with
+ * pl_config.in_order once the jobs submitted before it are delivered); PL_ERR_NOT_CANCELLABLE when it
+ * already runs or is done. */
 PL_API pl_status pl_job_cancel(pl_job* job);
 
 typedef struct pl_job_info {
