@@ -72,7 +72,7 @@ class Pipeline {
   /// callback it does not wait: the job goes past the bound, since the threads that make room may all be
   /// in such callbacks). May block to bring the key's
   /// SRS back into VRAM after an eviction, or while add_key or remove_key uploads the key again with other
-  /// MSM tables (not when called from a result callback). Throws Error(invalid_argument) for an unknown key
+  /// MSM tables (not when called from a callback). Throws Error(invalid_argument) for an unknown key
   /// or a witness source the key cannot serve, Error(cancelled) after shutdown.
   Submission submit(Job job);
   /// Like submit, but returns nullopt at once when the queue is full.
