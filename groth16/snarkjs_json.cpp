@@ -1,6 +1,7 @@
 #include <proofline/groth16/snarkjs_json.hpp>
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -250,13 +251,38 @@ json::Value snarkjs_public_to_json(std::span<const bn254::Fr> public_inputs) {
   return public_to_json(public_inputs);
 }
 
+/// One public signal as snarkjs's verifier reads it (JavaScript's BigInt): a decimal or 0x string, or a JSON
+/// integer; a value not below r is refused, as snarkjs refuses it.
+template <class Fr>
+Fr public_signal_from(const json::Value& value, std::string_view context) {
+  std::optional<Fr> element;
+  if (value.is_string()) {
+    const std::string& text = value.as_string();
+    if (text.starts_with("0x") || text.starts_with("0X")) {
+      const auto number = text.size() > 2 ? parse_hex<Fr::N>(text) : std::nullopt;
+      if (number && Fr::is_canonical(*number)) element = Fr::from_canonical(*number);
+    } else {
+      element = field_from_decimal<Fr>(text);
+    }
+  } else if (value.is_number()) {
+    element = field_from_decimal<Fr>(value.number_text());
+  } else {
+    fail(context, "expected a decimal string, a 0x string or an integer (an element of Fr)");
+  }
+  if (!element)
+    fail(context, quote_for_message(value.is_string() ? value.as_string() : value.number_text(), 100) +
+                      " is not a number below the Fr modulus");
+  return *element;
+}
+
 template <class Fr>
 std::vector<Fr> snarkjs_public_from_json(const json::Value& value, std::string_view context) {
   if (!value.is_array()) fail(context, "expected a JSON array of decimal strings (a snarkjs public.json)");
   std::vector<Fr> out;
   out.reserve(value.size());
   for (std::size_t i = 0; i < value.size(); ++i)
-    out.push_back(field_from<Fr>(value.at(i), std::string(context) + ": [" + std::to_string(i) + "]", "Fr"));
+    out.push_back(
+        public_signal_from<Fr>(value.at(i), std::string(context) + ": [" + std::to_string(i) + "]"));
   return out;
 }
 

@@ -144,6 +144,12 @@ drop_in() {
   run "$proofline" prove key.zkey --circuit check_cpp --input inputs/g3.json out-dropin/g3.proof.json \
     out-dropin/g3.public.json --cache-dir "$cache"
   snarkjs_verify vk.json out-dropin/g3.public.json out-dropin/g3.proof.json || die "snarkjs rejected g3"
+  # Public signals as 0x strings, which snarkjs verify reads too.
+  node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync(process.argv[1]));
+    fs.writeFileSync(process.argv[2],JSON.stringify(p.map(x=>"0x"+BigInt(x).toString(16))));' \
+    out-dropin/g1.public.json out-dropin/g1.hex.json
+  snarkjs_verify vk.json out-dropin/g1.hex.json out-dropin/g1.proof.json || die "snarkjs rejected 0x public signals"
+  run "$proofline" verify vk.json out-dropin/g1.hex.json out-dropin/g1.proof.json
   # proofline verify rejects what snarkjs rejects: another proof's public signals.
   expect_exit 1 "$proofline" verify vk.json out-dropin/g1.public.json out-dropin/g2.proof.json
   expect_exit 2 "$proofline" verify vk.json out-dropin/none.json out-dropin/g2.proof.json

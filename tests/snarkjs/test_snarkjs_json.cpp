@@ -131,7 +131,12 @@ TEST_CASE("groth16/snarkjs_json/malformed verifying keys and public inputs are c
     return bad_input_message([&] { snarkjs_public_from_json(json::parse(json_text), "pub.json"); });
   };
   CHECK(contains(public_error("{}"), "pub.json: expected a JSON array"));
-  CHECK(contains(public_error("[\"1\", 2]"), "pub.json: [1]: expected a decimal string"));
+  // Read as snarkjs's verifier reads them: decimal and 0x strings and JSON integers, nothing else.
+  CHECK(snarkjs_public_from_json(json::parse("[\"1\", 2, \"0x3\", \"0X1f\"]")) ==
+        std::vector<Fr>{Fr::from_u64(1), Fr::from_u64(2), Fr::from_u64(3), Fr::from_u64(31)});
+  CHECK(contains(public_error("[\"1\", true]"), "pub.json: [1]: expected a decimal string, a 0x string"));
+  CHECK(contains(public_error("[2.5]"), "pub.json: [0]: \"2.5\" is not a number below the Fr modulus"));
+  CHECK(contains(public_error("[\"0x\"]"), "is not a number below the Fr modulus"));
   CHECK(contains(
       public_error("[\"52435875175126190479447740508185965837690552500527637822603658699938581184513\"]"),
       "below the Fr modulus"));

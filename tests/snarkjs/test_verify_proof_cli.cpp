@@ -161,7 +161,7 @@ TEST_CASE("apps/verify_proof/malformed files and arguments are unusable input (e
                  "expected a decimal string");
   write_file_text(dir / "empty.json", "");
   check_unusable(good + (dir / "empty.json").string(), "empty.json");
-  write_file_text(dir / "pub_number.json", "[7, 8]");
+  write_file_text(dir / "pub_number.json", "[true, 8]");  // numbers are read, as snarkjs reads them
   check_unusable(
       vk + " " + (dir / "pub_number.json").string() + " " + fixture("chain_16", "proof.json").string(),
       "pub_number.json");
