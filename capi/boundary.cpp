@@ -1,5 +1,7 @@
 #include <proofline/capi/detail/boundary.hpp>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <utility>
 
@@ -12,6 +14,7 @@ namespace {
 
 thread_local std::string last_message;
 thread_local int callback_depth = 0;
+std::atomic<pid_t> pipelines_process{0};  ///< the process that created the first pipeline, 0 before
 
 }  // namespace
 
@@ -80,6 +83,20 @@ CallbackScope::CallbackScope() noexcept {
 }
 CallbackScope::~CallbackScope() {
   --callback_depth;
+}
+
+void note_pipeline_created() noexcept {
+  pid_t none = 0;
+  pipelines_process.compare_exchange_strong(none, ::getpid());
+}
+
+void refuse_after_fork() {
+  const pid_t owner = pipelines_process.load(std::memory_order_relaxed);
+  if (owner != 0 && owner != ::getpid())
+    throw_status(PL_ERR_INVALID_ARGUMENT,
+                 "this process was forked from one that had created a pipeline (process " +
+                     std::to_string(owner) +
+                     "): a child has none of its threads, so libproofline is unusable here; exec first");
 }
 
 void refuse_in_callback(const char* what) {

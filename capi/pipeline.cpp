@@ -98,6 +98,7 @@ PL_API pl_status pl_pipeline_create(const pl_config* config, pl_pipeline** out) 
     require(out, "out");
     *out = nullptr;
     auto pipeline = std::make_shared<Pipeline>(to_graph_config(config));
+    note_pipeline_created();
     *out = handle_of<pl_pipeline>(Registry<Pipeline>::instance().add(std::move(pipeline)));
     return PL_OK;
   });

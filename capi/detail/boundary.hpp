@@ -56,10 +56,17 @@ class CallbackScope {
 /// Throws PL_ERR_IN_CALLBACK when called from a callback: `what` would wait for the pipeline.
 void refuse_in_callback(const char* what);
 
+/// Marks this process as one that created a pipeline (its oneTBB scheduler and pipeline threads exist).
+void note_pipeline_created() noexcept;
+/// Throws PL_ERR_INVALID_ARGUMENT in a child process forked after a pipeline was created: the child has none
+/// of the pipeline's threads, so its jobs would never run and its destroy would wait for ever.
+void refuse_after_fork();
+
 /// Runs `body` (returning pl_status) and converts whatever it throws; `function` prefixes the message.
 template <class Body>
 pl_status guarded(const char* function, Body&& body) noexcept {
   try {
+    refuse_after_fork();
     return body();
   } catch (const StatusError& e) {
     return fail(e.status(), std::string(function) + ": " + e.what());

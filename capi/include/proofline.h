@@ -16,6 +16,8 @@
  *   NULL, foreign or already released handle returns PL_ERR_INVALID_HANDLE, never a crash. Buffers passed in
  *   are only read during the call (the library copies what it keeps); buffers passed out are the caller's.
  * - Threads: every function may be called from any thread, concurrently, unless its comment says otherwise.
+ *   Not from a child process forked after a pipeline was made (it has none of the pipeline's threads):
+ *   there every call returns PL_ERR_INVALID_ARGUMENT.
  *   Callbacks (completion and witness) run on pipeline threads; from inside one, submit (which never waits
  *   there: a full queue takes the job past its bound), cancel, poll and the result accessors work, while
  *   calls that wait for the pipeline (destroy, shutdown, drain, pl_key_add_*, pl_key_release, a pl_job_wait

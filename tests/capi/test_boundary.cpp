@@ -1,11 +1,17 @@
 // The C ABI's boundary: versions, handles (NULL, foreign, released, of another type), versioned struct sizes,
 // bad arguments and files, output buffers, and verification's verdicts. Every failure is a code and a
 // message, never a crash.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
 #include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <proofline/capi/detail/boundary.hpp>
@@ -413,6 +419,34 @@ TEST_CASE("capi/boundary/verification: a bn128 key from snarkjs judges snarkjs's
   }();
   CHECK(pl_verify_json(vk, bls_proof.c_str(), inputs.c_str()) == PL_ERR_BAD_INPUT);
   PL_REQUIRE_OK(pl_vk_release(vk));
+}
+
+TEST_CASE("capi/boundary/a child forked after a pipeline was made is refused instead of left to hang") {
+  Prover p;  // this process has made a pipeline: its threads do not go into a child
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {  // no doctest here: only the exit status tells the parent
+    pl_stats stats{};
+    stats.size = sizeof stats;
+    const bool stats_refused = pl_pipeline_stats(p.pipeline, &stats) == PL_ERR_INVALID_ARGUMENT &&
+                               std::strstr(pl_last_error_message(), "forked") != nullptr;
+    pl_pipeline* other = nullptr;
+    const bool create_refused = pl_pipeline_create(nullptr, &other) == PL_ERR_INVALID_ARGUMENT;
+    const bool destroy_refused = pl_pipeline_destroy(p.pipeline) == PL_ERR_INVALID_ARGUMENT;
+    ::_exit(stats_refused && create_refused && destroy_refused ? 0 : 1);
+  }
+  int status = 0;
+  for (int i = 0; i < 600 && ::waitpid(child, &status, WNOHANG) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (::waitpid(child, &status, WNOHANG) == 0) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+    FAIL("the forked child hung in libproofline");
+  }
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  pl_job* after = proved_job(p);  // the parent's pipeline is untouched
+  PL_REQUIRE_OK(pl_job_release(after));
 }
 
 }  // namespace proofline::capi_test
