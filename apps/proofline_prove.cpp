@@ -6,7 +6,6 @@
 //
 // Exit 0 only when the proof was made, verified with the key's verifying key and written (atomically);
 // 1 when the witness or input fails (the reason on stderr); 2 for unusable input or options.
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
