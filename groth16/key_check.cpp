@@ -13,8 +13,8 @@
 #include <tbb/parallel_for.h>
 
 #include <proofline/groth16/detail/batch_subgroup.hpp>
-#include <proofline/util/atomic_file.hpp>
 #include <proofline/groth16/detail/sha256.hpp>
+#include <proofline/util/atomic_file.hpp>
 #include <proofline/util/logging.hpp>
 
 namespace proofline::groth16 {

@@ -12,8 +12,8 @@
 #include <proofline/arith/curves.hpp>
 #include <proofline/groth16/binfile.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
-#include <proofline/util/atomic_file.hpp>
 #include <proofline/groth16/zkey.hpp>
+#include <proofline/util/atomic_file.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16 {
