@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <system_error>
 #include <thread>
@@ -19,12 +18,6 @@ namespace proofline::apps {
 namespace {
 
 namespace fs = std::filesystem;
-
-volatile std::sig_atomic_t received_signal = 0;
-
-extern "C" void record_stop_signal(int signal) {
-  received_signal = signal;
-}
 
 }  // namespace
 
@@ -70,19 +63,6 @@ void check_outputs_writable(const BatchOptions& o) {
   if (o.report) check_output_file("--report", *o.report);
   if (o.trace) check_output_file("--trace", *o.trace);
   if (o.timeline) check_output_file("--timeline", *o.timeline);
-}
-
-void install_stop_handlers() {
-  struct sigaction action {};
-  action.sa_handler = record_stop_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
-
-int stop_signal() noexcept {
-  return received_signal;
 }
 
 circom::BuildOptions stoppable(circom::BuildOptions build) {

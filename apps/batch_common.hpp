@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include <proofline/trace/progress.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/options.hpp>
+#include <proofline/util/stop_signals.hpp>
 
 #include "batch_options.hpp"
 
@@ -29,6 +31,22 @@ class UnusableInput : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+/// A command's main: body()'s exit status, or one line on stderr and exit code 2 for options or input it
+/// could not use, found before anything was proven (OptionError, UnusableInput), 1 for anything else that
+/// escaped.
+template <class Body>
+int run_command(std::string_view program, Body&& body) {
+  try {
+    return std::forward<Body>(body)();
+  } catch (const OptionError& e) {
+    return report_bad_options(program, e);
+  } catch (const UnusableInput& e) {
+    return report_bad_options(program, e);
+  } catch (const std::exception& e) {
+    return report_failure(program, e);
+  }
+}
 
 /// A path for a message: in single quotes, escaped and cut (util/text.hpp quote_for_message).
 std::string quoted(const std::filesystem::path& path);
@@ -53,17 +71,13 @@ decltype(auto) setup_step(Step&& step) {
 /// option and the path otherwise.
 void check_outputs_writable(const BatchOptions& o);
 
-/// From now on SIGINT and SIGTERM only record which arrived (async-signal-safe); the batch polls for it.
-void install_stop_handlers();
-/// The signal that asked the batch to stop, or 0.
-int stop_signal() noexcept;
-
-/// Runs a command's `body` with SIGINT/SIGTERM recorded (install_stop_handlers): 128 + the signal when one
+/// Runs a command's `body` with SIGINT/SIGTERM recorded (util/stop_signals.hpp; the batch polls
+/// stop_signal() between jobs): 128 + the signal when one
 /// arrived, whether `body` returned or threw (its message printed, as the reason it stopped), else what
 /// `body` returned.
 template <class Body>
 int run_until_stopped(std::string_view program, Body&& body) {
-  install_stop_handlers();
+  route_stop_signals();
   try {
     const int status = std::forward<Body>(body)();
     if (const int signal = stop_signal()) return 128 + signal;
@@ -76,7 +90,7 @@ int run_until_stopped(std::string_view program, Body&& body) {
   }
 }
 
-/// `build` that also stops when SIGINT or SIGTERM arrived (see install_stop_handlers).
+/// `build` that also stops when SIGINT or SIGTERM arrived (util/stop_signals.hpp).
 circom::BuildOptions stoppable(circom::BuildOptions build);
 
 /// A job that failed (not one cancelled because the batch was stopped).

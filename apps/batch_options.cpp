@@ -44,14 +44,6 @@ memory::PinningKind parse_pin_backend(std::string_view name) {
   return memory::parse_pinning_kind(name);
 }
 
-graph::Stage parse_stage(std::string_view text) {
-  using graph::Stage;
-  for (const Stage stage : {Stage::admission, Stage::synthesis, Stage::h2d, Stage::ntt, Stage::msm,
-                            Stage::release, Stage::baseline})
-    if (text == to_string(stage)) return stage;  // found by ADL, wherever Stage lives
-  throw OptionError("--inject-fault: unknown stage " + quote_for_message(text, 80, '\''));
-}
-
 void add_workload(OptionParser& cli, BatchOptions& o) {
   cli.group("workload");
   cli.integer_list("--synthetic", "LOG2[,LOG2...]",
@@ -102,14 +94,7 @@ void add_snarkjs(OptionParser& cli, BatchOptions& o) {
              "witness files (circom's .wtns), one job each; with --out DIR, writes DIR/A.proof.json and "
              "DIR/A.public.json in snarkjs's formats",
              [&o](std::string_view file) { o.wtns.emplace_back(file); });
-  cli.choice(
-      "--zkey-check",
-      "how the key's points are checked: on the curve and in the subgroup (default), on the curve only, "
-      "or not at all (a key checked before)",
-      o.zkey_check,
-      Choices<groth16::PointCheck>{{"full", groth16::PointCheck::full},
-                                   {"curve", groth16::PointCheck::on_curve},
-                                   {"trusted", groth16::PointCheck::trusted}});
+  graph::add_point_check_option(cli, o.zkey_check);
 }
 
 void add_backend(OptionParser& cli, BatchOptions& o) {
@@ -171,25 +156,16 @@ void add_output(OptionParser& cli, BatchOptions& o) {
       "before the batch, measure H2D from pinned and from pageable memory while the synthesis threads run "
       "(the same host load); the rates go into the report's \"extra\"",
       o.h2d_probe);
-  cli.value("--log-level", "LEVEL", "trace, debug, info, warn, error, off (default warn)",
-            [&o](std::string_view text) { o.log_level = log::parse_level(text); });
+  graph::add_log_level_option(cli, o.log_level, "warn");
   cli.flag("--no-progress", "no progress line", [&o] { o.progress = false; });
 }
 
 void add_testing(OptionParser& cli, BatchOptions& o) {
   cli.group("testing");
-  cli.value(
-      "--inject-fault", "STAGE:I",
-      "fail the I-th job (from 0) in STAGE (admission, synthesis, h2d, ntt, msm, release, baseline), as a "
-      "real error there would",
-      [&o](std::string_view spec) {
-        const auto colon = spec.find(':');
-        if (colon == std::string_view::npos)
-          throw OptionError("--inject-fault: expected STAGE:INDEX, got '" + std::string(spec) + "'");
-        o.fault =
-            std::make_pair(parse_stage(spec.substr(0, colon)),
-                           parse_unsigned_option("--inject-fault", spec.substr(colon + 1), {0, max_seed}));
-      });
+  using graph::Stage;
+  graph::add_fault_option(cli, o.fault,
+                          {Stage::admission, Stage::synthesis, Stage::h2d, Stage::ntt, Stage::msm,
+                           Stage::release, Stage::baseline});
 }
 
 /// What no single option can check: presynthesis of every run, the snarkjs workload's two halves.

@@ -17,18 +17,12 @@
 
 int main(int argc, char** argv) {
   using namespace proofline;
-  try {
+  return apps::run_command("batch_prove", [&] {
     const std::optional<apps::BatchOptions> options = apps::parse_batch_options(argc, argv);
     if (!options) return 0;
     // Stopped by SIGINT or SIGTERM: 130 or 143, as a shell reports a program the signal ended.
     return apps::run_until_stopped("batch_prove", [&] {
       return options->zkey ? apps::run_snarkjs(*options) : apps::run_synthetic(*options);
     });
-  } catch (const OptionError& e) {
-    return report_bad_options("batch_prove", e);
-  } catch (const apps::UnusableInput& e) {
-    return report_bad_options("batch_prove", e);
-  } catch (const std::exception& e) {
-    return report_failure("batch_prove", e);
-  }
+  });
 }

@@ -8,7 +8,6 @@
 #include <variant>
 
 #include <proofline/circom/witness_generator.hpp>
-#include <proofline/devices/subgroup_tester.hpp>
 #include <proofline/graph/observe.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/graph/report.hpp>
@@ -50,7 +49,7 @@ Plan read_key(const CircomBatch& b) {
   Plan plan;
   // The full check's subgroup tests run on the GPU when the batch may prove there (one is usable).
   groth16::ZkeyOptions options{.points = b.zkey_check};
-  if (b.config.backend != graph::Backend::cpu) options.key_check.tester = devices::gpu_subgroup_tester();
+  options.key_check.tester = graph::subgroup_tester_for(b.config);
   plan.key = groth16::load_any_snarkjs_key(b.zkey, options);
   std::visit(
       [&]<class Curve>(const groth16::BasicSnarkjsKey<Curve>& key) {

@@ -3,14 +3,20 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
-#if PROOFLINE_APP_CUDA
-#include <cuda_runtime.h>
-#endif
-
 #include <proofline/util/error.hpp>
+
+#if PROOFLINE_APP_CUDA
+#include <proofline/cuda/device_buffer.hpp>
+#include <proofline/cuda/stream.hpp>
+#include <proofline/memory/pinning.hpp>
+#endif
 
 namespace proofline::apps {
 
@@ -18,10 +24,21 @@ namespace proofline::apps {
 
 namespace {
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw Error(Errc::cuda, std::string("--h2d-probe: ") + what + ": " + cudaGetErrorString(status));
-}
+/// A block of pinned memory from the backend the pinned pool uses (only memory/ pins), given back on
+/// destruction.
+class PinnedBlock {
+ public:
+  explicit PinnedBlock(std::uint64_t bytes)
+      : backend_(memory::default_backend()), buffer_(backend_->allocate(bytes)) {}
+  ~PinnedBlock() { backend_->deallocate(buffer_); }
+  PinnedBlock(const PinnedBlock&) = delete;
+  PinnedBlock& operator=(const PinnedBlock&) = delete;
+  std::byte* data() const noexcept { return static_cast<std::byte*>(buffer_.data); }
+
+ private:
+  std::unique_ptr<memory::PinningBackend> backend_;
+  memory::PinnedBuffer buffer_;
+};
 
 /// Not zeros: a copy of zeros could be cheaper than a copy of data somewhere on the way.
 void fill_pattern(std::byte* p, std::uint64_t bytes) {
@@ -35,48 +52,44 @@ void fill_pattern(std::byte* p, std::uint64_t bytes) {
 }
 
 /// GB/s of whole-buffer copies from `src` for about `seconds` (at least two copies), and how many.
-std::pair<double, int> copy_rate(const std::byte* src, void* dst, std::uint64_t bytes, double seconds,
-                                 cudaStream_t stream) {
+std::pair<double, int> copy_rate(const std::byte* src, cuda::DeviceBuffer<std::byte>& dst, double seconds,
+                                 const cuda::Stream& stream) {
   using Clock = std::chrono::steady_clock;
-  // One copy first, untimed: the driver's first touch of a buffer is not the rate.
-  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  const auto copy = [&] {
+    dst.upload(src, dst.size(), stream);
+    PL_CUDA_CHECK(cudaStreamSynchronize(stream));
+  };
+  copy();  // untimed: the driver's first touch of a buffer is not the rate
   int copies = 0;
   double busy = 0;
   const auto start = Clock::now();
   while (copies < 2 || std::chrono::duration<double>(Clock::now() - start).count() < seconds) {
     const auto t0 = Clock::now();
-    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    copy();
     busy += std::chrono::duration<double>(Clock::now() - t0).count();
     ++copies;
   }
-  return {static_cast<double>(bytes) * copies / busy * 1e-9, copies};
+  return {static_cast<double>(dst.bytes()) * copies / busy * 1e-9, copies};
 }
 
 }  // namespace
 
 std::optional<H2dProbeResult> probe_h2d(int device, std::uint64_t bytes, double seconds,
                                         const std::function<void(const std::atomic<bool>& stop)>& load) {
-  check(cudaSetDevice(device), "cudaSetDevice");
-  void* dst = nullptr;
-  void* pinned = nullptr;
-  cudaStream_t stream = nullptr;
-  check(cudaMalloc(&dst, bytes), "cudaMalloc");
-  struct Cleanup {
-    void*& dst;
-    void*& pinned;
-    cudaStream_t& stream;
-    ~Cleanup() {
-      if (stream) (void)cudaStreamDestroy(stream);
-      if (pinned) (void)cudaFreeHost(pinned);
-      if (dst) (void)cudaFree(dst);
-    }
-  } cleanup{dst, pinned, stream};
-  check(cudaHostAlloc(&pinned, bytes, cudaHostAllocDefault), "cudaHostAlloc");
-  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  std::optional<cuda::DeviceGuard> guard;
+  std::optional<cuda::DeviceBuffer<std::byte>> dst;
+  std::optional<cuda::Stream> stream;
+  std::optional<PinnedBlock> pinned;
+  try {
+    guard.emplace(device);
+    dst.emplace(bytes);
+    stream.emplace();
+    pinned.emplace(bytes);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string("--h2d-probe: ") + e.what());
+  }
   std::vector<std::byte> pageable(bytes);
-  fill_pattern(static_cast<std::byte*>(pinned), bytes);
+  fill_pattern(pinned->data(), bytes);
   fill_pattern(pageable.data(), bytes);
 
   std::atomic<bool> stop{false};
@@ -91,9 +104,8 @@ std::optional<H2dProbeResult> probe_h2d(int device, std::uint64_t bytes, double 
   H2dProbeResult r;
   r.bytes = bytes;
   try {
-    std::tie(r.pinned_gbps, r.pinned_copies) =
-        copy_rate(static_cast<const std::byte*>(pinned), dst, bytes, seconds, stream);
-    std::tie(r.pageable_gbps, r.pageable_copies) = copy_rate(pageable.data(), dst, bytes, seconds, stream);
+    std::tie(r.pinned_gbps, r.pinned_copies) = copy_rate(pinned->data(), *dst, seconds, *stream);
+    std::tie(r.pageable_gbps, r.pageable_copies) = copy_rate(pageable.data(), *dst, seconds, *stream);
   } catch (...) {
     stop = true;
     loader.join();

@@ -72,18 +72,7 @@ int main(int argc, char** argv) {
   }
   for (const apps::Subcommand& c : commands) {
     if (std::strcmp(argv[1], c.name) != 0) continue;
-    const std::string program = std::string("proofline ") + c.name;
-    try {
-      return c.run(argc - 1, argv + 1);
-    } catch (const OptionError& e) {
-      return report_bad_options(program, e);
-    } catch (const apps::UnusableInput& e) {
-      return report_bad_options(program, e);
-    } catch (const Error& e) {
-      return report_bad_options(program, e);
-    } catch (const std::exception& e) {
-      return report_failure(program, e);
-    }
+    return apps::run_command(std::string("proofline ") + c.name, [&] { return c.run(argc - 1, argv + 1); });
   }
   print_error_line("proofline", "unknown command " + quote_for_message(argv[1], 80, '\''));
   print_usage(stderr, commands);

@@ -1,7 +1,11 @@
 // `proofline worker|submit|status|migrate`: the fleet's commands (fleet/commands.hpp) as rows of proofline's
 // subcommand table, where the fleet library was built (it needs libpq).
+#include <array>
+#include <cstddef>
+#include <iterator>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <proofline/fleet/commands.hpp>
@@ -13,21 +17,18 @@ namespace proofline::apps {
 namespace {
 
 /// argv[0] is the subcommand's name; the fleet's functions take what follows it.
-template <int (*Main)(std::string_view, std::span<const std::string_view>)>
+template <std::size_t I>
 int run_fleet_command(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
-  return Main("proofline", args);
+  return fleet::commands[I].main("proofline", args);
 }
 
-constexpr Subcommand fleet_table[] = {
-    {"worker", "serve a PostgreSQL job queue: keys stay resident, jobs are claimed as pinned slots free up",
-     run_fleet_command<fleet::worker_main>},
-    {"submit", "queue jobs (--zkey K --wtns A.wtns ...) for the fleet; --wait writes their proofs",
-     run_fleet_command<fleet::submit_main>},
-    {"status", "the fleet: workers and their heartbeats, jobs by state, proofs/s",
-     run_fleet_command<fleet::status_main>},
-    {"migrate", "create or upgrade the fleet's database schema", run_fleet_command<fleet::migrate_main>},
-};
+template <std::size_t... I>
+constexpr std::array<Subcommand, sizeof...(I)> table_of(std::index_sequence<I...>) {
+  return {Subcommand{fleet::commands[I].name, fleet::commands[I].summary, run_fleet_command<I>}...};
+}
+
+constexpr auto fleet_table = table_of(std::make_index_sequence<std::size(fleet::commands)>());
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include <proofline/util/options.hpp>
 
+#include "batch_common.hpp"
 #include "proofline_commands.hpp"
 #include "snarkjs_verify.hpp"
 
@@ -20,7 +21,11 @@ int run_verify_command(int argc, char** argv) {
   cli.positional("PROOF.json", "the proof", files.proof);
   cli.epilog(verify_exit_codes);
   if (!cli.parse(argc, argv)) return 0;
-  return verify_snarkjs_proof(files);
+  try {
+    return verify_snarkjs_proof(files);
+  } catch (const std::exception& e) {
+    throw UnusableInput(e.what());  // no verdict: 1 would say the proof is invalid
+  }
 }
 
 }  // namespace proofline::apps

@@ -261,7 +261,6 @@ Registered start_pipeline(const BatchOptions& o, const Run& run, const graph::Co
   });
 }
 
-/// The batch's wall time and its window on the recorder's clock.
 /// The batch's wall time, its window on the recorder's clock, and the SRS uploads it made (read before
 /// shutdown frees the GPUs' resources and their counters).
 struct BatchTimes {

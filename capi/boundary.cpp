@@ -70,6 +70,17 @@ pl_status fail(pl_status code, std::string message) {
   return code;
 }
 
+pl_status fail(pl_status code, const char* function, const char* what) noexcept {
+  try {
+    last_message.assign(function);
+    last_message += ": ";
+    last_message += what;
+  } catch (...) {
+    // Out of memory: what fitted stays; the code still says what happened.
+  }
+  return code;
+}
+
 void throw_status(pl_status status, const std::string& message) {
   throw StatusError(status, message);
 }
@@ -153,6 +164,14 @@ PL_API const char* pl_status_name(pl_status status) {
   }
   return "PL_UNKNOWN";
 }
+
+static_assert(int(proofline::log::Level::trace) == PL_LOG_TRACE &&
+                  int(proofline::log::Level::debug) == PL_LOG_DEBUG &&
+                  int(proofline::log::Level::info) == PL_LOG_INFO &&
+                  int(proofline::log::Level::warn) == PL_LOG_WARN &&
+                  int(proofline::log::Level::error) == PL_LOG_ERROR &&
+                  int(proofline::log::Level::off) == PL_LOG_OFF,
+              "pl_set_log_level casts pl_log_level to log::Level");
 
 PL_API pl_status pl_set_log_level(int32_t level) {
   using namespace proofline;

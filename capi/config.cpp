@@ -50,6 +50,14 @@ pl_config effective(const pl_config* in) {
   return c;
 }
 
+// enum_field casts the C values to these enums: their orders are the ABI's.
+static_assert(int(graph::Backend::automatic) == PL_BACKEND_AUTO &&
+              int(graph::Backend::cpu) == PL_BACKEND_CPU && int(graph::Backend::cuda) == PL_BACKEND_CUDA);
+static_assert(int(graph::Mode::pinned) == PL_MODE_PINNED && int(graph::Mode::baseline) == PL_MODE_BASELINE);
+static_assert(int(graph::SrsPlacement::automatic) == PL_SRS_AUTO &&
+              int(graph::SrsPlacement::device) == PL_SRS_VRAM &&
+              int(graph::SrsPlacement::host) == PL_SRS_HOST);
+
 template <class Enum>
 Enum enum_field(std::int32_t value, std::int32_t last, const char* field) {
   if (value < 0 || value > last)

@@ -28,6 +28,29 @@ std::shared_ptr<Job> ready_job(pl_job* handle) {
   return job;
 }
 
+/// The C value of a stage, spelled out so that reordering nodes::Stage cannot change the ABI.
+pl_stage stage_code(nodes::Stage stage) noexcept {
+  switch (stage) {
+    case nodes::Stage::queue:
+      return PL_STAGE_QUEUE;
+    case nodes::Stage::admission:
+      return PL_STAGE_ADMISSION;
+    case nodes::Stage::synthesis:
+      return PL_STAGE_SYNTHESIS;
+    case nodes::Stage::h2d:
+      return PL_STAGE_H2D;
+    case nodes::Stage::ntt:
+      return PL_STAGE_NTT;
+    case nodes::Stage::msm:
+      return PL_STAGE_MSM;
+    case nodes::Stage::release:
+      return PL_STAGE_RELEASE;
+    case nodes::Stage::baseline:
+      return PL_STAGE_BASELINE;
+  }
+  return PL_STAGE_RELEASE;
+}
+
 /// PL_OK for a proof, else the job's own code with its message as this thread's last error.
 pl_status outcome(const Job& job) {
   const graph::JobResult& r = job.result;
@@ -139,7 +162,7 @@ PL_API pl_status pl_job_get_info(pl_job* job, pl_job_info* info) {
     PL_PUT(outcome, code)
     PL_PUT(verified, r.verified ? 1 : 0)
     PL_PUT(gpu, r.gpu)
-    PL_PUT(stage, r.error ? static_cast<std::int32_t>(r.error->stage) : -1)
+    PL_PUT(stage, r.error ? stage_code(r.error->stage) : -1)
     PL_PUT(num_public, r.curve == CurveId::bn254 ? r.bn254_public_inputs.size() : r.public_inputs.size())
     PL_PUT(queued_s, r.queued_s)
     PL_PUT(latency_s, r.latency_s)

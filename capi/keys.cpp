@@ -87,6 +87,13 @@ Key from_zkey(groth16::AnyZkeyFile any, const KeyOptions& o, const std::string& 
       any);
 }
 
+/// The full check's subgroup tests run on the pipeline's GPU when it has one.
+groth16::ZkeyOptions zkey_options(const KeyOptions& o, const graph::Config& config) {
+  groth16::ZkeyOptions zkey{.points = o.points};
+  if (o.points == groth16::PointCheck::full) zkey.key_check.tester = graph::subgroup_tester_for(config);
+  return zkey;
+}
+
 groth16::LoadOptions native_options(const KeyOptions& o) {
   groth16::LoadOptions load;
   load.check_query_points = o.points != groth16::PointCheck::trusted;
@@ -110,7 +117,7 @@ pl_status add_key(const char* function, pl_pipeline* pipeline, pl_key** out, Loa
     *out = nullptr;
     refuse_in_callback(function);  // it may wait for jobs to free memory, and for a shutdown under way
     std::shared_ptr<Pipeline> owner = lookup<Pipeline>(pipeline, "pipeline");
-    *out = register_key(owner, load());
+    *out = register_key(owner, load(owner->prover.config()));
     return PL_OK;
   });
 }
@@ -126,27 +133,27 @@ extern "C" {
 
 PL_API pl_status pl_key_add_zkey_file(pl_pipeline* pipeline, const char* path, const pl_key_options* options,
                                       pl_key** out) {
-  return add_key("pl_key_add_zkey_file", pipeline, out, [&] {
+  return add_key("pl_key_add_zkey_file", pipeline, out, [&](const graph::Config& config) {
     require(path, "path");
     const KeyOptions o = key_options(options);
-    return from_zkey(groth16::read_any_zkey(path, {.points = o.points}), o, file_stem(path));
+    return from_zkey(groth16::read_any_zkey(path, zkey_options(o, config)), o, file_stem(path));
   });
 }
 
 PL_API pl_status pl_key_add_zkey_memory(pl_pipeline* pipeline, const void* data, size_t length,
                                         const pl_key_options* options, pl_key** out) {
-  return add_key("pl_key_add_zkey_memory", pipeline, out, [&] {
+  return add_key("pl_key_add_zkey_memory", pipeline, out, [&](const graph::Config& config) {
     require(data, "data");
     const KeyOptions o = key_options(options);
     auto [owner, image] = aligned_copy(data, length);
-    return from_zkey(groth16::parse_any_zkey(owner, image, "zkey in memory", {.points = o.points}), o, "");
+    return from_zkey(groth16::parse_any_zkey(owner, image, "zkey in memory", zkey_options(o, config)), o, "");
   });
 }
 
 PL_API pl_status pl_key_add_native_files(pl_pipeline* pipeline, const char* proving_key_path,
                                          const char* constraint_system_path, const char* verifying_key_path,
                                          const pl_key_options* options, pl_key** out) {
-  return add_key("pl_key_add_native_files", pipeline, out, [&] {
+  return add_key("pl_key_add_native_files", pipeline, out, [&](const graph::Config&) {
     require(proving_key_path, "proving_key_path");
     const KeyOptions o = key_options(options);
     const groth16::LoadOptions load = native_options(o);
@@ -166,7 +173,7 @@ PL_API pl_status pl_key_add_native_files(pl_pipeline* pipeline, const char* prov
 PL_API pl_status pl_key_add_native_memory(pl_pipeline* pipeline, const void* pk_data, size_t pk_length,
                                           const void* cs_data, size_t cs_length,
                                           const pl_key_options* options, pl_key** out) {
-  return add_key("pl_key_add_native_memory", pipeline, out, [&] {
+  return add_key("pl_key_add_native_memory", pipeline, out, [&](const graph::Config&) {
     require(pk_data, "pk_data");
     if (cs_data == nullptr && cs_length != 0) require(cs_data, "cs_data (with cs_length > 0)");
     const KeyOptions o = key_options(options);

@@ -14,6 +14,7 @@
 #include <system_error>
 #include <vector>
 
+#include <proofline/util/cache_dir.hpp>
 #include <proofline/util/error.hpp>
 
 #include "shim_sources.hpp"
@@ -184,11 +185,9 @@ BuiltGenerator built_at(const fs::path& dir, const std::string& name, bool from_
 
 fs::path cache_dir(const BuildOptions& options) {
   if (options.cache_dir) return *options.cache_dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0')
-    return fs::path(xdg) / "proofline";
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
-    return fs::path(home) / ".cache" / "proofline";
-  throw Error(Errc::invalid_argument, "no cache folder: set XDG_CACHE_HOME or HOME, or name one");
+  if (std::optional<fs::path> cache = user_cache_dir()) return *cache;
+  throw Error(Errc::invalid_argument,
+              "no cache folder: set XDG_CACHE_HOME or HOME to an absolute path, or name one");
 }
 
 std::string circuit_name_of(const fs::path& cpp_dir) {

@@ -236,82 +236,67 @@ void require_group(MsmGroup have, MsmGroup wanted, const char* call) {
 template <class C>
 BasicMsmEngine<C>::BasicMsmEngine(MsmGroup group, std::size_t max_points, const MsmOptions& options,
                                   int device)
-    : plan_(new Plan) {
-  try {
-    if (max_points == 0 || max_points > detail::kMsmMaxPoints) {
-      throw Error(Errc::invalid_argument, "MSM size " + std::to_string(max_points) + " is outside 1..2^28");
-    }
-    if (options.window_bits != 0 && (options.window_bits < 2 || options.window_bits > 22)) {
-      throw Error(Errc::invalid_argument,
-                  "MSM window width " + std::to_string(options.window_bits) + " is outside 2..22 bits");
-    }
-    plan_->group = group;
-    plan_->max_points = max_points;
-    plan_->options = options;
-    const std::size_t dense =
-        options.expected_dense != 0 ? std::min(options.expected_dense, max_points) : max_points;
-    const int window_bits = options.window_bits != 0
-                                ? options.window_bits
-                                : detail::msm_model_window_bits(dense, scalar_bits<C>, options.precomputed);
-    if (options.precomputed &&
-        static_cast<std::uint64_t>(detail::msm_windows(window_bits, scalar_bits<C>)) * max_points >
-            detail::kIndexMask) {
-      throw Error(Errc::invalid_argument,
-                  "MSM table of " + std::to_string(max_points) + " points in " +
-                      std::to_string(detail::msm_windows(window_bits, scalar_bits<C>)) +
-                      " windows exceeds 2^31 - 1 points");
-    }
-    std::uint32_t sms = 132;
-    std::size_t scan_bytes = 0;
-    const std::size_t slots =
-        (options.precomputed ? std::size_t{1}
-                             : static_cast<std::size_t>(detail::msm_windows(window_bits, scalar_bits<C>))) *
-        ((std::size_t{1} << (window_bits - 1)) + 1);
-#if PROOFLINE_HAVE_CUDA
-    if (device < 0) PL_CUDA_CHECK(cudaGetDevice(&device));
-    int count = 0;
-    PL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    sms = static_cast<std::uint32_t>(count);
-    {
-      DeviceGuard guard(device);
-      scan_bytes = detail::msm_scan_temp_bytes(slots + 1);
-    }
-    const std::uint32_t ones_blocks = sms * ones_blocks_per_sm<C>(group);
-#else
-    if (device < 0) device = 0;
-    (void)slots;
-    const std::uint32_t ones_blocks = sms * 2;
-#endif
-    plan_->device = device;
-    // The scatter's passes and the accumulate chunks suit the scalars that reach the sort: with the split and
-    // no expected count, half of them (a Groth16 witness sends fewer, a dense one all; more passes than suit
-    // cost more than fewer, and chunks planned for all the points would leave a split call too few threads).
-    const std::size_t scattered =
-        options.split_zero_one && options.expected_dense == 0 ? (max_points + 1) / 2 : dense;
-    plan_->layout = detail::msm_layout(max_points, window_bits, scalar_bits<C>, options.split_zero_one,
-                                       options.precomputed, xyzz_bytes<C>(group), jacobian_bytes<C>(group),
-                                       ones_blocks, scan_bytes, scattered);
-  } catch (...) {
-    delete plan_;
-    throw;
+    : plan_(std::make_unique<Plan>()) {
+  if (max_points == 0 || max_points > detail::kMsmMaxPoints) {
+    throw Error(Errc::invalid_argument, "MSM size " + std::to_string(max_points) + " is outside 1..2^28");
   }
+  if (options.window_bits != 0 && (options.window_bits < 2 || options.window_bits > 22)) {
+    throw Error(Errc::invalid_argument,
+                "MSM window width " + std::to_string(options.window_bits) + " is outside 2..22 bits");
+  }
+  plan_->group = group;
+  plan_->max_points = max_points;
+  plan_->options = options;
+  const std::size_t dense =
+      options.expected_dense != 0 ? std::min(options.expected_dense, max_points) : max_points;
+  const int window_bits = options.window_bits != 0
+                              ? options.window_bits
+                              : detail::msm_model_window_bits(dense, scalar_bits<C>, options.precomputed);
+  if (options.precomputed &&
+      static_cast<std::uint64_t>(detail::msm_windows(window_bits, scalar_bits<C>)) * max_points >
+          detail::kIndexMask) {
+    throw Error(Errc::invalid_argument, "MSM table of " + std::to_string(max_points) + " points in " +
+                                            std::to_string(detail::msm_windows(window_bits, scalar_bits<C>)) +
+                                            " windows exceeds 2^31 - 1 points");
+  }
+  std::uint32_t sms = 132;
+  std::size_t scan_bytes = 0;
+  const std::size_t slots =
+      (options.precomputed ? std::size_t{1}
+                           : static_cast<std::size_t>(detail::msm_windows(window_bits, scalar_bits<C>))) *
+      ((std::size_t{1} << (window_bits - 1)) + 1);
+#if PROOFLINE_HAVE_CUDA
+  if (device < 0) PL_CUDA_CHECK(cudaGetDevice(&device));
+  int count = 0;
+  PL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  sms = static_cast<std::uint32_t>(count);
+  {
+    DeviceGuard guard(device);
+    scan_bytes = detail::msm_scan_temp_bytes(slots + 1);
+  }
+  const std::uint32_t ones_blocks = sms * ones_blocks_per_sm<C>(group);
+#else
+  if (device < 0) device = 0;
+  (void)slots;
+  const std::uint32_t ones_blocks = sms * 2;
+#endif
+  plan_->device = device;
+  // The scatter's passes and the accumulate chunks suit the scalars that reach the sort: with the split and
+  // no expected count, half of them (a Groth16 witness sends fewer, a dense one all; more passes than suit
+  // cost more than fewer, and chunks planned for all the points would leave a split call too few threads).
+  const std::size_t scattered =
+      options.split_zero_one && options.expected_dense == 0 ? (max_points + 1) / 2 : dense;
+  plan_->layout =
+      detail::msm_layout(max_points, window_bits, scalar_bits<C>, options.split_zero_one, options.precomputed,
+                         xyzz_bytes<C>(group), jacobian_bytes<C>(group), ones_blocks, scan_bytes, scattered);
 }
 
 template <class C>
-BasicMsmEngine<C>::~BasicMsmEngine() {
-  delete plan_;
-}
+BasicMsmEngine<C>::~BasicMsmEngine() = default;
 template <class C>
-BasicMsmEngine<C>::BasicMsmEngine(BasicMsmEngine&& other) noexcept
-    : plan_(std::exchange(other.plan_, nullptr)) {}
+BasicMsmEngine<C>::BasicMsmEngine(BasicMsmEngine&&) noexcept = default;
 template <class C>
-BasicMsmEngine<C>& BasicMsmEngine<C>::operator=(BasicMsmEngine&& other) noexcept {
-  if (this != &other) {
-    delete plan_;
-    plan_ = std::exchange(other.plan_, nullptr);
-  }
-  return *this;
-}
+BasicMsmEngine<C>& BasicMsmEngine<C>::operator=(BasicMsmEngine&&) noexcept = default;
 
 template <class C>
 MsmGroup BasicMsmEngine<C>::group() const noexcept {

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include <proofline/arith/curves.hpp>
 
@@ -122,7 +123,7 @@ class BasicMsmEngine {
 
  private:
   struct Plan;
-  Plan* plan_ = nullptr;
+  std::unique_ptr<Plan> plan_;
 };
 
 extern template class BasicMsmEngine<Bls12_381>;

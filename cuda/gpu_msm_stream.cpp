@@ -185,8 +185,8 @@ int MsmPointStream::device() const noexcept {
 std::size_t MsmPointStream::buffer_bytes() const noexcept {
   return state_->buffer_bytes;
 }
-std::size_t MsmPointStream::device_bytes() const noexcept {
-  return 2 * state_->buffer_bytes + 2 * sizeof(G2Jacobian);
+std::size_t MsmPointStream::device_bytes(std::size_t buffer_bytes) noexcept {
+  return 2 * buffer_bytes + 2 * sizeof(G2Jacobian);
 }
 template <class C>
 std::size_t MsmPointStream::batch_points(const BasicMsmEngine<C>& engine) const noexcept {

@@ -42,8 +42,9 @@ class MsmPointStream {
 
   int device() const noexcept;
   std::size_t buffer_bytes() const noexcept;
-  /// Device bytes this object holds (both buffers and the sums): what to charge to a VRAM budget.
-  std::size_t device_bytes() const noexcept;
+  /// Device bytes an object with buffers of `buffer_bytes` holds (both buffers and the sums): what to charge
+  /// to a VRAM budget before making one.
+  static std::size_t device_bytes(std::size_t buffer_bytes) noexcept;
   /// Points of the engine's group per batch: what a buffer holds, at most engine.max_points().
   template <class C>
   std::size_t batch_points(const BasicMsmEngine<C>& engine) const noexcept;

@@ -214,7 +214,7 @@ std::uint64_t automatic_stream_buffer(std::uint64_t vram_budget) {
 
 /// VRAM of a GPU's SRS streaming: two staging buffers and the running sums.
 std::uint64_t srs_staging_bytes(const GpuOptions& options) {
-  return 2 * options.srs_stream_buffer + 2 * sizeof(G2Jacobian);
+  return cuda::MsmPointStream::device_bytes(options.srs_stream_buffer);
 }
 
 std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(GpuLane& lane, const GpuOptions& options,

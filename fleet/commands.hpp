@@ -22,7 +22,22 @@ int status_main(std::string_view program, std::span<const std::string_view> args
 /// `migrate`: creates or upgrades the schema (every command does this on its own as well).
 int migrate_main(std::string_view program, std::span<const std::string_view> args);
 
-/// `PROGRAM SUBCOMMAND ARGS...` dispatched to the functions above (`program` names it in messages).
+/// The commands above as a program lists and mounts them.
+struct Command {
+  const char* name;
+  const char* summary;  ///< one line for the program's usage
+  int (*main)(std::string_view program, std::span<const std::string_view> args);
+};
+inline constexpr Command commands[] = {
+    {"worker", "serve a PostgreSQL job queue: keys stay resident, jobs are claimed as pinned slots free up",
+     worker_main},
+    {"submit", "queue jobs (--zkey K --wtns A.wtns ...) for the fleet; --wait writes their proofs",
+     submit_main},
+    {"status", "the fleet: workers and their heartbeats, jobs by state, proofs/s", status_main},
+    {"migrate", "create or upgrade the fleet's database schema", migrate_main},
+};
+
+/// `PROGRAM COMMAND ARGS...` dispatched to the commands above (`program` names it in messages).
 int fleet_main(std::string_view program, std::span<const std::string_view> args);
 
 }  // namespace proofline::fleet

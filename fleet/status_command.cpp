@@ -1,4 +1,4 @@
-// `status`, `migrate`, and the dispatcher that mounts every subcommand under one program.
+// `status`: the workers, the jobs by state and the proofs/s of the last minute; `status --self-check`.
 #include <cstdio>
 #include <string>
 
@@ -118,44 +118,6 @@ int status_main(std::string_view program, std::span<const std::string_view> args
         return o;
       },
       [](StatusCli o) { return run_status(o); });
-}
-
-int migrate_main(std::string_view program, std::span<const std::string_view> args) {
-  const std::string name = std::string(program) + " migrate";
-  const detail::Argv argv(name, args);
-  return run_with_options(
-      name,
-      [&]() -> std::optional<std::optional<std::filesystem::path>> {
-        std::optional<std::filesystem::path> file;
-        OptionParser cli(name, "usage: " + name + " [--db-url-file FILE]",
-                         "Creates or upgrades the proofline schema (safe to run while workers run).");
-        cli.path("--db-url-file", "FILE", "read the database URL from FILE's first non-blank line", file);
-        if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
-        return file;
-      },
-      [](std::optional<std::filesystem::path> file) {
-        detail::Connection db(detail::resolve_conninfo(file));
-        const detail::MigrationOutcome m = detail::migrate(db);
-        std::printf("%s: proofline schema at version %d (was %d)\n", db.describe().c_str(), m.to, m.from);
-        return 0;
-      });
-}
-
-int fleet_main(std::string_view program, std::span<const std::string_view> args) {
-  const std::string commands = "worker, submit, status or migrate";
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::printf("usage: %.*s worker|submit|status|migrate [options]  (COMMAND --help for its options)\n",
-                static_cast<int>(program.size()), program.data());
-    return args.empty() ? exit_bad_options : 0;
-  }
-  const std::span<const std::string_view> rest = args.subspan(1);
-  if (args[0] == "worker") return worker_main(program, rest);
-  if (args[0] == "submit") return submit_main(program, rest);
-  if (args[0] == "status") return status_main(program, rest);
-  if (args[0] == "migrate") return migrate_main(program, rest);
-  std::fprintf(stderr, "%.*s: unknown command '%.*s': expected %s\n", static_cast<int>(program.size()),
-               program.data(), static_cast<int>(args[0].size()), args[0].data(), commands.c_str());
-  return exit_bad_options;
 }
 
 }  // namespace proofline::fleet

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 
 #include <proofline/fleet/commands.hpp>
@@ -14,6 +12,7 @@
 #include <proofline/fleet/detail/schema.hpp>
 #include <proofline/fleet/detail/wait_results.hpp>
 #include <proofline/fleet/detail/wakeup.hpp>
+#include <proofline/groth16/json.hpp>
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/util/options.hpp>
 
@@ -41,16 +40,14 @@ struct SubmitCli {
 constexpr std::uintmax_t max_inline_bytes = 16u << 20;
 
 std::vector<std::uint8_t> read_witness_bytes(const fs::path& path) {
-  std::error_code ec;
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec) throw Error(Errc::io, path.string() + ": cannot read the witness (" + ec.message() + ")");
-  if (size > max_inline_bytes)
-    throw OptionError("--inline: " + path.string() + " has " + std::to_string(size) +
-                      " bytes, more than the 16 MiB stored inline; submit it by path");
-  std::ifstream in(path, std::ios::binary);
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) throw Error(Errc::io, path.string() + ": cannot read the witness");
-  return bytes;
+  try {
+    // A witness file, refused at once when it is not one (a FIFO, a folder) rather than waited on.
+    const std::string bytes = groth16::json::read_text_file(
+        path, max_inline_bytes, "a witness stored inline (16 MiB at most: submit it without --inline)");
+    return {bytes.begin(), bytes.end()};
+  } catch (const Error& e) {
+    throw OptionError(std::string("--wtns: ") + e.what());  // nothing is submitted
+  }
 }
 
 std::vector<detail::NewJob> plan_jobs(const SubmitCli& o) {

@@ -40,13 +40,8 @@ void add_fleet_options(OptionParser& cli, WorkerCli& o) {
   cli.real("--drain-timeout", "SECONDS",
            "after SIGTERM, how long to try to deliver held results (default 600)", o.worker.drain_timeout_s,
            Bounds<double>{0, 86400 * 7});
-  cli.choice("--zkey-check", "how a key's points are checked when it is loaded (default full)",
-             o.worker.keys.point_check,
-             Choices<groth16::PointCheck>{{"full", groth16::PointCheck::full},
-                                          {"curve", groth16::PointCheck::on_curve},
-                                          {"trusted", groth16::PointCheck::trusted}});
-  cli.value("--log-level", "LEVEL", "trace, debug, info, warn, error, off (default info)",
-            [&o](std::string_view text) { o.log_level = log::parse_level(text); });
+  graph::add_point_check_option(cli, o.worker.keys.point_check);
+  graph::add_log_level_option(cli, o.log_level, "info");
 }
 
 void add_pipeline_options(OptionParser& cli, graph::Config& c) {

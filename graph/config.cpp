@@ -5,6 +5,8 @@
 
 #include <oneapi/tbb/info.h>
 
+#include <proofline/devices/subgroup_tester.hpp>
+#include <proofline/graph/job.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/text.hpp>
 
@@ -75,6 +77,11 @@ ThreadPlan thread_plan(const Config& config) {
   plan.synthesis = config.synthesis_concurrency != 0 ? config.synthesis_concurrency
                                                      : std::max<std::size_t>(1, plan.threads / 2);
   return plan;
+}
+
+std::shared_ptr<const groth16::SubgroupTester> subgroup_tester_for(const Config& config) {
+  if (config.backend == Backend::cpu) return nullptr;
+  return devices::gpu_subgroup_tester(config.gpus.empty() ? 0 : config.gpus.front());
 }
 
 }  // namespace proofline::graph

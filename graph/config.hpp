@@ -101,11 +101,12 @@ struct Config {
   SrsPlacement srs = SrsPlacement::automatic;
   /// 0: a 32nd of the GPU's VRAM budget, as a power of two between 256 MiB and 2 GiB (2 GiB on an H200).
   /// Larger batches mean fewer bucket reductions per MSM and a job's MSMs that upload while the previous
-  /// one sums, at 2^24 about 1.06x the resident time with 2 GiB against 1.35x with 256 MiB (perf/results).
+  /// one sums: with 2 GiB a streamed MSM comes close to the resident time (README, streamed SRS).
   std::uint64_t srs_stream_buffer = 0;
   /// The GPU NTT of the device slots' size, in the first key's convention, reads its top pass's diagonal
   /// from a table (2^max_log_n x 64 bytes of VRAM per GPU: 1 GiB at 2^24) instead of multiplying by two
-  /// root powers: about 7 % faster NTTs and H at 2^24. Left out when the VRAM budget cannot hold it.
+  /// root powers, which makes NTTs and H faster (perf/NOTES-gpu-ntt.md). Left out when the VRAM budget
+  /// cannot hold it.
   bool ntt_top_diagonal = true;
 
   /// CUDA backend: when a GPU goes out of service (a sticky CUDA error kills its context), the jobs it held

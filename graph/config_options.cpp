@@ -1,6 +1,11 @@
 #include <proofline/graph/config_options.hpp>
 
+#include <limits>
+#include <string>
 #include <string_view>
+#include <vector>
+
+#include <proofline/util/text.hpp>
 
 namespace proofline::graph {
 
@@ -61,6 +66,45 @@ void add_gpu_resource_options(OptionParser& cli, Config& c) {
            "the GPU NTT multiplies by root powers in its top pass instead of reading a table of 2^n x 64 "
            "bytes per GPU (1 GiB at 2^24; used by default when VRAM allows)",
            [&c] { c.ntt_top_diagonal = false; });
+}
+
+void add_point_check_option(OptionParser& cli, groth16::PointCheck& check) {
+  cli.choice("--zkey-check",
+             "how the key's points are checked: on the curve and in the subgroup (default), on the curve "
+             "only, or not at all (a key checked before)",
+             check,
+             Choices<groth16::PointCheck>{{"full", groth16::PointCheck::full},
+                                          {"curve", groth16::PointCheck::on_curve},
+                                          {"trusted", groth16::PointCheck::trusted}});
+}
+
+void add_log_level_option(OptionParser& cli, log::Level& level, std::string_view default_level) {
+  cli.value("--log-level", "LEVEL",
+            "trace, debug, info, warn, error, off (default " + std::string(default_level) + ")",
+            [&level](std::string_view text) { level = log::parse_level(text); });
+}
+
+void add_fault_option(OptionParser& cli, std::optional<InjectedFault>& fault,
+                      std::initializer_list<Stage> stages) {
+  std::string names;
+  for (const Stage stage : stages) names += (names.empty() ? "" : ", ") + std::string(to_string(stage));
+  const std::vector<Stage> accepted(stages);
+  cli.value(
+      "--inject-fault", "STAGE:I",
+      "testing: fail the I-th job (from 0) in STAGE (" + names + "), as a real error there would",
+      [&fault, accepted](std::string_view spec) {
+        const auto colon = spec.find(':');
+        if (colon == std::string_view::npos)
+          throw OptionError("--inject-fault: expected STAGE:INDEX, got " + quote_for_message(spec, 80, '\''));
+        const std::string_view name = spec.substr(0, colon);
+        for (const Stage stage : accepted) {
+          if (name != to_string(stage)) continue;
+          fault = InjectedFault{stage, parse_unsigned_option("--inject-fault", spec.substr(colon + 1),
+                                                             {0, std::numeric_limits<std::int64_t>::max()})};
+          return;
+        }
+        throw OptionError("--inject-fault: unknown stage " + quote_for_message(name, 80, '\''));
+      });
 }
 
 }  // namespace proofline::graph

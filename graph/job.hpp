@@ -16,6 +16,10 @@
 #include <proofline/groth16/fwd.hpp>
 #include <proofline/nodes/job.hpp>
 
+namespace proofline::groth16 {
+class SubgroupTester;
+}  // namespace proofline::groth16
+
 namespace proofline::graph {
 
 using nodes::CheckedSpan;
@@ -57,6 +61,12 @@ struct BasicKeySpec {
   /// Needs the CUDA backend.
   std::vector<int> gpus{};
 };
+
+/// For reading a key that a pipeline made from `config` will prove with: the tester that runs the full
+/// check's subgroup tests (groth16::KeyCheckOptions::tester) on the first GPU that pipeline may use, or null
+/// for Backend::cpu and where no GPU is usable (the readers then check on the CPU).
+std::shared_ptr<const groth16::SubgroupTester> subgroup_tester_for(const Config& config);
+
 using KeySpec = BasicKeySpec<Bls12_381>;
 
 struct Job {

@@ -65,31 +65,52 @@ void check_witness_source(const Job& job, const KeyState& key) {
                     "and c can prove with it");
 }
 
-/// The GPU for a job of `key`: for a streamed key the least busy healthy GPU; else the least busy healthy GPU
-/// that holds its SRS, or else the one with the most free VRAM, after uploading the SRS there (blocking; this
-/// runs on the submitting thread, never in the graph).
+}  // namespace
+
+std::optional<std::pair<int, memory::ResidentHandle>> detail::ready_lane(Core& core, const KeyState& key) {
+  if (key.streamed()) {
+    if (devices::GpuLane* lane = least_busy(core.gpus(), [&](const devices::GpuLane& l) {
+          return key.placed_on(l.index) && devices::srs_streaming(l);
+        }))
+      return std::pair{lane->index, memory::ResidentHandle{}};
+    return std::nullopt;
+  }
+  const devices::GpuKey gpu_key = key.gpu_key();
+  for (int tries = 0; tries < 2; ++tries) {  // the least busy holder may evict it in between: ask again
+    devices::GpuLane* lane = least_busy(core.gpus(), [&](devices::GpuLane& l) {
+      return key.placed_on(l.index) && devices::find_device_key(l, gpu_key).has_value();
+    });
+    if (lane == nullptr) break;
+    if (auto handle = devices::find_device_key(*lane, gpu_key))
+      return std::pair{lane->index, std::move(*handle)};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<int, memory::ResidentHandle>> detail::route_now(Core& core, const KeyState& key) {
+  if (auto ready = ready_lane(core, key)) return ready;
+  if (core.config.cpu_fallback) return std::pair{-1, memory::ResidentHandle{}};
+  return std::nullopt;
+}
+
+namespace {
+
+/// The GPU for a job of `key`: ready_lane's, or else the healthy GPU with the most free VRAM after uploading
+/// the SRS there (blocking; this runs on the submitting thread, never in the graph).
 std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
                                              std::optional<std::chrono::milliseconds> patience) {
   const auto placed = [&](const devices::GpuLane& l) { return key.placed_on(l.index); };
   if (core.config.cpu_fallback && least_busy(core.gpus(), placed) == nullptr)
     return {-1, {}};  // every GPU of the key is out of service: the CPU proves
   if (key.streamed()) {
-    devices::GpuLane* lane = least_busy(
-        core.gpus(), [&](const devices::GpuLane& l) { return placed(l) && devices::srs_streaming(l); });
-    if (lane == nullptr)
-      throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
-    return {lane->index, {}};
+    if (auto ready = detail::ready_lane(core, key)) return std::move(*ready);
+    throw Error(Errc::cuda, "submit: no healthy GPU streams the SRS of key '" + key.name + "'");
   }
   // Not while the key gives up MSM tables (graph/key_vram.cpp), except from a callback: there the job holds
   // the key's SRS, which at worst keeps the key from draining until its patience ends.
   std::shared_lock routing(key.routing, std::defer_lock);
   if (!detail::in_caller_callback()) routing.lock();
-  const devices::GpuKey gpu_key = key.gpu_key();
-  if (devices::GpuLane* lane = least_busy(core.gpus(), [&](devices::GpuLane& l) {
-        return placed(l) && devices::find_device_key(l, gpu_key).has_value();
-      })) {
-    if (auto handle = devices::find_device_key(*lane, gpu_key)) return {lane->index, std::move(*handle)};
-  }
+  if (auto ready = detail::ready_lane(core, key)) return std::move(*ready);
   std::vector<devices::GpuLane*> order;
   for (auto& lane : core.gpus())
     if (lane->healthy.load() && placed(*lane)) order.push_back(lane.get());
@@ -101,6 +122,7 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
                                 (key.gpu_lanes.empty() ? "" : "that key '" + key.name + "' is placed on ") +
                                 "is out of service (a CUDA error killed its context); "
                                 "Config::cpu_fallback proves on the CPU instead");
+  const devices::GpuKey gpu_key = key.gpu_key();
   std::string why;
   for (devices::GpuLane* lane : order) {
     try {
@@ -112,31 +134,6 @@ std::pair<int, memory::ResidentHandle> route(Core& core, const KeyState& key,
   }
   throw Error(Errc::out_of_budget, "submit: no GPU can hold the SRS of key '" + key.name + "': " + why);
 }
-
-}  // namespace
-
-std::optional<std::pair<int, memory::ResidentHandle>> detail::route_now(Core& core, const KeyState& key) {
-  if (key.streamed()) {
-    if (devices::GpuLane* lane = least_busy(core.gpus(), [&](const devices::GpuLane& l) {
-          return key.placed_on(l.index) && devices::srs_streaming(l);
-        }))
-      return std::pair{lane->index, memory::ResidentHandle{}};
-  } else {
-    const devices::GpuKey gpu_key = key.gpu_key();
-    for (int tries = 0; tries < 2; ++tries) {  // the least busy holder may evict it in between: ask again
-      devices::GpuLane* lane = least_busy(core.gpus(), [&](devices::GpuLane& l) {
-        return key.placed_on(l.index) && devices::find_device_key(l, gpu_key).has_value();
-      });
-      if (lane == nullptr) break;
-      if (auto handle = devices::find_device_key(*lane, gpu_key))
-        return std::pair{lane->index, std::move(*handle)};
-    }
-  }
-  if (core.config.cpu_fallback) return std::pair{-1, memory::ResidentHandle{}};
-  return std::nullopt;
-}
-
-namespace {
 
 std::shared_ptr<JobState> make_job_state(Core& core, Job job, std::shared_ptr<KeyState> key) {
   auto state = std::make_shared<JobState>();

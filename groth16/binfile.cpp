@@ -99,8 +99,7 @@ class FileSource {
 BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic, std::string_view kind,
                       std::uint32_t version) {
   const std::string name = path.string();
-  detail::InputFile input =
-      detail::open_input_file(path, "the " + std::string(kind) + " file", Errc::bad_input);
+  detail::InputFile input = detail::open_input_file(path, "the " + std::string(kind) + " file");
   if (input.size == 0)
     throw Error(Errc::bad_input,
                 name + ": truncated: the file is empty (not a " + std::string(kind) + " file)");

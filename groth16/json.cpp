@@ -511,7 +511,7 @@ std::string read_text_file(const std::filesystem::path& path, std::uint64_t max_
   const std::string name = path.string();
   // Opened before anything else is asked of the path: a FIFO, directory or device is refused at once, and
   // the size checked is the size of the file that is read.
-  const detail::InputFile file = detail::open_input_file(path, "", Errc::bad_input);
+  const detail::InputFile file = detail::open_input_file(path, "");
   if (file.size > max_bytes)
     throw Error(Errc::bad_input,
                 name + ": " + std::to_string(file.size) + " bytes is too large for " + std::string(kind));

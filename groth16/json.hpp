@@ -94,9 +94,9 @@ void append_quoted(std::string& out, std::string_view text);
 /// name). Nesting deeper than 128 levels is rejected.
 Value parse(std::string_view text, std::string_view context = "json");
 
-/// The text of a JSON file, read only when `path` names a regular file (a FIFO, folder or device is
-/// Error(bad_input, "<path>: not a regular file (a FIFO)") at once, never waited on) of at most `max_bytes`
-/// (else Error(bad_input, "<path>: N bytes is too large for <kind>")).
+/// The contents of a file (a JSON file's text, or any other bytes), read only when `path` names a regular
+/// file (a FIFO, folder or device is Error(bad_input, "<path>: not a regular file (a FIFO)") at once, never
+/// waited on) of at most `max_bytes` (else Error(bad_input, "<path>: N bytes is too large for <kind>")).
 std::string read_text_file(const std::filesystem::path& path, std::uint64_t max_bytes, std::string_view kind);
 
 }  // namespace proofline::groth16::json

@@ -1,7 +1,6 @@
 #include <proofline/groth16/key_check.hpp>
 
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -15,6 +14,7 @@
 #include <proofline/groth16/detail/batch_subgroup.hpp>
 #include <proofline/groth16/detail/sha256.hpp>
 #include <proofline/util/atomic_file.hpp>
+#include <proofline/util/cache_dir.hpp>
 #include <proofline/util/logging.hpp>
 
 namespace proofline::groth16 {
@@ -129,12 +129,8 @@ void check_query(const SharedArray<Affine>& query, const SubgroupTester* tester,
 }  // namespace
 
 std::filesystem::path default_checked_keys_directory() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg != nullptr && *xdg == '/') return std::filesystem::path(xdg) / "proofline" / "checked-keys";
-  const char* home = std::getenv("HOME");
-  if (home != nullptr && *home == '/')
-    return std::filesystem::path(home) / ".cache" / "proofline" / "checked-keys";
-  return {};
+  const std::optional<std::filesystem::path> cache = user_cache_dir();
+  return cache ? *cache / "checked-keys" : std::filesystem::path();
 }
 
 template <class Curve>

@@ -3,39 +3,23 @@
 #include <string>
 
 #include <proofline/arith/int_text.hpp>
-#include <proofline/groth16/detail/point_checks.hpp>
-#include <proofline/util/error.hpp>
-#include <proofline/util/text.hpp>
+#include <proofline/groth16/detail/json_fields.hpp>
 
 namespace proofline::groth16 {
 
 namespace {
 
-[[noreturn]] void fail(std::string_view context, const std::string& what) {
-  throw Error(Errc::bad_input, std::string(context) + ": " + what);
-}
-
-template <class Field>
-Field field_from_json(const json::Value& value, std::string_view context, const char* field_name) {
-  if (!value.is_string())
-    fail(context, std::string("expected a decimal string for an element of ") + field_name);
-  const auto element = field_from_decimal<Field>(value.as_string());
-  if (!element)
-    fail(context, quote_for_message(value.as_string(), 100) + " is not a decimal number below the " +
-                      field_name + " modulus");
-  return *element;
-}
+using detail::field_from_json;
 
 const json::Value& pair_item(const json::Value& value, std::size_t index, std::string_view context) {
-  if (!value.is_array() || value.size() != 2) fail(context, "expected an array of two coordinates");
+  if (!value.is_array() || value.size() != 2)
+    detail::json_fail(context, "expected an array of two coordinates");
   return value.at(index);
 }
 
 template <class Affine>
 Affine checked(const Affine& point, std::string_view context) {
-  if (point.is_infinity()) return point;
-  if (!point.is_on_curve()) fail(context, "the point is not on the curve");
-  if (!is_in_subgroup(point)) fail(context, "the point is not in the prime-order subgroup");
+  detail::check_group_element(point, context);
   return point;
 }
 

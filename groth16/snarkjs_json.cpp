@@ -9,6 +9,7 @@
 #include <proofline/arith/curve_pairing.hpp>
 #include <proofline/arith/int_text.hpp>
 #include <proofline/groth16/binfile.hpp>
+#include <proofline/groth16/detail/json_fields.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/text.hpp>
@@ -20,7 +21,7 @@ namespace {
 constexpr std::uint64_t max_json_bytes = std::uint64_t{64} << 20;
 
 [[noreturn]] void fail(std::string_view context, const std::string& what) {
-  throw Error(Errc::bad_input, std::string(context) + ": " + what);
+  detail::json_fail(context, what);
 }
 
 std::string at(std::string_view context, std::string_view member) {
@@ -48,20 +49,9 @@ const json::Value& array_of(const json::Value& value, std::size_t size, std::str
   return value;
 }
 
-template <class Field>
-Field field_from(const json::Value& value, std::string_view context, const char* field_name) {
-  if (!value.is_string())
-    fail(context, std::string("expected a decimal string (an element of ") + field_name + ")");
-  const auto element = field_from_decimal<Field>(value.as_string());
-  if (!element)
-    fail(context, quote_for_message(value.as_string(), 100) + " is not a decimal number below the " +
-                      field_name + " modulus");
-  return *element;
-}
-
 template <class Curve>
 typename Curve::Fp fp_from(const json::Value& value, std::string_view context) {
-  return field_from<typename Curve::Fp>(value, context, "Fp");
+  return detail::field_from_json<typename Curve::Fp>(value, context, "Fp");
 }
 
 template <class Curve>
@@ -83,9 +73,7 @@ json::Value dec2(const Fp2& value) {
 
 template <class Affine>
 void check_point(const Affine& point, std::string_view context, ProofPointCheck check) {
-  if (check == ProofPointCheck::shape_only) return;
-  if (!point.is_on_curve()) fail(context, "the point is not on the curve");
-  if (!is_in_subgroup(point)) fail(context, "the point is not in the prime-order subgroup");
+  if (check != ProofPointCheck::shape_only) detail::check_group_element(point, context);
 }
 
 template <class G1Affine>

@@ -59,8 +59,8 @@ struct BudgetStats {
   std::size_t waiting = 0;          ///< requests queued now
 };
 
-/// Evictor priorities: lower runs first. Idle pool buffers are cheap to recreate (a re-pin costs
-/// 0.04-0.6 s/GiB), resident SRS/PCE entries are not (a reload costs seconds to a minute).
+/// Evictor priorities: lower runs first. Idle pool buffers are cheap to recreate (a re-pin is a fraction of a
+/// second per GiB), resident SRS/PCE entries are not (a reload reads and checks a whole key).
 inline constexpr int pool_evictor_priority = 0;
 inline constexpr int residency_evictor_priority = 100;
 

@@ -1,8 +1,8 @@
-// The pool of pinned host buffers: the heart of proofline's backpressure. Pinning costs 0.04-0.6 s/GiB, so
-// buffers are pinned once and reused; every byte the pool holds, leased or idle, is charged to the host
-// Budget (the closest existing system charges idle buffers to nobody, so its budget can be exceeded by the
-// whole idle pool). The pool is the budget's first evictor: when anyone needs host memory, idle buffers
-// are unpinned first, largest first.
+// The pool of pinned host buffers: the heart of proofline's backpressure. Pinning costs a large part of a
+// second per GiB (docs/design.md), so buffers are pinned once and reused; every byte the pool holds, leased
+// or idle, is charged to the host Budget (the closest existing system charges idle buffers to nobody, so its
+// budget can be exceeded by the whole idle pool). The pool is the budget's first evictor: when anyone needs
+// host memory, idle buffers are unpinned first, largest first.
 //
 // Two ways to lease:
 //  - RAII: lease()/try_lease() -> PinnedLease (one buffer); lease_slot()/try_lease_slot() -> SlotLease.

@@ -1,7 +1,7 @@
 // Pinning backends: where page-locked host memory comes from. H2D copies from pageable memory crawl through
-// the driver's bounce buffer (6-8 GB/s against 55 GB/s pinned on the H200), and pinning is expensive
-// (cudaHostAlloc 0.4-0.6 s/GiB; touch + MADV_HUGEPAGE + cudaHostRegister 0.04 s/GiB), so buffers are pinned
-// once and pooled (PinnedPool). Only memory/ pins or unpins host memory.
+// the driver's bounce buffer at a fraction of the pinned rate, and pinning is expensive (cudaHostAlloc most
+// of all; touch + MADV_HUGEPAGE + cudaHostRegister an order of magnitude less; docs/design.md has the
+// figures), so buffers are pinned once and pooled (PinnedPool). Only memory/ pins or unpins host memory.
 #pragma once
 
 #include <atomic>

@@ -7,8 +7,8 @@
 
 namespace proofline {
 
-/// What went wrong, coarsely, so that callers (and batch_prove's exit code) can react without string
-/// matching.
+/// What went wrong, coarsely, so that callers (the C ABI's status codes, the fleet's retry decisions) can
+/// react without string matching.
 enum class Errc {
   invalid_argument,  ///< an option or argument that makes no sense
   bad_input,         ///< a file or buffer that is truncated, corrupt, or of the wrong curve/kind

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <spdlog/sinks/base_sink.h>
+#include <spdlog/sinks/dist_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
 #include <proofline/util/error.hpp>
@@ -67,7 +68,20 @@ class CallbackSink final : public spdlog::sinks::base_sink<std::mutex> {
 };
 
 spdlog::sink_ptr default_sink() {
-  return std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  sink->set_pattern("[%H:%M:%S.%e] [%n] [%^%l%$] %v");
+  return sink;
+}
+
+/// The logger's one sink, which forwards to the sink set_sink chose: replacing that one takes the same lock
+/// as writing a line, so the host program may swap sinks while pipeline threads log.
+const std::shared_ptr<spdlog::sinks::dist_sink_mt>& routing_sink() {
+  static const auto sink = [] {
+    auto routing = std::make_shared<spdlog::sinks::dist_sink_mt>();
+    routing->add_sink(default_sink());
+    return routing;
+  }();
+  return sink;
 }
 
 }  // namespace
@@ -77,9 +91,8 @@ namespace detail {
 spdlog::logger& logger() {
   static std::shared_ptr<spdlog::logger> instance = [] {
     if (auto existing = spdlog::get(std::string(log::logger_name))) return existing;
-    auto created = std::make_shared<spdlog::logger>(std::string(log::logger_name), default_sink());
+    auto created = std::make_shared<spdlog::logger>(std::string(log::logger_name), routing_sink());
     created->set_level(spdlog::level::info);
-    created->set_pattern("[%H:%M:%S.%e] [%n] [%^%l%$] %v");
     spdlog::register_logger(created);
     return created;
   }();
@@ -110,12 +123,15 @@ Level parse_level(std::string_view text) {
 }
 
 void set_sink(std::function<void(Level, std::string_view)> sink) {
+  spdlog::sink_ptr chosen = sink ? std::make_shared<CallbackSink>(std::move(sink)) : default_sink();
   auto& sinks = detail::logger().sinks();
-  sinks.clear();
-  if (sink)
-    sinks.push_back(std::make_shared<CallbackSink>(std::move(sink)));
-  else
-    sinks.push_back(default_sink());
+  if (sinks.size() == 1 && sinks.front() == routing_sink()) {
+    routing_sink()->set_sinks({std::move(chosen)});
+  } else {
+    // A "proofline" logger the host program registered before ours: its sinks are its own to guard.
+    sinks.clear();
+    sinks.push_back(std::move(chosen));
+  }
 }
 
 }  // namespace log

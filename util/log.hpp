@@ -19,7 +19,8 @@ Level level();
 Level parse_level(std::string_view text);
 
 /// Replaces the logger's sinks with one callback (e.g. to route proofline's lines into the host program's
-/// own log). Pass an empty function to restore the default stderr sink.
+/// own log). Pass an empty function to restore the default stderr sink. Any thread, at any time: lines being
+/// written go to the old sink or the new one. The callback may run on several threads, one line at a time.
 void set_sink(std::function<void(Level, std::string_view message)> sink);
 
 }  // namespace proofline::log

@@ -23,6 +23,9 @@ const char* last_error_message() noexcept;
 
 /// Records `message` as this thread's last error and returns `code`.
 pl_status fail(pl_status code, std::string message);
+/// Records "function: what" as this thread's last error and returns `code`; never throws (a message that does
+/// not fit in memory is cut short).
+pl_status fail(pl_status code, const char* function, const char* what) noexcept;
 
 /// An error with a pl_status of its own (the codes the C ABI adds to Errc: handles, struct sizes, ...).
 class StatusError : public std::runtime_error {
@@ -69,15 +72,15 @@ pl_status guarded(const char* function, Body&& body) noexcept {
     refuse_after_fork();
     return body();
   } catch (const StatusError& e) {
-    return fail(e.status(), std::string(function) + ": " + e.what());
+    return fail(e.status(), function, e.what());
   } catch (const Error& e) {
-    return fail(status_of(e.code()), std::string(function) + ": " + e.what());
+    return fail(status_of(e.code()), function, e.what());
   } catch (const std::bad_alloc&) {
-    return fail(PL_ERR_IO, std::string(function) + ": out of memory");
+    return fail(PL_ERR_IO, function, "out of memory");
   } catch (const std::exception& e) {
-    return fail(PL_ERR_INTERNAL, std::string(function) + ": " + e.what());
+    return fail(PL_ERR_INTERNAL, function, e.what());
   } catch (...) {
-    return fail(PL_ERR_INTERNAL, std::string(function) + ": an unknown exception");
+    return fail(PL_ERR_INTERNAL, function, "an unknown exception");
   }
 }
 

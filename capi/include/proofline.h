@@ -403,14 +403,26 @@ PL_API pl_status pl_job_outcome(pl_job* job);
  * already runs or is done. */
 PL_API pl_status pl_job_cancel(pl_job* job);
 
+/** The pipeline stage a job failed in (pl_job_info.stage). */
+typedef enum pl_stage {
+  PL_STAGE_QUEUE = 0,     /**< submitted, waiting for a pinned slot */
+  PL_STAGE_ADMISSION = 1, /**< slot being leased */
+  PL_STAGE_SYNTHESIS = 2, /**< the witness into its slot, then A·z, B·z, C·z */
+  PL_STAGE_H2D = 3,       /**< slot to GPU (CUDA backend) */
+  PL_STAGE_NTT = 4,       /**< the H polynomial */
+  PL_STAGE_MSM = 5,       /**< the five multi-scalar multiplications */
+  PL_STAGE_RELEASE = 6,   /**< proof assembly, verification and delivery */
+  PL_STAGE_BASELINE = 7   /**< PL_MODE_BASELINE: H2D, NTT and MSM under one lock */
+} pl_stage;
+
 typedef struct pl_job_info {
-  size_t size;      /**< sizeof(pl_job_info) */
-  uint64_t id;      /**< the pipeline's job id */
-  uint64_t seq;     /**< submission order, from 0 */
-  int32_t outcome;  /**< as pl_job_outcome */
-  int32_t verified; /**< the pipeline verified the proof (pl_config.verify) */
-  int32_t gpu;      /**< the GPU it ran on; -1 on the CPU backend */
-  int32_t stage;    /**< where it failed: 0 queue .. 6 release, 7 baseline (nodes::Stage); -1 if it did not */
+  size_t size;         /**< sizeof(pl_job_info) */
+  uint64_t id;         /**< the pipeline's job id */
+  uint64_t seq;        /**< submission order, from 0 */
+  int32_t outcome;     /**< as pl_job_outcome */
+  int32_t verified;    /**< the pipeline verified the proof (pl_config.verify) */
+  int32_t gpu;         /**< the GPU it ran on; -1 on the CPU backend */
+  int32_t stage;       /**< pl_stage where it failed; -1 if it did not */
   uint64_t num_public; /**< public inputs in the result */
   double queued_s;     /**< submit to slot */
   double latency_s;    /**< submit to result */

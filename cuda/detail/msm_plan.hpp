@@ -24,8 +24,8 @@ int msm_model_window_bits(std::size_t dense, int scalar_bits, bool precomputed =
 /// A bucket of a precomputed table's shared set, in the model's units (a mixed addition is 10): its running
 /// sums as in the plain model (21) and its share of the sort's counts and of the chunk fixups, which at 2^20
 /// points (about 56 entries per bucket with c = 19) weigh more than the extra window of a narrower table.
-/// Fitted on an H200 at 2^20: c = 17 instead of 19 proves batches of 2^20 jobs 9-15 % faster and each MSM
-/// 2-10 % faster (perf/results/msm-table-bits-h200-2026-12-03). At 2^21, 2^22 and 2^24 points and beyond the
+/// Fitted on an H200 at 2^20, where c = 17 instead of 19 proves batches of 2^20 jobs and each MSM faster
+/// (perf/results/msm-table-bits-h200-2026-12-03). At 2^21, 2^22 and 2^24 points and beyond the
 /// choice is what 21 gave (20, 20, 22); at 2^23 it is 20 instead of 22 (not measured).
 inline constexpr double kMsmTableBucketCost = 30.0;
 

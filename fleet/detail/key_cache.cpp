@@ -4,7 +4,6 @@
 #include <system_error>
 #include <variant>
 
-#include <proofline/devices/subgroup_tester.hpp>
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/util/logging.hpp>
 
@@ -82,8 +81,7 @@ KeyLookup KeyCache::load(const std::string& path, std::uint64_t serial) {
     const auto start = std::chrono::steady_clock::now();
     // The full check's subgroup tests run on the GPU when the worker proves there.
     groth16::ZkeyOptions zkey_options{.points = options_.point_check};
-    if (pipeline_.backend() == graph::Backend::cuda)
-      zkey_options.key_check.tester = devices::gpu_subgroup_tester();
+    zkey_options.key_check.tester = graph::subgroup_tester_for(pipeline_.config());
     const groth16::AnySnarkjsKey any = groth16::load_any_snarkjs_key(path, zkey_options);
     std::visit(
         [&]<class Curve>(const groth16::BasicSnarkjsKey<Curve>& key) {

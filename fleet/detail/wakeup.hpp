@@ -2,15 +2,16 @@
 // poll() on this and the database socket together (LISTEN/NOTIFY wake-ups arrive on the socket).
 #pragma once
 
-#include <atomic>
 #include <chrono>
+
+#include <proofline/util/file_descriptor.hpp>
 
 namespace proofline::fleet::detail {
 
 class Wakeup {
  public:
   Wakeup();
-  ~Wakeup();
+  ~Wakeup();  ///< signals stop writing to it first
   Wakeup(const Wakeup&) = delete;
   Wakeup& operator=(const Wakeup&) = delete;
 
@@ -19,15 +20,11 @@ class Wakeup {
   /// Sleeps until notify() or until `socket` (when >= 0) is readable, at most `timeout`. Returns true when
   /// the socket is readable. Clears pending wake-ups.
   bool wait(int socket, std::chrono::milliseconds timeout);
+  /// SIGTERM and SIGINT set proofline::stop_signal() and wake this (util/stop_signals.hpp).
+  void route_stop_signals() const;
 
  private:
-  int read_fd_ = -1, write_fd_ = -1;
+  FileDescriptor read_, write_;
 };
-
-/// Makes SIGTERM and SIGINT set stop_requested() and wake `wakeup` (until the next call; nullptr detaches).
-void route_stop_signals(const Wakeup* wakeup);
-bool stop_requested() noexcept;
-/// The signal that asked to stop (0: none).
-int stop_signal() noexcept;
 
 }  // namespace proofline::fleet::detail

@@ -14,6 +14,7 @@
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/util/logging.hpp>
 #include <proofline/util/options.hpp>
+#include <proofline/util/stop_signals.hpp>
 
 namespace proofline::fleet::detail {
 
@@ -354,11 +355,11 @@ void Worker::serve_once() {
 }
 
 int Worker::run() {
-  route_stop_signals(&wakeup_);
+  wakeup_.route_stop_signals();
   PL_LOG_INFO("fleet worker {}: {} backend, lease {} s, claims up to the pipeline's tokens + {}",
               options_.name, graph::to_string(pipeline_->backend()), options_.lease_s, options_.prefetch);
   while (true) {
-    if (stop_requested() && !draining_) {
+    if (stop_signal() != 0 && !draining_) {
       draining_ = true;
       drain_deadline_ = Clock::now() +
                         std::chrono::milliseconds(static_cast<std::int64_t>(options_.drain_timeout_s * 1000));

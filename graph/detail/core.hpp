@@ -150,9 +150,13 @@ struct Core {
   void stop_supervisor();
 };
 
-/// Where a job of `key` can run now without loading anything (graph/submit.cpp): the least busy healthy GPU
-/// that holds its SRS in VRAM (or streams it), else the CPU (-1) with Config::cpu_fallback; nullopt when
-/// nowhere. Never blocks: node bodies call it.
+/// The least busy healthy GPU that can run a job of `key` now without loading anything (graph/submit.cpp):
+/// one that streams the SRS of a streamed key, else one that holds its SRS in VRAM (with a handle that keeps
+/// it there); nullopt when none.
+std::optional<std::pair<int, memory::ResidentHandle>> ready_lane(Core& core, const KeyState& key);
+
+/// Where a job of `key` can run now: ready_lane's GPU, else the CPU (-1) with Config::cpu_fallback; nullopt
+/// when nowhere. Never blocks: node bodies call it.
 std::optional<std::pair<int, memory::ResidentHandle>> route_now(Core& core, const KeyState& key);
 
 /// A job that failed because its GPU went out of service under it (graph/failover.cpp): when another place

@@ -58,14 +58,6 @@ bool equals(std::span<const std::byte> le, const BigInt<N>& value) {
 
 }  // namespace
 
-bool is_bls12_381_r(std::span<const std::byte> prime_le) {
-  return equals(prime_le, Fr::modulus);
-}
-
-bool is_bls12_381_q(std::span<const std::byte> prime_le) {
-  return equals(prime_le, Fp::modulus);
-}
-
 std::optional<CurveId> curve_of_scalar_prime(std::span<const std::byte> r_le) {
   if (equals(r_le, Fr::modulus)) return CurveId::bls12_381;
   if (equals(r_le, bn254::Fr::modulus)) return CurveId::bn254;

@@ -15,10 +15,6 @@ namespace proofline::groth16::detail {
 /// prime of any length ("an unknown number of N bytes" past 128 hex digits, so a message stays short).
 std::string describe_prime(std::span<const std::byte> prime_le);
 
-/// Whether the little-endian bytes are exactly BLS12-381's scalar field r (32 bytes) or base field q (48).
-bool is_bls12_381_r(std::span<const std::byte> prime_le);
-bool is_bls12_381_q(std::span<const std::byte> prime_le);
-
 /// The curve whose scalar field is r (32 little-endian bytes), if it is one of ours.
 std::optional<CurveId> curve_of_scalar_prime(std::span<const std::byte> r_le);
 

@@ -27,7 +27,7 @@ const char* file_type_name(mode_t mode) noexcept {
 
 }  // namespace
 
-InputFile open_input_file(const std::filesystem::path& path, std::string_view what, Errc unreadable) {
+InputFile open_input_file(const std::filesystem::path& path, std::string_view what) {
   const std::string name = path.string();
   // O_NONBLOCK: open(2) of a FIFO waits for a writer without it. O_NOCTTY: a terminal named as an input
   // must not become our controlling terminal before it is refused.
@@ -36,7 +36,7 @@ InputFile open_input_file(const std::filesystem::path& path, std::string_view wh
     const int err = errno;
     const bool missing = err == ENOENT || err == EACCES || err == ENOTDIR || err == ELOOP;
     throw Error(
-        missing ? unreadable : Errc::io,
+        missing ? Errc::bad_input : Errc::io,
         name + ": cannot open" + (what.empty() ? "" : " " + std::string(what)) + ": " + std::strerror(err));
   }
   struct stat info {};

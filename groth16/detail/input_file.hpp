@@ -24,9 +24,9 @@ struct InputFile {
 /// Opens `path` read-only without blocking (O_NONBLOCK, so opening a FIFO with no writer returns at once),
 /// refuses anything but a regular file with Error(bad_input, "<path>: not a regular file (a FIFO)"), then
 /// clears O_NONBLOCK. When the operating system refuses the open, the message is "<path>: cannot open
-/// <what>: <reason>" (`what` may be empty) and the code is `unreadable` for a missing or forbidden file
+/// <what>: <reason>" (`what` may be empty) and the code is Errc::bad_input for a missing or forbidden file
 /// (ENOENT, EACCES, ENOTDIR, ELOOP), Errc::io otherwise.
-InputFile open_input_file(const std::filesystem::path& path, std::string_view what, Errc unreadable);
+InputFile open_input_file(const std::filesystem::path& path, std::string_view what);
 
 /// Memory for `size` bytes of file contents, aligned to `alignment` (a power of two, at most 4096), freed
 /// with the last owner; large buffers in huge pages (detail/large_memory.hpp: a fault per 4 KiB page took

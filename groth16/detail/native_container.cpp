@@ -79,7 +79,7 @@ void check_header(const std::byte* image, std::uint64_t available, std::uint64_t
 // A missing or unreadable path is bad input, as for every other format the library reads (a failing
 // device is Errc::io).
 InputFile open_native_file(const std::filesystem::path& path) {
-  return open_input_file(path, "", Errc::bad_input);
+  return open_input_file(path, "");
 }
 
 }  // namespace

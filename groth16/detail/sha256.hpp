@@ -1,6 +1,7 @@
 // Internal: SHA-256 (FIPS 180-4), written out here so that the library needs no crypto dependency. The
-// compression function uses the x86 SHA extensions when the CPU has them (about 1.5-2 GB/s per core) and
-// portable code otherwise; both give the same digests (tests check them against FIPS 180-4's examples).
+// compression function uses the x86 SHA extensions when the CPU has them (several times the portable code's
+// speed) and portable code otherwise; both give the same digests (tests check them against FIPS 180-4's
+// examples).
 #pragma once
 
 #include <array>

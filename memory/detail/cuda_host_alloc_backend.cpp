@@ -1,5 +1,6 @@
-// cudaHostAlloc(portable): the simplest pinned memory, and the most expensive to get (0.4-0.6 s/GiB on the
-// H200 host). Kept for comparison and for drivers where cudaHostRegister is unavailable.
+// cudaHostAlloc(portable): the simplest pinned memory, and the most expensive to get (about ten times the
+// register backend's cost per GiB, docs/design.md). Kept for comparison and for drivers where
+// cudaHostRegister is unavailable.
 #include <cuda_runtime.h>
 
 #include <proofline/memory/detail/backends.hpp>

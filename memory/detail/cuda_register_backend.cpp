@@ -1,6 +1,6 @@
-// mmap + MADV_HUGEPAGE + parallel first touch + cudaHostRegister(portable). On the H200 host this pins at
-// 0.036 s/GiB against 0.4-0.6 s/GiB for cudaHostAlloc, but only over touched pages: registering untouched
-// memory costs 0.45 s/GiB, so the touch is part of the path (and of the time counted for it).
+// mmap + MADV_HUGEPAGE + parallel first touch + cudaHostRegister(portable). This pins about ten times faster
+// than cudaHostAlloc, but only over touched pages: registering untouched memory costs as much as
+// cudaHostAlloc, so the touch is part of the path (and of the time counted for it; docs/design.md).
 #include <cuda_runtime.h>
 
 #include <proofline/memory/detail/backends.hpp>

@@ -144,6 +144,10 @@ std::pair<pl_status, std::string> fill_outcome(Prover& p, Fill& f) {
   const pl_status outcome = pl_job_outcome(job);
   const std::string message = pl_last_error_message();
   if (outcome == PL_OK) CHECK(proof_verifies(job, p.vk));
+  pl_job_info info{};
+  info.size = sizeof info;
+  PL_REQUIRE_OK(pl_job_get_info(job, &info));
+  CHECK(info.stage == (outcome == PL_OK ? -1 : PL_STAGE_SYNTHESIS));  // a witness callback runs in synthesis
   PL_REQUIRE_OK(pl_job_release(job));
   return {outcome, message};
 }

@@ -125,6 +125,7 @@ TEST_CASE("capi/prove/every witness source proves and verifies and no pinned byt
     CHECK(info.outcome == PL_OK);
     CHECK(info.num_public == 2);
     CHECK(info.gpu == -1);
+    CHECK(info.stage == -1);
     PL_REQUIRE_OK(pl_job_release(job));
   }
   const pl_stats stats = stats_of(p.pipeline);

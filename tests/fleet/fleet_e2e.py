@@ -268,6 +268,14 @@ def test_curves(args):
         shutil.copyfile(os.path.join(bls, "witness.wtns"), wrong)
         bad = subprocess.run([args.fleet, "worker", "--max-log-rows", "40"], capture_output=True, text=True)
         check(bad.returncode == 2 and "--max-log-rows" in bad.stderr, "--max-log-rows 40 is refused (exit 2)")
+        bad = subprocess.run([args.fleet, "wrker\x1b[2J"], capture_output=True, text=True)
+        check(bad.returncode == 2 and "unknown command 'wrker\\u001b[2J'" in bad.stderr and "submit" in bad.stderr
+              and bad.stdout == "", "an unknown command is named, escaped, with the commands, on stderr (exit 2)")
+        for witness, why in ((os.path.join(fleet.dir, "missing.wtns"), "cannot open"), (fleet.dir, "not a regular")):
+            bad = subprocess.run([args.fleet, "submit", "--zkey", os.path.join(bn, "circuit_final.zkey"), "--inline",
+                                  "--wtns", witness, "--db-url-file", fleet.url_file], capture_output=True, text=True)
+            check(bad.returncode == 2 and "--wtns: " + witness in bad.stderr and why in bad.stderr,
+                  "submit --inline refuses %s before anything is queued (exit 2): %s" % (witness, bad.stderr))
         fleet.worker("both", extra=("--max-log-rows", "12"))  # GPU slot sizing: accepted, unused on the CPU
         fleet.wait_for_workers(1)
         out_bn, out_inline, out_bls = (os.path.join(fleet.dir, d) for d in ("out-bn", "out-inline", "out-bls"))

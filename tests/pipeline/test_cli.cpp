@@ -2,10 +2,6 @@
 // for unusable options (absurd sizes, an unknown backend, a budget too small for one slot); its outputs.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <proofline/groth16/json.hpp>
@@ -13,35 +9,18 @@
 #include <proofline/groth16/proof_json.hpp>
 
 #include "pipeline/helpers.hpp"
+#include "support/run_program.hpp"
 
 using namespace proofline;
 using proofline::graph::test::TempDir;
 
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Outcome = test_support::ProgramOutcome;
+using test_support::read_file_text;
 
 Outcome batch_prove(const std::string& args) {
-  TempDir dir;
-  const auto out = dir.path() / "stdout", err = dir.path() / "stderr";
-  const std::string command = std::string(PROOFLINE_BATCH_PROVE) + " --no-progress --threads 4 " + args +
-                              " > " + out.string() + " 2> " + err.string();
-  const int status = std::system(command.c_str());
-  Outcome o;
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  o.out = slurp(out);
-  o.err = slurp(err);
-  return o;
+  return test_support::run_program(PROOFLINE_BATCH_PROVE, "--no-progress --threads 4 " + args);
 }
 
 /// Exit code 2 with a single line naming the problem.
@@ -69,20 +48,20 @@ TEST_CASE("pipeline/cli/batch_prove proves a small batch and writes its outputs"
   CHECK(o.out.find("verdict:") != std::string::npos);
   for (int i = 0; i < 4; ++i) {
     const std::string name = "proof-00000" + std::to_string(i);
-    const auto json = slurp(proofs / (name + ".json"));
-    const auto bin = slurp(proofs / (name + ".bin"));
+    const auto json = read_file_text(proofs / (name + ".json"));
+    const auto bin = read_file_text(proofs / (name + ".bin"));
     REQUIRE(bin.size() == groth16::proof_encoded_size);
     const groth16::Proof from_json = groth16::read_proof_json(json);
     const std::vector<std::uint8_t> bytes(bin.begin(), bin.end());
     CHECK(groth16::decode_proof(bytes) == from_json);
   }
-  const groth16::json::Value doc = groth16::json::parse(slurp(report), "report");
+  const groth16::json::Value doc = groth16::json::parse(read_file_text(report), "report");
   CHECK(doc.at("proofs").as_u64() == 4);
   CHECK(doc.at("verified").as_u64() == 4);
   CHECK(doc.at("failed").as_u64() == 0);
   CHECK(doc.at("pool").at("leased_bytes_at_exit").as_u64() == 0);
-  CHECK(groth16::json::parse(slurp(trace), "trace").find("traceEvents") != nullptr);
-  CHECK(slurp(timeline).find("<svg") != std::string::npos);
+  CHECK(groth16::json::parse(read_file_text(trace), "trace").find("traceEvents") != nullptr);
+  CHECK(read_file_text(timeline).find("<svg") != std::string::npos);
 }
 
 TEST_CASE("pipeline/cli/batch_prove runs several modes in one invocation with presynthesized jobs") {
@@ -98,14 +77,14 @@ TEST_CASE("pipeline/cli/batch_prove runs several modes in one invocation with pr
   const auto check_run = [&](const std::string& name, const std::string& mode, double presynthesized) {
     CAPTURE(name);
     const groth16::json::Value doc =
-        groth16::json::parse(slurp(dir.path() / ("run." + name + ".json")), "report");
+        groth16::json::parse(read_file_text(dir.path() / ("run." + name + ".json")), "report");
     CHECK(doc.at("mode").as_string() == mode);
     CHECK(doc.at("proofs").as_u64() == 5);
     CHECK(doc.at("verified").as_u64() == 5);
     CHECK(std::stod(doc.at("extra").at("presynthesized").number_text()) == presynthesized);
     CHECK(std::stod(doc.at("extra").at("log2").number_text()) == 8);
     for (int i = 0; i < 5; ++i) {
-      const auto bin = slurp(proofs / name / ("proof-00000" + std::to_string(i) + ".bin"));
+      const auto bin = read_file_text(proofs / name / ("proof-00000" + std::to_string(i) + ".bin"));
       CHECK(bin.size() == groth16::proof_encoded_size);
     }
   };
@@ -134,7 +113,7 @@ TEST_CASE("pipeline/cli/batch_prove --keys proves with several keys, jobs round 
   for (const char* name : {"key 0 'synthetic-n8-c254-p1-s1-", "key 1 'synthetic-n8-c254-p1-s2-",
                            "key 2 'synthetic-n8-c254-p1-s3-", "7 distinct jobs presynthesized"})
     CHECK_MESSAGE(o.out.find(name) != std::string::npos, name << "\n" << o.out);
-  const groth16::json::Value doc = groth16::json::parse(slurp(report), "report");
+  const groth16::json::Value doc = groth16::json::parse(read_file_text(report), "report");
   CHECK(doc.at("verified").as_u64() == 7);
   CHECK(std::stod(doc.at("extra").at("keys").number_text()) == 3);
   // A witness proved under another key than its circuit's would fail the row check; all 7 verified.
@@ -152,7 +131,7 @@ TEST_CASE("pipeline/cli/batch_prove --synthetic with several sizes proves a key 
   for (const char* text : {"5 jobs of 2^6/2^9 rows", "key 0 'synthetic-n6-c62-p1-s1-",
                            "key 1 'synthetic-n9-c510-p1-s2-", "proofs 5/5 (verified 5)"})
     CHECK_MESSAGE(o.out.find(text) != std::string::npos, text << "\n" << o.out);
-  const groth16::json::Value doc = groth16::json::parse(slurp(report), "report");
+  const groth16::json::Value doc = groth16::json::parse(read_file_text(report), "report");
   CHECK(std::stod(doc.at("extra").at("keys").number_text()) == 2);
   CHECK(std::stod(doc.at("extra").at("log2").number_text()) == 9);
   CHECK(std::stod(doc.at("extra").at("log2_smallest").number_text()) == 6);

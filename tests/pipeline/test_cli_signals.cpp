@@ -31,11 +31,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 test_support::ProgramOutcome batch_prove(const std::string& args) {
   return test_support::run_program(PROOFLINE_BATCH_PROVE, "--no-progress --threads 4 " + args);
 }
@@ -97,11 +92,11 @@ void check_stopped_by(int signal, int expected_code) {
   if (proof_files(proofs, ".json").empty()) {
     ::kill(pid, SIGKILL);  // no batch left running behind a failed test
     ::waitpid(pid, &status, 0);
-    FAIL("no proof written within 5 minutes: " << slurp(dir / "stderr"));
+    FAIL("no proof written within 5 minutes: " << test_support::read_file_text(dir / "stderr"));
   }
   REQUIRE(::kill(pid, signal) == 0);
   REQUIRE(::waitpid(pid, &status, 0) == pid);
-  const std::string err = slurp(dir / "stderr");
+  const std::string err = test_support::read_file_text(dir / "stderr");
   REQUIRE_MESSAGE(WIFEXITED(status), err);
   CHECK_MESSAGE(WEXITSTATUS(status) == expected_code, err);
   CHECK(err.find("stopped by signal " + std::to_string(signal)) != std::string::npos);
@@ -113,13 +108,13 @@ void check_stopped_by(int signal, int expected_code) {
   CHECK(proof_files(proofs, ".part").empty());
   for (const fs::path& file : json) {
     CAPTURE(file);
-    const groth16::Proof proof = groth16::read_proof_json(slurp(file));
+    const groth16::Proof proof = groth16::read_proof_json(test_support::read_file_text(file));
     fs::path bin = file;
-    const std::string bytes = slurp(bin.replace_extension(".bin"));
+    const std::string bytes = test_support::read_file_text(bin.replace_extension(".bin"));
     REQUIRE(bytes.size() == groth16::proof_encoded_size);
     CHECK(groth16::decode_proof(std::vector<std::uint8_t>(bytes.begin(), bytes.end())) == proof);
   }
-  const groth16::json::Value doc = groth16::json::parse(slurp(report), "report");
+  const groth16::json::Value doc = groth16::json::parse(test_support::read_file_text(report), "report");
   CHECK(doc.at("proofs").as_u64() == json.size());
   // The jobs the signal cancelled are counted as cancelled, not as failures.
   CHECK(doc.at("failed").as_u64() == 0);

@@ -19,6 +19,12 @@ struct ProgramOutcome {
   std::string out, err;
 };
 
+/// The whole of a file, as bytes ("" when it cannot be read).
+inline std::string read_file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 /// Runs `program args` through the shell (so `args` is shell text: quote what needs quoting), stdin from
 /// /dev/null, and collects its output through files in a temporary directory.
 inline ProgramOutcome run_program(const std::string& program, const std::string& args) {
@@ -27,14 +33,10 @@ inline ProgramOutcome run_program(const std::string& program, const std::string&
   const std::string command =
       program + " " + args + " > " + out.string() + " 2> " + err.string() + " < /dev/null";
   const int status = std::system(command.c_str());
-  const auto text_of = [](const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
   ProgramOutcome outcome;
   outcome.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  outcome.out = text_of(out);
-  outcome.err = text_of(err);
+  outcome.out = read_file_text(out);
+  outcome.err = read_file_text(err);
   return outcome;
 }
 

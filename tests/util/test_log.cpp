@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <proofline/util/error.hpp>
@@ -19,6 +21,30 @@ TEST_CASE("util/log/the named logger honours level and a custom sink") {
   CHECK(spdlog::get(std::string(log::logger_name)) != nullptr);
   log::set_sink({});
   log::set_level(log::Level::info);
+}
+
+TEST_CASE("util/log/sinks are replaced while other threads log and no line is lost") {
+  // Two counting sinks take turns while four threads log: every line reaches exactly one of them.
+  std::atomic<int> first{0}, second{0};
+  const auto counting = [](std::atomic<int>& count) {
+    return [&count](log::Level, std::string_view) { count.fetch_add(1, std::memory_order_relaxed); };
+  };
+  log::set_sink(counting(first));
+  constexpr int threads = 4, lines_each = 2000;
+  std::atomic<bool> logging{true};
+  std::vector<std::thread> loggers;
+  for (int t = 0; t < threads; ++t)
+    loggers.emplace_back([] {
+      for (int i = 0; i < lines_each; ++i) PL_LOG_WARN("line {}", i);
+    });
+  std::thread swapper([&] {
+    for (int i = 0; logging.load(); ++i) log::set_sink(counting(i % 2 == 0 ? second : first));
+  });
+  for (std::thread& t : loggers) t.join();
+  logging = false;
+  swapper.join();
+  log::set_sink({});
+  CHECK(first.load() + second.load() == threads * lines_each);
 }
 
 TEST_CASE("util/log/parse_level rejects unknown names") {

@@ -261,8 +261,8 @@ PL_HD_INLINE bool has_output_phase(const PassArgs<F>& a) {
 /// Input side (input = true: DIT diagonal, in_scale) or output side (DIF diagonal, out_scale, pointwise) of
 /// a pass, element by element. The input side reads its elements from global memory and leaves them in the
 /// tile (the pass then copies nothing in); the output side takes them from the tile and writes them to
-/// global memory (to pw_out with the fused pointwise; the pass then copies nothing out). Measured on the
-/// H200: 2-3 % faster than a separate copy phase and barrier (perf/NOTES-gpu-ntt.md).
+/// global memory (to pw_out with the fused pointwise; the pass then copies nothing out). Faster on the H200
+/// than a separate copy phase and barrier (perf/NOTES-gpu-ntt.md).
 template <bool Dif, class F>
 PL_HD_INLINE void elementwise_phase(const PassArgs<F>& a, const Tile& tile, int v, bool input, Chunk* sm,
                                     std::uint32_t t) {

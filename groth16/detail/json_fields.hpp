@@ -1,0 +1,41 @@
+// Internal: reading field elements and curve points out of JSON values, shared by proofline's own JSON
+// formats (point_json.cpp) and snarkjs's (snarkjs_json.cpp): one wording for every bad value.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <proofline/arith/int_text.hpp>
+#include <proofline/groth16/detail/point_checks.hpp>
+#include <proofline/groth16/json.hpp>
+#include <proofline/util/error.hpp>
+#include <proofline/util/text.hpp>
+
+namespace proofline::groth16::detail {
+
+/// Error(bad_input, "<context>: <what>").
+[[noreturn]] inline void json_fail(std::string_view context, const std::string& what) {
+  throw Error(Errc::bad_input, std::string(context) + ": " + what);
+}
+
+/// A decimal string below the field's modulus (`field_name` names the field in the message).
+template <class Field>
+Field field_from_json(const json::Value& value, std::string_view context, const char* field_name) {
+  if (!value.is_string())
+    json_fail(context, std::string("expected a decimal string (an element of ") + field_name + ")");
+  const auto element = field_from_decimal<Field>(value.as_string());
+  if (!element)
+    json_fail(context, quote_for_message(value.as_string(), 100) + " is not a decimal number below the " +
+                           field_name + " modulus");
+  return *element;
+}
+
+/// Refuses a point (not infinity) off the curve or outside the prime-order subgroup.
+template <class Affine>
+void check_group_element(const Affine& point, std::string_view context) {
+  if (point.is_infinity()) return;
+  if (!point.is_on_curve()) json_fail(context, "the point is not on the curve");
+  if (!is_in_subgroup(point)) json_fail(context, "the point is not in the prime-order subgroup");
+}
+
+}  // namespace proofline::groth16::detail

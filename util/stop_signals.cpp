@@ -1,0 +1,48 @@
+#include <proofline/util/stop_signals.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+
+namespace proofline {
+
+namespace {
+
+volatile std::sig_atomic_t received_signal = 0;
+std::atomic<int> signal_wake_fd{-1};  // lock-free, so the handler may read it
+static_assert(std::atomic<int>::is_always_lock_free);
+
+extern "C" void record_stop_signal(int signal) {
+  const int saved_errno = errno;  // write() may change it under the interrupted code
+  received_signal = signal;
+  if (const int fd = signal_wake_fd.load(); fd >= 0) {
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t written = ::write(fd, &byte, 1);
+  }
+  errno = saved_errno;
+}
+
+}  // namespace
+
+void route_stop_signals(int wake_fd) {
+  signal_wake_fd.store(wake_fd);
+  struct sigaction action {};
+  action.sa_handler = record_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+void stop_waking(int wake_fd) noexcept {
+  signal_wake_fd.compare_exchange_strong(wake_fd, -1);
+}
+
+int stop_signal() noexcept {
+  return received_signal;
+}
+
+}  // namespace proofline

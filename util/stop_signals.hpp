@@ -1,0 +1,18 @@
+// SIGINT and SIGTERM as requests to stop: the handler only records which signal arrived and, when a program
+// sleeps in poll(), writes a byte to its wake-up descriptor (both async-signal-safe). The program polls
+// stop_signal() at its own pace: a batch between jobs, the fleet's worker in its loop.
+#pragma once
+
+namespace proofline {
+
+/// From now on SIGINT and SIGTERM are recorded instead of ending the process, and each one writes a byte to
+/// `wake_fd` when it is >= 0 (a non-blocking pipe's write end). A later call replaces the descriptor.
+void route_stop_signals(int wake_fd = -1);
+
+/// Stops writing to `wake_fd` (before it is closed), if it is the descriptor signals write to.
+void stop_waking(int wake_fd) noexcept;
+
+/// The signal that asked the program to stop, or 0.
+int stop_signal() noexcept;
+
+}  // namespace proofline
