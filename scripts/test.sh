@@ -20,6 +20,10 @@ root=$PWD
 # header hit even where the CUDA tree adds its include directory: ccache's preprocessor mode hashes what the
 # preprocessor produced, not the -I/-isystem options that led there.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+# The fuzz tree compiles with line tables (-gline-tables-only), and ccache keys objects with debug information
+# on the folder they were compiled in unless told not to: a checkout in another folder would compile that tree
+# again. The only cost is a stale compilation folder in those line tables.
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 
 TIMEFORMAT='%R s wall, %U s user, %S s system'
 phase() {  # phase NAME COMMAND...: runs the command and reports how long it took
