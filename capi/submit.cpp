@@ -68,8 +68,7 @@ void deliver(const std::shared_ptr<Job>& job, const graph::JobResult& result) no
 
 /// Submits `witness` for `key`: the handle is registered before the job can complete, so a callback that
 /// fires at once already sees it.
-pl_job* submit(pl_pipeline* pipeline, const pl_key* key, graph::WitnessSource witness, const JobOptions& o,
-               std::shared_ptr<CallbackGate> gate) {
+pl_job* submit(pl_pipeline* pipeline, const pl_key* key, graph::WitnessSource witness, const JobOptions& o) {
   const std::shared_ptr<Pipeline> owner = lookup<Pipeline>(pipeline, "pipeline");
   const std::shared_ptr<Key> k = lookup<Key>(key, "key");
   if (k->pipeline.lock() != owner)
@@ -83,12 +82,8 @@ pl_job* submit(pl_pipeline* pipeline, const pl_key* key, graph::WitnessSource wi
                   .witness = std::move(witness),
                   .priority = o.priority,
                   .label = o.label,
-                  .on_result = [job, gate](const graph::JobResult& r) {
-                    if (gate)
-                      gate->deliver_or_hold([job, r] { deliver(job, r); });
-                    else
-                      deliver(job, r);
-                  }};
+                  // Never while the job's witness callback runs (graph::WitnessCallback).
+                  .on_result = [job](const graph::JobResult& r) { deliver(job, r); }};
   if (o.timeout_ms != 0) spec.timeout = milliseconds_of(o.timeout_ms);
   try {
     std::optional<graph::Submission> accepted;
@@ -134,11 +129,10 @@ graph::WitnessCallback scalar_witness(ScalarBuffers* buffers, const std::uint8_t
   return callback;
 }
 
-graph::WitnessCallback callback_witness(pl_witness_fn fill, void* user_data, bool fills_abc, CurveId curve,
-                                        std::shared_ptr<CallbackGate> gate) {
+graph::WitnessCallback callback_witness(pl_witness_fn fill, void* user_data, bool fills_abc, CurveId curve) {
   return graph::WitnessCallback{
-      [fill, user_data, fills_abc, gate = std::move(gate)](const graph::WitnessTarget& target) {
-        run_witness_fn(fill, user_data, fills_abc, target, *gate);
+      [fill, user_data, fills_abc](const graph::WitnessTarget& target) {
+        run_witness_fn(fill, user_data, fills_abc, target);
       },
       fills_abc ? graph::WitnessCallback::Fills::witness_and_abc : graph::WitnessCallback::Fills::witness,
       curve};
@@ -168,8 +162,7 @@ graph::WitnessSource scalars_for_key(const pl_key* key, std::int32_t curve_code,
   return scalar_witness(owner ? owner->scalar_buffers.get() : nullptr, scalars, count, curve);
 }
 
-/// make_witness(gate) makes the job's witness source; a witness callback's sets `gate`, which then holds the
-/// job's result while the callback runs.
+/// make_witness() makes the job's witness source.
 template <class MakeWitness>
 pl_status submit_entry(const char* function, pl_pipeline* pipeline, const pl_key* key,
                        const pl_job_options* options, pl_job** out, MakeWitness&& make_witness) {
@@ -177,9 +170,7 @@ pl_status submit_entry(const char* function, pl_pipeline* pipeline, const pl_key
     require(out, "out");
     *out = nullptr;
     const JobOptions o = job_options(options);
-    std::shared_ptr<CallbackGate> gate;
-    graph::WitnessSource witness = make_witness(gate);
-    *out = submit(pipeline, key, std::move(witness), o, std::move(gate));
+    *out = submit(pipeline, key, make_witness(), o);
     return PL_OK;
   });
 }
@@ -195,43 +186,36 @@ extern "C" {
 
 PL_API pl_status pl_submit_wtns(pl_pipeline* pipeline, const pl_key* key, const char* wtns_path,
                                 const pl_job_options* options, pl_job** out) {
-  return submit_entry("pl_submit_wtns", pipeline, key, options, out,
-                      [&](std::shared_ptr<CallbackGate>&) -> graph::WitnessSource {
-                        require(wtns_path, "wtns_path");
-                        return graph::WtnsFile{wtns_path};
-                      });
+  return submit_entry("pl_submit_wtns", pipeline, key, options, out, [&]() -> graph::WitnessSource {
+    require(wtns_path, "wtns_path");
+    return graph::WtnsFile{wtns_path};
+  });
 }
 
 PL_API pl_status pl_submit_scalars(pl_pipeline* pipeline, const pl_key* key, const uint8_t* scalars,
                                    size_t count, const pl_job_options* options, pl_job** out) {
-  return submit_entry("pl_submit_scalars", pipeline, key, options, out,
-                      [&](std::shared_ptr<CallbackGate>&) -> graph::WitnessSource {
-                        return scalars_for_key(key, PL_CURVE_BLS12_381, scalars, count);
-                      });
+  return submit_entry("pl_submit_scalars", pipeline, key, options, out, [&]() -> graph::WitnessSource {
+    return scalars_for_key(key, PL_CURVE_BLS12_381, scalars, count);
+  });
 }
 
 PL_API pl_status pl_submit_scalars_curve(pl_pipeline* pipeline, const pl_key* key, int32_t curve,
                                          const uint8_t* scalars, size_t count, const pl_job_options* options,
                                          pl_job** out) {
   return submit_entry("pl_submit_scalars_curve", pipeline, key, options, out,
-                      [&](std::shared_ptr<CallbackGate>&) -> graph::WitnessSource {
-                        return scalars_for_key(key, curve, scalars, count);
-                      });
+                      [&]() -> graph::WitnessSource { return scalars_for_key(key, curve, scalars, count); });
 }
 
 PL_API pl_status pl_submit_callback(pl_pipeline* pipeline, const pl_key* key, pl_witness_fn fill,
                                     void* fill_user_data, int32_t fills, const pl_job_options* options,
                                     pl_job** out) {
-  return submit_entry("pl_submit_callback", pipeline, key, options, out,
-                      [&](std::shared_ptr<CallbackGate>& gate) -> graph::WitnessSource {
-                        if (fill == nullptr) throw_status(PL_ERR_NULL_POINTER, "fill is NULL");
-                        if (fills != PL_FILLS_WITNESS && fills != PL_FILLS_WITNESS_AND_ABC)
-                          throw_status(PL_ERR_INVALID_ARGUMENT,
-                                       "fills = " + std::to_string(fills) + " is not a pl_fills");
-                        gate = std::make_shared<CallbackGate>();
-                        return callback_witness(fill, fill_user_data, fills == PL_FILLS_WITNESS_AND_ABC,
-                                                lookup<Key>(key, "key")->curve(), gate);
-                      });
+  return submit_entry("pl_submit_callback", pipeline, key, options, out, [&]() -> graph::WitnessSource {
+    if (fill == nullptr) throw_status(PL_ERR_NULL_POINTER, "fill is NULL");
+    if (fills != PL_FILLS_WITNESS && fills != PL_FILLS_WITNESS_AND_ABC)
+      throw_status(PL_ERR_INVALID_ARGUMENT, "fills = " + std::to_string(fills) + " is not a pl_fills");
+    return callback_witness(fill, fill_user_data, fills == PL_FILLS_WITNESS_AND_ABC,
+                            lookup<Key>(key, "key")->curve());
+  });
 }
 
 }  // extern "C"

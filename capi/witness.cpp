@@ -160,49 +160,13 @@ void check_all_written(Target& t) {
 
 }  // namespace
 
-void CallbackGate::deliver_or_hold(std::function<void()> deliver) {
-  {
-    std::lock_guard lock(mutex_);
-    if (running_) {
-      held_ = std::move(deliver);
-      return;
-    }
-  }
-  deliver();
-}
-
-/// The gate closed for a callback's run; on leaving, a result that arrived meanwhile is delivered.
-class GateScope {
- public:
-  explicit GateScope(CallbackGate& gate) : gate_(gate) {
-    std::lock_guard lock(gate_.mutex_);
-    gate_.running_ = true;
-  }
-  ~GateScope() {
-    std::function<void()> held;
-    {
-      std::lock_guard lock(gate_.mutex_);
-      gate_.running_ = false;
-      held = std::move(gate_.held_);
-    }
-    if (held) held();
-  }
-  GateScope(const GateScope&) = delete;
-  GateScope& operator=(const GateScope&) = delete;
-
- private:
-  CallbackGate& gate_;
-};
-
-void run_witness_fn(pl_witness_fn fill, void* user_data, bool fills_abc, const graph::WitnessTarget& target,
-                    CallbackGate& gate) {
+void run_witness_fn(pl_witness_fn fill, void* user_data, bool fills_abc, const graph::WitnessTarget& target) {
   auto view = std::make_shared<Target>();
   view->target = &target;
   view->fills_abc = fills_abc;
   LiveTargets::instance().add(view);
   pl_status status = PL_OK;
   {
-    GateScope closed(gate);
     CallbackScope scope;
     Target* const outer = std::exchange(current_target, view.get());
     try {

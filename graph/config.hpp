@@ -154,7 +154,7 @@ struct Config {
   /// Deliver results in submission order (a sequencer holds early ones back).
   bool in_order = false;
   /// Fail a job that has not finished this long after its submission (0, or kNoTimeLimit or more: no limit);
-  /// Job::timeout overrides.
+  /// Job::timeout overrides. A running witness callback is not interrupted: the result waits for it.
   std::chrono::milliseconds job_timeout{0};
   /// Jobs submitted and not yet holding a token: submit() waits and try_submit() refuses beyond it.
   std::size_t queue_capacity = 1024;
@@ -163,6 +163,9 @@ struct Config {
   std::chrono::milliseconds key_idle_timeout{std::chrono::minutes(5)};
   /// NVTX ranges for node bodies (Nsight Systems); spans are always recorded.
   bool nvtx = false;
+  /// Bytes for the recorded spans and counter samples (graph/observe.hpp): past them the oldest records go,
+  /// so a pipeline that runs for days stays within them. The default holds a batch's whole run.
+  std::uint64_t trace_memory = std::uint64_t{64} << 20;
 
   /// Called once for every result (in submission order when in_order), on a pipeline thread, after the
   /// job's own callback. Keep it short: it runs on a worker.

@@ -122,7 +122,10 @@ void take_work(JobState& job, JobResult& r) {
 }  // namespace
 
 Core::Core(Config c, testing::Hooks h)
-    : config(std::move(c)), hooks(std::move(h)), admission([this] { return token_target(); }) {
+    : config(std::move(c)),
+      hooks(std::move(h)),
+      recorder(trace::Clock{}, config.trace_memory),
+      admission([this] { return token_target(); }) {
   check_config(config);
   backend = resolve_backend(config.backend);
   // Naming GPUs and getting the CPU backend by the automatic choice is a mistake to report, not a preference
@@ -269,6 +272,13 @@ bool Core::prepare_result(JobState& job, std::optional<JobError> early) {
 }
 
 void Core::deliver_early(JobState& job, JobError error) {
+  {
+    std::lock_guard lock(job.callback_run.mutex);
+    if (job.callback_run.running) {  // Flow::synthesize delivers it when the callback has returned
+      if (!job.callback_run.deferred) job.callback_run.deferred = std::move(error);
+      return;
+    }
+  }
   if (prepare_result(job, std::move(error)))
     flow->results.try_put(ResultMsg{job.seq, job.shared_from_this()});
 }

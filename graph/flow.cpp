@@ -259,6 +259,13 @@ void Flow::synthesize(Core& core, const Work& work, SynthesisNode::output_ports_
   synthesis_ramp.start();
   // Does not throw: a failure marks the job (Context::guarded), and its permit comes back.
   nodes::synthesize(*core.ctx, *work.job);
+  // A timeout or cancel that came while its witness callback ran: its result goes out now.
+  std::optional<nodes::JobError> deferred;
+  {
+    std::lock_guard lock(work.job->callback_run.mutex);
+    deferred = std::exchange(work.job->callback_run.deferred, std::nullopt);
+  }
+  if (deferred) core.deliver_early(*work.job, std::move(*deferred));
   // Permits first, so the next job's synthesis is under way before this one moves on.
   const std::size_t back = synthesis_ramp.finish();
   for (std::size_t n = back; n > 0; --n) std::get<1>(ports).try_put(SynthesisPermit{});

@@ -5,6 +5,7 @@
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +57,7 @@ void expire(Core& core) {
 void supervise(Core& core) {
   using namespace std::chrono_literals;
   auto last_sample = SteadyClock::now();
+  std::optional<nodes::Context::CounterValues> last_values;
   std::unique_lock lock(core.supervisor_mutex);
   while (!core.supervisor_stop) {
     core.supervisor_wake.wait_for(lock, core.hooks.supervisor_period);
@@ -65,8 +67,13 @@ void supervise(Core& core) {
       expire(core);
       const auto now = SteadyClock::now();
       core.flow->unstall_synthesis(now);
+      // Sampled when they change (an idle pipeline records nothing), at most every 20 ms.
       if (now - last_sample >= 20ms) {
-        core.ctx->sample_counters();
+        const nodes::Context::CounterValues values = core.ctx->counter_values();
+        if (values != last_values) {
+          core.ctx->record_counters(values);
+          last_values = values;
+        }
         last_sample = now;
       }
       for (auto& lane : core.gpus()) devices::device_tick(*lane);

@@ -85,13 +85,16 @@ void Context::wipe_witness(JobState& job) noexcept {
   for (const std::span<Fr> buffer : {job.a, job.b, job.c, job.z}) cpu::parallel_wipe(buffer);
 }
 
-void Context::sample_counters() noexcept {
+Context::CounterValues Context::counter_values() const noexcept {
   const memory::PoolStats stats = pool.stats();
+  return {stats.bytes_leased, stats.bytes_idle, counters.queued.load(std::memory_order_relaxed)};
+}
+
+void Context::record_counters(const CounterValues& values) noexcept {
   const std::int64_t t = now_ns();
-  recorder.record_counter(ids.pool_leased, t, static_cast<double>(stats.bytes_leased));
-  recorder.record_counter(ids.pool_idle, t, static_cast<double>(stats.bytes_idle));
-  recorder.record_counter(ids.waiting, t,
-                          static_cast<double>(counters.queued.load(std::memory_order_relaxed)));
+  recorder.record_counter(ids.pool_leased, t, static_cast<double>(values.pool_leased));
+  recorder.record_counter(ids.pool_idle, t, static_cast<double>(values.pool_idle));
+  recorder.record_counter(ids.waiting, t, static_cast<double>(values.waiting));
 }
 
 void fail(JobState& job, Stage stage, Errc code, const std::string& what) noexcept {

@@ -94,8 +94,16 @@ class Context {
   void release_buffers(JobState& job) noexcept;
   /// Wipes and frees the job's pageable vectors and returns their budget charge.
   void free_heap_vectors(JobState& job) noexcept;
+  /// The pool's and the queue's counters, as the recorder charts them.
+  struct CounterValues {
+    std::uint64_t pool_leased = 0, pool_idle = 0, waiting = 0;
+    bool operator==(const CounterValues&) const = default;
+  };
+  CounterValues counter_values() const noexcept;
+  /// Records `values` as samples taken now.
+  void record_counters(const CounterValues& values) noexcept;
   /// Samples the pool and queue counters into the recorder.
-  void sample_counters() noexcept;
+  void sample_counters() noexcept { record_counters(counter_values()); }
   devices::GpuLane& gpu_of(const JobState& job) { return *gpus[static_cast<std::size_t>(job.gpu)]; }
 };
 

@@ -100,7 +100,9 @@ struct WitnessTarget {
 /// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes), in the
 /// scalars of `curve`: submit refuses it for a key of another curve. `fill` must write every entry of the
 /// views it is given: the slot is reused, so an entry it leaves alone holds another job's value (unless
-/// Config::wipe_slots_between_jobs).
+/// Config::wipe_slots_between_jobs). A job's result never arrives while its `fill` runs: a timeout or a
+/// cancel that comes meanwhile is delivered when `fill` returns, so what it captures by reference need only
+/// live until the result.
 struct WitnessCallback {
   enum class Fills {
     witness,          ///< fills z; the pipeline evaluates a, b, c with the key's constraint system

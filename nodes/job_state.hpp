@@ -11,6 +11,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <span>
@@ -188,6 +189,14 @@ struct JobState : std::enable_shared_from_this<JobState> {
   bool verified = false;
   unsigned attempts = 1;  ///< proofs begun: more than one after a GPU went out of service under it
   JobResult result;       ///< written once, by whoever wins `delivered`; read by the sink
+
+  /// While the caller's witness callback runs, a result decided early (a timeout, a cancel) waits here: the
+  /// callback's captures must stay valid until the result says the job is over (graph/core.cpp).
+  struct CallbackRun {
+    std::mutex mutex;
+    bool running = false;
+    std::optional<JobError> deferred;
+  } callback_run;
 
   bool skip() const noexcept { return error.has_value() || abandoned.load(std::memory_order_acquire); }
   /// Its work in `Curve` (its key's curve); Error(internal) for another.

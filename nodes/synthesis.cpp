@@ -67,9 +67,17 @@ WitnessTarget witness_target(const JobState& job, const KeyState& key) {
 /// Runs the caller's witness callback. What it throws is the caller's failure, not proofline's: a
 /// proofline::Error keeps its code, anything else fails the job as bad input with its message.
 template <class Target>
-void fill_by_callback(const WitnessCallback& callback, Target&& target) {
+void fill_by_callback(JobState& job, const WitnessCallback& callback, Target&& target) {
   const bool outer = std::exchange(in_witness_callback, true);
-  ScopeGuard leave([outer] { in_witness_callback = outer; });
+  {
+    std::lock_guard lock(job.callback_run.mutex);
+    job.callback_run.running = true;
+  }
+  ScopeGuard leave([&job, outer] {
+    in_witness_callback = outer;
+    std::lock_guard lock(job.callback_run.mutex);
+    job.callback_run.running = false;
+  });
   try {
     callback.fill(std::forward<Target>(target));
   } catch (const Error&) {
@@ -104,7 +112,7 @@ bool fill_witness(JobState& job, const KeyState& key, std::span<typename Curve::
                      throw Error(Errc::invalid_argument,
                                  "the witness callback writes " + std::string(curve_name(cb.curve)) +
                                      " values; key '" + key.name + "' is " + std::string(Curve::name));
-                   fill_by_callback(cb, witness_target<Curve>(job, key));
+                   fill_by_callback(job, cb, witness_target<Curve>(job, key));
                    evaluate = cb.fills == WitnessCallback::Fills::witness;
                  },
              },

@@ -15,7 +15,8 @@ namespace detail {
 /// What one OS thread has recorded into one recorder. Only that thread appends; snapshot() reads.
 class ThreadBuffer {
  public:
-  explicit ThreadBuffer(std::uint64_t thread_serial) : thread_serial_(thread_serial) {}
+  ThreadBuffer(std::uint64_t thread_serial, ChunkLimit& limit)
+      : thread_serial_(thread_serial), spans_(limit), counters_(limit) {}
 
   std::uint64_t thread_serial() const noexcept { return thread_serial_; }
   ChunkList<Span, 1024>& spans() noexcept { return spans_; }
@@ -59,8 +60,10 @@ std::uint64_t this_thread_serial() noexcept {
 
 Recorder::Recorder() : Recorder(Clock{}) {}
 
-Recorder::Recorder(Clock clock)
-    : uid_(next_recorder_uid.fetch_add(1, std::memory_order_relaxed)), clock_(clock) {}
+Recorder::Recorder(Clock clock, std::uint64_t memory_limit)
+    : uid_(next_recorder_uid.fetch_add(1, std::memory_order_relaxed)),
+      clock_(clock),
+      limit_(std::make_unique<detail::ChunkLimit>(memory_limit)) {}
 
 Recorder::~Recorder() = default;
 
@@ -129,7 +132,7 @@ detail::ThreadBuffer* Recorder::local_buffer_slow() noexcept {
       for (const auto& buffer : buffers_)
         if (buffer->thread_serial() == serial) found = buffer.get();
       if (found == nullptr) {
-        buffers_.push_back(std::make_unique<detail::ThreadBuffer>(serial));
+        buffers_.push_back(std::make_unique<detail::ThreadBuffer>(serial, *limit_));
         found = buffers_.back().get();
       }
     }
@@ -185,12 +188,13 @@ Snapshot Recorder::snapshot() const {
     std::lock_guard lock(mutex_);
     out.stages.assign(stage_names_.begin(), stage_names_.end());
     out.tracks = tracks_;
+    std::lock_guard walking(limit_->readers);  // no writer moves a list's head meanwhile
     for (const auto& buffer : buffers_) {
       buffer->spans().append_to(out.spans);
       buffer->counters().append_to(out.counters);
     }
   }
-  out.dropped = dropped_.load(std::memory_order_relaxed);
+  out.dropped = dropped_.load(std::memory_order_relaxed) + limit_->dropped.load(std::memory_order_relaxed);
   out.sort();
   return out;
 }

@@ -4,7 +4,9 @@
 // buffer found through a small thread-local cache: no lock, no allocation except one chunk per 1024 spans,
 // about the cost of a few stores. Any thread may record onto any track (a host-callback or poller thread
 // records a CUDA stream's spans); snapshot() may run concurrently with recording and merges what was
-// published so far.
+// published so far. The records live within a memory limit: past it each thread reuses its oldest chunk, so
+// a recorder that runs for days keeps its most recent records (a batch's whole run, at the default) and
+// snapshot().dropped counts what went.
 //
 // With PROOFLINE_TRACE=OFF the record_* functions are empty (registration still works and snapshot() returns
 // the registered stages and tracks with no spans).
@@ -29,15 +31,19 @@ namespace proofline::trace {
 
 namespace detail {
 class ThreadBuffer;
-}
+struct ChunkLimit;
+}  // namespace detail
 
 class Recorder {
  public:
   /// The most stages one recorder registers (stage names are looked up lock-free in a fixed table).
   static constexpr std::size_t max_stages = 256;
 
+  /// Bytes of spans and counter samples a recorder keeps by default (about 1.5 million spans).
+  static constexpr std::uint64_t default_memory_limit = std::uint64_t{64} << 20;
+
   Recorder();
-  explicit Recorder(Clock clock);
+  explicit Recorder(Clock clock, std::uint64_t memory_limit = default_memory_limit);
   ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -95,6 +101,7 @@ class Recorder {
   const Clock clock_;
   std::atomic<bool> nvtx_{false};
   std::atomic<std::uint64_t> dropped_{0};
+  const std::unique_ptr<detail::ChunkLimit> limit_;  // before buffers_, which give their chunks back to it
   std::array<std::atomic<const char*>, max_stages> stage_cstr_{};
 
   mutable std::mutex mutex_;             // guards everything below

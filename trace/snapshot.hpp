@@ -17,7 +17,8 @@ struct Snapshot {
   std::vector<TrackInfo> tracks;        ///< indexed by TrackId
   std::vector<Span> spans;              ///< sorted by (begin_ns, track)
   std::vector<CounterSample> counters;  ///< sorted by (t_ns, track)
-  std::uint64_t dropped = 0;            ///< records lost because memory ran out (normally 0)
+  /// Records not here: the oldest, past the recorder's memory limit, or any that memory ran out for.
+  std::uint64_t dropped = 0;
 
   /// Throws Error(internal) for an id that was never registered.
   const std::string& stage_name(StageId id) const;

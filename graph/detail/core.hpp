@@ -139,7 +139,8 @@ struct Core {
 
   /// Prepares the job's result once (the first caller wins); false when it was out already.
   bool prepare_result(JobState& job, std::optional<JobError> early = std::nullopt);
-  /// Delivers a result prepared outside the graph (cancel, timeout) through the graph's result entry.
+  /// Delivers a result prepared outside the graph (cancel, timeout) through the graph's result entry; while
+  /// the job's witness callback runs, it waits for the callback to return (Flow::synthesize delivers it).
   void deliver_early(JobState& job, JobError error);
   /// Runs the callbacks and fulfils the future (the sink).
   void deliver_now(const std::shared_ptr<JobState>& job) noexcept;

@@ -3,6 +3,7 @@
 // whole graph in a task_arena of two threads.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <future>
 #include <mutex>
 #include <set>
@@ -57,6 +58,37 @@ TEST_CASE("pipeline/control/a job that runs past its timeout fails with the stag
   const PipelineStats st = pipeline.stats();
   CHECK(st.timed_out == 1);
   CHECK(st.proofs == 0);
+  check_idle(pipeline);
+}
+
+TEST_CASE(
+    "pipeline/control/a job that times out in its witness callback has its result when the callback "
+    "returns") {
+  const Circuit& c = circuit(8);
+  Gate gate;
+  Pipeline pipeline = make_pipeline(cpu_config());
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  Job slow = job(c, key, 1);
+  slow.timeout = 50ms;
+  std::atomic<bool> returned{false};
+  slow.witness = WitnessCallback{[&](const WitnessTarget& target) {
+                                   gate.wait();
+                                   groth16::synthetic_witness_into(*c.cs, c.options, 1, target.z.unchecked());
+                                   returned = true;
+                                 },
+                                 WitnessCallback::Fills::witness};
+  auto s = pipeline.submit(std::move(slow));
+  eventually([&] { return gate.waiting() == 1; });
+  // Well past the deadline, the callback still runs: what it captures must stay valid, so no result yet.
+  CHECK(s.result.wait_for(300ms) == std::future_status::timeout);
+  gate.open();
+  const JobResult r = await(s);
+  CHECK(returned.load());
+  REQUIRE(r.error);
+  CHECK(r.error->code == Errc::timeout);
+  CHECK(r.error->stage == Stage::synthesis);
+  pipeline.drain();
+  CHECK(pipeline.stats().timed_out == 1);
   check_idle(pipeline);
 }
 

@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
 
 #include <proofline/graph/report.hpp>
 #include <proofline/groth16/json.hpp>
@@ -134,4 +137,22 @@ TEST_CASE(
   CHECK_MESSAGE(
       summary.find("vram: GPU 1 4 device slots, MSM tables for 4 queries (66.00 GiB)") != std::string::npos,
       summary);
+}
+
+TEST_CASE("pipeline/report/an idle pipeline records no counter samples") {
+  const Circuit& c = circuit(8);
+  TestConfig config = cpu_config();
+  config.trace_memory = 0;  // each recording thread keeps one or two chunks, more than four jobs fill
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 4; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
+  for (auto& s : submitted) CHECK(await(s).ok());
+  pipeline.drain();
+  // The supervisor samples every 20 ms at most, and only what changed: 200 ms of idling adds nothing.
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  const std::size_t before = recorder(pipeline).snapshot().counters.size();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(recorder(pipeline).snapshot().counters.size() == before);
+  CHECK(recorder(pipeline).snapshot().dropped == 0);  // four jobs fill no chunk
 }

@@ -155,6 +155,46 @@ TEST_CASE("trace/recorder/many threads recording concurrently lose nothing") {
                        [](const Span& a, const Span& b) { return a.begin_ns < b.begin_ns; }));
 }
 
+TEST_CASE("trace/recorder/past its memory limit it keeps the newest records and counts the rest") {
+  if (!compiled_in) return;  // nothing is recorded
+  // About eight chunks of spans for three threads: each keeps a contiguous run of its newest spans, a
+  // snapshot taken meanwhile sees consistent data, and kept + dropped is everything recorded.
+  Recorder recorder(Clock{}, 8 * 1024 * sizeof(Span));
+  const StageId work = recorder.add_stage("work");
+  const TrackId gauge = recorder.add_track("gauge", TrackKind::counter);
+  constexpr std::uint64_t threads = 3, per_thread = 40'000;
+  std::atomic<bool> stop{false};
+  std::thread reader([&] {
+    while (!stop.load()) CHECK_NOTHROW(recorder.snapshot().validate());
+  });
+  std::vector<std::thread> writers;
+  for (std::uint64_t t = 0; t < threads; ++t)
+    writers.emplace_back([&, t] {
+      for (std::uint64_t i = 0; i < per_thread; ++i) {
+        const auto at = static_cast<std::int64_t>(i);
+        recorder.record_worker_span(work, t * per_thread + i, at, at + 1);
+        if (i % 4 == 0) recorder.record_counter(gauge, at, static_cast<double>(i));
+      }
+    });
+  for (auto& w : writers) w.join();
+  stop = true;
+  reader.join();
+  const Snapshot s = recorder.snapshot();
+  const std::uint64_t recorded = threads * per_thread * 5 / 4;
+  CHECK(s.spans.size() + s.counters.size() + s.dropped == recorded);
+  CHECK(s.spans.size() * sizeof(Span) + s.counters.size() * sizeof(CounterSample) <=
+        16 * 1024 * sizeof(Span));
+  CHECK(s.spans.size() >= threads * 1024);                   // every thread keeps at least its last chunk
+  std::map<std::uint64_t, std::vector<std::uint64_t>> kept;  // thread -> indices of its kept spans
+  for (const Span& span : s.spans) kept[span.job / per_thread].push_back(span.job % per_thread);
+  REQUIRE(kept.size() == threads);
+  for (auto& [thread, indices] : kept) {
+    std::sort(indices.begin(), indices.end());
+    CHECK(indices.back() == per_thread - 1);                        // the newest is there
+    CHECK(indices.back() - indices.front() + 1 == indices.size());  // and everything after the oldest
+  }
+}
+
 TEST_CASE("trace/recorder/scoped span records its scope on the worker track") {
   Recorder recorder;
   const StageId outer = recorder.add_stage("outer");
