@@ -76,8 +76,6 @@ KeyLookup KeyCache::load(const std::string& path, std::uint64_t serial) {
   KeyLookup out;
   out.serial = serial;
   try {
-    if (fs::path(path).extension() != ".zkey")
-      throw Error(Errc::bad_input, "not a snarkjs .zkey file (the fleet proves with snarkjs Groth16 keys)");
     const auto start = std::chrono::steady_clock::now();
     // The full check's subgroup tests run on the GPU when the worker proves there.
     groth16::ZkeyOptions zkey_options{.points = options_.point_check};

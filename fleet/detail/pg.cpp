@@ -3,6 +3,8 @@
 #include <libpq-fe.h>
 
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 #include <proofline/fleet/detail/conninfo.hpp>
 
@@ -16,6 +18,22 @@ bool sqlstate_means_gone(const char* state) {
   if (state == nullptr) return false;
   const std::string_view s(state);
   return s.starts_with("08") || s.starts_with("57P");
+}
+
+/// SQLSTATEs of conditions that pass: 40 (transaction rollback: deadlock, serialization), 53 (insufficient
+/// resources), 55P03 (lock not available: lock_timeout), 57014 (query canceled: statement_timeout, a cancel).
+bool sqlstate_passes(const char* state) {
+  if (state == nullptr) return false;
+  const std::string_view s(state);
+  return s.starts_with("40") || s.starts_with("53") || s == "55P03" || s == "57014";
+}
+
+/// SQLSTATEs that say the database is not fit for the fleet: 42 (an undefined table or column, a right
+/// missing), 3F (invalid schema), 3D (invalid database), 28 (invalid authorization).
+bool sqlstate_means_unusable(const char* state) {
+  if (state == nullptr) return false;
+  const std::string_view s(state);
+  return s.starts_with("42") || s.starts_with("3F") || s.starts_with("3D") || s.starts_with("28");
 }
 
 std::string trimmed(const char* message) {
@@ -72,7 +90,23 @@ void Connection::Free::operator()(pg_conn* conn) const noexcept {
 
 Connection::Connection(const std::string& conninfo) {
   check_conninfo(conninfo);  // an unparsable URL is the caller's mistake, not a server to wait for
-  conn_.reset(PQconnectdb(conninfo.c_str()));
+  // Defaults the URL (and PGCONNECT_TIMEOUT) may override: libpq's own would wait for ever on a server that
+  // accepts the connection and never answers, and notice a peer gone from the network after hours.
+  std::vector<const char*> keywords, values;
+  if (std::getenv("PGCONNECT_TIMEOUT") == nullptr) {
+    keywords.push_back("connect_timeout");
+    values.push_back("10");
+  }
+  for (const auto& [keyword, value] :
+       {std::pair{"keepalives_idle", "30"}, {"keepalives_interval", "10"}, {"keepalives_count", "3"}}) {
+    keywords.push_back(keyword);
+    values.push_back(value);
+  }
+  keywords.push_back("dbname");  // last: what the URL sets wins over the defaults before it
+  values.push_back(conninfo.c_str());
+  keywords.push_back(nullptr);
+  values.push_back(nullptr);
+  conn_.reset(PQconnectdbParams(keywords.data(), values.data(), /*expand_dbname=*/1));
   if (!conn_) throw ConnectionLost("cannot connect to PostgreSQL: out of memory");
   if (PQstatus(conn_.get()) != CONNECTION_OK)
     throw ConnectionLost("cannot connect to PostgreSQL: " +
@@ -94,11 +128,21 @@ std::string Connection::describe() const {
 
 void Connection::fail(std::string_view what, pg_result* result) const {
   const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
-  std::string message = std::string(what) + ": " + trimmed(result ? PQresultErrorMessage(result) : nullptr);
+  // The server's primary message is one line; the full one adds "LINE 1: ..." and a caret under the SQL.
+  const char* primary = result ? PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+  std::string message = std::string(what) + ": " +
+                        (primary != nullptr ? std::string("ERROR: ") + primary
+                                            : trimmed(result ? PQresultErrorMessage(result) : nullptr));
   if (message.ends_with(": ")) message += trimmed(PQerrorMessage(conn_.get()));
   const bool gone = PQstatus(conn_.get()) != CONNECTION_OK || sqlstate_means_gone(state) || result == nullptr;
+  const bool passes = sqlstate_passes(state), unusable = sqlstate_means_unusable(state);
   PQclear(result);
   if (gone) throw ConnectionLost(message);
+  if (passes) throw StatementTransient(message);
+  if (unusable)
+    throw DatabaseUnusable(message +
+                           " (the database does not fit this program: run `migrate` as the "
+                           "schema's owner, and grant the role what docs/fleet.md lists)");
   throw Error(Errc::io, message);
 }
 

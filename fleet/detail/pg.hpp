@@ -1,6 +1,8 @@
 // RAII over libpq: one owned connection (PGconn) and one owned result (PGresult), parameterized statements
-// only, and the one distinction the fleet's loops need from an error: the connection is gone (reconnect and
-// retry later: ConnectionLost) or the statement itself failed (an Error naming the statement's purpose).
+// only, and the distinctions the fleet's loops need from an error (by SQLSTATE): the connection is gone
+// (reconnect and retry later: ConnectionLost), the statement met a passing condition (retry it later:
+// StatementTransient), the database cannot serve the fleet until an operator acts (DatabaseUnusable), or the
+// statement itself failed (an Error naming the statement's purpose).
 #pragma once
 
 #include <chrono>
@@ -19,10 +21,30 @@ struct pg_result;
 
 namespace proofline::fleet::detail {
 
-/// The server or the network went away (or the server is shutting down): the caller reconnects with backoff.
-class ConnectionLost : public Error {
+/// What passes: the caller keeps what it meant to write and tries again later (the two kinds below).
+class RetryLater : public Error {
  public:
-  explicit ConnectionLost(const std::string& message) : Error(Errc::io, message) {}
+  explicit RetryLater(const std::string& message) : Error(Errc::io, message) {}
+};
+
+/// The server or the network went away (or the server is shutting down): the caller reconnects with backoff.
+class ConnectionLost : public RetryLater {
+ public:
+  using RetryLater::RetryLater;
+};
+
+/// A statement stopped by something that passes: a statement or lock timeout, a cancel, a deadlock, a
+/// serialization failure, the server short of resources. The same statement may well succeed later.
+class StatementTransient : public RetryLater {
+ public:
+  using RetryLater::RetryLater;
+};
+
+/// The database as it is cannot serve the fleet: a table or column this program needs is missing, or the
+/// role lacks a right (the schema, the database, the login). Retrying changes nothing.
+class DatabaseUnusable : public Error {
+ public:
+  explicit DatabaseUnusable(const std::string& message) : Error(Errc::invalid_argument, message) {}
 };
 
 /// One statement parameter: SQL NULL, text, or binary bytes (bytea).

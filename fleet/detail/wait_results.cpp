@@ -104,7 +104,7 @@ std::optional<Connection> reconnect(const WaitOptions& options, std::chrono::mil
     db.command("listen for finished jobs", "LISTEN proofline_done");
     backoff = 100ms;
     return db;
-  } catch (const ConnectionLost& e) {
+  } catch (const RetryLater& e) {
     std::fprintf(stderr, "waiting for results: %s; retrying in %lld ms\n", e.what(),
                  static_cast<long long>(backoff.count()));
     std::this_thread::sleep_for(backoff);
@@ -165,8 +165,8 @@ int wait_for_results(Connection db, std::span<const std::int64_t> ids, std::span
       const bool readable = wakeup.wait(conn->socket(), std::max(left, std::chrono::milliseconds(0)));
       next = notified_ids(*conn);
       if (readable && next.empty()) next.push_back(-1);  // woken for nothing of ours: look at nothing
-    } catch (const ConnectionLost& e) {
-      std::fprintf(stderr, "waiting for results: lost the database (%s); reconnecting\n", e.what());
+    } catch (const RetryLater& e) {
+      std::fprintf(stderr, "waiting for results: %s; reconnecting\n", e.what());
       conn.reset();
       next.clear();
     }

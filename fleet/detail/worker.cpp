@@ -136,7 +136,8 @@ void Worker::connect() {
     next_beat_ = Clock::now();
   } catch (const Error& e) {
     // Unreachable, or a statement of the setup refused (cancelled, timed out): try again later. A schema
-    // newer than this program (invalid_argument) and a duplicate name (OptionError) end the worker.
+    // newer than this program or unfit for it, missing rights (invalid_argument) and a duplicate name
+    // (OptionError) end the worker.
     if (e.code() != Errc::io) throw;
     PL_LOG_WARN("fleet worker {}: {}; retrying in {} ms", options_.name, e.what(), backoff_.count());
     next_connect_ = Clock::now() + backoff_;
@@ -243,8 +244,10 @@ void Worker::deliver() {
             options_.name, d.lease.job, d.lease.attempt);
       else if (d.proof)
         ++proofs_;
-    } catch (const ConnectionLost&) {
-      throw;  // kept in the outbox, delivered after reconnecting
+    } catch (const RetryLater&) {
+      throw;  // kept in the outbox, delivered after reconnecting (after a backoff)
+    } catch (const DatabaseUnusable&) {
+      throw;  // the worker stops
     } catch (const Error& e) {
       PL_LOG_ERROR("fleet worker {}: cannot record job {}: {} (its lease will expire)", options_.name,
                    d.lease.job, e.what());
@@ -356,6 +359,7 @@ void Worker::serve_once() {
 
 int Worker::run() {
   wakeup_.route_stop_signals();
+  int status = 0;
   PL_LOG_INFO("fleet worker {}: {} backend, lease {} s, claims up to the pipeline's tokens + {}",
               options_.name, graph::to_string(pipeline_->backend()), options_.lease_s, options_.prefetch);
   while (true) {
@@ -390,6 +394,11 @@ int Worker::run() {
       PL_LOG_WARN("fleet worker {}: lost the database ({}); still proving {} jobs, reconnecting",
                   options_.name, e.what(), held_.size());
       db_.reset();
+    } catch (const DatabaseUnusable& e) {
+      PL_LOG_ERROR("fleet worker {}: {}; stopping (the leases of the {} jobs it holds will expire)",
+                   options_.name, e.what(), held_.size());
+      status = 1;
+      break;
     } catch (const Error& e) {
       // A statement the server refused (cancelled by an operator, a statement_timeout, a deadlock): the
       // jobs held go on proving; a fresh connection after a backoff tries again.
@@ -410,7 +419,7 @@ int Worker::run() {
       "results {:.1f} ms for {}, heartbeats {:.1f} ms in {}",
       options_.name, proofs_, db_time_.claim_s * 1e3, db_time_.claims, db_time_.claimed,
       db_time_.record_s * 1e3, db_time_.records, db_time_.beat_s * 1e3, db_time_.beats);
-  return 0;
+  return status;
 }
 
 }  // namespace proofline::fleet::detail

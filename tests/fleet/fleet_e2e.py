@@ -409,14 +409,52 @@ def test_operator(args):
         fleet.close()
 
 
+def test_roles(args):
+    """A least-privilege role proves once an owner migrated; a schema edited by hand stops a worker (exit 1)."""
+    fleet = Fleet(args, "roles")
+    role = "e2e_prover_%d" % os.getpid()
+    try:
+        check(subprocess.run([args.fleet, "migrate", "--db-url-file", fleet.url_file], capture_output=True,
+                             text=True).returncode == 0, "the owner migrates")
+        fleet.sql_admin("CREATE ROLE %s LOGIN PASSWORD '%s'" % (role, PASSWORD))
+        fleet.sql("GRANT CONNECT ON DATABASE %s TO %s; GRANT USAGE ON SCHEMA proofline TO %s;"
+                  " GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA proofline TO %s;"
+                  " GRANT USAGE ON ALL SEQUENCES IN SCHEMA proofline TO %s" % (fleet.db, role, role, role, role))
+        fleet.url_file = os.path.join(fleet.dir, "prover-url")  # every command below logs in as the role
+        with open(fleet.url_file, "w") as f:
+            f.write("postgresql://%s:%s@127.0.0.1:%s/%s\n" % (role, PASSWORD, fleet.port, fleet.db))
+        bls = os.path.join(args.fixtures, "chain_16")
+        key = os.path.join(fleet.dir, "key-without-extension")  # the reader goes by the file's magic
+        shutil.copyfile(os.path.join(bls, "circuit_final.zkey"), key)
+        worker = fleet.worker("least")
+        fleet.wait_for_workers(1)
+        submit = fleet.start(["submit", "--zkey", key, "--wait", "--check-vk",
+                              os.path.join(bls, "verification_key.json"), "--wtns",
+                              os.path.join(bls, "witness.wtns")], "submit.log")
+        check(submit.wait(timeout=120) == 0 and "1 done, 0 failed; 1 of the proofs verify" in fleet.log("submit.log"),
+              "a role with only USAGE and DML rights submits and proves: " + fleet.log("submit.log"))
+        fleet.sql("ALTER TABLE proofline.jobs DROP COLUMN deadline")  # a schema edited by hand
+        broken = subprocess.run([args.fleet, "submit", "--zkey", key, "--wtns", os.path.join(bls, "witness.wtns"),
+                                 "--db-url-file", fleet.url_file], capture_output=True, text=True, timeout=60)
+        check(broken.returncode == 1 and "does not fit this program" in broken.stderr,
+              "submit to it exits 1 saying why: " + broken.stderr.strip())
+        check(worker.wait(timeout=60) == 1, "a worker whose schema lost a column stops with exit 1")
+        check("does not fit this program" in fleet.log("least.log"), "saying why: " + fleet.log("least.log")[-600:])
+        no_secret_in_logs(fleet)
+    finally:
+        fleet.close()
+        fleet.sql_admin("DROP ROLE IF EXISTS " + role)
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("test", choices=["drain", "chaos", "curves", "operator"])
+    parser.add_argument("test", choices=["drain", "chaos", "curves", "operator", "roles"])
     parser.add_argument("--fleet", required=True)
     parser.add_argument("--state", required=True)
     parser.add_argument("--fixtures", required=True)
     args = parser.parse_args()
-    {"drain": test_drain, "chaos": test_chaos, "curves": test_curves, "operator": test_operator}[args.test](args)
+    {"drain": test_drain, "chaos": test_chaos, "curves": test_curves, "operator": test_operator,
+     "roles": test_roles}[args.test](args)
 
 
 if __name__ == "__main__":
