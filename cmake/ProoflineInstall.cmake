@@ -3,8 +3,8 @@
 #
 # The public headers are listed, not globbed: the pipeline's API (graph/), the protocol objects and file
 # formats (groth16/), the arithmetic types they expose (arith/), the trace exports, and what those include.
-# None of them includes CUDA, spdlog or Boost (the package test checks); internal and device headers stay in
-# the source tree.
+# None of them includes CUDA, spdlog or Boost for a host compiler (the package test checks); internal headers
+# stay in the source tree.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -87,6 +87,21 @@ set(PROOFLINE_PUBLIC_HEADERS
   util/error.hpp
   util/log.hpp
   util/size.hpp
+)
+# What the arithmetic headers include when nvcc compiles them (under __CUDACC__), so that a consumer's .cu file
+# can use the field and curve types in kernels of its own. A host compiler never reaches the .cuh files.
+list(APPEND PROOFLINE_PUBLIC_HEADERS
+  arith/detail/fp2_mul_device.cuh
+  arith/detail/fp2_mul_limbs32.hpp
+  arith/detail/limbs32.hpp
+  arith/detail/mod_add_limbs32.hpp
+  arith/detail/mont_field_device.cuh
+  arith/detail/mont_mul_limbs32.hpp
+  arith/detail/mont_reduce_limbs32.hpp
+  arith/detail/mont_sqr_limbs32.hpp
+  arith/detail/mul_wide_limbs32.hpp
+  arith/detail/product_difference_limbs32.hpp
+  arith/detail/ptx_carry_ops.cuh
 )
 foreach(header ${PROOFLINE_PUBLIC_HEADERS})
   get_filename_component(dir ${header} DIRECTORY)

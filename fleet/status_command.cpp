@@ -54,6 +54,16 @@ void print_queue(detail::Connection& db) {
       "SELECT count(*) FILTER (WHERE state = 'done' AND finished_at > now() - interval '60 seconds') / 60.0,"
       " coalesce(extract(epoch FROM now() - min(submitted_at) FILTER (WHERE state = 'queued')), 0)"
       " FROM proofline.jobs WHERE state IN ('queued', 'done')");
+  // Leases that ran out are requeued by the next worker that looks: none may be running.
+  const detail::Result stale =
+      db.exec("count expired leases and deadlines",
+              "SELECT count(*) FILTER (WHERE state = 'running' AND lease_expires < now()),"
+              " count(*) FILTER (WHERE state = 'queued' AND deadline < now()) FROM proofline.jobs");
+  if (const long long expired = stale.integer(0, 0))
+    std::printf(" (%lld running past their lease: their workers are gone, the next worker requeues them)",
+                expired);
+  if (const long long late = stale.integer(0, 1))
+    std::printf(" (%lld queued past their deadline: the next worker fails them)", late);
   std::printf("\nthroughput: %.2f proofs/s over the last minute; oldest queued job waiting %.1f s\n",
               rate.real(0, 0), rate.real(0, 1));
 }

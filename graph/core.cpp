@@ -318,6 +318,7 @@ void Core::deliver_now(const std::shared_ptr<JobState>& job) noexcept {
   {
     std::lock_guard lock(jobs_mutex);
     ++results_delivered;
+    undelivered.erase(job->id);
   }
   finished.notify_all();
 }

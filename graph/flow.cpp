@@ -29,8 +29,10 @@ void release_job(Core& core, JobState& job, ReleaseNode::output_ports_type& port
     core.return_token(job, back);
     if (core.prepare_result(job)) std::get<1>(ports).try_put(ResultMsg{job.seq, job.shared_from_this()});
   } catch (const std::exception& e) {
-    // Out of memory while delivering: the job's future stays unfulfilled, but the graph goes on.
+    // Out of memory while delivering: the job's future stays unfulfilled, but the graph (and drain) go on.
     PL_LOG_ERROR("job {}: delivering its result failed: {}", job.id, e.what());
+    std::lock_guard lock(core.jobs_mutex);
+    core.undelivered.erase(job.id);
   }
   core.retire(job);
   put_tokens(std::get<0>(ports), back);
@@ -175,7 +177,9 @@ Flow::Flow(Core& core)
       jobs(graph, nodes::JobOrder()),
       tokens(graph),
       admit_join(graph),
-      admit(graph, flow::unlimited,
+      // Serial, so jobs reach synthesis in the join's priority and submission order (in parallel, a burst
+      // went in whatever order its tasks ran); the body never waits.
+      admit(graph, flow::serial,
             [this, &core](const std::tuple<JobMsg, Token>& in, AdmitNode::output_ports_type& ports) {
               std::vector<Token> back;
               synthesis_ramp.arrive();

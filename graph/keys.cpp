@@ -346,17 +346,17 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
 
 KeyHandle Pipeline::add_key(KeySpec spec) {
   detail::refuse_inside_callback("Pipeline::add_key");
-  return add_key_of(*core_, std::move(spec));
+  return add_key_of(live_core(), std::move(spec));
 }
 
 KeyHandle Pipeline::add_key(BasicKeySpec<Bn254> spec) {
   detail::refuse_inside_callback("Pipeline::add_key");
-  return add_key_of(*core_, std::move(spec));
+  return add_key_of(live_core(), std::move(spec));
 }
 
 void Pipeline::remove_key(KeyHandle handle) {
   detail::refuse_inside_callback("Pipeline::remove_key");
-  Core& core = *core_;
+  Core& core = live_core();
   std::lock_guard serial(core.add_mutex);
   std::shared_ptr<KeyState> key = core.find_key(handle);
   if (!key) throw Error(Errc::invalid_argument, "remove_key: unknown key " + std::to_string(handle.id()));

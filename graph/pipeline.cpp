@@ -81,6 +81,12 @@ StageCounts stage_counts(const nodes::Counters& counters, std::size_t queued) {
 
 Pipeline::Pipeline(Config config) : Pipeline(std::move(config), testing::Hooks{}) {}
 
+detail::Core& Pipeline::live_core() const {
+  if (!core_)
+    throw Error(Errc::invalid_argument, "this Pipeline was moved from: it may only be destroyed or assigned");
+  return *core_;
+}
+
 Pipeline::Pipeline(Config config, testing::Hooks hooks)
     : core_(std::make_unique<Core>(std::move(config), std::move(hooks))) {
   Core& core = *core_;
@@ -117,21 +123,31 @@ Pipeline testing::make_pipeline(Config config, Hooks hooks) {
 
 void Pipeline::drain() {
   detail::refuse_inside_callback("Pipeline::drain");
-  Core& core = *core_;
+  Core& core = live_core();
+  bool quiet = false;
   {
+    // The jobs submitted so far, not those other threads submit meanwhile (or drain would never return).
     std::unique_lock lock(core.jobs_mutex);
-    core.finished.wait(lock, [&] { return core.outstanding == 0; });
+    const JobId before = core.next_job_id;
+    core.finished.wait(lock, [&] {
+      const bool retired = core.jobs.empty() || core.jobs.begin()->first >= before;
+      const bool delivered = core.undelivered.empty() || *core.undelivered.begin() >= before;
+      return retired && delivered;
+    });
+    quiet = core.outstanding == 0;
   }
-  // Messages still moving (deliveries, tokens on their way home, capacity events) finish here.
-  core.arena.execute([&] {
-    core.flow->graph.wait_for_all();
-    core.settle_tokens();
-  });
+  // With nothing else in flight, messages still moving (deliveries, tokens on their way home, capacity
+  // events) finish here too, so that the pipeline is idle when drain returns.
+  if (quiet)
+    core.arena.execute([&] {
+      core.flow->graph.wait_for_all();
+      core.settle_tokens();
+    });
 }
 
 void Pipeline::shutdown(ShutdownMode mode) {
   detail::refuse_inside_callback("Pipeline::shutdown");
-  Core& core = *core_;
+  Core& core = live_core();
   {
     std::lock_guard lock(core.jobs_mutex);
     if (core.shut_down) return;
@@ -163,7 +179,7 @@ void Pipeline::shutdown(ShutdownMode mode) {
 }
 
 PipelineStats Pipeline::stats() const {
-  const Core& core = *core_;
+  const Core& core = live_core();
   const nodes::Counters& counters = core.ctx->counters;
   PipelineStats s;
   s.backend = core.backend;

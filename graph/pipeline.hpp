@@ -9,7 +9,8 @@
 //
 // Thread safety: every member function may be called from any thread, concurrently, except that the
 // destructor and moves must not race with other calls. A moved-from Pipeline may only be destroyed or
-// assigned. Observability (the span recorder) is in graph/observe.hpp, test hooks in graph/testing.hpp.
+// assigned (its other members throw Error(invalid_argument), except the noexcept accessors, which must not
+// be called). Observability (the span recorder) is in graph/observe.hpp, test hooks in graph/testing.hpp.
 // Callbacks run on pipeline threads and may call submit/cancel; drain and shutdown throw
 // Error(invalid_argument) there, and the destructor must not run there (each waits for the callbacks).
 #pragma once
@@ -65,7 +66,8 @@ class Pipeline {
   /// curves' scalars are 32 bytes); each job's result carries its curve (JobResult::curve).
   KeyHandle add_key(BasicKeySpec<Bn254> spec);
   /// Unregisters a key once no queued or running job uses it (waits for that; so not from a callback); its
-  /// memory becomes evictable and the pool may grow into it.
+  /// memory becomes evictable and the pool may grow into it. Results of its last jobs may still be on their
+  /// way to their callbacks and futures when it returns (drain() waits for those).
   void remove_key(KeyHandle key);
 
   /// Accepts a job, waiting while the queue holds Config::queue_capacity jobs (from a result or witness
@@ -84,7 +86,8 @@ class Pipeline {
   /// Cancels every queued job; returns how many.
   std::size_t cancel_queued();
 
-  /// Waits until every job submitted so far has its result and every slot is back (not from a callback).
+  /// Waits until every job submitted before the call has its result (not from a callback); jobs that other
+  /// threads submit meanwhile are not waited for. When none are in flight either, every slot is back too.
   void drain();
   /// Stops accepting jobs, drains (cancelling the queued ones first with ShutdownMode::cancel) and releases
   /// the GPUs. Afterwards no pinned byte is leased. Idempotent.
@@ -101,6 +104,9 @@ class Pipeline {
   friend Pipeline testing::make_pipeline(Config config, testing::Hooks hooks);
   friend trace::Recorder& recorder(Pipeline& pipeline) noexcept;
   friend trace::RunRoles run_roles(const Pipeline& pipeline);
+
+  /// The pipeline's state; Error(invalid_argument) on a moved-from Pipeline.
+  detail::Core& live_core() const;
 
   std::unique_ptr<detail::Core> core_;
 };

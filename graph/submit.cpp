@@ -179,6 +179,7 @@ bool queue_job(Core& core, const std::shared_ptr<JobState>& state, bool wait) {
     core.deadlines.emplace(*state->deadline, state->id);
   }
   core.jobs.emplace(state->id, state);
+  core.undelivered.insert(state->id);
   ++core.queued;
   core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
   ++core.outstanding;
@@ -222,15 +223,15 @@ std::optional<Submission> enqueue(Core& core, Job job, bool wait) {
 }  // namespace
 
 Submission Pipeline::submit(Job job) {
-  return std::move(*enqueue(*core_, std::move(job), true));
+  return std::move(*enqueue(live_core(), std::move(job), true));
 }
 
 std::optional<Submission> Pipeline::try_submit(Job job) {
-  return enqueue(*core_, std::move(job), false);
+  return enqueue(live_core(), std::move(job), false);
 }
 
 bool Pipeline::cancel(JobId id) {
-  Core& core = *core_;
+  Core& core = live_core();
   std::shared_ptr<JobState> job;
   {
     std::lock_guard lock(core.jobs_mutex);
@@ -252,8 +253,9 @@ bool Pipeline::cancel(JobId id) {
 std::size_t Pipeline::cancel_queued() {
   std::vector<JobId> ids;
   {
-    std::lock_guard lock(core_->jobs_mutex);
-    for (const auto& [id, job] : core_->jobs)
+    Core& core = live_core();
+    std::lock_guard lock(core.jobs_mutex);
+    for (const auto& [id, job] : core.jobs)
       if (job->phase.load() == Phase::queued) ids.push_back(id);
   }
   std::sort(ids.begin(), ids.end());

@@ -45,9 +45,9 @@ struct KeyCheckOptions {
   /// Remember keys that passed, and skip the subgroup check of keys remembered.
   bool use_cache = true;
   /// Where the records live; empty: default_checked_keys_directory().
-  std::filesystem::path cache_directory;
+  std::filesystem::path cache_directory{};
   /// Test the subgroups there instead of with the batched CPU check (null: on the CPU).
-  std::shared_ptr<const SubgroupTester> tester;
+  std::shared_ptr<const SubgroupTester> tester{};
 };
 
 /// What a full check did (the readers return it; tests and logs read it).

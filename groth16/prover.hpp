@@ -51,11 +51,11 @@ struct BasicProveOptions {
   /// TESTS ONLY. Uses these r and s instead of fresh randomness, so that proofs are reproducible (r = s = 0
   /// gives the deterministic fixtures). A proof whose r and s are known is not zero-knowledge: it leaks
   /// information about the witness. Never set this outside tests.
-  std::optional<BasicProofRandomness<Curve>> fixed_randomness;
+  std::optional<BasicProofRandomness<Curve>> fixed_randomness{};
   /// After synthesis, check a_i·b_i = c_i on every row (one multiplication per row) and throw
   /// Error(bad_input) naming the first failing row, instead of making a proof that will not verify.
   bool check_witness = true;
-  cpu::MsmOptions msm;
+  cpu::MsmOptions msm{};
 };
 using ProveOptions = BasicProveOptions<Bls12_381>;
 

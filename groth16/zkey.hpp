@@ -68,7 +68,7 @@ struct ZkeyOptions {
   /// verifying key).
   bool constraint_system = true;
   /// The subgroup part of PointCheck::full: the cache of keys already checked.
-  KeyCheckOptions key_check;
+  KeyCheckOptions key_check{};
 };
 
 struct ZkeyHeader {

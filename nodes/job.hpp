@@ -154,7 +154,10 @@ struct JobResult {
   std::vector<Fr> public_inputs;  ///< z[1..num_public] (empty when synthesis did not get that far)
   std::optional<groth16::BasicProof<Bn254>> bn254_proof{};
   std::vector<bn254::Fr> bn254_public_inputs{};
-  bool verified = false;  ///< Config::verify was set and the proof passed
+  /// The pipeline verified the proof (the pairing check passed): every proof with Config::verify, and
+  /// without it those whose witness could not be checked row by row (a key without its C matrix, a, b, c a
+  /// callback wrote) and a key's first proof (which shows its proving key and constraint system agree).
+  bool verified = false;
   std::optional<JobError> error{};
   int gpu = -1;          ///< the GPU it ran on (-1: CPU backend or never bound)
   double queued_s = 0;   ///< submit -> token

@@ -30,12 +30,12 @@ struct CounterChart {
 
 struct TimelineOptions {
   std::string title = "proofline run";
-  int width = 1200;              ///< pixels, at least 400
-  std::optional<Window> window;  ///< default: from the first to the last span or sample
-  bool cpu_workers = true;       ///< draw CPU worker activity
+  int width = 1200;                ///< pixels, at least 400
+  std::optional<Window> window{};  ///< default: from the first to the last span or sample
+  bool cpu_workers = true;         ///< draw CPU worker activity
   bool collapse_cpu_workers = true;
   /// Empty: one unstacked chart of every counter track, in bytes when every name contains "bytes".
-  std::vector<CounterChart> counter_charts;
+  std::vector<CounterChart> counter_charts{};
 };
 
 /// Validates the snapshot (Error(internal) on unknown ids) and draws it.

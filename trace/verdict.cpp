@@ -84,6 +84,13 @@ Verdict verdict(const VerdictInput& input, const VerdictRule& rule) {
     v.reason = std::string(v.bound == Bound::h2d ? "H2D bound: the copy streams are saturated"
                                                  : "synthesis bound: synthesis never stops") +
                (cpu ? " while the H and MSM stages wait (" : " while the GPU waits (") + busy + ")";
+  } else if (v.tokens && *v.tokens >= rule.token_wait && v.synthesis >= rule.busy && v.synthesis > v.gpu &&
+             v.synthesis > v.h2d) {
+    v.bound = Bound::synthesis;
+    v.reason =
+        "synthesis bound: jobs queue for a pinned slot while synthesis, the busiest stage, runs most of "
+        "the time; the slots wait for it, so more synthesis threads would help, more slots would not (" +
+        busy + ")";
   } else if (!v.tokens || *v.tokens >= rule.token_wait) {
     v.bound = Bound::tokens;
     v.reason = std::string("budget/tokens bound: no stage is saturated ") +

@@ -44,6 +44,9 @@ struct VerdictInput {
 struct VerdictRule {
   double saturated = 0.90;   ///< a stage at or above this utilisation bounds the run
   double token_wait = 0.25;  ///< jobs queued for tokens at least this fraction of the time
+  /// Jobs queue for tokens while synthesis, the busiest stage, runs at least this fraction of the time: the
+  /// slots are held by jobs waiting for synthesis, which bounds the run (more slots would not help).
+  double busy = 0.75;
 };
 
 struct Verdict {

@@ -10,9 +10,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include <oneapi/tbb/global_control.h>
@@ -93,15 +93,16 @@ struct Core {
 
   // Jobs.
   mutable std::mutex jobs_mutex;
-  std::condition_variable room;      ///< the queue has room (submit waits on it)
-  std::condition_variable finished;  ///< a job retired (drain waits on it)
-  std::unordered_map<JobId, std::shared_ptr<JobState>> jobs;
+  std::condition_variable room;                     ///< the queue has room (submit waits on it)
+  std::condition_variable finished;                 ///< a job retired (drain waits on it)
+  std::map<JobId, std::shared_ptr<JobState>> jobs;  ///< by id, which grows with each submission (drain reads)
   std::multimap<SteadyClock::time_point, JobId> deadlines;
   JobId next_job_id = 1;
   std::uint64_t next_seq = 0;
   std::size_t queued = 0;       ///< phase queued (also in ctx->counters.queued, readable without the lock)
   std::size_t outstanding = 0;  ///< accepted, message not retired
   std::uint64_t results_delivered = 0;
+  std::set<JobId> undelivered;  ///< accepted jobs whose future is not fulfilled yet (drain reads)
   bool closed = false;
   bool shut_down = false;
 

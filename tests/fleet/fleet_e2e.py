@@ -154,6 +154,13 @@ def test_drain(args):
                                 text=True, timeout=30)
         check(status.returncode == 0 and ("holds %d of" % held) in status.stdout,
               "status shows the %d jobs the worker holds now: %s" % (held, status.stdout.strip()))
+        # Leases that ran out (a worker gone) are told apart from running jobs, then given back their time.
+        fleet.sql("UPDATE proofline.jobs SET lease_expires = now() - interval '1 second' WHERE state = 'running'")
+        status = subprocess.run([args.fleet, "status", "--db-url-file", fleet.url_file], capture_output=True,
+                                text=True, timeout=30)
+        check(("%d running past their lease" % held) in status.stdout,
+              "status names leases that ran out: " + status.stdout.strip())
+        fleet.sql("UPDATE proofline.jobs SET lease_expires = now() + interval '30 seconds' WHERE state = 'running'")
         worker.send_signal(signal.SIGCONT)
         worker.send_signal(signal.SIGTERM)
         check(worker.wait(timeout=60) == 0, "SIGTERM while holding %d jobs: the worker exits 0" % held)

@@ -27,10 +27,13 @@ if(NOT EXISTS "${prefix}/include/proofline/graph/pipeline.hpp")
   message(FATAL_ERROR "package test: the installed tree has no proofline/graph/pipeline.hpp")
 endif()
 # The installed headers are the public ones alone: compiled by the host compiler, none of them reaches CUDA,
-# spdlog or Boost (device code under __CUDACC__ is not installed and a host compiler never includes it).
+# spdlog or Boost (the .cuh files the arithmetic includes under __CUDACC__ are for nvcc alone).
 file(GLOB_RECURSE installed_headers "${prefix}/include/proofline/*")
 set(all_headers "")
 foreach(header ${installed_headers})
+  if(header MATCHES "/arith/detail/[a-z0-9_]+\\.cuh$")
+    continue()
+  endif()
   if(NOT header MATCHES "\\.hpp$")
     message(FATAL_ERROR "package test: ${header} is installed but is not a public .hpp header")
   endif()
@@ -40,6 +43,19 @@ file(WRITE "${WORK_DIR}/all_headers.cpp" "${all_headers}")
 step(${CXX} -std=c++20 -M -I${prefix}/include "${WORK_DIR}/all_headers.cpp")
 if(step_output MATCHES "(cuda_runtime|/cuda/|spdlog|boost|/fmt/)[^ ]*")
   message(FATAL_ERROR "package test: the public headers reach a private dependency: ${CMAKE_MATCH_0}")
+endif()
+# A consumer's .cu file uses the field and curve types in a kernel of its own (nvcc, where there is one).
+find_program(NVCC nvcc PATHS /usr/local/cuda/bin)
+if(NVCC)
+  file(WRITE "${WORK_DIR}/device_user.cu" [=[
+#include <proofline/arith/fp2.hpp>
+#include <proofline/arith/fr.hpp>
+#include <proofline/arith/g1.hpp>
+
+__global__ void square(proofline::Fr* x) { x[threadIdx.x] = x[threadIdx.x] * x[threadIdx.x]; }
+]=])
+  step(${NVCC} -std=c++20 -arch=sm_90 -c "${WORK_DIR}/device_user.cu" "-I${prefix}/include"
+       -o "${WORK_DIR}/device_user.o")
 endif()
 step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/consumer" -B "${WORK_DIR}/consumer" -G "${GENERATOR}"
      -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}" "-DREADME=${SOURCE_DIR}/README.md")

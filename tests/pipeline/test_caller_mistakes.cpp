@@ -267,4 +267,32 @@ TEST_CASE("pipeline/mistakes/enum values that name nothing are refused") {
   CHECK_THROWS_WITH_AS(Pipeline{config}, doctest::Contains("is not an SrsPlacement"), Error);
 }
 
+
+TEST_CASE("pipeline/mistakes/a moved-from pipeline throws instead of crashing") {
+  const Circuit& c = circuit(8);
+  Pipeline first = make_pipeline(cpu_config());
+  const KeyHandle key = first.add_key(c.spec("n8"));
+  Pipeline second(std::move(first));
+  const auto refused = [](auto&& call) {
+    try {
+      call();
+    } catch (const Error& e) {
+      return e.code() == Errc::invalid_argument &&
+             std::string(e.what()).find("moved from") != std::string::npos;
+    }
+    return false;
+  };
+  CHECK(refused([&] { first.submit(job(c, key, 1)); }));
+  CHECK(refused([&] { first.try_submit(job(c, key, 1)); }));
+  CHECK(refused([&] { first.add_key(c.spec("other")); }));
+  CHECK(refused([&] { first.remove_key(key); }));
+  CHECK(refused([&] { first.cancel(1); }));
+  CHECK(refused([&] { first.cancel_queued(); }));
+  CHECK(refused([&] { first.stats(); }));
+  CHECK(refused([&] { first.drain(); }));
+  CHECK(refused([&] { first.shutdown(); }));
+  Submission after = second.submit(job(c, key, 2));
+  CHECK(await(after).ok());  // the state went with the move
+}
+
 }  // namespace proofline::graph::test

@@ -7,6 +7,8 @@
 #include <future>
 #include <mutex>
 #include <set>
+#include <thread>
+#include <vector>
 
 #include "pipeline/helpers.hpp"
 
@@ -89,6 +91,28 @@ TEST_CASE(
   CHECK(r.error->stage == Stage::synthesis);
   pipeline.drain();
   CHECK(pipeline.stats().timed_out == 1);
+  check_idle(pipeline);
+}
+
+TEST_CASE(
+    "pipeline/control/drain waits for the jobs submitted before it while another thread keeps submitting") {
+  const Circuit& c = circuit(8);
+  Pipeline pipeline = make_pipeline(cpu_config());
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::vector<Submission> before;
+  for (std::uint64_t i = 0; i < 4; ++i) before.push_back(pipeline.submit(job(c, key, i)));
+  // The feeder stops only once drain has returned: a drain that waited for its jobs too would never return.
+  std::atomic<bool> drained{false};
+  std::vector<Submission> during;
+  std::thread feeder([&] {
+    for (std::uint64_t i = 100; !drained.load(); ++i) during.push_back(pipeline.submit(job(c, key, i)));
+  });
+  pipeline.drain();
+  drained = true;
+  for (Submission& s : before) CHECK(s.result.wait_for(0s) == std::future_status::ready);
+  feeder.join();
+  for (Submission& s : during) CHECK(await(s).ok());
+  pipeline.drain();
   check_idle(pipeline);
 }
 
@@ -192,6 +216,32 @@ TEST_CASE("pipeline/control/submit waits and try_submit refuses when the queue i
   for (auto& s : submitted) CHECK(await(s).ok());
   pipeline.drain();
   check_idle(pipeline);
+}
+
+TEST_CASE("pipeline/control/a burst of equal-priority jobs is synthesized in submission order") {
+  const Circuit& c = circuit(8);
+  TestConfig config = cpu_config();
+  config.slots = 6;
+  config.synthesis_concurrency = 1;  // one synthesis at a time: the order is the one they were handed over in
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  std::mutex mutex;
+  std::vector<std::uint64_t> started;
+  std::vector<Submission> submitted;
+  for (std::uint64_t i = 0; i < 6; ++i) {
+    Job j = job(c, key, i);
+    j.witness = WitnessCallback{[&, i](const WitnessTarget& target) {
+                                  {
+                                    std::lock_guard lock(mutex);
+                                    started.push_back(i);
+                                  }
+                                  groth16::synthetic_witness_into(*c.cs, c.options, i, target.z.unchecked());
+                                },
+                                WitnessCallback::Fills::witness};
+    submitted.push_back(pipeline.submit(std::move(j)));
+  }
+  for (Submission& s : submitted) CHECK(await(s).ok());
+  CHECK(started == std::vector<std::uint64_t>{0, 1, 2, 3, 4, 5});
 }
 
 TEST_CASE("pipeline/control/higher priorities are admitted first") {

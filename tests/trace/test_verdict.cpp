@@ -73,6 +73,16 @@ TEST_CASE("trace/verdict/nothing saturated is tokens when jobs queue and input w
   CHECK(contains(input.reason, "input"));
 }
 
+TEST_CASE("trace/verdict/jobs queueing behind a busy synthesis are synthesis bound, not token bound") {
+  // One synthesis thread busy 83% of the time with jobs queued for slots: the slots wait for synthesis.
+  const Verdict v = verdict(run(0.4, 0.3, 0.83, 0.6));
+  CHECK(v.bound == Bound::synthesis);
+  CHECK(contains(v.reason, "more synthesis threads would help"));
+  CHECK(verdict(run(0.4, 0.3, 0.7, 0.6)).bound == Bound::tokens);   // synthesis not that busy
+  CHECK(verdict(run(0.85, 0.3, 0.8, 0.6)).bound == Bound::tokens);  // nor the busiest stage
+  CHECK(verdict(run(0.4, 0.3, 0.83, 0.1)).bound == Bound::input);   // nor do jobs queue
+}
+
 TEST_CASE("trace/verdict/utilisation is per GPU and the rule is adjustable") {
   CHECK(verdict(run(0.95, 0.1, 0.1, 0, 2)).bound == Bound::gpu_compute);
   VerdictInput two = run(0.5, 0.1, 0.1, 0, 2);
