@@ -15,6 +15,7 @@
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/util/options.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::fleet {
 
@@ -101,11 +102,27 @@ void check_combination(const SubmitCli& o) {
   if (o.wtns.empty()) throw OptionError("--wtns needs at least one witness file");
   if ((o.out || o.check_vk || o.timeout_s) && !o.wait)
     throw OptionError("--out, --check-vk and --timeout need --wait");
-  if (o.out) {
+}
+
+/// Jobs name their files by path, for the workers to open: a path that is not a file here is likely a typo,
+/// though a worker may see a share this host does not, so it is said rather than refused.
+void warn_of_paths_not_here(std::string_view program, const std::vector<detail::NewJob>& jobs) {
+  const auto not_here = [](const std::string& path) {
     std::error_code ec;
-    fs::create_directories(*o.out, ec);
-    if (ec || !fs::is_directory(*o.out)) throw OptionError("--out: cannot make directory " + o.out->string());
-  }
+    return !fs::is_regular_file(path, ec);
+  };
+  if (!jobs.empty() && not_here(jobs.front().key_path))
+    print_error_line(program, "warning: the key " + quote_for_message(jobs.front().key_path, 200, '\'') +
+                                  " is not a file here; the workers must find it at this path");
+  std::size_t missing = 0;
+  const std::string* first = nullptr;
+  for (const detail::NewJob& job : jobs)
+    if (job.witness_path && not_here(*job.witness_path) && ++missing == 1) first = &*job.witness_path;
+  if (missing > 0)
+    print_error_line(program, "warning: " + std::to_string(missing) +
+                                  " of the witness files are not files here (" +
+                                  quote_for_message(*first, 200, '\'') +
+                                  " first); the workers must find them at these paths");
 }
 
 /// The options as given, checked together, with --check-vk's key read.
@@ -115,8 +132,14 @@ SubmitCli checked(SubmitCli o) {
   return o;
 }
 
-int run_submit(const SubmitCli& o) {
+int run_submit(std::string_view program, const SubmitCli& o) {
   std::vector<detail::NewJob> jobs = plan_jobs(o);
+  warn_of_paths_not_here(program, jobs);
+  if (o.out) {  // once the jobs are known to have outputs of distinct names
+    std::error_code ec;
+    fs::create_directories(*o.out, ec);
+    if (ec || !fs::is_directory(*o.out)) throw OptionError("--out: cannot make directory " + o.out->string());
+  }
   detail::Connection db(detail::resolve_conninfo(o.db_url_file));
   detail::migrate(db);
   // Listening before inserting: no result can end unheard between the two.
@@ -152,7 +175,7 @@ int submit_main(std::string_view program, std::span<const std::string_view> args
         if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
         return checked(std::move(o));
       },
-      [](SubmitCli o) { return run_submit(o); });
+      [&name](SubmitCli o) { return run_submit(name, o); });
 }
 
 }  // namespace proofline::fleet

@@ -10,6 +10,7 @@
 #include <proofline/graph/config_options.hpp>
 #include <proofline/util/log.hpp>
 #include <proofline/util/options.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::fleet {
 
@@ -77,6 +78,11 @@ int worker_main(std::string_view program, std::span<const std::string_view> args
             "Exit codes: 0 stopped by a signal with every result delivered; 1 results left undelivered "
             "at the drain timeout, or the database is unusable (e.g. a newer schema); 2 bad options.");
         if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
+        const std::string& worker_name = o.worker.name;
+        if (!worker_name.empty() && (worker_name.find_first_not_of(' ') == std::string::npos ||
+                                     worker_name.size() > 200 || printable_line(worker_name) != worker_name))
+          throw OptionError("--name " + quote_for_message(worker_name, 80, '\'') +
+                            ": a worker's name is up to 200 printable characters, not blank");
         return o;
       },
       [](WorkerCli o) {

@@ -49,17 +49,27 @@ WitnessTarget witness_target(const JobState& job, const KeyState& key) {
   target.domain_size = key.domain_size();
   target.job = job.id;
   target.curve = Curve::id;
+  // The other curve's views stay empty, named so that a write to them says which view to use.
   if constexpr (std::is_same_v<Curve, Bn254>) {
     using F = bn254::Fr;
     target.bn254_z = CheckedSpan<F>(scalars_as<F>(job.z), "bn254_z");
     target.bn254_a = CheckedSpan<F>(scalars_as<F>(job.a), "bn254_a");
     target.bn254_b = CheckedSpan<F>(scalars_as<F>(job.b), "bn254_b");
     target.bn254_c = CheckedSpan<F>(scalars_as<F>(job.c), "bn254_c");
+    target.z = CheckedSpan<Fr>({}, "z (a BLS12-381 view; the key is BN254's: write bn254_z)");
+    target.a = CheckedSpan<Fr>({}, "a (a BLS12-381 view; the key is BN254's: write bn254_a)");
+    target.b = CheckedSpan<Fr>({}, "b (a BLS12-381 view; the key is BN254's: write bn254_b)");
+    target.c = CheckedSpan<Fr>({}, "c (a BLS12-381 view; the key is BN254's: write bn254_c)");
   } else {
     target.z = CheckedSpan<Fr>(job.z, "z");
     target.a = CheckedSpan<Fr>(job.a, "a");
     target.b = CheckedSpan<Fr>(job.b, "b");
     target.c = CheckedSpan<Fr>(job.c, "c");
+    using F = bn254::Fr;
+    target.bn254_z = CheckedSpan<F>({}, "bn254_z (a BN254 view; the key is BLS12-381's: write z)");
+    target.bn254_a = CheckedSpan<F>({}, "bn254_a (a BN254 view; the key is BLS12-381's: write a)");
+    target.bn254_b = CheckedSpan<F>({}, "bn254_b (a BN254 view; the key is BLS12-381's: write b)");
+    target.bn254_c = CheckedSpan<F>({}, "bn254_c (a BN254 view; the key is BLS12-381's: write c)");
   }
   return target;
 }

@@ -97,8 +97,10 @@ Connection::Connection(const std::string& conninfo) {
     keywords.push_back("connect_timeout");
     values.push_back("10");
   }
-  for (const auto& [keyword, value] :
-       {std::pair{"keepalives_idle", "30"}, {"keepalives_interval", "10"}, {"keepalives_count", "3"}}) {
+  for (const auto& [keyword, value] : {std::pair{"keepalives_idle", "30"},
+                                       {"keepalives_interval", "10"},
+                                       {"keepalives_count", "3"},
+                                       {"fallback_application_name", "proofline"}}) {
     keywords.push_back(keyword);
     values.push_back(value);
   }

@@ -275,6 +275,8 @@ def test_curves(args):
         shutil.copyfile(os.path.join(bls, "witness.wtns"), wrong)
         bad = subprocess.run([args.fleet, "worker", "--max-log-rows", "40"], capture_output=True, text=True)
         check(bad.returncode == 2 and "--max-log-rows" in bad.stderr, "--max-log-rows 40 is refused (exit 2)")
+        bad = subprocess.run([args.fleet, "worker", "--name", "  "], capture_output=True, text=True)
+        check(bad.returncode == 2 and "--name" in bad.stderr, "a blank worker name is refused (exit 2)")
         bad = subprocess.run([args.fleet, "wrker\x1b[2J"], capture_output=True, text=True)
         check(bad.returncode == 2 and "unknown command 'wrker\\u001b[2J'" in bad.stderr and "submit" in bad.stderr
               and bad.stdout == "", "an unknown command is named, escaped, with the commands, on stderr (exit 2)")
@@ -283,6 +285,15 @@ def test_curves(args):
                                   "--wtns", witness, "--db-url-file", fleet.url_file], capture_output=True, text=True)
             check(bad.returncode == 2 and "--wtns: " + witness in bad.stderr and why in bad.stderr,
                   "submit --inline refuses %s before anything is queued (exit 2): %s" % (witness, bad.stderr))
+        closed = os.path.join(fleet.dir, "closed-url")  # nothing listens there: nothing gets queued
+        with open(closed, "w") as f:
+            f.write("postgresql://proofline:%s@127.0.0.1:1/%s\n" % (PASSWORD, fleet.db))
+        typo = subprocess.run([args.fleet, "submit", "--zkey", os.path.join(fleet.dir, "typo.zkey"), "--wtns",
+                               os.path.join(fleet.dir, "typo.wtns"), "--db-url-file", closed],
+                              capture_output=True, text=True, timeout=60)
+        check(typo.returncode == 1 and "typo.zkey' is not a file here" in typo.stderr and
+              "1 of the witness files are not files here" in typo.stderr,
+              "submit warns of a key and a witness that are not files here: " + typo.stderr.strip())
         fleet.worker("both", extra=("--max-log-rows", "12"))  # GPU slot sizing: accepted, unused on the CPU
         fleet.wait_for_workers(1)
         out_bn, out_inline, out_bls = (os.path.join(fleet.dir, d) for d in ("out-bn", "out-inline", "out-bls"))

@@ -267,6 +267,19 @@ TEST_CASE("pipeline/mistakes/enum values that name nothing are refused") {
   CHECK_THROWS_WITH_AS(Pipeline{config}, doctest::Contains("is not an SrsPlacement"), Error);
 }
 
+TEST_CASE("pipeline/mistakes/a callback writing the other curve's view is told which view to write") {
+  const Circuit& c = circuit(8);
+  Pipeline p = make_pipeline(cpu_config());
+  const KeyHandle key = p.add_key(c.spec("n8"));
+  Job wrong = job(c, key, 1);
+  wrong.witness = WitnessCallback{[](const WitnessTarget& target) { target.bn254_z[0] = bn254::Fr::one(); },
+                                  WitnessCallback::Fills::witness};
+  Submission s = p.submit(std::move(wrong));
+  const JobResult r = await(s);
+  REQUIRE(r.error);
+  CHECK(r.error->message.find("bn254_z (a BN254 view; the key is BLS12-381's: write z)[0]") !=
+        std::string::npos);
+}
 
 TEST_CASE("pipeline/mistakes/a moved-from pipeline throws instead of crashing") {
   const Circuit& c = circuit(8);
