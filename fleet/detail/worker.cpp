@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 #include <type_traits>
@@ -295,7 +296,9 @@ void Worker::start(Held& held) {
   }
   const Lease lease{held.job.id, options_.name, held.job.attempt};
   graph::Job job{.key = key.handle, .label = held.job.name};
-  job.on_result = [this, lease](const graph::JobResult& r) { take_result(lease, r); };
+  job.on_result = [this, lease, witness = held.job.witness_path](const graph::JobResult& r) {
+    take_result(lease, witness, r);
+  };
   try {
     if (held.job.witness_inline) {
       const std::string what =
@@ -315,13 +318,21 @@ void Worker::start_parked() {
     if (!held.submitted) start(held);
 }
 
-void Worker::take_result(const Lease& lease, const graph::JobResult& r) {
+void Worker::take_result(const Lease& lease, const std::optional<std::string>& witness_path,
+                         const graph::JobResult& r) {
   Delivery d{.lease = lease};
   if (r.ok()) {
     d.proof = proof_record(r);
   } else {
     d.error = r.error ? r.error->message : "no proof and no error";
     d.permanent = r.error && permanent_failure(r.error->code);
+    std::error_code ec;
+    if (d.permanent && witness_path && !std::filesystem::exists(*witness_path, ec)) {
+      // Not there on this node, as a key can be missing (a share not mounted here): another worker may see
+      // it, and the attempts bound the retries.
+      d.permanent = false;
+      d.error += " (the witness is not on worker " + options_.name + "; another worker may see it)";
+    }
     PL_LOG_WARN("fleet worker {}: job {} ({}) failed: {}", options_.name, lease.job, r.label, d.error);
   }
   {

@@ -80,7 +80,8 @@ class Worker {
   void start_parked();
   void start(Held& held);
   void fail_now(Held& held, const std::string& error, bool permanent);
-  void take_result(const Lease& lease, const graph::JobResult& result);
+  void take_result(const Lease& lease, const std::optional<std::string>& witness_path,
+                   const graph::JobResult& result);
   void finish(const Lease& lease);
   int capacity() const;
   WorkerBeat beat_row() const;
