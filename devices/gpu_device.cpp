@@ -451,7 +451,8 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
                   gpu_name(g.lane) + ": " + std::to_string(count) + " device slots for 2^" +
                       std::to_string(log_n) + " rows (each with its MSM scratch) and the NTT tables need " +
                       format_size(table_bytes + count * (per_slot + scratch)) + ", the VRAM budget has " +
-                      format_size(g.vram.available()) + " (--vram-budget, --device-slots)");
+                      format_size(g.vram.available()) +
+                      " (Config::vram_budget and device_slots; --vram-budget, --device-slots)");
     g.fixed = std::move(*charge);
   });
   g.log_n_cap = log_n;
@@ -484,7 +485,7 @@ void prepare_curve(GpuLane& lane, CurveId curve, HConvention convention) {
       throw Error(Errc::out_of_budget, gpu_name(lane) + ": the " + std::string(C::name) +
                                            " NTT tables need " + format_size(bytes) +
                                            ", the VRAM budget has " + format_size(g.vram.available()) +
-                                           " (--vram-budget)");
+                                           " (Config::vram_budget; --vram-budget)");
     }
     e.tables = std::move(*charge);
     PL_LOG_INFO("{}: {} NTT tables {}", gpu_name(lane), C::name, format_size(e.ntt->table_bytes()));

@@ -58,9 +58,10 @@ BasicHostSrs<C> make_host_srs(const groth16::BasicProvingKey<C>& pk, memory::Pin
   }
   auto copy = pool.try_lease(total);
   if (!copy)
-    throw Error(Errc::out_of_budget, what + ": streaming its SRS from host memory needs a pinned copy of " +
-                                         format_size(total) + ", and the host budget has no room for it " +
-                                         "(raise --host-budget, or load the key into pinned memory)");
+    throw Error(Errc::out_of_budget,
+                what + ": streaming its SRS from host memory needs a pinned copy of " + format_size(total) +
+                    ", and the host budget has no room for it " +
+                    "(raise Config::host_budget, --host-budget, or load the key into pinned memory)");
   if (!copy->page_locked())
     throw Error(Errc::cuda, what + ": the pool's memory is not page-locked, so its SRS cannot be streamed");
   srs.copy = std::move(*copy);

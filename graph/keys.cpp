@@ -227,13 +227,14 @@ std::pair<std::size_t, bool> publish(Core& core, const std::shared_ptr<KeyState>
   }
   recompute_largest(core);
   const memory::BudgetStats budget = core.host_budget->stats();
-  throw Error(Errc::out_of_budget,
-              what + ": the host budget of " + format_size(budget.total) + " holds its keys (" +
-                  format_size(host_bytes) + ") but not one " +
-                  (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") + " of " +
-                  format_size(key->slot_bytes) + " for its 2^" + std::to_string(key->log_domain_size) +
-                  " jobs next to everything else (" + format_size(budget.used) +
-                  " in use); raise the host budget (--host-budget; pl_config.host_budget_bytes)");
+  throw Error(Errc::out_of_budget, what + ": the host budget of " + format_size(budget.total) +
+                                       " holds its keys (" + format_size(host_bytes) + ") but not one " +
+                                       (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") +
+                                       " of " + format_size(key->slot_bytes) + " for its 2^" +
+                                       std::to_string(key->log_domain_size) +
+                                       " jobs next to everything else (" + format_size(budget.used) +
+                                       " in use); raise the host budget (Config::host_budget; --host-budget; "
+                                       "pl_config.host_budget_bytes)");
 }
 
 /// Pins the token count's worth of slots of a new largest key up front, so the steady state pins nothing.
@@ -320,7 +321,8 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
         Errc::out_of_budget,
         what + ": its proving key" + (spec.cs ? " and constraint system" : "") + " take " +
             format_size(host_bytes) + " of host memory, which the host budget does not hold (" + e.what() +
-            "); raise the host budget (--host-budget; pl_config.host_budget_bytes) to hold them and pinned "
+            "); raise the host budget (Config::host_budget; --host-budget; pl_config.host_budget_bytes) to "
+            "hold them and pinned "
             "slots for its jobs");
   }
   ScopeGuard unload([&] {

@@ -143,7 +143,8 @@ std::string verdict_reason(const trace::Verdict& v, const PipelineStats& stats, 
     // In the backend's own words: the CPU backend has no GPU, and its slot cap is synthesis jobs + 2.
     return std::string("slot-cap bound: jobs queue for a ") + (has_streams ? "pinned slot" : "slot") +
            ", but the host budget always had room for " + std::to_string(headroom / stats.slot_bytes) +
-           " more slots: the token count is the slot cap (--slots; default synthesis jobs + 2" +
+           " more slots: the token count is the slot cap (Config::slots, --slots; default synthesis jobs + "
+           "2" +
            (has_streams ? " per GPU" : "") + "), not the budget; no stage is saturated" + reason_detail(v);
   }
   return v.reason;
