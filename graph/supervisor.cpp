@@ -31,9 +31,12 @@ std::optional<JobError> expire_one(Core& core, JobState& job) {
   // In flight: the stages skip it from now on; its slot and tokens come home as the message drains.
   job.abandoned.store(true, std::memory_order_release);
   const Stage stage = job.stage.load(std::memory_order_relaxed);
+  // Admitted jobs stay in admission until a synthesis permit is theirs: that is what they wait for there.
+  const std::string where = stage == Stage::admission
+                                ? "admitted, it was waiting for a synthesis permit"
+                                : std::string("the job was still in ") + to_string(stage);
   return JobError{stage, Errc::timeout,
-                  std::string(to_string(stage)) + ": timed out after " + limit + " (the job was still in " +
-                      to_string(stage) + ")"};
+                  std::string(to_string(stage)) + ": timed out after " + limit + " (" + where + ")"};
 }
 
 void expire(Core& core) {

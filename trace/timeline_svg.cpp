@@ -504,6 +504,13 @@ double place_lanes(const Snapshot& snapshot, std::vector<Lane>& lanes, const Win
   return y;
 }
 
+/// The spans drawn: those that overlap the window.
+std::size_t spans_in(const Snapshot& snapshot, const Window& window) {
+  return static_cast<std::size_t>(std::count_if(
+      snapshot.spans.begin(), snapshot.spans.end(),
+      [&](const Span& span) { return span.end_ns > window.begin_ns && span.begin_ns < window.end_ns; }));
+}
+
 /// The SVG root, background, title and the line that sums up the window.
 void write_svg_header(std::ostream& out, const Snapshot& snapshot, const TimelineOptions& options,
                       double width, double height, const Window& window, std::size_t streams,
@@ -519,8 +526,8 @@ void write_svg_header(std::ostream& out, const Snapshot& snapshot, const Timelin
       << xml(format_double("%.3f s", static_cast<double>(window.begin_ns) * to_s) + " to " +
              format_double("%.3f s", static_cast<double>(window.end_ns) * to_s) + " (" +
              format_double("%.3f s", window.seconds()) + "), " + std::to_string(streams) + " GPU streams, " +
-             std::to_string(workers) + " CPU workers, " + std::to_string(snapshot.spans.size()) + " spans" +
-             (nothing ? "; nothing was recorded" : ""))
+             std::to_string(workers) + " CPU workers, " + std::to_string(spans_in(snapshot, window)) +
+             " spans" + (nothing ? "; nothing was recorded" : ""))
       << "</text>\n";
 }
 

@@ -114,9 +114,10 @@ TEST_CASE("trace/svg/a window and merged tiny spans keep the picture small") {
   const std::string svg = draw(s, options);
   test::XmlSummary xml = test::check_xml(svg);
   CHECK(xml.elements["rect"] < 1000);  // 10,000 spans on 530 pixels merge
-  CHECK(xml.text.find("spans") != std::string::npos);
+  CHECK(xml.text.find("10000 spans") != std::string::npos);
   options.window = Window{0, 1000};  // ten spans, each wide enough for its own rectangle
   test::XmlSummary zoomed = test::check_xml(draw(s, options));
+  CHECK(zoomed.text.find(" 10 spans") != std::string::npos);  // the window's, not the run's
   std::size_t tips = 0;
   for (std::size_t at = zoomed.text.find("ntt job"); at != std::string::npos;
        at = zoomed.text.find("ntt job", at + 1))
