@@ -98,6 +98,8 @@ KeyLookup KeyCache::load(const std::string& path, std::uint64_t serial) {
   } catch (const std::exception& e) {
     out.state = KeyLookup::State::failed;
     out.permanent = is_file_fault(e, path);
+    const auto* error = dynamic_cast<const Error*>(&e);
+    out.out_of_budget = error != nullptr && error->code() == Errc::out_of_budget;
     const std::string what = e.what();
     // The readers' messages usually start with the path already.
     out.error = what.starts_with(path) ? "key " + what : "key " + path + ": " + what;
@@ -140,6 +142,12 @@ KeyLookup KeyCache::lookup(const std::string& path) {
     retire(it);
     it = entries_.end();
   }
+  // A key the budgets cannot hold beside the others takes the room of idle ones, then loads again.
+  if (it != entries_.end() && it->second.loaded() && it->second.load.get().out_of_budget &&
+      evict_one_idle(path)) {
+    retire(it);
+    it = entries_.end();
+  }
   if (it == entries_.end()) {
     start_load(path, now);
     evict_beyond_limit();
@@ -165,19 +173,37 @@ void KeyCache::release(std::uint64_t serial) {
   }
 }
 
+std::map<std::string, KeyCache::Entry>::iterator KeyCache::least_recently_used_idle(const std::string& keep,
+                                                                                   bool registered_only) {
+  auto victim = entries_.end();
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    const Entry& entry = it->second;
+    const bool idle = it->first != keep && entry.jobs == 0 && entry.loaded() &&
+                      (!registered_only || entry.load.get().state == KeyLookup::State::ready);
+    if (idle && (victim == entries_.end() || entry.used < victim->second.used)) victim = it;
+  }
+  return victim;
+}
+
 void KeyCache::evict_beyond_limit() {
   while (entries_.size() > options_.max_keys) {
-    auto victim = entries_.end();
-    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      const bool idle = it->second.jobs == 0 && it->second.loaded();
-      if (idle && (victim == entries_.end() || it->second.used < victim->second.used)) victim = it;
-    }
+    const auto victim = least_recently_used_idle({}, false);
     if (victim == entries_.end()) return;  // every key is busy: the limit is exceeded until one is free
     PL_LOG_INFO("fleet: key {} unregistered (least recently used of more than {})", victim->first,
                 options_.max_keys);
     drop(victim->second);
     entries_.erase(victim);
   }
+}
+
+bool KeyCache::evict_one_idle(const std::string& keep) {
+  const auto victim = least_recently_used_idle(keep, true);
+  if (victim == entries_.end()) return false;
+  PL_LOG_INFO("fleet: key {} unregistered (least recently used idle key) to make room for key {}",
+              victim->first, keep);
+  drop(victim->second);
+  entries_.erase(victim);
+  return true;
 }
 
 }  // namespace proofline::fleet::detail

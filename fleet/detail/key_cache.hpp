@@ -1,7 +1,9 @@
 // The keys a worker has registered with its pipeline, by file. A key is loaded once, off the worker's loop
 // (a large .zkey takes seconds to minutes to read and check, and heartbeats must go on meanwhile), and stays
-// registered while it is among the `max_keys` most recently used; its memory is then the pipeline's to
-// manage (budgets evict idle keys' points and reload them). A file that changed since it was loaded (size or
+// registered while it is among the `max_keys` most recently used, and while the budgets hold it: a key that
+// does not fit beside the others unregisters the least recently used idle key, one at a time, until it loads
+// or no idle key is left (the pipeline's budgets evict only idle keys' points in VRAM; a registered key's host
+// memory stays charged, since the pipeline cannot read the file again). A file that changed since it was loaded (size or
 // modification time) is loaded again at once: jobs started before keep the key they started with, which is
 // unregistered when the last of them ends, and jobs started after get the new one. Keys of both curves
 // (bls12381, bn128) live side by side; a file that failed to load fails its jobs with the loader's message
@@ -31,6 +33,7 @@ struct KeyLookup {
   std::uint64_t serial = 0;  ///< this load of the file: what acquire() counts jobs against
   std::string error;         ///< "key /keys/a.zkey: <what is wrong>"
   bool permanent = true;     ///< the file itself is wrong (not this worker's memory or mounts)
+  bool out_of_budget = false;  ///< the budgets hold it not beside the keys registered now
 };
 
 class KeyCache {
@@ -83,6 +86,11 @@ class KeyCache {
   void retire(std::map<std::string, Entry>::iterator it);
   Entry* find(std::uint64_t serial);
   void evict_beyond_limit();
+  /// The least recently used entry other than `keep` with no jobs and its load done (a registered key, when
+  /// `registered_only`), or end().
+  std::map<std::string, Entry>::iterator least_recently_used_idle(const std::string& keep, bool registered_only);
+  /// Unregisters the least recently used idle key other than `keep`; false when there is none.
+  bool evict_one_idle(const std::string& keep);
 
   graph::Pipeline& pipeline_;
   Options options_;

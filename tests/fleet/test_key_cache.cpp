@@ -1,6 +1,7 @@
 // A worker's keys by file: a key file replaced while jobs use it is loaded again at once, the jobs started
 // before keep the key they started with until they end; a load that fails says whether the file itself is
-// wrong (the job fails for good) or this worker cannot load it (another worker may).
+// wrong (the job fails for good) or this worker cannot load it (another worker may); a key the budgets cannot
+// hold beside the others takes the place of idle ones.
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -118,6 +119,54 @@ TEST_CASE(
   CHECK(too_big.state == KeyLookup::State::failed);
   CHECK(too_big.error.find("host budget") != std::string::npos);
   CHECK_FALSE(too_big.permanent);
+}
+
+TEST_CASE("fleet/keys/a key that does not fit beside idle keys unregisters the least recently used of them") {
+  Folder folder;
+  const fs::path source = fixtures / "chain_1024/circuit_final.zkey";
+  const std::string first = (folder / "first.zkey").string(), second = (folder / "second.zkey").string(),
+                    third = (folder / "third.zkey").string();
+  for (const std::string& path : {first, second, third}) fs::copy_file(source, path);
+
+  // What one key and one pinned slot of its jobs take, from a pipeline with room to spare.
+  std::uint64_t key_bytes = 0, slot_bytes = 0;
+  {
+    graph::Config roomy = cpu_config();
+    roomy.prewarm = false;
+    graph::Pipeline probe(roomy);
+    KeyCache keys(probe, {.point_check = groth16::PointCheck::on_curve}, [] {});
+    REQUIRE(loaded(keys, first).state == KeyLookup::State::ready);
+    key_bytes = probe.stats().host_keys.bytes_resident;
+    slot_bytes = probe.stats().slot_bytes;
+  }
+  // Room for two keys and two slots, not for three keys and one slot.
+  REQUIRE(key_bytes > 2 * slot_bytes);
+  graph::Config config = cpu_config(2 * key_bytes + 2 * slot_bytes);
+  config.prewarm = false;
+  graph::Pipeline pipeline(config);
+  KeyCache keys(pipeline, {.point_check = groth16::PointCheck::on_curve}, [] {});
+
+  const KeyLookup a = loaded(keys, first);
+  REQUIRE(a.state == KeyLookup::State::ready);
+  const KeyLookup b = loaded(keys, second);
+  REQUIRE(b.state == KeyLookup::State::ready);
+  keys.acquire(b.serial);  // the second key has a job: only the first is idle
+  CHECK(keys.lookup(first).serial == a.serial);
+
+  const KeyLookup c = loaded(keys, third);
+  REQUIRE(c.state == KeyLookup::State::ready);
+  CHECK(keys.resident() == 2);
+  CHECK(prove(pipeline, c.handle, fixtures / "chain_1024/witness.wtns").ok());
+  CHECK(keys.lookup(second).serial == b.serial);  // kept: its job still runs
+
+  // With every other key busy there is nothing to give way: the load fails on this worker only.
+  keys.acquire(c.serial);
+  const KeyLookup again = loaded(keys, first);
+  CHECK(again.state == KeyLookup::State::failed);
+  CHECK(again.out_of_budget);
+  CHECK_FALSE(again.permanent);
+  keys.release(b.serial);
+  keys.release(c.serial);
 }
 
 }  // namespace proofline::fleet
