@@ -19,7 +19,7 @@ void count_admitted(Core& core, JobState& job) {
     core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
   }
   core.room.notify_one();
-  job.admit_ns = core.ctx->now_ns();
+  job.admit_ns.store(core.ctx->now_ns(), std::memory_order_relaxed);
   core.ctx->enter(job, Stage::admission);
 }
 

@@ -266,9 +266,30 @@ bool Core::prepare_result(JobState& job, std::optional<JobError> early) {
     r.verified = job.verified && !job.error;
   }
   const std::int64_t t = ctx->now_ns();
-  r.queued_s = job.admit_ns != 0 && !early ? static_cast<double>(job.admit_ns - job.submit_ns) * 1e-9 : 0.0;
+  const std::int64_t admitted = job.admit_ns.load(std::memory_order_relaxed);
+  r.queued_s = admitted != 0 && !early ? static_cast<double>(admitted - job.submit_ns) * 1e-9 : 0.0;
   r.latency_s = static_cast<double>(t - job.submit_ns) * 1e-9;
+  record_job(job, r, admitted, t);
   return true;
+}
+
+void Core::record_job(const JobState& job, const JobResult& r, std::int64_t admitted_ns,
+                      std::int64_t finished_ns) noexcept {
+  trace::JobRecord record;
+  record.job = job.id;
+  record.submitted_ns = job.submit_ns;
+  if (admitted_ns != 0) record.admitted_ns = std::clamp(admitted_ns, job.submit_ns, finished_ns);
+  record.finished_ns = finished_ns;
+  record.outcome = r.ok()                                              ? trace::JobOutcome::proved
+                   : r.error && r.error->code == Errc::cancelled ? trace::JobOutcome::cancelled
+                   : r.error && r.error->code == Errc::timeout   ? trace::JobOutcome::timed_out
+                                                                   : trace::JobOutcome::failed;
+  try {
+    record.label = job.label;
+    record.key = job.key->name;
+  } catch (...) {  // the record goes without its names rather than not at all
+  }
+  ctx->recorder.record_job(std::move(record));
 }
 
 void Core::deliver_early(JobState& job, JobError error) {

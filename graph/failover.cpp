@@ -26,7 +26,7 @@ void reset_for_retry(JobState& job) {
   job.work = nodes::fresh_work(job.key->curve);
   job.witness_checked = false;
   job.verified = false;
-  job.admit_ns = 0;
+  job.admit_ns.store(0, std::memory_order_relaxed);
   ++job.attempts;
 }
 

@@ -161,7 +161,8 @@ struct JobState : std::enable_shared_from_this<JobState> {
   std::function<void(const JobResult&)> on_result;
   std::promise<JobResult> promise;
   std::int64_t submit_ns = 0;
-  std::int64_t admit_ns = 0;
+  /// 0 until admitted. Atomic: a cancel or timeout records the job's life while admission may set it.
+  std::atomic<std::int64_t> admit_ns{0};
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::chrono::milliseconds timeout{0};
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
 #include <proofline/trace/json_text.hpp>
@@ -117,7 +118,18 @@ void write_thread_names(const Snapshot& snapshot, const std::vector<std::size_t>
   }
 }
 
-void write_span(const Snapshot& snapshot, const Span& span, std::size_t tid, EventList& events) {
+/// Each job's label, for the spans' args (a person searching the trace for a job knows its label).
+using JobLabels = std::unordered_map<std::uint64_t, const std::string*>;
+
+JobLabels job_labels(const Snapshot& snapshot) {
+  JobLabels labels;
+  for (const JobRecord& job : snapshot.jobs)
+    if (!job.label.empty()) labels.emplace(job.job, &job.label);
+  return labels;
+}
+
+void write_span(const Snapshot& snapshot, const Span& span, std::size_t tid, const JobLabels& labels,
+                EventList& events) {
   const TrackInfo& track = snapshot.tracks[index(span.track)];
   std::ostream& event = events.next();
   event << "{\"ph\":\"X\",\"name\":" << json_quote(snapshot.stages[index(span.stage)])
@@ -127,6 +139,7 @@ void write_span(const Snapshot& snapshot, const Span& span, std::size_t tid, Eve
   const char* separator = "";
   if (span.job != no_job) {
     event << "\"job\":" << span.job;
+    if (const auto it = labels.find(span.job); it != labels.end()) event << ",\"label\":" << json_quote(*it->second);
     separator = ",";
   }
   if (span.bytes != 0) {
@@ -135,6 +148,23 @@ void write_span(const Snapshot& snapshot, const Span& span, std::size_t tid, Eve
   }
   if (span.gpu >= 0) event << separator << "\"gpu\":" << span.gpu;
   event << "}}";
+}
+
+/// A job's wait in the queue and its time in flight, as async events: overlapping jobs get rows of their own
+/// (one "queued" and one "in flight" row set under the host process), each with the job's label, key and
+/// outcome.
+void write_job(const JobRecord& job, EventList& events) {
+  const std::int64_t admitted = job.admitted_ns.value_or(job.finished_ns);
+  const auto phase = [&](const char* name, std::int64_t begin_ns, std::int64_t end_ns) {
+    events.next() << "{\"ph\":\"b\",\"cat\":\"job\",\"name\":\"" << name << "\",\"id\":" << job.job
+                  << ",\"ts\":" << ns_as_us(begin_ns) << ",\"pid\":1,\"tid\":0,\"args\":{\"job\":" << job.job
+                  << ",\"label\":" << json_quote(job.label) << ",\"key\":" << json_quote(job.key)
+                  << ",\"outcome\":\"" << to_string(job.outcome) << "\"}}";
+    events.next() << "{\"ph\":\"e\",\"cat\":\"job\",\"name\":\"" << name << "\",\"id\":" << job.job
+                  << ",\"ts\":" << ns_as_us(end_ns) << ",\"pid\":1,\"tid\":0}";
+  };
+  phase("queued", job.submitted_ns, admitted);
+  if (job.admitted_ns) phase("in flight", admitted, job.finished_ns);
 }
 
 void write_counters(const Snapshot& snapshot, EventList& events) {
@@ -161,10 +191,12 @@ void write_chrome_trace(const Snapshot& snapshot, std::ostream& out, const Chrom
   EventList events(out);
   write_process_names(snapshot, options, events);
   write_thread_names(snapshot, lanes_per_track, tids, events);
+  const JobLabels labels = job_labels(snapshot);
   for (std::size_t i = 0; i < snapshot.spans.size(); ++i) {
     const Span& span = snapshot.spans[i];
-    write_span(snapshot, span, tids.of(index(span.track), lane[i]), events);
+    write_span(snapshot, span, tids.of(index(span.track), lane[i]), labels, events);
   }
+  for (const JobRecord& job : snapshot.jobs) write_job(job, events);
   if (options.counters) write_counters(snapshot, events);
   out << "\n]}\n";
 }

@@ -3,9 +3,13 @@
 // - One process per group: pid 1 is the host, pid 2 + g is GPU g, each named by a process_name event; GPUs
 //   sort above the host.
 // - One thread (tid) per track, named by a thread_name event: tid = track id + 1. Spans are "X" events with
-//   ts/dur in microseconds (three decimals: nanosecond precision), name = stage, args {job, bytes, gpu}.
+//   ts/dur in microseconds (three decimals: nanosecond precision), name = stage, args {job, label, bytes,
+//   gpu}.
 //   Perfetto draws only properly nested slices on one thread, so spans that overlap without nesting (two
 //   copies in flight on one stream, say) are moved to extra lanes named "<track> (overlap k)".
+// - Each job's life becomes two async slices (ph b/e, category "job", id = the job): "queued" from its
+//   submission to its admission (or to its end, if it never left the queue) and "in flight" from there to its
+//   result, with args {job, label, key, outcome}.
 // - Counter tracks become "C" events named after the track with one series, "value" (non-finite samples
 //   are left out).
 // - Times are nanoseconds since the recorder's epoch, so host and GPU spans share one axis.

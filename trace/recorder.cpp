@@ -37,6 +37,13 @@ class ThreadBuffer {
 
 namespace {
 
+/// A job record's label and key name are cut to this: the records must stay small whatever callers pass.
+constexpr std::size_t kJobTextLimit = 160;
+
+std::uint64_t job_record_bytes(const JobRecord& job) {
+  return sizeof(JobRecord) + job.label.capacity() + job.key.capacity();
+}
+
 std::atomic<std::uint64_t> next_recorder_uid{1};
 std::atomic<std::uint64_t> next_thread_serial{1};
 
@@ -63,7 +70,8 @@ Recorder::Recorder() : Recorder(Clock{}) {}
 Recorder::Recorder(Clock clock, std::uint64_t memory_limit)
     : uid_(next_recorder_uid.fetch_add(1, std::memory_order_relaxed)),
       clock_(clock),
-      limit_(std::make_unique<detail::ChunkLimit>(memory_limit)) {}
+      limit_(std::make_unique<detail::ChunkLimit>(memory_limit)),
+      job_bytes_limit_(std::max<std::uint64_t>(memory_limit / 8, std::uint64_t{64} << 10)) {}
 
 Recorder::~Recorder() = default;
 
@@ -182,6 +190,30 @@ void Recorder::append_counter(const CounterSample& sample) noexcept {
   if (buffer == nullptr || !buffer->counters().push(sample)) dropped_.fetch_add(1, std::memory_order_relaxed);
 }
 
+void Recorder::append_job(JobRecord job) noexcept {
+  try {
+    for (std::string* text : {&job.label, &job.key}) {
+      if (text->size() > kJobTextLimit) text->resize(kJobTextLimit);
+      text->shrink_to_fit();
+    }
+    const std::uint64_t bytes = job_record_bytes(job);
+    std::lock_guard lock(jobs_mutex_);
+    while (!jobs_.empty() && job_bytes_ + bytes > job_bytes_limit_) {
+      job_bytes_ -= job_record_bytes(jobs_.front());
+      jobs_.pop_front();
+      dropped_.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (bytes > job_bytes_limit_) {
+      dropped_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    jobs_.push_back(std::move(job));
+    job_bytes_ += bytes;
+  } catch (...) {
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
 Snapshot Recorder::snapshot() const {
   Snapshot out;
   {
@@ -193,6 +225,10 @@ Snapshot Recorder::snapshot() const {
       buffer->spans().append_to(out.spans);
       buffer->counters().append_to(out.counters);
     }
+  }
+  {
+    std::lock_guard lock(jobs_mutex_);
+    out.jobs.assign(jobs_.begin(), jobs_.end());
   }
   out.dropped = dropped_.load(std::memory_order_relaxed) + limit_->dropped.load(std::memory_order_relaxed);
   out.sort();

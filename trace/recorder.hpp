@@ -6,7 +6,8 @@
 // records a CUDA stream's spans); snapshot() may run concurrently with recording and merges what was
 // published so far. The records live within a memory limit: past it each thread reuses its oldest chunk, so
 // a recorder that runs for days keeps its most recent records (a batch's whole run, at the default) and
-// snapshot().dropped counts what went.
+// snapshot().dropped counts what went. Each job's life (queued, in flight, outcome, label) is one record
+// under a mutex, kept within an eighth of the limit (64 KiB at least), oldest first out.
 //
 // With PROOFLINE_TRACE=OFF the record_* functions are empty (registration still works and snapshot() returns
 // the registered stages and tracks with no spans).
@@ -85,6 +86,12 @@ class Recorder {
     if constexpr (compiled_in) append_counter(CounterSample{now_ns(), value, track});
   }
 
+  /// Records how a job lived and ended (once per job, when its result is delivered). Takes a mutex: jobs are
+  /// thousands of times rarer than spans.
+  void record_job(JobRecord job) noexcept {
+    if constexpr (compiled_in) append_job(std::move(job));
+  }
+
   /// A merged, sorted copy of the registrations and of every record published so far.
   Snapshot snapshot() const;
 
@@ -93,6 +100,7 @@ class Recorder {
   void append_worker_span(StageId stage, std::uint64_t job, std::int64_t begin_ns, std::int64_t end_ns,
                           std::uint64_t bytes, int gpu) noexcept;
   void append_counter(const CounterSample& sample) noexcept;
+  void append_job(JobRecord job) noexcept;
   detail::ThreadBuffer* local_buffer() noexcept;
   detail::ThreadBuffer* local_buffer_slow() noexcept;
   TrackId register_worker(detail::ThreadBuffer& buffer);
@@ -109,6 +117,11 @@ class Recorder {
   std::vector<TrackInfo> tracks_;
   std::vector<std::unique_ptr<detail::ThreadBuffer>> buffers_;
   std::uint32_t workers_ = 0;
+
+  mutable std::mutex jobs_mutex_;  // guards the job records
+  std::deque<JobRecord> jobs_;
+  std::uint64_t job_bytes_ = 0;  // what jobs_ holds, as job_record_bytes() counts it
+  const std::uint64_t job_bytes_limit_;
 };
 
 }  // namespace proofline::trace

@@ -53,6 +53,12 @@ void Snapshot::validate() const {
     if (track(counters[i].track).kind != TrackKind::counter)
       throw Error(Errc::internal, "trace: counter sample " + std::to_string(i) + " lies on span track '" +
                                       track(counters[i].track).name + "'");
+  for (const JobRecord& job : jobs) {
+    const std::int64_t admitted = job.admitted_ns.value_or(job.submitted_ns);
+    if (admitted < job.submitted_ns || job.finished_ns < admitted)
+      throw Error(Errc::internal, "trace: job " + std::to_string(job.job) +
+                                      " is admitted before it is submitted or finishes before either");
+  }
 }
 
 void Snapshot::sort() {
@@ -61,6 +67,9 @@ void Snapshot::sort() {
   });
   std::stable_sort(counters.begin(), counters.end(), [](const CounterSample& a, const CounterSample& b) {
     return std::tuple(a.t_ns, index(a.track)) < std::tuple(b.t_ns, index(b.track));
+  });
+  std::stable_sort(jobs.begin(), jobs.end(), [](const JobRecord& a, const JobRecord& b) {
+    return std::tuple(a.submitted_ns, a.job) < std::tuple(b.submitted_ns, b.job);
   });
 }
 

@@ -17,6 +17,7 @@ struct Snapshot {
   std::vector<TrackInfo> tracks;        ///< indexed by TrackId
   std::vector<Span> spans;              ///< sorted by (begin_ns, track)
   std::vector<CounterSample> counters;  ///< sorted by (t_ns, track)
+  std::vector<JobRecord> jobs;          ///< sorted by (submitted_ns, job)
   /// Records not here: the oldest, past the recorder's memory limit, or any that memory ran out for.
   std::uint64_t dropped = 0;
 
@@ -32,7 +33,7 @@ struct Snapshot {
 
   /// Throws Error(internal) naming the first span or sample whose stage or track id is unknown, whose track
   /// has the wrong kind (a span on a counter track, a sample on a span track) or whose end precedes its
-  /// begin.
+  /// begin, or the first job whose times are out of order.
   void validate() const;
   /// Restores the ordering documented above (after building a snapshot by hand).
   void sort();

@@ -14,4 +14,18 @@ const char* to_string(TrackKind kind) noexcept {
   return "unknown";
 }
 
+const char* to_string(JobOutcome outcome) noexcept {
+  switch (outcome) {
+    case JobOutcome::proved:
+      return "proved";
+    case JobOutcome::failed:
+      return "failed";
+    case JobOutcome::cancelled:
+      return "cancelled";
+    case JobOutcome::timed_out:
+      return "timed_out";
+  }
+  return "unknown";
+}
+
 }  // namespace proofline::trace

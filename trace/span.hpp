@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace proofline::trace {
@@ -51,6 +52,23 @@ struct Span {
   std::int64_t duration_ns() const noexcept { return end_ns - begin_ns; }
 };
 static_assert(sizeof(Span) == 40, "a span's size is the recorder's memory cost per span; keep it small");
+
+/// How a job ended.
+enum class JobOutcome : std::uint8_t { proved, failed, cancelled, timed_out };
+
+const char* to_string(JobOutcome outcome) noexcept;
+
+/// One job's life: queued from submitted_ns until it was admitted (held a token, so its slot could be leased),
+/// then in flight until its result was delivered at finished_ns. Spans say what ran; this says what waited.
+struct JobRecord {
+  std::uint64_t job = no_job;
+  std::int64_t submitted_ns = 0;
+  std::optional<std::int64_t> admitted_ns;  ///< none when it ended in the queue (cancelled, timed out)
+  std::int64_t finished_ns = 0;
+  JobOutcome outcome = JobOutcome::proved;
+  std::string label;  ///< the job's label, as submitted (the recorder keeps its first 160 bytes)
+  std::string key;    ///< its key's name (likewise)
+};
 
 /// The value of a counter track from t_ns until its next sample.
 struct CounterSample {

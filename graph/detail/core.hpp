@@ -140,6 +140,9 @@ struct Core {
 
   /// Prepares the job's result once (the first caller wins); false when it was out already.
   bool prepare_result(JobState& job, std::optional<JobError> early = std::nullopt);
+  /// Gives the recorder the job's life: queued, in flight (admitted_ns, 0 if never), and how it ended.
+  void record_job(const JobState& job, const JobResult& r, std::int64_t admitted_ns,
+                  std::int64_t finished_ns) noexcept;
   /// Delivers a result prepared outside the graph (cancel, timeout) through the graph's result entry; while
   /// the job's witness callback runs, it waits for the callback to return (Flow::synthesize delivers it).
   void deliver_early(JobState& job, JobError error);

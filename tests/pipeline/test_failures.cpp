@@ -1,12 +1,15 @@
 // Failure behaviour: an error in any stage fails that job only, with a message naming the stage; its token
 // and slot come home; the others go on. Bad witnesses (unsatisfying, wrong length, a broken .wtns file) fail
-// in synthesis with a clear reason.
+// in synthesis with a clear reason. The trace records how each job ended.
 #include <doctest/doctest.h>
 
+#include <condition_variable>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
 
+#include <proofline/graph/observe.hpp>
 #include <proofline/groth16/wtns.hpp>
 
 #include "pipeline/helpers.hpp"
@@ -179,3 +182,59 @@ TEST_CASE("pipeline/faults/a callback that throws fails its job and the rest go 
   CHECK(r.error->message.find("the witness callback failed: circuit library bug") != std::string::npos);
   CHECK(await(good).ok());
 }
+
+TEST_CASE("pipeline/faults/the trace records each job's wait, time in flight, label and outcome") {
+  const Circuit& c = circuit(8);
+  std::mutex mutex;
+  std::condition_variable opened;
+  bool open = false;
+  JobId failing = 0;
+  TestConfig config = cpu_config();
+  config.slots = 1;
+  config.fault_hook = [&](Stage at, JobId id) {
+    std::unique_lock lock(mutex);
+    if (at == Stage::synthesis) opened.wait(lock, [&] { return open; });  // the others wait in the queue
+    if (at == Stage::msm && id == failing) throw Error(Errc::io, "injected fault");
+  };
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  Submission first = pipeline.submit(job(c, key, 1));
+  Submission second = pipeline.submit(job(c, key, 2));
+  Submission third = pipeline.submit(job(c, key, 3));
+  {
+    std::lock_guard lock(mutex);
+    failing = second.id;
+  }
+  CHECK(pipeline.cancel(third.id));
+  {
+    std::lock_guard lock(mutex);
+    open = true;
+  }
+  opened.notify_all();
+  CHECK(await(first).ok());
+  CHECK_FALSE(await(second).ok());
+  CHECK(await(third).error->code == Errc::cancelled);
+  pipeline.drain();
+
+  const trace::Snapshot snapshot = recorder(pipeline).snapshot();
+  CHECK_NOTHROW(snapshot.validate());
+  REQUIRE(snapshot.jobs.size() == 3);
+  std::map<JobId, trace::JobRecord> by_id;
+  for (const trace::JobRecord& record : snapshot.jobs) by_id[record.job] = record;
+  const trace::JobRecord& proved = by_id.at(first.id);
+  CHECK(proved.outcome == trace::JobOutcome::proved);
+  CHECK(proved.label == "seed 1");
+  CHECK(proved.key == "n8");
+  REQUIRE(proved.admitted_ns);
+  CHECK(proved.submitted_ns <= *proved.admitted_ns);
+  CHECK(*proved.admitted_ns <= proved.finished_ns);
+  const trace::JobRecord& failed = by_id.at(second.id);
+  CHECK(failed.outcome == trace::JobOutcome::failed);
+  REQUIRE(failed.admitted_ns);
+  CHECK(*failed.admitted_ns >= *proved.admitted_ns);  // one slot: it waited for the first
+  const trace::JobRecord& cancelled = by_id.at(third.id);
+  CHECK(cancelled.outcome == trace::JobOutcome::cancelled);
+  CHECK_FALSE(cancelled.admitted_ns);  // it never left the queue
+  CHECK(cancelled.label == "seed 3");
+}
+

@@ -163,6 +163,47 @@ TEST_CASE("trace/chrome/spans counters and names come out as valid trace events"
   CHECK(events_with_phase(test::parse_json(without.str()), "C").empty());
 }
 
+TEST_CASE("trace/chrome/each job's wait and time in flight are async slices with its label and outcome") {
+  Snapshot s;
+  const StageId synth = test::add_stage(s, "synthesis");
+  const TrackId cpu = test::add_track(s, "cpu worker 0", TrackKind::cpu_worker);
+  test::add_span(s, synth, cpu, 2'000, 3'000, 7);
+  s.jobs.push_back(JobRecord{7, 1'000, 1'500, 9'000, JobOutcome::proved, "block \"42\"", "transfer"});
+  s.jobs.push_back(JobRecord{8, 1'200, std::nullopt, 4'000, JobOutcome::cancelled, "", "transfer"});
+  s.sort();
+  const JsonValue doc = export_and_parse(s);
+
+  CHECK(events_with_phase(doc, "X").at(0)->at("args").at("label").text == "block \"42\"");
+  const auto begins = events_with_phase(doc, "b"), ends = events_with_phase(doc, "e");
+  REQUIRE(begins.size() == 3);  // job 7 queued and in flight, job 8 queued only
+  REQUIRE(ends.size() == 3);
+  std::map<std::pair<double, std::string>, std::pair<std::string, std::string>> slices;  // -> ts begin, end
+  for (const JsonValue* b : begins) {
+    CHECK(b->at("cat").text == "job");
+    CHECK(b->at("pid").number == 1);
+    CHECK(b->at("args").at("job").number == b->at("id").number);
+    slices[{b->at("id").number, b->at("name").text}].first = b->at("ts").text;
+  }
+  for (const JsonValue* e : ends) slices[{e->at("id").number, e->at("name").text}].second = e->at("ts").text;
+  using Slice = std::pair<std::string, std::string>;
+  CHECK(slices.at({7, "queued"}) == Slice{"1.000", "1.500"});
+  CHECK(slices.at({7, "in flight"}) == Slice{"1.500", "9.000"});
+  CHECK(slices.at({8, "queued"}) == Slice{"1.200", "4.000"});
+  for (const JsonValue* b : begins) {
+    const JsonValue& args = b->at("args");
+    CHECK(args.at("key").text == "transfer");
+    if (b->at("id").number == 7) {
+      CHECK(args.at("label").text == "block \"42\"");
+      CHECK(args.at("outcome").text == "proved");
+    } else {
+      CHECK(args.at("outcome").text == "cancelled");
+    }
+  }
+
+  s.jobs.push_back(JobRecord{9, 5'000, 4'000, 6'000, JobOutcome::failed, "", ""});  // admitted before submitted
+  CHECK_THROWS_AS(s.validate(), Error);
+}
+
 TEST_CASE("trace/chrome/overlapping spans on one stream move to extra lanes") {
   Snapshot s;
   const StageId copy = test::add_stage(s, "copy");

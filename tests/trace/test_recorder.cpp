@@ -195,6 +195,34 @@ TEST_CASE("trace/recorder/past its memory limit it keeps the newest records and 
   }
 }
 
+TEST_CASE("trace/recorder/job records keep the newest within their share of the limit, names cut short") {
+  if (!compiled_in) return;  // nothing is recorded
+  Recorder recorder(Clock{}, 4 << 20);  // an eighth, 512 KiB, for job records
+  constexpr std::uint64_t jobs = 20'000;
+  std::thread other([&] {
+    for (std::uint64_t i = 1; i < jobs; i += 2)
+      recorder.record_job(JobRecord{i, 0, 1, 2, JobOutcome::failed, std::string(1000, 'x'), "key"});
+  });
+  for (std::uint64_t i = 0; i < jobs; i += 2)
+    recorder.record_job(JobRecord{i, 0, std::nullopt, 2, JobOutcome::proved, "label", "key"});
+  other.join();
+  const Snapshot s = recorder.snapshot();
+  CHECK_NOTHROW(s.validate());
+  CHECK(s.jobs.size() + s.dropped == jobs);
+  CHECK(s.jobs.size() < jobs);
+  CHECK(s.jobs.size() > 512);
+  std::uint64_t bytes = 0;
+  std::set<std::uint64_t> kept;
+  for (const JobRecord& job : s.jobs) {
+    bytes += sizeof(JobRecord) + job.label.size() + job.key.size();
+    CHECK(job.label.size() <= 160);
+    kept.insert(job.job);
+  }
+  CHECK(bytes <= 512 << 10);
+  CHECK(kept.size() == s.jobs.size());
+  CHECK((kept.contains(jobs - 1) || kept.contains(jobs - 2)));  // the last of either thread is there
+}
+
 TEST_CASE("trace/recorder/scoped span records its scope on the worker track") {
   Recorder recorder;
   const StageId outer = recorder.add_stage("outer");
