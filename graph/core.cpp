@@ -280,10 +280,10 @@ void Core::record_job(const JobState& job, const JobResult& r, std::int64_t admi
   record.submitted_ns = job.submit_ns;
   if (admitted_ns != 0) record.admitted_ns = std::clamp(admitted_ns, job.submit_ns, finished_ns);
   record.finished_ns = finished_ns;
-  record.outcome = r.ok()                                              ? trace::JobOutcome::proved
+  record.outcome = r.ok()                                        ? trace::JobOutcome::proved
                    : r.error && r.error->code == Errc::cancelled ? trace::JobOutcome::cancelled
                    : r.error && r.error->code == Errc::timeout   ? trace::JobOutcome::timed_out
-                                                                   : trace::JobOutcome::failed;
+                                                                 : trace::JobOutcome::failed;
   try {
     record.label = job.label;
     record.key = job.key->name;

@@ -139,7 +139,8 @@ void write_span(const Snapshot& snapshot, const Span& span, std::size_t tid, con
   const char* separator = "";
   if (span.job != no_job) {
     event << "\"job\":" << span.job;
-    if (const auto it = labels.find(span.job); it != labels.end()) event << ",\"label\":" << json_quote(*it->second);
+    if (const auto it = labels.find(span.job); it != labels.end())
+      event << ",\"label\":" << json_quote(*it->second);
     separator = ",";
   }
   if (span.bytes != 0) {

@@ -58,8 +58,9 @@ enum class JobOutcome : std::uint8_t { proved, failed, cancelled, timed_out };
 
 const char* to_string(JobOutcome outcome) noexcept;
 
-/// One job's life: queued from submitted_ns until it was admitted (held a token, so its slot could be leased),
-/// then in flight until its result was delivered at finished_ns. Spans say what ran; this says what waited.
+/// One job's life: queued from submitted_ns until it was admitted (held a token, so its slot could be
+/// leased), then in flight until its result was delivered at finished_ns. Spans say what ran; this says what
+/// waited.
 struct JobRecord {
   std::uint64_t job = no_job;
   std::int64_t submitted_ns = 0;

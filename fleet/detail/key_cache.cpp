@@ -174,7 +174,7 @@ void KeyCache::release(std::uint64_t serial) {
 }
 
 std::map<std::string, KeyCache::Entry>::iterator KeyCache::least_recently_used_idle(const std::string& keep,
-                                                                                   bool registered_only) {
+                                                                                    bool registered_only) {
   auto victim = entries_.end();
   for (auto it = entries_.begin(); it != entries_.end(); ++it) {
     const Entry& entry = it->second;

@@ -2,12 +2,12 @@
 // (a large .zkey takes seconds to minutes to read and check, and heartbeats must go on meanwhile), and stays
 // registered while it is among the `max_keys` most recently used, and while the budgets hold it: a key that
 // does not fit beside the others unregisters the least recently used idle key, one at a time, until it loads
-// or no idle key is left (the pipeline's budgets evict only idle keys' points in VRAM; a registered key's host
-// memory stays charged, since the pipeline cannot read the file again). A file that changed since it was loaded (size or
-// modification time) is loaded again at once: jobs started before keep the key they started with, which is
-// unregistered when the last of them ends, and jobs started after get the new one. Keys of both curves
-// (bls12381, bn128) live side by side; a file that failed to load fails its jobs with the loader's message
-// until it changes or `retry_after` passes.
+// or no idle key is left (the pipeline's budgets evict only idle keys' points in VRAM; a registered key's
+// host memory stays charged, since the pipeline cannot read the file again). A file that changed since it was
+// loaded (size or modification time) is loaded again at once: jobs started before keep the key they started
+// with, which is unregistered when the last of them ends, and jobs started after get the new one. Keys of
+// both curves (bls12381, bn128) live side by side; a file that failed to load fails its jobs with the
+// loader's message until it changes or `retry_after` passes.
 #pragma once
 
 #include <chrono>
@@ -30,9 +30,9 @@ struct KeyLookup {
   graph::KeyHandle handle;
   CurveId curve = CurveId::bls12_381;  ///< the .zkey's (bls12381 or bn128): its witnesses' field
   std::uint64_t num_variables = 0;
-  std::uint64_t serial = 0;  ///< this load of the file: what acquire() counts jobs against
-  std::string error;         ///< "key /keys/a.zkey: <what is wrong>"
-  bool permanent = true;     ///< the file itself is wrong (not this worker's memory or mounts)
+  std::uint64_t serial = 0;    ///< this load of the file: what acquire() counts jobs against
+  std::string error;           ///< "key /keys/a.zkey: <what is wrong>"
+  bool permanent = true;       ///< the file itself is wrong (not this worker's memory or mounts)
   bool out_of_budget = false;  ///< the budgets hold it not beside the keys registered now
 };
 
@@ -88,7 +88,8 @@ class KeyCache {
   void evict_beyond_limit();
   /// The least recently used entry other than `keep` with no jobs and its load done (a registered key, when
   /// `registered_only`), or end().
-  std::map<std::string, Entry>::iterator least_recently_used_idle(const std::string& keep, bool registered_only);
+  std::map<std::string, Entry>::iterator least_recently_used_idle(const std::string& keep,
+                                                                  bool registered_only);
   /// Unregisters the least recently used idle key other than `keep`; false when there is none.
   bool evict_one_idle(const std::string& keep);
 

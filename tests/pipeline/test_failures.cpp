@@ -237,4 +237,3 @@ TEST_CASE("pipeline/faults/the trace records each job's wait, time in flight, la
   CHECK_FALSE(cancelled.admitted_ns);  // it never left the queue
   CHECK(cancelled.label == "seed 3");
 }
-

@@ -200,7 +200,8 @@ TEST_CASE("trace/chrome/each job's wait and time in flight are async slices with
     }
   }
 
-  s.jobs.push_back(JobRecord{9, 5'000, 4'000, 6'000, JobOutcome::failed, "", ""});  // admitted before submitted
+  s.jobs.push_back(
+      JobRecord{9, 5'000, 4'000, 6'000, JobOutcome::failed, "", ""});  // admitted before submitted
   CHECK_THROWS_AS(s.validate(), Error);
 }
 

@@ -196,7 +196,7 @@ TEST_CASE("trace/recorder/past its memory limit it keeps the newest records and 
 }
 
 TEST_CASE("trace/recorder/job records keep the newest within their share of the limit, names cut short") {
-  if (!compiled_in) return;  // nothing is recorded
+  if (!compiled_in) return;             // nothing is recorded
   Recorder recorder(Clock{}, 4 << 20);  // an eighth, 512 KiB, for job records
   constexpr std::uint64_t jobs = 20'000;
   std::thread other([&] {
