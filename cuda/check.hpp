@@ -4,16 +4,13 @@
 
 #include <cuda_runtime.h>
 
-#include <string>
-
-#include <proofline/util/error.hpp>
-
 namespace proofline::detail {
 
-[[noreturn]] inline void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line) {
-  throw Error(Errc::cuda, std::string(call) + " failed: " + cudaGetErrorName(status) + " (" +
-                              cudaGetErrorString(status) + ") at " + file + ":" + std::to_string(line));
-}
+/// Throws Error(Errc::cuda) for a failed call, after clearing the runtime's last error: a failure that is
+/// not sticky (an allocation refused, an invalid argument) is reported once, here, and not again by the
+/// next launch check of a caller that caught this and went on. Out of line: it is cold, and every kernel
+/// file includes this header.
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line);
 
 }  // namespace proofline::detail
 

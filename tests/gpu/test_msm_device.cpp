@@ -19,6 +19,7 @@
 #include <proofline/cuda/gpu_msm.hpp>
 #include <proofline/cuda/stream.hpp>
 #include <proofline/memory/pinning.hpp>
+#include <proofline/util/error.hpp>
 
 #include "msm_test_support.hpp"
 #include "support/field_vectors.hpp"

@@ -22,6 +22,7 @@
 #include <proofline/cuda/stream.hpp>
 #include <proofline/memory/page_locked.hpp>
 #include <proofline/memory/pinning.hpp>
+#include <proofline/util/error.hpp>
 
 #include "msm_test_support.hpp"
 #include "support/field_vectors.hpp"
