@@ -174,6 +174,13 @@ void BinFile::parse(Source& source, std::string_view magic, std::string_view kin
     offset += section.size;
     sections_.push_back(section);
   }
+  // snarkjs and circom write every container to its exact length (fastfile truncates the file it creates), so
+  // bytes past the last section are a damaged file: two run together, or another file's tail after a shorter
+  // one written over it without truncation.
+  if (offset != size)
+    fail(std::to_string(size - offset) + (size - offset == 1 ? " unexpected byte" : " unexpected bytes") +
+         " after the last section, at offset " + std::to_string(offset) + " of " + std::to_string(size) +
+         " (snarkjs and circom write none: a damaged or concatenated " + std::string(kind) + " file?)");
 }
 
 std::size_t BinFile::index_of(const Section& section) const {

@@ -5,8 +5,10 @@
 //
 // Sections may come in any order (circom writes an .r1cs as 2, 1, 3; `groth16 setup` a .zkey as 1, 2, 4, 3,
 // 9, ...), so readers find them through the table. Opening a file checks the magic, the version and that
-// every section lies inside the file; a section type that appears twice is an error only when a reader asks
-// for it. Bytes after the last section are ignored, as snarkjs ignores them.
+// every section lies inside the file and that nothing follows the last one; a section type that appears twice
+// is an error only when a reader asks for it. snarkjs would ignore bytes after the last section, but neither
+// it nor circom ever writes any (each file is written to its exact length), so they mean a damaged file, and
+// proofline refuses it naming the offset and the byte count.
 //
 // Opening a file reads every section's payload once, with read(2), into a buffer of its own that views into
 // it keep alive: a key loaded from a .zkey stays intact whatever happens to the file afterwards (a file
