@@ -11,6 +11,9 @@
 #include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/groth16/verifier.hpp>
 #include <proofline/groth16/verifying_key.hpp>
+#include <proofline/util/text.hpp>
+
+#include "public_signal_range.hpp"
 
 namespace proofline::apps {
 
@@ -80,13 +83,24 @@ template <class Curve>
 int verify_as(const SnarkjsProofFiles& files, const json::Value& vk_document) {
   using Fr = typename Curve::Fr;
   const auto vk = groth16::snarkjs_verifying_key_from_json<Curve>(vk_document, files.vk);
-  const std::vector<Fr> inputs = groth16::read_snarkjs_public<Fr>(files.pub);
+  // An integer outside [0, r) among the public signals is snarkjs's "Public inputs are not valid.": a
+  // verdict, not an unusable file. The other signals and the proof are still read, so a file set proofline
+  // cannot use is reported as such whatever its signals.
+  std::optional<OutOfFieldSignal> out_of_field;
+  const std::vector<Fr> inputs = groth16::snarkjs_public_from_json<Fr>(
+      without_out_of_field<Fr>(groth16::read_json_file(files.pub), out_of_field), files.pub);
   // Points off the curve or outside the subgroup make an invalid proof (exit 1), not an unusable file:
   // read the shape only and let verify_status judge them.
   std::optional<groth16::VerifyStatus> zero_point;
   const json::Value document = without_affine_zero(groth16::read_json_file(files.proof), zero_point);
   const auto proof =
       groth16::snarkjs_proof_from_json<Curve>(document, files.proof, groth16::ProofPointCheck::shape_only);
+  if (out_of_field)
+    return invalid("public signal [" + std::to_string(out_of_field->index) + "] of " + files.pub + ", " +
+                   quote_for_message(out_of_field->value, 100) +
+                   (out_of_field->negative ? ", is negative" : ", is not below r") + " (" +
+                   std::string(curve_name(Curve::id)) +
+                   "'s scalar field; snarkjs: \"Public inputs are not valid.\")");
   const groth16::VerifyStatus status = groth16::verify_status(groth16::prepare(vk), inputs, proof);
   if (status == groth16::VerifyStatus::wrong_input_count)
     return invalid(std::string(groth16::to_string(status)) + " (" + files.pub + " has " +

@@ -12,9 +12,11 @@ struct SnarkjsProofFiles {
 };
 
 constexpr const char* verify_exit_codes =
-    "Exit codes: 0 valid; 1 invalid (a point off the curve or outside the subgroup, a wrong number of public "
-    "inputs, a failed pairing check); 2 unusable input (a file missing, not JSON, not snarkjs's format, for "
-    "another curve, or an invalid key).";
+    "Exit codes: 0 valid; 1 invalid (a public signal that is an integer but negative or not below the "
+    "curve's r, as snarkjs judges it: \"Public inputs are not valid.\"; a point off the curve or outside the "
+    "subgroup, a wrong number of public inputs, a failed pairing check); 2 unusable input (a file missing, "
+    "not JSON, not snarkjs's format - a public signal that is no integer at all -, for another curve, or an "
+    "invalid key).";
 
 /// 0 valid, 1 invalid, with one line on stdout saying which. Throws proofline::Error for unusable input.
 int verify_snarkjs_proof(const SnarkjsProofFiles& files);

@@ -77,8 +77,8 @@ TEST_CASE("apps/verify_proof/exit codes 0 valid 1 invalid 2 unusable with one li
   CHECK(verify_proof(vk, fixture("chain_1024", "public.json"), fixture("chain_1024", "proof.json")).code ==
         1);
 
-  // Unusable: missing file, not JSON, a bn128 proof, a vk for another curve, a public value not below r,
-  // usage.
+  // Unusable: missing file, not JSON, a bn128 proof, a vk for another curve, usage (a public value not below
+  // r is snarkjs's invalid verdict instead).
   o = verify_proof(vk, pub, dir / "missing.json");
   CHECK(o.code == 2);
   CHECK(contains(o.err, "missing.json"));
@@ -101,7 +101,8 @@ TEST_CASE("apps/verify_proof/exit codes 0 valid 1 invalid 2 unusable with one li
   write_file_text(
       dir / "pub_r.json",
       "[\"52435875175126190479447740508185965837690552500527637822603658699938581184513\", \"7\"]");
-  CHECK(verify_proof(vk, dir / "pub_r.json", proof).code == 2);
+  // A public signal equal to r: snarkjs's "Public inputs are not valid.", an invalid proof.
+  CHECK(verify_proof(vk, dir / "pub_r.json", proof).code == 1);
   o = run_program(PROOFLINE_VERIFY_PROOF, vk.string());
   CHECK(o.code == 2);
   CHECK(contains(o.err, "expected 3 arguments"));

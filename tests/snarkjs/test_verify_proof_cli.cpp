@@ -202,3 +202,47 @@ TEST_CASE("apps/verify_proof/bn128 proofs from snarkjs are judged on BN254, the 
                      fixture("chain_16", "proof.json").string(),
                  "expected \"bn128\"");
 }
+
+TEST_CASE(
+    "apps/verify_proof/a public signal outside 0..r-1 is an invalid proof (exit 1) as snarkjs judges it") {
+  // snarkjs groth16 verify checks every public signal against r first: "Public inputs are not valid." and
+  // exit 1 for an integer that is negative or not below r, the same verdict as for a failed pairing check.
+  groth16::test::TempDir dir;
+  for (const bool bn : {false, true}) {
+    const std::string circuit = bn ? "bn128/chain_16" : "chain_16";
+    const std::string r =
+        bn ? "21888242871839275222246405745257275088548364400416034343698204186575808495617"
+           : "52435875175126190479447740508185965837690552500527637822603658699938581184513";
+    const std::string r_hex = bn ? "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001"
+                                 : "0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
+    const std::string curve = bn ? "BN254" : "BLS12-381";
+    const json::Value inputs = json::parse(file_text(fixture(circuit, "public.json")));
+    const auto with_b = [&](const json::Value& b) {
+      const auto path = dir / "public.json";
+      write_file_text(path, snarkjs_stringify(json::Value::array({inputs.at(std::size_t{0}), b})));
+      return fixture(circuit, "verification_key.json").string() + " " + path.string() + " " +
+             fixture(circuit, "proof.json").string();
+    };
+    for (const json::Value& b :
+         {json::Value(r), json::Value(r_hex), json::Value("1" + r), json::Value("0x1" + std::string(64, '0')),
+          json::Value("-7"), json::Value::number("-7")}) {
+      CAPTURE(bn);
+      CAPTURE(json::dump(b, -1));
+      const Outcome o = verify_proof(with_b(b));
+      CHECK(o.code == 1);
+      const std::string text = b.is_string() ? b.as_string() : b.number_text();
+      CHECK_MESSAGE(
+          contains(o.out, "invalid: public signal [1] of " + (dir / "public.json").string() + ", \"" + text +
+                              "\", is " + (text[0] == '-' ? "negative" : "not below r") + " (" + curve +
+                              "'s scalar field; snarkjs: \"Public inputs are not valid.\")"),
+          o.out << o.err);
+      CHECK(lines(o.out) == 1);
+      CHECK(o.err.empty());
+    }
+    // r - 1 is a field element: the proof is merely wrong for it. Text that is no integer stays unusable.
+    const Outcome below = verify_proof(with_b(json::Value(r.substr(0, r.size() - 1) + char(r.back() - 1))));
+    CHECK(below.code == 1);
+    CHECK(contains(below.out, "invalid: the pairing check failed"));
+    check_unusable(with_b(json::Value("12ab")), "\"12ab\" is not a number below the Fr modulus");
+  }
+}
