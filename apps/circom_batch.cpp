@@ -61,18 +61,24 @@ Plan read_key(const CircomBatch& b) {
   return plan;
 }
 
-/// Why a job cannot be proved, found without proving it; empty when it looks fine. With `deep`, an input
-/// is run through the generator too (fail-fast checks everything before proving).
-std::string precheck(const CircomJobSpec& job, const Plan& plan, bool deep) {
+/// How far an input JSON is checked before proving: read (its witness is computed in the pipeline, which
+/// names any problem then), its signals checked against the circuit's inputs without running it, or run
+/// through the generator (fail-fast checks everything before proving).
+enum class InputCheck { read, signals, run };
+
+/// Why a job cannot be proved, found without proving it; empty when it looks fine.
+std::string precheck(const CircomJobSpec& job, const Plan& plan, InputCheck depth) {
   try {
     if (!job.from_input) {
       const groth16::WtnsHeader header = groth16::check_wtns(job.source, plan.curve);
       groth16::check_wtns_length(job.source, header, plan.num_variables, plan.key_name + ".zkey");
     } else {
       const std::string text = circom::read_input_file(job.source);
-      if (deep && plan.curve == CurveId::bn254)
+      if (depth == InputCheck::signals)
+        plan.generator->check_input(text);
+      else if (depth == InputCheck::run && plan.curve == CurveId::bn254)
         plan.generator->compute_bn254(text);
-      else if (deep)
+      else if (depth == InputCheck::run)
         plan.generator->compute(text);
     }
   } catch (const Error& e) {
@@ -100,11 +106,13 @@ Plan plan_batch(CircomBatch& b) {
       if (job.from_input)
         throw UnusableInput(job.source.string() +
                             ": an input JSON needs the circuit's generator (--circuit CIRCUIT_cpp/)");
+  const InputCheck depth =
+      b.fail_fast ? InputCheck::run : (b.refuse_unusable ? InputCheck::signals : InputCheck::read);
   for (std::size_t i = 0; i < b.jobs.size(); ++i) {
-    std::string why = precheck(b.jobs[i], p, b.fail_fast);
+    std::string why = precheck(b.jobs[i], p, depth);
     if (why.empty())
       p.runnable.push_back(i);
-    else if (b.fail_fast)
+    else if (b.fail_fast || b.refuse_unusable)
       throw UnusableInput(why);
     else
       p.refused.push_back({b.jobs[i].label, std::move(why)});

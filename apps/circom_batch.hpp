@@ -34,6 +34,11 @@ struct CircomBatch {
   std::function<std::vector<CircomJobSpec>()> make_jobs;
   graph::Config config;
   bool fail_fast = false;
+  /// A witness or input found unusable before proving (not a .wtns, not JSON, unknown, missing or mis-sized
+  /// signals) is unusable input, exit 2, instead of a failed job; inputs are checked against the circuit's
+  /// signals, without running it, before proving. For proofline prove's one job: a circuit that the input
+  /// does not satisfy still fails the job (exit 1).
+  bool refuse_unusable = false;
   bool progress = true;
   bool quiet = false;         ///< no summary line (proofline prove)
   bool full_summary = false;  ///< the pipeline's report summary on stdout (batch_prove)
@@ -44,7 +49,8 @@ struct CircomBatch {
 
 /// 0 when every job gave a proof (verified, with config.verify) and it was written, 1 when some failed (each
 /// named on stderr, then a summary), 128 + signal when stopped. Throws UnusableInput for a key, circuit,
-/// option or output found unusable before the first proof (and, with fail_fast, a bad witness or input).
+/// option or output found unusable before the first proof (and, with fail_fast or refuse_unusable, a bad
+/// witness or input).
 int run_circom_batch(const CircomBatch& batch);
 
 }  // namespace proofline::apps

@@ -5,7 +5,8 @@
 //   proofline prove KEY.zkey --circuit CIRCUIT_cpp/ --input INPUT.json PROOF.json PUBLIC.json
 //
 // Exit 0 only when the proof was made, verified with the key's verifying key and written (atomically);
-// 1 when the witness or input fails (the reason on stderr); 2 for unusable input or options.
+// 1 when the witness does not satisfy the circuit (the reason on stderr); 2 for unusable input or options,
+// the witness file or input JSON included.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,8 +25,10 @@ constexpr const char* about =
     "the circuit's circom --c generator (built once and cached; compiled for the key's prime). The proof is "
     "verified with the key before PROOF.json and PUBLIC.json (snarkjs's formats) are written.";
 constexpr const char* exit_codes =
-    "Exit codes: 0 proof written (and verified); 1 the witness or input failed (not JSON, an unknown signal, "
-    "witness does not satisfy the circuit, ...); 2 unusable key, files or options.";
+    "Exit codes: 0 proof written (and verified); 1 the witness does not satisfy the circuit (a circom assert "
+    "or constraint fails, or the proof does not verify); 2 unusable key, witness, input or options (not a "
+    ".wtns, not JSON, an input signal unknown, missing or with the wrong number of values, ...). Input "
+    "signals are named from CIRCUIT.sym beside CIRCUIT_cpp/ when circom wrote one (--sym).";
 
 /// Whether the command line computes the witness from input JSON (then one positional fewer).
 bool from_input(int argc, char** argv) {
@@ -72,6 +75,7 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
   const std::filesystem::path source = input ? *input_json : std::filesystem::path(witness);
   batch.jobs.push_back(CircomJobSpec{source, input, proof, pub, source.string()});
   batch.quiet = true;
+  batch.refuse_unusable = true;
   batch.progress = false;
   return batch;
 }

@@ -70,6 +70,7 @@ std::string folder_digest(const fs::path& dir, const std::string& name) {
   Digest digest;
   digest.add(build_recipe);
   digest.add(shim::witness_shim_cpp);
+  digest.add(shim::input_signals_hpp);
   digest.add(shim::assert_h);
   digest.add(shim::prelude_hpp);
   for (const char* file : generated_files) digest.add(read_all(dir / file));
@@ -150,6 +151,7 @@ void stage_sources(const fs::path& from, const std::string& name, const fs::path
   fs::create_directory(dir / "shim");
   write_all(dir / "shim" / "assert.h", shim::assert_h);
   write_all(dir / "shim" / "prelude.hpp", shim::prelude_hpp);
+  write_all(dir / "shim" / "input_signals.hpp", shim::input_signals_hpp);
   write_all(dir / "witness_shim.cpp", shim::witness_shim_cpp);
   write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
 }

@@ -5,8 +5,9 @@
 
 namespace proofline::circom::shim {
 
-extern const std::string_view witness_shim_cpp;  ///< the C entry points (shim/witness_shim.cpp)
-extern const std::string_view assert_h;          ///< assert() that throws (shim/assert.h)
-extern const std::string_view prelude_hpp;       ///< force-included declarations (shim/prelude.hpp)
+extern const std::string_view witness_shim_cpp;   ///< the C entry points (shim/witness_shim.cpp)
+extern const std::string_view input_signals_hpp;  ///< main's inputs named (shim/input_signals.hpp)
+extern const std::string_view assert_h;           ///< assert() that throws (shim/assert.h)
+extern const std::string_view prelude_hpp;        ///< force-included declarations (shim/prelude.hpp)
 
 }  // namespace proofline::circom::shim

@@ -9,6 +9,7 @@
 #include <proofline/arith/int_text.hpp>
 #include <proofline/groth16/json.hpp>
 #include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
 
 namespace proofline::circom {
 
@@ -16,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int expected_abi = 1;
+constexpr int expected_abi = 2;
 constexpr std::size_t error_capacity = 4096;
 
 BigInt<4> le_bigint(const unsigned char* bytes) {
@@ -56,14 +57,27 @@ void to_montgomery(std::span<Field> out) {
   }
 }
 
+/// circom --sym's file for the circuit: CIRCUIT.sym beside CIRCUIT_cpp/ (where circom -o puts it) or inside
+/// it; none when neither exists.
+std::optional<fs::path> find_sym_file(const fs::path& cpp_dir, const std::string& name) {
+  fs::path dir = cpp_dir.lexically_normal();
+  if (dir.filename().empty()) dir = dir.parent_path();
+  std::error_code error;
+  for (const fs::path& candidate : {dir.parent_path() / (name + ".sym"), dir / (name + ".sym")})
+    if (fs::is_regular_file(candidate, error)) return candidate;
+  return std::nullopt;
+}
+
 }  // namespace
 
 struct WitnessGenerator::Api {
   int (*abi_version)();
   void (*prime)(unsigned char*);
   std::uint64_t (*witness_size)();
-  void* (*load)(const char*, char*, std::size_t);
+  void* (*load)(const char*, const char*, char*, std::size_t);
   void (*free_circuit)(void*);
+  void (*named_inputs)(const void*, std::uint64_t*, std::uint64_t*);
+  int (*check_input)(const void*, const char*, std::size_t, char*, std::size_t);
   int (*compute)(const void*, const char*, std::size_t, unsigned char*, std::uint64_t, char*, std::size_t);
 };
 
@@ -97,6 +111,8 @@ std::shared_ptr<const WitnessGenerator> WitnessGenerator::open(const fs::path& c
   bind(g->library_, so, "proofline_circom_witness_size", api.witness_size);
   bind(g->library_, so, "proofline_circom_load", api.load);
   bind(g->library_, so, "proofline_circom_free", api.free_circuit);
+  bind(g->library_, so, "proofline_circom_named_inputs", api.named_inputs);
+  bind(g->library_, so, "proofline_circom_check_input", api.check_input);
   bind(g->library_, so, "proofline_circom_compute", api.compute);
   g->cpp_dir_ = cpp_dir;
   unsigned char prime_bytes[32];
@@ -114,7 +130,9 @@ std::shared_ptr<const WitnessGenerator> WitnessGenerator::open(const fs::path& c
                                      "bn128 (BN254)");
   g->witness_size_ = api.witness_size();
   std::string error(error_capacity, '\0');
-  g->circuit_ = api.load(g->built_.dat.c_str(), error.data(), error.size());
+  g->sym_ = find_sym_file(cpp_dir, g->built_.circuit_name);
+  const std::string sym = g->sym_ ? g->sym_->string() : std::string();
+  g->circuit_ = api.load(g->built_.dat.c_str(), sym.c_str(), error.data(), error.size());
   if (g->circuit_ == nullptr) {
     // The shim read the cache's copy of the .dat; name the user's file, which holds the same bytes.
     std::string message = error.c_str();
@@ -123,6 +141,12 @@ std::shared_ptr<const WitnessGenerator> WitnessGenerator::open(const fs::path& c
       message = (cpp_dir / (g->built_.circuit_name + ".dat")).string() + message.substr(copy.size());
     throw Error(Errc::bad_input, message);
   }
+  api.named_inputs(g->circuit_, &g->named_inputs_, &g->inputs_);
+  if (g->sym_ && g->named_inputs_ < g->inputs_)
+    PL_LOG_WARN(
+        "{}: names {} of the {} inputs of main (a .sym file of another compile?): the others are "
+        "counted, not named, in messages",
+        g->sym_->string(), g->named_inputs_, g->inputs_);
   return g;
 }
 
@@ -153,6 +177,12 @@ void WitnessGenerator::check_field(CurveId field) const {
     throw Error(Errc::invalid_argument, "the circuit " + circuit_name() + " computes " +
                                             std::string(curve_name(curve_)) + " witnesses, asked for " +
                                             std::string(curve_name(field)) + " values");
+}
+
+void WitnessGenerator::check_input(std::string_view input_json) const {
+  std::string error(error_capacity, '\0');
+  if (api_->check_input(circuit_, input_json.data(), input_json.size(), error.data(), error.size()) != 0)
+    throw Error(Errc::bad_input, error.c_str());
 }
 
 void WitnessGenerator::compute_bytes(std::string_view input_json, unsigned char* bytes,

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,6 +49,18 @@ class WitnessGenerator {
   /// Error(bad_input) unless the witness fits a key of `num_variables` variables (`key_name` in the message).
   void check_fits(std::uint64_t num_variables, std::string_view key_name) const;
 
+  /// How many of main's input signals the circuit's .sym file named (messages name those; circom's C++
+  /// output keeps no names), and how many there are. The .sym file is CIRCUIT.sym beside CIRCUIT_cpp/, as
+  /// circom --sym -o writes it, or inside it; sym_file() is it, when there was one.
+  std::uint64_t named_inputs() const noexcept { return named_inputs_; }
+  std::uint64_t inputs() const noexcept { return inputs_; }
+  const std::optional<std::filesystem::path>& sym_file() const noexcept { return sym_; }
+
+  /// Checks `input_json` as compute_into does before running the circuit - JSON, numbers, and the signals
+  /// against main's inputs (unknown, missing or mis-sized ones, every one named: "signal \"in\" of main
+  /// expects 3 values, got 2") - without running it. Error(bad_input) with that message.
+  void check_input(std::string_view input_json) const;
+
   /// The witness of `input_json` into `out` (witness_size() elements). Throws Error(bad_input) with the
   /// generator's message: bad JSON, an unknown signal or a wrong number of values, or "the witness does not
   /// satisfy the circuit: <circom's message>" for a failing assert or constraint. The span's field must be
@@ -71,6 +84,8 @@ class WitnessGenerator {
   void* library_ = nullptr;
   void* circuit_ = nullptr;
   std::uint64_t witness_size_ = 0;
+  std::uint64_t named_inputs_ = 0, inputs_ = 0;
+  std::optional<std::filesystem::path> sym_;
   CurveId curve_ = CurveId::bls12_381;
   std::unique_ptr<Api> api_;
 };

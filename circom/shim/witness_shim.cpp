@@ -1,11 +1,12 @@
 // proofline's entry points into a circom witness generator. proofline compiles this file together with what
 // `circom --c` generates (calcwit.cpp, fr.cpp, fr.asm and the circuit's own .cpp; never main.cpp, which exits
 // the process on errors) into one shared object, and calls it through the C functions at the end. Every
-// error comes back as a message: input JSON that does not parse, an unknown signal, a wrong number of values,
-// a failing circom assert or constraint (assert.h beside this file makes assert() throw; the circuit's
-// std::cout is redirected into proofline_circom_messages() at build time so the exception carries circom's
-// text), and Fr_fail (a field element too large to be an index), reached from assembly without unwind
-// tables, which returns here through siglongjmp.
+// error comes back as a message: input JSON that does not parse, unknown, missing or mis-sized signals (all
+// of them at once, named as shim/input_signals.hpp names them), a failing circom assert or constraint
+// (assert.h beside this file makes assert() throw; the circuit's std::cout is redirected into
+// proofline_circom_messages() at build time so the exception carries circom's text), and Fr_fail (a field
+// element too large to be an index), reached from assembly without unwind tables, which returns here through
+// siglongjmp.
 //
 // Thread safety: the loaded circuit is read-only; each compute call makes its own Circom_CalcWit.
 #include <cctype>
@@ -27,8 +28,11 @@
 
 #include "calcwit.hpp"
 #include "circom.hpp"
+#include "shim/input_signals.hpp"
 
 namespace {
+
+using proofline_shim::InputSignal;
 
 using json = nlohmann::json;
 
@@ -131,7 +135,7 @@ Leaves leaves_of(const std::string& prefix, const json& in) {
     const Leaves k = leaves_of(prefix, item);
     if (k == Leaves::none || k == kind) continue;
     if (kind != Leaves::none)
-      throw std::runtime_error("input '" + prefix + "': the array mixes objects and values");
+      throw std::runtime_error("signal \"" + prefix + "\": the array mixes objects and values");
     kind = k;
   }
   return kind;
@@ -212,21 +216,21 @@ FrElement element_of(const std::string& name, const json& value) {
     if (base == 10 && !digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.erase(0, 1);
     if (text.empty()) digits = "0";
     if (!valid_digits(digits, base))
-      throw std::runtime_error("input '" + name + "': invalid number " + value.dump());
+      throw std::runtime_error("signal \"" + name + "\": invalid number " + value.dump());
     if (negative) digits.insert(0, "-");  // GMP reads the sign; the reduction makes it p - |v|
   } else if (value.is_boolean()) {
     digits = value.get<bool>() ? "1" : "0";
   } else if (value.is_number()) {
     const double number = value.get<double>();
     if (!std::isfinite(number) || number != std::floor(number))
-      throw std::runtime_error("input '" + name + "': " + value.dump() +
+      throw std::runtime_error("signal \"" + name + "\": " + value.dump() +
                                " is not an integer (circom's inputs are field elements)");
     std::ostringstream text;
     text << std::fixed << std::setprecision(0) << number;
     digits = text.str();
   } else {
-    throw std::runtime_error("input '" + name +
-                             "': expected a number, a string of digits or a boolean, got " + value.dump());
+    throw std::runtime_error("signal \"" + name +
+                             "\": expected a number, a string of digits or a boolean, got " + value.dump());
   }
   FrElement element;
   Fr_str2element(&element, digits.c_str(), base);
@@ -238,16 +242,21 @@ void flatten(const std::string& name, const json& value, std::vector<FrElement>&
   for (const json& item : value) flatten(name, item, out);
 }
 
-/// The input hash map's entry for `name`, as calcwit looks it up, or an error naming the signal.
-const HashSignalInfo& input_signal(const Circom_Circuit& circuit, const std::string& name) {
-  const u64 hash = fnv1a(name);
-  const uint size = get_size_of_input_hashmap();
-  for (uint probe = 0, pos = uint(hash % size); probe < size; ++probe, pos = (pos + 1) % size) {
-    const HashSignalInfo& entry = circuit.InputHashMap[pos];
-    if (entry.hash == hash) return entry;
-    if (entry.signalid == 0) break;
+/// A loaded circuit: circom's, and its main component's inputs (named when the .sym file was at hand).
+struct LoadedCircuit {
+  Circom_Circuit* circuit = nullptr;
+  std::vector<InputSignal> inputs;
+};
+
+LoadedCircuit* load(const std::string& dat_path, const char* sym_path) {
+  auto loaded = std::make_unique<LoadedCircuit>();
+  loaded->circuit = load_circuit(dat_path);
+  loaded->inputs = proofline_shim::main_inputs(loaded->circuit->InputHashMap, get_size_of_input_hashmap());
+  if (sym_path != nullptr && *sym_path != '\0') {
+    const u64 first = get_main_input_signal_start();
+    proofline_shim::name_inputs(loaded->inputs, sym_path, first, first + get_main_input_signal_no());
   }
-  throw std::runtime_error("input '" + name + "': the circuit has no input signal of that name");
+  return loaded.release();
 }
 
 /// Runs `body` so that Fr_fail (called from fr.asm, which has no unwind tables) returns here.
@@ -280,27 +289,34 @@ struct CalcWitOwner {
   }
 };
 
-/// Every input checked (names, counts, numbers) before the first is set: setting the last one runs the
-/// circuit.
-void set_inputs(Circom_CalcWit& ctx, const Circom_Circuit& circuit, const json& flat) {
-  std::vector<std::pair<const HashSignalInfo*, std::vector<FrElement>>> inputs;
+/// Each input's hash and values, every name and count checked against main's inputs; an error listing every
+/// problem (unknown, missing and mis-sized signals) otherwise.
+std::vector<std::pair<u64, std::vector<FrElement>>> checked_inputs(const LoadedCircuit& circuit,
+                                                                   const json& flat) {
+  std::vector<std::pair<u64, std::vector<FrElement>>> inputs;
+  std::vector<std::pair<std::string, u64>> given;
   for (auto it = flat.begin(); it != flat.end(); ++it) {
-    const HashSignalInfo& signal = input_signal(circuit, it.key());
     std::vector<FrElement> values;
     flatten(it.key(), it.value(), values);
-    if (values.size() != signal.signalsize)
-      throw std::runtime_error("input '" + it.key() + "': " + std::to_string(values.size()) +
-                               " values, the signal has " + std::to_string(signal.signalsize));
-    inputs.emplace_back(&signal, std::move(values));
+    given.emplace_back(it.key(), values.size());
+    inputs.emplace_back(fnv1a(it.key()), std::move(values));
   }
-  std::size_t given = 0;
-  for (const auto& input : inputs) given += input.second.size();
-  if (given != get_main_input_signal_no())
-    throw std::runtime_error("missing inputs: " + std::to_string(given) + " of the " +
-                             std::to_string(get_main_input_signal_no()) + " input values were given");
+  const std::vector<std::string> problems = proofline_shim::input_problems(circuit.inputs, given);
+  if (!problems.empty()) {
+    std::string message;
+    for (const std::string& problem : problems) message += (message.empty() ? "" : "; ") + problem;
+    throw std::runtime_error(message);
+  }
+  return inputs;
+}
+
+/// Every input checked (names, counts, numbers) before the first is set: setting the last one runs the
+/// circuit.
+void set_inputs(Circom_CalcWit& ctx, const LoadedCircuit& circuit, const json& flat) {
+  auto inputs = checked_inputs(circuit, flat);
   if (inputs.empty()) ctx.tryRunCircuit();
-  for (auto& [signal, values] : inputs)
-    for (uint i = 0; i < values.size(); ++i) ctx.setInputSignal(signal->hash, i, values[i]);
+  for (auto& [hash, values] : inputs)
+    for (uint i = 0; i < values.size(); ++i) ctx.setInputSignal(hash, i, values[i]);
 }
 
 /// Input nested deeper than any circuit's signals (as proofline's other JSON readers allow) is refused before
@@ -328,7 +344,8 @@ void check_nesting(const char* text, std::size_t size) {
   }
 }
 
-void compute(const Circom_Circuit& circuit, const char* text, std::size_t size, unsigned char* out) {
+/// The input JSON flattened to circom's qualified names ("a.b[2]").
+json flat_input(const char* text, std::size_t size) {
   check_nesting(text, size);
   json input;
   try {
@@ -339,7 +356,12 @@ void compute(const Circom_Circuit& circuit, const char* text, std::size_t size, 
   if (!input.is_object()) throw std::runtime_error("the input must be a JSON object of signal names");
   json flat = json::object();
   qualify("", input, flat);
-  CalcWitOwner owner{new Circom_CalcWit(const_cast<Circom_Circuit*>(&circuit))};
+  return flat;
+}
+
+void compute(const LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out) {
+  const json flat = flat_input(text, size);
+  CalcWitOwner owner{new Circom_CalcWit(circuit.circuit)};
   messages().str("");
   with_field_failure_return([&] { set_inputs(*owner.ctx, circuit, flat); });
   for (uint i = 0; i < get_size_of_witness(); ++i) {
@@ -379,7 +401,7 @@ void Fr_fail() {
 }
 
 int proofline_circom_abi_version() {
-  return 1;
+  return 2;
 }
 
 void proofline_circom_prime(unsigned char out[32]) {
@@ -390,9 +412,11 @@ std::uint64_t proofline_circom_witness_size() {
   return get_size_of_witness();
 }
 
-void* proofline_circom_load(const char* dat_path, char* error, std::size_t error_size) {
+/// The circuit of `dat_path`, its inputs named from `sym_path` (circom --sym's file; may be null, or a file
+/// that does not exist).
+void* proofline_circom_load(const char* dat_path, const char* sym_path, char* error, std::size_t error_size) {
   try {
-    return load_circuit(dat_path);
+    return load(dat_path, sym_path);
   } catch (const std::exception& e) {
     copy_message(e.what(), error, error_size);
     return nullptr;
@@ -401,7 +425,31 @@ void* proofline_circom_load(const char* dat_path, char* error, std::size_t error
 
 // The circuit's arrays are leaked on purpose: a loaded circuit lives until the library is closed.
 void proofline_circom_free(void* circuit) {
-  delete static_cast<Circom_Circuit*>(circuit);
+  auto* loaded = static_cast<LoadedCircuit*>(circuit);
+  delete loaded->circuit;
+  delete loaded;
+}
+
+/// How many of main's inputs the .sym file named, of how many.
+void proofline_circom_named_inputs(const void* circuit, std::uint64_t* named, std::uint64_t* inputs) {
+  const auto& loaded = *static_cast<const LoadedCircuit*>(circuit);
+  *inputs = loaded.inputs.size();
+  *named = 0;
+  for (const InputSignal& input : loaded.inputs) *named += input.name.empty() ? 0 : 1;
+}
+
+/// Checks `input_json` as compute would before running the circuit (JSON, names, counts, numbers), without
+/// running it. 0 when it is fit; 1 and the message in `error` otherwise.
+int proofline_circom_check_input(const void* circuit, const char* input_json, std::size_t input_size,
+                                 char* error, std::size_t error_size) {
+  try {
+    const json flat = flat_input(input_json, input_size);
+    with_field_failure_return([&] { checked_inputs(*static_cast<const LoadedCircuit*>(circuit), flat); });
+    return 0;
+  } catch (const std::exception& e) {
+    copy_message(e.what(), error, error_size);
+    return 1;
+  }
 }
 
 /// Computes the witness of `input_json` into `out` (witness_size values of 32 bytes, canonical, little
@@ -414,7 +462,7 @@ int proofline_circom_compute(const void* circuit, const char* input_json, std::s
     if (out_values != get_size_of_witness())
       throw std::runtime_error("the output holds " + std::to_string(out_values) +
                                " values, the witness has " + std::to_string(get_size_of_witness()));
-    compute(*static_cast<const Circom_Circuit*>(circuit), input_json, input_size, out);
+    compute(*static_cast<const LoadedCircuit*>(circuit), input_json, input_size, out);
     return 0;
   } catch (const CircuitAssertFailure& e) {
     copy_message(e.what(), error, error_size);

@@ -21,6 +21,13 @@
 #   circom.sh bn128        proofline batch and prove from input JSON with the bn128 generator: snarkjs's public
 #                          signals, proofs snarkjs verifies, .wtns files snarkjs checks against the r1cs; a
 #                          generator of the other prime is refused (exit 2) naming both primes
+#   circom.sh setup-matrix matrix.circom (array inputs of two and one dimensions, several outputs) at bn128 with
+#                          --sym; a bn128 key; snarkjs's witnesses and a fullprove reference
+#   circom.sh matrix       its proofs from input JSON and .wtns, checked by both verifiers; inputs that leave a
+#                          signal out, add one or give an array of the wrong size are refused naming the signal
+#                          and both counts (prove: exit 2), where snarkjs wtns calculate fails too; without
+#                          the .sym file missing signals are counted; a public signal not below r is invalid
+#                          for both verifiers; files with bytes after their last section exit 2
 #
 # Skips (exit 77) only when node or circom2 cannot be had. Environment: CIRCOM_TEST_DIR (work folder),
 # CIRCOM_NODE_DIR (where npm installs the tools; the interop tests share it),
@@ -72,6 +79,24 @@ need_bn128() {
 }
 # The public signals of a public.json, normalized (snarkjs and proofline indent differently).
 publics() { node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1]))))' "$1"; }
+# beyond_r PUBLIC OUT R: PUBLIC with its first signal raised by R (the curve's r), no field element any more.
+beyond_r() {
+  node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync(process.argv[1]));
+    p[0]=(BigInt(p[0])+BigInt(process.argv[3])).toString();fs.writeFileSync(process.argv[2],JSON.stringify(p));' \
+    "$1" "$2" "$3"
+}
+# expect_invalid_as_snarkjs VK PUBLIC PROOF SAID: snarkjs groth16 verify calls the public signals not valid,
+# and proofline verify says the proof is invalid (exit 1, on stdout), naming the first signal and saying SAID.
+expect_invalid_as_snarkjs() {
+  local out code=0
+  out=$(snarkjs groth16 verify "$1" "$2" "$3" 2>&1) || true
+  case $out in *"Public inputs are not valid."*) ;; *) die "snarkjs verify did not refuse $2's signals: $out" ;; esac
+  out=$("$proofline" verify "$1" "$2" "$3" 2>&1) || code=$?
+  say "proofline verify: $out"
+  [ "$code" = 1 ] || die "proofline verify exited $code for $2, expected 1 (invalid)"
+  case $out in *"invalid: public signal [0] of $2, "*"$4"*"snarkjs: \"Public inputs are not valid.\""*) ;;
+    *) die "proofline verify does not name the signal: $out" ;; esac
+}
 
 good_inputs() {
   echo 'g1 {"a": "3", "b": "7", "c": "49"}'
@@ -166,6 +191,19 @@ drop_in() {
   [ ! -e out-dropin/bad.proof.json ] || die "a proof was written for a failed witness"
   expect_exit 2 "$proofline" prove key.zkey snarkjs/g1.wtns out-dropin/same.json out-dropin/same.json
   expect_said "is both its proof and its public signals"
+  # A public signal not below r: snarkjs's "Public inputs are not valid." (exit 1), and proofline's verdict.
+  beyond_r out-dropin/g1.public.json out-dropin/g1.r.json 52435875175126190479447740508185965837690552500527637822603658699938581184513
+  expect_invalid_as_snarkjs vk.json out-dropin/g1.r.json out-dropin/g1.proof.json "is not below r (BLS12-381"
+  # Files snarkjs made with bytes after their last section (snarkjs writes none): a witness run on into
+  # another, a key with a stray byte. Unusable input, exit 2, naming the offset and the count.
+  cat snarkjs/g1.wtns snarkjs/g2.wtns >out-dropin/twice.wtns
+  expect_exit 2 "$proofline" prove key.zkey out-dropin/twice.wtns out-dropin/t.proof.json out-dropin/t.public.json
+  expect_said "out-dropin/twice.wtns: $(stat -c %s snarkjs/g2.wtns) unexpected bytes after the last section, at offset $(stat -c %s snarkjs/g1.wtns) of"
+  cp key.zkey out-dropin/stray.zkey && printf 'x' >>out-dropin/stray.zkey
+  expect_exit 2 "$proofline" prove out-dropin/stray.zkey snarkjs/g1.wtns out-dropin/t.proof.json \
+    out-dropin/t.public.json
+  expect_said "out-dropin/stray.zkey: 1 unexpected byte after the last section, at offset $(stat -c %s key.zkey) of"
+  [ ! -e out-dropin/t.proof.json ] || die "a proof was written from a file with bytes after its last section"
   say "proofline prove is a drop-in for rapidsnark's prover; proofline verify agrees with snarkjs"
 }
 
@@ -177,17 +215,23 @@ failures() {
   echo '{"a": "3", "b": "7", "c": "50"}' >bad/violated.json
   echo '{"a": [null], "b": "7", "c": "49"}' >bad/null.json
   echo '{"a": [{"x": "1"}, "2"], "b": "7", "c": "49"}' >bad/mixed.json
+  echo '{"a": "3", "b": "7"}' >bad/missing.json
+  echo '{"a": ["3", "4"], "b": "7", "c": "49"}' >bad/sized.json
   node -e 'console.log(`{"a": ${"[".repeat(100000)}3${"]".repeat(100000)}, "b": "7", "c": "49"}`)' >bad/deep.json
   expect_exit 1 "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json bad/truncated.json \
-    bad/unknown.json bad/violated.json bad/null.json bad/mixed.json bad/deep.json inputs/g2.json --out out-fail \
+    bad/unknown.json bad/violated.json bad/null.json bad/mixed.json bad/deep.json bad/missing.json bad/sized.json \
+    inputs/g2.json --out out-fail \
     --cache-dir "$cache" --no-progress
   expect_said "bad/truncated.json: not JSON"
-  expect_said "bad/unknown.json: input 'd': the circuit has no input signal of that name"
+  expect_said 'bad/unknown.json: signal "d" is not an input of main'
+  # check.circom is compiled without --sym: a missing signal is counted, and how to have it named is said.
+  expect_said "bad/missing.json: 1 input signal of main missing (1 value; circom's C++ output keeps no signal names: compile with --sym"
+  expect_said 'bad/sized.json: signal "a" of main expects 1 value, got 2'
   expect_said "bad/violated.json: witness does not satisfy the circuit: Failed assert in template/function Check line 16"
-  expect_said "bad/null.json: input 'a': expected a number, a string of digits or a boolean, got null"
-  expect_said "bad/mixed.json: input 'a': the array mixes objects and values"
+  expect_said 'bad/null.json: signal "a": expected a number, a string of digits or a boolean, got null'
+  expect_said 'bad/mixed.json: signal "a": the array mixes objects and values'
   expect_said "bad/deep.json: the input nests arrays or objects deeper than 128 levels"
-  expect_said "2 of 8 proofs written"
+  expect_said "2 of 10 proofs written"
   for name in g1 g2; do
     snarkjs_verify vk.json "out-fail/$name.public.json" "out-fail/$name.proof.json" ||
       die "the good job $name of a batch with bad ones was not proven"
@@ -348,6 +392,100 @@ bn128() {
   say "bn128 circuits prove from input JSON in-process; generators of the other prime are refused"
 }
 
+work_mx=$CIRCOM_TEST_DIR/work-matrix
+cache_mx=$CIRCOM_TEST_DIR/generator-cache-matrix
+matrix_inputs() {
+  echo 'm1 {"m": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": "10"}'
+  echo 'm2 {"m": [["11", "12", "13"], ["14", "15", "16"]], "v": ["1", "0", "-1"], "k": 0}'
+}
+
+setup_matrix() {
+  command -v node >/dev/null 2>&1 || skip "node is not installed (scripts/install-deps.sh installs nodejs)"
+  "$here/../interop/setup.sh" "$node_dir" || skip "circom2 and snarkjs could not be installed from npm"
+  rm -rf "$work_mx" && mkdir -p "$work_mx/inputs" "$work_mx/snarkjs" && cd "$work_mx"
+  cp "$here/matrix.circom" .
+  # --sym: matrix.sym beside matrix_cpp/ names the signals proofline's messages speak of.
+  run circom2 matrix.circom --c --wasm --r1cs --sym -o .
+  run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 5 pot.ptau --seed 13 --curve bn128
+  run snarkjs groth16 setup matrix.r1cs pot.ptau key.zkey
+  run snarkjs zkey export verificationkey key.zkey vk.json
+  while read -r name json; do
+    echo "$json" >"inputs/$name.json"
+    run snarkjs wtns calculate matrix_js/matrix.wasm "inputs/$name.json" "snarkjs/$name.wtns"
+  done < <(matrix_inputs)
+  run snarkjs groth16 fullprove inputs/m1.json matrix_js/matrix.wasm key.zkey snarkjs/m1.proof.json \
+    snarkjs/m1.public.json
+  touch .done
+}
+
+# expect_refused_input JSON SAID SNARKJS_SAID: proofline prove refuses the input (exit 2, nothing written) saying
+# SAID; snarkjs wtns calculate fails on it too, saying SNARKJS_SAID.
+expect_refused_input() {
+  echo "$1" >bad/input.json
+  expect_exit 2 "$proofline" prove key.zkey --circuit matrix_cpp --input bad/input.json bad/p.json bad/pub.json \
+    --cache-dir "$cache_mx"
+  expect_said "bad/input.json: $2"
+  [ ! -e bad/p.json ] && [ ! -e bad/pub.json ] || die "prove wrote outputs for a refused input"
+  local out
+  out=$(snarkjs wtns calculate matrix_js/matrix.wasm bad/input.json bad/w.wtns 2>&1) || true
+  case $out in *"$3"*) ;; *) die "snarkjs wtns calculate did not fail with '$3': $out" ;; esac
+}
+
+matrix() {
+  [ -f "$work_mx/.done" ] || die "no matrix circuit and key (the 'circom/setup-matrix' test makes them; did it fail?)"
+  cd "$work_mx" && rm -rf out bad && mkdir -p out bad
+  run "$proofline" prove key.zkey --circuit matrix_cpp --input inputs/m1.json out/m1.proof.json out/m1.public.json \
+    --cache-dir "$cache_mx"
+  [ "$(publics out/m1.public.json)" = "$(publics snarkjs/m1.public.json)" ] ||
+    die "the public signals (three outputs, then v and k) differ from snarkjs fullprove's"
+  run "$proofline" batch key.zkey --circuit matrix_cpp --input inputs/m1.json inputs/m2.json --out out/json \
+    --cache-dir "$cache_mx" --no-progress
+  run "$proofline" batch key.zkey --wtns snarkjs/m1.wtns snarkjs/m2.wtns --out out/wtns --no-progress
+  for proof in out/m1 out/json/m1 out/json/m2 out/wtns/m2; do
+    snarkjs_verify vk.json "$proof.public.json" "$proof.proof.json" || die "snarkjs rejected $proof"
+    run "$proofline" verify vk.json "$proof.public.json" "$proof.proof.json"
+  done
+  # Each problem named with the signal and both counts; snarkjs says less (no name for a missing signal).
+  expect_refused_input '{"m": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9]}' \
+    'signal "k" of main is missing (expects 1 value)' "Not all inputs have been set. Only 9 out of 10"
+  expect_refused_input '{"m": [[1, 2, 3], [4, 5, 6]], "v": [7, 8], "k": 1}' \
+    'signal "v" of main expects 3 values (v[3]), got 2' "Not enough values for input signal v"
+  expect_refused_input '{"m": [[1, 2, 3], [4, 5]], "v": [7, 8, 9], "k": 1}' \
+    'signal "m" of main expects 6 values (m[2][3]), got 5' "Not enough values for input signal m"
+  expect_refused_input '{"m": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": 1, "extra": 5}' \
+    'signal "extra" is not an input of main (its inputs: v[3], k, m[2][3])' "input signal extra"
+  expect_refused_input '{"M": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": 1}' \
+    'signal "M" is not an input of main (its inputs: v[3], k, m[2][3]); signal "m" of main is missing (expects 6 values, m[2][3])' \
+    "input signal M"
+  # The same count in another shape is read in order, as snarkjs flattens it.
+  echo '{"m": [[1, 2], [3, 4], [5, 6]], "v": [7, 8, 9], "k": 1}' >bad/shape.json
+  run "$proofline" prove key.zkey --circuit matrix_cpp --input bad/shape.json out/shape.proof.json \
+    out/shape.public.json --cache-dir "$cache_mx"
+  run snarkjs wtns calculate matrix_js/matrix.wasm bad/shape.json bad/shape.wtns
+  # In a batch the bad input fails its own job (exit 1) with the same words.
+  echo '{"m": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9]}' >bad/nok.json
+  expect_exit 1 "$proofline" batch key.zkey --circuit matrix_cpp --input bad/nok.json inputs/m2.json \
+    --out out/mixed --cache-dir "$cache_mx" --no-progress
+  expect_said 'bad/nok.json: signal "k" of main is missing (expects 1 value)'
+  expect_said "1 of 2 proofs written"
+  # Without the .sym file the missing signal is counted, with how to have it named.
+  mv matrix.sym matrix.sym.away
+  expect_exit 2 "$proofline" prove key.zkey --circuit matrix_cpp --input bad/nok.json bad/p.json bad/pub.json \
+    --cache-dir "$cache_mx"
+  mv matrix.sym.away matrix.sym
+  expect_said "bad/nok.json: 1 input signal of main missing (1 value; circom's C++ output keeps no signal names: compile with --sym"
+  # A public signal not below bn128's r: invalid for snarkjs and proofline alike.
+  beyond_r out/m1.public.json bad/r.public.json 21888242871839275222246405745257275088548364400416034343698204186575808495617
+  expect_invalid_as_snarkjs vk.json bad/r.public.json out/m1.proof.json "is not below r (BN254"
+  # snarkjs's witness with a stray byte after its last section: prove exits 2, a batch fails that job.
+  cp snarkjs/m1.wtns bad/stray.wtns && printf 'x' >>bad/stray.wtns
+  expect_exit 2 "$proofline" prove key.zkey bad/stray.wtns bad/p.json bad/pub.json
+  expect_said "bad/stray.wtns: 1 unexpected byte after the last section, at offset $(stat -c %s snarkjs/m1.wtns) of"
+  expect_exit 1 "$proofline" batch key.zkey --wtns bad/stray.wtns snarkjs/m2.wtns --out out/stray --no-progress
+  expect_said "bad/stray.wtns: 1 unexpected byte after the last section"
+  say "array inputs are checked by name and count; the verifiers agree on signals not below r"
+}
+
 case $step in
   setup) setup ;;
   inputs) inputs ;;
@@ -356,5 +494,7 @@ case $step in
   outputs) outputs ;;
   setup-bn128) setup_bn128 ;;
   bn128) bn128 ;;
+  setup-matrix) setup_matrix ;;
+  matrix) matrix ;;
   *) die "unknown step '$step'" ;;
 esac

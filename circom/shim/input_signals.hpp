@@ -1,0 +1,173 @@
+// The main component's input signals as proofline names them in messages: circom's input hash map (the hash
+// of each name, its first signal, its number of values) and, when the circuit's .sym file is at hand (circom
+// --sym writes CIRCUIT.sym beside CIRCUIT_cpp/), each signal's name and dimensions. circom's C++ output keeps
+// only the hashes of the names, so without the .sym file a signal the input leaves out can be counted but
+// not named. Included by witness_shim.cpp only.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "calcwit.hpp"
+#include "circom.hpp"
+
+namespace proofline_shim {
+
+struct InputSignal {
+  u64 hash = 0;
+  u64 first = 0;          ///< the index of its first signal
+  u64 size = 0;           ///< its number of values
+  std::string name;       ///< empty unless the .sym file named it
+  std::vector<u64> dims;  ///< its array dimensions, from the .sym file (empty for one value)
+};
+
+/// Every input of main, from circom's input hash map, in signal order (the order of the circuit's source).
+inline std::vector<InputSignal> main_inputs(const HashSignalInfo* map, uint size) {
+  std::vector<InputSignal> out;
+  for (uint i = 0; i < size; ++i)
+    if (map[i].signalid != 0) out.push_back({map[i].hash, map[i].signalid, map[i].signalsize, {}, {}});
+  std::sort(out.begin(), out.end(),
+            [](const InputSignal& a, const InputSignal& b) { return a.first < b.first; });
+  return out;
+}
+
+/// "main.in[1][2]" as the name circom hashes ("in") and the indices ({1, 2}); false for another component's
+/// signal or a line that is not one.
+inline bool split_sym_name(const std::string& qualified, std::string& base, std::vector<u64>& indices) {
+  const std::string prefix = "main.";
+  if (qualified.compare(0, prefix.size(), prefix) != 0) return false;
+  std::string name = qualified.substr(prefix.size());
+  indices.clear();
+  while (!name.empty() && name.back() == ']') {
+    const std::size_t open = name.rfind('[');
+    if (open == std::string::npos || open + 2 > name.size() - 1) return false;
+    const std::string digits = name.substr(open + 1, name.size() - open - 2);
+    if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 18) return false;
+    indices.insert(indices.begin(), std::stoull(digits));
+    name.erase(open);
+  }
+  base = std::move(name);
+  return !base.empty();
+}
+
+/// One line of a .sym file: "signal,witness,component,qualified name"; false for a malformed one.
+inline bool parse_sym_line(const std::string& line, u64& signal, std::string& qualified) {
+  const std::size_t first = line.find(',');
+  if (first == 0 || first == std::string::npos || first > 18) return false;
+  if (line.find_first_not_of("0123456789") != first) return false;
+  signal = std::stoull(line.substr(0, first));
+  std::size_t at = first;
+  for (int field = 0; field < 2; ++field)
+    if ((at = line.find(',', at + 1)) == std::string::npos) return false;
+  qualified = line.substr(at + 1);
+  while (!qualified.empty() && (qualified.back() == '\r' || qualified.back() == ' ')) qualified.pop_back();
+  return true;
+}
+
+/// Names the inputs from the .sym file at `path` (nothing when it cannot be read). A name is kept only when
+/// circom's hash of it is an input's and its elements fill that input exactly, so a stale .sym file of
+/// another circuit names nothing wrongly. circom lists the signals in order, main's first: reading stops at
+/// the first signal past main's inputs.
+inline void name_inputs(std::vector<InputSignal>& inputs, const std::string& path, u64 first, u64 end) {
+  std::ifstream in(path);
+  if (!in) return;
+  std::unordered_map<u64, std::size_t> by_hash;
+  for (std::size_t i = 0; i < inputs.size(); ++i) by_hash[inputs[i].hash] = i;
+  std::vector<std::vector<u64>> extent(inputs.size());
+  std::vector<u64> seen(inputs.size(), 0);
+  std::string line, qualified, base;
+  std::vector<u64> indices;
+  u64 signal = 0;
+  while (std::getline(in, line)) {
+    if (!parse_sym_line(line, signal, qualified)) continue;
+    if (signal >= end) break;
+    if (signal < first || !split_sym_name(qualified, base, indices)) continue;
+    const auto it = by_hash.find(fnv1a(base));
+    if (it == by_hash.end()) continue;
+    const InputSignal& input = inputs[it->second];
+    if (signal < input.first || signal - input.first >= input.size) continue;
+    std::vector<u64>& dims = extent[it->second];
+    if (seen[it->second]++ == 0) dims.assign(indices.size(), 0);
+    if (dims.size() != indices.size()) continue;
+    for (std::size_t k = 0; k < dims.size(); ++k) dims[k] = std::max(dims[k], indices[k] + 1);
+    inputs[it->second].name = base;
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].name.empty()) continue;
+    u64 product = 1;
+    for (const u64 d : extent[i]) product *= d;
+    if (product == inputs[i].size && seen[i] == inputs[i].size)
+      inputs[i].dims = extent[i].size() > 0 && inputs[i].size > 0 ? extent[i] : std::vector<u64>{};
+    else
+      inputs[i].name.clear();
+  }
+}
+
+inline std::string values_text(u64 count) {
+  return std::to_string(count) + (count == 1 ? " value" : " values");
+}
+
+/// "in[2][3]" for an array input, "" otherwise.
+inline std::string shape_of(const InputSignal& input) {
+  if (input.dims.empty()) return "";
+  std::string out = input.name;
+  for (const u64 d : input.dims) out += "[" + std::to_string(d) + "]";
+  return out;
+}
+
+/// What is wrong with an input that gives `given` (name, number of values) for main's inputs, every problem
+/// at once; empty when nothing is. A name appears once in `given`.
+inline std::vector<std::string> input_problems(const std::vector<InputSignal>& inputs,
+                                               const std::vector<std::pair<std::string, u64>>& given) {
+  std::vector<std::string> problems;
+  std::vector<bool> set(inputs.size(), false);
+  std::string names;
+  bool all_named = !inputs.empty();
+  for (const InputSignal& input : inputs) {
+    all_named = all_named && !input.name.empty();
+    names += (names.empty() ? "" : ", ") + (input.dims.empty() ? input.name : shape_of(input));
+  }
+  for (const auto& [name, count] : given) {
+    const u64 hash = fnv1a(name);
+    const auto it =
+        std::find_if(inputs.begin(), inputs.end(), [&](const InputSignal& s) { return s.hash == hash; });
+    if (it == inputs.end()) {
+      problems.push_back("signal \"" + name + "\" is not an input of main" +
+                         (all_named ? " (its inputs: " + names + ")" : ""));
+      continue;
+    }
+    set[it - inputs.begin()] = true;
+    if (count != it->size) {
+      InputSignal named = *it;
+      named.name = name;
+      const std::string shape = shape_of(named);
+      problems.push_back("signal \"" + name + "\" of main expects " + values_text(it->size) +
+                         (shape.empty() ? "" : " (" + shape + ")") + ", got " + std::to_string(count));
+    }
+  }
+  u64 unnamed = 0, unnamed_values = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (set[i]) continue;
+    if (inputs[i].name.empty()) {
+      ++unnamed;
+      unnamed_values += inputs[i].size;
+      continue;
+    }
+    const std::string shape = shape_of(inputs[i]);
+    problems.push_back("signal \"" + inputs[i].name + "\" of main is missing (expects " +
+                       values_text(inputs[i].size) + (shape.empty() ? "" : ", " + shape) + ")");
+  }
+  if (unnamed > 0)
+    problems.push_back(std::to_string(unnamed) + (unnamed == 1 ? " input signal" : " input signals") +
+                       " of main missing (" + values_text(unnamed_values) +
+                       "; circom's C++ output keeps no signal names: compile with --sym and keep CIRCUIT.sym "
+                       "beside CIRCUIT_cpp/ for proofline to name them)");
+  return problems;
+}
+
+}  // namespace proofline_shim
