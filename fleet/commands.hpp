@@ -12,7 +12,8 @@
 
 namespace proofline::fleet {
 
-/// `worker [options]`: serves the queue until SIGTERM/SIGINT, then finishes and delivers what it holds.
+/// `worker [options]`: serves the queue until SIGTERM/SIGINT, then finishes and delivers what it holds (a
+/// second signal stops it at once, putting the jobs it has not finished back in the queue).
 int worker_main(std::string_view program, std::span<const std::string_view> args);
 /// `submit --zkey K --wtns A.wtns ... [--out DIR] [--wait]`: queues one job per witness; with --wait writes
 /// DIR/A.proof.json and DIR/A.public.json as the results arrive.

@@ -18,7 +18,10 @@ namespace {
 
 constexpr const char* about =
     "Proves jobs from the PostgreSQL queue until SIGTERM or SIGINT, then stops claiming, finishes and "
-    "delivers what it holds, and exits 0. The database URL comes from --db-url-file, $PROOFLINE_DB_URL or "
+    "delivers what it holds (up to --drain-timeout), and exits 0. A second SIGTERM or SIGINT stops it at "
+    "once: it records the proofs already made, puts the jobs it has not finished back in the queue (their "
+    "attempt given back) and exits 128 + the signal's number (143, 130). A signal also ends a wait on the "
+    "database (a frozen server, a lock). The database URL comes from --db-url-file, $PROOFLINE_DB_URL or "
     "libpq's PG* variables.";
 
 struct WorkerCli {
@@ -38,9 +41,11 @@ void add_fleet_options(OptionParser& cli, WorkerCli& o) {
               o.worker.prefetch, Bounds<int>{0, 4096});
   cli.integer("--max-keys", "N", "keys kept registered, least recently used dropped first (default 8)",
               o.worker.keys.max_keys, Bounds<std::size_t>{1, 4096});
-  cli.real("--drain-timeout", "SECONDS",
-           "after SIGTERM, how long to try to deliver held results (default 600)", o.worker.drain_timeout_s,
-           Bounds<double>{0, 86400 * 7});
+  cli.real(
+      "--drain-timeout", "SECONDS",
+      "after SIGTERM, how long to finish and deliver held jobs before putting the rest back in the queue "
+      "(default 600)",
+      o.worker.drain_timeout_s, Bounds<double>{0, 86400 * 7});
   graph::add_point_check_option(cli, o.worker.keys.point_check);
   graph::add_log_level_option(cli, o.log_level, "info");
 }
@@ -75,8 +80,9 @@ int worker_main(std::string_view program, std::span<const std::string_view> args
         add_fleet_options(cli, o);
         add_pipeline_options(cli, o.worker.config);
         cli.epilog(
-            "Exit codes: 0 stopped by a signal with every result delivered; 1 results left undelivered "
-            "at the drain timeout, or the database is unusable (e.g. a newer schema); 2 bad options.");
+            "Exit codes: 0 stopped by a signal with every result delivered; 1 jobs left unfinished or "
+            "undelivered at the drain timeout, or the database is unusable (e.g. a newer schema); 2 bad "
+            "options; 143 or 130 stopped at once by a second SIGTERM or SIGINT.");
         if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
         const std::string& worker_name = o.worker.name;
         if (!worker_name.empty() && (worker_name.find_first_not_of(' ') == std::string::npos ||

@@ -12,12 +12,14 @@ namespace proofline {
 namespace {
 
 volatile std::sig_atomic_t received_signal = 0;
+std::atomic<int> received_count{0};
 std::atomic<int> signal_wake_fd{-1};  // lock-free, so the handler may read it
 static_assert(std::atomic<int>::is_always_lock_free);
 
 extern "C" void record_stop_signal(int signal) {
   const int saved_errno = errno;  // write() may change it under the interrupted code
   received_signal = signal;
+  received_count.fetch_add(1);
   if (const int fd = signal_wake_fd.load(); fd >= 0) {
     const char byte = 1;
     [[maybe_unused]] const ssize_t written = ::write(fd, &byte, 1);
@@ -31,7 +33,11 @@ void route_stop_signals(int wake_fd) {
   signal_wake_fd.store(wake_fd);
   struct sigaction action {};
   action.sa_handler = record_stop_signal;
+  // Each handler runs with both signals blocked: a SIGINT landing inside the SIGTERM handler would otherwise
+  // interleave with its update of the signal and the count.
   sigemptyset(&action.sa_mask);
+  sigaddset(&action.sa_mask, SIGINT);
+  sigaddset(&action.sa_mask, SIGTERM);
   action.sa_flags = SA_RESTART;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
@@ -43,6 +49,10 @@ void stop_waking(int wake_fd) noexcept {
 
 int stop_signal() noexcept {
   return received_signal;
+}
+
+int stop_signal_count() noexcept {
+  return received_count.load();
 }
 
 }  // namespace proofline

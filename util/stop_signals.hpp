@@ -1,6 +1,7 @@
-// SIGINT and SIGTERM as requests to stop: the handler only records which signal arrived and, when a program
-// sleeps in poll(), writes a byte to its wake-up descriptor (both async-signal-safe). The program polls
-// stop_signal() at its own pace: a batch between jobs, the fleet's worker in its loop.
+// SIGINT and SIGTERM as requests to stop: the handler only records which signal arrived, counts them and,
+// when a program sleeps in poll(), writes a byte to its wake-up descriptor (all async-signal-safe). The
+// program polls stop_signal() at its own pace: a batch between jobs, the fleet's worker in its loop (which
+// counts them: a second signal stops it at once instead of draining).
 #pragma once
 
 namespace proofline {
@@ -12,7 +13,10 @@ void route_stop_signals(int wake_fd = -1);
 /// Stops writing to `wake_fd` (before it is closed), if it is the descriptor signals write to.
 void stop_waking(int wake_fd) noexcept;
 
-/// The signal that asked the program to stop, or 0.
+/// The signal that asked the program to stop (the latest one), or 0.
 int stop_signal() noexcept;
+
+/// How many SIGINT/SIGTERM were recorded (every one since route_stop_signals() was first called).
+int stop_signal_count() noexcept;
 
 }  // namespace proofline

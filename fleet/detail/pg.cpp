@@ -1,12 +1,19 @@
 #include <proofline/fleet/detail/pg.hpp>
 
 #include <libpq-fe.h>
+#include <poll.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
 #include <vector>
 
+#include <proofline/fleet/detail/cancel_request.hpp>
 #include <proofline/fleet/detail/conninfo.hpp>
+#include <proofline/fleet/detail/interruption.hpp>
 
 namespace proofline::fleet::detail {
 
@@ -34,6 +41,23 @@ bool sqlstate_means_unusable(const char* state) {
   if (state == nullptr) return false;
   const std::string_view s(state);
   return s.starts_with("42") || s.starts_with("3F") || s.starts_with("3D") || s.starts_with("28");
+}
+
+/// How long a statement given up waits for the server to take its cancel request before closing the
+/// connection: a healthy server answers at once, a frozen one never.
+constexpr std::chrono::milliseconds cancel_patience{1000};
+
+bool is_error(pg_result* result) {
+  const ExecStatusType status = PQresultStatus(result);
+  return status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK;
+}
+
+/// poll()'s timeout until `deadline`, rounded up (a deadline less than a millisecond away is not a busy
+/// loop).
+int poll_timeout(std::chrono::steady_clock::time_point deadline) {
+  if (deadline == std::chrono::steady_clock::time_point::max()) return -1;
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  return static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, INT_MAX));
 }
 
 std::string trimmed(const char* message) {
@@ -88,7 +112,8 @@ void Connection::Free::operator()(pg_conn* conn) const noexcept {
   PQfinish(conn);
 }
 
-Connection::Connection(const std::string& conninfo) {
+Connection::Connection(const std::string& conninfo, ConnectionOptions options)
+    : interruption_(options.interruption) {
   check_conninfo(conninfo);  // an unparsable URL is the caller's mistake, not a server to wait for
   // Defaults the URL (and PGCONNECT_TIMEOUT) may override: libpq's own would wait for ever on a server that
   // accepts the connection and never answers, and notice a peer gone from the network after hours.
@@ -97,13 +122,13 @@ Connection::Connection(const std::string& conninfo) {
     keywords.push_back("connect_timeout");
     values.push_back("10");
   }
-  for (const auto& [keyword, value] : {std::pair{"keepalives_idle", "30"},
-                                       {"keepalives_interval", "10"},
-                                       {"keepalives_count", "3"},
-                                       {"fallback_application_name", "proofline"}}) {
+  for (const auto& [keyword, value] :
+       {std::pair{"keepalives_idle", "30"}, {"keepalives_interval", "10"}, {"keepalives_count", "3"}}) {
     keywords.push_back(keyword);
     values.push_back(value);
   }
+  keywords.push_back("fallback_application_name");
+  values.push_back(options.application_name.c_str());
   keywords.push_back("dbname");  // last: what the URL sets wins over the defaults before it
   values.push_back(conninfo.c_str());
   keywords.push_back(nullptr);
@@ -116,6 +141,11 @@ Connection::Connection(const std::string& conninfo) {
   // Notices (e.g. "relation already exists, skipping") are not worth a line on stderr each.
   PQsetNoticeProcessor(
       conn_.get(), [](void*, const char*) {}, nullptr);
+  backend_pid_ = PQbackendPID(conn_.get());
+  // Statements are sent without waiting and waited for in poll() (run): a large one must not block in send().
+  if (PQsetnonblocking(conn_.get(), 1) != 0)
+    throw ConnectionLost("cannot make the PostgreSQL connection non-blocking: " +
+                         trimmed(PQerrorMessage(conn_.get())));
 }
 
 Connection::~Connection() = default;
@@ -148,6 +178,64 @@ void Connection::fail(std::string_view what, pg_result* result) const {
   throw Error(Errc::io, message);
 }
 
+template <class Send>
+pg_result* Connection::run(std::string_view what, Send&& send) {
+  if (!conn_)
+    throw ConnectionLost(std::string(what) + ": the connection was closed after a statement was given up");
+  if (interruption_ != nullptr)
+    if (const std::optional<std::string> why = interruption_->due()) give_up(what, *why);
+  if (send(conn_.get()) == 0) fail(what, nullptr);
+  // PQexec's rule: the last result of the query string, or its first error (the server skips the rest).
+  pg_result* kept = nullptr;
+  while (true) {
+    await_result(what);
+    pg_result* next = PQgetResult(conn_.get());
+    if (next == nullptr) break;
+    if (kept != nullptr && is_error(kept)) {
+      PQclear(next);
+    } else {
+      PQclear(kept);
+      kept = next;
+    }
+  }
+  return kept;
+}
+
+void Connection::await_result(std::string_view what) {
+  while (true) {
+    const int unsent = PQflush(conn_.get());  // 0: all sent, 1: more to send, -1: failed
+    if (unsent < 0) fail(what, nullptr);
+    if (unsent == 0 && !PQisBusy(conn_.get())) return;
+    wait_for_socket(what, static_cast<short>(unsent == 1 ? POLLIN | POLLOUT : POLLIN));
+    if (PQconsumeInput(conn_.get()) == 0) fail(what, nullptr);
+  }
+}
+
+void Connection::wait_for_socket(std::string_view what, short events) {
+  while (true) {
+    pollfd fds[2] = {{PQsocket(conn_.get()), events, 0},
+                     {interruption_ != nullptr ? interruption_->fd() : -1, POLLIN, 0}};  // -1: ignored
+    const int timeout = interruption_ != nullptr ? poll_timeout(interruption_->deadline()) : -1;
+    if (poll(fds, 2, timeout) < 0 && errno != EINTR)
+      throw ConnectionLost(std::string(what) + ": waiting for the server: " + std::strerror(errno));
+    if (fds[0].revents != 0) return;  // readable, writable, or hung up: libpq tells which
+    // Woken by the pipe, interrupted by a signal (poll is never restarted), or at the deadline.
+    if (interruption_ != nullptr)
+      if (const std::optional<std::string> why = interruption_->due()) give_up(what, *why);
+  }
+}
+
+void Connection::give_up(std::string_view what, const std::string& why) {
+  // The server may still be running the statement: asked to cancel it, it lets go of what it locked (a
+  // closed connection alone is noticed only when the backend next talks to it). Its answer is not waited
+  // for: a frozen backend never gives one.
+  const bool in_flight = PQtransactionStatus(conn_.get()) == PQTRANS_ACTIVE;
+  if (in_flight) request_cancel(conn_.get(), cancel_patience);
+  conn_.reset();
+  throw Interrupted(std::string(what) + ": " + (in_flight ? "stopped waiting for the server" : "not sent") +
+                    " after " + why + " (the connection is closed)");
+}
+
 Result Connection::exec(std::string_view what, const std::string& sql, std::span<const Param> params) {
   std::vector<const char*> values(params.size());
   std::vector<int> lengths(params.size()), formats(params.size());
@@ -161,27 +249,28 @@ Result Connection::exec(std::string_view what, const std::string& sql, std::span
       values[i] = p.text ? p.text->c_str() : nullptr;
     }
   }
-  pg_result* result = PQexecParams(conn_.get(), sql.c_str(), static_cast<int>(params.size()), nullptr,
-                                   values.data(), lengths.data(), formats.data(), 0);
-  const ExecStatusType status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
-  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(what, result);
+  pg_result* result = run(what, [&](pg_conn* conn) {
+    return PQsendQueryParams(conn, sql.c_str(), static_cast<int>(params.size()), nullptr, values.data(),
+                             lengths.data(), formats.data(), 0);
+  });
+  if (result == nullptr || is_error(result)) fail(what, result);
   return Result(result);
 }
 
 void Connection::command(std::string_view what, const std::string& sql) {
-  // PQexec, not PQexecParams: a migration is several statements, and there are no parameters to bind.
-  pg_result* result = PQexec(conn_.get(), sql.c_str());
-  const ExecStatusType status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
-  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) fail(what, result);
+  // The simple query protocol, not PQsendQueryParams: a migration is several statements, and there are no
+  // parameters to bind.
+  pg_result* result = run(what, [&](pg_conn* conn) { return PQsendQuery(conn, sql.c_str()); });
+  if (result == nullptr || is_error(result)) fail(what, result);
   PQclear(result);
 }
 
 int Connection::socket() const noexcept {
-  return PQsocket(conn_.get());
+  return conn_ ? PQsocket(conn_.get()) : -1;
 }
 
 std::vector<Notification> Connection::take_notifications() {
-  if (PQconsumeInput(conn_.get()) == 0 || PQstatus(conn_.get()) != CONNECTION_OK)
+  if (!conn_ || PQconsumeInput(conn_.get()) == 0 || PQstatus(conn_.get()) != CONNECTION_OK)
     throw ConnectionLost("waiting for notifications: " + trimmed(PQerrorMessage(conn_.get())));
   std::vector<Notification> out;
   while (PGnotify* n = PQnotifies(conn_.get())) {

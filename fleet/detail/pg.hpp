@@ -2,7 +2,9 @@
 // only, and the distinctions the fleet's loops need from an error (by SQLSTATE): the connection is gone
 // (reconnect and retry later: ConnectionLost), the statement met a passing condition (retry it later:
 // StatementTransient), the database cannot serve the fleet until an operator acts (DatabaseUnusable), or the
-// statement itself failed (an Error naming the statement's purpose).
+// statement itself failed (an Error naming the statement's purpose). Statements are sent asynchronously and
+// waited for in poll(), so that a connection given an Interruption gives one up when the program is told to
+// stop (Interrupted), however long the server takes.
 #pragma once
 
 #include <chrono>
@@ -20,6 +22,8 @@ struct pg_conn;
 struct pg_result;
 
 namespace proofline::fleet::detail {
+
+class Interruption;
 
 /// What passes: the caller keeps what it meant to write and tries again later (the two kinds below).
 class RetryLater : public Error {
@@ -45,6 +49,23 @@ class StatementTransient : public RetryLater {
 class DatabaseUnusable : public Error {
  public:
   explicit DatabaseUnusable(const std::string& message) : Error(Errc::invalid_argument, message) {}
+};
+
+/// A statement this program gave up waiting for (a stop signal, a deadline of its own: interruption.hpp), not
+/// a condition of the server's: waiting again would not help, so it is no RetryLater. The connection is
+/// closed (Connection::open() is false; a transaction in progress rolls back) and, when the statement had
+/// been sent, the server was asked to cancel it: whether it took effect is unknown.
+class Interrupted : public Error {
+ public:
+  explicit Interrupted(const std::string& message) : Error(Errc::cancelled, message) {}
+};
+
+struct ConnectionOptions {
+  /// libpq's fallback_application_name (the URL may set application_name): what pg_stat_activity shows.
+  std::string application_name = "proofline";
+  /// When statements are given up (nullptr: they wait for the server as long as it takes). Not owned: it
+  /// must outlive the connection.
+  Interruption* interruption = nullptr;
 };
 
 /// One statement parameter: SQL NULL, text, or binary bytes (bytea).
@@ -89,16 +110,22 @@ class Connection {
  public:
   /// Connects with a libpq conninfo string or URL ("" takes libpq's PG* environment variables). Throws
   /// OptionError when libpq cannot parse it, ConnectionLost with libpq's message (the password withheld)
-  /// when the server cannot be reached or refuses.
-  explicit Connection(const std::string& conninfo);
+  /// when the server cannot be reached or refuses. Connecting itself is bounded by connect_timeout (10 s
+  /// unless the URL or PGCONNECT_TIMEOUT says otherwise), not by the interruption.
+  explicit Connection(const std::string& conninfo, ConnectionOptions options = {});
   Connection(Connection&&) noexcept = default;
   Connection& operator=(Connection&&) noexcept = default;
   ~Connection();
 
   /// "host H port P dbname D": what logs may say about the server (never the user or password).
   std::string describe() const;
+  /// False once a statement was given up (Interrupted): every statement then throws ConnectionLost.
+  bool open() const noexcept { return conn_ != nullptr; }
+  /// The server process serving this connection (kept after it is closed).
+  int backend_pid() const noexcept { return backend_pid_; }
 
   /// One parameterized statement (results as text). Throws ConnectionLost when the connection is gone,
+  /// Interrupted when the interruption gave it up (also before sending it, when it is due already),
   /// Error(io, "<what>: <server message>") otherwise.
   Result exec(std::string_view what, const std::string& sql, std::span<const Param> params = {});
   /// Fixed SQL without parameters, possibly several statements (BEGIN, LISTEN, a migration); no user data
@@ -115,8 +142,19 @@ class Connection {
     void operator()(pg_conn* conn) const noexcept;
   };
   [[noreturn]] void fail(std::string_view what, pg_result* result) const;
+  /// Sends with `send` (a PQsendQuery*) and waits for the query's results: the last one, or the first error.
+  template <class Send>
+  pg_result* run(std::string_view what, Send&& send);
+  /// Flushes the query and reads until a result is complete.
+  void await_result(std::string_view what);
+  /// poll() on the socket for `events` and on the interruption's descriptor, until the socket is ready.
+  void wait_for_socket(std::string_view what, short events);
+  /// Asks the server to cancel the statement in flight (if any), closes the connection, throws Interrupted.
+  [[noreturn]] void give_up(std::string_view what, const std::string& why);
 
   std::unique_ptr<pg_conn, Free> conn_;
+  Interruption* interruption_ = nullptr;
+  int backend_pid_ = 0;
 };
 
 /// Runs `body` between BEGIN and COMMIT (ROLLBACK when it throws, unless the connection is gone).
@@ -134,6 +172,8 @@ decltype(auto) in_transaction(Connection& connection, Body&& body) {
     }
   } catch (const ConnectionLost&) {
     throw;
+  } catch (const Interrupted&) {
+    throw;  // the connection is closed: the server rolls the transaction back
   } catch (...) {
     try {
       connection.command("roll back", "ROLLBACK");

@@ -135,6 +135,24 @@ int release_leases_of(Connection& db, const std::string& worker, std::string_vie
   return db.exec("release the leases of " + worker, sql, params).rows();
 }
 
+int requeue_unfinished(Connection& db, const std::string& worker, std::string_view why) {
+  static const std::string sql =
+      "UPDATE proofline.jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), worker = NULL,"
+      "  lease_expires = NULL, error = $2 || coalesce(' (last error: ' || error || ')', '')"
+      " WHERE state = 'running' AND worker = $1 RETURNING id";
+  const Param params[] = {Param::of(worker), Param::of(std::string(why))};
+  return db.exec("put back the unfinished jobs of " + worker, sql, params).rows();
+}
+
+int end_abandoned_sessions(Connection& db, const std::string& application_name, std::span<const int> pids) {
+  static const std::string sql =
+      "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
+      " WHERE pid = ANY($1::integer[]) AND application_name = $2 AND pid <> pg_backend_pid()";
+  std::vector<std::int64_t> ids(pids.begin(), pids.end());
+  const Param params[] = {Param::of(bigint_array(ids)), Param::of(application_name)};
+  return static_cast<int>(db.exec("end the sessions given up", sql, params).integer(0, 0));
+}
+
 bool complete_job(Connection& db, const Lease& lease, const ProofRecord& record) {
   static const std::string sql =
       "WITH done AS ("

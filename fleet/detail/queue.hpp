@@ -73,6 +73,17 @@ ReapCounts reap(Connection& db);
 /// same name finds what its previous life left.
 int release_leases_of(Connection& db, const std::string& worker, std::string_view why);
 
+/// Puts every job leased to `worker` back in the queue, giving back the attempt its claim counted: a worker
+/// told to stop before it finished them (a second signal, its drain timeout) lets other workers claim them
+/// now instead of after the lease, and the stop was the operator's doing, not the job's. `why` becomes the
+/// job's error, with the previous one after it. Returns how many.
+int requeue_unfinished(Connection& db, const std::string& worker, std::string_view why);
+
+/// Ends the server processes `pids` if they still serve a session named `application_name` (pids of others
+/// are left alone, should one have been reused): the sessions of statements given up, whose backend, were it
+/// only frozen, would otherwise run them when it resumes. Returns how many it ended.
+int end_abandoned_sessions(Connection& db, const std::string& application_name, std::span<const int> pids);
+
 /// Records the proof if `lease` still holds the job; false for a late duplicate (nothing changed).
 bool complete_job(Connection& db, const Lease& lease, const ProofRecord& record);
 

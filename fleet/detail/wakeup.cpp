@@ -33,13 +33,22 @@ void Wakeup::notify() const noexcept {
 bool Wakeup::wait(int socket, std::chrono::milliseconds timeout) {
   pollfd fds[2] = {{read_.get(), POLLIN, 0}, {socket, POLLIN, 0}};
   const int count = socket >= 0 ? 2 : 1;
-  const int ready = poll(fds, static_cast<nfds_t>(count), static_cast<int>(timeout.count()));
-  if (ready > 0 && (fds[0].revents & POLLIN)) {
-    char sink[256];
-    while (read(read_.get(), sink, sizeof sink) > 0) {
-    }
-  }
+  const int wait_ms = taken_ ? 0 : static_cast<int>(timeout.count());
+  taken_ = false;
+  const int ready = poll(fds, static_cast<nfds_t>(count), wait_ms);
+  if (ready > 0 && (fds[0].revents & POLLIN)) clear();
   return ready > 0 && count == 2 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
+}
+
+void Wakeup::take_pending() noexcept {
+  if (clear()) taken_ = true;
+}
+
+bool Wakeup::clear() noexcept {
+  bool any = false;
+  char sink[256];
+  while (read(read_.get(), sink, sizeof sink) > 0) any = true;
+  return any;
 }
 
 void Wakeup::route_stop_signals() const {

@@ -31,6 +31,15 @@ std::string this_host() {
 
 constexpr std::chrono::seconds safety_period{30};
 
+/// After a second signal, how long the worker tries to record the results it made, and then to put the
+/// unfinished jobs back in the queue: an operator who asked to stop at once waits for no more, and without
+/// a database the leases expire as they would after a SIGKILL.
+constexpr std::chrono::seconds stop_delivery_time{2}, stop_requeue_time{3};
+
+const char* signal_name(int signal) {
+  return signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "a stop signal";
+}
+
 /// Failures that another attempt cannot fix: the job's own input is wrong.
 bool permanent_failure(Errc code) {
   return code == Errc::bad_input || code == Errc::invalid_argument;
@@ -119,7 +128,23 @@ void Worker::connect() {
   if (db_ || Clock::now() < next_connect_) return;
   const bool first = next_beat_ == Clock::time_point{};
   try {
-    Connection connection(options_.conninfo);
+    // Named in pg_stat_activity, so that an operator (and the tests) can tell the workers' backends apart.
+    Connection connection(options_.conninfo,
+                          {.application_name = session_name(), .interruption = &interruption_});
+    // A backend whose statement was given up may only be frozen: ended now, it cannot run that statement
+    // (a heartbeat, a claim) when it resumes.
+    if (!abandoned_backends_.empty()) {
+      try {
+        end_abandoned_sessions(connection, session_name(), abandoned_backends_);
+      } catch (const ConnectionLost&) {
+        throw;
+      } catch (const Interrupted&) {
+        throw;
+      } catch (const Error& e) {  // a role without the right, say: the leases' rules cover what may happen
+        PL_LOG_WARN("fleet worker {}: cannot end the sessions it gave up: {}", options_.name, e.what());
+      }
+      abandoned_backends_.clear();
+    }
     const MigrationOutcome schema = migrate(connection);
     connection.command("listen for new jobs", "LISTEN proofline_jobs");
     if (first) {
@@ -144,6 +169,15 @@ void Worker::connect() {
     next_connect_ = Clock::now() + backoff_;
     backoff_ = std::min(backoff_ * 2, options_.max_backoff);
   }
+}
+
+std::string Worker::session_name() const {
+  return "proofline worker " + options_.name;
+}
+
+void Worker::abandon_connection() {
+  if (db_ && !db_->open()) abandoned_backends_.push_back(db_->backend_pid());
+  db_.reset();
 }
 
 void Worker::check_name_is_free(Connection& db) {
@@ -247,6 +281,8 @@ void Worker::deliver() {
         ++proofs_;
     } catch (const RetryLater&) {
       throw;  // kept in the outbox, delivered after reconnecting (after a backoff)
+    } catch (const Interrupted&) {
+      throw;  // kept in the outbox: the worker is stopping, and delivers it while it may
     } catch (const DatabaseUnusable&) {
       throw;  // the worker stops
     } catch (const Error& e) {
@@ -357,6 +393,7 @@ std::chrono::milliseconds Worker::sleep_time() const {
   std::chrono::milliseconds wait = safety_period;  // every event that matters wakes the loop before
   if (db_) wait = std::min(wait, until(next_beat_));
   if (!db_) wait = std::min(wait, until(next_connect_));
+  if (draining_) wait = std::min(wait, until(drain_deadline_));
   return wait;
 }
 
@@ -368,20 +405,84 @@ void Worker::serve_once() {
   if (!draining_ && queue_may_have_work_) claim();
 }
 
+void Worker::begin_drain() {
+  draining_ = true;
+  drain_deadline_ =
+      Clock::now() + std::chrono::milliseconds(static_cast<std::int64_t>(options_.drain_timeout_s * 1000));
+  // From now on a statement waits for the server until the drain timeout at most, and a second signal gives
+  // it up at once.
+  interruption_.give_up_at(2, drain_deadline_, "the drain timeout");
+  next_beat_ = Clock::now();  // tell the fleet at once
+  PL_LOG_INFO(
+      "fleet worker {}: stopping: claiming nothing more, finishing {} jobs (within {} s; a second signal "
+      "stops at once)",
+      options_.name, held_.size(), options_.drain_timeout_s);
+}
+
+int Worker::stop_now(const std::string& why, int status) {
+  const std::size_t unfinished = held_.size();
+  const std::int64_t proofs_before = proofs_;
+  PL_LOG_WARN("fleet worker {}: {}: stopping now with {} jobs unfinished", options_.name, why, unfinished);
+  // Only another signal (which cuts every step left short) or the time each step is given ends these.
+  const int another_signal = stop_signal_count() + 1;
+  const auto bounded = [&](std::chrono::seconds time, const char* step, auto&& body) {
+    interruption_.give_up_at(another_signal, Clock::now() + time, std::string("the time given to ") + step);
+    try {
+      if (!db_) {
+        next_connect_ = Clock::now();
+        connect();
+      }
+      if (db_) body();
+    } catch (const Error& e) {
+      PL_LOG_WARN("fleet worker {}: cannot {}: {}", options_.name, step, e.what());
+      if (db_ && !db_->open()) abandon_connection();
+    }
+  };
+  bounded(stop_delivery_time, "record the results already made", [&] { deliver(); });
+  int requeued = -1;
+  bounded(stop_requeue_time, "put the unfinished jobs back in the queue", [&] {
+    requeued = requeue_unfinished(*db_, options_.name,
+                                  "worker " + options_.name + " stopped before finishing it (" + why + ")");
+    leave(*db_, options_.name);
+  });
+  const std::size_t cancelled = pipeline_->cancel_queued();
+  pipeline_->shutdown(graph::ShutdownMode::cancel);  // waits only for the proofs already being made
+  const std::string jobs = requeued >= 0
+                               ? std::to_string(requeued) + " jobs put back in the queue for other workers"
+                               : "the database unreachable: the leases of its jobs will expire";
+  PL_LOG_WARN(
+      "fleet worker {}: stopped after {}: {} results recorded, {}; {} queued proofs cancelled; exit {}",
+      options_.name, why, proofs_ - proofs_before, jobs, cancelled, status);
+  return status;
+}
+
+void Worker::leave_fleet() {
+  if (!db_) return;
+  try {
+    // Every job held was delivered: a job still leased to this name is one a claim given up as the drain
+    // began took after all, which nobody here proves.
+    if (const int orphans =
+            requeue_unfinished(*db_, options_.name, "claimed by worker " + options_.name + " as it stopped"))
+      PL_LOG_INFO("fleet worker {}: put back {} jobs claimed as it stopped", options_.name, orphans);
+    leave(*db_, options_.name);
+  } catch (const Error& e) {
+    PL_LOG_WARN("fleet worker {}: cannot leave the workers table: {}", options_.name, e.what());
+  }
+}
+
 int Worker::run() {
   wakeup_.route_stop_signals();
+  // The first signal gives up the statement in flight at once: the drain goes on from a fresh connection.
+  interruption_.give_up_at(1);
   int status = 0;
   PL_LOG_INFO("fleet worker {}: {} backend, lease {} s, claims up to the pipeline's tokens + {}",
               options_.name, graph::to_string(pipeline_->backend()), options_.lease_s, options_.prefetch);
   while (true) {
-    if (stop_signal() != 0 && !draining_) {
-      draining_ = true;
-      drain_deadline_ = Clock::now() +
-                        std::chrono::milliseconds(static_cast<std::int64_t>(options_.drain_timeout_s * 1000));
-      next_beat_ = Clock::now();  // tell the fleet at once
-      PL_LOG_INFO("fleet worker {}: stopping: claiming nothing more, finishing {} jobs", options_.name,
-                  held_.size());
-    }
+    const int signals = stop_signal_count();
+    if (signals >= 2)
+      return stop_now(std::string("a second ") + signal_name(stop_signal()), 128 + stop_signal());
+    if (signals == 1 && !draining_) begin_drain();
+    if (draining_ && Clock::now() >= drain_deadline_) return stop_now("the drain timeout", 1);
     connect();
     try {
       if (db_) {
@@ -390,17 +491,15 @@ int Worker::run() {
       }
       start_parked();
       if (draining_ && drained()) break;
-      if (draining_ && Clock::now() > drain_deadline_) {
-        PL_LOG_ERROR(
-            "fleet worker {}: could not deliver {} results before the drain timeout; their leases will "
-            "expire and other workers will prove them again",
-            options_.name, held_.size());
-        return 1;
-      }
       // Notifications that came in while statements ran are already in libpq's queue, not on the socket.
       if (db_ && absorb_notifications() && !draining_) continue;
       wakeup_.wait(db_ ? db_->socket() : -1, sleep_time());
       if (db_) absorb_notifications();
+    } catch (const Interrupted& e) {
+      // This worker's own doing (a signal, the drain timeout), acted on at the top of the loop; no backoff.
+      PL_LOG_WARN("fleet worker {}: {}", options_.name, e.what());
+      abandon_connection();
+      next_connect_ = Clock::now();
     } catch (const ConnectionLost& e) {
       PL_LOG_WARN("fleet worker {}: lost the database ({}); still proving {} jobs, reconnecting",
                   options_.name, e.what(), held_.size());
@@ -420,9 +519,13 @@ int Worker::run() {
       backoff_ = std::min(backoff_ * 2, options_.max_backoff);
     }
   }
-  try {
-    if (db_) leave(*db_, options_.name);
-  } catch (const Error&) {
+  if (status == 0) {
+    leave_fleet();
+  } else if (db_) {
+    try {
+      leave(*db_, options_.name);
+    } catch (const Error&) {
+    }
   }
   pipeline_->shutdown();
   PL_LOG_INFO(

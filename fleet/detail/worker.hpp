@@ -3,6 +3,10 @@
 // claim as many queued jobs as the pipeline has room for, and sleep in poll() on the database socket
 // (LISTEN proofline_jobs: new work) and a wake-up pipe (results, key loads, signals). It never polls the
 // table for new work; the heartbeat tick is its only timer. docs/fleet.md has the guarantees.
+//
+// Stopping: the first SIGTERM/SIGINT drains (claims nothing more, finishes and delivers what it holds, up to
+// the drain timeout); a second one stops at once, putting the unfinished jobs back in the queue. Either
+// gives up a statement the worker is waiting on (interruption.hpp), so a stuck server cannot hold it.
 #pragma once
 
 #include <chrono>
@@ -17,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include <proofline/fleet/detail/interruption.hpp>
 #include <proofline/fleet/detail/key_cache.hpp>
 #include <proofline/fleet/detail/pg.hpp>
 #include <proofline/fleet/detail/queue.hpp>
@@ -57,7 +62,9 @@ class Worker {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  /// Serves until SIGTERM/SIGINT (route_stop_signals) and drains: 0 when everything held was delivered.
+  /// Serves until SIGTERM/SIGINT (route_stop_signals) and drains: 0 when everything held was delivered, 1
+  /// when the drain timeout passed first or the database is unusable, 128 + the signal's number when a
+  /// second signal stopped it before the drain ended.
   int run();
 
  private:
@@ -73,6 +80,17 @@ class Worker {
 
   void connect();
   void check_name_is_free(Connection& db);
+  /// The application_name of the worker's connections.
+  std::string session_name() const;
+  /// Closes the connection after a statement was given up, remembering its server process.
+  void abandon_connection();
+  void begin_drain();
+  /// Stops before the drain ends: delivers the results already made and puts the unfinished jobs back in
+  /// the queue, each step bounded in time, cancels the jobs queued in the pipeline; returns `status`.
+  int stop_now(const std::string& why, int status);
+  /// After a clean drain: puts back a claim the worker never saw (one given up as the drain began) and
+  /// removes its row.
+  void leave_fleet();
   void serve_once();
   void deliver();
   void beat();
@@ -94,11 +112,14 @@ class Worker {
   std::mutex outbox_mutex_;
   std::deque<Delivery> outbox_;  // filled on pipeline threads
   Wakeup wakeup_;
+  Interruption interruption_{wakeup_};  // the connection's: when its statements are given up
   std::unique_ptr<graph::Pipeline> pipeline_;
   std::unique_ptr<KeyCache> keys_;
   std::optional<Connection> db_;
   std::map<HeldId, Held> held_;
-  std::map<std::string, Clock::time_point> unloadable_keys_;  // not claimed here until the time given
+  std::map<std::string, Clock::time_point> unloadable_keys_;
+  std::vector<int> abandoned_backends_;  // of connections whose statement was given up: ended on reconnecting
+                                         // // not claimed here until the time given
   bool queue_may_have_work_ = true;
   bool draining_ = false;
   std::int64_t proofs_ = 0;

@@ -12,6 +12,11 @@
                                                               live one's name, a cancelled statement, a key
                                                               replaced between jobs and under running ones, a
                                                               bad --check-vk, a URL that cannot be parsed
+  fleet_e2e.py stuck --fleet BIN --state DIR --fixtures DIR    workers waiting on a frozen backend or on a lock
+                                                              still stop on SIGTERM: at once, at the drain
+                                                              timeout, or on a second SIGTERM
+  fleet_e2e.py stop-now --fleet BIN --state DIR --fixtures DIR a second SIGTERM during long jobs puts them back
+                                                              in the queue at once and another worker proves them
 
 Each run makes its own database on the server and its own temporary folder, and removes both.
 """
@@ -114,6 +119,14 @@ class Fleet:
             self.sql_admin("DROP DATABASE IF EXISTS %s WITH (FORCE)" % self.db)
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def print_logs_if_asked(fleet):
+    """With PROOFLINE_FLEET_KEEP_LOGS set, the end of every log, for a run that failed."""
+    if os.environ.get("PROOFLINE_FLEET_KEEP_LOGS"):
+        for name in sorted(os.listdir(fleet.dir)):
+            if name.endswith(".log"):
+                print("==== %s\n%s" % (name, fleet.log(name)[-3000:]))
 
 
 def copies(fleet, source, stem, count):
@@ -252,10 +265,7 @@ def test_chaos(args):
         no_secret_in_logs(fleet)
         print("chaos run took %.1f s" % (time.time() - started), flush=True)
     finally:
-        if os.environ.get("PROOFLINE_FLEET_KEEP_LOGS"):
-            for name in sorted(os.listdir(fleet.dir)):
-                if name.endswith(".log"):
-                    print("==== %s\n%s" % (name, fleet.log(name)[-3000:]))
+        print_logs_if_asked(fleet)
         fleet.close()
 
 
@@ -464,15 +474,146 @@ def test_roles(args):
         fleet.sql_admin("DROP ROLE IF EXISTS " + role)
 
 
+def backend_of(fleet, worker_name):
+    """The pid of the server process serving the worker's connection (its application_name names it)."""
+    pid = fleet.sql("SELECT pid FROM pg_stat_activity WHERE application_name = 'proofline worker %s' AND "
+                    "datname = current_database()" % worker_name)
+    check(pid.isdigit(), "worker %s's backend is found by its application_name: %s" % (worker_name, pid))
+    return int(pid)
+
+
+def wait_exit(proc, timeout, what):
+    """The process's exit status, or a failure naming `what` when it is still running after `timeout`."""
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        fail("%s: still running %d s after the signal" % (what, timeout))
+
+
+def heartbeat_stuck(fleet, name, seconds):
+    """True once the worker's heartbeat (every lease/3) is `seconds` old: it waits on the server."""
+    return fleet.sql_or_none("SELECT extract(epoch FROM now() - heartbeat_at) > %f FROM proofline.workers "
+                             "WHERE name = '%s'" % (seconds, name)) == "t"
+
+
+def stuck_on_frozen_backend(fleet):
+    worker = fleet.worker("frozen", lease=3)  # a heartbeat every second
+    fleet.wait_for_workers(1)
+    backend = backend_of(fleet, "frozen")
+    os.kill(backend, signal.SIGSTOP)
+    try:
+        fleet.wait_for("the worker's heartbeat to wait on its frozen backend",
+                       lambda: heartbeat_stuck(fleet, "frozen", 2.5), timeout=20)
+        check(worker.poll() is None, "the worker waits on its frozen backend")
+        started = time.time()
+        worker.send_signal(signal.SIGTERM)
+        code = wait_exit(worker, 15, "a worker waiting on a frozen backend")
+        check(code == 0, "SIGTERM ends a worker waiting on a frozen backend: exit %d after %.1f s" %
+              (code, time.time() - started))
+        check("stopped waiting for the server after SIGTERM" in fleet.log("frozen.log"),
+              "it says it gave up the statement")
+        check(fleet.sql("SELECT count(*) FROM proofline.workers") == "0",
+              "it drained through a fresh connection and left the workers table")
+    finally:
+        os.kill(backend, signal.SIGCONT)
+    # The worker ended the frozen session from its new connection: resumed, it runs no stale heartbeat.
+    fleet.wait_for("the frozen backend to end once resumed", lambda: fleet.sql(
+        "SELECT count(*) FROM pg_stat_activity WHERE pid = %d" % backend) == "0", timeout=10)
+    check(fleet.sql("SELECT count(*) FROM proofline.workers") == "0", "the resumed backend brought no row back")
+
+
+def stuck_on_lock(fleet):
+    """Heartbeats waiting on a lock that is never released: the drain timeout, or a second SIGTERM, ends them."""
+    timed = fleet.worker("locked-timed", lease=3, extra=("--drain-timeout", "1"))
+    twice = fleet.worker("locked-twice", lease=3)
+    fleet.wait_for_workers(2)
+    holder = subprocess.Popen([PSQL, "-X", "-q", fleet.base + " dbname=" + fleet.db, "-c",
+                               "BEGIN; LOCK TABLE proofline.workers IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60);"],
+                              stdout=subprocess.DEVNULL)
+    fleet.procs.append(holder)
+    fleet.wait_for("both workers' heartbeats to wait on the lock", lambda: fleet.sql(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND "
+        "application_name LIKE 'proofline worker locked-%'") == "2", timeout=20)
+    started = time.time()
+    timed.send_signal(signal.SIGTERM)
+    twice.send_signal(signal.SIGTERM)
+    # The drain's first statement waits on the same lock; the second SIGTERM gives it up.
+    fleet.wait_for("the drain of locked-twice to wait on the lock", lambda: "stopping: claiming nothing more" in
+                   fleet.log("locked-twice.log"), timeout=10)
+    time.sleep(0.5)
+    twice.send_signal(signal.SIGTERM)
+    code = wait_exit(twice, 15, "a worker whose drain waits on a lock, after a second SIGTERM")
+    check(code == 128 + signal.SIGTERM, "a second SIGTERM ends a drain waiting on a lock: exit %d after %.1f s" %
+          (code, time.time() - started))
+    check("stopped after a second SIGTERM" in fleet.log("locked-twice.log"), "saying it stopped at once")
+    code = wait_exit(timed, 15, "a worker whose drain waits on a lock, with --drain-timeout 1")
+    check(code == 1, "--drain-timeout 1 ends a drain waiting on a lock: exit %d after %.1f s" %
+          (code, time.time() - started))
+    check("stopped after the drain timeout" in fleet.log("locked-timed.log"), "saying the drain timed out")
+    holder.kill()
+    holder.wait()
+
+
+def test_stuck(args):
+    """A worker waiting on the server in a statement still stops on SIGTERM, within a bound."""
+    fleet = Fleet(args, "stuck")
+    try:
+        stuck_on_frozen_backend(fleet)
+        stuck_on_lock(fleet)
+        no_secret_in_logs(fleet)
+    finally:
+        print_logs_if_asked(fleet)
+        fleet.close()
+
+
+def test_stop_now(args):
+    """A second SIGTERM during long jobs: the worker stops at once with exit 143, the jobs it had not finished go
+    back in the queue (their attempt given back) instead of waiting out its 300-second lease, and another worker
+    proves them."""
+    fleet = Fleet(args, "stopnow")
+    try:
+        chain = os.path.join(args.fixtures, "chain_1024")
+        wtns = copies(fleet, os.path.join(chain, "witness.wtns"), "s", 24)
+        first = fleet.worker("first", lease=300, extra=("--prefetch", "24", "--threads", "1"))
+        fleet.wait_for_workers(1)
+        submit = fleet.start(["submit", "--zkey", os.path.join(chain, "circuit_final.zkey"), "--wait", "--check-vk",
+                              os.path.join(chain, "verification_key.json"), "--wtns"] + wtns, "submit.log")
+        fleet.wait_for("the worker to claim every job", lambda: fleet.count("worker = 'first'") == 24, timeout=30)
+        first.send_signal(signal.SIGTERM)
+        fleet.wait_for("the drain to begin", lambda: "stopping: claiming nothing more" in fleet.log("first.log"),
+                       timeout=10)
+        started = time.time()
+        first.send_signal(signal.SIGTERM)
+        code = wait_exit(first, 15, "a draining worker after a second SIGTERM")
+        check(code == 128 + signal.SIGTERM, "a second SIGTERM stops the draining worker at once: exit %d after "
+              "%.1f s" % (code, time.time() - started))
+        done = fleet.count("state = 'done'")
+        requeued = fleet.count("state = 'queued' AND attempts = 0 AND error LIKE "
+                               "'worker first stopped before finishing it (a second SIGTERM)%'")
+        check(requeued > 0 and done + requeued == 24, "the %d jobs it had not finished are queued again, their "
+              "attempt given back (%d done before)" % (requeued, done))
+        check("stopped after a second SIGTERM" in fleet.log("first.log"), "the worker says why it stopped")
+        check(fleet.sql("SELECT count(*) FROM proofline.workers") == "0", "and left the workers table")
+        fleet.worker("second", lease=4)
+        check(submit.wait(timeout=120) == 0 and "24 done, 0 failed; 24 of the proofs verify" in fleet.log("submit.log"),
+              "another worker proves them long before the first one's lease would have expired")
+        check(fleet.count("worker = 'second' AND attempts = 1 AND state = 'done'") == requeued,
+              "each put-back job was proved by the second worker on its first counted attempt")
+        no_secret_in_logs(fleet)
+    finally:
+        print_logs_if_asked(fleet)
+        fleet.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("test", choices=["drain", "chaos", "curves", "operator", "roles"])
+    parser.add_argument("test", choices=["drain", "chaos", "curves", "operator", "roles", "stuck", "stop-now"])
     parser.add_argument("--fleet", required=True)
     parser.add_argument("--state", required=True)
     parser.add_argument("--fixtures", required=True)
     args = parser.parse_args()
     {"drain": test_drain, "chaos": test_chaos, "curves": test_curves, "operator": test_operator,
-     "roles": test_roles}[args.test](args)
+     "roles": test_roles, "stuck": test_stuck, "stop-now": test_stop_now}[args.test](args)
 
 
 if __name__ == "__main__":

@@ -171,6 +171,29 @@ TEST_CASE("fleet/queue/a worker restarted under its name gets its old leases put
   for (const auto& c : again) CHECK(c.attempt == 2);
 }
 
+TEST_CASE("fleet/queue/a worker stopped at once puts its unfinished jobs back and gives their attempt back") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  const std::vector<std::int64_t> ids =
+      detail::submit_jobs(db, std::vector<NewJob>{job_named("a"), job_named("b"), job_named("c")});
+  REQUIRE(detail::claim_jobs(db, "stopping", 2, 300).size() == 2);
+  REQUIRE(detail::claim_jobs(db, "other", 1, 300).size() == 1);
+  // A job on its second attempt keeps the first one's error after the stop's.
+  CHECK(detail::fail_job(db, {ids[0], "stopping", 1}, "a GPU fault", false) == detail::FailOutcome::requeued);
+  REQUIRE(detail::claim_jobs(db, "stopping", 1, 300).size() == 1);
+  CHECK(detail::requeue_unfinished(db, "stopping", "worker stopping stopped before finishing it") == 2);
+  CHECK(job_field(db, ids[0], "state") == "queued");
+  CHECK(job_field(db, ids[0], "attempts") == "1");
+  CHECK(job_field(db, ids[0], "error") ==
+        "worker stopping stopped before finishing it (last error: a GPU fault)");
+  CHECK(job_field(db, ids[0], "lease_expires") == "NULL");
+  CHECK(job_field(db, ids[1], "attempts") == "0");
+  CHECK(job_field(db, ids[2], "state") == "running");  // another worker's lease is not touched
+  const auto again = detail::claim_jobs(db, "next", 5, 30);
+  CHECK(again.size() == 2);
+  for (const auto& c : again) CHECK(c.attempt == (c.id == ids[0] ? 2 : 1));
+}
+
 TEST_CASE("fleet/queue/queued jobs past their deadline fail") {
   test::FreshDatabase database;
   Connection db = migrated(database);
