@@ -1,5 +1,5 @@
 // proofline-fleet: proofline workers fed from a PostgreSQL job queue, and the clients that feed and watch
-// them (worker, submit, status, migrate: fleet/commands.hpp, docs/fleet.md).
+// them (worker, submit, wait, status, migrate: fleet/commands.hpp, docs/fleet.md).
 #include <string_view>
 #include <vector>
 

@@ -4,7 +4,7 @@
 //   proofline prove KEY.zkey --circuit C_cpp/ --input in.json PROOF.json PUBLIC.json
 //   proofline batch KEY.zkey ... --out DIR | --manifest FILE           many jobs, one key load
 //   proofline verify VK.json PUBLIC.json PROOF.json                    snarkjs's order
-//   proofline worker|submit|status|migrate                             the PostgreSQL fleet (with libpq)
+//   proofline worker|submit|wait|status|migrate                        the PostgreSQL fleet (with libpq)
 //
 // Exit codes as each subcommand's --help says: 0 success, 1 failed jobs or an invalid proof, 2 unusable
 // input or options.

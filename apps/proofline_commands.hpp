@@ -20,7 +20,7 @@ int run_witness_command(int argc, char** argv);
 
 /// The circom user's commands: prove, batch, verify, witness.
 std::span<const Subcommand> circom_subcommands();
-/// The fleet's commands: worker, submit, status, migrate (proofline_fleet.cpp; only where libpq is, see
+/// The fleet's commands: worker, submit, wait, status, migrate (proofline_fleet.cpp; only where libpq is, see
 /// PROOFLINE_HAVE_FLEET).
 std::span<const Subcommand> fleet_subcommands();
 

@@ -1,5 +1,5 @@
-// `proofline worker|submit|status|migrate`: the fleet's commands (fleet/commands.hpp) as rows of proofline's
-// subcommand table, where the fleet library was built (it needs libpq).
+// `proofline worker|submit|wait|status|migrate`: the fleet's commands (fleet/commands.hpp) as rows of
+// proofline's subcommand table, where the fleet library was built (it needs libpq).
 #include <array>
 #include <cstddef>
 #include <iterator>

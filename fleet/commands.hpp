@@ -18,6 +18,9 @@ int worker_main(std::string_view program, std::span<const std::string_view> args
 /// `submit --zkey K --wtns A.wtns ... [--out DIR] [--wait]`: queues one job per witness; with --wait writes
 /// DIR/A.proof.json and DIR/A.public.json as the results arrive.
 int submit_main(std::string_view program, std::span<const std::string_view> args);
+/// `wait [--batch LABEL] [--ids ID|FIRST..LAST ...] [--out DIR]`: collects the results of jobs submitted
+/// earlier (by the batch or the ids submit printed) as submit --wait does.
+int wait_main(std::string_view program, std::span<const std::string_view> args);
 /// `status [--self-check --worker NAME]`: workers, queue depth by state, proofs/s over the last minute.
 int status_main(std::string_view program, std::span<const std::string_view> args);
 /// `migrate`: creates or upgrades the schema (every command does this on its own as well).
@@ -34,6 +37,7 @@ inline constexpr Command commands[] = {
      worker_main},
     {"submit", "queue jobs (--zkey K --wtns A.wtns ...) for the fleet; --wait writes their proofs",
      submit_main},
+    {"wait", "wait for jobs submitted earlier (--batch LABEL, --ids 5..9) and write their proofs", wait_main},
     {"status", "the fleet: workers and their heartbeats, jobs by state, proofs/s", status_main},
     {"migrate", "create or upgrade the fleet's database schema", migrate_main},
 };

@@ -1,13 +1,18 @@
-// `submit`: queues one job per witness file and, with --wait, collects the results as they end (LISTEN
-// proofline_done), writing snarkjs's proof.json and public.json for each, as batch_prove --out does.
+// `submit`: queues one job per witness file, labelled with a batch, and, with --wait, collects the results as
+// they end (LISTEN proofline_done), writing snarkjs's proof.json and public.json for each, as batch_prove
+// --out does. `wait` collects them the same way later, by the batch or the ids this prints.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
+#include <random>
 #include <set>
 
 #include <proofline/fleet/commands.hpp>
 #include <proofline/fleet/detail/argv.hpp>
 #include <proofline/fleet/detail/conninfo.hpp>
+#include <proofline/fleet/detail/id_ranges.hpp>
 #include <proofline/fleet/detail/queue.hpp>
 #include <proofline/fleet/detail/schema.hpp>
 #include <proofline/fleet/detail/wait_results.hpp>
@@ -30,6 +35,7 @@ constexpr const char* about =
 
 struct SubmitCli {
   std::optional<fs::path> zkey, out, check_vk, db_url_file;
+  std::string batch;  ///< empty: one made up (batch_label)
   std::vector<fs::path> wtns;
   bool wait = false, inline_witness = false;
   int priority = 0, max_attempts = 3;
@@ -51,6 +57,19 @@ std::vector<std::uint8_t> read_witness_bytes(const fs::path& path) {
   }
 }
 
+/// A label no other submission is likely to have, that says when it was made: UTC date and time and 24
+/// random bits ("20261205-021530-3fa2c1").
+std::string batch_label() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char when[32];
+  std::strftime(when, sizeof when, "%Y%m%d-%H%M%S", &utc);
+  char label[48];
+  std::snprintf(label, sizeof label, "%s-%06x", when, std::random_device{}() & 0xffffffu);
+  return label;
+}
+
 std::vector<detail::NewJob> plan_jobs(const SubmitCli& o) {
   std::vector<detail::NewJob> jobs;
   std::set<std::string> names;
@@ -68,6 +87,7 @@ std::vector<detail::NewJob> plan_jobs(const SubmitCli& o) {
     job.priority = o.priority;
     job.deadline_in_s = o.deadline_s;
     job.max_attempts = o.max_attempts;
+    job.batch = o.batch;
     jobs.push_back(std::move(job));
   }
   return jobs;
@@ -87,6 +107,9 @@ void add_options(OptionParser& cli, SubmitCli& o) {
             });
   cli.integer("--max-attempts", "N", "claims before a job fails with its last error (default 3)",
               o.max_attempts, Bounds<int>{1, 1000});
+  cli.text("--batch", "LABEL",
+           "the submission's label, for `wait --batch LABEL` (default: the date, time and a random suffix)",
+           o.batch);
   cli.flag("--wait", "wait for every job's result (and write them with --out)", o.wait);
   cli.path("--out", "DIR", "with --wait: DIR/A.proof.json and DIR/A.public.json (snarkjs's formats)", o.out);
   cli.path("--check-vk", "VK.json", "with --wait: verify every proof against this snarkjs verification key",
@@ -101,7 +124,11 @@ void check_combination(const SubmitCli& o) {
   if (!o.zkey) throw OptionError("--zkey is required");
   if (o.wtns.empty()) throw OptionError("--wtns needs at least one witness file");
   if ((o.out || o.check_vk || o.timeout_s) && !o.wait)
-    throw OptionError("--out, --check-vk and --timeout need --wait");
+    throw OptionError("--out, --check-vk and --timeout need --wait (or collect the results later with wait)");
+  if (o.batch.size() > 200 || printable_line(o.batch) != o.batch ||
+      (!o.batch.empty() && o.batch.find_first_not_of(' ') == std::string::npos))
+    throw OptionError("--batch " + quote_for_message(o.batch, 80, '\'') +
+                      ": a batch's label is up to 200 printable characters, not blank");
 }
 
 /// Jobs name their files by path, for the workers to open: a path that is not a file here is likely a typo,
@@ -129,6 +156,7 @@ void warn_of_paths_not_here(std::string_view program, const std::vector<detail::
 SubmitCli checked(SubmitCli o) {
   check_combination(o);
   if (o.check_vk) o.check = detail::load_check_key(*o.check_vk);
+  if (o.batch.empty()) o.batch = batch_label();
   return o;
 }
 
@@ -145,8 +173,10 @@ int run_submit(std::string_view program, const SubmitCli& o) {
   // Listening before inserting: no result can end unheard between the two.
   if (o.wait) db.command("listen for finished jobs", "LISTEN proofline_done");
   const std::vector<std::int64_t> ids = detail::submit_jobs(db, jobs);
-  std::printf("submitted %zu jobs (ids %lld..%lld) to %s\n", ids.size(), static_cast<long long>(ids.front()),
-              static_cast<long long>(ids.back()), db.describe().c_str());
+  // What `wait --batch` or `wait --ids` takes, should this wait be interrupted or not asked for.
+  std::printf("submitted %zu jobs (ids %s) in batch %s to %s\n", ids.size(),
+              detail::format_id_ranges(ids).c_str(), quote_for_message(o.batch, 240, '\'').c_str(),
+              db.describe().c_str());
   std::fflush(stdout);
   if (!o.wait) return 0;
   std::vector<std::string> names;
@@ -171,7 +201,9 @@ int submit_main(std::string_view program, std::span<const std::string_view> args
         add_options(cli, o);
         cli.epilog(
             "Exit codes: 0 submitted (with --wait: every job done, and verified with --check-vk); 1 a job "
-            "failed, a proof did not verify, or the database could not be reached; 2 bad options.");
+            "failed, a proof did not verify, or the database could not be reached; 2 bad options. The first "
+            "line names the jobs' ids and batch: `wait --batch LABEL` (or --ids) collects their results "
+            "later, as --wait does.");
         if (!cli.parse(argv.argc(), argv.argv())) return std::nullopt;
         return checked(std::move(o));
       },

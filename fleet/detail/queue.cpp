@@ -50,8 +50,8 @@ std::string text_array(std::span<const std::string> values) {
 std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jobs) {
   static const std::string sql =
       "INSERT INTO proofline.jobs (name, key_path, witness_path, witness_inline, priority, deadline,"
-      " max_attempts) VALUES ($1, $2, $3, $4, $5::integer,"
-      " now() + make_interval(secs => $6::double precision), $7::integer) RETURNING id";
+      " max_attempts, batch) VALUES ($1, $2, $3, $4, $5::integer,"
+      " now() + make_interval(secs => $6::double precision), $7::integer, $8) RETURNING id";
   return in_transaction(db, [&] {
     std::vector<std::int64_t> ids;
     ids.reserve(jobs.size());
@@ -64,6 +64,7 @@ std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jo
           Param::of(std::int64_t{job.priority}),
           job.deadline_in_s ? Param::of(std::to_string(*job.deadline_in_s)) : Param::null(),
           Param::of(std::int64_t{job.max_attempts}),
+          optional_text(job.batch),
       };
       ids.push_back(db.exec("submit job " + job.name, sql, params).integer(0, 0));
     }
@@ -226,6 +227,18 @@ std::optional<WorkerRow> find_worker(Connection& db, const std::string& name) {
 void leave(Connection& db, const std::string& worker) {
   const Param params[] = {Param::of(worker)};
   db.exec("remove worker " + worker, "DELETE FROM proofline.workers WHERE name = $1", params);
+}
+
+std::vector<JobRef> find_jobs(Connection& db, std::span<const std::int64_t> ids,
+                              const std::optional<std::string>& batch) {
+  static const std::string sql =
+      "SELECT id, name, batch FROM proofline.jobs WHERE id = ANY($1::bigint[]) OR batch = $2 ORDER BY id";
+  const Param params[] = {Param::of(bigint_array(ids)), optional_text(batch)};
+  const Result r = db.exec("look up the jobs to wait for", sql, params);
+  std::vector<JobRef> jobs(static_cast<std::size_t>(r.rows()));
+  for (int i = 0; i < r.rows(); ++i)
+    jobs[static_cast<std::size_t>(i)] = {r.integer(i, 0), r.text(i, 1), optional_text(r, i, 2)};
+  return jobs;
 }
 
 std::vector<FinishedJob> finished_jobs(Connection& db, std::span<const std::int64_t> ids) {

@@ -26,6 +26,7 @@ struct NewJob {
   int priority = 0;
   std::optional<double> deadline_in_s;  ///< from now
   int max_attempts = 3;
+  std::optional<std::string> batch;  ///< the submission's label, for `wait --batch`
 };
 
 struct ClaimedJob {
@@ -125,6 +126,17 @@ struct FinishedJob {
 
 /// Those of `ids` that are done or failed, with their results.
 std::vector<FinishedJob> finished_jobs(Connection& db, std::span<const std::int64_t> ids);
+
+/// A job as a client waiting for it knows it: its id, its output files' stem and its batch.
+struct JobRef {
+  std::int64_t id = 0;
+  std::string name;
+  std::optional<std::string> batch;
+};
+
+/// The jobs whose id is one of `ids`, and those of `batch` when given, by id.
+std::vector<JobRef> find_jobs(Connection& db, std::span<const std::int64_t> ids,
+                              const std::optional<std::string>& batch);
 
 /// "{1,2,3}": a bigint[] parameter.
 std::string bigint_array(std::span<const std::int64_t> ids);

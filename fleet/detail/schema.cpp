@@ -88,12 +88,20 @@ ALTER TABLE proofline.results ADD CONSTRAINT results_proof_size CHECK (
   (curve = 'bls12381' AND octet_length(proof) = 192) OR (curve = 'bn128' AND octet_length(proof) = 256));
 )sql";
 
+// A label per submission (`submit --batch`, or one submit makes up), so that a client can wait for the
+// submission's jobs again later (`wait --batch`) without having kept their ids.
+const char* const schema_v3 = R"sql(
+ALTER TABLE proofline.jobs ADD COLUMN batch text;
+CREATE INDEX jobs_batch ON proofline.jobs (batch) WHERE batch IS NOT NULL;
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> all{
       {1, "jobs, results, workers and their notifications", schema_v1},
       {2, "results of either curve (bls12381, bn128)", schema_v2},
+      {3, "jobs labelled by batch", schema_v3},
   };
   return all;
 }

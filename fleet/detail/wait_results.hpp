@@ -1,5 +1,5 @@
-// submit --wait: collects the results of submitted jobs as they end, across lost connections (a server
-// restart while waiting), and writes them as snarkjs files.
+// submit --wait and wait: collect the results of submitted jobs as they end, across lost connections (a
+// server restart while waiting), and write them as snarkjs files.
 #pragma once
 
 #include <cstdint>

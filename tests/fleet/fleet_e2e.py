@@ -17,11 +17,14 @@
                                                               timeout, or on a second SIGTERM
   fleet_e2e.py stop-now --fleet BIN --state DIR --fixtures DIR a second SIGTERM during long jobs puts them back
                                                               in the queue at once and another worker proves them
+  fleet_e2e.py reattach --fleet BIN --state DIR --fixtures DIR `wait` collects jobs submitted earlier, by batch
+                                                              or ids, as `submit --wait` would
 
 Each run makes its own database on the server and its own temporary folder, and removes both.
 """
 import argparse
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -605,15 +608,80 @@ def test_stop_now(args):
         fleet.close()
 
 
+def submitted_ids(text):
+    """The ids `submit` printed ("ids 5..7,9"), as `wait --ids` takes them, and its batch label."""
+    match = re.search(r"submitted \d+ jobs \(ids ([0-9.,]+)\) in batch '([^']+)'", text)
+    if match is None:
+        fail("submit did not print its ids and batch: " + text)
+    return match.group(1), match.group(2)
+
+
+def test_reattach(args):
+    """`wait` collects jobs submitted earlier (without --wait, or by a submit --wait that was interrupted), by
+    batch label or by ids, with submit --wait's output and exit codes."""
+    fleet = Fleet(args, "reattach")
+    try:
+        bls = os.path.join(args.fixtures, "chain_16")
+        key, vk = os.path.join(bls, "circuit_final.zkey"), os.path.join(bls, "verification_key.json")
+        wtns = copies(fleet, os.path.join(bls, "witness.wtns"), "r", 4)
+        missing = os.path.join(fleet.dir, "missing.wtns")
+
+        def fleet_run(argv, timeout=60):
+            return subprocess.run([args.fleet] + argv + ["--db-url-file", fleet.url_file], capture_output=True,
+                                  text=True, timeout=timeout)
+
+        nightly = fleet_run(["submit", "--zkey", key, "--batch", "nightly", "--max-attempts", "1", "--wtns"] +
+                            wtns[:3] + [missing])
+        check(nightly.returncode == 0, "submit without --wait queues 4 jobs in batch nightly: " + nightly.stdout)
+        nightly_ids, label = submitted_ids(nightly.stdout)
+        check(label == "nightly", "submit prints the batch it was given")
+        # A submit --wait interrupted before its job ended (no worker runs yet).
+        interrupted = fleet.start(["submit", "--zkey", key, "--wait", "--wtns", wtns[3]], "interrupted.log")
+        fleet.wait_for("the interrupted submit to queue its job", lambda: "submitted" in fleet.log("interrupted.log"))
+        interrupted.send_signal(signal.SIGINT)
+        check(interrupted.wait(timeout=10) != 0, "submit --wait is interrupted before its job ends")
+        lone_ids, lone_batch = submitted_ids(fleet.log("interrupted.log"))
+
+        early = fleet_run(["wait", "--batch", "nightly", "--timeout", "1"])
+        check(early.returncode == 1 and "0 done, 0 failed, 4 unfinished" in early.stdout,
+              "wait --timeout with no worker running exits 1 naming 4 unfinished jobs: " + early.stdout.strip())
+        for argv, why in ((["wait"], "--batch or --ids"), (["wait", "--batch", "no-such-batch"], "no-such-batch"),
+                          (["wait", "--ids", "999999"], "999999"), (["wait", "--ids", "7..x"], "--ids"),
+                          (["wait", "--ids", "1", "--check-vk", key], "--check-vk")):
+            bad = fleet_run(argv)
+            check(bad.returncode == 2 and why in bad.stderr, "%s exits 2: %s" % (" ".join(argv), bad.stderr.strip()))
+
+        fleet.worker("reattach")
+        out = os.path.join(fleet.dir, "out")
+        by_batch = fleet_run(["wait", "--batch", "nightly", "--out", out, "--check-vk", vk])
+        check(by_batch.returncode == 1 and "3 done, 1 failed; 3 of the proofs verify" in by_batch.stdout and
+              "missing.wtns" in by_batch.stderr, "wait --batch collects the batch, its failure named (exit 1): " +
+              by_batch.stdout.strip())
+        check(sorted(os.listdir(out)) == sorted(["r%d.%s.json" % (i, kind) for i in range(3)
+                                                 for kind in ("proof", "public")]), "and writes its 3 proofs")
+        lone = fleet_run(["wait", "--ids", lone_ids, "--out", out, "--check-vk", vk])
+        check(lone.returncode == 0 and "1 done, 0 failed; 1 of the proofs verify" in lone.stdout and
+              os.path.exists(os.path.join(out, "r3.proof.json")),
+              "wait --ids collects the interrupted submit's job: " + lone.stdout.strip())
+        again = fleet_run(["wait", "--batch", lone_batch, "--ids", nightly_ids.split(",")[0].split("..")[0]])
+        check(again.returncode == 0 and "2 done, 0 failed" in again.stdout,
+              "a finished job is reported at once, by the default batch submit printed and an id together: " +
+              again.stdout.strip())
+        no_secret_in_logs(fleet)
+    finally:
+        fleet.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("test", choices=["drain", "chaos", "curves", "operator", "roles", "stuck", "stop-now"])
+    parser.add_argument("test", choices=["drain", "chaos", "curves", "operator", "roles", "stuck", "stop-now",
+                                         "reattach"])
     parser.add_argument("--fleet", required=True)
     parser.add_argument("--state", required=True)
     parser.add_argument("--fixtures", required=True)
     args = parser.parse_args()
     {"drain": test_drain, "chaos": test_chaos, "curves": test_curves, "operator": test_operator,
-     "roles": test_roles, "stuck": test_stuck, "stop-now": test_stop_now}[args.test](args)
+     "roles": test_roles, "stuck": test_stuck, "stop-now": test_stop_now, "reattach": test_reattach}[args.test](args)
 
 
 if __name__ == "__main__":

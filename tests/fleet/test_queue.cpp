@@ -194,6 +194,27 @@ TEST_CASE("fleet/queue/a worker stopped at once puts its unfinished jobs back an
   for (const auto& c : again) CHECK(c.attempt == (c.id == ids[0] ? 2 : 1));
 }
 
+TEST_CASE("fleet/queue/jobs are found by id and by batch for a client to wait for") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  std::vector<NewJob> nightly{job_named("n1"), job_named("n2")}, other{job_named("o1"), job_named("o2")};
+  for (NewJob& job : nightly) job.batch = "nightly";
+  const std::vector<std::int64_t> nightly_ids = detail::submit_jobs(db, nightly);
+  const std::vector<std::int64_t> other_ids = detail::submit_jobs(db, other);
+  const auto by_batch = detail::find_jobs(db, {}, std::string("nightly"));
+  REQUIRE(by_batch.size() == 2);
+  CHECK(by_batch[0].id == nightly_ids[0]);
+  CHECK(by_batch[0].name == "n1");
+  CHECK(by_batch[1].batch == std::optional<std::string>("nightly"));
+  const auto both =
+      detail::find_jobs(db, std::vector<std::int64_t>{other_ids[1], 999}, std::string("nightly"));
+  REQUIRE(both.size() == 3);
+  CHECK(both[2].name == "o2");
+  CHECK_FALSE(both[2].batch);
+  CHECK(detail::find_jobs(db, {}, std::string("nightly'; --")).empty());
+  CHECK(detail::find_jobs(db, {}, std::nullopt).empty());
+}
+
 TEST_CASE("fleet/queue/queued jobs past their deadline fail") {
   test::FreshDatabase database;
   Connection db = migrated(database);
@@ -294,12 +315,15 @@ TEST_CASE("fleet/queue/a version 1 database keeps its results as bls12381 ones a
              " applied_at timestamptz NOT NULL DEFAULT now())");
   db.command("migration 1", detail::migrations().at(0).sql);
   db.command("record migration 1", "INSERT INTO proofline.schema_version (version, what) VALUES (1, 'v1')");
-  const std::vector<NewJob> jobs{job_named("old")};
-  const std::int64_t id = detail::submit_jobs(db, jobs).at(0);
-  detail::claim_jobs(db, "w", 1, 30);
+  // Rows as the first release wrote them (its jobs had no batch).
+  const std::int64_t id = db.exec("submit a version 1 job",
+                                  "INSERT INTO proofline.jobs (name, key_path, witness_path)"
+                                  " VALUES ('old', '/keys/k.zkey', '/witnesses/old.wtns') RETURNING id")
+                              .integer(0, 0);
   const detail::Param p[] = {detail::Param::of(id), detail::Param::bytea(some_proof().proof)};
   db.exec("record a version 1 result",
-          "WITH done AS (UPDATE proofline.jobs SET state = 'done' WHERE id = $1::bigint RETURNING id)"
+          "WITH done AS (UPDATE proofline.jobs SET state = 'done', attempts = 1, worker = 'w'"
+          "  WHERE id = $1::bigint RETURNING id)"
           " INSERT INTO proofline.results (job_id, proof, public_signals, verified, worker, attempt)"
           " SELECT id, $2, '[\"1\"]', true, 'w', 1 FROM done",
           p);
