@@ -52,7 +52,9 @@ class Digest {
       a_ = (a_ ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
       b_ = (b_ ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
     }
-    const std::string size = "|" + std::to_string(bytes.size()) + "|";
+    std::string size = std::to_string(bytes.size());  // framed by '|', so "ab" "c" differs from "a" "bc"
+    size.push_back('|');
+    a_ = (a_ ^ static_cast<unsigned char>('|')) * 0x100000001b3ULL;
     for (const char c : size) a_ = (a_ ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
   }
   std::string hex() const {
