@@ -163,11 +163,7 @@ SubmitCli checked(SubmitCli o) {
 int run_submit(std::string_view program, const SubmitCli& o) {
   std::vector<detail::NewJob> jobs = plan_jobs(o);
   warn_of_paths_not_here(program, jobs);
-  if (o.out) {  // once the jobs are known to have outputs of distinct names
-    std::error_code ec;
-    fs::create_directories(*o.out, ec);
-    if (ec || !fs::is_directory(*o.out)) throw OptionError("--out: cannot make directory " + o.out->string());
-  }
+  if (o.out) detail::make_out_directory(*o.out);  // once the jobs are known to have outputs of distinct names
   detail::Connection db(detail::resolve_conninfo(o.db_url_file));
   detail::migrate(db);
   // Listening before inserting: no result can end unheard between the two.

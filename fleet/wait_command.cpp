@@ -91,11 +91,7 @@ int run_wait(const WaitCli& o) {
     ids.push_back(job.id);
     names.push_back(job.name);
   }
-  if (o.out) {
-    std::error_code ec;
-    fs::create_directories(*o.out, ec);
-    if (ec || !fs::is_directory(*o.out)) throw OptionError("--out: cannot make directory " + o.out->string());
-  }
+  if (o.out) detail::make_out_directory(*o.out);
   std::printf("waiting for %zu jobs (ids %s) on %s\n", ids.size(), detail::format_id_ranges(ids).c_str(),
               db.describe().c_str());
   std::fflush(stdout);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <system_error>
 #include <thread>
 #include <variant>
 #include <vector>
@@ -122,6 +123,13 @@ std::vector<std::int64_t> notified_ids(Connection& db) {
 }
 
 }  // namespace
+
+void make_out_directory(const std::filesystem::path& out) {
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec || !std::filesystem::is_directory(out))
+    throw OptionError("--out: cannot make directory " + out.string());
+}
 
 CheckKey load_check_key(const std::filesystem::path& file) {
   try {

@@ -24,6 +24,9 @@ struct CheckKey {
 /// any job is submitted, so that a wrong file queues nothing).
 CheckKey load_check_key(const std::filesystem::path& file);
 
+/// Makes `--out`'s directory; OptionError naming it when it cannot be made.
+void make_out_directory(const std::filesystem::path& out);
+
 struct WaitOptions {
   std::string conninfo;  ///< to reconnect with
   std::optional<std::filesystem::path> out;
