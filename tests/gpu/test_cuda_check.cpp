@@ -1,5 +1,5 @@
-// PL_CUDA_CHECK: a failed call becomes one Error naming the call and the CUDA error, and a failure that is not
-// sticky is reported once: the next launch check of a caller that caught it and went on sees no error.
+// PL_CUDA_CHECK: a failed call becomes one Error naming the call and the CUDA error, and a failure that is
+// not sticky is reported once: the next launch check of a caller that caught it and went on sees no error.
 #include <doctest/doctest.h>
 
 #include <cuda_runtime.h>
