@@ -60,6 +60,27 @@ int poll_timeout(std::chrono::steady_clock::time_point deadline) {
   return static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, INT_MAX));
 }
 
+/// The connection's connect_timeout (the URL's, PGCONNECT_TIMEOUT or ours), as libpq reads it: nullopt for
+/// none (zero, negative or unset), at least 2 s.
+std::optional<std::chrono::seconds> connect_timeout(pg_conn* conn) {
+  std::optional<std::chrono::seconds> timeout;
+  PQconninfoOption* options = PQconninfo(conn);
+  for (PQconninfoOption* o = options; o != nullptr && o->keyword != nullptr; ++o)
+    if (std::strcmp(o->keyword, "connect_timeout") == 0 && o->val != nullptr) {
+      const long seconds = std::strtol(o->val, nullptr, 10);
+      if (seconds > 0) timeout = std::chrono::seconds(std::max(seconds, 2L));
+    }
+  PQconninfoFree(options);
+  return timeout;
+}
+
+/// "host H port P": the server libpq is trying now.
+std::string server_of(pg_conn* conn) {
+  const char* host = PQhost(conn);
+  const char* port = PQport(conn);
+  return std::string("host ") + (host ? host : "?") + " port " + (port ? port : "?");
+}
+
 std::string trimmed(const char* message) {
   std::string text = message ? message : "";
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
@@ -133,11 +154,11 @@ Connection::Connection(const std::string& conninfo, ConnectionOptions options)
   values.push_back(conninfo.c_str());
   keywords.push_back(nullptr);
   values.push_back(nullptr);
-  conn_.reset(PQconnectdbParams(keywords.data(), values.data(), /*expand_dbname=*/1));
+  // Started without blocking and driven in poll() (finish_connecting), so that a stop signal ends a wait on
+  // a server that accepts the connection and never answers, however long connect_timeout is (0: for ever).
+  conn_.reset(PQconnectStartParams(keywords.data(), values.data(), /*expand_dbname=*/1));
   if (!conn_) throw ConnectionLost("cannot connect to PostgreSQL: out of memory");
-  if (PQstatus(conn_.get()) != CONNECTION_OK)
-    throw ConnectionLost("cannot connect to PostgreSQL: " +
-                         without_secrets(trimmed(PQerrorMessage(conn_.get())), conninfo));
+  finish_connecting(conninfo);
   // Notices (e.g. "relation already exists, skipping") are not worth a line on stderr each.
   PQsetNoticeProcessor(
       conn_.get(), [](void*, const char*) {}, nullptr);
@@ -146,6 +167,31 @@ Connection::Connection(const std::string& conninfo, ConnectionOptions options)
   if (PQsetnonblocking(conn_.get(), 1) != 0)
     throw ConnectionLost("cannot make the PostgreSQL connection non-blocking: " +
                          trimmed(PQerrorMessage(conn_.get())));
+}
+
+void Connection::finish_connecting(const std::string& conninfo) {
+  const auto refused = [&] {
+    return ConnectionLost("cannot connect to PostgreSQL: " +
+                          without_secrets(trimmed(PQerrorMessage(conn_.get())), conninfo));
+  };
+  // PQconnectPoll leaves connect_timeout to its caller; it bounds each server tried, as in PQconnectdb.
+  const std::optional<std::chrono::seconds> timeout = connect_timeout(conn_.get());
+  std::string server = server_of(conn_.get());
+  auto server_deadline = timeout ? Clock::now() + *timeout : Clock::time_point::max();
+  PostgresPollingStatusType state = PGRES_POLLING_WRITING;  // what libpq asks for before its first poll
+  while (state != PGRES_POLLING_OK) {
+    if (state == PGRES_POLLING_FAILED || PQstatus(conn_.get()) == CONNECTION_BAD) throw refused();
+    if (!wait_for_socket("connect to PostgreSQL",
+                         static_cast<short>(state == PGRES_POLLING_READING ? POLLIN : POLLOUT),
+                         server_deadline))
+      throw ConnectionLost("cannot connect to PostgreSQL: " + server + " did not answer within " +
+                           std::to_string(timeout->count()) + " s (connect_timeout)");
+    state = PQconnectPoll(conn_.get());
+    if (std::string now = server_of(conn_.get()); now != server) {  // libpq went on to the next host
+      server = std::move(now);
+      server_deadline = timeout ? Clock::now() + *timeout : Clock::time_point::max();
+    }
+  }
 }
 
 Connection::~Connection() = default;
@@ -211,17 +257,19 @@ void Connection::await_result(std::string_view what) {
   }
 }
 
-void Connection::wait_for_socket(std::string_view what, short events) {
+bool Connection::wait_for_socket(std::string_view what, short events, Clock::time_point deadline) {
   while (true) {
     pollfd fds[2] = {{PQsocket(conn_.get()), events, 0},
                      {interruption_ != nullptr ? interruption_->fd() : -1, POLLIN, 0}};  // -1: ignored
-    const int timeout = interruption_ != nullptr ? poll_timeout(interruption_->deadline()) : -1;
+    const int timeout =
+        poll_timeout(interruption_ != nullptr ? std::min(deadline, interruption_->deadline()) : deadline);
     if (poll(fds, 2, timeout) < 0 && errno != EINTR)
       throw ConnectionLost(std::string(what) + ": waiting for the server: " + std::strerror(errno));
-    if (fds[0].revents != 0) return;  // readable, writable, or hung up: libpq tells which
-    // Woken by the pipe, interrupted by a signal (poll is never restarted), or at the deadline.
+    if (fds[0].revents != 0) return true;  // readable, writable, or hung up: libpq tells which
+    // Woken by the pipe, interrupted by a signal (poll is never restarted), or at a deadline.
     if (interruption_ != nullptr)
       if (const std::optional<std::string> why = interruption_->due()) give_up(what, *why);
+    if (Clock::now() >= deadline) return false;
   }
 }
 
@@ -229,10 +277,14 @@ void Connection::give_up(std::string_view what, const std::string& why) {
   // The server may still be running the statement: asked to cancel it, it lets go of what it locked (a
   // closed connection alone is noticed only when the backend next talks to it). Its answer is not waited
   // for: a frozen backend never gives one.
+  const bool connecting = PQstatus(conn_.get()) != CONNECTION_OK;
   const bool in_flight = PQtransactionStatus(conn_.get()) == PQTRANS_ACTIVE;
   if (in_flight) request_cancel(conn_.get(), cancel_patience);
   conn_.reset();
-  throw Interrupted(std::string(what) + ": " + (in_flight ? "stopped waiting for the server" : "not sent") +
+  throw Interrupted(std::string(what) + ": " +
+                    (connecting  ? "stopped connecting"
+                     : in_flight ? "stopped waiting for the server"
+                                 : "not sent") +
                     " after " + why + " (the connection is closed)");
 }
 

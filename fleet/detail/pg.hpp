@@ -110,8 +110,9 @@ class Connection {
  public:
   /// Connects with a libpq conninfo string or URL ("" takes libpq's PG* environment variables). Throws
   /// OptionError when libpq cannot parse it, ConnectionLost with libpq's message (the password withheld)
-  /// when the server cannot be reached or refuses. Connecting itself is bounded by connect_timeout (10 s
-  /// unless the URL or PGCONNECT_TIMEOUT says otherwise), not by the interruption.
+  /// when the server cannot be reached, refuses, or does not answer within connect_timeout (10 s unless the
+  /// URL or PGCONNECT_TIMEOUT says otherwise; 0: no limit), and Interrupted when the interruption gives the
+  /// wait up first.
   explicit Connection(const std::string& conninfo, ConnectionOptions options = {});
   Connection(Connection&&) noexcept = default;
   Connection& operator=(Connection&&) noexcept = default;
@@ -147,8 +148,13 @@ class Connection {
   pg_result* run(std::string_view what, Send&& send);
   /// Flushes the query and reads until a result is complete.
   void await_result(std::string_view what);
-  /// poll() on the socket for `events` and on the interruption's descriptor, until the socket is ready.
-  void wait_for_socket(std::string_view what, short events);
+  using Clock = std::chrono::steady_clock;
+  /// Drives the connection PQconnectStartParams began until it is made (or throws).
+  void finish_connecting(const std::string& conninfo);
+  /// poll() on the socket for `events` and on the interruption's descriptor, until the socket is ready
+  /// (true) or `deadline` passes (false); throws Interrupted when the interruption is due.
+  bool wait_for_socket(std::string_view what, short events,
+                       Clock::time_point deadline = Clock::time_point::max());
   /// Asks the server to cancel the statement in flight (if any), closes the connection, throws Interrupted.
   [[noreturn]] void give_up(std::string_view what, const std::string& why);
 

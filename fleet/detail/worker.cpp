@@ -131,44 +131,55 @@ void Worker::connect() {
     // Named in pg_stat_activity, so that an operator (and the tests) can tell the workers' backends apart.
     Connection connection(options_.conninfo,
                           {.application_name = session_name(), .interruption = &interruption_});
-    // A backend whose statement was given up may only be frozen: ended now, it cannot run that statement
-    // (a heartbeat, a claim) when it resumes.
-    if (!abandoned_backends_.empty()) {
-      try {
-        end_abandoned_sessions(connection, session_name(), abandoned_backends_);
-      } catch (const ConnectionLost&) {
-        throw;
-      } catch (const Interrupted&) {
-        throw;
-      } catch (const Error& e) {  // a role without the right, say: the leases' rules cover what may happen
-        PL_LOG_WARN("fleet worker {}: cannot end the sessions it gave up: {}", options_.name, e.what());
-      }
-      abandoned_backends_.clear();
-    }
-    const MigrationOutcome schema = migrate(connection);
-    connection.command("listen for new jobs", "LISTEN proofline_jobs");
-    if (first) {
-      check_name_is_free(connection);
-      // Leases under this name belong to a previous life of this worker (a restarted pod): nobody proves
-      // them.
-      if (const int released =
-              release_leases_of(connection, options_.name, "worker " + options_.name + " restarted"))
-        PL_LOG_WARN("fleet worker {}: put back {} jobs leased by its previous run", options_.name, released);
+    int schema_version = 0;
+    try {
+      schema_version = set_up(connection, first);
+    } catch (const Interrupted&) {
+      abandoned_backends_.push_back(connection.backend_pid());  // ended by the next connection
+      throw;
     }
     PL_LOG_INFO("fleet worker {}: connected to {} (schema version {})", options_.name, connection.describe(),
-                schema.to);
+                schema_version);
     db_.emplace(std::move(connection));
     queue_may_have_work_ = true;
     next_beat_ = Clock::now();
   } catch (const Error& e) {
     // Unreachable, or a statement of the setup refused (cancelled, timed out): try again later. A schema
     // newer than this program or unfit for it, missing rights (invalid_argument) and a duplicate name
-    // (OptionError) end the worker.
+    // (OptionError) end the worker; Interrupted is the caller's to act on.
     if (e.code() != Errc::io) throw;
     PL_LOG_WARN("fleet worker {}: {}; retrying in {} ms", options_.name, e.what(), backoff_.count());
     next_connect_ = Clock::now() + backoff_;
     backoff_ = std::min(backoff_ * 2, options_.max_backoff);
   }
+}
+
+int Worker::set_up(Connection& connection, bool first) {
+  // A backend whose statement was given up may only be frozen: ended now, it cannot run that statement
+  // (a heartbeat, a claim) when it resumes.
+  if (!abandoned_backends_.empty()) {
+    try {
+      end_abandoned_sessions(connection, session_name(), abandoned_backends_);
+    } catch (const ConnectionLost&) {
+      throw;
+    } catch (const Interrupted&) {
+      throw;
+    } catch (const Error& e) {  // a role without the right, say: the leases' rules cover what may happen
+      PL_LOG_WARN("fleet worker {}: cannot end the sessions it gave up: {}", options_.name, e.what());
+    }
+    abandoned_backends_.clear();
+  }
+  const MigrationOutcome schema = migrate(connection);
+  connection.command("listen for new jobs", "LISTEN proofline_jobs");
+  if (first) {
+    check_name_is_free(connection);
+    // Leases under this name belong to a previous life of this worker (a restarted pod): nobody proves
+    // them.
+    if (const int released =
+            release_leases_of(connection, options_.name, "worker " + options_.name + " restarted"))
+      PL_LOG_WARN("fleet worker {}: put back {} jobs leased by its previous run", options_.name, released);
+  }
+  return schema.to;
 }
 
 std::string Worker::session_name() const {
@@ -471,6 +482,13 @@ void Worker::leave_fleet() {
 }
 
 int Worker::run() {
+  // A statement or a connection given up is this worker's own doing (a signal, the drain timeout), acted on
+  // at the top of the loop; no backoff.
+  const auto given_up = [&](const Interrupted& e) {
+    PL_LOG_WARN("fleet worker {}: {}", options_.name, e.what());
+    abandon_connection();
+    next_connect_ = Clock::now();
+  };
   wakeup_.route_stop_signals();
   // The first signal gives up the statement in flight at once: the drain goes on from a fresh connection.
   interruption_.give_up_at(1);
@@ -483,7 +501,12 @@ int Worker::run() {
       return stop_now(std::string("a second ") + signal_name(stop_signal()), 128 + stop_signal());
     if (signals == 1 && !draining_) begin_drain();
     if (draining_ && Clock::now() >= drain_deadline_) return stop_now("the drain timeout", 1);
-    connect();
+    try {
+      connect();  // an error other than Interrupted that it lets through ends the worker (a duplicate name)
+    } catch (const Interrupted& e) {
+      given_up(e);
+      continue;
+    }
     try {
       if (db_) {
         serve_once();
@@ -496,10 +519,7 @@ int Worker::run() {
       wakeup_.wait(db_ ? db_->socket() : -1, sleep_time());
       if (db_) absorb_notifications();
     } catch (const Interrupted& e) {
-      // This worker's own doing (a signal, the drain timeout), acted on at the top of the loop; no backoff.
-      PL_LOG_WARN("fleet worker {}: {}", options_.name, e.what());
-      abandon_connection();
-      next_connect_ = Clock::now();
+      given_up(e);
     } catch (const ConnectionLost& e) {
       PL_LOG_WARN("fleet worker {}: lost the database ({}); still proving {} jobs, reconnecting",
                   options_.name, e.what(), held_.size());

@@ -78,7 +78,11 @@ class Worker {
   using HeldId = std::pair<std::int64_t, int>;
   using Clock = std::chrono::steady_clock;
 
+  /// Connects when there is no connection and its backoff has passed; throws Interrupted when given up.
   void connect();
+  /// What a fresh connection does before it serves: ends abandoned sessions, migrates, listens, and (on the
+  /// first) checks the name and releases a previous life's leases. Returns the schema version.
+  int set_up(Connection& connection, bool first);
   void check_name_is_free(Connection& db);
   /// The application_name of the worker's connections.
   std::string session_name() const;

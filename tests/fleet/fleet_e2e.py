@@ -12,8 +12,9 @@
                                                               live one's name, a cancelled statement, a key
                                                               replaced between jobs and under running ones, a
                                                               bad --check-vk, a URL that cannot be parsed
-  fleet_e2e.py stuck --fleet BIN --state DIR --fixtures DIR    workers waiting on a frozen backend or on a lock
-                                                              still stop on SIGTERM: at once, at the drain
+  fleet_e2e.py stuck --fleet BIN --state DIR --fixtures DIR    workers connecting to a server that never answers,
+                                                              or waiting on a frozen backend or on a lock, still
+                                                              stop on SIGTERM: at once, at the drain
                                                               timeout, or on a second SIGTERM
   fleet_e2e.py stop-now --fleet BIN --state DIR --fixtures DIR a second SIGTERM during long jobs puts them back
                                                               in the queue at once and another worker proves them
@@ -27,6 +28,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -79,20 +81,20 @@ class Fleet:
     def count(self, where):
         return int(self.sql("SELECT count(*) FROM proofline.jobs WHERE " + where) or 0)
 
-    def start(self, argv, log_name, env_url=False):
+    def start(self, argv, log_name, env_url=False, url_file=None):
         env = dict(os.environ)
         if env_url:  # the other way in: the URL from the environment
             env["PROOFLINE_DB_URL"] = open(self.url_file).read().strip()
         else:
-            argv = argv + ["--db-url-file", self.url_file]
+            argv = argv + ["--db-url-file", url_file or self.url_file]
         log = open(os.path.join(self.dir, log_name), "w")
         proc = subprocess.Popen([self.args.fleet] + argv, stdout=log, stderr=subprocess.STDOUT, env=env)
         self.procs.append(proc)
         return proc
 
-    def worker(self, name, lease=4, extra=()):
+    def worker(self, name, lease=4, extra=(), url_file=None):
         return self.start(["worker", "--name", name, "--backend", "cpu", "--lease", str(lease), "--threads", "2",
-                           "--zkey-check", "curve", *extra], name + ".log")
+                           "--zkey-check", "curve", *extra], name + ".log", url_file=url_file)
 
     def log(self, name):
         return open(os.path.join(self.dir, name)).read()
@@ -557,10 +559,40 @@ def stuck_on_lock(fleet):
     holder.wait()
 
 
+def stuck_connecting(fleet):
+    """A server that accepts the connection and never answers (a listening socket nobody serves), with
+    connect_timeout=0 (wait for ever): the first SIGTERM gives the connection up and the drain tries again, the
+    second stops the worker."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    try:
+        url_file = os.path.join(fleet.dir, "silent-url")
+        with open(url_file, "w") as f:
+            f.write("postgresql://proofline@127.0.0.1:%d/none?connect_timeout=0\n" % silent.getsockname()[1])
+        worker = fleet.worker("connecting", url_file=url_file)
+        fleet.wait_for("the worker to start connecting", lambda: "backend, lease" in fleet.log("connecting.log"))
+        time.sleep(0.5)
+        check(worker.poll() is None, "the worker waits on a server that never answers")
+        started = time.time()
+        worker.send_signal(signal.SIGTERM)
+        fleet.wait_for("the worker to give the connection up", lambda: "stopped connecting after SIGTERM" in
+                       fleet.log("connecting.log"), timeout=10)
+        fleet.wait_for("the drain to begin", lambda: "stopping: claiming nothing more" in fleet.log("connecting.log"),
+                       timeout=10)
+        worker.send_signal(signal.SIGTERM)
+        code = wait_exit(worker, 15, "a worker connecting to a server that never answers")
+        check(code == 128 + signal.SIGTERM, "two SIGTERMs end a worker connecting to a server that never answers: "
+              "exit %d after %.1f s" % (code, time.time() - started))
+    finally:
+        silent.close()
+
+
 def test_stuck(args):
-    """A worker waiting on the server in a statement still stops on SIGTERM, within a bound."""
+    """A worker waiting on the server, connecting or in a statement, still stops on SIGTERM, within a bound."""
     fleet = Fleet(args, "stuck")
     try:
+        stuck_connecting(fleet)
         stuck_on_frozen_backend(fleet)
         stuck_on_lock(fleet)
         no_secret_in_logs(fleet)

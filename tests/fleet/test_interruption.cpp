@@ -1,7 +1,11 @@
 // Statements given up by the program (a signal, a deadline) against statements the server stops: the first
 // are Interrupted, close the connection and cancel what the server was doing; the second stay
 // StatementTransient, retried later.
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <string>
@@ -41,7 +45,66 @@ struct TableLock {
   }
 };
 
+/// A server that accepts connections (the kernel completes the handshake) and never answers: a listening
+/// socket nobody serves.
+class SilentServer {
+ public:
+  SilentServer() : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    REQUIRE(fd_ >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&address), length) == 0);
+    REQUIRE(::listen(fd_, 8) == 0);
+    REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+    port_ = ntohs(address.sin_port);
+  }
+  SilentServer(const SilentServer&) = delete;
+  SilentServer& operator=(const SilentServer&) = delete;
+  ~SilentServer() { ::close(fd_); }
+
+  std::string url(std::string_view options) const {
+    return "postgresql://proofline@127.0.0.1:" + std::to_string(port_) + "/none?" + std::string(options);
+  }
+
+ private:
+  int fd_;
+  int port_ = 0;
+};
+
 }  // namespace
+
+TEST_CASE("fleet/pg/connecting to a server that never answers is given up by the interruption") {
+  SilentServer server;
+  detail::Wakeup wakeup;
+  detail::Interruption interruption(wakeup);
+  const auto start = Clock::now();
+  interruption.give_up_at(0, start + 300ms, "the test's deadline");
+  try {
+    // connect_timeout=0: libpq alone would wait for ever.
+    detail::Connection db(server.url("connect_timeout=0"), {.interruption = &interruption});
+    FAIL("connected to a server that never answers");
+  } catch (const detail::Interrupted& e) {
+    CHECK(std::string(e.what()) ==
+          "connect to PostgreSQL: stopped connecting after the test's deadline (the connection is closed)");
+  }
+  CHECK(Clock::now() - start < 3s);
+}
+
+TEST_CASE("fleet/pg/connect_timeout bounds connecting to a server that never answers") {
+  SilentServer server;
+  const auto start = Clock::now();
+  try {
+    detail::Connection db(server.url("connect_timeout=2"));
+    FAIL("connected to a server that never answers");
+  } catch (const detail::ConnectionLost& e) {
+    CHECK(std::string(e.what()).ends_with("did not answer within 2 s (connect_timeout)"));
+  }
+  const auto took = Clock::now() - start;
+  CHECK(took >= 2s);
+  CHECK(took < 6s);
+}
 
 TEST_CASE("fleet/pg/a statement waiting on a lock is given up at the deadline and cancelled on the server") {
   test::FreshDatabase database;
