@@ -309,6 +309,8 @@ void Core::deliver_now(const std::shared_ptr<JobState>& job) noexcept {
   if (r.ok()) {
     proofs.fetch_add(1, std::memory_order_relaxed);
     if (r.verified) verified.fetch_add(1, std::memory_order_relaxed);
+    proof_seconds.observe(r.latency_s);
+    queued_seconds.observe(r.queued_s);
   } else {
     failed.fetch_add(1, std::memory_order_relaxed);
     if (r.error && r.error->code == Errc::cancelled) cancelled.fetch_add(1, std::memory_order_relaxed);

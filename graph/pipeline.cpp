@@ -192,6 +192,8 @@ PipelineStats Pipeline::stats() const {
   s.timed_out = core.timed_out.load();
   s.retried = core.retried.load();
   s.verified = core.verified.load();
+  s.proof_seconds = core.proof_seconds.snapshot();
+  s.queued_seconds = core.queued_seconds.snapshot();
   s.queue_depth = counters.queued.load();
   s.stages = stage_counts(counters, s.queue_depth);
   s.tokens = core.admission.live();

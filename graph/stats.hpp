@@ -2,6 +2,7 @@
 // value, copied out under the pipeline's locks; cheap enough to poll for a status page.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -73,6 +74,15 @@ struct GpuStats {
   bool healthy = true;  ///< false after a sticky CUDA error: its jobs fail, others go on
 };
 
+/// How long jobs took, counted in fixed buckets (Prometheus's histogram: cumulative counts).
+struct LatencyHistogram {
+  static constexpr std::array<double, 16> bounds{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
+                                                 2.5,   5,    10,    25,   50,  100,  250, 1000};
+  std::array<std::uint64_t, bounds.size()> at_most{};  ///< jobs that took at most bounds[i] seconds
+  std::uint64_t count = 0;                             ///< all of them
+  double sum_seconds = 0;
+};
+
 struct PipelineStats {
   Backend backend = Backend::cpu;
   Mode mode = Mode::pinned;
@@ -85,6 +95,8 @@ struct PipelineStats {
   std::uint64_t timed_out = 0;
   std::uint64_t retried = 0;  ///< jobs proved again after their GPU went out of service
   std::uint64_t verified = 0;
+  LatencyHistogram proof_seconds;   ///< proved jobs: from submission to their result
+  LatencyHistogram queued_seconds;  ///< proved jobs: from submission to admission (waiting for a token)
 
   std::size_t queue_depth = 0;  ///< jobs waiting for a token
   StageCounts stages;

@@ -20,6 +20,7 @@
 
 #include <proofline/graph/config.hpp>
 #include <proofline/graph/detail/admission.hpp>
+#include <proofline/graph/detail/latency_counter.hpp>
 #include <proofline/graph/job.hpp>
 #include <proofline/graph/testing.hpp>
 #include <proofline/memory/budget.hpp>
@@ -109,6 +110,7 @@ struct Core {
   // Counters for stats.
   std::atomic<std::uint64_t> submitted{0}, refused{0}, proofs{0}, failed{0}, cancelled{0}, timed_out{0},
       verified{0}, retried{0};
+  LatencyCounter proof_seconds, queued_seconds;  ///< of proved jobs (PipelineStats)
 
   // The graph and the thread that watches deadlines, counters and GPU clocks.
   /// Held when the arena wants as many workers as there are hardware threads or more: raises oneTBB's
