@@ -11,10 +11,12 @@
 #include <type_traits>
 
 #include <proofline/fleet/detail/schema.hpp>
+#include <proofline/graph/metrics.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/util/logging.hpp>
 #include <proofline/util/options.hpp>
+#include <proofline/util/prometheus.hpp>
 #include <proofline/util/stop_signals.hpp>
 
 namespace proofline::fleet::detail {
@@ -116,9 +118,16 @@ Worker::Worker(WorkerOptions options) : options_(std::move(options)), host_(this
   if (options_.name.empty()) options_.name = host_ + "-" + std::to_string(getpid());
   pipeline_ = std::make_unique<graph::Pipeline>(options_.config);
   keys_ = std::make_unique<KeyCache>(*pipeline_, options_.keys, [this] { wakeup_.notify(); });
+  if (!options_.metrics_address.empty()) {
+    metrics_ = std::make_unique<MetricsServer>(options_.metrics_address,
+                                               [this](std::string_view path) { return answer_http(path); });
+    PL_LOG_INFO("fleet worker {}: metrics at http://{}/metrics, readiness at /healthz", options_.name,
+                metrics_->address());
+  }
 }
 
 Worker::~Worker() {
+  metrics_.reset();  // its handler reads the pipeline
   // Loaders use the pipeline, and the pipeline's last callbacks fill the outbox: stop them in that order.
   keys_.reset();
   pipeline_.reset();
@@ -290,6 +299,8 @@ void Worker::deliver() {
             options_.name, d.lease.job, d.lease.attempt);
       else if (d.proof)
         ++proofs_;
+      else
+        ++failures_;
     } catch (const RetryLater&) {
       throw;  // kept in the outbox, delivered after reconnecting (after a backoff)
     } catch (const Interrupted&) {
@@ -306,6 +317,64 @@ void Worker::deliver() {
     }
     finish(d.lease);
   }
+}
+
+void Worker::publish() {
+  std::lock_guard lock(published_mutex_);
+  published_ = {.connected = db_.has_value(),
+                .draining = draining_,
+                .held = held_.size(),
+                .keys = keys_->resident(),
+                .proofs = proofs_,
+                .failures = failures_,
+                .db_time = db_time_};
+}
+
+MetricsServer::Response Worker::answer_http(std::string_view path) const {
+  WorkerFigures w;
+  {
+    std::lock_guard lock(published_mutex_);
+    w = published_;
+  }
+  if (path == "/healthz") {
+    // Ready while it serves the queue: connected and not draining. Not a liveness check: a worker whose
+    // database is away goes on proving what it holds and reconnects on its own.
+    if (w.draining) return {503, "text/plain; charset=utf-8", "draining\n"};
+    if (!w.connected) return {503, "text/plain; charset=utf-8", "no database connection\n"};
+    return {200, "text/plain; charset=utf-8", "serving\n"};
+  }
+  if (path != "/metrics") return {404, "text/plain; charset=utf-8", "not found: try /metrics or /healthz\n"};
+  using Type = PrometheusText::Type;
+  PrometheusText page;
+  graph::append_metrics(page, pipeline_->stats());
+  page.family("proofline_fleet_worker_info", Type::gauge, "The worker's name (always 1).")
+      .sample("proofline_fleet_worker_info", 1, {{"name", options_.name}});
+  page.gauge("proofline_fleet_connected", "1 while the worker has a database connection.",
+             w.connected ? 1 : 0);
+  page.gauge("proofline_fleet_draining", "1 once a signal told the worker to stop.", w.draining ? 1 : 0);
+  page.gauge("proofline_fleet_jobs_held", "Jobs claimed by the worker and not recorded yet.",
+             static_cast<double>(w.held));
+  page.gauge("proofline_fleet_keys", "Keys the worker keeps loaded.", static_cast<double>(w.keys));
+  page.family("proofline_fleet_results_recorded_total", Type::counter,
+              "Results the worker recorded, by kind.")
+      .sample("proofline_fleet_results_recorded_total", static_cast<double>(w.proofs), {{"result", "proof"}})
+      .sample("proofline_fleet_results_recorded_total", static_cast<double>(w.failures),
+              {{"result", "failure"}});
+  page.counter("proofline_fleet_jobs_claimed_total", "Jobs the worker claimed.",
+               static_cast<double>(w.db_time.claimed));
+  page.family("proofline_fleet_statements_total", Type::counter, "Statements the worker's loop ran, by kind.")
+      .sample("proofline_fleet_statements_total", static_cast<double>(w.db_time.claims),
+              {{"statement", "claim"}})
+      .sample("proofline_fleet_statements_total", static_cast<double>(w.db_time.records),
+              {{"statement", "record"}})
+      .sample("proofline_fleet_statements_total", static_cast<double>(w.db_time.beats),
+              {{"statement", "heartbeat"}});
+  page.family("proofline_fleet_statement_seconds_total", Type::counter,
+              "Time the worker's loop waited for the database, by statement kind.")
+      .sample("proofline_fleet_statement_seconds_total", w.db_time.claim_s, {{"statement", "claim"}})
+      .sample("proofline_fleet_statement_seconds_total", w.db_time.record_s, {{"statement", "record"}})
+      .sample("proofline_fleet_statement_seconds_total", w.db_time.beat_s, {{"statement", "heartbeat"}});
+  return {200, std::string(PrometheusText::content_type), page.text()};
 }
 
 void Worker::finish(const Lease& lease) {
@@ -514,6 +583,7 @@ int Worker::run() {
       }
       start_parked();
       if (draining_ && drained()) break;
+      publish();
       // Notifications that came in while statements ran are already in libpq's queue, not on the socket.
       if (db_ && absorb_notifications() && !draining_) continue;
       wakeup_.wait(db_ ? db_->socket() : -1, sleep_time());
@@ -547,6 +617,7 @@ int Worker::run() {
     } catch (const Error&) {
     }
   }
+  publish();
   pipeline_->shutdown();
   PL_LOG_INFO(
       "fleet worker {}: stopped after {} proofs; database time: claims {:.1f} ms in {} calls for {} jobs, "

@@ -23,6 +23,7 @@
 
 #include <proofline/fleet/detail/interruption.hpp>
 #include <proofline/fleet/detail/key_cache.hpp>
+#include <proofline/fleet/detail/metrics_server.hpp>
 #include <proofline/fleet/detail/pg.hpp>
 #include <proofline/fleet/detail/queue.hpp>
 #include <proofline/fleet/detail/wakeup.hpp>
@@ -39,6 +40,8 @@ struct WorkerOptions {
   KeyCache::Options keys;
   double drain_timeout_s = 600;  ///< after SIGTERM, how long to try to deliver what is held
   std::chrono::milliseconds max_backoff{5000};
+  /// Where to serve GET /metrics and /healthz ("HOST:PORT", ":PORT"; empty: nowhere).
+  std::string metrics_address;
 };
 
 /// A result waiting to be written to the database.
@@ -53,6 +56,14 @@ struct Delivery {
 struct DatabaseTime {
   double claim_s = 0, record_s = 0, beat_s = 0;
   std::int64_t claims = 0, claimed = 0, records = 0, beats = 0;
+};
+
+/// What the loop last published of its state, for the metrics endpoint's thread.
+struct WorkerFigures {
+  bool connected = false, draining = false;
+  std::size_t held = 0, keys = 0;
+  std::int64_t proofs = 0, failures = 0;  ///< results recorded in the database
+  DatabaseTime db_time;
 };
 
 class Worker {
@@ -111,6 +122,10 @@ class Worker {
   bool drained() const;
   /// Reads the notifications received so far; true when new work was announced.
   bool absorb_notifications();
+  /// Copies the loop's figures for the metrics endpoint.
+  void publish();
+  /// The endpoint's answer for `path` (on its thread).
+  MetricsServer::Response answer_http(std::string_view path) const;
 
   WorkerOptions options_;
   std::mutex outbox_mutex_;
@@ -121,13 +136,15 @@ class Worker {
   std::unique_ptr<KeyCache> keys_;
   std::optional<Connection> db_;
   std::map<HeldId, Held> held_;
-  std::map<std::string, Clock::time_point> unloadable_keys_;
+  std::map<std::string, Clock::time_point> unloadable_keys_;  // not claimed here until the time given
   std::vector<int> abandoned_backends_;  // of connections whose statement was given up: ended on reconnecting
-                                         // // not claimed here until the time given
   bool queue_may_have_work_ = true;
   bool draining_ = false;
-  std::int64_t proofs_ = 0;
+  std::int64_t proofs_ = 0, failures_ = 0;
   DatabaseTime db_time_;
+  mutable std::mutex published_mutex_;
+  WorkerFigures published_;
+  std::unique_ptr<MetricsServer> metrics_;  // last member: stopped first, before what its handler reads
   std::string host_;
   Clock::time_point next_beat_{}, next_connect_{}, drain_deadline_{}, last_claim_{};
   std::chrono::milliseconds backoff_{100};

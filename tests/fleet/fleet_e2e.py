@@ -33,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 
 PSQL = os.environ.get("PROOFLINE_PSQL", "/usr/lib/postgresql/15/bin/psql")
 PASSWORD = "s3cret-pw-never-logged"  # trust auth accepts it; the logs must never show it
@@ -309,7 +311,14 @@ def test_curves(args):
         check(typo.returncode == 1 and "typo.zkey' is not a file here" in typo.stderr and
               "1 of the witness files are not files here" in typo.stderr,
               "submit warns of a key and a witness that are not files here: " + typo.stderr.strip())
-        fleet.worker("both", extra=("--max-log-rows", "12"))  # GPU slot sizing: accepted, unused on the CPU
+        for address, why in (("nonsense", "HOST:PORT"), ("127.0.0.1:99999", "0 to 65535"),
+                             ("%s:%s" % ("127.0.0.1", fleet.port), "cannot listen")):  # the server's own port
+            bad = subprocess.run([args.fleet, "worker", "--backend", "cpu", "--metrics", address, "--db-url-file",
+                                  fleet.url_file], capture_output=True, text=True, timeout=60)
+            check(bad.returncode == 2 and "--metrics '%s'" % address in bad.stderr and why in bad.stderr,
+                  "--metrics %s is refused (exit 2): %s" % (address, bad.stderr.strip()))
+        # GPU slot sizing: accepted, unused on the CPU
+        fleet.worker("both", extra=("--max-log-rows", "12", "--metrics", "127.0.0.1:0"))
         fleet.wait_for_workers(1)
         out_bn, out_inline, out_bls = (os.path.join(fleet.dir, d) for d in ("out-bn", "out-inline", "out-bls"))
 
@@ -348,8 +357,46 @@ def test_curves(args):
                   name + ".proof.json names curve bls12381")
         check("bn128 key" in fleet.log("both.log") and "bls12381 key" in fleet.log("both.log"),
               "one worker registered keys of both curves")
+        scrape_metrics(fleet, "both", proofs=7, failures=1, keys=2)
     finally:
         fleet.close()
+
+
+def http_get(url):
+    """(status, content type, body) of a GET."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.headers.get("Content-Type"), response.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type"), e.read().decode()
+
+
+def scrape_metrics(fleet, worker, proofs, failures, keys):
+    """The worker's /metrics and /healthz (--metrics 127.0.0.1:0: its log names the port it got) after its
+    jobs: the counters say what the database says."""
+    match = re.search(r"metrics at http://([0-9.:]+)/metrics", fleet.log(worker + ".log"))
+    check(match is not None, "the worker logs where its metrics are")
+    base = "http://" + match.group(1)
+    check(http_get(base + "/healthz")[0:3:2] == (200, "serving\n"), "/healthz: ready while it serves the queue")
+    check(http_get(base + "/nothing")[0] == 404, "another path is 404")
+
+    def values():
+        status, content_type, body = http_get(base + "/metrics")
+        check(status == 200 and content_type.startswith("text/plain; version=0.0.4"), "/metrics answers")
+        return dict(line.rsplit(" ", 1) for line in body.splitlines() if not line.startswith("#"))
+
+    recorded = 'proofline_fleet_results_recorded_total{result="proof"}'
+    fleet.wait_for("the worker to publish its recorded results", lambda: values()[recorded] == str(proofs), 10)
+    m = values()
+    check(m['proofline_fleet_results_recorded_total{result="failure"}'] == str(failures),
+          "/metrics counts %d recorded failure(s)" % failures)
+    check(m["proofline_proofs_total"] == str(proofs) and m["proofline_proof_seconds_count"] == str(proofs),
+          "the pipeline's proofs and its latency histogram count %d proofs" % proofs)
+    check(m["proofline_fleet_keys"] == str(keys) and m["proofline_host_keys"] == str(keys),
+          "%d keys loaded" % keys)
+    check(m["proofline_fleet_connected"] == "1" and m["proofline_fleet_jobs_held"] == "0",
+          "connected, holding nothing")
+    check(m['proofline_fleet_worker_info{name="%s"}' % worker] == "1", "the worker's name is a label")
 
 
 def cancel_locked_statements(fleet, seconds):

@@ -1,0 +1,113 @@
+// The worker's HTTP endpoint: GET and HEAD of a path reach the handler, anything else gets a status of its
+// own, a client that stalls delays the next one by at most the server's patience, and the server stops
+// at once even while a client holds a connection open.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include <doctest/doctest.h>
+
+#include <proofline/fleet/detail/metrics_server.hpp>
+#include <proofline/util/file_descriptor.hpp>
+#include <proofline/util/options.hpp>
+
+namespace proofline::fleet {
+
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+FileDescriptor connect_to(const detail::MetricsServer& server) {
+  const std::string& address = server.address();
+  const auto colon = address.rfind(':');
+  sockaddr_in peer{};
+  peer.sin_family = AF_INET;
+  peer.sin_port = htons(static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))));
+  REQUIRE(::inet_pton(AF_INET, address.substr(0, colon).c_str(), &peer.sin_addr) == 1);
+  FileDescriptor fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  REQUIRE(::connect(fd.get(), reinterpret_cast<sockaddr*>(&peer), sizeof peer) == 0);
+  return fd;
+}
+
+/// Sends `request` and reads the answer until the server closes the connection.
+std::string ask(const detail::MetricsServer& server, std::string_view request) {
+  FileDescriptor fd = connect_to(server);
+  REQUIRE(::send(fd.get(), request.data(), request.size(), MSG_NOSIGNAL) ==
+          static_cast<ssize_t>(request.size()));
+  std::string answer;
+  char buffer[4096];
+  while (true) {
+    const ssize_t got = ::recv(fd.get(), buffer, sizeof buffer, 0);
+    if (got <= 0) break;
+    answer.append(buffer, static_cast<std::size_t>(got));
+  }
+  return answer;
+}
+
+detail::MetricsServer::Response echo(std::string_view path) {
+  if (path == "/boom") throw std::runtime_error("the handler failed");
+  return {path == "/missing" ? 404 : 200, "text/plain; charset=utf-8", "path " + std::string(path) + "\n"};
+}
+
+}  // namespace
+
+TEST_CASE("fleet/metrics server/answers GET and HEAD and refuses the rest") {
+  detail::MetricsServer server("127.0.0.1:0", echo);
+  CHECK(server.address().starts_with("127.0.0.1:"));
+  CHECK(ask(server, "GET /metrics?x=1 HTTP/1.1\r\nHost: a\r\n\r\n") ==
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 14\r\n"
+        "Connection: close\r\n\r\npath /metrics\n");
+  CHECK(ask(server, "HEAD /healthz HTTP/1.0\r\n\r\n") ==
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 14\r\n"
+        "Connection: close\r\n\r\n");
+  CHECK(ask(server, "GET /missing HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 404 Not Found\r\n"));
+  CHECK(ask(server, "POST /metrics HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 405 Method Not Allowed\r\n"));
+  CHECK(ask(server, "hello\r\n\r\n").starts_with("HTTP/1.1 400 Bad Request\r\n"));
+  CHECK(ask(server, "GET /boom HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 500 Internal Server Error\r\n"));
+  // A head larger than the server reads is answered as far as it goes, not read for ever.
+  const std::string huge = "GET /" + std::string(20000, 'a') + " HTTP/1.1\r\n\r\n";
+  CHECK(ask(server, huge).starts_with("HTTP/1.1 400"));
+}
+
+TEST_CASE("fleet/metrics server/a stalled client delays the next by at most its patience") {
+  detail::MetricsServer server("127.0.0.1:0", echo);
+  FileDescriptor stalled = connect_to(server);  // sends nothing
+  const auto start = Clock::now();
+  CHECK(ask(server, "GET /metrics HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 200 OK"));
+  CHECK(Clock::now() - start < 4s);
+}
+
+TEST_CASE("fleet/metrics server/stops at once while a client holds a connection") {
+  const auto start = Clock::now();
+  {
+    detail::MetricsServer server("127.0.0.1:0", echo);
+    FileDescriptor stalled = connect_to(server);
+    ::usleep(100'000);  // the server is waiting on it
+  }
+  CHECK(Clock::now() - start < 1s);
+}
+
+TEST_CASE("fleet/metrics server/an address it cannot listen on is an option error") {
+  CHECK_THROWS_WITH_AS(detail::MetricsServer("9464", echo), "--metrics '9464': give HOST:PORT or :PORT",
+                       OptionError);
+  CHECK_THROWS_WITH_AS(detail::MetricsServer("127.0.0.1:65536", echo),
+                       "--metrics '127.0.0.1:65536': the port must be a number from 0 to 65535", OptionError);
+  CHECK_THROWS_AS(detail::MetricsServer("no-such-host.invalid:0", echo), OptionError);
+  detail::MetricsServer taken("127.0.0.1:0", echo);
+  try {
+    detail::MetricsServer again(taken.address(), echo);
+    FAIL("two servers listen on one port");
+  } catch (const OptionError& e) {
+    CHECK(std::string(e.what()).ends_with("cannot listen: Address already in use"));
+  }
+  detail::MetricsServer any(":0", echo);  // every interface
+  CHECK_FALSE(any.address().empty());
+}
+
+}  // namespace proofline::fleet
