@@ -9,6 +9,7 @@
 #include <system_error>
 #include <thread>
 
+#include <proofline/graph/memory_plan.hpp>
 #include <proofline/util/atomic_file.hpp>
 #include <proofline/util/options.hpp>
 #include <proofline/util/text.hpp>
@@ -57,6 +58,13 @@ void check_output_file(const char* option, const fs::path& path) {
 }
 
 }  // namespace
+
+int print_memory_plan(const graph::Pipeline& pipeline, const std::optional<std::filesystem::path>& report) {
+  const graph::PipelineStats stats = pipeline.stats();
+  std::fputs(graph::memory_plan_text(stats).c_str(), stdout);
+  if (report) write_file(*report, graph::memory_plan_json(stats));
+  return 0;
+}
 
 void check_outputs_writable(const BatchOptions& o) {
   if (o.out) check_out_dir(*o.out);

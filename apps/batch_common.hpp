@@ -66,6 +66,9 @@ decltype(auto) setup_step(Step&& step) {
   }
 }
 
+/// batch_prove --plan: the pipeline's memory plan on stdout (its JSON into `report` when given); returns 0.
+int print_memory_plan(const graph::Pipeline& pipeline, const std::optional<std::filesystem::path>& report);
+
 /// Makes --out and checks that it, and the directories of --report, --trace and --timeline, take files, so
 /// that a bad path is refused before any proving rather than after the whole batch. UnusableInput naming the
 /// option and the path otherwise.

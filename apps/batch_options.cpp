@@ -147,7 +147,15 @@ void add_output(OptionParser& cli, BatchOptions& o) {
            "proof.json as DIR/proof-NNNNNN.json and its public.json as .public.json)",
            o.out);
   cli.path("--report", "FILE.json",
-           "the run's numbers (proofs/s, GPU busy, H2D GB/s, per-stage p50/p99, pool, budget)", o.report);
+           "the run's numbers (proofs/s, GPU busy, H2D GB/s, per-stage p50/p99, pool, budget); with --plan, "
+           "the memory plan",
+           o.report);
+  cli.flag(
+      "--plan",
+      "register the key(s) with these options, print the memory plan (host budget, the keys, the pinned "
+      "slot per job and the jobs in flight it allows, each GPU's VRAM: keys, MSM tables, device slots) and "
+      "exit 0 without proving (--zkey needs no --wtns then)",
+      o.plan);
   cli.path("--trace", "FILE.json", "Chrome trace event JSON of every span (open in ui.perfetto.dev)",
            o.trace);
   cli.path("--timeline", "FILE.svg", "a picture of the run: streams, CPU workers, pool bytes", o.timeline);
@@ -172,9 +180,12 @@ void add_testing(OptionParser& cli, BatchOptions& o) {
 void check_combination(BatchOptions& o) {
   if (o.presynthesize)
     for (auto& run : o.runs) run.presynthesized = true;
-  if (o.zkey.has_value() != !o.wtns.empty())
-    throw OptionError(o.zkey ? "--zkey needs witness files (--wtns A.wtns ...)"
-                             : "--wtns needs a key (--zkey KEY.zkey)");
+  if (!o.zkey && !o.wtns.empty()) throw OptionError("--wtns needs a key (--zkey KEY.zkey)");
+  if (o.zkey && o.wtns.empty() && !o.plan)
+    throw OptionError("--zkey needs witness files (--wtns A.wtns ...), or --plan");
+  if (o.plan && (o.export_snarkjs || o.h2d_probe || o.timeline || o.trace || o.out))
+    throw OptionError(
+        "--plan proves nothing: it takes none of --export-snarkjs, --h2d-probe, --timeline, --trace, --out");
   if (o.export_snarkjs && o.zkey)
     throw OptionError("--export-snarkjs writes the synthetic workload; it does not take --zkey or --wtns");
   if (o.zkey && o.curve != CurveId::bls12_381)

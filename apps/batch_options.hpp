@@ -48,6 +48,8 @@ struct BatchOptions {
 
   std::optional<std::filesystem::path> out, report, trace, timeline;
   bool h2d_probe = false;
+  /// --plan: register the keys, print the memory plan (--report: its JSON) and exit without proving.
+  bool plan = false;
   log::Level log_level = log::Level::warn;
   bool progress = true;
   /// --inject-fault STAGE:I: fail the I-th job (from 0) in STAGE.

@@ -208,6 +208,10 @@ graph::Config with_generator_concurrency(graph::Config config, const CircomBatch
 int run_circom_batch(const CircomBatch& batch) {
   CircomBatch b = batch;  // its jobs may be made once the key is read
   log::set_level(b.log_level);
+  if (b.plan_only) {
+    b.make_jobs = nullptr;
+    b.jobs.clear();
+  }
   const Plan p = plan_batch(b);
   graph::Config config = with_generator_concurrency(b.config, b, p);
   ResultCollector results;  // before the pipeline, which reports into it until it is destroyed
@@ -222,6 +226,7 @@ int run_circom_batch(const CircomBatch& batch) {
         },
         p.key);
   });
+  if (b.plan_only) return print_memory_plan(*prover, b.report);
   results.start_progress(b.progress && !b.quiet, p.runnable.size());
   const auto start = Clock::now();
   prove_until_stopped(

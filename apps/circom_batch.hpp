@@ -45,6 +45,8 @@ struct CircomBatch {
   log::Level log_level = log::Level::warn;
   std::optional<std::pair<graph::Stage, std::uint64_t>> fault;  ///< --inject-fault STAGE:I
   std::optional<std::filesystem::path> report, trace;
+  /// Register the key, print the memory plan (its JSON into `report`) and prove nothing (batch_prove --plan).
+  bool plan_only = false;
 };
 
 /// 0 when every job gave a proof (verified, with config.verify) and it was written, 1 when some failed (each

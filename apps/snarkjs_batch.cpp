@@ -33,6 +33,7 @@ int run_snarkjs(const BatchOptions& o) {
   batch.log_level = o.log_level;
   batch.fault = o.fault;
   batch.report = o.report;
+  batch.plan_only = o.plan;
   batch.trace = o.trace;
   return run_circom_batch(batch);
 }

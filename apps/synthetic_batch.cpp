@@ -256,7 +256,7 @@ Registered start_pipeline(const BatchOptions& o, const Run& run, const graph::Co
           groth16::synthetic_circuit_name(s.circuit_options), s.pk, s.cs, s.vk, registered.gpus[k]}));
     }
     registered.srs_loads = srs_loads(prover->stats());
-    print_setup(o, run, setups, registered, *prover);
+    if (!o.plan) print_setup(o, run, setups, registered, *prover);
     return registered;
   });
 }
@@ -369,6 +369,13 @@ int run_one(const BatchOptions& o, const Run& run, Setups<Curve>& setups) {
 template <class Curve>
 int run_all(const BatchOptions& options) {
   Setups<Curve> setups;  // made on the first run, once the backend is known
+  if (options.plan) {
+    ResultCollector results;
+    const Run& run = options.runs.front();
+    std::optional<graph::Pipeline> prover;
+    start_pipeline(options, run, run_config(options, run, results), setups, prover);
+    return print_memory_plan(*prover, options.report);
+  }
   int status = 0;
   for (const Run& run : options.runs) {
     if (stop_signal() != 0) break;

@@ -7,6 +7,7 @@
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/proof_json.hpp>
+#include <proofline/util/size.hpp>
 
 #include "pipeline/helpers.hpp"
 #include "support/run_program.hpp"
@@ -183,6 +184,36 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
                 "its proving key and constraint system take");
 }
 
+TEST_CASE("pipeline/cli/batch_prove --plan registers the keys, prints their memory and proves nothing") {
+  TempDir dir;
+  const auto report = dir.path() / "plan.json";
+  const Outcome o = batch_prove(
+      "--backend cpu --synthetic 10 --keys 2 --count 4 --host-budget 64M --plan --report " + report.string());
+  REQUIRE_MESSAGE(o.code == 0, o.out << o.err);
+  CHECK(o.out.starts_with("memory plan (cpu backend, keys registered, nothing proven):\n"));
+  CHECK(o.out.find("host: budget 64.00 MiB") != std::string::npos);
+  CHECK(o.out.find("2 keys resident") != std::string::npos);
+  CHECK(o.out.find("proofs") == std::string::npos);
+  const groth16::json::Value plan = groth16::json::parse(read_file_text(report), "plan");
+  CHECK(plan.at("host_budget").as_u64() == 64 * MiB);
+  CHECK(plan.at("host_keys").as_u64() == 2);
+  CHECK(plan.at("host_key_bytes").as_u64() > 0);
+  CHECK(plan.at("host_used").as_u64() >= plan.at("host_key_bytes").as_u64());
+  const std::uint64_t slot = plan.at("slot_bytes").as_u64(), tokens = plan.at("tokens").as_u64();
+  CHECK(slot > 0);
+  CHECK(tokens > 0);
+  CHECK(o.out.find(std::to_string(tokens) + " jobs in flight at once (tokens), each leasing " +
+                   format_size(slot)) != std::string::npos);
+
+  // A snarkjs key needs no witnesses for its plan.
+  const std::string zkey = std::string(PROOFLINE_SNARKJS_FIXTURES_DIR) + "/chain_1024/circuit_final.zkey";
+  const Outcome from_zkey = batch_prove("--backend cpu --zkey " + zkey + " --plan");
+  REQUIRE_MESSAGE(from_zkey.code == 0, from_zkey.out << from_zkey.err);
+  CHECK(from_zkey.out.find("1 key resident") != std::string::npos);
+  check_refused("--backend cpu --zkey " + zkey, "--zkey needs witness files (--wtns A.wtns ...), or --plan");
+  check_refused("--backend cpu --synthetic 8 --plan --out " + dir.path().string(), "--plan proves nothing");
+}
+
 TEST_CASE("pipeline/cli/batch_prove --help describes every option") {
   const Outcome o = batch_prove("--help");
   CHECK(o.code == 0);
@@ -192,6 +223,6 @@ TEST_CASE("pipeline/cli/batch_prove --help describes every option") {
         "--mode",         "--verify",        "--out",           "--report",         "--seed",
         "--log-level",    "--trace",         "--timeline",      "--key-cache",      "--srs",
         "--srs-buffer",   "--no-ntt-table",  "--no-msm-tables", "--msm-table-bits", "--keys",
-        "--key-gpus"})
+        "--key-gpus",     "--plan"})
     CHECK_MESSAGE(o.out.find(option) != std::string::npos, option);
 }
