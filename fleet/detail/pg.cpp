@@ -197,11 +197,8 @@ void Connection::finish_connecting(const std::string& conninfo) {
 Connection::~Connection() = default;
 
 std::string Connection::describe() const {
-  const char* host = PQhost(conn_.get());
-  const char* port = PQport(conn_.get());
   const char* db = PQdb(conn_.get());
-  return std::string("host ") + (host ? host : "?") + " port " + (port ? port : "?") + " dbname " +
-         (db ? db : "?");
+  return server_of(conn_.get()) + " dbname " + (db ? db : "?");
 }
 
 void Connection::fail(std::string_view what, pg_result* result) const {

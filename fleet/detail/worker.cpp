@@ -11,12 +11,10 @@
 #include <type_traits>
 
 #include <proofline/fleet/detail/schema.hpp>
-#include <proofline/graph/metrics.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/util/logging.hpp>
 #include <proofline/util/options.hpp>
-#include <proofline/util/prometheus.hpp>
 #include <proofline/util/stop_signals.hpp>
 
 namespace proofline::fleet::detail {
@@ -331,50 +329,12 @@ void Worker::publish() {
 }
 
 MetricsServer::Response Worker::answer_http(std::string_view path) const {
-  WorkerFigures w;
+  WorkerFigures figures;
   {
     std::lock_guard lock(published_mutex_);
-    w = published_;
+    figures = published_;
   }
-  if (path == "/healthz") {
-    // Ready while it serves the queue: connected and not draining. Not a liveness check: a worker whose
-    // database is away goes on proving what it holds and reconnects on its own.
-    if (w.draining) return {503, "text/plain; charset=utf-8", "draining\n"};
-    if (!w.connected) return {503, "text/plain; charset=utf-8", "no database connection\n"};
-    return {200, "text/plain; charset=utf-8", "serving\n"};
-  }
-  if (path != "/metrics") return {404, "text/plain; charset=utf-8", "not found: try /metrics or /healthz\n"};
-  using Type = PrometheusText::Type;
-  PrometheusText page;
-  graph::append_metrics(page, pipeline_->stats());
-  page.family("proofline_fleet_worker_info", Type::gauge, "The worker's name (always 1).")
-      .sample("proofline_fleet_worker_info", 1, {{"name", options_.name}});
-  page.gauge("proofline_fleet_connected", "1 while the worker has a database connection.",
-             w.connected ? 1 : 0);
-  page.gauge("proofline_fleet_draining", "1 once a signal told the worker to stop.", w.draining ? 1 : 0);
-  page.gauge("proofline_fleet_jobs_held", "Jobs claimed by the worker and not recorded yet.",
-             static_cast<double>(w.held));
-  page.gauge("proofline_fleet_keys", "Keys the worker keeps loaded.", static_cast<double>(w.keys));
-  page.family("proofline_fleet_results_recorded_total", Type::counter,
-              "Results the worker recorded, by kind.")
-      .sample("proofline_fleet_results_recorded_total", static_cast<double>(w.proofs), {{"result", "proof"}})
-      .sample("proofline_fleet_results_recorded_total", static_cast<double>(w.failures),
-              {{"result", "failure"}});
-  page.counter("proofline_fleet_jobs_claimed_total", "Jobs the worker claimed.",
-               static_cast<double>(w.db_time.claimed));
-  page.family("proofline_fleet_statements_total", Type::counter, "Statements the worker's loop ran, by kind.")
-      .sample("proofline_fleet_statements_total", static_cast<double>(w.db_time.claims),
-              {{"statement", "claim"}})
-      .sample("proofline_fleet_statements_total", static_cast<double>(w.db_time.records),
-              {{"statement", "record"}})
-      .sample("proofline_fleet_statements_total", static_cast<double>(w.db_time.beats),
-              {{"statement", "heartbeat"}});
-  page.family("proofline_fleet_statement_seconds_total", Type::counter,
-              "Time the worker's loop waited for the database, by statement kind.")
-      .sample("proofline_fleet_statement_seconds_total", w.db_time.claim_s, {{"statement", "claim"}})
-      .sample("proofline_fleet_statement_seconds_total", w.db_time.record_s, {{"statement", "record"}})
-      .sample("proofline_fleet_statement_seconds_total", w.db_time.beat_s, {{"statement", "heartbeat"}});
-  return {200, std::string(PrometheusText::content_type), page.text()};
+  return answer_worker_http(path, figures, options_.name, [this] { return pipeline_->stats(); });
 }
 
 void Worker::finish(const Lease& lease) {

@@ -27,6 +27,7 @@
 #include <proofline/fleet/detail/pg.hpp>
 #include <proofline/fleet/detail/queue.hpp>
 #include <proofline/fleet/detail/wakeup.hpp>
+#include <proofline/fleet/detail/worker_metrics.hpp>
 #include <proofline/graph/pipeline.hpp>
 
 namespace proofline::fleet::detail {
@@ -50,20 +51,6 @@ struct Delivery {
   std::optional<ProofRecord> proof;
   std::string error;
   bool permanent = false;
-};
-
-/// Time the worker's loop spent waiting for the database, by statement kind (the fleet's overhead per job).
-struct DatabaseTime {
-  double claim_s = 0, record_s = 0, beat_s = 0;
-  std::int64_t claims = 0, claimed = 0, records = 0, beats = 0;
-};
-
-/// What the loop last published of its state, for the metrics endpoint's thread.
-struct WorkerFigures {
-  bool connected = false, draining = false;
-  std::size_t held = 0, keys = 0;
-  std::int64_t proofs = 0, failures = 0;  ///< results recorded in the database
-  DatabaseTime db_time;
 };
 
 class Worker {

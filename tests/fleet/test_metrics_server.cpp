@@ -1,6 +1,6 @@
 // The worker's HTTP endpoint: GET and HEAD of a path reach the handler, anything else gets a status of its
 // own, a client that stalls delays the next one by at most the server's patience, and the server stops
-// at once even while a client holds a connection open.
+// at once even while a client holds a connection open. The worker's pages: readiness and metrics.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include <proofline/fleet/detail/metrics_server.hpp>
+#include <proofline/fleet/detail/worker_metrics.hpp>
 #include <proofline/util/file_descriptor.hpp>
 #include <proofline/util/options.hpp>
 
@@ -108,6 +109,33 @@ TEST_CASE("fleet/metrics server/an address it cannot listen on is an option erro
   }
   detail::MetricsServer any(":0", echo);  // every interface
   CHECK_FALSE(any.address().empty());
+}
+
+TEST_CASE("fleet/metrics server/the worker's readiness and metrics pages") {
+  detail::WorkerFigures figures{.connected = true, .held = 3, .keys = 2, .proofs = 5, .failures = 1};
+  const auto stats = [] {
+    graph::PipelineStats s;
+    s.proofs = 5;
+    return s;
+  };
+  const auto health = [&](const detail::WorkerFigures& f) {
+    const detail::MetricsServer::Response r = detail::answer_worker_http("/healthz", f, "w1", stats);
+    return std::to_string(r.status) + " " + r.body;
+  };
+  CHECK(health(figures) == "200 serving\n");
+  CHECK(health({.connected = false}) == "503 no database connection\n");
+  CHECK(health({.connected = true, .draining = true}) == "503 draining\n");
+  CHECK(detail::answer_worker_http("/", figures, "w1", stats).status == 404);
+  const detail::MetricsServer::Response metrics =
+      detail::answer_worker_http("/metrics", figures, "w\"1", stats);
+  CHECK(metrics.status == 200);
+  CHECK(metrics.content_type == "text/plain; version=0.0.4; charset=utf-8");
+  for (const char* line :
+       {"proofline_proofs_total 5\n", "proofline_fleet_worker_info{name=\"w\\\"1\"} 1\n",
+        "proofline_fleet_jobs_held 3\n", "proofline_fleet_keys 2\n",
+        "proofline_fleet_results_recorded_total{result=\"proof\"} 5\n",
+        "proofline_fleet_results_recorded_total{result=\"failure\"} 1\n", "proofline_fleet_connected 1\n"})
+    CHECK_MESSAGE(metrics.body.find(line) != std::string::npos, line);
 }
 
 }  // namespace proofline::fleet

@@ -15,6 +15,8 @@
 
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/gpu_fixed_base.hpp>
+#include <proofline/graph/memory_plan.hpp>
+#include <proofline/graph/metrics.hpp>
 #include <proofline/graph/observe.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/graph/report.hpp>
@@ -24,6 +26,7 @@
 #include <proofline/groth16/verifier.hpp>
 #include <proofline/memory/pinning.hpp>
 #include <proofline/trace/stats.hpp>
+#include <proofline/util/size.hpp>
 
 #include "support/pipeline_hooks.hpp"
 #include "support/temp_dir.hpp"
@@ -178,6 +181,18 @@ TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and eve
     CHECK(*report.h2d_gbps == doctest::Approx(*only_rate));
     CHECK(report.gpu_busy_fraction == only_busy);  // the average of one GPU is that GPU's
   }
+  // The GPU's figures reach the metrics page and the memory plan.
+  const std::string device = std::to_string(s.gpus[0].device);
+  const std::string metrics = metrics_text(s);
+  CHECK(metrics.find("proofline_gpu_healthy{gpu=\"" + device + "\"} 1\n") != std::string::npos);
+  CHECK(metrics.find("proofline_gpu_keys{gpu=\"" + device + "\"} 2\n") != std::string::npos);
+  CHECK(metrics.find("proofline_gpu_info{gpu=\"" + device + "\",name=\"" + s.gpus[0].name + "\"} 1\n") !=
+        std::string::npos);
+  CHECK(metrics.find("proofline_proof_seconds_count 12\n") != std::string::npos);
+  const std::string plan = memory_plan_text(s);
+  CHECK(plan.find("gpu " + device + " (" + s.gpus[0].name + "): VRAM budget " +
+                  format_size(s.gpus[0].vram.total)) != std::string::npos);
+  CHECK(plan.find("2 keys resident") != std::string::npos);
   pipeline.shutdown();
   CHECK(pipeline.stats().pool.bytes_leased == 0);
 }
