@@ -228,6 +228,12 @@ void check_idle(const Pipeline& pipeline, const char* when, std::uint64_t reside
                   " pinned bytes, " + std::to_string(s.pool.slots_out) + " slots, " +
                   std::to_string(s.slots_in_flight) + " in flight, " + std::to_string(s.queue_depth) +
                   " queued");
+  // Each proved job counted once in each latency histogram, whatever else happened to the jobs around it.
+  for (const LatencyHistogram* h : {&s.proof_seconds, &s.queued_seconds})
+    if (h->count != s.proofs || h->at_most.back() > h->count)
+      tally.problem(std::string(when) + ": a latency histogram counts " + std::to_string(h->count) +
+                    " jobs (" + std::to_string(h->at_most.back()) + " in its last bucket) for " +
+                    std::to_string(s.proofs) + " proofs");
 }
 
 /// Submits `count` jobs with their plans; cancels the planned ones right after their submit.
@@ -277,8 +283,8 @@ int run(const Args& a) {
       soak_config(a), testing::Hooks{[faults](Stage stage, JobId id) { faults->hook(stage, id); }});
   std::vector<KeyHandle> keys;
   for (std::size_t i = 0; i < circuits.size(); ++i)
-    keys.push_back(pipeline.add_key(
-        KeySpec{"n" + std::to_string(a.log_sizes[i]), circuits[i]->pk, circuits[i]->cs, circuits[i]->vk}));
+    keys.push_back(pipeline.add_key(KeySpec{std::string("n") + std::to_string(a.log_sizes[i]),
+                                            circuits[i]->pk, circuits[i]->cs, circuits[i]->vk}));
 
   const std::uint64_t resident_leases = pipeline.stats().pool.bytes_leased;
   std::mt19937_64 rng(a.seed);
