@@ -7,7 +7,9 @@
 #include <proofline/capi/detail/gpu_stats.hpp>
 #include <proofline/capi/detail/objects.hpp>
 #include <proofline/capi/detail/registry.hpp>
+#include <proofline/capi/detail/text_out.hpp>
 #include <proofline/capi/detail/versioned.hpp>
+#include <proofline/graph/metrics.hpp>
 
 namespace proofline::capi {
 
@@ -153,6 +155,14 @@ PL_API pl_status pl_pipeline_gpu_stats(pl_pipeline* pipeline, size_t index, pl_g
   return guarded("pl_pipeline_gpu_stats", [&] {
     const graph::PipelineStats all = lookup<Pipeline>(pipeline, "pipeline")->prover.stats();
     fill_gpu_stats_of(all, index, stats);
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_pipeline_metrics(pl_pipeline* pipeline, char* out, size_t length, size_t* needed) {
+  return guarded("pl_pipeline_metrics", [&] {
+    copy_text(graph::metrics_text(lookup<Pipeline>(pipeline, "pipeline")->prover.stats()), out, length,
+              needed);
     return PL_OK;
   });
 }

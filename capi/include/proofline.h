@@ -253,6 +253,12 @@ typedef struct pl_gpu_stats {
  * ordinal). PL_ERR_INVALID_ARGUMENT for an index past the last GPU (any index on the CPU backend). */
 PL_API pl_status pl_pipeline_gpu_stats(pl_pipeline* pipeline, size_t index, pl_gpu_stats* stats);
 
+/** The pipeline's figures as Prometheus metrics (text format 0.0.4): jobs by outcome, proof latency
+ * histograms, jobs per stage, tokens, the pinned pool, the host budget and keys, each GPU; every name starts
+ * with proofline_. For a prover's own /metrics page. NUL-terminated in out; *needed (may be NULL) gets the
+ * size including the NUL; PL_ERR_BUFFER_TOO_SMALL when length is less (out may then be NULL). */
+PL_API pl_status pl_pipeline_metrics(pl_pipeline* pipeline, char* out, size_t length, size_t* needed);
+
 /* ---- keys ---------------------------------------------------------------------------------------------- */
 
 typedef enum pl_point_check {
