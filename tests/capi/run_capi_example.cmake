@@ -35,6 +35,20 @@ function(step)
   set(step_output "${out}" PARENT_SCOPE)
 endfunction()
 
+# The error path an embedder's prover takes first: a proof that does not verify (here under a verifying key of
+# the other curve) while the rest of the batch is still in flight. The program must end with status 1 and
+# the library's message, after its pipeline is destroyed: its completion callbacks must not outlive what
+# they use (a Go handle deleted, a Rust box dropped) or crash on the way out.
+set(mismatched_vk "${FIXTURE}/../bn128/chain_16/verification_key.json")
+function(failing_step)
+  execute_process(COMMAND ${ARGN} WORKING_DIRECTORY "${step_dir}" RESULT_VARIABLE result OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(NOT result EQUAL 1 OR NOT err MATCHES "pl_verify[^\n]*PL_ERR_" OR err MATCHES "panic|Segmentation|Aborted")
+    message(FATAL_ERROR "capi example (${LANGUAGE}): '${ARGN}' should fail with status 1 and the library's "
+                        "message, not (${result}):\n${out}\n${err}")
+  endif()
+endfunction()
+
 if(LANGUAGE STREQUAL "c")
   # The header as the requirement states it: C99, pedantic, every warning an error.
   step("${TOOL}" -std=c99 -Wall -Wextra -pedantic -Werror -O2 "-I${PREFIX}/include" "${examples}/c/prove_batch.c"
@@ -62,6 +76,7 @@ elseif(LANGUAGE STREQUAL "go")
        "CGO_LDFLAGS=-L${lib} -Wl,-rpath,${lib}" "${TOOL}" build -o "${work}/prove_batch" .)
   set(step_dir "${work}")
   step("${work}/prove_batch" ${arguments} 4)
+  failing_step("${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns" "${mismatched_vk}" 64)
 elseif(LANGUAGE STREQUAL "python")
   step(${CMAKE_COMMAND} -E env "PROOFLINE_LIBRARY=${lib}/libproofline.so.1" "${TOOL}"
        "${examples}/python/prove_batch.py" ${arguments} 4)

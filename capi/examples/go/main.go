@@ -109,6 +109,13 @@ func run(zkey, wtns, vkJSON string, count int) (bool, error) {
 	defer C.free(unsafe.Pointer(cWtns))
 	defer C.free(unsafe.Pointer(cVk))
 
+	// Made before the pipeline, so that its deferred Delete runs after pl_pipeline_destroy, which waits for
+	// every completion callback: on an early return, jobs still in flight call goJobDone, and a deleted
+	// handle there panics on a pipeline thread. The channel holds every job, so no callback waits on it.
+	done := make(chan *C.pl_job, count)
+	handle := cgo.NewHandle(done)
+	defer handle.Delete()
+
 	var config C.pl_config
 	if err := check("pl_config_default", C.pl_config_default(&config, C.size_t(unsafe.Sizeof(config)))); err != nil {
 		return false, err
@@ -130,9 +137,6 @@ func run(zkey, wtns, vkJSON string, count int) (bool, error) {
 	}
 	defer C.pl_vk_release(vk)
 
-	done := make(chan *C.pl_job, count)
-	handle := cgo.NewHandle(done)
-	defer handle.Delete()
 	for i := 0; i < count; i++ {
 		var job *C.pl_job
 		if err := check("pl_submit_wtns", C.submit_wtns(pipeline, key, cWtns, C.uintptr_t(handle), &job)); err != nil {
