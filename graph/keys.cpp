@@ -202,6 +202,16 @@ void place_srs(Core& core, KeyState& key, nodes::CurveKey<Curve>& material, cons
   key.gpu_evaluates = false;  // the host evaluates a streamed key's jobs
 }
 
+/// A job's slot as the budget is charged for it: a pinned slot's vectors each take whole pages (their
+/// rounded size, not their bytes, must fit: a budget with more than slot_bytes free can still hold none).
+std::string slot_for_message(const Core& core, const KeyState& key) {
+  if (core.mode != Mode::pinned) return "set of job vectors of " + format_size(key.slot_bytes);
+  std::uint64_t pinned = 0;
+  for (const std::uint64_t bytes : key.usual_slot()) pinned += core.pool->backend().round_size(bytes);
+  return "pinned slot of " + format_size(pinned) + " (" + format_size(key.slot_bytes) +
+         " of vectors, each pinned in whole pages)";
+}
+
 /// Registers the key and makes it the largest if it is; throws (unregistered again) when the host budget
 /// holds not one slot of its jobs next to everything else. Returns the token target and whether it is the
 /// largest.
@@ -229,8 +239,7 @@ std::pair<std::size_t, bool> publish(Core& core, const std::shared_ptr<KeyState>
   const memory::BudgetStats budget = core.host_budget->stats();
   throw Error(Errc::out_of_budget, what + ": the host budget of " + format_size(budget.total) +
                                        " holds its keys (" + format_size(host_bytes) + ") but not one " +
-                                       (core.mode == Mode::pinned ? "pinned slot" : "set of job vectors") +
-                                       " of " + format_size(key->slot_bytes) + " for its 2^" +
+                                       slot_for_message(core, *key) + " for its 2^" +
                                        std::to_string(key->log_domain_size) +
                                        " jobs next to everything else (" + format_size(budget.used) +
                                        " in use); raise the host budget (Config::host_budget; --host-budget; "
