@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstring>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -51,18 +52,25 @@ pl_stage stage_code(nodes::Stage stage) noexcept {
   return PL_STAGE_RELEASE;
 }
 
+/// A failed job's message, naming its label (pl_job_options.label) when it has one: the caller's own name
+/// for it is how a failure among thousands of jobs is traced back to its input.
+std::string failure_message(const graph::JobResult& r) {
+  std::string message = r.error ? r.error->message : "the job has neither a proof nor an error";
+  if (!r.label.empty()) message += " (job '" + r.label + "')";
+  return message;
+}
+
 /// PL_OK for a proof, else the job's own code with its message as this thread's last error.
 pl_status outcome(const Job& job) {
   const graph::JobResult& r = job.result;
   if (r.ok()) return PL_OK;
-  if (!r.error) return fail(PL_ERR_INTERNAL, "the job has neither a proof nor an error");
-  return fail(status_of(r.error->code), r.error->message);
+  return fail(r.error ? status_of(r.error->code) : PL_ERR_INTERNAL, failure_message(r));
 }
 
 /// The job's result once it has a proof (of either curve), or its failure as a StatusError.
 const graph::JobResult& proved(const Job& job) {
   const pl_status status = outcome(job);
-  if (status != PL_OK) throw_status(status, job.result.error ? job.result.error->message : "no proof");
+  if (status != PL_OK) throw_status(status, failure_message(job.result));
   return job.result;
 }
 

@@ -330,7 +330,7 @@ typedef struct pl_job_options {
   size_t size;                  /**< sizeof(pl_job_options) */
   int32_t priority;             /**< higher is admitted first; default 0 */
   uint32_t flags;               /**< PL_SUBMIT_* bits */
-  const char* label;            /**< copied; carried into errors and logs; may be NULL */
+  const char* label;            /**< copied; named in the job's error message and trace; may be NULL */
   uint64_t timeout_ms;          /**< overrides pl_config.job_timeout_ms when non-zero */
   pl_completion_fn on_complete; /**< may be NULL */
   void* user_data;              /**< passed to on_complete (and to nothing else) */
@@ -401,7 +401,8 @@ PL_API pl_status pl_job_poll(pl_job* job);
  * PL_OK. */
 PL_API pl_status pl_job_wait(pl_job* job, int64_t timeout_ms);
 /** The job's own outcome once ready: PL_OK when it has a proof, else its error code (PL_ERR_BAD_INPUT,
- * PL_ERR_CANCELLED, PL_ERR_TIMEOUT, ...) with its message ("synthesis: ...") in pl_last_error_message().
+ * PL_ERR_CANCELLED, PL_ERR_TIMEOUT, ...) with its message ("synthesis: ...", ending in " (job 'LABEL')" for a
+ * job submitted with a label) in pl_last_error_message().
  * PL_ERR_NOT_READY before the result. */
 PL_API pl_status pl_job_outcome(pl_job* job);
 /** Cancels the job if it is still queued (its result: PL_ERR_CANCELLED, delivered at once, or with
