@@ -44,16 +44,22 @@ pl_vk* add_vk_json(const groth16::json::Value& document, std::string_view contex
   });
 }
 
+/// Why `given` public inputs fail against a key that expects another count.
+template <class Curve>
+std::string wrong_count(const CurveVk<Curve>& vk, std::size_t given) {
+  return "the proof does not verify: " +
+         std::string(groth16::to_string(groth16::VerifyStatus::wrong_input_count)) + " (" +
+         std::to_string(given) + " given, the key expects " + std::to_string(vk.vk->num_public()) + ")";
+}
+
 template <class Curve>
 pl_status verdict(const CurveVk<Curve>& vk, std::span<const typename Curve::Fr> inputs,
                   const groth16::BasicProof<Curve>& proof) {
   const groth16::VerifyStatus status = groth16::verify_status(vk.prepared, inputs, proof);
   if (status == groth16::VerifyStatus::ok) return PL_OK;
-  std::string why = groth16::to_string(status);
   if (status == groth16::VerifyStatus::wrong_input_count)
-    why += " (" + std::to_string(inputs.size()) + " given, the key expects " +
-           std::to_string(vk.vk->num_public()) + ")";
-  return fail(PL_ERR_PROOF_INVALID, "the proof does not verify: " + why);
+    return fail(PL_ERR_PROOF_INVALID, wrong_count(vk, inputs.size()));
+  return fail(PL_ERR_PROOF_INVALID, "the proof does not verify: " + std::string(groth16::to_string(status)));
 }
 
 /// proof.json and public.json checked against a key of their curve (the proof must name the key's).
@@ -112,6 +118,8 @@ template <class Curve>
 pl_status verify_uncompressed(const CurveVk<Curve>& vk, std::span<const std::uint8_t> proof,
                               const std::uint8_t* public_inputs, std::size_t num_public) {
   using F = typename Curve::Fr;
+  // The count first: the caller's buffer holds num_public inputs only if that is what the key expects.
+  if (num_public != vk.vk->num_public()) return fail(PL_ERR_PROOF_INVALID, wrong_count(vk, num_public));
   const std::vector<F> inputs = read_public_inputs<F>(public_inputs, num_public);
   std::string why;
   const auto decoded = decode_uncompressed(vk, proof, why);
@@ -192,6 +200,9 @@ PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_l
       throw_status(PL_ERR_INVALID_ARGUMENT, "proof_length is " + std::to_string(proof_length) +
                                                 ", a proof has " +
                                                 std::to_string(groth16::proof_encoded_size) + " bytes");
+    // The count first: the caller's buffer holds num_public inputs only if that is what the key expects.
+    if (num_public != bls->vk->num_public())
+      return fail(PL_ERR_PROOF_INVALID, "pl_verify: " + wrong_count(*bls, num_public));
     const std::vector<Fr> inputs = read_public_inputs<Fr>(public_inputs, num_public);
     std::string why;
     const std::optional<groth16::Proof> decoded = groth16::try_decode_proof({proof, proof_length}, &why);

@@ -487,14 +487,16 @@ PL_API pl_status pl_vk_release(pl_vk* vk);
  * pl_verify_json). PL_OK: valid. PL_ERR_PROOF_INVALID: a point that does not decode or lies off the curve or
  * subgroup, a wrong input count, or a failed pairing check, the reason in the message. PL_ERR_BAD_INPUT: an
  * input not below r. PL_ERR_INVALID_ARGUMENT: a proof_length other than PL_PROOF_BYTES (the caller's slip:
- * pl_verify_uncompressed, whose length depends on the key's curve, judges a wrong one invalid instead). */
+ * pl_verify_uncompressed, whose length depends on the key's curve, judges a wrong one invalid instead).
+ * A num_public other than the key's is judged before public_inputs is read (it is not). */
 PL_API pl_status pl_verify(const pl_vk* vk, const uint8_t* proof, size_t proof_length,
                            const uint8_t* public_inputs, size_t num_public);
 /** Checks a proof in its curve's uncompressed encoding (pl_job_proof_uncompressed's: 384 bytes for a
  * BLS12-381 key, 256 bytes of EIP-196/197 points for a bn128 key) against `num_public` public inputs
  * (32-byte canonical little-endian, below the key's r). PL_OK: valid. PL_ERR_PROOF_INVALID: a wrong length, a
  * point that does not decode or lies off the curve or subgroup, a wrong input count, or a failed pairing
- * check, the reason in the message. PL_ERR_BAD_INPUT: an input not below r. */
+ * check, the reason in the message (a wrong input count before public_inputs is read). PL_ERR_BAD_INPUT: an
+ * input not below r. */
 PL_API pl_status pl_verify_uncompressed(const pl_vk* vk, const uint8_t* proof, size_t proof_length,
                                         const uint8_t* public_inputs, size_t num_public);
 /** The same for snarkjs's proof.json and public.json texts (NUL-terminated), on the key's curve (the proof
