@@ -67,6 +67,7 @@ elseif(LANGUAGE STREQUAL "rust")
   step("${TOOL}" -O --edition 2021 "${examples}/rust/prove_batch.rs" -o "${work}/prove_batch" "-Lnative=${lib}"
        "-Clink-args=-Wl,-rpath,${lib}")
   step("${work}/prove_batch" ${arguments} 4)
+  failing_step("${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns" "${mismatched_vk}" 64)
 elseif(LANGUAGE STREQUAL "go")
   # A private GOPATH, cache and HOME: nothing outside the work folder is read or written, nothing downloaded.
   file(COPY "${examples}/go/main.go" "${examples}/go/go.mod" DESTINATION "${work}/src")

@@ -113,6 +113,27 @@ extern "C" fn on_complete(job: *mut Opaque, user_data: *mut c_void) {
     let _ = sender.lock().unwrap().send(JobHandle(job));
 }
 
+/// The pipeline, destroyed when dropped: on every way out of run(), an early `?` return included.
+/// pl_pipeline_destroy waits for the completion callbacks of the jobs still in flight, so what they use must
+/// be declared before this guard (locals drop in reverse order) and so outlive it.
+struct Pipeline(*mut Opaque);
+
+impl Pipeline {
+    /// Destroys it now, with the status checked (the success path).
+    fn destroy(mut self) -> Result<(), String> {
+        let pipeline = std::mem::replace(&mut self.0, std::ptr::null_mut());
+        check("pl_pipeline_destroy", unsafe { pl_pipeline_destroy(pipeline) })
+    }
+}
+
+impl Drop for Pipeline {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            unsafe { pl_pipeline_destroy(self.0) };
+        }
+    }
+}
+
 type JsonFn = unsafe extern "C" fn(*mut Opaque, *mut c_char, usize, *mut usize) -> Status;
 
 fn json(call: &str, function: JsonFn, job: *mut Opaque) -> Result<CString, String> {
@@ -149,15 +170,18 @@ fn run(zkey: &str, wtns: &str, vk_json: &str, count: usize) -> Result<bool, Stri
     check("pl_config_default", unsafe { pl_config_default(&mut config, std::mem::size_of::<Config>()) })?;
     config.backend = PL_BACKEND_CPU;
     config.host_budget_bytes = 1 << 30;
-    let mut pipeline = std::ptr::null_mut();
-    check("pl_pipeline_create", unsafe { pl_pipeline_create(&config, &mut pipeline) })?;
+    // Before the pipeline's guard: the callbacks use it until the guard's drop has destroyed the pipeline.
+    let (sender, receiver) = channel::<JobHandle>();
+    let sender = Box::new(Mutex::new(sender));
+    let mut created = std::ptr::null_mut();
+    check("pl_pipeline_create", unsafe { pl_pipeline_create(&config, &mut created) })?;
+    let guard = Pipeline(created);
+    let pipeline = guard.0;
     let mut key = std::ptr::null_mut();
     check("pl_key_add_zkey_file", unsafe { pl_key_add_zkey_file(pipeline, zkey.as_ptr(), std::ptr::null(), &mut key) })?;
     let mut vk = std::ptr::null_mut();
     check("pl_vk_load_json_file", unsafe { pl_vk_load_json_file(vk_json.as_ptr(), &mut vk) })?;
 
-    let (sender, receiver) = channel::<JobHandle>();
-    let sender = Box::new(Mutex::new(sender)); // outlives every callback: the pipeline is destroyed first
     let options = JobOptions {
         size: std::mem::size_of::<JobOptions>(),
         priority: 0,
@@ -186,7 +210,7 @@ fn run(zkey: &str, wtns: &str, vk_json: &str, count: usize) -> Result<bool, Stri
 
     check("pl_key_release", unsafe { pl_key_release(key) })?;
     check("pl_vk_release", unsafe { pl_vk_release(vk) })?;
-    check("pl_pipeline_destroy", unsafe { pl_pipeline_destroy(pipeline) })?;
+    guard.destroy()?;
     drop(sender);
     println!("libproofline {}: {} proofs, {} verified", text(unsafe { pl_version() }), count, verified);
     Ok(verified == count && status == PL_ERR_BAD_INPUT && bad_key.is_null())
