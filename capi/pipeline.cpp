@@ -23,6 +23,9 @@ graph::ShutdownMode shutdown_mode(std::int32_t mode) {
 }
 
 void shut_down(Pipeline& pipeline, graph::ShutdownMode mode) {
+  // A key release holds the lifecycle lock (shared) while it waits for its key's queued and running jobs:
+  // cancel the queued ones before waiting for the lock, or this would wait for them to be proved.
+  if (mode == graph::ShutdownMode::cancel) pipeline.prover.cancel_queued();
   std::unique_lock lock(pipeline.lifecycle);
   pipeline.shut_down = true;
   pipeline.prover.shutdown(mode);

@@ -343,6 +343,39 @@ TEST_CASE("capi/prove/shutdown with cancel: queued jobs are cancelled later subm
   // unregisters nothing: remove_key would start graph work after the shutdown's last wait.
 }
 
+TEST_CASE("capi/prove/shutdown with cancel cancels queued jobs while a key release waits for them") {
+  // pl_key_release waits for its key's jobs; a shutdown that cancels must not wait for them to be proved.
+  pl_config config = cpu_config();
+  config.slots = 1;
+  config.prewarm = 0;
+  pl_pipeline* pipeline = nullptr;
+  PL_REQUIRE_OK(pl_pipeline_create(&config, &pipeline));
+  pl_key* key = nullptr;
+  PL_REQUIRE_OK(pl_key_add_zkey_file(pipeline, fixture("circuit_final.zkey").c_str(), nullptr, &key));
+  Gate gate;
+  pl_job *running = nullptr, *queued = nullptr;
+  PL_REQUIRE_OK(pl_submit_callback(pipeline, key, gated_fill, &gate, PL_FILLS_WITNESS, nullptr, &running));
+  gate.wait_entered();
+  PL_REQUIRE_OK(pl_submit_wtns(pipeline, key, fixture("witness.wtns").c_str(), nullptr, &queued));
+  std::atomic<pl_status> released{PL_ERR_INTERNAL};
+  std::thread releaser([&] { released = pl_key_release(key); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the release is waiting for both jobs
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    gate.release();
+  });
+  PL_REQUIRE_OK(pl_pipeline_shutdown(pipeline, PL_SHUTDOWN_CANCEL));
+  opener.join();
+  releaser.join();
+  CHECK(released == PL_OK);
+  PL_REQUIRE_OK(pl_job_outcome(running));
+  CHECK(pl_job_outcome(queued) == PL_ERR_CANCELLED);
+  CHECK(stats_of(pipeline).pinned_bytes_leased == 0);
+  PL_REQUIRE_OK(pl_job_release(running));
+  PL_REQUIRE_OK(pl_job_release(queued));
+  PL_REQUIRE_OK(pl_pipeline_destroy(pipeline));
+}
+
 TEST_CASE("capi/prove/threads submit wait and verify concurrently") {
   Prover p;
   const Scalars s = fixture_scalars();
