@@ -116,7 +116,8 @@ graph::WitnessCallback scalar_witness(ScalarBuffers* buffers, const std::uint8_t
     if (z.size() != count) throw Error(Errc::invalid_argument, "the witness has the wrong length");
     const std::size_t bad = first_non_canonical<F>(bytes->data(), count);
     if (bad != count)
-      throw Error(Errc::bad_input, "witness scalar " + std::to_string(bad) + " is not below r");
+      throw Error(Errc::bad_input,
+                  "witness scalar " + std::to_string(bad) + " " + not_below_r(curve_of_scalar<F>()));
     scalars_to_fr(bytes->data(), z);
   };
   graph::WitnessCallback callback{[convert, curve](const graph::WitnessTarget& target) {

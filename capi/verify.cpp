@@ -107,7 +107,8 @@ template <class F>
 std::vector<F> read_public_inputs(const std::uint8_t* public_inputs, std::size_t num_public) {
   const std::size_t bad = first_non_canonical<F>(public_inputs, num_public);
   if (bad != num_public)
-    throw_status(PL_ERR_BAD_INPUT, "public input " + std::to_string(bad) + " is not below r");
+    throw_status(PL_ERR_BAD_INPUT,
+                 "public input " + std::to_string(bad) + " " + not_below_r(curve_of_scalar<F>()));
   std::vector<F> inputs(num_public);
   scalars_to_fr(public_inputs, std::span<F>(inputs));
   return inputs;

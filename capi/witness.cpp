@@ -225,7 +225,8 @@ PL_API pl_status pl_witness_write(pl_witness_target* target, int32_t vector, siz
       const std::size_t bad = first_non_canonical<F>(scalars, count);
       if (bad != count)
         throw_status(PL_ERR_BAD_INPUT, "scalar " + std::to_string(bad) + " (" + vector_name(vector) + "[" +
-                                           std::to_string(offset + bad) + "]) is not below r");
+                                           std::to_string(offset + bad) + "]) " +
+                                           not_below_r(curve_of_scalar<F>()));
       scalars_to_fr(scalars, span.unchecked().subspan(offset, count));
     };
     if (t.target->curve == CurveId::bn254)

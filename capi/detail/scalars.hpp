@@ -5,11 +5,26 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <type_traits>
 
 #include <proofline/arith/bn254/fr.hpp>
+#include <proofline/arith/curves.hpp>
 #include <proofline/arith/fr.hpp>
 
 namespace proofline::capi {
+
+/// The curve whose scalar field F is.
+template <class F>
+constexpr CurveId curve_of_scalar() noexcept {
+  return std::is_same_v<F, bn254::Fr> ? CurveId::bn254 : CurveId::bls12_381;
+}
+
+/// "is not below r (BN254's scalar field modulus)": r alone does not say which curve's bound a value missed,
+/// and a value of the other curve (BLS12-381's r is the larger) is the usual slip.
+inline std::string not_below_r(CurveId curve) {
+  return "is not below r (" + std::string(curve_name(curve)) + "'s scalar field modulus)";
+}
 
 /// The index of the first of `count` scalars that is not below F's r, or count when all are (in parallel for
 /// long vectors).

@@ -53,6 +53,21 @@ pl_status fill_bn(pl_witness_target* target, void* user_data) {
   return pl_witness_write(target, PL_VECTOR_Z, 0, s->bytes.data(), s->count);
 }
 
+/// What a witness callback's write of all of z returned, and the message it left on its thread.
+struct WriteOutcome {
+  const Scalars* scalars;
+  pl_status status;
+  std::string message;
+};
+
+pl_status write_and_note(pl_witness_target* target, void* user_data) {
+  auto* outcome = static_cast<WriteOutcome*>(user_data);
+  outcome->status =
+      pl_witness_write(target, PL_VECTOR_Z, 0, outcome->scalars->bytes.data(), outcome->scalars->count);
+  if (outcome->status != PL_OK) outcome->message = pl_last_error_message();
+  return outcome->status;
+}
+
 std::string job_text(pl_status (*get)(pl_job*, char*, size_t, size_t*), pl_job* job) {
   std::size_t needed = 0;
   REQUIRE(get(job, nullptr, 0, &needed) == PL_ERR_BUFFER_TOO_SMALL);
@@ -218,17 +233,36 @@ TEST_CASE(
   CHECK(std::string(pl_last_error_message()).find("curve = 7 is not a pl_curve") != std::string::npos);
   CHECK(job == nullptr);
 
-  // BN254's r itself is below BLS12-381's r but not BN254's: the job fails, naming the scalar.
+  // BN254's r itself is below BLS12-381's r but not BN254's: the job fails, naming the scalar and whose r
+  // it is not below (a BLS12-381 value is the usual slip, and "r" alone does not say which bound).
   Scalars at_r = s;
   for (std::size_t i = 0; i < PL_SCALAR_BYTES; ++i)
     at_r.bytes[3 * PL_SCALAR_BYTES + i] =
         static_cast<std::uint8_t>(bn254::FrParams::modulus.limb[i / 8] >> (8 * (i % 8)));
+  const std::string bn_bound = "is not below r (BN254's scalar field modulus)";
   PL_REQUIRE_OK(
       pl_submit_scalars_curve(pipeline, bn, PL_CURVE_BN254, at_r.bytes.data(), at_r.count, nullptr, &job));
   PL_REQUIRE_OK(pl_job_wait(job, -1));
   CHECK(pl_job_outcome(job) == PL_ERR_BAD_INPUT);
-  CHECK(std::string(pl_last_error_message()).find("witness scalar 3 is not below r") != std::string::npos);
+  CHECK_MESSAGE(
+      std::string(pl_last_error_message()).find("witness scalar 3 " + bn_bound) != std::string::npos,
+      pl_last_error_message());
   PL_REQUIRE_OK(pl_job_release(job));
+  // The same value through a witness callback's write, and as a public input to verify.
+  WriteOutcome written{&at_r, PL_OK, {}};
+  PL_REQUIRE_OK(pl_submit_callback(pipeline, bn, write_and_note, &written, PL_FILLS_WITNESS, nullptr, &job));
+  PL_REQUIRE_OK(pl_job_wait(job, -1));
+  CHECK(written.status == PL_ERR_BAD_INPUT);
+  CHECK_MESSAGE(written.message.find("(z[3]) " + bn_bound) != std::string::npos, written.message);
+  PL_REQUIRE_OK(pl_job_release(job));
+  pl_vk* bn_vk = nullptr;
+  PL_REQUIRE_OK(pl_vk_load_json_file(bn_fixture("verification_key.json").c_str(), &bn_vk));
+  const std::vector<std::uint8_t> no_proof(PL_PROOF_UNCOMPRESSED_BYTES_BN254);
+  CHECK(pl_verify_uncompressed(bn_vk, no_proof.data(), no_proof.size(),
+                               at_r.bytes.data() + 2 * PL_SCALAR_BYTES, 2) == PL_ERR_BAD_INPUT);
+  CHECK_MESSAGE(std::string(pl_last_error_message()).find("public input 1 " + bn_bound) != std::string::npos,
+                std::string(pl_last_error_message()));
+  PL_REQUIRE_OK(pl_vk_release(bn_vk));
 
   // A BLS12-381 .wtns for the bn128 key fails its job naming both curves.
   PL_REQUIRE_OK(pl_submit_wtns(pipeline, bn, fixture("witness.wtns").c_str(), nullptr, &job));
