@@ -45,6 +45,13 @@ void assemble_and_check(Context& ctx, JobState& job, const CurveKey<Curve>& key,
                                      "': its proof does not verify (the key has no C matrix, so its rows "
                                      "could not be checked one by one; if other witnesses fail too, the key "
                                      "file may be damaged)");
+  // With the row check off nothing vouches for the witness: a failed verification says nothing of the key.
+  if (status != groth16::VerifyStatus::ok && !job.witness_checked)
+    throw Error(
+        Errc::bad_input,
+        "the proof does not verify and the witness was not checked row by row (check_witness is off): "
+        "it most likely does not satisfy the circuit of key '" +
+            name + "' (turn check_witness on to find the row, or to tell a damaged key)");
   if (status != groth16::VerifyStatus::ok && !job.key->proof_verified.load())
     throw Error(
         Errc::invalid_argument,
