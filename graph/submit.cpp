@@ -7,6 +7,7 @@
 #include <shared_mutex>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
@@ -46,8 +47,13 @@ void check_memory_witness(const MemoryWitness& witness, const KeyState& key) {
                     " values)");
 }
 
+/// Whether the key can verify its jobs' proofs.
+bool has_verifying_key(const KeyState& key) {
+  return std::visit([](const auto& material) { return material.pvk.has_value(); }, key.material);
+}
+
 /// Throws Error(invalid_argument) for a witness source the key cannot serve.
-void check_witness_source(const Job& job, const KeyState& key) {
+void check_witness_source(const Job& job, const KeyState& key, bool check_witness) {
   const auto* callback = std::get_if<WitnessCallback>(&job.witness);
   if (callback != nullptr && !callback->fill)
     throw Error(Errc::invalid_argument, "submit: the witness callback is empty");
@@ -63,6 +69,14 @@ void check_witness_source(const Job& job, const KeyState& key) {
                 "submit: key '" + key.name +
                     "' has no constraint system: only a witness callback that fills a, b "
                     "and c can prove with it");
+  // The a, b, c a callback writes are checked through the job's proof (nodes/release.cpp), which needs the
+  // verifying key: without one every such job would fail in release instead.
+  if (fills_abc && check_witness && !has_verifying_key(key))
+    throw Error(Errc::invalid_argument,
+                "submit: key '" + key.name +
+                    "' has no verifying key, and the a, b, c a witness callback writes are checked through "
+                    "its proof (check_witness is on): give the key its verifying key, or turn check_witness "
+                    "off (Config::check_witness; pl_config.check_witness)");
 }
 
 }  // namespace
@@ -190,7 +204,7 @@ bool queue_job(Core& core, const std::shared_ptr<JobState>& state, bool wait) {
 std::optional<Submission> enqueue(Core& core, Job job, bool wait) {
   std::shared_ptr<KeyState> key = core.find_key(job.key);
   if (!key) throw Error(Errc::invalid_argument, "submit: unknown key " + std::to_string(job.key.id()));
-  check_witness_source(job, *key);
+  check_witness_source(job, *key, core.config.check_witness);
   {
     std::lock_guard lock(core.keys_mutex);
     if (key->removing)

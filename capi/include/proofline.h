@@ -293,7 +293,9 @@ PL_API pl_status pl_key_add_zkey_memory(pl_pipeline* pipeline, const void* data,
                                         const pl_key_options* options, pl_key** out);
 /** Registers a key in proofline's native format (BLS12-381 keys only): a proving-key file, a
  * constraint-system file (NULL: none, then only PL_FILLS_WITNESS_AND_ABC callbacks can prove with it) and a
- * verifying-key file (NULL: the one the proving-key file carries, if any). */
+ * verifying-key file (NULL: the one the proving-key file carries, if any). The a, b, c such callbacks write
+ * are checked through the proof: with pl_config.check_witness on, a key without a verifying key refuses
+ * them at submit (PL_ERR_INVALID_ARGUMENT). */
 PL_API pl_status pl_key_add_native_files(pl_pipeline* pipeline, const char* proving_key_path,
                                          const char* constraint_system_path, const char* verifying_key_path,
                                          const pl_key_options* options, pl_key** out);
