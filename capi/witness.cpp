@@ -5,6 +5,7 @@
 #include <proofline/capi/detail/witness_target.hpp>
 
 #include <array>
+#include <exception>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -169,12 +170,18 @@ void run_witness_fn(pl_witness_fn fill, void* user_data, bool fills_abc, const g
   {
     CallbackScope scope;
     Target* const outer = std::exchange(current_target, view.get());
+    std::string thrown;  // what a C++ callback threw, for the job's message
     try {
       status = fill(handle_of<pl_witness_target>(view->id), user_data);
+    } catch (const std::exception& e) {
+      thrown = std::string(": ") + e.what();
     } catch (...) {
+      thrown = " (not a std::exception)";
+    }
+    if (!thrown.empty()) {
       current_target = outer;
       LiveTargets::instance().remove(*view);
-      throw Error(Errc::internal, "the witness callback threw an exception");
+      throw Error(Errc::internal, "the witness callback threw an exception" + thrown);
     }
     current_target = outer;
     LiveTargets::instance().remove(*view);

@@ -241,6 +241,8 @@ TEST_CASE("capi/callbacks/witness callbacks: writes are bounds- and value-checke
   std::tie(code, message) = fill_outcome(p, throws);
   CHECK(code == PL_ERR_INTERNAL);
   CHECK(message.find("threw") != std::string::npos);
+  // What it threw says why: the job's message carries it.
+  CHECK_MESSAGE(message.find("thrown through a C callback") != std::string::npos, message);
 
   Fill destroys{.does = Fill::Does::destroys};
   CHECK(fill_outcome(p, destroys).first == PL_OK);
