@@ -1,5 +1,7 @@
 #include <proofline/nodes/context.hpp>
 
+#include <new>
+
 #include <proofline/cpu/parallel_wipe.hpp>
 #include <proofline/util/free_storage.hpp>
 #include <proofline/util/logging.hpp>
@@ -109,6 +111,7 @@ void fail(JobState& job, Stage stage, Errc code, const std::string& what) noexce
 }
 
 Errc error_code_of(const std::exception& e) noexcept {
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return Errc::io;  // the system refused memory
   const auto* error = dynamic_cast<const Error*>(&e);
   return error != nullptr ? error->code() : Errc::internal;
 }

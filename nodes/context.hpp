@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,9 @@ class Context {
       body();
     } catch (const Error& e) {
       fail(job, stage, e.code(), e.what());
+    } catch (const std::bad_alloc&) {
+      // The system refused memory: io (the caller may retry), not internal (a bug in proofline).
+      fail(job, stage, Errc::io, "out of memory (std::bad_alloc)");
     } catch (const std::exception& e) {
       fail(job, stage, Errc::internal, e.what());
     } catch (...) {

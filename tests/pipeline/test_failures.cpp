@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <new>
 #include <set>
 
 #include <proofline/graph/observe.hpp>
@@ -88,6 +89,26 @@ TEST_CASE("pipeline/faults/a fault in release fails only that job") {
 }
 TEST_CASE("pipeline/faults/a fault in the baseline stage fails only that job") {
   fail_one_in(Stage::baseline, Mode::baseline);
+}
+
+TEST_CASE("pipeline/faults/running out of memory in a stage is io not a bug of proofline") {
+  // Errc::internal says "a bug in proofline" (PL_ERR_INTERNAL); an allocation the system refused is
+  // Errc::io, which callers may retry once memory is back.
+  const Circuit& c = circuit(8);
+  TestConfig config = cpu_config();
+  config.fault_hook = [](Stage at, JobId) {
+    if (at == Stage::msm) throw std::bad_alloc();
+  };
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  Submission s = pipeline.submit(job(c, key, 1));
+  const JobResult r = await(s);
+  REQUIRE(r.error);
+  CHECK(r.error->stage == Stage::msm);
+  CHECK(r.error->code == Errc::io);
+  CHECK_MESSAGE(r.error->message.find("out of memory") != std::string::npos, r.error->message);
+  pipeline.drain();
+  check_idle(pipeline);
 }
 
 TEST_CASE("pipeline/faults/a witness that does not satisfy the circuit fails in synthesis naming the row") {
