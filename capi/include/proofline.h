@@ -22,10 +22,10 @@
  *   there: a full queue takes the job past its bound), cancel, poll and the result accessors work, while
  *   calls that wait for the pipeline (destroy, shutdown, drain, pl_key_add_*, pl_key_release, a pl_job_wait
  *   with a non-zero timeout) return PL_ERR_IN_CALLBACK instead of deadlocking.
- * - Versioned structs: pl_config, pl_job_options, pl_key_options, pl_job_info and pl_stats start with their
- *   size (set it to sizeof the struct). A smaller size from a caller built against an older header is
- *   accepted: fields past it take their defaults (inputs) or are not written (outputs). A size larger than
- *   this library knows is refused with PL_ERR_STRUCT_SIZE.
+ * - Versioned structs: pl_config, pl_job_options, pl_key_options, pl_job_info, pl_stats and pl_gpu_stats
+ *   start with their size (set it to sizeof the struct). A smaller size from a caller built against an
+ *   older header is accepted: fields past it take their defaults (inputs) or are not written (outputs). A
+ *   size larger than this library knows is refused with PL_ERR_STRUCT_SIZE.
  * - Scalars cross the boundary as canonical (not Montgomery) little-endian 32-byte integers below the
  *   scalar field's modulus r of the key's curve (pl_curve): BLS12-381's, or BN254's for a bn128 key. The
  *   functions that predate BN254 and take no curve (pl_submit_scalars, pl_verify) mean BLS12-381's.
