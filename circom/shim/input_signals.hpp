@@ -2,7 +2,8 @@
 // of each name, its first signal, its number of values) and, when the circuit's .sym file is at hand (circom
 // --sym writes CIRCUIT.sym beside CIRCUIT_cpp/), each signal's name and dimensions. circom's C++ output keeps
 // only the hashes of the names, so without the .sym file a signal the input leaves out can be counted but
-// not named. Included by witness_shim.cpp only.
+// not named. A bus input (circom 2.2) is in the map whole ("s", all its values in order) and field by field
+// ("s.a.x", "s.b[1].y"): an input sets it either way, and each value once. Included by witness_shim.cpp only.
 #pragma once
 
 #include <algorithm>
@@ -24,15 +25,23 @@ struct InputSignal {
   u64 size = 0;           ///< its number of values
   std::string name;       ///< empty unless the .sym file named it
   std::vector<u64> dims;  ///< its array dimensions, from the .sym file (empty for one value)
+  bool part = false;      ///< its values are within an earlier input's: a bus's field
 };
 
-/// Every input of main, from circom's input hash map, in signal order (the order of the circuit's source).
+/// Every input of main, from circom's input hash map, in signal order (the order of the circuit's source), a
+/// bus before its fields.
 inline std::vector<InputSignal> main_inputs(const HashSignalInfo* map, uint size) {
   std::vector<InputSignal> out;
   for (uint i = 0; i < size; ++i)
-    if (map[i].signalid != 0) out.push_back({map[i].hash, map[i].signalid, map[i].signalsize, {}, {}});
-  std::sort(out.begin(), out.end(),
-            [](const InputSignal& a, const InputSignal& b) { return a.first < b.first; });
+    if (map[i].signalid != 0) out.push_back({map[i].hash, map[i].signalid, map[i].signalsize, {}, {}, false});
+  std::sort(out.begin(), out.end(), [](const InputSignal& a, const InputSignal& b) {
+    return a.first != b.first ? a.first < b.first : a.size > b.size;
+  });
+  u64 end = 0;  // where the values of the inputs so far end
+  for (InputSignal& input : out) {
+    input.part = input.first + input.size <= end;
+    end = std::max(end, input.first + input.size);
+  }
   return out;
 }
 
@@ -106,6 +115,20 @@ inline void name_inputs(std::vector<InputSignal>& inputs, const std::string& pat
     else
       inputs[i].name.clear();
   }
+  // The .sym file lists a bus's fields only ("main.s.b[1].y"): a bus is named by the prefix of a field's name
+  // whose hash is the bus's, and whose values hold the field's.
+  for (const InputSignal& field : std::vector<InputSignal>(inputs)) {
+    if (!field.part || field.name.empty()) continue;
+    for (std::size_t cut = field.name.size(); cut-- > 0;) {
+      if (field.name[cut] != '.' && field.name[cut] != '[') continue;
+      const std::string prefix = field.name.substr(0, cut);
+      const auto it = by_hash.find(fnv1a(prefix));
+      if (it == by_hash.end()) continue;
+      InputSignal& bus = inputs[it->second];
+      if (bus.name.empty() && bus.first <= field.first && field.first + field.size <= bus.first + bus.size)
+        bus.name = prefix;
+    }
+  }
 }
 
 inline std::string values_text(u64 count) {
@@ -125,14 +148,20 @@ inline std::string shape_of(const InputSignal& input) {
 inline std::vector<std::string> input_problems(const std::vector<InputSignal>& inputs,
                                                const std::vector<std::pair<std::string, u64>>& given) {
   std::vector<std::string> problems;
-  std::vector<bool> set(inputs.size(), false);
   std::string names;
   bool all_named = !inputs.empty();
+  u64 first = inputs.empty() ? 0 : inputs.front().first, end = first;
   for (const InputSignal& input : inputs) {
     all_named = all_named && !input.name.empty();
-    names += (names.empty() ? "" : ", ") + (input.dims.empty() ? input.name : shape_of(input));
+    end = std::max(end, input.first + input.size);
+    if (!input.part)
+      names += (names.empty() ? "" : ", ") + (input.dims.empty() ? input.name : shape_of(input));
   }
-  for (const auto& [name, count] : given) {
+  // Which given name sets each of main's input values (a bus's field may be set whole or alone, not both).
+  constexpr std::size_t unset = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> set_by(end - first, unset);
+  for (std::size_t g = 0; g < given.size(); ++g) {
+    const auto& [name, count] = given[g];
     const u64 hash = fnv1a(name);
     const auto it =
         std::find_if(inputs.begin(), inputs.end(), [&](const InputSignal& s) { return s.hash == hash; });
@@ -141,7 +170,16 @@ inline std::vector<std::string> input_problems(const std::vector<InputSignal>& i
                          (all_named ? " (its inputs: " + names + ")" : ""));
       continue;
     }
-    set[it - inputs.begin()] = true;
+    for (u64 v = it->first - first; v < it->first - first + it->size; ++v) {
+      if (set_by[v] != unset && set_by[v] != g) {
+        const std::string& other = given[set_by[v]].first;
+        const bool whole = other.size() > name.size();  // the bus's name is a prefix of its field's
+        problems.push_back("signal \"" + (whole ? other : name) +
+                           "\" of main is given twice: alone and within \"" + (whole ? name : other) + "\"");
+        break;
+      }
+      set_by[v] = g;
+    }
     if (count != it->size) {
       InputSignal named = *it;
       named.name = name;
@@ -150,9 +188,14 @@ inline std::vector<std::string> input_problems(const std::vector<InputSignal>& i
                          (shape.empty() ? "" : " (" + shape + ")") + ", got " + std::to_string(count));
     }
   }
-  u64 unnamed = 0, unnamed_values = 0;
+  // An input none of whose values is set is missing, unless it is a field of a bus that is missing whole.
+  u64 unnamed = 0, unnamed_values = 0, missing_end = 0;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    if (set[i]) continue;
+    const u64 from = inputs[i].first - first, to = from + inputs[i].size;
+    if (inputs[i].first < missing_end ||
+        std::any_of(set_by.begin() + from, set_by.begin() + to, [](std::size_t g) { return g != unset; }))
+      continue;
+    missing_end = inputs[i].first + inputs[i].size;
     if (inputs[i].name.empty()) {
       ++unnamed;
       unnamed_values += inputs[i].size;

@@ -28,6 +28,11 @@
 #                          and both counts (prove: exit 2), where snarkjs wtns calculate fails too; without
 #                          the .sym file missing signals are counted; a public signal not below r is invalid
 #                          for both verifiers; files with bytes after their last section exit 2
+#   circom.sh setup-bus    bus.circom (buses as main's inputs, circom 2.2) at bn128 with --sym; a bn128 key;
+#                          snarkjs's witness and fullprove reference from a bus given as an array of values
+#   circom.sh bus          a bus given as an array of values (snarkjs's form), as nested objects and as
+#                          qualified names (circom's forms) proves with snarkjs's public signals; a bus given
+#                          both whole and field by field, or left out, is refused naming it
 #
 # Skips (exit 77) only when node or circom2 cannot be had. Environment: CIRCOM_TEST_DIR (work folder),
 # CIRCOM_NODE_DIR (where npm installs the tools; the interop tests share it),
@@ -486,6 +491,59 @@ matrix() {
   say "array inputs are checked by name and count; the verifiers agree on signals not below r"
 }
 
+work_bus=$CIRCOM_TEST_DIR/work-bus
+cache_bus=$CIRCOM_TEST_DIR/generator-cache-bus
+setup_bus() {
+  command -v node >/dev/null 2>&1 || skip "node is not installed (scripts/install-deps.sh installs nodejs)"
+  "$here/../interop/setup.sh" "$node_dir" || skip "circom2 and snarkjs could not be installed from npm"
+  rm -rf "$work_bus" && mkdir -p "$work_bus/inputs" "$work_bus/snarkjs" && cd "$work_bus"
+  cp "$here/bus.circom" .
+  run circom2 bus.circom --c --wasm --r1cs --sym -o .
+  run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 4 pot.ptau --seed 17 --curve bn128
+  run snarkjs groth16 setup bus.r1cs pot.ptau key.zkey
+  run snarkjs zkey export verificationkey key.zkey vk.json
+  # snarkjs reads a bus as the array of its values, in the order of its fields; it refuses nested objects.
+  echo '{"s": [2, 3, 4, 5, 6, 7], "p": ["8", 9], "k": 10}' >inputs/flat.json
+  run snarkjs groth16 fullprove inputs/flat.json bus_js/bus.wasm key.zkey snarkjs/flat.proof.json \
+    snarkjs/flat.public.json
+  touch .done
+}
+
+bus() {
+  [ -f "$work_bus/.done" ] || die "no bus circuit and key (the 'circom/setup-bus' test makes them; did it fail?)"
+  mkdir -p "$work"  # expect_exit keeps stderr there
+  cd "$work_bus" && rm -rf out bad && mkdir -p out bad
+  # The same values in circom's forms: nested objects, and the fields' qualified names.
+  echo '{"s": {"a": {"x": 2, "y": 3}, "b": [{"x": 4, "y": 5}, {"x": 6, "y": 7}]}, "p": {"x": 8, "y": 9}, "k": 10}' \
+    >inputs/nested.json
+  echo '{"s.a.x": 2, "s.a.y": 3, "s.b[0].x": 4, "s.b[0].y": 5, "s.b[1].x": 6, "s.b[1].y": 7, "p": [8, 9], "k": 10}' \
+    >inputs/qualified.json
+  for name in flat nested qualified; do
+    expect_exit 0 "$proofline" prove key.zkey --circuit bus_cpp --input "inputs/$name.json" "out/$name.proof.json" \
+      "out/$name.public.json" --cache-dir "$cache_bus"
+    # The .sym file is this circuit's: it names every input, the buses too.
+    ! grep -q "names .* of the .* inputs of main" "$work/last.err" || die "the .sym file was called another's"
+    [ "$(publics "out/$name.public.json")" = "$(publics snarkjs/flat.public.json)" ] ||
+      die "$name: the public signals differ from snarkjs fullprove's"
+    snarkjs_verify vk.json "out/$name.public.json" "out/$name.proof.json" || die "snarkjs rejected $name's proof"
+  done
+  # A bus given whole and field by field sets its values twice; a bus left out is named.
+  echo '{"s": [2, 3, 4, 5, 6, 7], "s.a.x": 2, "p": [8, 9], "k": 10}' >bad/twice.json
+  expect_exit 2 "$proofline" prove key.zkey --circuit bus_cpp --input bad/twice.json bad/p.json bad/pub.json \
+    --cache-dir "$cache_bus"
+  expect_said 'signal "s.a.x" of main is given twice: alone and within "s"'
+  echo '{"s": [2, 3, 4, 5, 6, 7], "k": 10}' >bad/no-p.json
+  expect_exit 2 "$proofline" prove key.zkey --circuit bus_cpp --input bad/no-p.json bad/p.json bad/pub.json \
+    --cache-dir "$cache_bus"
+  expect_said 'bad/no-p.json: signal "p" of main is missing (expects 2 values)'
+  echo '{"s.a.x": 2, "s.a.y": 3, "s.b[0].x": 4, "s.b[0].y": 5, "p": [8, 9], "k": 10}' >bad/part.json
+  expect_exit 2 "$proofline" prove key.zkey --circuit bus_cpp --input bad/part.json bad/p.json bad/pub.json \
+    --cache-dir "$cache_bus"
+  expect_said 'signal "s.b[1].x" of main is missing (expects 1 value); signal "s.b[1].y" of main is missing'
+  [ ! -e bad/p.json ] || die "a proof was written for a refused input"
+  say "buses are read whole or field by field, as snarkjs and circom read them"
+}
+
 case $step in
   setup) setup ;;
   inputs) inputs ;;
@@ -496,5 +554,7 @@ case $step in
   bn128) bn128 ;;
   setup-matrix) setup_matrix ;;
   matrix) matrix ;;
+  setup-bus) setup_bus ;;
+  bus) bus ;;
   *) die "unknown step '$step'" ;;
 esac
