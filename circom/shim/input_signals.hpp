@@ -152,9 +152,9 @@ inline std::vector<std::string> input_problems(const std::vector<InputSignal>& i
   bool all_named = !inputs.empty();
   u64 first = inputs.empty() ? 0 : inputs.front().first, end = first;
   for (const InputSignal& input : inputs) {
-    all_named = all_named && !input.name.empty();
+    all_named = all_named && (!input.name.empty() || input.size == 0);
     end = std::max(end, input.first + input.size);
-    if (!input.part)
+    if (!input.part && input.size > 0)
       names += (names.empty() ? "" : ", ") + (input.dims.empty() ? input.name : shape_of(input));
   }
   // Which given name sets each of main's input values (a bus's field may be set whole or alone, not both).
@@ -188,11 +188,12 @@ inline std::vector<std::string> input_problems(const std::vector<InputSignal>& i
                          (shape.empty() ? "" : " (" + shape + ")") + ", got " + std::to_string(count));
     }
   }
-  // An input none of whose values is set is missing, unless it is a field of a bus that is missing whole.
+  // An input none of whose values is set is missing, unless it is a field of a bus that is missing whole, or
+  // an array of no values (a template parameter of 0), which snarkjs and circom need no value for.
   u64 unnamed = 0, unnamed_values = 0, missing_end = 0;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const u64 from = inputs[i].first - first, to = from + inputs[i].size;
-    if (inputs[i].first < missing_end ||
+    if (inputs[i].size == 0 || inputs[i].first < missing_end ||
         std::any_of(set_by.begin() + from, set_by.begin() + to, [](std::size_t g) { return g != unset; }))
       continue;
     missing_end = inputs[i].first + inputs[i].size;

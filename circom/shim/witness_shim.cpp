@@ -430,12 +430,16 @@ void proofline_circom_free(void* circuit) {
   delete loaded;
 }
 
-/// How many of main's inputs the .sym file named, of how many.
+/// How many of main's inputs the .sym file named, of how many (arrays of no values, which it cannot name,
+/// left out).
 void proofline_circom_named_inputs(const void* circuit, std::uint64_t* named, std::uint64_t* inputs) {
   const auto& loaded = *static_cast<const LoadedCircuit*>(circuit);
-  *inputs = loaded.inputs.size();
+  *inputs = 0;
   *named = 0;
-  for (const InputSignal& input : loaded.inputs) *named += input.name.empty() ? 0 : 1;
+  for (const InputSignal& input : loaded.inputs) {
+    *inputs += input.size > 0 ? 1 : 0;
+    *named += input.name.empty() || input.size == 0 ? 0 : 1;
+  }
 }
 
 /// Checks `input_json` as compute would before running the circuit (JSON, names, counts, numbers), without

@@ -32,7 +32,8 @@
 #                          snarkjs's witness and fullprove reference from a bus given as an array of values
 #   circom.sh bus          a bus given as an array of values (snarkjs's form), as nested objects and as
 #                          qualified names (circom's forms) proves with snarkjs's public signals; a bus given
-#                          both whole and field by field, or left out, is refused naming it
+#                          both whole and field by field, or left out, is refused naming it; an input array of
+#                          no values may be left out
 #
 # Skips (exit 77) only when node or circom2 cannot be had. Environment: CIRCOM_TEST_DIR (work folder),
 # CIRCOM_NODE_DIR (where npm installs the tools; the interop tests share it),
@@ -518,7 +519,9 @@ bus() {
     >inputs/nested.json
   echo '{"s.a.x": 2, "s.a.y": 3, "s.b[0].x": 4, "s.b[0].y": 5, "s.b[1].x": 6, "s.b[1].y": 7, "p": [8, 9], "k": 10}' \
     >inputs/qualified.json
-  for name in flat nested qualified; do
+  # The array of no values given as such.
+  echo '{"s": [2, 3, 4, 5, 6, 7], "p": ["8", 9], "k": 10, "none": []}' >inputs/none.json
+  for name in flat nested qualified none; do
     expect_exit 0 "$proofline" prove key.zkey --circuit bus_cpp --input "inputs/$name.json" "out/$name.proof.json" \
       "out/$name.public.json" --cache-dir "$cache_bus"
     # The .sym file is this circuit's: it names every input, the buses too.
@@ -541,7 +544,7 @@ bus() {
     --cache-dir "$cache_bus"
   expect_said 'signal "s.b[1].x" of main is missing (expects 1 value); signal "s.b[1].y" of main is missing'
   [ ! -e bad/p.json ] || die "a proof was written for a refused input"
-  say "buses are read whole or field by field, as snarkjs and circom read them"
+  say "buses are read whole or field by field, as snarkjs and circom read them; an empty array may be left out"
 }
 
 case $step in
