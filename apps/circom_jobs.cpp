@@ -129,6 +129,9 @@ std::vector<CircomJobSpec> jobs_from_manifest(const fs::path& manifest) {
   std::vector<CircomJobSpec> jobs;
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
+    // Editors that save UTF-8 with a byte-order mark put it before the first line, whose JSON or header it
+    // would otherwise start.
+    if (number == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
     const std::string_view text = trim(line);
     if (text.empty() || text.front() == '#') continue;
     const ManifestLine at{manifest, number};

@@ -13,7 +13,8 @@
 #                          input fail their own jobs while the others are proven (exit 1); --fail-fast refuses
 #                          (exit 2), and so does input JSON without --circuit;
 #                          batch_prove --zkey --inject-fault fails one job only
-#   circom.sh outputs      manifests (JSON lines, CSV) put outputs where they say, creating their folders;
+#   circom.sh outputs      manifests (JSON lines, CSV; with a byte-order mark too) put outputs where they say,
+#                          creating their folders;
 #                          colliding outputs, outputs that are folders and folders that cannot be made exit 2
 #                          before anything is proven
 #   circom.sh setup-bn128  the same circuit at circom's default prime (bn128, BN254) with --c --wasm; a bn128
@@ -292,6 +293,15 @@ outputs() {
   printf 'SOURCE,PROOF,PUBLIC\ninputs/g3.json,placed/three.json,placed/three.pub.json\n' >jobs.csv
   run "$proofline" batch key.zkey --circuit check_cpp --manifest jobs.csv --cache-dir "$cache" --no-progress
   snarkjs_verify vk.json placed/three.pub.json placed/three.json || die "csv manifest job"
+  # A manifest saved with a byte-order mark and CRLF line ends (as Windows editors save UTF-8) reads as one
+  # without: the mark is not part of its first line.
+  printf '\xef\xbb\xbf{"witness": "snarkjs/g1.wtns", "proof": "placed/bom.json", "public": "placed/bom.pub.json"}\r\n' \
+    >bom.jsonl
+  run "$proofline" batch key.zkey --manifest bom.jsonl --no-progress
+  snarkjs_verify vk.json placed/bom.pub.json placed/bom.json || die "the manifest with a byte-order mark"
+  printf '\xef\xbb\xbfSOURCE,PROOF,PUBLIC\r\nsnarkjs/g2.wtns,placed/bom2.json,placed/bom2.pub.json\r\n' >bom.csv
+  run "$proofline" batch key.zkey --manifest bom.csv --no-progress
+  snarkjs_verify vk.json placed/bom2.pub.json placed/bom2.json || die "the csv manifest with a byte-order mark"
   expect_exit 2 "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json other/g1.json --out placed
   expect_said "would overwrite those of"
   expect_exit 2 "$proofline" batch key.zkey --wtns snarkjs/g1.wtns
