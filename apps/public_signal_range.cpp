@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -53,6 +57,25 @@ bool readable(const json::Value& value) {
 }
 
 }  // namespace
+
+json::Value numbers_as_javascript_reads(const json::Value& document) {
+  if (!document.is_array()) return document;
+  std::vector<json::Value> items;
+  items.reserve(document.size());
+  for (std::size_t i = 0; i < document.size(); ++i) {
+    const json::Value& value = document.at(i);
+    // strtod rounds as JavaScript does (to nearest); beyond a double's range it gives infinity, and 0 below.
+    const double number = value.is_number() ? std::strtod(value.number_text().c_str(), nullptr) : 0.0;
+    if (!value.is_number() || !std::isfinite(number) || number != std::floor(number)) {
+      items.push_back(value);
+      continue;
+    }
+    char digits[400];  // a double's integer in decimal, exactly: at most 309 digits and a sign
+    std::snprintf(digits, sizeof digits, "%.0f", number == 0 ? 0.0 : number);  // -0 is 0
+    items.emplace_back(std::string(digits));
+  }
+  return json::Value::array(std::move(items));
+}
 
 template <class Fr>
 json::Value without_out_of_field(const json::Value& document, std::optional<OutOfFieldSignal>& first) {

@@ -88,7 +88,8 @@ int verify_as(const SnarkjsProofFiles& files, const json::Value& vk_document) {
   // cannot use is reported as such whatever its signals.
   std::optional<OutOfFieldSignal> out_of_field;
   const std::vector<Fr> inputs = groth16::snarkjs_public_from_json<Fr>(
-      without_out_of_field<Fr>(groth16::read_json_file(files.pub), out_of_field), files.pub);
+      without_out_of_field<Fr>(numbers_as_javascript_reads(groth16::read_json_file(files.pub)), out_of_field),
+      files.pub);
   // Points off the curve or outside the subgroup make an invalid proof (exit 1), not an unusable file:
   // read the shape only and let verify_status judge them.
   std::optional<groth16::VerifyStatus> zero_point;

@@ -246,3 +246,35 @@ TEST_CASE(
     check_unusable(with_b(json::Value("12ab")), "\"12ab\" is not a number below the Fr modulus");
   }
 }
+
+TEST_CASE(
+    "apps/verify_proof/public signals written as JSON numbers are read through a double as snarkjs does") {
+  // snarkjs groth16 verify reads public.json with JSON.parse: a number becomes a double, which its verifier
+  // takes as the integer it holds. 7.0, 7e0 and 7.0000000000000001 (the same double) are 7, and a number
+  // beyond r is "Public inputs are not valid."; one with a fraction makes BigInt throw (unusable).
+  groth16::test::TempDir dir;
+  for (const bool bn : {false, true}) {
+    CAPTURE(bn);
+    const std::string circuit = bn ? "bn128/chain_16" : "chain_16";
+    const json::Value inputs = json::parse(file_text(fixture(circuit, "public.json")));
+    REQUIRE(inputs.at(std::size_t{1}).as_string() == "7");
+    const auto with_b = [&](const std::string& number) {
+      const auto path = dir / "public.json";
+      write_file_text(path, "[\"" + inputs.at(std::size_t{0}).as_string() + "\", " + number + "]");
+      return fixture(circuit, "verification_key.json").string() + " " + path.string() + " " +
+             fixture(circuit, "proof.json").string();
+    };
+    for (const std::string seven : {"7", "7.0", "7e0", "0.7E1", "70e-1", "7.0000000000000001"}) {
+      CAPTURE(seven);
+      const Outcome o = verify_proof(with_b(seven));
+      CHECK_MESSAGE(o.code == 0, o.out << o.err);
+      CHECK(contains(o.out, "valid: the proof verifies for 2 public inputs"));
+    }
+    const Outcome beyond = verify_proof(with_b("1e80"));
+    CHECK(beyond.code == 1);
+    CHECK_MESSAGE(contains(beyond.out, "is not below r"), beyond.out << beyond.err);
+    CHECK(verify_proof(with_b("8.0")).code == 1);
+    CHECK(verify_proof(with_b("7.5")).code == 2);
+    CHECK(verify_proof(with_b("1e400")).code == 2);
+  }
+}
