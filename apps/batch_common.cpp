@@ -35,6 +35,30 @@ void check_directory_takes_files(const std::string& who, const fs::path& dir, co
   ::unlink(probe.c_str());
 }
 
+void check_output_replaceable(const std::string& who, const fs::path& output) {
+  std::error_code error;
+  const char* kind = nullptr;
+  switch (fs::status(output, error).type()) {  // through a link, to what it names
+    case fs::file_type::fifo:
+      kind = "a FIFO";
+      break;
+    case fs::file_type::character:
+      kind = "a character device";
+      break;
+    case fs::file_type::block:
+      kind = "a block device";
+      break;
+    case fs::file_type::socket:
+      kind = "a socket";
+      break;
+    default:
+      return;
+  }
+  throw UnusableInput(who + ": its output " + quoted(output) + " is " + kind +
+                      ", not a regular file: proofline renames each finished output into place, which would "
+                      "replace it without writing to it (nothing was proven)");
+}
+
 namespace {
 
 void check_out_dir(const fs::path& dir) {
@@ -54,6 +78,7 @@ void check_output_file(const char* option, const fs::path& path) {
                         " is not a directory");
   if (fs::is_directory(path, error))
     throw UnusableInput(std::string(option) + ": cannot write " + quoted(path) + ": it is a directory");
+  check_output_replaceable(option, path);
   check_directory_takes_files(option, dir, path);
 }
 

@@ -56,6 +56,12 @@ std::string quoted(const std::filesystem::path& path);
 void check_directory_takes_files(const std::string& who, const std::filesystem::path& dir,
                                  const std::filesystem::path& named);
 
+/// Every output is written to a temporary file renamed over it: over a FIFO, a device or a socket (or a link
+/// to one, as /dev/stdout is) that would put a regular file in its place, as root in /dev too, and write
+/// nothing to it. UnusableInput "WHO: its output 'PATH' is a FIFO, not a regular file ..." for such an
+/// output.
+void check_output_replaceable(const std::string& who, const std::filesystem::path& output);
+
 /// Runs a setup step: a proofline::Error from it means unusable input (exit 2), not a failed job (exit 1).
 template <class Step>
 decltype(auto) setup_step(Step&& step) {

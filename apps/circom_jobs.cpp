@@ -182,6 +182,7 @@ void check_job_outputs(const std::vector<CircomJobSpec>& jobs, const std::vector
       throw UnusableInput(whose + ": no folder " + quoted(dir) + " for " + quoted(output));
     if (fs::is_directory(output, error))
       throw UnusableInput(whose + ": its output " + quoted(output) + " is a folder");
+    check_output_replaceable(whose, output);
     const fs::path where = place(output);
     if (const auto it = read.find(where); it != read.end()) {
       const Reader& r = it->second;

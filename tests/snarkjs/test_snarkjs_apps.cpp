@@ -9,6 +9,7 @@
 #include <proofline/groth16/detail/le_bytes.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 
+#include "groth16/file_safety.hpp"
 #include "groth16/helpers.hpp"
 #include "snarkjs/helpers.hpp"
 #include "support/run_program.hpp"
@@ -210,4 +211,36 @@ TEST_CASE(
   write_file_bytes(dir / "off.zkey", bytes);
   expect_refused(prove(dir / "off.zkey", "good.wtns"), "off.zkey",
                  "H query (section 9): point 7 is not on the curve");
+}
+
+TEST_CASE("apps/batch_prove/an output that is a FIFO or a link to a device is refused and left as it is") {
+  // Each output is written to a temporary file renamed over it: over a FIFO or a device (or a link to one,
+  // /dev/stdout) that would put a regular file in its place (as root, in /dev too) and write nothing to it.
+  // Such an output is refused before anything is proven (exit 2).
+  groth16::test::TempDir dir;
+  const auto zkey = fixture("chain_16", "circuit_final.zkey");
+  const auto wtns = fixture("chain_16", "witness.wtns");
+  const auto out = dir / "out";
+  std::filesystem::create_directories(out);
+  file_safety_test::make_fifo(out / "witness.proof.json");
+  std::filesystem::create_symlink("/dev/null", out / "witness.public.json");
+  const std::string prove = "--no-progress --threads 2 --backend cpu --zkey " + zkey.string() + " --wtns " +
+                            wtns.string() + " --out ";
+  Outcome o = run_program(PROOFLINE_BATCH_PROVE, prove + out.string());
+  CHECK(o.code == 2);
+  CHECK_MESSAGE(contains(o.err, "witness.proof.json' is a FIFO, not a regular file"), o.err);
+  CHECK(std::filesystem::is_fifo(std::filesystem::symlink_status(out / "witness.proof.json")));
+  std::filesystem::remove(out / "witness.proof.json");
+  o = run_program(PROOFLINE_BATCH_PROVE, prove + out.string());
+  CHECK(o.code == 2);
+  CHECK_MESSAGE(contains(o.err, "witness.public.json' is a character device, not a regular file"), o.err);
+  CHECK(std::filesystem::is_symlink(std::filesystem::symlink_status(out / "witness.public.json")));
+  // --report and --trace likewise.
+  const auto other = dir / "other";
+  file_safety_test::make_fifo(dir / "report.json");
+  o = run_program(PROOFLINE_BATCH_PROVE,
+                  prove + other.string() + " --report " + (dir / "report.json").string());
+  CHECK(o.code == 2);
+  CHECK_MESSAGE(contains(o.err, "report.json' is a FIFO, not a regular file"), o.err);
+  CHECK(std::filesystem::is_fifo(std::filesystem::symlink_status(dir / "report.json")));
 }
