@@ -28,8 +28,14 @@ namespace fs = std::filesystem;
 /// What the shared object is built from besides the circuit: a change here must rebuild every cached one.
 constexpr const char* build_recipe = "proofline-circom-generator v1: g++ -std=c++17 -O3 -fPIC; nasm -felf64";
 
-const char* const generated_files[] = {"calcwit.cpp", "calcwit.hpp", "circom.hpp",
-                                       "fr.cpp",      "fr.hpp",      "fr.asm"};
+const char* const generated_files[] = {"calcwit.cpp", "calcwit.hpp", "circom.hpp", "fr.cpp", "fr.hpp"};
+
+/// Whether circom wrote the field arithmetic in assembly (fr.asm beside fr.cpp), as it does unless told
+/// --no_asm (then fr.cpp holds all of it, in C++).
+bool has_fr_asm(const fs::path& dir) {
+  std::error_code error;
+  return fs::is_regular_file(dir / "fr.asm", error);
+}
 
 std::string read_all(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -76,6 +82,7 @@ std::string folder_digest(const fs::path& dir, const std::string& name) {
   digest.add(shim::assert_h);
   digest.add(shim::prelude_hpp);
   for (const char* file : generated_files) digest.add(read_all(dir / file));
+  digest.add(has_fr_asm(dir) ? read_all(dir / "fr.asm") : std::string("no fr.asm"));
   digest.add(read_all(dir / (name + ".cpp")));
   digest.add(read_all(dir / (name + ".dat")));
   return digest.hex();
@@ -144,7 +151,7 @@ void run_tool(const std::vector<std::string>& argv, const fs::path& dir, const f
 /// position-independent code) and the circuit's std::cout sent to the shim's message sink.
 void stage_sources(const fs::path& from, const std::string& name, const fs::path& dir) {
   for (const char* file : generated_files) fs::copy_file(from / file, dir / file);
-  write_all(dir / "fr.asm", "default rel\n" + read_all(from / "fr.asm"));
+  if (has_fr_asm(from)) write_all(dir / "fr.asm", "default rel\n" + read_all(from / "fr.asm"));
   std::string circuit = read_all(from / (name + ".cpp"));
   for (std::size_t at = 0; (at = circuit.find("std::cout", at)) != std::string::npos;)
     circuit.replace(at, 9, "proofline_circom_messages()");
@@ -160,7 +167,8 @@ void stage_sources(const fs::path& from, const std::string& name, const fs::path
 
 void compile(const fs::path& dir, const BuildOptions& options) {
   const fs::path log = dir / "build.log";
-  run_tool({options.assembler, "-felf64", "fr.asm", "-o", "fr_asm.o"}, dir, log, options);
+  const bool assembly = has_fr_asm(dir);
+  if (assembly) run_tool({options.assembler, "-felf64", "fr.asm", "-o", "fr_asm.o"}, dir, log, options);
   const std::vector<std::string> cxx = {
       options.compiler,  "-c", "-std=c++17", "-O3", "-fPIC", "-w", "-Ishim", "-I.", "-include",
       "shim/prelude.hpp"};
@@ -176,9 +184,11 @@ void compile(const fs::path& dir, const BuildOptions& options) {
     argv.insert(argv.end(), {std::string(unit) + ".cpp", "-o", std::string(unit) + ".o"});
     run_tool(argv, dir, log, options);
   }
-  run_tool({options.compiler, "-shared", "-o", "witness.so", "calcwit.o", "fr.o", "circuit.o",
-            "witness_shim.o", "fr_asm.o", "-lgmp", "-Wl,--version-script=exports.map", "-Wl,-z,noexecstack"},
-           dir, log, options);
+  std::vector<std::string> link = {options.compiler, "-shared", "-o",        "witness.so",
+                                   "calcwit.o",      "fr.o",    "circuit.o", "witness_shim.o"};
+  if (assembly) link.push_back("fr_asm.o");
+  link.insert(link.end(), {"-lgmp", "-Wl,--version-script=exports.map", "-Wl,-z,noexecstack"});
+  run_tool(link, dir, log, options);
 }
 
 BuiltGenerator built_at(const fs::path& dir, const std::string& name, bool from_cache) {
@@ -204,9 +214,9 @@ std::string circuit_name_of(const fs::path& cpp_dir) {
   if (names.size() != 1)
     throw Error(Errc::bad_input, cpp_dir.string() + ": expected one CIRCUIT.dat (circom --c output), found " +
                                      std::to_string(names.size()));
-  for (const std::string& file :
-       {names[0] + ".cpp", std::string("calcwit.cpp"), std::string("calcwit.hpp"), std::string("circom.hpp"),
-        std::string("fr.cpp"), std::string("fr.hpp"), std::string("fr.asm")})
+  // fr.asm is there unless circom was told --no_asm.
+  for (const std::string& file : {names[0] + ".cpp", std::string("calcwit.cpp"), std::string("calcwit.hpp"),
+                                  std::string("circom.hpp"), std::string("fr.cpp"), std::string("fr.hpp")})
     if (!fs::is_regular_file(cpp_dir / file, error))
       throw Error(Errc::bad_input, cpp_dir.string() + ": " + file + " is missing (not circom --c output?)");
   return names[0];

@@ -405,7 +405,7 @@ int proofline_circom_abi_version() {
 }
 
 void proofline_circom_prime(unsigned char out[32]) {
-  std::memcpy(out, Fr_rawq, 32);
+  std::memcpy(out, Fr_q.longVal, 32);  // fr.asm's Fr_rawq is static in --no_asm's fr.cpp; Fr_q is in both
 }
 
 std::uint64_t proofline_circom_witness_size() {

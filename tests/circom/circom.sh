@@ -21,7 +21,8 @@
 #                          key from the known-tau ptau; snarkjs's fullprove references
 #   circom.sh bn128        proofline batch and prove from input JSON with the bn128 generator: snarkjs's public
 #                          signals, proofs snarkjs verifies, .wtns files snarkjs checks against the r1cs; a
-#                          generator of the other prime is refused (exit 2) naming both primes
+#                          generator compiled with --no_asm proves too; a generator of the other prime is
+#                          refused (exit 2) naming both primes
 #   circom.sh setup-matrix matrix.circom (array inputs of two and one dimensions, several outputs) at bn128 with
 #                          --sym; a bn128 key; snarkjs's witnesses and a fullprove reference
 #   circom.sh matrix       its proofs from input JSON and .wtns, checked by both verifiers; inputs that leave a
@@ -388,6 +389,15 @@ bn128() {
   run "$proofline" witness --circuit check_cpp --input inputs/g1.json inputs/g2.json --out out-wtns \
     --cache-dir "$cache_bn"
   for name in g1 g2; do run snarkjs wtns check check.r1cs "out-wtns/$name.wtns"; done
+  # circom --c --no_asm writes the field arithmetic in C++ (fr.cpp alone, no fr.asm): proven the same way.
+  rm -rf noasm && mkdir noasm
+  run circom2 check.circom --c --no_asm -o noasm
+  [ ! -e noasm/check_cpp/fr.asm ] || die "circom --no_asm wrote fr.asm"
+  run "$proofline" prove key.zkey --circuit noasm/check_cpp --input inputs/g3.json out-prove/noasm.proof.json \
+    out-prove/noasm.public.json --cache-dir "$cache_bn"
+  [ "$(publics out-prove/noasm.public.json)" = "$(publics snarkjs/g3.public.json)" ] ||
+    die "the --no_asm generator's public signals differ from snarkjs fullprove's"
+  snarkjs_verify vk.json out-prove/noasm.public.json out-prove/noasm.proof.json || die "snarkjs rejected --no_asm's"
   # A violated constraint fails its job with circom's message, as on BLS12-381.
   echo '{"a": "3", "b": "7", "c": "50"}' >out-prove/bad.json
   expect_exit 1 "$proofline" prove key.zkey --circuit check_cpp --input out-prove/bad.json \
