@@ -8,6 +8,29 @@ std::string fixture(const std::string& file) {
   return std::string(PROOFLINE_SNARKJS_FIXTURES_DIR) + "/chain_16/" + file;
 }
 
+WitnessVectors witness_vectors(const groth16::ConstraintSystem& cs, const std::vector<Fr>& witness,
+                               std::size_t domain_size) {
+  const auto scalar_bytes = [](const std::vector<Fr>& values) {
+    std::vector<std::uint8_t> bytes(values.size() * PL_SCALAR_BYTES);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i].to_bytes_le(bytes.data() + i * PL_SCALAR_BYTES);
+    return bytes;
+  };
+  std::vector<Fr> a(domain_size), b(domain_size), c(domain_size);
+  groth16::evaluate(cs, witness, a, b, c);
+  return {scalar_bytes(witness), scalar_bytes(a), scalar_bytes(b), scalar_bytes(c)};
+}
+
+pl_status fill_vectors(pl_witness_target* target, void* user_data) {
+  const auto* v = static_cast<const WitnessVectors*>(user_data);
+  const std::pair<int, const std::vector<std::uint8_t>*> parts[] = {
+      {PL_VECTOR_Z, &v->z}, {PL_VECTOR_A, &v->a}, {PL_VECTOR_B, &v->b}, {PL_VECTOR_C, &v->c}};
+  for (const auto& [vector, bytes] : parts)
+    if (pl_status s = pl_witness_write(target, vector, 0, bytes->data(), bytes->size() / PL_SCALAR_BYTES);
+        s != PL_OK)
+      return s;
+  return PL_OK;
+}
+
 pl_config cpu_config() {
   pl_set_log_level(PL_LOG_WARN);  // one line per pipeline and key would drown the failures
   pl_config config;

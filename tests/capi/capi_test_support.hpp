@@ -9,6 +9,8 @@
 #include <doctest/doctest.h>
 #include <proofline.h>
 
+#include <proofline/groth16/constraint_system.hpp>
+
 namespace proofline::capi_test {
 
 std::string fixture(const std::string& file);  ///< tests/fixtures/snarkjs/chain_16/<file>
@@ -41,6 +43,16 @@ struct Prover {
     INFO(#call << ": " << pl_status_name(pl_require_status_) << ": " << pl_last_error_message()); \
     REQUIRE(pl_require_status_ == PL_OK);                                                         \
   } while (0)
+
+/// A circuit's z, a, b, c as canonical 32-byte scalars, for a callback that fills all four.
+struct WitnessVectors {
+  std::vector<std::uint8_t> z, a, b, c;
+};
+/// z = `witness`; a, b, c = A·z, B·z, C·z over a domain of `domain_size` rows.
+WitnessVectors witness_vectors(const groth16::ConstraintSystem& cs, const std::vector<Fr>& witness,
+                               std::size_t domain_size);
+/// A pl_witness_fn writing the WitnessVectors at user_data into z, a, b and c (PL_FILLS_WITNESS_AND_ABC).
+pl_status fill_vectors(pl_witness_target* target, void* user_data);
 
 /// Whether the job's proof verifies with vk, both as 192 bytes and as snarkjs JSON.
 bool proof_verifies(pl_job* job, const pl_vk* vk);

@@ -268,7 +268,9 @@ struct SlowFill {
 
 pl_status slow_fill(pl_witness_target* target, void* user_data) {
   auto* f = static_cast<SlowFill*>(user_data);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // Three times the job's timeout: the deadline passes inside the callback even when a loaded machine
+  // starts the callback late (the timeout must still leave it time to start: see the test).
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   const pl_status status =
       pl_witness_write(target, PL_VECTOR_Z, 0, f->scalars.bytes.data(), f->scalars.count);
   f->returned = true;
@@ -310,7 +312,7 @@ TEST_CASE("capi/callbacks/a job timing out in its witness callback completes aft
   SlowFill f;
   pl_job_options options{};
   options.size = sizeof options;
-  options.timeout_ms = 50;
+  options.timeout_ms = 500;  // room to reach the callback on a loaded machine, which it must for the test
   options.on_complete = note_completion;
   options.user_data = &f;
   pl_job* job = nullptr;

@@ -67,30 +67,6 @@ std::vector<char> file_bytes(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-/// A synthetic circuit's z, a, b, c as canonical scalars, for a callback that fills all four.
-struct Vectors {
-  std::vector<std::uint8_t> z, a, b, c;
-};
-
-std::vector<std::uint8_t> scalar_bytes(const std::vector<Fr>& values) {
-  std::vector<std::uint8_t> bytes(values.size() * PL_SCALAR_BYTES);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i].to_bytes_le(bytes.data() + i * PL_SCALAR_BYTES);
-  return bytes;
-}
-
-pl_status fill_all(pl_witness_target* target, void* user_data) {
-  const auto* v = static_cast<const Vectors*>(user_data);
-  std::uint64_t z_length = 0, abc_length = 0;
-  if (pl_status s = pl_witness_sizes(target, &z_length, &abc_length, nullptr); s != PL_OK) return s;
-  const std::pair<int, const std::vector<std::uint8_t>*> parts[] = {
-      {PL_VECTOR_Z, &v->z}, {PL_VECTOR_A, &v->a}, {PL_VECTOR_B, &v->b}, {PL_VECTOR_C, &v->c}};
-  for (const auto& [vector, bytes] : parts)
-    if (pl_status s = pl_witness_write(target, vector, 0, bytes->data(), bytes->size() / PL_SCALAR_BYTES);
-        s != PL_OK)
-      return s;
-  return PL_OK;
-}
-
 }  // namespace
 
 TEST_CASE("capi/prove/every witness source proves and verifies and no pinned byte stays leased") {
@@ -169,19 +145,15 @@ TEST_CASE("capi/prove/native key files and images and a callback that fills z a 
       pl_key_add_native_memory(pipeline, pk.data(), pk.size(), cs.data(), cs.size(), &named, &from_memory));
   std::filesystem::remove_all(dir);  // the keys own their bytes
 
-  Vectors v;
-  std::vector<Fr> a(keys.pk.domain_size()), b(a.size()), c(a.size());
-  groth16::evaluate(circuit.cs, circuit.witness, a, b, c);
-  v.z = scalar_bytes(circuit.witness);
-  v.a = scalar_bytes(a), v.b = scalar_bytes(b), v.c = scalar_bytes(c);
+  const WitnessVectors v = witness_vectors(circuit.cs, circuit.witness, keys.pk.domain_size());
 
   pl_vk* vk = nullptr;
   PL_REQUIRE_OK(pl_key_verifying_key(from_memory, &vk));
   pl_job *by_scalars = nullptr, *by_callback = nullptr;
   PL_REQUIRE_OK(
       pl_submit_scalars(pipeline, from_files, v.z.data(), circuit.witness.size(), nullptr, &by_scalars));
-  PL_REQUIRE_OK(pl_submit_callback(pipeline, from_memory, fill_all, &v, PL_FILLS_WITNESS_AND_ABC, nullptr,
-                                   &by_callback));
+  PL_REQUIRE_OK(pl_submit_callback(pipeline, from_memory, fill_vectors, const_cast<WitnessVectors*>(&v),
+                                   PL_FILLS_WITNESS_AND_ABC, nullptr, &by_callback));
   for (pl_job* job : {by_scalars, by_callback}) {
     PL_REQUIRE_OK(pl_job_wait(job, -1));
     PL_REQUIRE_OK(pl_job_outcome(job));

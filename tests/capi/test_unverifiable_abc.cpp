@@ -20,16 +20,10 @@ namespace proofline::capi_test {
 
 namespace {
 
-std::vector<std::uint8_t> scalar_bytes(const std::vector<Fr>& values) {
-  std::vector<std::uint8_t> bytes(values.size() * PL_SCALAR_BYTES);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i].to_bytes_le(bytes.data() + i * PL_SCALAR_BYTES);
-  return bytes;
-}
-
 /// A circuit's z, a, b, c as canonical scalars, and a proving-key file image that carries no verifying key.
 struct KeyWithoutVk {
   std::vector<char> pk;
-  std::vector<std::uint8_t> z, a, b, c;
+  WitnessVectors vectors;
 };
 
 KeyWithoutVk key_without_vk() {
@@ -44,22 +38,8 @@ KeyWithoutVk key_without_vk() {
     k.pk.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   std::filesystem::remove(file);
-  std::vector<Fr> a(keys.pk.domain_size()), b(a.size()), c(a.size());
-  groth16::evaluate(circuit.cs, circuit.witness, a, b, c);
-  k.z = scalar_bytes(circuit.witness);
-  k.a = scalar_bytes(a), k.b = scalar_bytes(b), k.c = scalar_bytes(c);
+  k.vectors = witness_vectors(circuit.cs, circuit.witness, keys.pk.domain_size());
   return k;
-}
-
-pl_status fill_all(pl_witness_target* target, void* user_data) {
-  const auto* k = static_cast<const KeyWithoutVk*>(user_data);
-  const std::pair<int, const std::vector<std::uint8_t>*> parts[] = {
-      {PL_VECTOR_Z, &k->z}, {PL_VECTOR_A, &k->a}, {PL_VECTOR_B, &k->b}, {PL_VECTOR_C, &k->c}};
-  for (const auto& [vector, bytes] : parts)
-    if (pl_status s = pl_witness_write(target, vector, 0, bytes->data(), bytes->size() / PL_SCALAR_BYTES);
-        s != PL_OK)
-      return s;
-  return PL_OK;
 }
 
 }  // namespace
@@ -76,8 +56,9 @@ TEST_CASE(
     pl_key* key = nullptr;  // no constraint system: only callbacks that fill a, b and c prove with it
     PL_REQUIRE_OK(pl_key_add_native_memory(pipeline, k.pk.data(), k.pk.size(), nullptr, 0, nullptr, &key));
     pl_job* job = nullptr;
-    const pl_status submitted = pl_submit_callback(pipeline, key, fill_all, const_cast<KeyWithoutVk*>(&k),
-                                                   PL_FILLS_WITNESS_AND_ABC, nullptr, &job);
+    const pl_status submitted =
+        pl_submit_callback(pipeline, key, fill_vectors, const_cast<WitnessVectors*>(&k.vectors),
+                           PL_FILLS_WITNESS_AND_ABC, nullptr, &job);
     if (check_witness) {
       CHECK(submitted == PL_ERR_INVALID_ARGUMENT);
       const std::string message = pl_last_error_message();
