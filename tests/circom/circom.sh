@@ -425,16 +425,23 @@ matrix_inputs() {
   echo 'm2 {"m": [["11", "12", "13"], ["14", "15", "16"]], "v": ["1", "0", "-1"], "k": 0}'
 }
 
-setup_matrix() {
+# A bn128 circuit of this folder compiled (C++ generator, wasm, r1cs and --sym: NAME.sym beside NAME_cpp/
+# names the signals proofline's messages speak of) in WORK, with a key over a 2^POWER ptau: WORK/key.zkey and
+# WORK/vk.json. Leaves the shell in WORK, with WORK/inputs and WORK/snarkjs made.
+setup_bn128_circuit() {
+  local name=$1 work=$2 power=$3 seed=$4
   command -v node >/dev/null 2>&1 || skip "node is not installed (scripts/install-deps.sh installs nodejs)"
   "$here/../interop/setup.sh" "$node_dir" || skip "circom2 and snarkjs could not be installed from npm"
-  rm -rf "$work_mx" && mkdir -p "$work_mx/inputs" "$work_mx/snarkjs" && cd "$work_mx"
-  cp "$here/matrix.circom" .
-  # --sym: matrix.sym beside matrix_cpp/ names the signals proofline's messages speak of.
-  run circom2 matrix.circom --c --wasm --r1cs --sym -o .
-  run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 5 pot.ptau --seed 13 --curve bn128
-  run snarkjs groth16 setup matrix.r1cs pot.ptau key.zkey
+  rm -rf "$work" && mkdir -p "$work/inputs" "$work/snarkjs" && cd "$work"
+  cp "$here/$name.circom" .
+  run circom2 "$name.circom" --c --wasm --r1cs --sym -o .
+  run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" "$power" pot.ptau --seed "$seed" --curve bn128
+  run snarkjs groth16 setup "$name.r1cs" pot.ptau key.zkey
   run snarkjs zkey export verificationkey key.zkey vk.json
+}
+
+setup_matrix() {
+  setup_bn128_circuit matrix "$work_mx" 5 13
   while read -r name json; do
     echo "$json" >"inputs/$name.json"
     run snarkjs wtns calculate matrix_js/matrix.wasm "inputs/$name.json" "snarkjs/$name.wtns"
@@ -515,14 +522,7 @@ matrix() {
 work_bus=$CIRCOM_TEST_DIR/work-bus
 cache_bus=$CIRCOM_TEST_DIR/generator-cache-bus
 setup_bus() {
-  command -v node >/dev/null 2>&1 || skip "node is not installed (scripts/install-deps.sh installs nodejs)"
-  "$here/../interop/setup.sh" "$node_dir" || skip "circom2 and snarkjs could not be installed from npm"
-  rm -rf "$work_bus" && mkdir -p "$work_bus/inputs" "$work_bus/snarkjs" && cd "$work_bus"
-  cp "$here/bus.circom" .
-  run circom2 bus.circom --c --wasm --r1cs --sym -o .
-  run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" 4 pot.ptau --seed 17 --curve bn128
-  run snarkjs groth16 setup bus.r1cs pot.ptau key.zkey
-  run snarkjs zkey export verificationkey key.zkey vk.json
+  setup_bn128_circuit bus "$work_bus" 4 17
   # snarkjs reads a bus as the array of its values, in the order of its fields; it refuses nested objects.
   echo '{"s": [2, 3, 4, 5, 6, 7], "p": ["8", 9], "k": 10}' >inputs/flat.json
   run snarkjs groth16 fullprove inputs/flat.json bus_js/bus.wasm key.zkey snarkjs/flat.proof.json \
