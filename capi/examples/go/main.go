@@ -72,11 +72,17 @@ func verify(job *C.pl_job, vk *C.pl_vk) error {
 		return err
 	}
 	var proof [C.PL_PROOF_BYTES]C.uint8_t
-	var inputs [8 * C.PL_SCALAR_BYTES]C.uint8_t
 	var count C.size_t
 	if err := check("pl_job_proof", C.pl_job_proof(job, &proof[0], C.size_t(len(proof)))); err != nil {
 		return err
 	}
+	// The count of public inputs first (a nil buffer holds none), then the inputs.
+	if status := C.pl_job_public_inputs(job, nil, 0, &count); status != C.PL_ERR_BUFFER_TOO_SMALL {
+		if err := check("pl_job_public_inputs", status); err != nil {
+			return err
+		}
+	}
+	inputs := make([]C.uint8_t, int(count)*C.PL_SCALAR_BYTES+1)
 	if err := check("pl_job_public_inputs", C.pl_job_public_inputs(job, &inputs[0], C.size_t(len(inputs)), &count)); err != nil {
 		return err
 	}

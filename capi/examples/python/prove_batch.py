@@ -157,8 +157,12 @@ def verify_job(lib, job, vk):
     check(lib, "pl_job_outcome", lib.pl_job_outcome(job))
     proof = ctypes.create_string_buffer(PROOF_BYTES)
     check(lib, "pl_job_proof", lib.pl_job_proof(job, proof, PROOF_BYTES))
-    inputs = ctypes.create_string_buffer(8 * SCALAR_BYTES)
+    # The count of public inputs first (a NULL buffer holds none), then the inputs.
     count = ctypes.c_size_t(0)
+    status = lib.pl_job_public_inputs(job, None, 0, ctypes.byref(count))
+    if status != PL_ERR_BUFFER_TOO_SMALL:
+        check(lib, "pl_job_public_inputs", status)
+    inputs = ctypes.create_string_buffer(count.value * SCALAR_BYTES + 1)
     check(lib, "pl_job_public_inputs", lib.pl_job_public_inputs(job, inputs, len(inputs), ctypes.byref(count)))
     check(lib, "pl_verify", lib.pl_verify(vk, proof, PROOF_BYTES, inputs, count.value))
     proof_json = text(lib, lib.pl_job_proof_json, job)

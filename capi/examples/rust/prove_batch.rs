@@ -152,8 +152,13 @@ fn verify(job: *mut Opaque, vk: *const Opaque) -> Result<(), String> {
     check("pl_job_outcome", unsafe { pl_job_outcome(job) })?;
     let mut proof = [0u8; PROOF_BYTES];
     check("pl_job_proof", unsafe { pl_job_proof(job, proof.as_mut_ptr(), proof.len()) })?;
-    let mut inputs = [0u8; 8 * SCALAR_BYTES];
+    // The count of public inputs first (a null buffer holds none), then the inputs.
     let mut count = 0usize;
+    let status = unsafe { pl_job_public_inputs(job, std::ptr::null_mut(), 0, &mut count) };
+    if status != PL_ERR_BUFFER_TOO_SMALL {
+        check("pl_job_public_inputs", status)?;
+    }
+    let mut inputs = vec![0u8; count * SCALAR_BYTES + 1];
     check("pl_job_public_inputs", unsafe { pl_job_public_inputs(job, inputs.as_mut_ptr(), inputs.len(), &mut count) })?;
     check("pl_verify", unsafe { pl_verify(vk, proof.as_ptr(), proof.len(), inputs.as_ptr(), count) })?;
     let proof_json = json("pl_job_proof_json", pl_job_proof_json, job)?;
