@@ -82,7 +82,8 @@ GpuStats stats_of(const GpuLane& lane, const GpuDevice& g) {
   stats.vram = g.vram.stats();
   stats.keys = g.keys->stats();
   stats.device_slots = g.slots.size();
-  stats.device_slots_in_use = g.slots_in_use.load();
+  stats.device_slots_in_use = g.occupancy.holders();
+  stats.occupied_seconds = g.occupancy.seconds();
   stats.msm_tables = g.table_usage->tables.load();
   stats.msm_table_bytes = g.table_usage->bytes.load();
   std::lock_guard lock(g.point_stream_mutex);

@@ -34,6 +34,7 @@
 #include <proofline/memory/pinned_pool.hpp>
 #include <proofline/trace/clock.hpp>
 #include <proofline/trace/recorder.hpp>
+#include <proofline/util/occupancy_clock.hpp>
 
 namespace proofline::devices {
 
@@ -202,9 +203,9 @@ struct GpuDevice {
   mutable std::mutex point_stream_mutex;  ///< guards creating point_stream (add_key vs. stats)
   memory::Reservation point_stream_charge;
   std::vector<std::unique_ptr<DeviceSlot>> slots;
-  std::atomic<std::size_t> slots_in_use{0};
-  memory::Reservation fixed;  ///< VRAM of the tables, scratch and device slots
-  std::mutex baseline_mutex;  ///< baseline mode: the old design's GPU mutex
+  util::OccupancyClock occupancy;  ///< its holders: jobs bound to a device slot (h2d to gpu_done)
+  memory::Reservation fixed;       ///< VRAM of the tables, scratch and device slots
+  std::mutex baseline_mutex;       ///< baseline mode: the old design's GPU mutex
 
   template <class C>
   CurveEngines<C>& engines() noexcept {

@@ -89,6 +89,7 @@ struct GpuStats {
   memory::ResidencyStats keys;  ///< proving keys resident in this GPU's memory
   std::size_t device_slots = 0;
   std::size_t device_slots_in_use = 0;
+  double occupied_seconds = 0;  ///< with at least one device slot held
   std::uint64_t srs_stream_batches = 0;
   std::uint64_t srs_stream_bytes = 0;
   unsigned msm_tables = 0;            ///< query tables of the keys resident now

@@ -136,6 +136,9 @@ void gpus(PrometheusText& page, const PipelineStats& s) {
           [](const GpuStats& g) { return g.device_slots; });
   per_gpu(page, s, "proofline_gpu_device_slots_in_use", Type::gauge, "Device slots held by jobs now.",
           [](const GpuStats& g) { return g.device_slots_in_use; });
+  per_gpu(page, s, "proofline_gpu_occupied_seconds_total", Type::counter,
+          "Time with at least one job bound to the GPU (its rate near 1: the host keeps the GPU fed).",
+          [](const GpuStats& g) { return g.occupied_seconds; });
   per_gpu(page, s, "proofline_gpu_keys", Type::gauge, "Proving keys resident in the GPU's memory.",
           [](const GpuStats& g) { return g.keys.entries; });
   per_gpu(page, s, "proofline_gpu_key_loads_total", Type::counter, "Keys uploaded to the GPU.",

@@ -57,6 +57,7 @@ GpuStats summary(const devices::GpuLane& lane) {
           .keys = summary(d.keys),
           .device_slots = d.device_slots,
           .device_slots_in_use = d.device_slots_in_use,
+          .occupied_seconds = d.occupied_seconds,
           .jobs = lane.jobs.load(),
           .srs_stream_batches = d.srs_stream_batches,
           .srs_stream_bytes = d.srs_stream_bytes,

@@ -63,6 +63,8 @@ struct GpuStats {
   ResidencyStats keys;  ///< proving keys resident in this GPU's memory
   std::size_t device_slots = 0;
   std::size_t device_slots_in_use = 0;
+  /// Time with at least one job bound to a device slot (its rate: how well the host keeps the GPU fed).
+  double occupied_seconds = 0;
   std::uint64_t jobs = 0;  ///< jobs routed here so far
   /// Keys streamed from host memory: MSM batches uploaded and their bytes (0 when every key is in VRAM).
   std::uint64_t srs_stream_batches = 0;

@@ -24,7 +24,7 @@ void gpu_h2d(Context& ctx, devices::GpuLane& lane, Work work, devices::DeviceSlo
   JobState& job = *work.job;
   devices::GpuDevice& g = devices::device_of(lane);
   job.device_slot = slot;
-  g.slots_in_use.fetch_add(1, std::memory_order_relaxed);
+  g.occupancy.enter();
   slot->h2d_recorded = slot->ntt_recorded = slot->msm_recorded = false;
   const GpuStage stage{Stage::h2d, ctx.ids.h2d_submit, slot->h2d_done, g.copy, copy_bytes(job)};
   run_gpu_stage(ctx, lane, work, gateway, stage, [&] {

@@ -24,7 +24,7 @@ devices::DeviceSlot* gpu_done(Context& ctx, devices::GpuLane& lane, JobState& jo
     }
   }
   job.device_slot = nullptr;
-  devices::device_of(lane).slots_in_use.fetch_sub(1, std::memory_order_relaxed);
+  devices::device_of(lane).occupancy.leave();
   return slot;
 }
 

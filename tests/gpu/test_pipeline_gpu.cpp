@@ -5,8 +5,10 @@
 // placed on chosen GPUs stay there (BN254 keys: test_pipeline_gpu_bn254.cpp).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <future>
 #include <map>
@@ -117,6 +119,7 @@ bool verifies(const GpuCircuit& c, const JobResult& r) {
 TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and every proof verifies") {
   const GpuCircuit& small = gpu_circuit(12);
   const GpuCircuit& large = gpu_circuit(14);
+  const auto started = std::chrono::steady_clock::now();
   Pipeline pipeline = make_pipeline(gpu_config());
   REQUIRE(pipeline.backend() == Backend::cuda);
   const KeyHandle k12 = pipeline.add_key(small.spec("n12"));
@@ -148,13 +151,25 @@ TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and eve
   REQUIRE(ntt);
   REQUIRE(msm);
   std::size_t copies = 0, hs = 0, msms = 0;
+  double longest_msm_s = 0;
   for (const trace::Span& span : snapshot.spans) {
     if (snapshot.track(span.track).kind != trace::TrackKind::cuda_stream) continue;
     CHECK(span.end_ns >= span.begin_ns);
     copies += span.stage == *h2d;
     hs += span.stage == *ntt;
     msms += span.stage == *msm;
+    if (span.stage == *msm)
+      longest_msm_s = std::max(longest_msm_s, 1e-9 * double(span.end_ns - span.begin_ns));
   }
+  // A GPU is occupied from a job's copy to its results: at least one job's MSMs, at most the test's time.
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  double occupied_s = 0;
+  for (const GpuStats& gpu : s.gpus) {
+    CHECK(gpu.occupied_seconds <= elapsed_s);
+    if (gpu.jobs == 0) CHECK(gpu.occupied_seconds == 0);
+    occupied_s += gpu.occupied_seconds;
+  }
+  CHECK(occupied_s >= longest_msm_s);
   CHECK(copies == 12);
   CHECK(hs == 12);
   CHECK(msms == 12);
@@ -189,6 +204,7 @@ TEST_CASE("pipeline/gpu/the CUDA backend proves mixed 2^12 and 2^14 jobs and eve
   CHECK(metrics.find("proofline_gpu_info{gpu=\"" + device + "\",name=\"" + s.gpus[0].name + "\"} 1\n") !=
         std::string::npos);
   CHECK(metrics.find("proofline_proof_seconds_count 12\n") != std::string::npos);
+  CHECK(metrics.find("proofline_gpu_occupied_seconds_total{gpu=\"" + device + "\"} ") != std::string::npos);
   const std::string plan = memory_plan_text(s);
   CHECK(plan.find("gpu " + device + " (" + s.gpus[0].name + "): VRAM budget " +
                   format_size(s.gpus[0].vram.total)) != std::string::npos);
