@@ -46,10 +46,11 @@ void add_fleet_options(OptionParser& cli, WorkerCli& o) {
       "after SIGTERM, how long to finish and deliver held jobs before putting the rest back in the queue "
       "(default 600)",
       o.worker.drain_timeout_s, Bounds<double>{0, 86400 * 7});
-  cli.text("--metrics", "HOST:PORT",
-           "serve Prometheus metrics at http://HOST:PORT/metrics and readiness at /healthz (:PORT for every "
-           "interface; default: none)",
-           o.worker.metrics_address);
+  cli.text(
+      "--metrics", "HOST:PORT",
+      "serve Prometheus metrics at http://HOST:PORT/metrics, readiness at /healthz and liveness at /livez "
+      "(:PORT for every interface; default: none)",
+      o.worker.metrics_address);
   graph::add_point_check_option(cli, o.worker.keys.point_check);
   graph::add_log_level_option(cli, o.log_level, "info");
 }

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -119,8 +121,8 @@ Worker::Worker(WorkerOptions options) : options_(std::move(options)), host_(this
   if (!options_.metrics_address.empty()) {
     metrics_ = std::make_unique<MetricsServer>(options_.metrics_address,
                                                [this](std::string_view path) { return answer_http(path); });
-    PL_LOG_INFO("fleet worker {}: metrics at http://{}/metrics, readiness at /healthz", options_.name,
-                metrics_->address());
+    PL_LOG_INFO("fleet worker {}: metrics at http://{}/metrics, readiness at /healthz, liveness at /livez",
+                options_.name, metrics_->address());
   }
 }
 
@@ -318,8 +320,14 @@ void Worker::deliver() {
 }
 
 void Worker::publish() {
+  // The loop turns at least every safety_period; a turn whose statements outlive two leases has lost its
+  // jobs to other workers anyway.
+  const auto stall_limit = std::max<std::chrono::seconds>(
+      4 * safety_period, std::chrono::seconds(static_cast<std::int64_t>(std::ceil(2 * options_.lease_s))));
   std::lock_guard lock(published_mutex_);
-  published_ = {.connected = db_.has_value(),
+  published_ = {.published_at = Clock::now(),
+                .stall_limit = stall_limit,
+                .connected = db_.has_value(),
                 .draining = draining_,
                 .held = held_.size(),
                 .keys = keys_->resident(),

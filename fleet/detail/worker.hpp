@@ -41,7 +41,7 @@ struct WorkerOptions {
   KeyCache::Options keys;
   double drain_timeout_s = 600;  ///< after SIGTERM, how long to try to deliver what is held
   std::chrono::milliseconds max_backoff{5000};
-  /// Where to serve GET /metrics and /healthz ("HOST:PORT", ":PORT"; empty: nowhere).
+  /// Where to serve GET /metrics, /healthz and /livez ("HOST:PORT", ":PORT"; empty: nowhere).
   std::string metrics_address;
 };
 

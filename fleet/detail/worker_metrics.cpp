@@ -7,17 +7,44 @@
 
 namespace proofline::fleet::detail {
 
+namespace {
+
+constexpr std::string_view kText = "text/plain; charset=utf-8";
+
+/// Alive unless something stopped that only a restart brings back: the loop (a statement or a lock that
+/// never returns) or a GPU (a sticky CUDA error poisons the process's context; its jobs go to the CPU
+/// fallback or fail). A database outage is not one: the worker proves on and reconnects by itself.
+MetricsServer::Response liveness(const WorkerFigures& w, const graph::PipelineStats& stats,
+                                 std::chrono::steady_clock::time_point now) {
+  if (w.published_at != std::chrono::steady_clock::time_point{} && now - w.published_at > w.stall_limit) {
+    const auto stalled = std::chrono::duration_cast<std::chrono::seconds>(now - w.published_at);
+    return {503, std::string(kText),
+            "stuck: the worker's loop has not turned for " + std::to_string(stalled.count()) + " s (limit " +
+                std::to_string(w.stall_limit.count()) + " s)\n"};
+  }
+  for (const graph::GpuStats& gpu : stats.gpus)
+    if (!gpu.healthy)
+      return {503, std::string(kText),
+              "gpu " + std::to_string(gpu.device) +
+                  " is out of service after a CUDA error; a restart recovers it\n"};
+  return {200, std::string(kText), "alive\n"};
+}
+
+}  // namespace
+
 MetricsServer::Response answer_worker_http(std::string_view path, const WorkerFigures& w,
                                            std::string_view name,
-                                           const std::function<graph::PipelineStats()>& stats) {
+                                           const std::function<graph::PipelineStats()>& stats,
+                                           std::chrono::steady_clock::time_point now) {
+  if (path == "/livez") return liveness(w, stats(), now);
   if (path == "/healthz") {
-    // Ready while it serves the queue: connected and not draining. Not a liveness check: a worker whose
-    // database is away goes on proving what it holds and reconnects on its own.
-    if (w.draining) return {503, "text/plain; charset=utf-8", "draining\n"};
-    if (!w.connected) return {503, "text/plain; charset=utf-8", "no database connection\n"};
-    return {200, "text/plain; charset=utf-8", "serving\n"};
+    // Ready while it serves the queue: connected and not draining. A worker whose database is away goes on
+    // proving what it holds and reconnects on its own: not ready, still alive.
+    if (w.draining) return {503, std::string(kText), "draining\n"};
+    if (!w.connected) return {503, std::string(kText), "no database connection\n"};
+    return {200, std::string(kText), "serving\n"};
   }
-  if (path != "/metrics") return {404, "text/plain; charset=utf-8", "not found: try /metrics or /healthz\n"};
+  if (path != "/metrics") return {404, std::string(kText), "not found: try /metrics, /healthz or /livez\n"};
   using Type = PrometheusText::Type;
   PrometheusText page;
   graph::append_metrics(page, stats());

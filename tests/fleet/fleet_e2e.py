@@ -372,12 +372,13 @@ def http_get(url):
 
 
 def scrape_metrics(fleet, worker, proofs, failures, keys):
-    """The worker's /metrics and /healthz (--metrics 127.0.0.1:0: its log names the port it got) after its
-    jobs: the counters say what the database says."""
+    """The worker's /metrics, /healthz and /livez (--metrics 127.0.0.1:0: its log names the port it got)
+    after its jobs: the counters say what the database says."""
     match = re.search(r"metrics at http://([0-9.:]+)/metrics", fleet.log(worker + ".log"))
     check(match is not None, "the worker logs where its metrics are")
     base = "http://" + match.group(1)
     check(http_get(base + "/healthz")[0:3:2] == (200, "serving\n"), "/healthz: ready while it serves the queue")
+    check(http_get(base + "/livez")[0:3:2] == (200, "alive\n"), "/livez: alive while its loop turns")
     check(http_get(base + "/nothing")[0] == 404, "another path is 404")
 
     def values():

@@ -126,6 +126,8 @@ TEST_CASE("fleet/metrics server/the worker's readiness and metrics pages") {
   CHECK(health({.connected = false}) == "503 no database connection\n");
   CHECK(health({.connected = true, .draining = true}) == "503 draining\n");
   CHECK(detail::answer_worker_http("/", figures, "w1", stats).status == 404);
+  CHECK(detail::answer_worker_http("/livez", {.connected = false}, "w1", stats).status ==
+        200);  // not started
   const detail::MetricsServer::Response metrics =
       detail::answer_worker_http("/metrics", figures, "w\"1", stats);
   CHECK(metrics.status == 200);
@@ -136,6 +138,27 @@ TEST_CASE("fleet/metrics server/the worker's readiness and metrics pages") {
         "proofline_fleet_results_recorded_total{result=\"proof\"} 5\n",
         "proofline_fleet_results_recorded_total{result=\"failure\"} 1\n", "proofline_fleet_connected 1\n"})
     CHECK_MESSAGE(metrics.body.find(line) != std::string::npos, line);
+}
+
+TEST_CASE(
+    "fleet/metrics server/liveness fails only for what a restart mends: a stuck loop, a GPU out of service") {
+  const auto t0 = Clock::time_point{} + 1000s;
+  const detail::WorkerFigures turning{.published_at = t0, .stall_limit = 120s, .connected = false};
+  graph::PipelineStats stats;
+  stats.gpus.resize(2);
+  stats.gpus[0].device = 0;
+  stats.gpus[1].device = 3;
+  const auto live = [&](const detail::WorkerFigures& f, Clock::time_point now) {
+    const detail::MetricsServer::Response r = detail::answer_worker_http(
+        "/livez", f, "w1", [&] { return stats; }, now);
+    return std::to_string(r.status) + " " + r.body;
+  };
+  // A database outage (not connected) or a drain keeps a worker alive while its loop turns.
+  CHECK(live(turning, t0 + 5s) == "200 alive\n");
+  CHECK(live({.published_at = t0, .stall_limit = 120s, .draining = true}, t0 + 120s) == "200 alive\n");
+  CHECK(live(turning, t0 + 121s) == "503 stuck: the worker's loop has not turned for 121 s (limit 120 s)\n");
+  stats.gpus[1].healthy = false;
+  CHECK(live(turning, t0 + 5s) == "503 gpu 3 is out of service after a CUDA error; a restart recovers it\n");
 }
 
 }  // namespace proofline::fleet
