@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <system_error>
 #include <vector>
@@ -204,16 +205,40 @@ fs::path cache_dir(const BuildOptions& options) {
               "no cache folder: set XDG_CACHE_HOME or HOME to an absolute path, or name one");
 }
 
+namespace {
+
+/// circom's --wasm output (CIRCUIT.wasm, or CIRCUIT_js/ holding it) where --c output was expected: what to do
+/// instead, for the error's end ("" for anything else).
+std::string wasm_advice(const fs::path& given) {
+  std::error_code error;
+  std::optional<fs::path> wasm;
+  if (given.extension() == ".wasm" && fs::is_regular_file(given, error)) {
+    wasm = given;
+  } else if (fs::is_directory(given, error)) {
+    for (const auto& entry : fs::directory_iterator(given, error))
+      if (entry.path().extension() == ".wasm") wasm = entry.path();
+  }
+  if (!wasm) return "";
+  return "; " + wasm->string() +
+         " is circom's --wasm output, which proofline does not run: compile the circuit with `circom --c` "
+         "too "
+         "and give its CIRCUIT_cpp/ folder, or compute .wtns files with `snarkjs wtns calculate " +
+         wasm->string() + " INPUT.json WITNESS.wtns` and prove those";
+}
+
+}  // namespace
+
 std::string circuit_name_of(const fs::path& cpp_dir) {
   std::error_code error;
   if (!fs::is_directory(cpp_dir, error))
-    throw Error(Errc::bad_input, cpp_dir.string() + ": not a folder (circom --c writes CIRCUIT_cpp/)");
+    throw Error(Errc::bad_input,
+                cpp_dir.string() + ": not a folder (circom --c writes CIRCUIT_cpp/)" + wasm_advice(cpp_dir));
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(cpp_dir, error))
     if (entry.path().extension() == ".dat") names.push_back(entry.path().stem().string());
   if (names.size() != 1)
     throw Error(Errc::bad_input, cpp_dir.string() + ": expected one CIRCUIT.dat (circom --c output), found " +
-                                     std::to_string(names.size()));
+                                     std::to_string(names.size()) + wasm_advice(cpp_dir));
   // fr.asm is there unless circom was told --no_asm.
   for (const std::string& file : {names[0] + ".cpp", std::string("calcwit.cpp"), std::string("calcwit.hpp"),
                                   std::string("circom.hpp"), std::string("fr.cpp"), std::string("fr.hpp")})

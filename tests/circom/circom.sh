@@ -279,6 +279,13 @@ failures() {
   expect_said "fault injected by --inject-fault"
   [ -f out-fault/g1.proof.json ] && [ -f out-fault/g3.proof.json ] && [ ! -e out-fault/g2.proof.json ] ||
     die "batch_prove --inject-fault msm:1 did not fail exactly the second job"
+  # Given circom's --wasm output instead of --c's, the error says what to do instead.
+  for wasm in check_js check_js/check.wasm; do
+    expect_exit 2 "$proofline" prove key.zkey --circuit "$wasm" --input inputs/g1.json bad/p.json bad/pub.json \
+      --cache-dir "$cache"
+    expect_said "check_js/check.wasm is circom's --wasm output, which proofline does not run: compile the circuit with \`circom --c\`"
+    expect_said "snarkjs wtns calculate check_js/check.wasm INPUT.json WITNESS.wtns"
+  done
   say "bad inputs and witnesses fail their own jobs with circom's message; the others are proven"
 }
 
