@@ -40,9 +40,10 @@ pl_status status_of(Errc code) noexcept {
   return PL_ERR_INTERNAL;
 }
 
-Errc errc_of(pl_status status) noexcept {
+Errc callback_errc(pl_status status) noexcept {
   switch (status) {
     case PL_ERR_BAD_INPUT:
+    case PL_ERR_INTERNAL:
       return Errc::bad_input;
     case PL_ERR_OUT_OF_BUDGET:
       return Errc::out_of_budget;
@@ -54,11 +55,21 @@ Errc errc_of(pl_status status) noexcept {
       return Errc::cancelled;
     case PL_ERR_TIMEOUT:
       return Errc::timeout;
-    case PL_ERR_INTERNAL:
-      return Errc::internal;
-    default:
+    case PL_OK:
+    case PL_ERR_INVALID_ARGUMENT:
+    case PL_ERR_NULL_POINTER:
+    case PL_ERR_INVALID_HANDLE:
+    case PL_ERR_STRUCT_SIZE:
+    case PL_ERR_BUFFER_TOO_SMALL:
+    case PL_ERR_NOT_READY:
+    case PL_ERR_QUEUE_FULL:
+    case PL_ERR_IN_CALLBACK:
+    case PL_ERR_SHUT_DOWN:
+    case PL_ERR_PROOF_INVALID:
+    case PL_ERR_NOT_CANCELLABLE:
       return Errc::invalid_argument;
   }
+  return Errc::bad_input;
 }
 
 pl_status fail(pl_status code, std::string message) {

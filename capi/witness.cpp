@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -159,6 +160,14 @@ void check_all_written(Target& t) {
                                        std::to_string(vector_size(t, vector)) + " values)");
 }
 
+/// What the job says when its callback returned `status` without calling pl_witness_fail.
+std::string returned_message(pl_status status) {
+  if (std::string_view(pl_status_name(status)) != "PL_UNKNOWN")
+    return std::string("the witness callback returned ") + pl_status_name(status);
+  return "the witness callback returned " + std::to_string(static_cast<std::int32_t>(status)) +
+         ", which is no pl_status";
+}
+
 }  // namespace
 
 void run_witness_fn(pl_witness_fn fill, void* user_data, bool fills_abc, const graph::WitnessTarget& target) {
@@ -174,23 +183,18 @@ void run_witness_fn(pl_witness_fn fill, void* user_data, bool fills_abc, const g
     try {
       status = fill(handle_of<pl_witness_target>(view->id), user_data);
     } catch (const std::exception& e) {
-      thrown = std::string(": ") + e.what();
+      thrown = std::string("the witness callback failed: ") + e.what();
     } catch (...) {
-      thrown = " (not a std::exception)";
-    }
-    if (!thrown.empty()) {
-      current_target = outer;
-      LiveTargets::instance().remove(*view);
-      throw Error(Errc::internal, "the witness callback threw an exception" + thrown);
+      thrown = "the witness callback threw something that is not a std::exception";
     }
     current_target = outer;
     LiveTargets::instance().remove(*view);
+    // The caller's failure, as graph's synthesis reports what a C++ API callback throws.
+    if (!thrown.empty()) throw Error(Errc::bad_input, thrown);
   }
   if (status != PL_OK) {
     std::lock_guard lock(view->failure_mutex);
-    throw Error(errc_of(status), view->failure.empty()
-                                     ? std::string("the witness callback returned ") + pl_status_name(status)
-                                     : view->failure);
+    throw Error(callback_errc(status), view->failure.empty() ? returned_message(status) : view->failure);
   }
   check_all_written(*view);
 }

@@ -14,9 +14,13 @@
 
 namespace proofline::capi {
 
-/// The status a C caller sees for a library error code, and back (for a callback's returned status).
+/// The status a C caller sees for a library error code.
 pl_status status_of(Errc code) noexcept;
-Errc errc_of(pl_status status) noexcept;
+/// The code of a job whose witness callback returned `status` (not PL_OK): the caller's failure, never
+/// proofline's. A code that names a job failure is kept, except PL_ERR_INTERNAL ("a bug in proofline"), which
+/// is bad input, as anything a C++ callback throws is (graph's synthesis); the ABI's own codes (a refusal of
+/// a pl_ call passed on) are invalid arguments; a value that is no pl_status is bad input.
+Errc callback_errc(pl_status status) noexcept;
 
 /// This thread's last error message (pl_last_error_message).
 const char* last_error_message() noexcept;

@@ -371,10 +371,12 @@ typedef enum pl_fills {
 /** Fills the job's witness (scalars of the key's curve: pl_witness_write checks them below its r), every
  * value of every vector it fills (PL_OK with part of one unwritten fails the job with PL_ERR_BAD_INPUT naming
  * the range: the reused slot holds another job's values there); returns PL_OK, or an error code that fails
- * the job (with the message of pl_witness_fail, if called; codes that
- * name no job failure become PL_ERR_INVALID_ARGUMENT). Runs on a pipeline thread during synthesis and must
- * return (a thread that exits inside it aborts the process). A job that times out meanwhile completes once
- * it has returned, so user_data is in use until the job is complete. */
+ * the job as the caller's failure (with the message of pl_witness_fail, if called): PL_ERR_BAD_INPUT,
+ * _OUT_OF_BUDGET, _IO, _CUDA, _CANCELLED and _TIMEOUT are kept; PL_ERR_INTERNAL ("a bug in proofline") and
+ * values that are no pl_status become PL_ERR_BAD_INPUT, the ABI's other codes PL_ERR_INVALID_ARGUMENT. A C++
+ * exception thrown from it fails the job with PL_ERR_BAD_INPUT and its what(). Runs on a pipeline thread
+ * during synthesis and must return (a thread that exits inside it aborts the process). A job that times out
+ * meanwhile completes once it has returned, so user_data is in use until the job is complete. */
 typedef pl_status (*pl_witness_fn)(pl_witness_target* target, void* user_data);
 
 /** Submits a job whose witness a callback writes straight into the pinned slot (fills: pl_fills). */

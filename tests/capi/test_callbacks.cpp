@@ -81,6 +81,9 @@ struct Fill {
     not_below_r,
     writes_a,
     fails,
+    fails_internal,
+    returns_internal,
+    returns_no_status,
     throws,
     destroys
   } does;
@@ -126,6 +129,13 @@ pl_status fill(pl_witness_target* target, void* user_data) {
     case Fill::Does::fails:
       pl_witness_fail(target, "the circuit library found no witness");
       return PL_ERR_BAD_INPUT;
+    case Fill::Does::fails_internal:  // what a C caller reaches for when its own code failed
+      pl_witness_fail(target, "the witness generator ran out of constraints");
+      return PL_ERR_INTERNAL;
+    case Fill::Does::returns_internal:
+      return PL_ERR_INTERNAL;
+    case Fill::Does::returns_no_status:
+      return static_cast<pl_status>(-1);
     case Fill::Does::throws:
       throw std::runtime_error("thrown through a C callback");
     case Fill::Does::destroys:
@@ -237,16 +247,41 @@ TEST_CASE("capi/callbacks/witness callbacks: writes are bounds- and value-checke
   CHECK(code == PL_ERR_BAD_INPUT);
   CHECK(message.find("the circuit library found no witness") != std::string::npos);
 
-  Fill throws{.does = Fill::Does::throws};
-  std::tie(code, message) = fill_outcome(p, throws);
-  CHECK(code == PL_ERR_INTERNAL);
-  CHECK(message.find("threw") != std::string::npos);
-  // What it threw says why: the job's message carries it.
-  CHECK_MESSAGE(message.find("thrown through a C callback") != std::string::npos, message);
-
   Fill destroys{.does = Fill::Does::destroys};
   CHECK(fill_outcome(p, destroys).first == PL_OK);
   CHECK(destroys.inner == PL_ERR_IN_CALLBACK);
+}
+
+TEST_CASE(
+    "capi/callbacks/a witness callback's failure is the caller's bad input with the callback's message") {
+  // PL_ERR_INTERNAL says "a bug in proofline": a callback's failure is the caller's, as the C++ API reports
+  // what its callbacks throw (bad input), whatever code the callback picked to say it failed.
+  Prover p;
+  Fill fails_internal{.does = Fill::Does::fails_internal};
+  auto [code, message] = fill_outcome(p, fails_internal);
+  CHECK(code == PL_ERR_BAD_INPUT);
+  CHECK_MESSAGE(message.find("the witness generator ran out of constraints") != std::string::npos, message);
+
+  Fill returns_internal{.does = Fill::Does::returns_internal};
+  std::tie(code, message) = fill_outcome(p, returns_internal);
+  CHECK(code == PL_ERR_BAD_INPUT);
+  CHECK_MESSAGE(message.find("the witness callback returned PL_ERR_INTERNAL") != std::string::npos, message);
+
+  Fill returns_no_status{.does = Fill::Does::returns_no_status};
+  std::tie(code, message) = fill_outcome(p, returns_no_status);
+  CHECK(code == PL_ERR_BAD_INPUT);
+  CHECK_MESSAGE(message.find("returned -1, which is no pl_status") != std::string::npos, message);
+
+  // A C++ caller's callback that throws: its what() says why.
+  Fill throws{.does = Fill::Does::throws};
+  std::tie(code, message) = fill_outcome(p, throws);
+  CHECK(code == PL_ERR_BAD_INPUT);
+  CHECK_MESSAGE(message.find("the witness callback failed: thrown through a C callback") != std::string::npos,
+                message);
+
+  // Every one of them failed its job only: the pipeline still proves.
+  Fill whole{.does = Fill::Does::whole};
+  CHECK(fill_outcome(p, whole).first == PL_OK);
 }
 
 TEST_CASE("capi/callbacks/a witness target is refused outside its callback") {
