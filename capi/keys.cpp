@@ -71,7 +71,7 @@ pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key) {
 /// A key of `parts` named by the options (else `fallback_name`) and placed where they say.
 template <class Parts>
 Key make_key(Parts parts, const KeyOptions& o, const std::string& fallback_name) {
-  return Key{{}, {}, o.name.empty() ? fallback_name : o.name, std::move(parts), o.gpus};
+  return Key{{}, {}, o.name.empty() ? fallback_name : o.name, std::move(parts), o.gpus, {}};
 }
 
 /// A .zkey of either curve (the file's header says which).
@@ -229,6 +229,7 @@ PL_API pl_status pl_key_release(pl_key* key) {
   return guarded("pl_key_release", [&] {
     refuse_in_callback("pl_key_release");
     const std::shared_ptr<Key> k = take<Key>(key, "key");
+    k->mark.released.store(true);
     // A pipeline destroyed or shut down before its key has nothing left to unregister.
     if (const std::shared_ptr<Pipeline> pipeline = k->pipeline.lock()) {
       std::shared_lock lock(pipeline->lifecycle);

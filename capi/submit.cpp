@@ -66,6 +66,14 @@ void deliver(const std::shared_ptr<Job>& job, const graph::JobResult& result) no
   job->completed_cv.notify_all();
 }
 
+/// PL_ERR_INVALID_HANDLE when a pl_key_release of `key` ran since this call found it: the handle was the
+/// caller's, and it was released under the call (the prover then refuses the key as removed or unknown).
+void refuse_released(const Key& key) {
+  if (key.mark.released.load())
+    throw_status(PL_ERR_INVALID_HANDLE,
+                 "key '" + key.name + "' was released (pl_key_release) while this call was submitting to it");
+}
+
 /// Submits `witness` for `key`: the handle is registered before the job can complete, so a callback that
 /// fires at once already sees it.
 pl_job* submit(pl_pipeline* pipeline, const pl_key* key, graph::WitnessSource witness, const JobOptions& o) {
@@ -73,6 +81,8 @@ pl_job* submit(pl_pipeline* pipeline, const pl_key* key, graph::WitnessSource wi
   const std::shared_ptr<Key> k = lookup<Key>(key, "key");
   if (k->pipeline.lock() != owner)
     throw_status(PL_ERR_INVALID_ARGUMENT, "key '" + k->name + "' belongs to another pipeline");
+  if (owner->test_submit_window) owner->test_submit_window();
+  refuse_released(*k);
   auto job = std::make_shared<Job>();
   job->on_complete = o.on_complete;
   job->user_data = o.user_data;
@@ -96,6 +106,7 @@ pl_job* submit(pl_pipeline* pipeline, const pl_key* key, graph::WitnessSource wi
   } catch (const Error& e) {
     Registry<Job>::instance().take(job->handle);
     if (e.code() == Errc::cancelled) throw_status(PL_ERR_SHUT_DOWN, e.what());
+    refuse_released(*k);
     throw;
   } catch (...) {
     Registry<Job>::instance().take(job->handle);

@@ -383,4 +383,15 @@ std::shared_ptr<KeyState> Core::find_key(KeyHandle handle) const {
   return it->second;
 }
 
+std::shared_ptr<KeyState> Core::registered_key(KeyHandle handle, const char* what) const {
+  std::lock_guard lock(keys_mutex);
+  if (const auto it = keys.find(handle.id()); it != keys.end()) return it->second;
+  const std::string id = std::to_string(handle.id());
+  if (const auto removed = removed_keys.find(handle.id()); removed != removed_keys.end())
+    throw Error(Errc::invalid_argument, std::string(what) + ": key '" + removed->second + "' (key " + id +
+                                            ") was removed (remove_key) before this call reached it");
+  throw Error(Errc::invalid_argument, std::string(what) + ": unknown key " + id +
+                                          " (no key of that id was registered with this pipeline)");
+}
+
 }  // namespace proofline::graph::detail

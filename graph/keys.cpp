@@ -369,13 +369,13 @@ void Pipeline::remove_key(KeyHandle handle) {
   detail::refuse_inside_callback("Pipeline::remove_key");
   Core& core = live_core();
   std::lock_guard serial(core.add_mutex);
-  std::shared_ptr<KeyState> key = core.find_key(handle);
-  if (!key) throw Error(Errc::invalid_argument, "remove_key: unknown key " + std::to_string(handle.id()));
+  std::shared_ptr<KeyState> key = core.registered_key(handle, "remove_key");
   {
     std::unique_lock lock(core.keys_mutex);
     key->removing = true;
     core.keys_changed.wait(lock, [&] { return key->jobs.load() == 0; });
     core.keys.erase(key->id);
+    core.removed_keys.emplace(key->id, key->name);
   }
   recompute_largest(core);
   key->host.reset();

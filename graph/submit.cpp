@@ -202,8 +202,7 @@ bool queue_job(Core& core, const std::shared_ptr<JobState>& state, bool wait) {
 }
 
 std::optional<Submission> enqueue(Core& core, Job job, bool wait) {
-  std::shared_ptr<KeyState> key = core.find_key(job.key);
-  if (!key) throw Error(Errc::invalid_argument, "submit: unknown key " + std::to_string(job.key.id()));
+  std::shared_ptr<KeyState> key = core.registered_key(job.key, "submit");
   check_witness_source(job, *key, core.config.check_witness);
   {
     std::lock_guard lock(core.keys_mutex);

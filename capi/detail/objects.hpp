@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -45,6 +46,18 @@ struct Pipeline {
   /// skips a shut-down prover: its remove_key would start graph work that nothing waits for any more.
   std::shared_mutex lifecycle;
   bool shut_down = false;
+  /// Tests only (empty otherwise): called by every submit between finding its key and handing the job to
+  /// the prover, the window a racing pl_key_release falls into.
+  std::function<void()> test_submit_window;
+};
+
+/// Set by pl_key_release before it unregisters the key, so that a submit which found the key before its
+/// release says that it was released rather than passing on the prover's refusal of an unknown key.
+struct ReleaseMark {
+  std::atomic<bool> released{false};
+  ReleaseMark() = default;
+  ReleaseMark(ReleaseMark&&) noexcept {}  // a Key moves only before it is registered: never released yet
+  ReleaseMark& operator=(ReleaseMark&&) = delete;
 };
 
 /// A key's parts on one curve.
@@ -62,6 +75,7 @@ struct Key {
   std::string name;
   std::variant<CurveKey<Bls12_381>, CurveKey<Bn254>> parts;
   std::vector<int> gpus;  ///< the CUDA devices it was placed on (empty: every GPU)
+  ReleaseMark mark;
 
   CurveId curve() const noexcept { return parts.index() == 0 ? CurveId::bls12_381 : CurveId::bn254; }
   /// f(CurveKey<Curve>&) with the key's curve.

@@ -313,7 +313,9 @@ PL_API pl_status pl_key_verifying_key(const pl_key* key, pl_vk** out);
 /** The key's curve (a pl_curve) into *curve. */
 PL_API pl_status pl_key_curve(const pl_key* key, int32_t* curve);
 /** Unregisters the key once no queued or running job uses it (waits for that: their results may still be
- * on their way to their handles and callbacks) and releases the handle. Not from a callback. */
+ * on their way to their handles and callbacks) and releases the handle. Not from a callback. A submit on
+ * another thread that races it is either accepted before it (this call then waits for that job too) or
+ * refused with PL_ERR_INVALID_HANDLE saying that the key was released. */
 PL_API pl_status pl_key_release(pl_key* key);
 
 /* ---- jobs ---------------------------------------------------------------------------------------------- */

@@ -87,6 +87,9 @@ struct Core {
   std::condition_variable keys_changed;
   std::map<std::uint64_t, std::shared_ptr<KeyState>> keys;
   std::uint64_t next_key_id = 1;
+  /// The names of the keys remove_key unregistered, by id (ids are never reused): a submit that races a
+  /// key's removal is told so, not that its handle is unknown. One short entry per removed key.
+  std::map<std::uint64_t, std::string> removed_keys;
   std::mutex add_mutex;  ///< serialises add_key/remove_key (held while they block; no node body takes it)
   mutable std::mutex largest_mutex;   ///< held only for a copy: node bodies read `largest`
   std::shared_ptr<KeyState> largest;  ///< the key with the largest slot: tokens are counted in its slots
@@ -154,6 +157,9 @@ struct Core {
   void retire(JobState& job) noexcept;
 
   std::shared_ptr<KeyState> find_key(KeyHandle handle) const;
+  /// find_key, or Error(invalid_argument) that says whether the key was removed or never registered;
+  /// `what` ("submit") prefixes the message.
+  std::shared_ptr<KeyState> registered_key(KeyHandle handle, const char* what) const;
   void stop_supervisor();
 };
 
