@@ -59,11 +59,18 @@ std::string file_stem(const char* path) {
 pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key) {
   // A number of its own for every unnamed key, even when registrations race (or fail).
   if (key.name.empty()) key.name = "key-" + std::to_string(pipeline->unnamed_keys.fetch_add(1) + 1);
+  refuse_closing(*pipeline);  // before the lock, which a waiting shutdown may be behind
   std::shared_lock lock(pipeline->lifecycle);
   if (pipeline->shut_down) throw_status(PL_ERR_SHUT_DOWN, "the pipeline is shut down");
-  key.handle = key.visit([&]<class Curve>(const CurveKey<Curve>& k) {
-    return pipeline->prover.add_key(graph::BasicKeySpec<Curve>{key.name, k.pk, k.cs, k.vk, key.gpus});
-  });
+  try {
+    key.handle = key.visit([&]<class Curve>(const CurveKey<Curve>& k) {
+      return pipeline->prover.add_key(graph::BasicKeySpec<Curve>{key.name, k.pk, k.cs, k.vk, key.gpus});
+    });
+  } catch (const Error& e) {
+    // A shutdown that began while this registration waited in the prover.
+    if (e.code() == Errc::cancelled) throw_status(PL_ERR_SHUT_DOWN, e.what());
+    throw;
+  }
   key.pipeline = pipeline;
   return handle_of<pl_key>(Registry<Key>::instance().add(std::make_shared<Key>(std::move(key))));
 }
@@ -117,6 +124,7 @@ pl_status add_key(const char* function, pl_pipeline* pipeline, pl_key** out, Loa
     *out = nullptr;
     refuse_in_callback(function);  // it may wait for jobs to free memory, and for a shutdown under way
     std::shared_ptr<Pipeline> owner = lookup<Pipeline>(pipeline, "pipeline");
+    refuse_closing(*owner);  // before reading the key, and again before registering it
     *out = register_key(owner, load(owner->prover.config()));
     return PL_OK;
   });

@@ -23,6 +23,10 @@ graph::ShutdownMode shutdown_mode(std::int32_t mode) {
 }
 
 void shut_down(Pipeline& pipeline, graph::ShutdownMode mode) {
+  // Refuse every later submit and registration now, and wake submits waiting for room: what follows may
+  // wait (for a key release, for jobs), and nothing may join the pipeline meanwhile.
+  pipeline.closing.store(true);
+  pipeline.prover.stop_accepting();
   // A key release holds the lifecycle lock (shared) while it waits for its key's queued and running jobs:
   // cancel the queued ones before waiting for the lock, or this would wait for them to be proved.
   if (mode == graph::ShutdownMode::cancel) pipeline.prover.cancel_queued();
@@ -137,10 +141,16 @@ PL_API pl_status pl_pipeline_cancel_queued(pl_pipeline* pipeline, size_t* cancel
 PL_API pl_status pl_pipeline_destroy(pl_pipeline* pipeline) {
   return guarded("pl_pipeline_destroy", [&] {
     refuse_in_callback("pl_pipeline_destroy");
-    // Out of the registry first: no new call can find it. Calls already running hold it until they return;
-    // the shutdown waits for the callbacks, so the last reference is never dropped on a pipeline thread.
-    std::shared_ptr<Pipeline> owned = take<Pipeline>(pipeline, "pipeline");
+    std::shared_ptr<Pipeline> owned = lookup<Pipeline>(pipeline, "pipeline");
+    if (owned->destroying.exchange(true))
+      throw_status(PL_ERR_INVALID_HANDLE,
+                   "pipeline is being destroyed already (by another pl_pipeline_destroy)");
+    // In the registry while it shuts down, so that calls made meanwhile are refused as calls to a pipeline
+    // shutting down (PL_ERR_SHUT_DOWN), then out of it: no new call finds it. Calls already running hold it
+    // until they return; the shutdown waits for the callbacks, so the last reference is never dropped on a
+    // pipeline thread.
     shut_down(*owned, proofline::graph::ShutdownMode::drain);
+    Registry<Pipeline>::instance().take(id_of(pipeline));
     owned.reset();
     return PL_OK;
   });

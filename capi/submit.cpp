@@ -78,6 +78,7 @@ void refuse_released(const Key& key) {
 /// fires at once already sees it.
 pl_job* submit(pl_pipeline* pipeline, const pl_key* key, graph::WitnessSource witness, const JobOptions& o) {
   const std::shared_ptr<Pipeline> owner = lookup<Pipeline>(pipeline, "pipeline");
+  refuse_closing(*owner);
   const std::shared_ptr<Key> k = lookup<Key>(key, "key");
   if (k->pipeline.lock() != owner)
     throw_status(PL_ERR_INVALID_ARGUMENT, "key '" + k->name + "' belongs to another pipeline");

@@ -146,6 +146,15 @@ void Pipeline::drain() {
     });
 }
 
+void Pipeline::stop_accepting() {
+  Core& core = live_core();
+  {
+    std::lock_guard lock(core.jobs_mutex);
+    core.closed = true;
+  }
+  core.room.notify_all();
+}
+
 void Pipeline::shutdown(ShutdownMode mode) {
   detail::refuse_inside_callback("Pipeline::shutdown");
   Core& core = live_core();

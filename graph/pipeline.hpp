@@ -94,6 +94,10 @@ class Pipeline {
   /// Stops accepting jobs, drains (cancelling the queued ones first with ShutdownMode::cancel) and releases
   /// the GPUs. Afterwards no pinned byte is leased. Idempotent.
   void shutdown(ShutdownMode mode = ShutdownMode::drain);
+  /// The first step of shutdown alone, for a caller that must wait for something else before the rest:
+  /// every later submit and add_key throws Error(cancelled), and submits waiting for room in the queue wake
+  /// and throw it too. Waits for nothing; from any thread, callbacks included; idempotent.
+  void stop_accepting();
 
   PipelineStats stats() const;
   /// The backend and mode in use (automatic resolved).

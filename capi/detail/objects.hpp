@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <proofline.h>
+#include <proofline/capi/detail/boundary.hpp>
 #include <proofline/capi/detail/scalar_buffers.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/groth16/constraint_system.hpp>
@@ -46,10 +47,23 @@ struct Pipeline {
   /// skips a shut-down prover: its remove_key would start graph work that nothing waits for any more.
   std::shared_mutex lifecycle;
   bool shut_down = false;
+  /// Set when pl_pipeline_shutdown or pl_pipeline_destroy begins, before either waits for anything (a key
+  /// release holding `lifecycle`, jobs): from then on every submit and key registration is refused at once.
+  std::atomic<bool> closing{false};
+  std::atomic<bool> destroying{false};  ///< a pl_pipeline_destroy has begun: a second one is refused
   /// Tests only (empty otherwise): called by every submit between finding its key and handing the job to
   /// the prover, the window a racing pl_key_release falls into.
   std::function<void()> test_submit_window;
 };
+
+/// PL_ERR_SHUT_DOWN once a shutdown or destroy of `pipeline` has begun: it accepts nothing more.
+inline void refuse_closing(const Pipeline& pipeline) {
+  if (pipeline.closing.load())
+    throw_status(
+        PL_ERR_SHUT_DOWN,
+        "the pipeline is shutting down (pl_pipeline_shutdown or pl_pipeline_destroy began): it accepts "
+        "no more jobs or keys");
+}
 
 /// Set by pl_key_release before it unregisters the key, so that a submit which found the key before its
 /// release says that it was released rather than passing on the prover's refusal of an unknown key.

@@ -188,7 +188,10 @@ typedef enum pl_shutdown_mode {
 } pl_shutdown_mode;
 
 /** Stops accepting jobs, then drains or cancels as `mode` says, and waits until every result is delivered
- * (every completion callback has returned) and no pinned byte is leased. Idempotent. Not from a callback. */
+ * (every completion callback has returned) and no pinned byte is leased. Idempotent. Not from a callback.
+ * From the moment it begins, before it waits for anything (a key release, jobs), every submit and key
+ * registration, for any key and from any thread, is refused with PL_ERR_SHUT_DOWN at once, and submits
+ * waiting for room in the queue return with it. */
 PL_API pl_status pl_pipeline_shutdown(pl_pipeline* pipeline, int32_t mode);
 /** Waits until every job submitted so far has its result. Not from a callback. */
 PL_API pl_status pl_pipeline_drain(pl_pipeline* pipeline);
@@ -196,6 +199,9 @@ PL_API pl_status pl_pipeline_drain(pl_pipeline* pipeline);
 PL_API pl_status pl_pipeline_cancel_queued(pl_pipeline* pipeline, size_t* cancelled);
 /** Shuts the pipeline down with PL_SHUTDOWN_DRAIN (unless it was shut down already: jobs in flight finish
  * and their callbacks run before this returns), releases its memory and GPUs, and invalidates the handle.
+ * While it runs, the handle refuses submits and key registrations with PL_ERR_SHUT_DOWN (as
+ * pl_pipeline_shutdown does) and a second destroy with PL_ERR_INVALID_HANDLE; once it has returned, every
+ * call with the handle gets PL_ERR_INVALID_HANDLE.
  * Its pl_key handles stay valid until released (they no longer prove); its pl_job handles keep their
  * results until released. From inside one of the pipeline's callbacks: PL_ERR_IN_CALLBACK, nothing done. */
 PL_API pl_status pl_pipeline_destroy(pl_pipeline* pipeline);
