@@ -4,11 +4,12 @@
 #include <string>
 
 #include <spdlog/sinks/base_sink.h>
-#include <spdlog/sinks/dist_sink.h>
+#include <spdlog/sinks/sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
 #include <proofline/util/error.hpp>
 #include <proofline/util/logging.hpp>
+#include <proofline/util/scope_guard.hpp>
 #include <proofline/util/text.hpp>
 
 namespace proofline {
@@ -73,14 +74,59 @@ spdlog::sink_ptr default_sink() {
   return sink;
 }
 
-/// The logger's one sink, which forwards to the sink set_sink chose: replacing that one takes the same lock
-/// as writing a line, so the host program may swap sinks while pipeline threads log.
-const std::shared_ptr<spdlog::sinks::dist_sink_mt>& routing_sink() {
-  static const auto sink = [] {
-    auto routing = std::make_shared<spdlog::sinks::dist_sink_mt>();
-    routing->add_sink(default_sink());
-    return routing;
-  }();
+/// The logger's one sink, which forwards each line to the sink set_sink chose, one line at a time: replacing
+/// that sink takes the same lock as writing a line, so once set_sink returns the old sink is never called
+/// again. A line logged from inside the chosen sink (a callback that called into proofline) goes to stderr
+/// instead of into the sink again, where it would wait for itself.
+class RoutingSink final : public spdlog::sinks::sink {
+ public:
+  RoutingSink() : target_(default_sink()), fallback_(default_sink()) {}
+
+  void log(const spdlog::details::log_msg& msg) override {
+    if (inside_) {
+      fallback_->log(msg);
+      return;
+    }
+    std::lock_guard lock(mutex_);
+    inside_ = true;
+    ScopeGuard leave([] { inside_ = false; });
+    target_->log(msg);
+  }
+  void flush() override {
+    if (inside_) return;
+    std::lock_guard lock(mutex_);
+    target_->flush();
+  }
+  void set_pattern(const std::string& pattern) override {
+    std::lock_guard lock(mutex_);
+    target_->set_pattern(pattern);
+  }
+  void set_formatter(std::unique_ptr<spdlog::formatter> formatter) override {
+    std::lock_guard lock(mutex_);
+    target_->set_formatter(std::move(formatter));
+  }
+
+  /// Waits for a line being written to the old sink, which is dropped after the lock.
+  void set_target(spdlog::sink_ptr target) {
+    if (inside_)
+      throw Error(Errc::invalid_argument,
+                  "log::set_sink called from inside the log sink (it would wait for the line being written)");
+    std::unique_lock lock(mutex_);
+    std::swap(target_, target);
+    lock.unlock();
+  }
+
+ private:
+  static thread_local bool inside_;
+  std::mutex mutex_;
+  spdlog::sink_ptr target_;
+  const spdlog::sink_ptr fallback_;
+};
+
+thread_local bool RoutingSink::inside_ = false;
+
+const std::shared_ptr<RoutingSink>& routing_sink() {
+  static const auto sink = std::make_shared<RoutingSink>();
   return sink;
 }
 
@@ -126,7 +172,7 @@ void set_sink(std::function<void(Level, std::string_view)> sink) {
   spdlog::sink_ptr chosen = sink ? std::make_shared<CallbackSink>(std::move(sink)) : default_sink();
   auto& sinks = detail::logger().sinks();
   if (sinks.size() == 1 && sinks.front() == routing_sink()) {
-    routing_sink()->set_sinks({std::move(chosen)});
+    routing_sink()->set_target(std::move(chosen));
   } else {
     // A "proofline" logger the host program registered before ours: its sinks are its own to guard.
     sinks.clear();

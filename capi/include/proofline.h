@@ -102,8 +102,27 @@ typedef enum pl_log_level {
   PL_LOG_OFF = 5
 } pl_log_level;
 
-/** The level of the library's log lines (to stderr, process-wide). Any thread. */
+/** The level of the library's log lines (to stderr, or to the sink of pl_set_log_sink; process-wide). Any
+ * thread. */
 PL_API pl_status pl_set_log_level(int32_t level);
+
+/** A log sink: one of the library's log lines, its pl_log_level (PL_LOG_TRACE to PL_LOG_ERROR) and its text
+ * (NUL-terminated, no timestamp, level or newline; valid during the call only), with the user_data given to
+ * pl_set_log_sink. */
+typedef void (*pl_log_fn)(int32_t level, const char* message, void* user_data);
+
+/** Sends the library's log lines (process-wide, every pipeline's) to `sink` instead of stderr, those at
+ * min_level (a pl_log_level) and above, as pl_set_log_level sets it; sink = NULL restores stderr (at
+ * min_level). Lines reach the sink one at a time, from whichever thread logs: pipeline threads, and the
+ * thread of a pl_ call that logs (pl_pipeline_create, pl_key_add_*). The sink must return promptly and must
+ * not call into the library (a line may be logged while the library holds its own locks; pl_status_name,
+ * pl_version and pl_abi_version are safe): calls that wait for the pipeline, and pl_set_log_sink, return
+ * PL_ERR_IN_CALLBACK there, and a line logged from inside the sink goes to stderr instead of into it again.
+ * Any other thread may call this at any time: once it returns (replacing the sink or removing it) the
+ * previous sink is never called again (it waits for a line being written there), so its user_data may then
+ * be freed. Remove the sink before the program's runtime can no longer take calls (a Python interpreter
+ * exiting). Errors: PL_ERR_INVALID_ARGUMENT (min_level). */
+PL_API pl_status pl_set_log_sink(pl_log_fn sink, void* user_data, int32_t min_level);
 
 /* ---- curves -------------------------------------------------------------------------------------------- */
 
