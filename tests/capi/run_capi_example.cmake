@@ -33,6 +33,16 @@ function(step)
     message(FATAL_ERROR "capi example (${LANGUAGE}): '${ARGN}' failed (${result}):\n${out}\n${err}")
   endif()
   set(step_output "${out}" PARENT_SCOPE)
+  set(step_errors "${err}" PARENT_SCOPE)
+endfunction()
+
+# The Rust, Go and Python examples route the library's log lines (pl_set_log_sink) to their own logger, which
+# writes "proofline LEVEL: message" to stderr: the key's line must arrive there, through the sink.
+function(check_log_sink)
+  if(NOT step_errors MATCHES "proofline INFO: add_key: key 'circuit_final'")
+    message(FATAL_ERROR "capi example (${LANGUAGE}): the library's log lines did not reach the program's log "
+                        "sink:\n${step_errors}")
+  endif()
 endfunction()
 
 # The error path an embedder's prover takes first: a proof that does not verify (here under a verifying key of
@@ -67,6 +77,7 @@ elseif(LANGUAGE STREQUAL "rust")
   step("${TOOL}" -O --edition 2021 "${examples}/rust/prove_batch.rs" -o "${work}/prove_batch" "-Lnative=${lib}"
        "-Clink-args=-Wl,-rpath,${lib}")
   step("${work}/prove_batch" ${arguments} 4)
+  check_log_sink()
   failing_step("${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns" "${mismatched_vk}" 64)
 elseif(LANGUAGE STREQUAL "go")
   # A private GOPATH, cache and HOME: nothing outside the work folder is read or written, nothing downloaded.
@@ -77,10 +88,12 @@ elseif(LANGUAGE STREQUAL "go")
        "CGO_LDFLAGS=-L${lib} -Wl,-rpath,${lib}" "${TOOL}" build -o "${work}/prove_batch" .)
   set(step_dir "${work}")
   step("${work}/prove_batch" ${arguments} 4)
+  check_log_sink()
   failing_step("${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns" "${mismatched_vk}" 64)
 elseif(LANGUAGE STREQUAL "python")
   step(${CMAKE_COMMAND} -E env "PROOFLINE_LIBRARY=${lib}/libproofline.so.1" "${TOOL}"
        "${examples}/python/prove_batch.py" ${arguments} 4)
+  check_log_sink()
 else()
   message(FATAL_ERROR "capi example: unknown LANGUAGE ${LANGUAGE}")
 endif()

@@ -5,8 +5,8 @@
 //	./prove_batch KEY.zkey WITNESS.wtns VK.json [COUNT]
 //
 // Jobs read the .wtns file; each job's completion callback (an exported Go function) hands the job to a Go
-// channel through a cgo.Handle. Then one error path: a file that is not a key gives PL_ERR_BAD_INPUT and a
-// message.
+// channel through a cgo.Handle, and the library's log lines reach a Go logger through a log sink. Then one
+// error path: a file that is not a key gives PL_ERR_BAD_INPUT and a message.
 package main
 
 /*
@@ -16,6 +16,17 @@ package main
 #include <proofline.h>
 
 extern void goJobDone(pl_job* job, void* user_data);
+
+extern void goLogLine(int32_t level, char* message, void* user_data);
+
+// The log sink: pl_log_fn's exact type around the exported Go function (which cgo declares with char*).
+static void log_line(int32_t level, const char* message, void* user_data) {
+  goLogLine(level, (char*)message, user_data);
+}
+
+static inline pl_status install_log_sink(int32_t min_level) {
+  return pl_set_log_sink(log_line, NULL, min_level);
+}
 
 // Submits with goJobDone as the completion callback; `channel` is a cgo.Handle.
 static inline pl_status submit_wtns(pl_pipeline* pipeline, pl_key* key, const char* path, uintptr_t channel,
@@ -31,6 +42,7 @@ import "C"
 
 import (
 	"fmt"
+	"log"
 	"os"
 	"runtime"
 	"runtime/cgo"
@@ -46,6 +58,23 @@ func init() { runtime.LockOSThread() }
 func goJobDone(job *C.pl_job, userData unsafe.Pointer) {
 	done := cgo.Handle(uintptr(userData)).Value().(chan *C.pl_job)
 	done <- job
+}
+
+// The library's lines, where a program on Go 1.21 or later would use log/slog.
+var logger = log.New(os.Stderr, "proofline ", 0)
+
+var logLevels = [...]string{"TRACE", "DEBUG", "INFO", "WARN", "ERROR"}
+
+// goLogLine runs on whichever thread logs (a pipeline thread, or this program's inside a pl_ call); it must
+// not call back into the library. The message is valid during the call only: C.GoString copies it.
+//
+//export goLogLine
+func goLogLine(level C.int32_t, message *C.char, userData unsafe.Pointer) {
+	name := "ERROR"
+	if level >= 0 && int(level) < len(logLevels) {
+		name = logLevels[level]
+	}
+	logger.Printf("%s: %s", name, C.GoString(message))
 }
 
 func check(call string, status C.pl_status) error {
@@ -114,6 +143,12 @@ func run(zkey, wtns, vkJSON string, count int) (bool, error) {
 	defer C.free(unsafe.Pointer(cZkey))
 	defer C.free(unsafe.Pointer(cWtns))
 	defer C.free(unsafe.Pointer(cVk))
+
+	// The log sink first, so that its removal (deferred) runs after the pipeline's destroy.
+	if err := check("pl_set_log_sink", C.install_log_sink(C.PL_LOG_INFO)); err != nil {
+		return false, err
+	}
+	defer C.pl_set_log_sink(nil, nil, C.PL_LOG_INFO)
 
 	// Made before the pipeline, so that its deferred Delete runs after pl_pipeline_destroy, which waits for
 	// every completion callback: on an early return, jobs still in flight call goJobDone, and a deleted

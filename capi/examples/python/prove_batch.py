@@ -5,11 +5,13 @@ verifier.
     PROOFLINE_LIBRARY=/prefix/lib/libproofline.so.1 prove_batch.py KEY.zkey WITNESS.wtns VK.json [COUNT]
 
 Half the jobs read the .wtns file, half hand its values over as scalars; results come through a completion
-callback and a blocking wait. Then one error path: a file that is not a key gives PL_ERR_BAD_INPUT and a
-message. Exit status 0 when every proof verifies.
+callback and a blocking wait, and the library's log lines go to Python's logging through a log sink. Then
+one error path: a file that is not a key gives PL_ERR_BAD_INPUT and a message. Exit status 0 when every proof
+verifies.
 """
 
 import ctypes
+import logging
 import os
 import struct
 import sys
@@ -19,6 +21,7 @@ PL_OK = 0
 PL_ERR_BAD_INPUT = 2
 PL_ERR_BUFFER_TOO_SMALL = 12
 PL_BACKEND_CPU = 1
+PL_LOG_INFO = 2
 PROOF_BYTES = 192
 SCALAR_BYTES = 32
 
@@ -64,6 +67,20 @@ class JobOptions(ctypes.Structure):
     ]
 
 
+LOG_SINK = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_char_p, ctypes.c_void_p)
+NO_LOG_SINK = LOG_SINK()  # NULL: the library's stderr again
+# pl_log_level (trace, debug, info, warn, error) as logging's levels.
+LOG_LEVELS = [logging.DEBUG, logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR]
+log = logging.getLogger("proofline")
+
+
+@LOG_SINK
+def log_sink(level, message, user_data):
+    """The library's log lines into logging, from whichever thread logs (ctypes takes the GIL for it). At
+    module level: the object must stay alive for as long as the library may call it."""
+    log.log(LOG_LEVELS[level] if 0 <= level < len(LOG_LEVELS) else logging.ERROR, message.decode(errors="replace"))
+
+
 def load_library():
     lib = ctypes.CDLL(os.environ.get("PROOFLINE_LIBRARY", "libproofline.so.1"))
     handle = ctypes.c_void_p
@@ -72,6 +89,7 @@ def load_library():
         "pl_abi_version": (ctypes.c_int, []),
         "pl_version": (ctypes.c_char_p, []),
         "pl_status_name": (ctypes.c_char_p, [ctypes.c_int]),
+        "pl_set_log_sink": (ctypes.c_int, [LOG_SINK, ctypes.c_void_p, ctypes.c_int32]),
         "pl_last_error_message": (ctypes.c_char_p, []),
         "pl_config_default": (ctypes.c_int, [ctypes.POINTER(Config), ctypes.c_size_t]),
         "pl_pipeline_create": (ctypes.c_int, [ctypes.POINTER(Config), out]),
@@ -175,11 +193,23 @@ def main(argv):
     if len(argv) < 4:
         print(f"usage: {argv[0]} KEY.zkey WITNESS.wtns VK.json [COUNT]", file=sys.stderr)
         return 2
-    zkey, wtns, vk_json = (a.encode() for a in argv[1:4])
-    count = int(argv[4]) if len(argv) > 4 else 4
+    logging.basicConfig(format="%(name)s %(levelname)s: %(message)s", level=logging.INFO)
     lib = load_library()
     if lib.pl_abi_version() != 1:
         raise SystemExit(f"libproofline has ABI {lib.pl_abi_version()}, this script speaks 1")
+    # Installed before the pipeline and removed after it, on every way out: while Python exits it ends the
+    # threads that call into it, and a thread ended inside a callback aborts the process. Once
+    # pl_set_log_sink(NULL) returns, the sink is never called again.
+    check(lib, "pl_set_log_sink", lib.pl_set_log_sink(log_sink, None, PL_LOG_INFO))
+    try:
+        return run(lib, argv)
+    finally:
+        lib.pl_set_log_sink(NO_LOG_SINK, None, PL_LOG_INFO)
+
+
+def run(lib, argv):
+    zkey, wtns, vk_json = (a.encode() for a in argv[1:4])
+    count = int(argv[4]) if len(argv) > 4 else 4
 
     config = Config()
     check(lib, "pl_config_default", lib.pl_config_default(ctypes.byref(config), ctypes.sizeof(config)))

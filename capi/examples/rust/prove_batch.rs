@@ -4,9 +4,12 @@
 //!     rustc -O prove_batch.rs -L native=PREFIX/lib -C link-args=-Wl,-rpath,PREFIX/lib
 //!     ./prove_batch KEY.zkey WITNESS.wtns VK.json [COUNT]
 //!
-//! Jobs read the .wtns file; results arrive through a completion callback that sends each job to a channel.
-//! Then one error path: a file that is not a key gives PL_ERR_BAD_INPUT and a message.
+//! Jobs read the .wtns file; results arrive through a completion callback that sends each job to a channel,
+//! and the library's log lines through a log sink that writes them to stderr (where a program with the `log`
+//! crate would call `log::log!`). Then one error path: a file that is not a key gives PL_ERR_BAD_INPUT and a
+//! message.
 use std::ffi::{c_void, CStr, CString};
+use std::io::Write;
 use std::os::raw::{c_char, c_int};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::Mutex;
@@ -16,6 +19,7 @@ const PL_OK: Status = 0;
 const PL_ERR_BAD_INPUT: Status = 2;
 const PL_ERR_BUFFER_TOO_SMALL: Status = 12;
 const PL_BACKEND_CPU: i32 = 1;
+const PL_LOG_INFO: i32 = 2;
 const PL_ABI_VERSION: c_int = 1;
 const PROOF_BYTES: usize = 192;
 const SCALAR_BYTES: usize = 32;
@@ -52,6 +56,7 @@ struct Config {
 }
 
 type Completion = extern "C" fn(job: *mut Opaque, user_data: *mut c_void);
+type LogSink = extern "C" fn(level: i32, message: *const c_char, user_data: *mut c_void);
 
 #[repr(C)]
 struct JobOptions {
@@ -70,6 +75,7 @@ extern "C" {
     fn pl_abi_version() -> c_int;
     fn pl_status_name(status: Status) -> *const c_char;
     fn pl_last_error_message() -> *const c_char;
+    fn pl_set_log_sink(sink: Option<LogSink>, user_data: *mut c_void, min_level: i32) -> Status;
     fn pl_config_default(config: *mut Config, size: usize) -> Status;
     fn pl_pipeline_create(config: *const Config, out: *mut *mut Opaque) -> Status;
     fn pl_pipeline_destroy(pipeline: *mut Opaque) -> Status;
@@ -111,6 +117,32 @@ unsafe impl Send for JobHandle {}
 extern "C" fn on_complete(job: *mut Opaque, user_data: *mut c_void) {
     let sender = unsafe { &*(user_data as *const Mutex<Sender<JobHandle>>) };
     let _ = sender.lock().unwrap().send(JobHandle(job));
+}
+
+/// Runs on whichever thread logs (pipeline threads, or this one inside a pl_ call): one of the library's log
+/// lines, to stderr here, where a program with the `log` crate calls `log::log!`. It must not panic and must
+/// not call into the library: writeln! with the error ignored, not eprintln!, which panics when stderr fails.
+extern "C" fn log_line(level: i32, message: *const c_char, _user_data: *mut c_void) {
+    let name = ["TRACE", "DEBUG", "INFO", "WARN", "ERROR"].get(level as usize).copied().unwrap_or("ERROR");
+    let message = unsafe { CStr::from_ptr(message) }.to_string_lossy();
+    let _ = writeln!(std::io::stderr(), "proofline {}: {}", name, message);
+}
+
+/// The log sink, removed when dropped; once pl_set_log_sink(NULL) returns it is never called again, so what
+/// it uses may go after this guard.
+struct LogSinkGuard;
+
+impl LogSinkGuard {
+    fn install() -> Result<LogSinkGuard, String> {
+        check("pl_set_log_sink", unsafe { pl_set_log_sink(Some(log_line), std::ptr::null_mut(), PL_LOG_INFO) })?;
+        Ok(LogSinkGuard)
+    }
+}
+
+impl Drop for LogSinkGuard {
+    fn drop(&mut self) {
+        unsafe { pl_set_log_sink(None, std::ptr::null_mut(), PL_LOG_INFO) };
+    }
 }
 
 /// The pipeline, destroyed when dropped: on every way out of run(), an early `?` return included.
@@ -175,6 +207,8 @@ fn run(zkey: &str, wtns: &str, vk_json: &str, count: usize) -> Result<bool, Stri
     check("pl_config_default", unsafe { pl_config_default(&mut config, std::mem::size_of::<Config>()) })?;
     config.backend = PL_BACKEND_CPU;
     config.host_budget_bytes = 1 << 30;
+    // The log sink first, removed last (its guard drops after the pipeline's).
+    let _log_sink = LogSinkGuard::install()?;
     // Before the pipeline's guard: the callbacks use it until the guard's drop has destroyed the pipeline.
     let (sender, receiver) = channel::<JobHandle>();
     let sender = Box::new(Mutex::new(sender));
