@@ -48,7 +48,8 @@ endfunction()
 # The error path an embedder's prover takes first: a proof that does not verify (here under a verifying key of
 # the other curve) while the rest of the batch is still in flight. The program must end with status 1 and
 # the library's message, after its pipeline is destroyed: its completion callbacks must not outlive what
-# they use (a Go handle deleted, a Rust box dropped) or crash on the way out.
+# they use (a Go handle deleted, a Rust box dropped, a C program's memory after exit()) or crash on the way
+# out.
 set(mismatched_vk "${FIXTURE}/../bn128/chain_16/verification_key.json")
 function(failing_step)
   execute_process(COMMAND ${ARGN} WORKING_DIRECTORY "${step_dir}" RESULT_VARIABLE result OUTPUT_VARIABLE out
@@ -57,6 +58,7 @@ function(failing_step)
     message(FATAL_ERROR "capi example (${LANGUAGE}): '${ARGN}' should fail with status 1 and the library's "
                         "message, not (${result}):\n${out}\n${err}")
   endif()
+  set(failing_errors "${err}" PARENT_SCOPE)
 endfunction()
 
 if(LANGUAGE STREQUAL "c")
@@ -73,6 +75,20 @@ if(LANGUAGE STREQUAL "c")
     message(FATAL_ERROR "capi example (c): the bn128 key's batch did not verify:\n${step_output}")
   endif()
   string(PREPEND step_output "${bls_output}")
+  # Stopping on the first proof that does not verify, with the rest of the batch in flight: the program
+  # cancels the queued jobs and destroys its pipeline, whose destroy returns once every job's completion
+  # callback has run, before it exits (never exit() with jobs still calling back into it).
+  failing_step("${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns" "${mismatched_vk}" 64)
+  set(waited FALSE)
+  if(failing_errors MATCHES "stopped early: ([0-9]+) jobs submitted, ([0-9]+) completion callbacks, pipeline")
+    if(CMAKE_MATCH_1 EQUAL CMAKE_MATCH_2)
+      set(waited TRUE)
+    endif()
+  endif()
+  if(NOT waited)
+    message(FATAL_ERROR "capi example (c): it did not wait for every job it submitted before it stopped:\n"
+                        "${failing_errors}")
+  endif()
 elseif(LANGUAGE STREQUAL "rust")
   step("${TOOL}" -O --edition 2021 "${examples}/rust/prove_batch.rs" -o "${work}/prove_batch" "-Lnative=${lib}"
        "-Clink-args=-Wl,-rpath,${lib}")
