@@ -19,6 +19,7 @@ const PL_OK: Status = 0;
 const PL_ERR_BAD_INPUT: Status = 2;
 const PL_ERR_BUFFER_TOO_SMALL: Status = 12;
 const PL_BACKEND_CPU: i32 = 1;
+const PL_SHUTDOWN_CANCEL: i32 = 1;
 const PL_LOG_INFO: i32 = 2;
 const PL_ABI_VERSION: c_int = 1;
 const PROOF_BYTES: usize = 192;
@@ -78,6 +79,7 @@ extern "C" {
     fn pl_set_log_sink(sink: Option<LogSink>, user_data: *mut c_void, min_level: i32) -> Status;
     fn pl_config_default(config: *mut Config, size: usize) -> Status;
     fn pl_pipeline_create(config: *const Config, out: *mut *mut Opaque) -> Status;
+    fn pl_pipeline_shutdown(pipeline: *mut Opaque, mode: i32) -> Status;
     fn pl_pipeline_destroy(pipeline: *mut Opaque) -> Status;
     fn pl_key_add_zkey_file(pipeline: *mut Opaque, path: *const c_char, options: *const c_void,
                             out: *mut *mut Opaque) -> Status;
@@ -109,14 +111,24 @@ fn check(call: &str, status: Status) -> Result<(), String> {
     Err(format!("{}: {}: {}", call, text(unsafe { pl_status_name(status) }), text(unsafe { pl_last_error_message() })))
 }
 
-/// A pl_job pointer is an opaque id: safe to hand to another thread.
+/// A job handle, owned: released when dropped (a job never received from the channel is released when the
+/// channel goes). A pl_job pointer is an opaque id: safe to hand to another thread.
 struct JobHandle(*mut Opaque);
 unsafe impl Send for JobHandle {}
 
-/// Runs on a pipeline thread: hands the finished job to the channel behind user_data.
+impl Drop for JobHandle {
+    fn drop(&mut self) {
+        unsafe { pl_job_release(self.0) };
+    }
+}
+
+/// Runs on a pipeline thread: hands the finished job to the channel behind user_data. Nothing may unwind out
+/// of it into the library (no unwrap, no panic): a send that fails drops, and so releases, the job.
 extern "C" fn on_complete(job: *mut Opaque, user_data: *mut c_void) {
     let sender = unsafe { &*(user_data as *const Mutex<Sender<JobHandle>>) };
-    let _ = sender.lock().unwrap().send(JobHandle(job));
+    if let Ok(sender) = sender.lock() {
+        let _ = sender.send(JobHandle(job));
+    }
 }
 
 /// Runs on whichever thread logs (pipeline threads, or this one inside a pl_ call): one of the library's log
@@ -145,9 +157,22 @@ impl Drop for LogSinkGuard {
     }
 }
 
-/// The pipeline, destroyed when dropped: on every way out of run(), an early `?` return included.
-/// pl_pipeline_destroy waits for the completion callbacks of the jobs still in flight, so what they use must
-/// be declared before this guard (locals drop in reverse order) and so outlive it.
+/// A key or verifying-key handle, released when dropped (null: nothing to release). The handles outlive their
+/// pipeline: declared before the pipeline's guard, they are released after it is destroyed.
+struct Owned(*mut Opaque, unsafe extern "C" fn(*mut Opaque) -> Status);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            unsafe { (self.1)(self.0) };
+        }
+    }
+}
+
+/// The pipeline, destroyed when dropped: on every way out of run(), an early `?` return included, first
+/// cancelling the jobs still queued (no one waits for them any more). pl_pipeline_destroy waits for the
+/// completion callbacks of the jobs still running, so what they use must be declared before this guard
+/// (locals drop in reverse order) and so outlive it.
 struct Pipeline(*mut Opaque);
 
 impl Pipeline {
@@ -161,7 +186,10 @@ impl Pipeline {
 impl Drop for Pipeline {
     fn drop(&mut self) {
         if !self.0.is_null() {
-            unsafe { pl_pipeline_destroy(self.0) };
+            unsafe {
+                pl_pipeline_shutdown(self.0, PL_SHUTDOWN_CANCEL);
+                pl_pipeline_destroy(self.0);
+            }
         }
     }
 }
@@ -209,17 +237,18 @@ fn run(zkey: &str, wtns: &str, vk_json: &str, count: usize) -> Result<bool, Stri
     config.host_budget_bytes = 1 << 30;
     // The log sink first, removed last (its guard drops after the pipeline's).
     let _log_sink = LogSinkGuard::install()?;
-    // Before the pipeline's guard: the callbacks use it until the guard's drop has destroyed the pipeline.
+    // Before the pipeline's guard: the callbacks use them until the guard's drop has destroyed the pipeline,
+    // and the jobs left in the channel are released when it goes.
     let (sender, receiver) = channel::<JobHandle>();
     let sender = Box::new(Mutex::new(sender));
+    let mut key = Owned(std::ptr::null_mut(), pl_key_release);
+    let mut vk = Owned(std::ptr::null_mut(), pl_vk_release);
     let mut created = std::ptr::null_mut();
     check("pl_pipeline_create", unsafe { pl_pipeline_create(&config, &mut created) })?;
     let guard = Pipeline(created);
     let pipeline = guard.0;
-    let mut key = std::ptr::null_mut();
-    check("pl_key_add_zkey_file", unsafe { pl_key_add_zkey_file(pipeline, zkey.as_ptr(), std::ptr::null(), &mut key) })?;
-    let mut vk = std::ptr::null_mut();
-    check("pl_vk_load_json_file", unsafe { pl_vk_load_json_file(vk_json.as_ptr(), &mut vk) })?;
+    check("pl_key_add_zkey_file", unsafe { pl_key_add_zkey_file(pipeline, zkey.as_ptr(), std::ptr::null(), &mut key.0) })?;
+    check("pl_vk_load_json_file", unsafe { pl_vk_load_json_file(vk_json.as_ptr(), &mut vk.0) })?;
 
     let options = JobOptions {
         size: std::mem::size_of::<JobOptions>(),
@@ -231,26 +260,23 @@ fn run(zkey: &str, wtns: &str, vk_json: &str, count: usize) -> Result<bool, Stri
         user_data: &*sender as *const Mutex<Sender<JobHandle>> as *mut c_void,
     };
     for _ in 0..count {
+        // The handle is the completion callback's to hand over (and so to release): not kept here.
         let mut job = std::ptr::null_mut();
-        check("pl_submit_wtns", unsafe { pl_submit_wtns(pipeline, key, wtns.as_ptr(), &options, &mut job) })?;
+        check("pl_submit_wtns", unsafe { pl_submit_wtns(pipeline, key.0, wtns.as_ptr(), &options, &mut job) })?;
     }
     let mut verified = 0;
     for _ in 0..count {
-        let JobHandle(job) = receiver.recv().map_err(|e| e.to_string())?;
-        check("pl_job_wait", unsafe { pl_job_wait(job, -1) })?; // until its callback has returned
-        verify(job, vk)?;
+        let job = receiver.recv().map_err(|e| e.to_string())?;
+        check("pl_job_wait", unsafe { pl_job_wait(job.0, -1) })?; // until its callback has returned
+        verify(job.0, vk.0)?;
         verified += 1;
-        check("pl_job_release", unsafe { pl_job_release(job) })?;
     }
 
     let mut bad_key = std::ptr::null_mut();
     let status = unsafe { pl_key_add_zkey_file(pipeline, vk_json.as_ptr(), std::ptr::null(), &mut bad_key) };
     println!("bad key: {}: {}", text(unsafe { pl_status_name(status) }), text(unsafe { pl_last_error_message() }));
 
-    check("pl_key_release", unsafe { pl_key_release(key) })?;
-    check("pl_vk_release", unsafe { pl_vk_release(vk) })?;
     guard.destroy()?;
-    drop(sender);
     println!("libproofline {}: {} proofs, {} verified", text(unsafe { pl_version() }), count, verified);
     Ok(verified == count && status == PL_ERR_BAD_INPUT && bad_key.is_null())
 }
