@@ -16,7 +16,6 @@ package main
 #include <proofline.h>
 
 extern void goJobDone(pl_job* job, void* user_data);
-
 extern void goLogLine(int32_t level, char* message, void* user_data);
 
 // The log sink: pl_log_fn's exact type around the exported Go function (which cgo declares with char*).
@@ -135,6 +134,28 @@ func verify(job *C.pl_job, vk *C.pl_vk) error {
 	return check("pl_verify_json", C.pl_verify_json(vk, proofJSON, publicJSON))
 }
 
+// waitAndVerify waits for a job the completion callback handed over, checks its proof and releases it.
+func waitAndVerify(job *C.pl_job, vk *C.pl_vk) error {
+	defer C.pl_job_release(job)
+	if err := check("pl_job_wait", C.pl_job_wait(job, -1)); err != nil {
+		return err
+	}
+	return verify(job, vk)
+}
+
+// releaseJobs releases the jobs left in the channel (an early return): after the pipeline is destroyed, every
+// callback has run, so each of them is there.
+func releaseJobs(done chan *C.pl_job) {
+	for {
+		select {
+		case job := <-done:
+			C.pl_job_release(job)
+		default:
+			return
+		}
+	}
+}
+
 func run(zkey, wtns, vkJSON string, count int) (bool, error) {
 	if C.pl_abi_version() != C.PL_ABI_VERSION {
 		return false, fmt.Errorf("libproofline has ABI %d, this program was built for %d", C.pl_abi_version(), C.PL_ABI_VERSION)
@@ -152,10 +173,12 @@ func run(zkey, wtns, vkJSON string, count int) (bool, error) {
 
 	// Made before the pipeline, so that its deferred Delete runs after pl_pipeline_destroy, which waits for
 	// every completion callback: on an early return, jobs still in flight call goJobDone, and a deleted
-	// handle there panics on a pipeline thread. The channel holds every job, so no callback waits on it.
+	// handle there panics on a pipeline thread. The channel holds every job, so no callback waits on it; the
+	// jobs never received from it are released after the pipeline is destroyed.
 	done := make(chan *C.pl_job, count)
 	handle := cgo.NewHandle(done)
 	defer handle.Delete()
+	defer releaseJobs(done)
 
 	var config C.pl_config
 	if err := check("pl_config_default", C.pl_config_default(&config, C.size_t(unsafe.Sizeof(config)))); err != nil {
@@ -163,20 +186,35 @@ func run(zkey, wtns, vkJSON string, count int) (bool, error) {
 	}
 	config.backend = C.PL_BACKEND_CPU
 	config.host_budget_bytes = 1 << 30
+	// Released after the pipeline is destroyed (deferred before it): the handles outlive their pipeline, and a
+	// key released first would wait for its jobs to be proved instead of cancelled.
+	var key *C.pl_key
+	var vk *C.pl_vk
+	defer func() {
+		if key != nil {
+			C.pl_key_release(key)
+		}
+		if vk != nil {
+			C.pl_vk_release(vk)
+		}
+	}()
 	var pipeline *C.pl_pipeline
 	if err := check("pl_pipeline_create", C.pl_pipeline_create(&config, &pipeline)); err != nil {
 		return false, err
 	}
-	defer C.pl_pipeline_destroy(pipeline)
-	var key *C.pl_key
+	destroyed := false
+	defer func() {
+		if !destroyed { // an early return: cancel the queued jobs, wait for the running ones
+			C.pl_pipeline_shutdown(pipeline, C.PL_SHUTDOWN_CANCEL)
+			C.pl_pipeline_destroy(pipeline)
+		}
+	}()
 	if err := check("pl_key_add_zkey_file", C.pl_key_add_zkey_file(pipeline, cZkey, nil, &key)); err != nil {
 		return false, err
 	}
-	var vk *C.pl_vk
 	if err := check("pl_vk_load_json_file", C.pl_vk_load_json_file(cVk, &vk)); err != nil {
 		return false, err
 	}
-	defer C.pl_vk_release(vk)
 
 	for i := 0; i < count; i++ {
 		var job *C.pl_job
@@ -186,21 +224,17 @@ func run(zkey, wtns, vkJSON string, count int) (bool, error) {
 	}
 	verified := 0
 	for i := 0; i < count; i++ {
-		job := <-done
-		if err := check("pl_job_wait", C.pl_job_wait(job, -1)); err != nil {
-			return false, err
-		}
-		if err := verify(job, vk); err != nil {
+		if err := waitAndVerify(<-done, vk); err != nil {
 			return false, err
 		}
 		verified++
-		C.pl_job_release(job)
 	}
 
 	var badKey *C.pl_key
 	status := C.pl_key_add_zkey_file(pipeline, cVk, nil, &badKey)
 	fmt.Printf("bad key: %s: %s\n", C.GoString(C.pl_status_name(status)), C.GoString(C.pl_last_error_message()))
-	if err := check("pl_key_release", C.pl_key_release(key)); err != nil {
+	destroyed = true
+	if err := check("pl_pipeline_destroy", C.pl_pipeline_destroy(pipeline)); err != nil {
 		return false, err
 	}
 	fmt.Printf("libproofline %s: %d proofs, %d verified\n", C.GoString(C.pl_version()), count, verified)
