@@ -110,6 +110,9 @@ elseif(LANGUAGE STREQUAL "python")
   step(${CMAKE_COMMAND} -E env "PROOFLINE_LIBRARY=${lib}/libproofline.so.1" "${TOOL}"
        "${examples}/python/prove_batch.py" ${arguments} 4)
   check_log_sink()
+  failing_step(${CMAKE_COMMAND} -E env "PROOFLINE_LIBRARY=${lib}/libproofline.so.1" "${TOOL}"
+               "${examples}/python/prove_batch.py" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns"
+               "${mismatched_vk}" 64)
 else()
   message(FATAL_ERROR "capi example: unknown LANGUAGE ${LANGUAGE}")
 endif()

@@ -21,6 +21,7 @@ PL_OK = 0
 PL_ERR_BAD_INPUT = 2
 PL_ERR_BUFFER_TOO_SMALL = 12
 PL_BACKEND_CPU = 1
+PL_SHUTDOWN_CANCEL = 1
 PL_LOG_INFO = 2
 PROOF_BYTES = 192
 SCALAR_BYTES = 32
@@ -93,6 +94,7 @@ def load_library():
         "pl_last_error_message": (ctypes.c_char_p, []),
         "pl_config_default": (ctypes.c_int, [ctypes.POINTER(Config), ctypes.c_size_t]),
         "pl_pipeline_create": (ctypes.c_int, [ctypes.POINTER(Config), out]),
+        "pl_pipeline_shutdown": (ctypes.c_int, [handle, ctypes.c_int32]),
         "pl_pipeline_destroy": (ctypes.c_int, [handle]),
         "pl_key_add_zkey_file": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_void_p, out]),
         "pl_key_release": (ctypes.c_int, [handle]),
@@ -210,31 +212,28 @@ def main(argv):
 def run(lib, argv):
     zkey, wtns, vk_json = (a.encode() for a in argv[1:4])
     count = int(argv[4]) if len(argv) > 4 else 4
-
+    values, num_values = wtns_values(argv[2])
     config = Config()
     check(lib, "pl_config_default", lib.pl_config_default(ctypes.byref(config), ctypes.sizeof(config)))
     config.backend = PL_BACKEND_CPU
     config.host_budget_bytes = 1 << 30
+
+    # What the callbacks use lives in this frame until pl_pipeline_destroy (below) has waited for them.
+    done = []
+    lock = threading.Lock()
+
+    @COMPLETION
+    def on_complete(job, user_data):  # on a pipeline thread; ctypes takes the GIL for it
+        with lock:
+            done.append(job)
+
+    options = JobOptions(size=ctypes.sizeof(JobOptions), on_complete=on_complete)
     pipeline, key, vk = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+    jobs = []
     check(lib, "pl_pipeline_create", lib.pl_pipeline_create(ctypes.byref(config), ctypes.byref(pipeline)))
-    # Destroyed on every way out: while Python exits it ends the threads that call into it, and a pipeline
-    # thread ended inside a callback aborts the process. pl_pipeline_destroy waits for the callbacks.
     try:
         check(lib, "pl_key_add_zkey_file", lib.pl_key_add_zkey_file(pipeline, zkey, None, ctypes.byref(key)))
         check(lib, "pl_vk_load_json_file", lib.pl_vk_load_json_file(vk_json, ctypes.byref(vk)))
-
-        # The completion callback runs on a pipeline thread; ctypes takes the GIL for it.
-        done = []
-        lock = threading.Lock()
-
-        @COMPLETION
-        def on_complete(job, user_data):
-            with lock:
-                done.append(job)
-
-        options = JobOptions(size=ctypes.sizeof(JobOptions), on_complete=on_complete)
-        values, num_values = wtns_values(argv[2])
-        jobs = []
         for i in range(count):
             job = ctypes.c_void_p()
             if i % 2 == 0:
@@ -245,23 +244,39 @@ def run(lib, argv):
             check(lib, "pl_submit", status)
             jobs.append(job)
         verified = 0
-        for job in jobs:
+        while jobs:
+            job = jobs[0]
             check(lib, "pl_job_wait", lib.pl_job_wait(job, -1))
             verified += verify_job(lib, job, vk)
-            check(lib, "pl_job_release", lib.pl_job_release(job))
+            check(lib, "pl_job_release", lib.pl_job_release(jobs.pop(0)))
 
         bad_key = ctypes.c_void_p()
         status = lib.pl_key_add_zkey_file(pipeline, vk_json, None, ctypes.byref(bad_key))
         print(f"bad key: {lib.pl_status_name(status).decode()}: {lib.pl_last_error_message().decode()}")
-
-        check(lib, "pl_key_release", lib.pl_key_release(key))
-        check(lib, "pl_vk_release", lib.pl_vk_release(vk))
+    except BaseException:
+        # Leaving with jobs in flight: cancel the queued ones rather than prove them for nobody.
+        lib.pl_pipeline_shutdown(pipeline, PL_SHUTDOWN_CANCEL)
+        raise
     finally:
-        check(lib, "pl_pipeline_destroy", lib.pl_pipeline_destroy(pipeline))
+        # On every way out (while Python exits it ends the threads that call into it, and a pipeline thread
+        # ended inside a callback aborts the process): pl_pipeline_destroy waits for the jobs still running
+        # and their callbacks, and only then may on_complete go. The handles outlive the pipeline and are
+        # released after it.
+        destroyed = lib.pl_pipeline_destroy(pipeline)
+        for job in jobs:
+            lib.pl_job_release(job)
+        for handle, release in ((key, lib.pl_key_release), (vk, lib.pl_vk_release)):
+            if handle.value:
+                release(handle)
+    check(lib, "pl_pipeline_destroy", destroyed)
     print(f"libproofline {lib.pl_version().decode()}: {count} proofs, {verified} verified, {len(done)} callbacks")
     ok = verified == count and len(done) == count and status == PL_ERR_BAD_INPUT and not bad_key.value
     return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except ProoflineError as e:
+        print(e, file=sys.stderr)
+        sys.exit(1)
