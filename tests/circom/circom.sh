@@ -473,6 +473,7 @@ expect_refused_input() {
 
 matrix() {
   [ -f "$work_mx/.done" ] || die "no matrix circuit and key (the 'circom/setup-matrix' test makes them; did it fail?)"
+  mkdir -p "$work"  # expect_exit keeps stderr there
   cd "$work_mx" && rm -rf out bad && mkdir -p out bad
   run "$proofline" prove key.zkey --circuit matrix_cpp --input inputs/m1.json out/m1.proof.json out/m1.public.json \
     --cache-dir "$cache_mx"
