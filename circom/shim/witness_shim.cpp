@@ -9,6 +9,7 @@
 // siglongjmp.
 //
 // Thread safety: the loaded circuit is read-only; each compute call makes its own Circom_CalcWit.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <csetjmp>
@@ -311,10 +312,12 @@ std::vector<std::pair<u64, std::vector<FrElement>>> checked_inputs(const LoadedC
 }
 
 /// Every input checked (names, counts, numbers) before the first is set: setting the last one runs the
-/// circuit.
+/// circuit. Where no value is set (main has no input values, and the input only empty arrays or nothing),
+/// nothing would run it: it runs here, or its signals would be left as the allocator found them.
 void set_inputs(Circom_CalcWit& ctx, const LoadedCircuit& circuit, const json& flat) {
   auto inputs = checked_inputs(circuit, flat);
-  if (inputs.empty()) ctx.tryRunCircuit();
+  if (std::all_of(inputs.begin(), inputs.end(), [](const auto& input) { return input.second.empty(); }))
+    ctx.tryRunCircuit();
   for (auto& [hash, values] : inputs)
     for (uint i = 0; i < values.size(); ++i) ctx.setInputSignal(hash, i, values[i]);
 }

@@ -29,7 +29,8 @@
 #                          signal out, add one or give an array of the wrong size are refused naming the signal
 #                          and both counts (prove: exit 2), where snarkjs wtns calculate fails too; without
 #                          the .sym file missing signals are counted; a public signal not below r is invalid
-#                          for both verifiers; files with bytes after their last section exit 2
+#                          for both verifiers; files with bytes after their last section exit 2; a main whose
+#                          only input has no values gives snarkjs's witness (novalues.circom)
 #   circom.sh setup-bus    bus.circom (buses as main's inputs, circom 2.2) at bn128 with --sym; a bn128 key;
 #                          snarkjs's witness and fullprove reference from a bus given as an array of values
 #   circom.sh bus          a bus given as an array of values (snarkjs's form), as nested objects and as
@@ -471,6 +472,26 @@ expect_refused_input() {
   case $out in *"$3"*) ;; *) die "snarkjs wtns calculate did not fail with '$3': $out" ;; esac
 }
 
+# novalues.circom, whose only input has no values: whatever empty input is given, the generator runs the circuit
+# (no value set would have run it) and gives snarkjs's witness. Run in the matrix's work folder.
+no_values() {
+  rm -rf novalues && mkdir -p novalues/in novalues/out
+  cp "$here/novalues.circom" novalues/
+  (cd novalues && run circom2 novalues.circom --c --wasm --sym -o .)
+  echo '{}' >novalues/in/nothing.json
+  echo '{"none": []}' >novalues/in/none.json
+  run "$proofline" witness --circuit novalues/novalues_cpp --input novalues/in/*.json --out novalues/out \
+    --cache-dir "$cache_mx"
+  local name
+  for name in nothing none; do
+    run snarkjs wtns calculate novalues/novalues_js/novalues.wasm "novalues/in/$name.json" "novalues/$name.wtns"
+    run snarkjs wtns export json "novalues/$name.wtns" "novalues/$name.snarkjs.json"
+    run snarkjs wtns export json "novalues/out/$name.wtns" "novalues/$name.proofline.json"
+    [ "$(publics "novalues/$name.proofline.json")" = "$(publics "novalues/$name.snarkjs.json")" ] ||
+      die "$name: the witness of a main without input values differs from snarkjs's"
+  done
+}
+
 matrix() {
   [ -f "$work_mx/.done" ] || die "no matrix circuit and key (the 'circom/setup-matrix' test makes them; did it fail?)"
   mkdir -p "$work"  # expect_exit keeps stderr there
@@ -498,6 +519,7 @@ matrix() {
   expect_refused_input '{"M": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": 1}' \
     'signal "M" is not an input of main (its inputs: v[3], k, m[2][3]); signal "m" of main is missing (expects 6 values, m[2][3])' \
     "input signal M"
+  no_values
   # The same count in another shape is read in order, as snarkjs flattens it.
   echo '{"m": [[1, 2], [3, 4], [5, 6]], "v": [7, 8, 9], "k": 1}' >bad/shape.json
   run "$proofline" prove key.zkey --circuit matrix_cpp --input bad/shape.json out/shape.proof.json \
