@@ -149,7 +149,7 @@ inline std::vector<std::string> input_problems(const std::vector<InputSignal>& i
                                                const std::vector<std::pair<std::string, u64>>& given) {
   std::vector<std::string> problems;
   std::string names;
-  bool all_named = !inputs.empty();
+  bool all_named = true;
   u64 first = inputs.empty() ? 0 : inputs.front().first, end = first;
   for (const InputSignal& input : inputs) {
     all_named = all_named && (!input.name.empty() || input.size == 0);
@@ -157,6 +157,7 @@ inline std::vector<std::string> input_problems(const std::vector<InputSignal>& i
     if (!input.part && input.size > 0)
       names += (names.empty() ? "" : ", ") + (input.dims.empty() ? input.name : shape_of(input));
   }
+  const std::string known = names.empty() ? " (main has no input values)" : " (its inputs: " + names + ")";
   // Which given name sets each of main's input values (a bus's field may be set whole or alone, not both).
   constexpr std::size_t unset = static_cast<std::size_t>(-1);
   std::vector<std::size_t> set_by(end - first, unset);
@@ -166,8 +167,9 @@ inline std::vector<std::string> input_problems(const std::vector<InputSignal>& i
     const auto it =
         std::find_if(inputs.begin(), inputs.end(), [&](const InputSignal& s) { return s.hash == hash; });
     if (it == inputs.end()) {
-      problems.push_back("signal \"" + name + "\" is not an input of main" +
-                         (all_named ? " (its inputs: " + names + ")" : ""));
+      // snarkjs takes an unknown name's size as 0, so it accepts one given no value ([] or [[]]).
+      if (count > 0)
+        problems.push_back("signal \"" + name + "\" is not an input of main" + (all_named ? known : ""));
       continue;
     }
     for (u64 v = it->first - first; v < it->first - first + it->size; ++v) {

@@ -29,8 +29,9 @@
 #                          signal out, add one or give an array of the wrong size are refused naming the signal
 #                          and both counts (prove: exit 2), where snarkjs wtns calculate fails too; without
 #                          the .sym file missing signals are counted; a public signal not below r is invalid
-#                          for both verifiers; files with bytes after their last section exit 2; a main whose
-#                          only input has no values gives snarkjs's witness (novalues.circom)
+#                          for both verifiers; files with bytes after their last section exit 2; an unknown
+#                          signal given [] is accepted, as snarkjs accepts it; a main whose only input has no
+#                          values gives snarkjs's witness (novalues.circom)
 #   circom.sh setup-bus    bus.circom (buses as main's inputs, circom 2.2) at bn128 with --sym; a bn128 key;
 #                          snarkjs's witness and fullprove reference from a bus given as an array of values
 #   circom.sh bus          a bus given as an array of values (snarkjs's form), as nested objects and as
@@ -480,16 +481,21 @@ no_values() {
   (cd novalues && run circom2 novalues.circom --c --wasm --sym -o .)
   echo '{}' >novalues/in/nothing.json
   echo '{"none": []}' >novalues/in/none.json
+  echo '{"none": [], "unknown": [[]]}' >novalues/in/unknown.json
   run "$proofline" witness --circuit novalues/novalues_cpp --input novalues/in/*.json --out novalues/out \
     --cache-dir "$cache_mx"
   local name
-  for name in nothing none; do
+  for name in nothing none unknown; do
     run snarkjs wtns calculate novalues/novalues_js/novalues.wasm "novalues/in/$name.json" "novalues/$name.wtns"
     run snarkjs wtns export json "novalues/$name.wtns" "novalues/$name.snarkjs.json"
     run snarkjs wtns export json "novalues/out/$name.wtns" "novalues/$name.proofline.json"
     [ "$(publics "novalues/$name.proofline.json")" = "$(publics "novalues/$name.snarkjs.json")" ] ||
       die "$name: the witness of a main without input values differs from snarkjs's"
   done
+  echo '{"unknown": 1}' >novalues/in/bad.json
+  expect_exit 1 "$proofline" witness --circuit novalues/novalues_cpp --input novalues/in/bad.json \
+    --out novalues/out --cache-dir "$cache_mx"
+  expect_said 'signal "unknown" is not an input of main (main has no input values)'
 }
 
 matrix() {
@@ -519,6 +525,15 @@ matrix() {
   expect_refused_input '{"M": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": 1}' \
     'signal "M" is not an input of main (its inputs: v[3], k, m[2][3]); signal "m" of main is missing (expects 6 values, m[2][3])' \
     "input signal M"
+  # An unknown signal given no value ([], [[], []]): snarkjs takes its size as 0 and accepts it, and so does
+  # proofline; given a value it is still refused (above).
+  echo '{"m": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": "10", "extra": [], "more": [[], []]}' >bad/empty.json
+  run snarkjs wtns calculate matrix_js/matrix.wasm bad/empty.json bad/empty.wtns
+  run "$proofline" prove key.zkey --circuit matrix_cpp --input bad/empty.json out/empty.proof.json \
+    out/empty.public.json --cache-dir "$cache_mx"
+  [ "$(publics out/empty.public.json)" = "$(publics snarkjs/m1.public.json)" ] ||
+    die "an unknown signal given [] changed the public signals"
+  snarkjs_verify vk.json out/empty.public.json out/empty.proof.json || die "snarkjs rejected the proof with []"
   no_values
   # The same count in another shape is read in order, as snarkjs flattens it.
   echo '{"m": [[1, 2], [3, 4], [5, 6]], "v": [7, 8, 9], "k": 1}' >bad/shape.json
