@@ -7,11 +7,13 @@
 #include <type_traits>
 #include <vector>
 
+#include <proofline/capi/detail/key_names.hpp>
 #include <proofline/capi/detail/objects.hpp>
 #include <proofline/capi/detail/registry.hpp>
 #include <proofline/capi/detail/versioned.hpp>
 #include <proofline/groth16/native_file.hpp>
 #include <proofline/groth16/zkey.hpp>
+#include <proofline/util/scope_guard.hpp>
 
 namespace proofline::capi {
 
@@ -51,17 +53,22 @@ std::pair<std::shared_ptr<const void>, std::span<const std::byte>> aligned_copy(
   return {owner, std::span<const std::byte>(static_cast<const std::byte*>(owner.get()), length)};
 }
 
-std::string file_stem(const char* path) {
-  return std::filesystem::path(path).stem().string();
+/// The key's own name: the one the caller gave, else one from its file (`path`), else "key-N". Held (even
+/// when registrations race) until the key is released or its registration fails.
+std::string claim_name(KeyNames& names, const std::string& given, const char* path) {
+  if (!given.empty()) return names.claim(given);
+  if (path != nullptr) return names.claim_from_path(path);
+  return names.claim_numbered();
 }
 
-/// Registers the key with the pipeline (on its curve) and hands out its handle.
-pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key) {
-  // A number of its own for every unnamed key, even when registrations race (or fail).
-  if (key.name.empty()) key.name = "key-" + std::to_string(pipeline->unnamed_keys.fetch_add(1) + 1);
+/// Registers the key with the pipeline (on its curve) and hands out its handle. `path`: the file it was
+/// read from (NULL for one from memory), which names it where the caller did not.
+pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key, const char* path) {
   refuse_closing(*pipeline);  // before the lock, which a waiting shutdown may be behind
   std::shared_lock lock(pipeline->lifecycle);
   if (pipeline->shut_down) throw_status(PL_ERR_SHUT_DOWN, "the pipeline is shut down");
+  key.name = claim_name(pipeline->key_names, key.name, path);
+  ScopeGuard unclaim([&] { pipeline->key_names.release(key.name); });
   try {
     key.handle = key.visit([&]<class Curve>(const CurveKey<Curve>& k) {
       return pipeline->prover.add_key(graph::BasicKeySpec<Curve>{key.name, k.pk, k.cs, k.vk, key.gpus});
@@ -72,24 +79,26 @@ pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key) {
     throw;
   }
   key.pipeline = pipeline;
-  return handle_of<pl_key>(Registry<Key>::instance().add(std::make_shared<Key>(std::move(key))));
+  pl_key* handle = handle_of<pl_key>(Registry<Key>::instance().add(std::make_shared<Key>(key)));
+  unclaim.dismiss();
+  return handle;
 }
 
-/// A key of `parts` named by the options (else `fallback_name`) and placed where they say.
+/// A key of `parts` named by the options (else unnamed: register_key names it) and placed where they say.
 template <class Parts>
-Key make_key(Parts parts, const KeyOptions& o, const std::string& fallback_name) {
-  return Key{{}, {}, o.name.empty() ? fallback_name : o.name, std::move(parts), o.gpus, {}};
+Key make_key(Parts parts, const KeyOptions& o) {
+  return Key{{}, {}, o.name, std::move(parts), o.gpus, {}};
 }
 
 /// A .zkey of either curve (the file's header says which).
-Key from_zkey(groth16::AnyZkeyFile any, const KeyOptions& o, const std::string& fallback_name) {
+Key from_zkey(groth16::AnyZkeyFile any, const KeyOptions& o) {
   return std::visit(
       [&]<class Curve>(groth16::BasicZkeyFile<Curve>& file) {
         return make_key(
             CurveKey<Curve>{std::make_shared<const groth16::BasicProvingKey<Curve>>(std::move(file.pk)),
                             std::make_shared<const groth16::BasicConstraintSystem<Curve>>(std::move(file.cs)),
                             std::make_shared<const groth16::BasicVerifyingKey<Curve>>(std::move(file.vk))},
-            o, fallback_name);
+            o);
       },
       any);
 }
@@ -109,23 +118,23 @@ groth16::LoadOptions native_options(const KeyOptions& o) {
 
 /// Native files are BLS12-381's.
 Key from_native(groth16::ProvingKeyFile file, std::shared_ptr<const groth16::ConstraintSystem> cs,
-                std::shared_ptr<const groth16::VerifyingKey> vk, const KeyOptions& o,
-                const std::string& fallback_name) {
+                std::shared_ptr<const groth16::VerifyingKey> vk, const KeyOptions& o) {
   if (!vk && file.vk) vk = std::make_shared<const groth16::VerifyingKey>(std::move(*file.vk));
   return make_key(CurveKey<Bls12_381>{std::make_shared<const groth16::ProvingKey>(std::move(file.pk)),
                                       std::move(cs), std::move(vk)},
-                  o, fallback_name);
+                  o);
 }
 
+/// `path`: the file the key is read from, which names it where the options do not (NULL: from memory).
 template <class Load>
-pl_status add_key(const char* function, pl_pipeline* pipeline, pl_key** out, Load&& load) {
+pl_status add_key(const char* function, pl_pipeline* pipeline, pl_key** out, const char* path, Load&& load) {
   return guarded(function, [&] {
     require(out, "out");
     *out = nullptr;
     refuse_in_callback(function);  // it may wait for jobs to free memory, and for a shutdown under way
     std::shared_ptr<Pipeline> owner = lookup<Pipeline>(pipeline, "pipeline");
     refuse_closing(*owner);  // before reading the key, and again before registering it
-    *out = register_key(owner, load(owner->prover.config()));
+    *out = register_key(owner, load(owner->prover.config()), path);
     return PL_OK;
   });
 }
@@ -141,27 +150,27 @@ extern "C" {
 
 PL_API pl_status pl_key_add_zkey_file(pl_pipeline* pipeline, const char* path, const pl_key_options* options,
                                       pl_key** out) {
-  return add_key("pl_key_add_zkey_file", pipeline, out, [&](const graph::Config& config) {
+  return add_key("pl_key_add_zkey_file", pipeline, out, path, [&](const graph::Config& config) {
     require(path, "path");
     const KeyOptions o = key_options(options);
-    return from_zkey(groth16::read_any_zkey(path, zkey_options(o, config)), o, file_stem(path));
+    return from_zkey(groth16::read_any_zkey(path, zkey_options(o, config)), o);
   });
 }
 
 PL_API pl_status pl_key_add_zkey_memory(pl_pipeline* pipeline, const void* data, size_t length,
                                         const pl_key_options* options, pl_key** out) {
-  return add_key("pl_key_add_zkey_memory", pipeline, out, [&](const graph::Config& config) {
+  return add_key("pl_key_add_zkey_memory", pipeline, out, nullptr, [&](const graph::Config& config) {
     require(data, "data");
     const KeyOptions o = key_options(options);
     auto [owner, image] = aligned_copy(data, length);
-    return from_zkey(groth16::parse_any_zkey(owner, image, "zkey in memory", zkey_options(o, config)), o, "");
+    return from_zkey(groth16::parse_any_zkey(owner, image, "zkey in memory", zkey_options(o, config)), o);
   });
 }
 
 PL_API pl_status pl_key_add_native_files(pl_pipeline* pipeline, const char* proving_key_path,
                                          const char* constraint_system_path, const char* verifying_key_path,
                                          const pl_key_options* options, pl_key** out) {
-  return add_key("pl_key_add_native_files", pipeline, out, [&](const graph::Config&) {
+  return add_key("pl_key_add_native_files", pipeline, out, proving_key_path, [&](const graph::Config&) {
     require(proving_key_path, "proving_key_path");
     const KeyOptions o = key_options(options);
     const groth16::LoadOptions load = native_options(o);
@@ -174,14 +183,14 @@ PL_API pl_status pl_key_add_native_files(pl_pipeline* pipeline, const char* prov
     if (verifying_key_path != nullptr)
       vk = std::make_shared<const groth16::VerifyingKey>(
           groth16::load_verifying_key(verifying_key_path, load));
-    return from_native(std::move(file.value), std::move(cs), std::move(vk), o, file_stem(proving_key_path));
+    return from_native(std::move(file.value), std::move(cs), std::move(vk), o);
   });
 }
 
 PL_API pl_status pl_key_add_native_memory(pl_pipeline* pipeline, const void* pk_data, size_t pk_length,
                                           const void* cs_data, size_t cs_length,
                                           const pl_key_options* options, pl_key** out) {
-  return add_key("pl_key_add_native_memory", pipeline, out, [&](const graph::Config&) {
+  return add_key("pl_key_add_native_memory", pipeline, out, nullptr, [&](const graph::Config&) {
     require(pk_data, "pk_data");
     if (cs_data == nullptr && cs_length != 0) require(cs_data, "cs_data (with cs_length > 0)");
     const KeyOptions o = key_options(options);
@@ -194,7 +203,7 @@ PL_API pl_status pl_key_add_native_memory(pl_pipeline* pipeline, const void* pk_
       cs = std::make_shared<const groth16::ConstraintSystem>(
           groth16::parse_constraint_system(cs_owner, cs_image, "constraint system in memory", load).value);
     }
-    return from_native(std::move(file.value), std::move(cs), nullptr, o, "");
+    return from_native(std::move(file.value), std::move(cs), nullptr, o);
   });
 }
 
@@ -240,8 +249,11 @@ PL_API pl_status pl_key_release(pl_key* key) {
     k->mark.released.store(true);
     // A pipeline destroyed or shut down before its key has nothing left to unregister.
     if (const std::shared_ptr<Pipeline> pipeline = k->pipeline.lock()) {
-      std::shared_lock lock(pipeline->lifecycle);
-      if (!pipeline->shut_down) pipeline->prover.remove_key(k->handle);
+      {
+        std::shared_lock lock(pipeline->lifecycle);
+        if (!pipeline->shut_down) pipeline->prover.remove_key(k->handle);
+      }
+      pipeline->key_names.release(k->name);
     }
     return PL_OK;
   });

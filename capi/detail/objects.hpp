@@ -15,6 +15,7 @@
 
 #include <proofline.h>
 #include <proofline/capi/detail/boundary.hpp>
+#include <proofline/capi/detail/key_names.hpp>
 #include <proofline/capi/detail/scalar_buffers.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/groth16/constraint_system.hpp>
@@ -42,7 +43,7 @@ struct Pipeline {
   graph::Pipeline prover;
   /// pl_submit_scalars's copies of the callers' witnesses, in buffers used again.
   std::shared_ptr<ScalarBuffers> scalar_buffers = ScalarBuffers::make();
-  std::atomic<std::uint64_t> unnamed_keys{0};  ///< names "key-N" for keys registered without one
+  KeyNames key_names;  ///< those of its keys, each its own
   /// Set (under the unique lock) before the prover shuts down. Unregistering a key takes the shared lock and
   /// skips a shut-down prover: its remove_key would start graph work that nothing waits for any more.
   std::shared_mutex lifecycle;

@@ -293,8 +293,11 @@ typedef enum pl_point_check {
 } pl_point_check;
 
 typedef struct pl_key_options {
-  size_t size;         /**< sizeof(pl_key_options) */
-  const char* name;    /**< unique among the pipeline's keys; NULL: from the file name (or "key-N") */
+  size_t size; /**< sizeof(pl_key_options) */
+  /** Unique among the pipeline's keys. NULL: from the file, its stem ("circuit_final"), or where a key holds
+   * that, the stem under as many of its folders as tell it apart ("alice/circuit_final"); "key-N" for a key
+   * from memory. */
+  const char* name;
   int32_t point_check; /**< pl_point_check; default PL_POINTS_FULL */
   /** CUDA devices (among pl_config.gpus) that hold its SRS and prove its jobs, read during the call; NULL:
    * every GPU. Two keys on two GPUs, one each, stay resident side by side and their jobs go to their GPU.
@@ -310,7 +313,7 @@ typedef struct pl_key_options {
  * way, also while their jobs in flight finish: at most 30 s, their new submits waiting meanwhile). The caller
  * owns *out (pl_key_release). Errors:
  * PL_ERR_BAD_INPUT naming the file and the problem, PL_ERR_IO, PL_ERR_OUT_OF_BUDGET, PL_ERR_INVALID_ARGUMENT
- * (a name already registered). */
+ * (a name already registered, or no name given for a file whose key is registered already without one). */
 PL_API pl_status pl_key_add_zkey_file(pl_pipeline* pipeline, const char* path, const pl_key_options* options,
                                       pl_key** out);
 /** The same from a .zkey image in memory (copied; `data` is only read during the call). */
