@@ -86,10 +86,10 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
 
 void add_snarkjs(OptionParser& cli, BatchOptions& o) {
   cli.group("snarkjs (circom) keys and witnesses, instead of the synthetic workload");
-  cli.path("--zkey", "KEY.zkey",
-           "a snarkjs Groth16 key, bls12381 or bn128 (the curve from the file; either proves on either "
-           "backend)",
-           o.zkey);
+  cli.path_once("--zkey", "KEY.zkey",
+                "a snarkjs Groth16 key, bls12381 or bn128 (the curve from the file; either proves on either "
+                "backend)",
+                o.zkey, "batch_prove proves with one key a run");
   cli.values("--wtns", "A.wtns B.wtns...",
              "witness files (circom's .wtns), one job each; with --out DIR, writes DIR/A.proof.json and "
              "DIR/A.public.json in snarkjs's formats",

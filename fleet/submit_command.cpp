@@ -94,7 +94,9 @@ std::vector<detail::NewJob> plan_jobs(const SubmitCli& o) {
 }
 
 void add_options(OptionParser& cli, SubmitCli& o) {
-  cli.path("--zkey", "KEY.zkey", "the snarkjs Groth16 key (bls12381 or bn128) every job proves with", o.zkey);
+  cli.path_once("--zkey", "KEY.zkey", "the snarkjs Groth16 key (bls12381 or bn128) every job proves with",
+                o.zkey,
+                "every job of a submission proves with the one key (submit each key's witnesses apart)");
   cli.values("--wtns", "A.wtns B.wtns...", "witness files (circom's .wtns), one job each",
              [&o](std::string_view file) { o.wtns.emplace_back(file); });
   cli.flag("--inline", "store the witnesses in the database (at most 16 MiB each), erased when the job ends",

@@ -236,6 +236,17 @@ OptionParser& OptionParser::path(std::string name, std::string placeholder, std:
                [&target](std::string_view text) { target = std::filesystem::path(text); });
 }
 
+OptionParser& OptionParser::path_once(std::string name, std::string placeholder, std::string help,
+                                      std::optional<std::filesystem::path>& target, std::string why) {
+  return value(std::move(name), std::move(placeholder), std::move(help),
+               [&target, why = std::move(why)](std::string_view text) {
+                 if (target)
+                   throw Error(Errc::invalid_argument,
+                               "given twice (" + target->string() + ", " + std::string(text) + "): " + why);
+                 target = std::filesystem::path(text);
+               });
+}
+
 OptionParser& OptionParser::size(std::string name, std::string placeholder, std::string help,
                                  std::uint64_t& target, Bounds<std::uint64_t> bounds) {
   const std::string option = name;

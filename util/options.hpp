@@ -120,6 +120,10 @@ class OptionParser {
   OptionParser& text(std::string name, std::string placeholder, std::string help, std::string& target);
   OptionParser& path(std::string name, std::string placeholder, std::string help,
                      std::optional<std::filesystem::path>& target);
+  /// A path taken at most once, where a later one silently replacing the first would surprise (one key a
+  /// run): a second occurrence is an OptionError, "given twice (A, B): `why`".
+  OptionParser& path_once(std::string name, std::string placeholder, std::string help,
+                          std::optional<std::filesystem::path>& target, std::string why);
   OptionParser& size(std::string name, std::string placeholder, std::string help, std::uint64_t& target,
                      Bounds<std::uint64_t> bounds = size_bounds());
   OptionParser& real(std::string name, std::string placeholder, std::string help, double& target,

@@ -57,6 +57,10 @@ TEST_CASE("apps/batch_prove/malformed numbers and sizes are one clear line and e
   check_refused("--out", "batch_prove: --out needs a value");
   check_refused("--wtns", "batch_prove: --wtns needs a value");
   check_refused("--wtns a.wtns", "batch_prove: --wtns needs a key (--zkey KEY.zkey)");
+  // A second key would silently replace the first: every witness would be proved with it.
+  check_refused("--zkey a/circuit_final.zkey --zkey b/circuit_final.zkey --wtns w.wtns",
+                "batch_prove: --zkey: given twice (a/circuit_final.zkey, b/circuit_final.zkey): batch_prove "
+                "proves with one key a run");
   check_refused("--verify=no", "batch_prove: --verify takes no value");
   check_refused("stray", "batch_prove: unexpected argument 'stray' (see --help)");
 }

@@ -47,7 +47,7 @@ struct Targets {
   std::uint64_t budget = 0;
   double rate = 1.5;
   std::string name = "default";
-  std::optional<std::filesystem::path> out;
+  std::optional<std::filesystem::path> out, key;
   bool verbose = false;
   std::vector<unsigned> sizes = {20, 22};
   std::vector<std::string> sections;
@@ -69,6 +69,7 @@ OptionParser make_parser(Targets& t) {
   cli.group("words");
   cli.text("--name", "NAME", "a name", t.name);
   cli.path("--out", "DIR", "a folder", t.out);
+  cli.path_once("--key", "FILE", "one key", t.key, "one key a run");
   cli.flag("--verbose", "say more", t.verbose);
   cli.integer_list("--sizes", "LIST", "sizes, e.g. 20,22", t.sizes, Bounds<unsigned>{1, 28});
   cli.text_list("--sections", "LIST", "sections", t.sections);
@@ -180,6 +181,17 @@ TEST_CASE("util/options/bad values are one clear line naming the option") {
     CAPTURE(args.front());
     CHECK(refusal(cli, args) == expected);
   }
+}
+
+TEST_CASE("util/options/a path taken once is refused the second time, naming both") {
+  Targets t;
+  OptionParser cli = make_parser(t);
+  CHECK(parse(cli, {"--key", "a/k.zkey"}));
+  CHECK(t.key == std::filesystem::path("a/k.zkey"));
+  Targets u;
+  OptionParser twice = make_parser(u);
+  CHECK(refusal(twice, {"--key", "a/k.zkey", "--key=b/k.zkey"}) ==
+        "--key: given twice (a/k.zkey, b/k.zkey): one key a run");
 }
 
 TEST_CASE("util/options/thread counts stop at 4x the hardware threads and say so") {
