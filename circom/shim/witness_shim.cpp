@@ -355,6 +355,12 @@ json flat_input(const char* text, std::size_t size) {
     input = json::parse(text, text + size);
   } catch (const json::parse_error& e) {
     throw std::runtime_error(std::string("not JSON: ") + e.what());
+  } catch (const json::out_of_range& e) {
+    // A number beyond a double's range (1e400): JSON.parse reads it as Infinity, which BigInt refuses.
+    throw std::runtime_error(std::string("a JSON number beyond a double's range (JavaScript reads it as "
+                                         "Infinity, which is no field element; write the value as a "
+                                         "string of digits): ") +
+                             e.what());
   }
   if (!input.is_object()) throw std::runtime_error("the input must be a JSON object of signal names");
   json flat = json::object();

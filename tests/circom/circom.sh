@@ -525,6 +525,10 @@ matrix() {
   expect_refused_input '{"M": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": 1}' \
     'signal "M" is not an input of main (its inputs: v[3], k, m[2][3]); signal "m" of main is missing (expects 6 values, m[2][3])' \
     "input signal M"
+  # A number beyond a double's range: JSON.parse makes it Infinity, which snarkjs cannot convert.
+  expect_refused_input '{"m": [[1e400, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": 1}' \
+    "a JSON number beyond a double's range (JavaScript reads it as Infinity, which is no field element; write the value as a string of digits): [json.exception.out_of_range.406] number overflow parsing '1e400'" \
+    "The number Infinity cannot be converted to a BigInt"
   # An unknown signal given no value ([], [[], []]): snarkjs takes its size as 0 and accepts it, and so does
   # proofline; given a value it is still refused (above).
   echo '{"m": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": "10", "extra": [], "more": [[], []]}' >bad/empty.json
