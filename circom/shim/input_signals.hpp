@@ -167,9 +167,7 @@ inline std::vector<std::string> input_problems(const std::vector<InputSignal>& i
     const auto it =
         std::find_if(inputs.begin(), inputs.end(), [&](const InputSignal& s) { return s.hash == hash; });
     if (it == inputs.end()) {
-      // snarkjs takes an unknown name's size as 0, so it accepts one given no value ([] or [[]]).
-      if (count > 0)
-        problems.push_back("signal \"" + name + "\" is not an input of main" + (all_named ? known : ""));
+      problems.push_back("signal \"" + name + "\" is not an input of main" + (all_named ? known : ""));
       continue;
     }
     for (u64 v = it->first - first; v < it->first - first + it->size; ++v) {

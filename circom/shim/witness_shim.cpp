@@ -290,15 +290,31 @@ struct CalcWitOwner {
   }
 };
 
+/// The input JSON: its object of signal names, and that object flattened to circom's qualified names
+/// ("a.b[2]").
+struct InputJson {
+  json object;
+  json flat;
+};
+
+bool is_main_input(const LoadedCircuit& circuit, const std::string& name) {
+  const u64 hash = fnv1a(name);
+  return std::any_of(circuit.inputs.begin(), circuit.inputs.end(),
+                     [&](const InputSignal& input) { return input.hash == hash; });
+}
+
 /// Each input's hash and values, every name and count checked against main's inputs; an error listing every
 /// problem (unknown, missing and mis-sized signals) otherwise.
 std::vector<std::pair<u64, std::vector<FrElement>>> checked_inputs(const LoadedCircuit& circuit,
-                                                                   const json& flat) {
+                                                                   const InputJson& input) {
   std::vector<std::pair<u64, std::vector<FrElement>>> inputs;
   std::vector<std::pair<std::string, u64>> given;
-  for (auto it = flat.begin(); it != flat.end(); ++it) {
+  for (auto it = input.flat.begin(); it != input.flat.end(); ++it) {
     std::vector<FrElement> values;
     flatten(it.key(), it.value(), values);
+    // snarkjs takes the size of a name main lacks as 0, so it passes over one the input object gives no
+    // value ([], [[], []]); within an object it reads that object as a value, and refuses it.
+    if (values.empty() && input.object.contains(it.key()) && !is_main_input(circuit, it.key())) continue;
     given.emplace_back(it.key(), values.size());
     inputs.emplace_back(fnv1a(it.key()), std::move(values));
   }
@@ -314,8 +330,8 @@ std::vector<std::pair<u64, std::vector<FrElement>>> checked_inputs(const LoadedC
 /// Every input checked (names, counts, numbers) before the first is set: setting the last one runs the
 /// circuit. Where no value is set (main has no input values, and the input only empty arrays or nothing),
 /// nothing would run it: it runs here, or its signals would be left as the allocator found them.
-void set_inputs(Circom_CalcWit& ctx, const LoadedCircuit& circuit, const json& flat) {
-  auto inputs = checked_inputs(circuit, flat);
+void set_inputs(Circom_CalcWit& ctx, const LoadedCircuit& circuit, const InputJson& input) {
+  auto inputs = checked_inputs(circuit, input);
   if (std::all_of(inputs.begin(), inputs.end(), [](const auto& input) { return input.second.empty(); }))
     ctx.tryRunCircuit();
   for (auto& [hash, values] : inputs)
@@ -347,10 +363,10 @@ void check_nesting(const char* text, std::size_t size) {
   }
 }
 
-/// The input JSON flattened to circom's qualified names ("a.b[2]").
-json flat_input(const char* text, std::size_t size) {
+InputJson parse_input(const char* text, std::size_t size) {
   check_nesting(text, size);
-  json input;
+  InputJson parsed;
+  json& input = parsed.object;
   try {
     input = json::parse(text, text + size);
   } catch (const json::parse_error& e) {
@@ -363,16 +379,16 @@ json flat_input(const char* text, std::size_t size) {
                              e.what());
   }
   if (!input.is_object()) throw std::runtime_error("the input must be a JSON object of signal names");
-  json flat = json::object();
-  qualify("", input, flat);
-  return flat;
+  parsed.flat = json::object();
+  qualify("", input, parsed.flat);
+  return parsed;
 }
 
 void compute(const LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out) {
-  const json flat = flat_input(text, size);
+  const InputJson input = parse_input(text, size);
   CalcWitOwner owner{new Circom_CalcWit(circuit.circuit)};
   messages().str("");
-  with_field_failure_return([&] { set_inputs(*owner.ctx, circuit, flat); });
+  with_field_failure_return([&] { set_inputs(*owner.ctx, circuit, input); });
   for (uint i = 0; i < get_size_of_witness(); ++i) {
     FrElement value;
     owner.ctx->getWitness(i, &value);
@@ -456,8 +472,8 @@ void proofline_circom_named_inputs(const void* circuit, std::uint64_t* named, st
 int proofline_circom_check_input(const void* circuit, const char* input_json, std::size_t input_size,
                                  char* error, std::size_t error_size) {
   try {
-    const json flat = flat_input(input_json, input_size);
-    with_field_failure_return([&] { checked_inputs(*static_cast<const LoadedCircuit*>(circuit), flat); });
+    const InputJson input = parse_input(input_json, input_size);
+    with_field_failure_return([&] { checked_inputs(*static_cast<const LoadedCircuit*>(circuit), input); });
     return 0;
   } catch (const std::exception& e) {
     copy_message(e.what(), error, error_size);

@@ -530,7 +530,7 @@ matrix() {
     "a JSON number beyond a double's range (JavaScript reads it as Infinity, which is no field element; write the value as a string of digits): [json.exception.out_of_range.406] number overflow parsing '1e400'" \
     "The number Infinity cannot be converted to a BigInt"
   # An unknown signal given no value ([], [[], []]): snarkjs takes its size as 0 and accepts it, and so does
-  # proofline; given a value it is still refused (above).
+  # proofline; given a value it is still refused (above), and so is one within an object.
   echo '{"m": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": "10", "extra": [], "more": [[], []]}' >bad/empty.json
   run snarkjs wtns calculate matrix_js/matrix.wasm bad/empty.json bad/empty.wtns
   run "$proofline" prove key.zkey --circuit matrix_cpp --input bad/empty.json out/empty.proof.json \
@@ -538,6 +538,9 @@ matrix() {
   [ "$(publics out/empty.public.json)" = "$(publics snarkjs/m1.public.json)" ] ||
     die "an unknown signal given [] changed the public signals"
   snarkjs_verify vk.json out/empty.public.json out/empty.proof.json || die "snarkjs rejected the proof with []"
+  # Within an object, snarkjs reads {"q": []} as one value, and refuses it.
+  expect_refused_input '{"m": [[1, 2, 3], [4, 5, 6]], "v": [7, 8, 9], "k": 1, "extra": {"q": []}}' \
+    'signal "extra.q" is not an input of main (its inputs: v[3], k, m[2][3])' "input signal extra"
   no_values
   # The same count in another shape is read in order, as snarkjs flattens it.
   echo '{"m": [[1, 2], [3, 4], [5, 6]], "v": [7, 8, 9], "k": 1}' >bad/shape.json
