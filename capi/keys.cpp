@@ -68,7 +68,7 @@ pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key, const c
   std::shared_lock lock(pipeline->lifecycle);
   if (pipeline->shut_down) throw_status(PL_ERR_SHUT_DOWN, "the pipeline is shut down");
   key.name = claim_name(pipeline->key_names, key.name, path);
-  ScopeGuard unclaim([&] { pipeline->key_names.release(key.name); });
+  ScopeGuard unclaim([&pipeline, name = key.name] { pipeline->key_names.release(name); });
   try {
     key.handle = key.visit([&]<class Curve>(const CurveKey<Curve>& k) {
       return pipeline->prover.add_key(graph::BasicKeySpec<Curve>{key.name, k.pk, k.cs, k.vk, key.gpus});
@@ -79,7 +79,7 @@ pl_key* register_key(const std::shared_ptr<Pipeline>& pipeline, Key key, const c
     throw;
   }
   key.pipeline = pipeline;
-  pl_key* handle = handle_of<pl_key>(Registry<Key>::instance().add(std::make_shared<Key>(key)));
+  pl_key* handle = handle_of<pl_key>(Registry<Key>::instance().add(std::make_shared<Key>(std::move(key))));
   unclaim.dismiss();
   return handle;
 }
