@@ -10,6 +10,7 @@
 #include <proofline/capi/detail/key_names.hpp>
 #include <proofline/capi/detail/objects.hpp>
 #include <proofline/capi/detail/registry.hpp>
+#include <proofline/capi/detail/text_out.hpp>
 #include <proofline/capi/detail/versioned.hpp>
 #include <proofline/groth16/native_file.hpp>
 #include <proofline/groth16/zkey.hpp>
@@ -238,6 +239,13 @@ PL_API pl_status pl_key_curve(const pl_key* key, int32_t* curve) {
   return guarded("pl_key_curve", [&] {
     require(curve, "curve");
     *curve = curve_code(lookup<Key>(key, "key")->curve());
+    return PL_OK;
+  });
+}
+
+PL_API pl_status pl_key_name(const pl_key* key, char* out, size_t length, size_t* needed) {
+  return guarded("pl_key_name", [&] {
+    copy_text(lookup<Key>(key, "key")->name, out, length, needed);
     return PL_OK;
   });
 }

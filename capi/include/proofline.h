@@ -340,6 +340,10 @@ PL_API pl_status pl_key_sizes(const pl_key* key, uint64_t* num_variables, uint64
 PL_API pl_status pl_key_verifying_key(const pl_key* key, pl_vk** out);
 /** The key's curve (a pl_curve) into *curve. */
 PL_API pl_status pl_key_curve(const pl_key* key, int32_t* curve);
+/** The name the key goes by in log lines, traces, metrics and errors: pl_key_options.name, or the one
+ * derived from its file (or "key-N"). NUL-terminated in out; *needed (may be NULL) gets the size including
+ * the NUL; PL_ERR_BUFFER_TOO_SMALL when length is less (out may then be NULL). */
+PL_API pl_status pl_key_name(const pl_key* key, char* out, size_t length, size_t* needed);
 /** Unregisters the key once no queued or running job uses it (waits for that: their results may still be
  * on their way to their handles and callbacks) and releases the handle. Not from a callback. A submit on
  * another thread that races it is either accepted before it (this call then waits for that job too) or

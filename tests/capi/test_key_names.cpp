@@ -21,9 +21,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The name the pipeline knows `key` by.
+/// The name the pipeline knows `key` by, as pl_key_name tells it (checked against the handle's own).
 std::string name_of(const pl_key* key) {
-  return capi::lookup<capi::Key>(key, "key")->name;
+  std::size_t needed = 0;
+  CHECK(pl_key_name(key, nullptr, 0, &needed) == PL_ERR_BUFFER_TOO_SMALL);
+  std::string name(needed, '\0');
+  PL_REQUIRE_OK(pl_key_name(key, name.data(), name.size(), &needed));
+  CHECK(name.back() == '\0');
+  name.pop_back();
+  CHECK(name == capi::lookup<capi::Key>(key, "key")->name);
+  return name;
 }
 
 /// The fixture's key copied to `dir/circuit_final.zkey` (folders made), and its path.
