@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <sstream>
@@ -82,6 +83,7 @@ std::string folder_digest(const fs::path& dir, const std::string& name) {
   digest.add(shim::input_signals_hpp);
   digest.add(shim::assert_h);
   digest.add(shim::prelude_hpp);
+  digest.add(shim::input_json_hpp);
   for (const char* file : generated_files) digest.add(read_all(dir / file));
   digest.add(has_fr_asm(dir) ? read_all(dir / "fr.asm") : std::string("no fr.asm"));
   digest.add(read_all(dir / (name + ".cpp")));
@@ -162,6 +164,7 @@ void stage_sources(const fs::path& from, const std::string& name, const fs::path
   write_all(dir / "shim" / "assert.h", shim::assert_h);
   write_all(dir / "shim" / "prelude.hpp", shim::prelude_hpp);
   write_all(dir / "shim" / "input_signals.hpp", shim::input_signals_hpp);
+  write_all(dir / "shim" / "input_json.hpp", shim::input_json_hpp);
   write_all(dir / "witness_shim.cpp", shim::witness_shim_cpp);
   write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
 }
@@ -192,10 +195,6 @@ void compile(const fs::path& dir, const BuildOptions& options) {
   run_tool(link, dir, log, options);
 }
 
-BuiltGenerator built_at(const fs::path& dir, const std::string& name, bool from_cache) {
-  return BuiltGenerator{name, dir / "witness.so", dir / "circuit.dat", from_cache};
-}
-
 }  // namespace
 
 fs::path cache_dir(const BuildOptions& options) {
@@ -205,40 +204,20 @@ fs::path cache_dir(const BuildOptions& options) {
               "no cache folder: set XDG_CACHE_HOME or HOME to an absolute path, or name one");
 }
 
-namespace {
-
-/// circom's --wasm output (CIRCUIT.wasm, or CIRCUIT_js/ holding it) where --c output was expected: what to do
-/// instead, for the error's end ("" for anything else).
-std::string wasm_advice(const fs::path& given) {
-  std::error_code error;
-  std::optional<fs::path> wasm;
-  if (given.extension() == ".wasm" && fs::is_regular_file(given, error)) {
-    wasm = given;
-  } else if (fs::is_directory(given, error)) {
-    for (const auto& entry : fs::directory_iterator(given, error))
-      if (entry.path().extension() == ".wasm") wasm = entry.path();
-  }
-  if (!wasm) return "";
-  return "; " + wasm->string() +
-         " is circom's --wasm output, which proofline does not run: compile the circuit with `circom --c` "
-         "too "
-         "and give its CIRCUIT_cpp/ folder, or compute .wtns files with `snarkjs wtns calculate " +
-         wasm->string() + " INPUT.json WITNESS.wtns` and prove those";
-}
-
-}  // namespace
-
 std::string circuit_name_of(const fs::path& cpp_dir) {
   std::error_code error;
   if (!fs::is_directory(cpp_dir, error))
-    throw Error(Errc::bad_input,
-                cpp_dir.string() + ": not a folder (circom --c writes CIRCUIT_cpp/)" + wasm_advice(cpp_dir));
+    throw Error(Errc::bad_input, cpp_dir.string() +
+                                     ": not a folder or a .wasm file (circom --c writes CIRCUIT_cpp/, circom "
+                                     "--wasm CIRCUIT_js/CIRCUIT.wasm)");
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(cpp_dir, error))
     if (entry.path().extension() == ".dat") names.push_back(entry.path().stem().string());
   if (names.size() != 1)
-    throw Error(Errc::bad_input, cpp_dir.string() + ": expected one CIRCUIT.dat (circom --c output), found " +
-                                     std::to_string(names.size()) + wasm_advice(cpp_dir));
+    throw Error(Errc::bad_input, cpp_dir.string() +
+                                     ": expected one CIRCUIT.dat (circom --c output) or one CIRCUIT.wasm "
+                                     "(circom --wasm output), found " +
+                                     std::to_string(names.size()) + " .dat files");
   // fr.asm is there unless circom was told --no_asm.
   for (const std::string& file : {names[0] + ".cpp", std::string("calcwit.cpp"), std::string("calcwit.hpp"),
                                   std::string("circom.hpp"), std::string("fr.cpp"), std::string("fr.hpp")})
@@ -247,22 +226,185 @@ std::string circuit_name_of(const fs::path& cpp_dir) {
   return names[0];
 }
 
-BuiltGenerator build_generator(const fs::path& cpp_dir, const BuildOptions& options) {
-  const std::string name = circuit_name_of(cpp_dir);
-  const fs::path cache = cache_dir(options);
-  const fs::path final_dir = cache / (name + "-" + folder_digest(cpp_dir, name));
+namespace {
+
+/// Where a build is cached (the digest in its name), and moving a finished build there.
+BuiltGenerator cached_or_built(const fs::path& final_dir, const std::string& name, GeneratorKind kind,
+                               const fs::path& dat_name,
+                               const std::function<void(const fs::path&)>& build_in) {
   std::error_code error;
-  if (fs::is_regular_file(final_dir / "witness.so", error)) return built_at(final_dir, name, true);
+  const auto built_at = [&](bool from_cache) {
+    return BuiltGenerator{name, final_dir / "witness.so", final_dir / dat_name, from_cache, kind};
+  };
+  if (fs::is_regular_file(final_dir / "witness.so", error)) return built_at(true);
+  const fs::path cache = final_dir.parent_path();
   fs::create_directories(cache, error);
   if (error) throw Error(Errc::io, cache.string() + ": cannot create the cache folder: " + error.message());
   TempDir build(cache);
-  stage_sources(cpp_dir, name, build.path());
-  compile(build.path(), options);
+  build_in(build.path());
   fs::rename(build.path(), final_dir, error);
   // Another process may have finished the same build first: its copy is as good as ours.
   if (error && !fs::is_regular_file(final_dir / "witness.so"))
     throw Error(Errc::io, final_dir.string() + ": cannot move the build into the cache: " + error.message());
-  return built_at(final_dir, name, false);
+  return built_at(false);
+}
+
+/// The one .wasm of circom's --wasm output: the file given, or the folder's.
+fs::path wasm_file_of(const fs::path& circuit) {
+  std::error_code error;
+  if (!fs::is_directory(circuit, error)) {
+    if (!fs::is_regular_file(circuit, error))
+      throw Error(Errc::bad_input, circuit.string() + ": cannot read (not a file)");
+    return circuit;
+  }
+  std::vector<fs::path> found;
+  for (const auto& entry : fs::directory_iterator(circuit, error))
+    if (entry.path().extension() == ".wasm") found.push_back(entry.path());
+  if (found.size() != 1)
+    throw Error(Errc::bad_input, circuit.string() +
+                                     ": expected one CIRCUIT.wasm (circom --wasm output), found " +
+                                     std::to_string(found.size()));
+  return found[0];
+}
+
+/// `program` as execvp would find it: itself when it names a path, else the first match on PATH.
+std::optional<fs::path> find_program(const std::string& program) {
+  std::error_code error;
+  if (program.find('/') != std::string::npos) {
+    if (fs::is_regular_file(program, error)) return fs::path(program);
+    return std::nullopt;
+  }
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / program;
+    if (fs::is_regular_file(candidate, error) && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+/// wabt's files a wasm2c build needs: the runtime's source and headers, beside the translator.
+struct Wabt {
+  fs::path wasm2c;
+  fs::path runtime_dir;  ///< wasm-rt-impl.c, wasm-rt-impl.h
+  fs::path include_dir;  ///< wasm-rt.h
+};
+
+Wabt find_wabt(const BuildOptions& options) {
+  const std::string install =
+      "circom's --wasm output is translated to C with wabt's wasm2c (Debian: apt-get install wabt) and "
+      "compiled with the system C compiler; or compile the circuit with circom --c and give its CIRCUIT_cpp/";
+  const std::optional<fs::path> found = find_program(options.wasm2c);
+  if (!found) throw Error(Errc::io, options.wasm2c + " not found: " + install);
+  std::error_code error;
+  fs::path resolved = fs::canonical(*found, error);
+  if (error) resolved = *found;
+  const fs::path prefix = resolved.parent_path().parent_path();
+  Wabt wabt{*found, prefix / "share" / "wabt" / "wasm2c", prefix / "include"};
+  for (const fs::path& file : {wabt.runtime_dir / "wasm-rt-impl.c", wabt.runtime_dir / "wasm-rt-impl.h",
+                               wabt.include_dir / "wasm-rt.h"})
+    if (!fs::is_regular_file(file, error))
+      throw Error(Errc::io, file.string() + " is missing (wabt's runtime, installed with " +
+                                resolved.string() + "): " + install);
+  return wabt;
+}
+
+/// What a wasm build is made from besides the circuit: a change here must rebuild every cached one.
+constexpr const char* wasm_recipe =
+    "proofline-circom-wasm-generator v1: wasm2c -n circuit; cc -O2 -fPIC, no signal handler, no depth count; "
+    "g++ -std=c++17 -O2 -fPIC";
+
+/// Declared for wabt's runtime, which calls it (WASM_RT_TRAP_HANDLER) on a trap.
+constexpr const char* wasm_trap_h = "__attribute__((noreturn)) void proofline_wasm_trap(int code);\n";
+
+BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions& options) {
+  const fs::path wasm = wasm_file_of(circuit);
+  const std::string name = wasm.stem().string();
+  const Wabt wabt = find_wabt(options);
+  const std::string runtime_c = read_all(wabt.runtime_dir / "wasm-rt-impl.c");
+  const std::string runtime_h = read_all(wabt.runtime_dir / "wasm-rt-impl.h");
+  Digest digest;
+  digest.add(wasm_recipe);
+  digest.add(shim::wasm_shim_cpp);
+  digest.add(shim::input_signals_hpp);
+  digest.add(shim::input_json_hpp);
+  digest.add(runtime_c);
+  digest.add(runtime_h);
+  digest.add(read_all(wabt.include_dir / "wasm-rt.h"));
+  digest.add(read_all(wasm));
+  const fs::path final_dir = cache_dir(options) / (name + "-wasm-" + digest.hex());
+  return cached_or_built(final_dir, name, GeneratorKind::wasm, "circuit.wasm", [&](const fs::path& dir) {
+    fs::copy_file(wasm, dir / "circuit.wasm");
+    write_all(dir / "wasm-rt-impl.c", runtime_c);
+    write_all(dir / "wasm-rt-impl.h", runtime_h);
+    write_all(dir / "wasm_trap.h", wasm_trap_h);
+    fs::create_directory(dir / "shim");
+    write_all(dir / "shim" / "input_signals.hpp", shim::input_signals_hpp);
+    write_all(dir / "shim" / "input_json.hpp", shim::input_json_hpp);
+    write_all(dir / "wasm_shim.cpp", shim::wasm_shim_cpp);
+    write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
+    const fs::path log = dir / "build.log";
+    run_tool({wabt.wasm2c.string(), "-n", "circuit", "circuit.wasm", "-o", "circuit.c"}, dir, log, options);
+    // Bounds checked in software, without wabt's process-wide SIGSEGV handler, and without its global
+    // call-depth counter (several threads run instances at once): deep recursion uses the native stack, as
+    // circom's C++ generator does.
+    const std::vector<std::string> flags = {"-O2",
+                                            "-fPIC",
+                                            "-w",
+                                            "-DWASM_RT_MEMCHECK_SIGNAL_HANDLER=0",
+                                            "-DWASM_RT_USE_STACK_DEPTH_COUNT=0",
+                                            "-I.",
+                                            "-I" + wabt.include_dir.string()};
+    const std::pair<std::string, std::vector<std::string>> units[] = {
+        {options.c_compiler, {"-c", "circuit.c", "-o", "circuit.o"}},
+        {options.c_compiler,
+         {"-c", "-DWASM_RT_TRAP_HANDLER=proofline_wasm_trap", "-include", "wasm_trap.h", "wasm-rt-impl.c",
+          "-o", "wasm-rt-impl.o"}},
+        {options.compiler, {"-c", "-std=c++17", "wasm_shim.cpp", "-o", "wasm_shim.o"}}};
+    for (const auto& [tool, args] : units) {
+      std::vector<std::string> argv = {tool};
+      argv.insert(argv.end(), flags.begin(), flags.end());
+      argv.insert(argv.end(), args.begin(), args.end());
+      run_tool(argv, dir, log, options);
+    }
+    run_tool({options.compiler, "-shared", "-o", "witness.so", "circuit.o", "wasm-rt-impl.o", "wasm_shim.o",
+              "-lgmp", "-Wl,--version-script=exports.map", "-Wl,-z,noexecstack"},
+             dir, log, options);
+  });
+}
+
+}  // namespace
+
+GeneratorKind generator_kind(const fs::path& circuit) {
+  std::error_code error;
+  if (fs::is_directory(circuit, error)) {
+    bool dat = false, wasm = false;
+    for (const auto& entry : fs::directory_iterator(circuit, error)) {
+      dat = dat || entry.path().extension() == ".dat";
+      wasm = wasm || entry.path().extension() == ".wasm";
+    }
+    return wasm && !dat ? GeneratorKind::wasm : GeneratorKind::cpp;
+  }
+  return circuit.extension() == ".wasm" ? GeneratorKind::wasm : GeneratorKind::cpp;
+}
+
+fs::path generator_folder(const fs::path& circuit) {
+  std::error_code error;
+  if (generator_kind(circuit) == GeneratorKind::wasm && !fs::is_directory(circuit, error)) {
+    const fs::path parent = circuit.parent_path();
+    return parent.empty() ? fs::path(".") : parent;
+  }
+  return circuit;
+}
+
+BuiltGenerator build_generator(const fs::path& circuit, const BuildOptions& options) {
+  if (generator_kind(circuit) == GeneratorKind::wasm) return build_wasm_generator(circuit, options);
+  const std::string name = circuit_name_of(circuit);
+  const fs::path final_dir = cache_dir(options) / (name + "-" + folder_digest(circuit, name));
+  return cached_or_built(final_dir, name, GeneratorKind::cpp, "circuit.dat", [&](const fs::path& dir) {
+    stage_sources(circuit, name, dir);
+    compile(dir, options);
+  });
 }
 
 }  // namespace proofline::circom

@@ -9,5 +9,8 @@ extern const std::string_view witness_shim_cpp;   ///< the C entry points (shim/
 extern const std::string_view input_signals_hpp;  ///< main's inputs named (shim/input_signals.hpp)
 extern const std::string_view assert_h;           ///< assert() that throws (shim/assert.h)
 extern const std::string_view prelude_hpp;        ///< force-included declarations (shim/prelude.hpp)
+extern const std::string_view input_json_hpp;  ///< input JSON read as snarkjs reads it (shim/input_json.hpp)
+extern const std::string_view
+    wasm_shim_cpp;  ///< the C entry points of a --wasm generator (shim/wasm_shim.cpp)
 
 }  // namespace proofline::circom::shim

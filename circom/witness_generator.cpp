@@ -57,8 +57,8 @@ void to_montgomery(std::span<Field> out) {
   }
 }
 
-/// circom --sym's file for the circuit: CIRCUIT.sym beside CIRCUIT_cpp/ (where circom -o puts it) or inside
-/// it; none when neither exists.
+/// circom --sym's file for the circuit: CIRCUIT.sym beside CIRCUIT_cpp/ or CIRCUIT_js/ (where circom -o puts
+/// it) or inside it; none when neither exists.
 std::optional<fs::path> find_sym_file(const fs::path& cpp_dir, const std::string& name) {
   fs::path dir = cpp_dir.lexically_normal();
   if (dir.filename().empty()) dir = dir.parent_path();
@@ -130,7 +130,7 @@ std::shared_ptr<const WitnessGenerator> WitnessGenerator::open(const fs::path& c
                                      "bn128 (BN254)");
   g->witness_size_ = api.witness_size();
   std::string error(error_capacity, '\0');
-  g->sym_ = find_sym_file(cpp_dir, g->built_.circuit_name);
+  g->sym_ = find_sym_file(generator_folder(cpp_dir), g->built_.circuit_name);
   const std::string sym = g->sym_ ? g->sym_->string() : std::string();
   g->circuit_ = api.load(g->built_.dat.c_str(), sym.c_str(), error.data(), error.size());
   if (g->circuit_ == nullptr) {

@@ -1,13 +1,15 @@
-// A circom witness generator run in-process: circom's --c output, built once into a shared object
-// (generator_build.hpp), loaded, and asked for witnesses from input JSON. Witnesses are written straight
-// into the caller's memory (a job's pinned slot, through witness_from_input), never into .wtns files.
+// A circom witness generator run in-process: circom's --c output, or its --wasm output translated to C, built
+// once into a shared object (generator_build.hpp), loaded, and asked for witnesses from input JSON. Witnesses
+// are written straight into the caller's memory (a job's pinned slot, through witness_from_input), never into
+// .wtns files.
 //
 //   auto generator = circom::WitnessGenerator::open("multiplier_cpp");
 //   generator->check_curve(CurveId::bn254, "multiplier.zkey");
 //   generator->check_fits(pk.num_variables, "multiplier.zkey");
 //   prover.submit({.key = key, .witness = circom::witness_from_input(generator, "input.json")});
 //
-// Thread safety: compute_into may run on many threads at once (one circom calculator per call).
+// Thread safety: compute_into may run on many threads at once (one circom calculator, or one instance of the
+// wasm module, per call).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +30,8 @@ namespace proofline::circom {
 
 class WitnessGenerator {
  public:
-  /// Builds (or finds in the cache) and loads the generator of `cpp_dir`. Error(bad_input) for a folder
+  /// Builds (or finds in the cache) and loads the generator of `cpp_dir`: circom's --c output folder
+  /// (CIRCUIT_cpp/), its --wasm output folder (CIRCUIT_js/) or .wasm file. Error(bad_input) for a path
   /// that is not circom's output or a circuit compiled for a prime that is neither curve's r (circom
   /// --prime bls12381 for BLS12-381, circom's default bn128 for BN254), Error(io) when building fails.
   static std::shared_ptr<const WitnessGenerator> open(const std::filesystem::path& cpp_dir,
@@ -49,9 +52,10 @@ class WitnessGenerator {
   /// Error(bad_input) unless the witness fits a key of `num_variables` variables (`key_name` in the message).
   void check_fits(std::uint64_t num_variables, std::string_view key_name) const;
 
-  /// How many of main's input signals the circuit's .sym file named (messages name those; circom's C++
-  /// output keeps no names), and how many there are. The .sym file is CIRCUIT.sym beside CIRCUIT_cpp/, as
-  /// circom --sym -o writes it, or inside it; sym_file() is it, when there was one.
+  /// How many of main's input signals the circuit's .sym file named (messages name those; circom's C++ and
+  /// wasm output keep no names), and how many there are (for wasm output, how many the .sym file showed).
+  /// The .sym file is CIRCUIT.sym beside CIRCUIT_cpp/ or CIRCUIT_js/, as circom --sym -o writes it, or
+  /// inside it; sym_file() is it, when there was one.
   std::uint64_t named_inputs() const noexcept { return named_inputs_; }
   std::uint64_t inputs() const noexcept { return inputs_; }
   const std::optional<std::filesystem::path>& sym_file() const noexcept { return sym_; }

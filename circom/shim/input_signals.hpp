@@ -3,7 +3,9 @@
 // --sym writes CIRCUIT.sym beside CIRCUIT_cpp/), each signal's name and dimensions. circom's C++ output keeps
 // only the hashes of the names, so without the .sym file a signal the input leaves out can be counted but
 // not named. A bus input (circom 2.2) is in the map whole ("s", all its values in order) and field by field
-// ("s.a.x", "s.b[1].y"): an input sets it either way, and each value once. Included by witness_shim.cpp only.
+// ("s.a.x", "s.b[1].y"): an input sets it either way, and each value once. Included by witness_shim.cpp
+// (circom
+// --c output) and wasm_shim.cpp (circom --wasm output, whose inputs are found from the .sym file) only.
 #pragma once
 
 #include <algorithm>
@@ -14,10 +16,20 @@
 #include <utility>
 #include <vector>
 
-#include "calcwit.hpp"
-#include "circom.hpp"
-
 namespace proofline_shim {
+
+using u64 = unsigned long long;  // circom's u64
+
+/// circom's hash of a signal name (64-bit FNV-1a over its bytes, as calcwit.cpp and witness_calculator.js
+/// compute it for ASCII names).
+inline u64 fnv1a(const std::string& name) {
+  u64 hash = 0xCBF29CE484222325ULL;
+  for (const char c : name) {
+    hash ^= static_cast<u64>(c);
+    hash *= 0x100000001B3ULL;
+  }
+  return hash;
+}
 
 struct InputSignal {
   u64 hash = 0;
@@ -30,10 +42,9 @@ struct InputSignal {
 
 /// Every input of main, from circom's input hash map, in signal order (the order of the circuit's source), a
 /// bus before its fields.
-inline std::vector<InputSignal> main_inputs(const HashSignalInfo* map, uint size) {
-  std::vector<InputSignal> out;
-  for (uint i = 0; i < size; ++i)
-    if (map[i].signalid != 0) out.push_back({map[i].hash, map[i].signalid, map[i].signalsize, {}, {}, false});
+/// `inputs` in signal order (the order of the circuit's source), a bus before its fields, each marked when
+/// its values are within an earlier input's.
+inline void sort_inputs(std::vector<InputSignal>& out) {
   std::sort(out.begin(), out.end(), [](const InputSignal& a, const InputSignal& b) {
     return a.first != b.first ? a.first < b.first : a.size > b.size;
   });
@@ -42,6 +53,14 @@ inline std::vector<InputSignal> main_inputs(const HashSignalInfo* map, uint size
     input.part = input.first + input.size <= end;
     end = std::max(end, input.first + input.size);
   }
+}
+
+template <class HashSignalInfo>
+std::vector<InputSignal> main_inputs(const HashSignalInfo* map, unsigned size) {
+  std::vector<InputSignal> out;
+  for (unsigned i = 0; i < size; ++i)
+    if (map[i].signalid != 0) out.push_back({map[i].hash, map[i].signalid, map[i].signalsize, {}, {}, false});
+  sort_inputs(out);
   return out;
 }
 
@@ -145,8 +164,11 @@ inline std::string shape_of(const InputSignal& input) {
 
 /// What is wrong with an input that gives `given` (name, number of values) for main's inputs, every problem
 /// at once; empty when nothing is. A name appears once in `given`.
+/// `output` is the folder circom wrote the circuit to ("CIRCUIT_cpp/", "CIRCUIT_js/"), for the message on a
+/// signal left out that the .sym file did not name.
 inline std::vector<std::string> input_problems(const std::vector<InputSignal>& inputs,
-                                               const std::vector<std::pair<std::string, u64>>& given) {
+                                               const std::vector<std::pair<std::string, u64>>& given,
+                                               const std::string& output = "CIRCUIT_cpp/") {
   std::vector<std::string> problems;
   std::string names;
   bool all_named = true;
@@ -208,9 +230,10 @@ inline std::vector<std::string> input_problems(const std::vector<InputSignal>& i
   }
   if (unnamed > 0)
     problems.push_back(std::to_string(unnamed) + (unnamed == 1 ? " input signal" : " input signals") +
-                       " of main missing (" + values_text(unnamed_values) +
-                       "; circom's C++ output keeps no signal names: compile with --sym and keep CIRCUIT.sym "
-                       "beside CIRCUIT_cpp/ for proofline to name them)");
+                       " of main missing (" + values_text(unnamed_values) + "; circom's " +
+                       (output == "CIRCUIT_js/" ? "wasm" : "C++") +
+                       " output keeps no signal names: compile with --sym and keep CIRCUIT.sym beside " +
+                       output + " for proofline to name them)");
   return problems;
 }
 

@@ -1,0 +1,487 @@
+// proofline's entry points into a circom WebAssembly witness generator (circom --wasm output). proofline
+// translates CIRCUIT.wasm to C with wasm2c (module name "circuit"), compiles it with the system C compiler
+// together with wabt's runtime (wasm-rt-impl.c, bounds checked in software: no signal handler, no global
+// call-depth counter) and this file into one shared object, and calls it through the same C functions as a
+// circom --c generator (witness_shim.cpp), so WitnessGenerator runs either.
+//
+// This file drives circom's wasm witness protocol as its witness_calculator.js does: init, each input value
+// written to the shared memory (little-endian 32-bit words) and set by the hash of its signal's name, then
+// every witness value read back. The imports (module "runtime") are here: exceptionHandler(code) records
+// circom's error and unwinds out of the wasm code with longjmp (the generated code is C, with nothing to
+// destroy), and so does a trap of the runtime (WASM_RT_TRAP_HANDLER is proofline_wasm_trap); the target is
+// per thread. Input JSON is read by input_json.hpp, as for --c output; main's inputs are named from the .sym
+// file when there is one (circom's wasm keeps only the hashes of their names).
+//
+// Thread safety: each computation takes a module instance of its own from the loaded circuit's pool (a
+// mutex guards the pool only); an instance a failed computation leaves behind is freed, not reused.
+#include <gmp.h>
+
+#include <csetjmp>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "circuit.h"
+#include "shim/input_json.hpp"
+#include "shim/input_signals.hpp"
+
+/// One module instance and what its imports gather: circom's error code and messages, a log() line.
+struct Z_runtime_instance_t {
+  Z_circuit_instance_t module;
+  unsigned code = 0;
+  std::string errors;
+  std::string log_line;
+};
+
+namespace {
+
+using proofline_shim::InputSignal;
+using proofline_shim::json;
+using Runtime = Z_runtime_instance_t;
+
+/// Where a circom error or a runtime trap unwinds to: the innermost guarded call of this thread.
+thread_local std::jmp_buf* unwind_target = nullptr;
+
+constexpr int unwind_circom_error = 1;
+constexpr int unwind_trap = 2;  // plus the trap's code
+
+/// A circom assert that the input does not satisfy, as opposed to unusable input.
+struct CircuitAssertFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::once_flag module_initialized;
+
+/// A new instance of the module (its memory and table allocated, its data copied in).
+Runtime* new_instance() {
+  std::call_once(module_initialized, [] { Z_circuit_init_module(); });
+  auto* rt = new Runtime();
+  Z_circuit_instantiate(&rt->module, rt);
+  return rt;
+}
+
+void free_instance(Runtime* rt) {
+  Z_circuit_free(&rt->module);
+  delete rt;
+}
+
+using InstancePtr = std::unique_ptr<Runtime, void (*)(Runtime*)>;
+
+InstancePtr probe_instance() {
+  return InstancePtr(new_instance(), free_instance);
+}
+
+std::string message_of(Runtime* rt) {
+  std::string message;
+  for (std::uint32_t c; (c = Z_circuitZ_getMessageChar(&rt->module)) != 0;)
+    message.push_back(static_cast<char>(c));
+  return message;
+}
+
+/// The field's words in the shared memory as a number.
+void shared_memory_value(Runtime* rt, mpz_t out) {
+  const std::uint32_t n32 = Z_circuitZ_getFieldNumLen32(&rt->module);
+  std::vector<std::uint32_t> words(n32);
+  for (std::uint32_t j = 0; j < n32; ++j) words[j] = Z_circuitZ_readSharedRWMemory(&rt->module, j);
+  mpz_import(out, n32, -1, sizeof(std::uint32_t), 0, 0, words.data());
+}
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+/// circom's words for an exceptionHandler code (witness_calculator.js's), and what it gathered before.
+std::string circom_error(const Runtime& rt) {
+  static const char* const said[] = {"Unknown error.",
+                                     "Signal not found.",
+                                     "Too many signals set.",
+                                     "Signal already set.",
+                                     "Assert Failed.",
+                                     "Not enough memory.",
+                                     "Input signal array access exceeds the size.",
+                                     "Out of bounds array access."};
+  std::string text = said[rt.code < 8 ? rt.code : 0];
+  const std::string gathered = trimmed(rt.errors);
+  if (!gathered.empty()) text += " " + gathered;
+  for (char& c : text)
+    if (c == '\n') c = ' ';
+  return text;
+}
+
+/// Runs `body` (calls into the instance, with nothing to destroy on the way out) so that a circom error or a
+/// trap returns here: 0 when it ran through, else unwind_circom_error or unwind_trap + the trap's code.
+template <class Body>
+int guarded(Runtime* rt, const Body& body) {
+  std::jmp_buf target;
+  std::jmp_buf* const previous = unwind_target;
+  rt->code = 0;
+  rt->errors.clear();
+  const int status = setjmp(target);
+  if (status != 0) {
+    unwind_target = previous;
+    return status;
+  }
+  unwind_target = &target;
+  body();
+  unwind_target = previous;
+  return 0;
+}
+
+std::string trap_message(int status) {
+  return std::string("the circuit's WebAssembly trapped: ") +
+         wasm_rt_strerror(static_cast<wasm_rt_trap_t>(status - unwind_trap));
+}
+
+/// The size of the input signal of `hash`; 0 when circom has none of that name (its map answers 0 for one,
+/// or raises "Signal not found", depending on where the name's hash falls).
+long long input_signal_size(Runtime* rt, proofline_shim::u64 hash) {
+  std::uint32_t size = 0;
+  const int status = guarded(rt, [&] {
+    size = Z_circuitZ_getInputSignalSize(&rt->module, static_cast<std::uint32_t>(hash >> 32),
+                                         static_cast<std::uint32_t>(hash));
+  });
+  if (status != 0 || static_cast<std::int32_t>(size) < 0) return 0;
+  return size;
+}
+
+/// A loaded circuit: its field, its inputs (named when the .sym file was at hand) and its idle instances.
+struct LoadedCircuit {
+  std::uint32_t n32 = 0;
+  std::uint32_t witness_size = 0;
+  std::uint32_t input_size = 0;
+  mpz_t prime;
+  std::vector<InputSignal> inputs;
+  std::mutex mutex;
+  std::vector<Runtime*> idle;
+
+  LoadedCircuit() { mpz_init(prime); }
+  ~LoadedCircuit() {
+    for (Runtime* rt : idle) free_instance(rt);
+    mpz_clear(prime);
+  }
+
+  InstancePtr acquire() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!idle.empty()) {
+        Runtime* rt = idle.back();
+        idle.pop_back();
+        return InstancePtr(rt, free_instance);
+      }
+    }
+    return InstancePtr(new_instance(), free_instance);
+  }
+  /// Back to the pool, after a computation that ran through.
+  void release(InstancePtr rt) {
+    std::lock_guard<std::mutex> lock(mutex);
+    idle.push_back(rt.release());
+  }
+};
+
+/// main's inputs from the .sym file: each name of a main signal (and each bus prefix of one) that circom's
+/// wasm knows as an input, at the first signal the file gives it; named by name_inputs as for --c output.
+std::vector<InputSignal> inputs_from_sym(Runtime* rt, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::vector<std::pair<std::string, proofline_shim::u64>> candidates;  // name, first signal
+  std::set<std::string> seen;
+  std::string line, qualified, base, component, main_component;
+  std::vector<proofline_shim::u64> indices;
+  proofline_shim::u64 signal = 0;
+  while (std::getline(in, line)) {
+    if (!proofline_shim::parse_sym_line(line, signal, qualified)) continue;
+    const std::size_t c1 = line.find(',', line.find(',') + 1), c2 = line.find(',', c1 + 1);
+    component = line.substr(c1 + 1, c2 - c1 - 1);
+    if (!proofline_shim::split_sym_name(qualified, base, indices)) continue;
+    if (main_component.empty()) main_component = component;
+    if (component != main_component) break;  // circom lists main's signals first
+    for (std::size_t cut = 0; cut <= base.size(); ++cut) {
+      if (cut < base.size() && base[cut] != '.' && base[cut] != '[') continue;
+      const std::string name = base.substr(0, cut);
+      if (seen.insert(name).second) candidates.emplace_back(name, signal);
+    }
+  }
+  std::vector<InputSignal> inputs;
+  proofline_shim::u64 first = ~0ULL, end = 0;
+  for (const auto& [name, at] : candidates) {
+    const long long size = input_signal_size(rt, proofline_shim::fnv1a(name));
+    if (size <= 0) continue;  // not an input, or an array of no values, which takes none
+    inputs.push_back(
+        {proofline_shim::fnv1a(name), at, static_cast<proofline_shim::u64>(size), {}, {}, false});
+    first = std::min(first, at);
+    end = std::max(end, at + size);
+  }
+  proofline_shim::sort_inputs(inputs);
+  if (!inputs.empty()) proofline_shim::name_inputs(inputs, path, first, end);
+  return inputs;
+}
+
+/// One input signal's values, reduced modulo the prime, as the shared memory takes them.
+struct SignalValues {
+  std::string name;
+  proofline_shim::u64 hash = 0;
+  std::vector<std::uint32_t> words;  // n32 per value
+  std::size_t count = 0;
+};
+
+/// The input's signals, every name and count checked against main's inputs before the first is set; an
+/// error listing every problem otherwise.
+std::vector<SignalValues> checked_inputs(LoadedCircuit& circuit, Runtime* rt,
+                                         const proofline_shim::InputJson& input) {
+  std::vector<SignalValues> signals;
+  std::vector<std::pair<std::string, proofline_shim::u64>> given;
+  mpz_t value;
+  mpz_init(value);
+  try {
+    for (auto it = input.flat.begin(); it != input.flat.end(); ++it) {
+      std::vector<proofline_shim::Number> numbers;
+      proofline_shim::flatten_numbers(it.key(), it.value(), numbers);
+      SignalValues s{it.key(), proofline_shim::fnv1a(it.key()), {}, numbers.size()};
+      s.words.assign(numbers.size() * circuit.n32, 0);
+      for (std::size_t i = 0; i < numbers.size(); ++i) {
+        if (mpz_set_str(value, numbers[i].digits.c_str(), static_cast<int>(numbers[i].base)) != 0)
+          throw std::runtime_error("signal \"" + it.key() + "\": invalid number " + numbers[i].digits);
+        mpz_mod(value, value, circuit.prime);
+        mpz_export(s.words.data() + i * circuit.n32, nullptr, -1, sizeof(std::uint32_t), 0, 0, value);
+      }
+      // snarkjs takes the size of a name main lacks as 0, so it passes over one the input object gives no
+      // value ([], [[], []]); within an object it reads that object as a value, and refuses it.
+      if (s.count == 0 && input.object.contains(it.key()) && input_signal_size(rt, s.hash) == 0) continue;
+      given.emplace_back(it.key(), s.count);
+      signals.push_back(std::move(s));
+    }
+  } catch (...) {
+    mpz_clear(value);
+    throw;
+  }
+  mpz_clear(value);
+  std::vector<std::string> problems;
+  if (!circuit.inputs.empty()) {
+    problems = proofline_shim::input_problems(circuit.inputs, given, "CIRCUIT_js/");
+  } else {
+    // No .sym file: circom's wasm answers for each given name; a signal left out can only be counted.
+    std::uint64_t set = 0;
+    for (const SignalValues& s : signals) {
+      const long long size = input_signal_size(rt, s.hash);
+      if (size == 0) {
+        problems.push_back("signal \"" + s.name + "\" is not an input of main");
+      } else if (static_cast<std::uint64_t>(size) != s.count) {
+        problems.push_back("signal \"" + s.name + "\" of main expects " + proofline_shim::values_text(size) +
+                           ", got " + std::to_string(s.count));
+      } else {
+        set += s.count;
+      }
+    }
+    if (problems.empty() && set < circuit.input_size)
+      problems.push_back(proofline_shim::values_text(circuit.input_size - set) +
+                         " of main's inputs missing (" + std::to_string(set) + " of " +
+                         std::to_string(circuit.input_size) +
+                         " set; circom's wasm output keeps no signal names: compile with --sym and keep "
+                         "CIRCUIT.sym beside CIRCUIT_js/ for proofline to name them)");
+  }
+  if (!problems.empty()) {
+    std::string message;
+    for (const std::string& problem : problems) message += (message.empty() ? "" : "; ") + problem;
+    throw std::runtime_error(message);
+  }
+  return signals;
+}
+
+void compute(LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out) {
+  const proofline_shim::InputJson input = proofline_shim::parse_input(text, size);
+  InstancePtr rt = circuit.acquire();
+  const std::vector<SignalValues> signals = checked_inputs(circuit, rt.get(), input);
+  Runtime* const r = rt.get();
+  const std::uint32_t n32 = circuit.n32, witness_size = circuit.witness_size;
+  std::uint64_t set = 0;
+  const int status = guarded(r, [&] {
+    Z_circuitZ_init(&r->module, 0);  // snarkjs wtns calculate's: no sanity check
+    for (const SignalValues& s : signals) {
+      const auto msb = static_cast<std::uint32_t>(s.hash >> 32), lsb = static_cast<std::uint32_t>(s.hash);
+      for (std::size_t i = 0; i < s.count; ++i) {
+        for (std::uint32_t j = 0; j < n32; ++j)
+          Z_circuitZ_writeSharedRWMemory(&r->module, j, s.words[i * n32 + j]);
+        Z_circuitZ_setInputSignal(&r->module, msb, lsb, static_cast<std::uint32_t>(i));
+        ++set;
+      }
+    }
+    if (set < circuit.input_size) return;
+    for (std::uint32_t i = 0; i < witness_size; ++i) {
+      Z_circuitZ_getWitness(&r->module, i);
+      for (std::uint32_t j = 0; j < 8; ++j) {
+        const std::uint32_t word = j < n32 ? Z_circuitZ_readSharedRWMemory(&r->module, j) : 0;
+        std::memcpy(out + std::size_t{i} * 32 + 4 * j, &word, 4);
+      }
+    }
+  });
+  if (status == unwind_circom_error) {
+    if (r->code == 4) throw CircuitAssertFailure(circom_error(*r));
+    throw std::runtime_error(circom_error(*r));
+  }
+  if (status != 0) throw std::runtime_error(trap_message(status));
+  if (set < circuit.input_size)
+    throw std::runtime_error("not all inputs have been set: only " + std::to_string(set) + " of " +
+                             std::to_string(circuit.input_size));
+  circuit.release(std::move(rt));
+}
+
+void copy_message(const std::string& message, char* error, std::size_t error_size) {
+  if (error == nullptr || error_size == 0) return;
+  const std::size_t n = message.size() < error_size - 1 ? message.size() : error_size - 1;
+  std::memcpy(error, message.data(), n);
+  error[n] = '\0';
+}
+
+}  // namespace
+
+extern "C" {
+
+/// wabt's runtime traps here (out-of-bounds memory, unreachable, division by zero, ...).
+[[noreturn]] void proofline_wasm_trap(int code) {
+  if (unwind_target != nullptr) std::longjmp(*unwind_target, unwind_trap + code);
+  std::abort();  // only reachable outside a guarded call, which never runs circuit code
+}
+
+void Z_runtimeZ_exceptionHandler(Runtime* rt, std::uint32_t code) {
+  rt->code = code;
+  if (unwind_target != nullptr) std::longjmp(*unwind_target, unwind_circom_error);
+  std::abort();
+}
+
+void Z_runtimeZ_printErrorMessage(Runtime* rt) {
+  rt->errors += message_of(rt) + "\n";
+}
+
+// log() output goes to stdout, a line at a time, as witness_calculator.js prints it.
+void Z_runtimeZ_writeBufferMessage(Runtime* rt) {
+  const std::string message = message_of(rt);
+  if (message == "\n") {
+    std::printf("%s\n", rt->log_line.c_str());
+    std::fflush(stdout);
+    rt->log_line.clear();
+    return;
+  }
+  if (!rt->log_line.empty()) rt->log_line += " ";
+  rt->log_line += message;
+}
+
+void Z_runtimeZ_showSharedRWMemory(Runtime* rt) {
+  mpz_t value;
+  mpz_init(value);
+  shared_memory_value(rt, value);
+  char* text = mpz_get_str(nullptr, 10, value);
+  if (!rt->log_line.empty()) rt->log_line += " ";
+  rt->log_line += text;
+  void (*free_text)(void*, std::size_t);
+  mp_get_memory_functions(nullptr, nullptr, &free_text);
+  free_text(text, std::strlen(text) + 1);
+  mpz_clear(value);
+}
+
+int proofline_circom_abi_version() {
+  return 2;
+}
+
+/// The circuit's prime, 32 little-endian bytes (the low ones of a wider prime, zeros above a narrower one).
+void proofline_circom_prime(unsigned char out[32]) {
+  InstancePtr rt = probe_instance();
+  const std::uint32_t n32 = Z_circuitZ_getFieldNumLen32(&rt->module);
+  Z_circuitZ_getRawPrime(&rt->module);
+  for (std::uint32_t j = 0; j < 8; ++j) {
+    const std::uint32_t word = j < n32 ? Z_circuitZ_readSharedRWMemory(&rt->module, j) : 0;
+    std::memcpy(out + 4 * j, &word, 4);
+  }
+}
+
+std::uint64_t proofline_circom_witness_size() {
+  return Z_circuitZ_getWitnessSize(&probe_instance()->module);
+}
+
+/// The circuit (`dat_path` is unused: the module holds everything), its inputs named from `sym_path` (circom
+/// --sym's file; may be null, or a file that does not exist).
+void* proofline_circom_load(const char* /*dat_path*/, const char* sym_path, char* error,
+                            std::size_t error_size) {
+  try {
+    auto circuit = std::make_unique<LoadedCircuit>();
+    InstancePtr rt = probe_instance();
+    circuit->n32 = Z_circuitZ_getFieldNumLen32(&rt->module);
+    circuit->witness_size = Z_circuitZ_getWitnessSize(&rt->module);
+    circuit->input_size = Z_circuitZ_getInputSize(&rt->module);
+    Z_circuitZ_getRawPrime(&rt->module);
+    shared_memory_value(rt.get(), circuit->prime);
+    if (circuit->n32 == 0 || circuit->n32 > 8)
+      throw std::runtime_error("the circuit's field takes " + std::to_string(circuit->n32) +
+                               " 32-bit words, proofline's at most 8");
+    if (sym_path != nullptr && *sym_path != '\0') circuit->inputs = inputs_from_sym(rt.get(), sym_path);
+    return circuit.release();
+  } catch (const std::exception& e) {
+    copy_message(e.what(), error, error_size);
+    return nullptr;
+  }
+}
+
+void proofline_circom_free(void* circuit) {
+  delete static_cast<LoadedCircuit*>(circuit);
+}
+
+/// How many of main's inputs the .sym file named, of how many it found (none without a .sym file: circom's
+/// wasm cannot list its inputs).
+void proofline_circom_named_inputs(const void* circuit, std::uint64_t* named, std::uint64_t* inputs) {
+  const auto& loaded = *static_cast<const LoadedCircuit*>(circuit);
+  *inputs = 0;
+  *named = 0;
+  for (const InputSignal& input : loaded.inputs) {
+    if (input.part) continue;
+    *inputs += input.size > 0 ? 1 : 0;
+    *named += input.name.empty() || input.size == 0 ? 0 : 1;
+  }
+}
+
+/// Checks `input_json` as compute would before running the circuit (JSON, names, counts, numbers), without
+/// running it. 0 when it is fit; 1 and the message in `error` otherwise.
+int proofline_circom_check_input(const void* circuit, const char* input_json, std::size_t input_size,
+                                 char* error, std::size_t error_size) {
+  try {
+    auto& loaded = *static_cast<LoadedCircuit*>(const_cast<void*>(circuit));
+    const proofline_shim::InputJson input = proofline_shim::parse_input(input_json, input_size);
+    InstancePtr rt = loaded.acquire();
+    checked_inputs(loaded, rt.get(), input);
+    loaded.release(std::move(rt));
+    return 0;
+  } catch (const std::exception& e) {
+    copy_message(e.what(), error, error_size);
+    return 1;
+  }
+}
+
+/// Computes the witness of `input_json` into `out` (witness_size values of 32 bytes, canonical, little
+/// endian). 0 on success; 2 when a circom assert fails; 1 for any other error; the message in `error`.
+int proofline_circom_compute(const void* circuit, const char* input_json, std::size_t input_size,
+                             unsigned char* out, std::uint64_t out_values, char* error,
+                             std::size_t error_size) {
+  try {
+    auto& loaded = *static_cast<LoadedCircuit*>(const_cast<void*>(circuit));
+    if (out_values != loaded.witness_size)
+      throw std::runtime_error("the output holds " + std::to_string(out_values) +
+                               " values, the witness has " + std::to_string(loaded.witness_size));
+    compute(loaded, input_json, input_size, out);
+    return 0;
+  } catch (const CircuitAssertFailure& e) {
+    copy_message(e.what(), error, error_size);
+    return 2;
+  } catch (const std::exception& e) {
+    copy_message(e.what(), error, error_size);
+    return 1;
+  }
+}
+
+}  // extern "C"
