@@ -104,8 +104,9 @@ Plan plan_batch(CircomBatch& b) {
   if (!p.generator)
     for (const CircomJobSpec& job : b.jobs)
       if (job.from_input)
-        throw UnusableInput(job.source.string() +
-                            ": an input JSON needs the circuit's generator (--circuit CIRCUIT_cpp/)");
+        throw UnusableInput(
+            job.source.string() +
+            ": an input JSON needs the circuit's generator (--circuit CIRCUIT_cpp/ or CIRCUIT_js/)");
   const InputCheck depth =
       b.fail_fast ? InputCheck::run : (b.refuse_unusable ? InputCheck::signals : InputCheck::read);
   for (std::size_t i = 0; i < b.jobs.size(); ++i) {

@@ -27,7 +27,8 @@ struct CircomBatch {
   std::string program = "proofline";  ///< prefixes every message
   std::filesystem::path zkey;
   groth16::PointCheck zkey_check = groth16::PointCheck::full;
-  std::optional<std::filesystem::path> circuit;  ///< circom's CIRCUIT_cpp/, for jobs from input JSON
+  std::optional<std::filesystem::path>
+      circuit;  ///< circom's CIRCUIT_cpp/ or CIRCUIT_js/, for jobs from input JSON
   circom::BuildOptions build;
   std::vector<CircomJobSpec> jobs;
   /// When set, makes the jobs once the key has been read (batch_prove names a broken key before a collision).

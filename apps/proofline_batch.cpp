@@ -1,7 +1,7 @@
 // proofline batch: many proofs with one key loaded once, each written as soon as it is made.
 //
 //   proofline batch KEY.zkey --wtns A.wtns B.wtns ... --out DIR
-//   proofline batch KEY.zkey --circuit CIRCUIT_cpp/ --input a.json b.json ... --out DIR
+//   proofline batch KEY.zkey --circuit CIRCUIT_cpp/|CIRCUIT_js/ --input a.json b.json ... --out DIR
 //   proofline batch KEY.zkey [--circuit CIRCUIT_cpp/] --manifest JOBS.jsonl|JOBS.csv
 //
 // A bad witness or input fails its own job (named on stderr with the problem) while the others are proven;
@@ -23,8 +23,10 @@ namespace fs = std::filesystem;
 constexpr const char* about =
     "Proves many circom witnesses with one snarkjs Groth16 key (bls12381 or bn128, on either backend), "
     "loaded "
-    "once: .wtns files, or input JSON whose witnesses the circuit's circom --c generator (compiled for the "
-    "key's prime) computes in-process, in parallel, straight into pinned memory. Each proof is verified with "
+    "once: .wtns files, or input JSON whose witnesses the circuit's circom --c generator or its --wasm "
+    "output "
+    "(compiled for the key's prime) computes in-process, in parallel, straight into pinned memory. Each "
+    "proof is verified with "
     "the key and written (snarkjs's proof.json and public.json) as soon as it is made: under --out DIR named "
     "after its witness or input, or where a manifest says.";
 constexpr const char* exit_codes =
@@ -62,8 +64,8 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
   Sources s;
   OptionParser cli(
       "proofline batch",
-      "usage: proofline batch KEY.zkey (--wtns FILES | --circuit CIRCUIT_cpp/ --input FILES) --out DIR\n"
-      "       proofline batch KEY.zkey [--circuit CIRCUIT_cpp/] --manifest JOBS.jsonl|JOBS.csv",
+      "usage: proofline batch KEY.zkey (--wtns FILES | --circuit CIRCUIT --input FILES) --out DIR\n"
+      "       proofline batch KEY.zkey [--circuit CIRCUIT] --manifest JOBS.jsonl|JOBS.csv",
       about);
   cli.positional(
       "KEY.zkey",
@@ -73,7 +75,8 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
              [&s](std::string_view file) { s.wtns.emplace_back(file); });
   cli.values("--input", "a.json b.json...", "input JSON files, one job each (needs --circuit)",
              [&s](std::string_view file) { s.inputs.emplace_back(file); });
-  cli.path("--circuit", "CIRCUIT_cpp/", "the folder circom --c wrote: computes witnesses from inputs",
+  cli.path("--circuit", "CIRCUIT",
+           "circom --c's CIRCUIT_cpp/, or --wasm's CIRCUIT_js/ or its .wasm: computes witnesses from inputs",
            batch.circuit);
   cli.path("--manifest", "FILE", manifest_help, s.manifest);
   cli.path("--out", "DIR", "with --wtns or --input: DIR/NAME.proof.json and DIR/NAME.public.json", s.out);

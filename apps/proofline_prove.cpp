@@ -2,7 +2,7 @@
 // can call this instead:
 //
 //   proofline prove KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json
-//   proofline prove KEY.zkey --circuit CIRCUIT_cpp/ --input INPUT.json PROOF.json PUBLIC.json
+//   proofline prove KEY.zkey --circuit CIRCUIT_cpp/|CIRCUIT_js/ --input INPUT.json PROOF.json PUBLIC.json
 //
 // Exit 0 only when the proof was made, verified with the key's verifying key and written (atomically);
 // 1 when the witness does not satisfy the circuit (the reason on stderr); 2 for unusable input or options,
@@ -22,13 +22,15 @@ namespace {
 constexpr const char* about =
     "Proves one circom witness with a snarkjs Groth16 key (bls12381 or bn128, on either backend), as "
     "rapidsnark's prover does: from a .wtns file, or from input JSON with the witness computed in-process by "
-    "the circuit's circom --c generator (built once and cached; compiled for the key's prime). The proof is "
+    "the circuit's circom --c generator or its circom --wasm output (built once and cached; compiled for the "
+    "key's "
+    "prime). The proof is "
     "verified with the key before PROOF.json and PUBLIC.json (snarkjs's formats) are written.";
 constexpr const char* exit_codes =
     "Exit codes: 0 proof written (and verified); 1 the witness does not satisfy the circuit (a circom assert "
     "or constraint fails, or the proof does not verify); 2 unusable key, witness, input or options (not a "
     ".wtns, not JSON, an input signal unknown, missing or with the wrong number of values, ...). Input "
-    "signals are named from CIRCUIT.sym beside CIRCUIT_cpp/ when circom wrote one (--sym).";
+    "signals are named from CIRCUIT.sym beside CIRCUIT_cpp/ or CIRCUIT_js/ when circom wrote one (--sym).";
 
 /// Whether the command line computes the witness from input JSON (then one positional fewer).
 bool from_input(int argc, char** argv) {
@@ -51,7 +53,7 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
   OptionParser cli(
       "proofline prove",
       "usage: proofline prove KEY.zkey WITNESS.wtns PROOF.json PUBLIC.json\n"
-      "       proofline prove KEY.zkey --circuit CIRCUIT_cpp/ --input INPUT.json PROOF.json PUBLIC.json",
+      "       proofline prove KEY.zkey --circuit CIRCUIT --input INPUT.json PROOF.json PUBLIC.json",
       about);
   cli.positional(
       "KEY.zkey",
@@ -61,14 +63,16 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
   cli.positional("PROOF.json", "where the proof goes (snarkjs's proof.json)", proof);
   cli.positional("PUBLIC.json", "where the public signals go (snarkjs's public.json)", pub);
   cli.group("from input JSON instead of a .wtns");
-  cli.path("--circuit", "CIRCUIT_cpp/", "the folder circom --c wrote", circuit);
+  cli.path("--circuit", "CIRCUIT",
+           "the folder circom --c wrote (CIRCUIT_cpp/), or circom --wasm's CIRCUIT_js/ or its .wasm",
+           circuit);
   cli.path("--input", "INPUT.json", "the circuit's input signals", input_json);
   add_prover_options(cli, batch);
   cli.epilog(exit_codes);
   if (!cli.parse(argc, argv)) return std::nullopt;
   if (input && (!circuit || !input_json))
     throw OptionError(circuit ? "--circuit needs --input INPUT.json"
-                              : "--input needs --circuit CIRCUIT_cpp/");
+                              : "--input needs --circuit CIRCUIT (CIRCUIT_cpp/ or CIRCUIT_js/)");
   batch.program = "proofline prove";
   batch.zkey = zkey;
   batch.circuit = circuit;

@@ -2,7 +2,8 @@
 // cached), for callers that want .wtns files - what `node generate_witness.js` or the compiled C++ binary
 // make, from many inputs at once, in parallel.
 //
-//   proofline witness --circuit CIRCUIT_cpp/ --input a.json b.json ... --out DIR     DIR/a.wtns, DIR/b.wtns
+//   proofline witness --circuit CIRCUIT_cpp/|CIRCUIT_js/ --input a.json b.json ... --out DIR     DIR/a.wtns,
+//   DIR/b.wtns
 #include <tbb/parallel_for.h>
 
 #include <atomic>
@@ -52,7 +53,8 @@ std::string make_witness(const circom::WitnessGenerator& generator, const fs::pa
 }
 
 int run_witnesses(const WitnessRun& run) {
-  if (!run.circuit || run.inputs.empty()) throw OptionError("needs --circuit CIRCUIT_cpp/ and --input FILES");
+  if (!run.circuit || run.inputs.empty())
+    throw OptionError("needs --circuit CIRCUIT (CIRCUIT_cpp/ or CIRCUIT_js/) and --input FILES");
   if (!run.out) throw OptionError("needs --out DIR: each input NAME.json gives DIR/NAME.wtns");
   std::vector<CircomJobSpec> jobs = jobs_into_dir(run.inputs, true, run.out);
   std::error_code error;
@@ -87,10 +89,13 @@ int run_witnesses(const WitnessRun& run) {
 int run_witness_command(int argc, char** argv) {
   WitnessRun run;
   OptionParser cli(
-      "proofline witness", "usage: proofline witness --circuit CIRCUIT_cpp/ --input FILES --out DIR",
+      "proofline witness", "usage: proofline witness --circuit CIRCUIT --input FILES --out DIR",
       "Computes circom witnesses (.wtns) from input JSON in-process with the circuit's circom --c "
-      "generator (built once with g++ and cached), in parallel: DIR/NAME.wtns for each NAME.json.");
-  cli.path("--circuit", "CIRCUIT_cpp/", "the folder circom --c wrote", run.circuit);
+      "generator (built once with g++ and cached) or its circom --wasm output (translated with wasm2c, built "
+      "once with cc and cached), in parallel: DIR/NAME.wtns for each NAME.json.");
+  cli.path("--circuit", "CIRCUIT",
+           "the folder circom --c wrote (CIRCUIT_cpp/), or circom --wasm's CIRCUIT_js/ or its .wasm",
+           run.circuit);
   cli.values("--input", "a.json b.json...", "input JSON files",
              [&run](std::string_view file) { run.inputs.emplace_back(file); });
   cli.path("--out", "DIR", "where the .wtns files go", run.out);

@@ -10,6 +10,7 @@ packages+=(clang libclang-rt-14-dev)  # the libFuzzer builds of the file readers
 packages+=(libpq-dev postgresql)      # the fleet's queue: libpq, and a server its tests start in a temporary folder
 packages+=(rustc golang-go python3)   # the C ABI's examples in Rust, Go and Python (compilers only, no registries)
 packages+=(nasm nlohmann-json3-dev)   # circom's C++ witness generators (fr.asm, JSON inputs), built in-process
+packages+=(wabt)                      # wasm2c and its runtime: circom's --wasm output as an in-process generator
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

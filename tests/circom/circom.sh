@@ -11,7 +11,8 @@
 #                          snarkjs groth16 verify; `proofline verify` agrees with snarkjs
 #   circom.sh failures     a bad input JSON, an unknown signal, a violated constraint, a folder or a FIFO as an
 #                          input fail their own jobs while the others are proven (exit 1); --fail-fast refuses
-#                          (exit 2), and so does input JSON without --circuit;
+#                          (exit 2), and so does input JSON without --circuit, or a --circuit that is no
+#                          circom output;
 #                          batch_prove --zkey --inject-fault fails one job only
 #   circom.sh outputs      manifests (JSON lines, CSV; with a byte-order mark too) put outputs where they say,
 #                          creating their folders;
@@ -38,8 +39,13 @@
 #                          qualified names (circom's forms) proves with snarkjs's public signals; a bus given
 #                          both whole and field by field, or left out, is refused naming it; an input array of
 #                          no values may be left out
+#   circom.sh wasm         check.circom compiled with --wasm only (no --c): proofline batch, prove (the folder or
+#                          the .wasm) and witness from input JSON through wasm2c; snarkjs's public signals,
+#                          proofs snarkjs verifies, .wtns files equal to snarkjs wtns calculate's; bad inputs
+#                          named (with and without --sym), circom's assert messages, prove's exit codes; the
+#                          bn128 check_js/ too; a wasm of the other prime refused. Skipped when wasm2c is missing
 #
-# Skips (exit 77) only when node or circom2 cannot be had. Environment: CIRCOM_TEST_DIR (work folder),
+# Skips (exit 77) only when node or circom2 cannot be had (the wasm step also without wasm2c). Environment: CIRCOM_TEST_DIR (work folder),
 # CIRCOM_NODE_DIR (where npm installs the tools; the interop tests share it),
 # PROOFLINE_BIN (folder of proofline and batch_prove), PROOFLINE_TEST_TOOLS (folder of proofline_test_ptau).
 set -euo pipefail
@@ -261,7 +267,7 @@ failures() {
   expect_said "bad/fifo.json: not a regular file (a FIFO)"
   expect_said "1 of 3 proofs written"
   expect_exit 2 "$proofline" batch key.zkey --input inputs/g1.json --out out-odd --no-progress
-  expect_said "needs the circuit's generator (--circuit CIRCUIT_cpp/)"
+  expect_said "needs the circuit's generator (--circuit CIRCUIT_cpp/ or CIRCUIT_js/)"
   # A truncated .dat is named as the user's file, not as the cache's copy the generator loads.
   rm -rf bad/short_cpp && cp -r check_cpp bad/short_cpp && truncate -s 100 bad/short_cpp/check.dat
   expect_exit 2 "$proofline" batch key.zkey --circuit bad/short_cpp --input inputs/g1.json --out out-odd \
@@ -281,13 +287,11 @@ failures() {
   expect_said "fault injected by --inject-fault"
   [ -f out-fault/g1.proof.json ] && [ -f out-fault/g3.proof.json ] && [ ! -e out-fault/g2.proof.json ] ||
     die "batch_prove --inject-fault msm:1 did not fail exactly the second job"
-  # Given circom's --wasm output instead of --c's, the error says what to do instead.
-  for wasm in check_js check_js/check.wasm; do
-    expect_exit 2 "$proofline" prove key.zkey --circuit "$wasm" --input inputs/g1.json bad/p.json bad/pub.json \
-      --cache-dir "$cache"
-    expect_said "check_js/check.wasm is circom's --wasm output, which proofline does not run: compile the circuit with \`circom --c\`"
-    expect_said "snarkjs wtns calculate check_js/check.wasm INPUT.json WITNESS.wtns"
-  done
+  # A folder that is neither circom's --c nor its --wasm output says what --circuit takes.
+  rm -rf bad/empty_dir && mkdir -p bad/empty_dir
+  expect_exit 2 "$proofline" prove key.zkey --circuit bad/empty_dir --input inputs/g1.json bad/p.json bad/pub.json \
+    --cache-dir "$cache"
+  expect_said "bad/empty_dir: expected one CIRCUIT.dat (circom --c output) or one CIRCUIT.wasm (circom --wasm output)"
   say "bad inputs and witnesses fail their own jobs with circom's message; the others are proven"
 }
 
@@ -619,6 +623,103 @@ bus() {
   say "buses are read whole or field by field, as snarkjs and circom read them; an empty array may be left out"
 }
 
+# circom's --wasm output given to --circuit: translated by wasm2c, built once, run in-process. check.circom
+# compiled with --wasm only (no --c), at bls12381 without --sym and with it, and setup-bn128's check_js/.
+wasm() {
+  need_setup
+  need_bn128
+  command -v wasm2c >/dev/null 2>&1 || skip "wasm2c is not installed (scripts/install-deps.sh installs wabt)"
+  local ww=$CIRCOM_TEST_DIR/work-wasm own_cache=$CIRCOM_TEST_DIR/generator-cache-wasm
+  rm -rf "$ww" "$own_cache" && mkdir -p "$ww/plain" "$ww/sym" && cd "$ww"
+  cp "$here/check.circom" .
+  run circom2 check.circom --wasm --prime bls12381 -o plain
+  run circom2 check.circom --wasm --sym --prime bls12381 -o sym
+  [ ! -e plain/check_cpp ] && [ -f plain/check_js/check.wasm ] || die "circom2 --wasm wrote C++ or no .wasm"
+  ln -s "$work/key.zkey" key.zkey && ln -s "$work/vk.json" vk.json && ln -s "$work/inputs" inputs &&
+    ln -s "$work/snarkjs" snarkjs
+  local name names=()
+  while read -r name _; do names+=("inputs/$name.json"); done < <(good_inputs)
+  # A batch from the folder, several witnesses computed at once: snarkjs's public signals, proofs it accepts.
+  run "$proofline" batch key.zkey --circuit plain/check_js --input "${names[@]}" --out out-batch \
+    --cache-dir "$own_cache" --synth-threads 3 --threads 3 --no-progress
+  while read -r name _; do
+    [ "$(publics "out-batch/$name.public.json")" = "$(publics "snarkjs/$name.public.json")" ] ||
+      die "$name: public signals from the wasm generator differ from snarkjs fullprove's"
+    snarkjs_verify vk.json "out-batch/$name.public.json" "out-batch/$name.proof.json" ||
+      die "snarkjs groth16 verify rejected the proof of $name from the wasm generator"
+  done < <(good_inputs)
+  [ "$(find "$own_cache" -maxdepth 2 -name witness.so | wc -l)" = 1 ] || die "expected one cached wasm generator"
+  # One proof from the .wasm file itself: the same cached generator (the same .wasm), snarkjs accepts it.
+  run "$proofline" prove key.zkey --circuit plain/check_js/check.wasm --input inputs/g3.json out-prove.proof.json \
+    out-prove.public.json --cache-dir "$own_cache"
+  [ "$(find "$own_cache" -maxdepth 2 -name witness.so | wc -l)" = 1 ] || die "the .wasm path built it again"
+  [ "$(publics out-prove.public.json)" = "$(publics snarkjs/g3.public.json)" ] || die "prove's g3 signals differ"
+  snarkjs_verify vk.json out-prove.public.json out-prove.proof.json || die "snarkjs rejected prove's g3 from wasm"
+  # The witnesses byte for byte as snarkjs wtns calculate writes them (setup computed those).
+  run "$proofline" witness --circuit plain/check_js --input "${names[@]}" --out out-wtns --cache-dir "$own_cache"
+  while read -r name _; do
+    cmp "out-wtns/$name.wtns" "snarkjs/$name.wtns" || die "$name: the wasm generator's .wtns differs from snarkjs's"
+  done < <(good_inputs)
+  # Bad inputs fail their own jobs with circom's words (exit 1), the good ones are proven.
+  mkdir -p bad
+  echo '{"a": "3", "b": "7", "c": "50"}' >bad/violated.json
+  echo '{"a": "0", "b": "7", "c": "49"}' >bad/zero.json
+  echo '{"a": "3", "b": "7", "c": "49", "d": "1"}' >bad/unknown.json
+  echo '{"a": "3", "b": "7"}' >bad/missing.json
+  echo '{"a": ["3", "4"], "b": "7", "c": "49"}' >bad/sized.json
+  echo '{"a": "3", "b": ' >bad/truncated.json
+  expect_exit 1 "$proofline" batch key.zkey --circuit plain/check_js --input inputs/g1.json bad/violated.json \
+    bad/zero.json bad/unknown.json bad/missing.json bad/sized.json bad/truncated.json inputs/g2.json \
+    --out out-fail --cache-dir "$own_cache" --no-progress
+  expect_said "bad/violated.json: witness does not satisfy the circuit: Assert Failed. Error in template Check_0 line: 16"
+  expect_said "bad/zero.json: witness does not satisfy the circuit: Assert Failed. Error in template Check_0 line: 11"
+  expect_said 'bad/unknown.json: signal "d" is not an input of main'
+  expect_said "bad/missing.json: 1 value of main's inputs missing (2 of 3 set; circom's wasm output keeps no signal names: compile with --sym"
+  expect_said 'bad/sized.json: signal "a" of main expects 1 value, got 2'
+  expect_said "bad/truncated.json: not JSON"
+  expect_said "2 of 8 proofs written"
+  for name in g1 g2; do
+    snarkjs_verify vk.json "out-fail/$name.public.json" "out-fail/$name.proof.json" || die "good job $name not proven"
+  done
+  # With CIRCUIT.sym beside CIRCUIT_js/, signals are named as for --c output.
+  expect_exit 1 "$proofline" batch key.zkey --circuit sym/check_js --input bad/missing.json bad/unknown.json \
+    --out out-sym --cache-dir "$own_cache" --no-progress
+  expect_said 'bad/missing.json: signal "c" of main is missing (expects 1 value)'
+  expect_said 'bad/unknown.json: signal "d" is not an input of main (its inputs: b, a, c)'
+  # prove's exit codes as for --c output: 1 for a failing assert, 2 for unusable input.
+  expect_exit 1 "$proofline" prove key.zkey --circuit plain/check_js --input bad/violated.json bad/p.json \
+    bad/pub.json --cache-dir "$own_cache"
+  expect_said "witness does not satisfy the circuit: Assert Failed."
+  expect_exit 2 "$proofline" prove key.zkey --circuit plain/check_js --input bad/unknown.json bad/p.json \
+    bad/pub.json --cache-dir "$own_cache"
+  [ ! -e bad/p.json ] || die "a proof was written for a failed witness"
+  # bn128: setup-bn128's check_js/ proves with its key, its witnesses are snarkjs's byte for byte.
+  run "$proofline" batch "$work_bn/key.zkey" --circuit "$work_bn/check_js" --input "${names[@]}" --out out-bn \
+    --cache-dir "$own_cache" --no-progress
+  while read -r name _; do
+    [ "$(publics "out-bn/$name.public.json")" = "$(publics "$work_bn/snarkjs/$name.public.json")" ] ||
+      die "$name: bn128 public signals from the wasm generator differ from snarkjs fullprove's"
+    snarkjs_verify "$work_bn/vk.json" "out-bn/$name.public.json" "out-bn/$name.proof.json" ||
+      die "snarkjs rejected the bn128 proof of $name from the wasm generator"
+  done < <(good_inputs)
+  run "$proofline" witness --circuit "$work_bn/check_js/check.wasm" --input inputs/g1.json inputs/g5.json \
+    --out out-wtns-bn --cache-dir "$own_cache"
+  for name in g1 g5; do
+    run snarkjs wtns calculate "$work_bn/check_js/check.wasm" "inputs/$name.json" "out-wtns-bn/$name.snarkjs.wtns"
+    cmp "out-wtns-bn/$name.wtns" "out-wtns-bn/$name.snarkjs.wtns" || die "$name: bn128 .wtns differs from snarkjs's"
+  done
+  # A wasm of the other prime is refused before anything is proven (exit 2), naming both primes.
+  expect_exit 2 "$proofline" batch "$work_bn/key.zkey" --circuit plain/check_js --input inputs/g1.json \
+    --out out-wrong --cache-dir "$own_cache" --no-progress
+  expect_said "plain/check_js: the circuit was compiled for the prime bls12381"
+  expect_said "is a BN254 key, whose prime is bn128"
+  expect_exit 2 "$proofline" prove key.zkey --circuit "$work_bn/check_js" --input inputs/g1.json bad/p.json \
+    bad/pub.json --cache-dir "$own_cache"
+  expect_said "was compiled for the prime bn128"
+  [ ! -e out-wrong ] || [ -z "$(ls out-wrong)" ] || die "a proof was written with a wasm of the wrong prime"
+  say "circom's --wasm output proves in-process like --c output: snarkjs's witnesses, signals and verdicts"
+}
+
 case $step in
   setup) setup ;;
   inputs) inputs ;;
@@ -631,5 +732,6 @@ case $step in
   matrix) matrix ;;
   setup-bus) setup_bus ;;
   bus) bus ;;
+  wasm) wasm ;;
   *) die "unknown step '$step'" ;;
 esac
