@@ -265,7 +265,7 @@ std::vector<SignalValues> checked_inputs(LoadedCircuit& circuit, Runtime* rt,
   }
   mpz_clear(value);
   std::vector<std::string> problems;
-  if (!circuit.inputs.empty()) {
+  if (!circuit.inputs.empty() || circuit.input_size == 0) {  // named, or nothing to name
     problems = proofline_shim::input_problems(circuit.inputs, given, "CIRCUIT_js/");
   } else {
     // No .sym file: circom's wasm answers for each given name; a signal left out can only be counted.
