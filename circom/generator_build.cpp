@@ -345,6 +345,13 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
     write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
     const fs::path log = dir / "build.log";
     run_tool({wabt.wasm2c.string(), "-n", "circuit", "circuit.wasm", "-o", "circuit.c"}, dir, log, options);
+    // wasm2c's naming of a module's exports changed after wabt 1.0.32 (Z_circuitZ_init became w2c_...): say
+    // so, rather than let the shim fail to compile.
+    if (read_all(dir / "circuit.h").find("Z_circuitZ_init") == std::string::npos)
+      throw Error(Errc::io, wabt.wasm2c.string() +
+                                " names the module's functions in a way proofline's wasm shim does not know "
+                                "(it drives wabt 1.0.32's wasm2c, Debian 12's); compile the circuit with "
+                                "`circom --c` and give its CIRCUIT_cpp/ folder instead");
     // Bounds checked in software, without wabt's process-wide SIGSEGV handler, and without its global
     // call-depth counter (several threads run instances at once): deep recursion uses the native stack, as
     // circom's C++ generator does.
