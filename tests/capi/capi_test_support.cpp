@@ -1,5 +1,8 @@
 #include "capi_test_support.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include <proofline/groth16/wtns.hpp>
 
 namespace proofline::capi_test {
@@ -48,6 +51,26 @@ Scalars fixture_scalars() {
   s.bytes.resize(z.size() * PL_SCALAR_BYTES);
   for (std::size_t i = 0; i < z.size(); ++i) z[i].to_bytes_le(s.bytes.data() + i * PL_SCALAR_BYTES);
   return s;
+}
+
+void Gate::release() {
+  {
+    std::lock_guard lock(mutex);
+    open = true;
+  }
+  cv.notify_all();
+}
+
+void Gate::wait_entered() const {
+  while (!entered) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+pl_status gated_fill(pl_witness_target* target, void* user_data) {
+  auto* gate = static_cast<Gate*>(user_data);
+  gate->entered = true;
+  std::unique_lock lock(gate->mutex);
+  gate->cv.wait(lock, [&] { return gate->open; });
+  return pl_witness_write(target, PL_VECTOR_Z, 0, gate->scalars.bytes.data(), gate->scalars.count);
 }
 
 Prover::Prover(const pl_config& config) {

@@ -2,7 +2,10 @@
 // the fixture's witness as canonical scalars.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,20 @@ struct Scalars {
   std::size_t count = 0;
 };
 Scalars fixture_scalars();
+
+/// A witness callback's gate: its jobs (gated_fill, with the gate as user data) wait in synthesis until it
+/// opens, then write the fixture's witness.
+struct Gate {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool open = false;
+  std::atomic<bool> entered{false};  ///< a job reached the gate
+  Scalars scalars = fixture_scalars();
+
+  void release();
+  void wait_entered() const;
+};
+pl_status gated_fill(pl_witness_target* target, void* user_data);
 
 /// A pipeline with the chain_16 key registered, destroyed (after releasing the key) at the end of the scope.
 struct Prover {

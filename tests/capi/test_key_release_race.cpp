@@ -29,31 +29,6 @@ capi::Pipeline& object_of(pl_pipeline* pipeline) {
   return *object;
 }
 
-/// A witness callback that holds its job in synthesis until opened.
-struct Gate {
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool open = false;
-  std::atomic<bool> entered{false};
-  Scalars scalars = fixture_scalars();
-
-  void release() {
-    {
-      std::lock_guard lock(mutex);
-      open = true;
-    }
-    cv.notify_all();
-  }
-};
-
-pl_status gated_fill(pl_witness_target* target, void* user_data) {
-  auto* gate = static_cast<Gate*>(user_data);
-  gate->entered = true;
-  std::unique_lock lock(gate->mutex);
-  gate->cv.wait(lock, [&] { return gate->open; });
-  return pl_witness_write(target, PL_VECTOR_Z, 0, gate->scalars.bytes.data(), gate->scalars.count);
-}
-
 /// The status and message of a submit on `key`.
 std::pair<pl_status, std::string> submit_to(pl_pipeline* pipeline, pl_key* key, pl_job** job) {
   const pl_status status = pl_submit_wtns(pipeline, key, fixture("witness.wtns").c_str(), nullptr, job);
@@ -88,7 +63,7 @@ TEST_CASE("capi/keys/a submit racing a release that waits for the key's jobs is 
   pl_job* running = nullptr;
   PL_REQUIRE_OK(
       pl_submit_callback(p.pipeline, p.key, gated_fill, &gate, PL_FILLS_WITNESS, nullptr, &running));
-  while (!gate.entered) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  gate.wait_entered();
   // The release starts inside the submit's window and waits there for the running job: the prover is
   // removing the key when the submit reaches it.
   std::atomic<pl_status> released{PL_ERR_NOT_READY};

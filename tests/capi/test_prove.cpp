@@ -23,34 +23,6 @@ namespace proofline::capi_test {
 
 namespace {
 
-/// A witness callback that holds its job in synthesis until opened.
-struct Gate {
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool open = false;
-  std::atomic<bool> entered{false};
-  Scalars scalars = fixture_scalars();
-
-  void release() {
-    {
-      std::lock_guard lock(mutex);
-      open = true;
-    }
-    cv.notify_all();
-  }
-  void wait_entered() const {
-    while (!entered) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-};
-
-pl_status gated_fill(pl_witness_target* target, void* user_data) {
-  auto* gate = static_cast<Gate*>(user_data);
-  gate->entered = true;
-  std::unique_lock lock(gate->mutex);
-  gate->cv.wait(lock, [&] { return gate->open; });
-  return pl_witness_write(target, PL_VECTOR_Z, 0, gate->scalars.bytes.data(), gate->scalars.count);
-}
-
 void count_completion(pl_job*, void* user_data) {
   static_cast<std::atomic<int>*>(user_data)->fetch_add(1);
 }

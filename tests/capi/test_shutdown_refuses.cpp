@@ -19,31 +19,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// A witness callback that holds its job in synthesis until opened.
-struct Gate {
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool open = false;
-  std::atomic<bool> entered{false};
-  Scalars scalars = fixture_scalars();
-
-  void release() {
-    {
-      std::lock_guard lock(mutex);
-      open = true;
-    }
-    cv.notify_all();
-  }
-};
-
-pl_status gated_fill(pl_witness_target* target, void* user_data) {
-  auto* gate = static_cast<Gate*>(user_data);
-  gate->entered = true;
-  std::unique_lock lock(gate->mutex);
-  gate->cv.wait(lock, [&] { return gate->open; });
-  return pl_witness_write(target, PL_VECTOR_Z, 0, gate->scalars.bytes.data(), gate->scalars.count);
-}
-
 /// A pipeline with two keys, the first of which has a job held in synthesis by `gate`, and a release of that
 /// key waiting for the job (holding the lifecycle lock, shared).
 struct HeldRelease {
@@ -57,7 +32,7 @@ struct HeldRelease {
     named.name = "other";
     PL_REQUIRE_OK(pl_key_add_zkey_file(pipeline, fixture("circuit_final.zkey").c_str(), &named, &other));
     PL_REQUIRE_OK(pl_submit_callback(pipeline, held, gated_fill, &gate, PL_FILLS_WITNESS, nullptr, &running));
-    while (!gate.entered) std::this_thread::sleep_for(1ms);
+    gate.wait_entered();
   }
   ~HeldRelease() {
     gate.release();
