@@ -231,11 +231,15 @@ AffinePoint<Curve> random_curve_point(Rng& rng) {
   }
 }
 
-/// [k]G for uniform k: a uniform point of the order-r subgroup (k = 0 is negligible).
+/// [k]G for a random nonzero k: a point of the order-r subgroup other than infinity (random_scalar's
+/// patterned values include 0 often enough to matter).
 template <class Curve>
 AffinePoint<Curve> random_subgroup_point(Rng& rng) {
-  const auto ref = ref_mul(to_ref(AffinePoint<Curve>::generator()), FrOracle::value(random_scalar(rng)));
-  return from_ref(ref);
+  for (;;) {
+    const Fr k = random_scalar(rng);
+    if (k.is_zero()) continue;
+    return from_ref(ref_mul(to_ref(AffinePoint<Curve>::generator()), FrOracle::value(k)));
+  }
 }
 
 /// Nonzero field element for rescaling projective coordinates.
