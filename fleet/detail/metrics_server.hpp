@@ -1,7 +1,8 @@
 // The worker's HTTP endpoint for its metrics (GET /metrics, Prometheus's text format), its readiness
-// (GET /healthz) and its liveness (GET /livez). A scraper asks every few seconds, so one thread serves one connection at a time; every read
-// and write is bounded in time and size, so a client that stalls or sends garbage delays a scrape by at most
-// that bound and cannot hold the worker (the handler runs on this thread, never on the worker's loop).
+// (GET /healthz) and its liveness (GET /livez). A scraper asks every few seconds, so one thread serves one
+// connection at a time; every read and write is bounded in time and size, so a client that stalls or sends
+// garbage delays a scrape by at most that bound and cannot hold the worker (the handler runs on this thread,
+// never on the worker's loop).
 #pragma once
 
 #include <chrono>
