@@ -54,7 +54,8 @@ inline void qualify_list(const std::string& prefix, const json& in, json& out) {
 
 inline void qualify(const std::string& prefix, const json& in, json& out) {
   if (in.is_array() && leaves_of(prefix, in) == Leaves::objects) return qualify_list(prefix, in, out);
-  if (!in.is_object()) {
+  // An empty object names no field: snarkjs reads it as a value (and refuses it), so it is kept as one.
+  if (!in.is_object() || (in.empty() && !prefix.empty())) {
     out[prefix] = in;
     return;
   }

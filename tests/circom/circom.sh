@@ -230,12 +230,13 @@ failures() {
   echo '{"a": "3", "b": "7", "c": "49", "d": "1"}' >bad/unknown.json
   echo '{"a": "3", "b": "7", "c": "50"}' >bad/violated.json
   echo '{"a": [null], "b": "7", "c": "49"}' >bad/null.json
+  echo '{"a": "3", "b": "7", "c": "49", "zzz": {}}' >bad/empty-object.json
   echo '{"a": [{"x": "1"}, "2"], "b": "7", "c": "49"}' >bad/mixed.json
   echo '{"a": "3", "b": "7"}' >bad/missing.json
   echo '{"a": ["3", "4"], "b": "7", "c": "49"}' >bad/sized.json
   node -e 'console.log(`{"a": ${"[".repeat(100000)}3${"]".repeat(100000)}, "b": "7", "c": "49"}`)' >bad/deep.json
   expect_exit 1 "$proofline" batch key.zkey --circuit check_cpp --input inputs/g1.json bad/truncated.json \
-    bad/unknown.json bad/violated.json bad/null.json bad/mixed.json bad/deep.json bad/missing.json bad/sized.json \
+    bad/unknown.json bad/violated.json bad/null.json bad/empty-object.json bad/mixed.json bad/deep.json bad/missing.json bad/sized.json \
     inputs/g2.json --out out-fail \
     --cache-dir "$cache" --no-progress
   expect_said "bad/truncated.json: not JSON"
@@ -245,9 +246,10 @@ failures() {
   expect_said 'bad/sized.json: signal "a" of main expects 1 value, got 2'
   expect_said "bad/violated.json: witness does not satisfy the circuit: Failed assert in template/function Check line 16"
   expect_said 'bad/null.json: signal "a": expected a number, a string of digits or a boolean, got null'
+  expect_said 'bad/empty-object.json: signal "zzz": expected a number, a string of digits or a boolean, got {}'
   expect_said 'bad/mixed.json: signal "a": the array mixes objects and values'
   expect_said "bad/deep.json: the input nests arrays or objects deeper than 128 levels"
-  expect_said "2 of 10 proofs written"
+  expect_said "2 of 11 proofs written"
   for name in g1 g2; do
     snarkjs_verify vk.json "out-fail/$name.public.json" "out-fail/$name.proof.json" ||
       die "the good job $name of a batch with bad ones was not proven"
