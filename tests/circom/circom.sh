@@ -87,6 +87,14 @@ snarkjs_verify() {
   out=$(snarkjs groth16 verify "$@" 2>&1) || true
   case $out in *"OK!"*) return 0 ;; *) echo "$out"; return 1 ;; esac
 }
+# OUT.public.json holds the public signals snarkjs fullprove wrote to REFERENCE, and snarkjs verifies OUT.proof.json
+# against vk.json; WHAT names the proof in a failure.
+expect_as_snarkjs() {
+  local out=$1 reference=$2 what=$3
+  [ "$(publics "$out.public.json")" = "$(publics "$reference")" ] ||
+    die "$what: public signals differ from snarkjs fullprove's"
+  snarkjs_verify vk.json "$out.public.json" "$out.proof.json" || die "snarkjs groth16 verify rejected $what"
+}
 need_setup() { [ -f "$work/.done" ] || die "no circuit and key (the 'circom/setup' test makes them; did it fail?)"; }
 work_bn=$CIRCOM_TEST_DIR/work-bn128
 cache_bn=$CIRCOM_TEST_DIR/generator-cache-bn128
@@ -156,10 +164,7 @@ inputs() {
   run "$proofline" batch key.zkey --circuit check_cpp --input "${names[@]}" --out out-inputs \
     --cache-dir "$own_cache" --synth-threads 2 --no-progress
   while read -r name _; do
-    [ "$(publics "out-inputs/$name.public.json")" = "$(publics "snarkjs/$name.public.json")" ] ||
-      die "$name: public signals differ from snarkjs fullprove's"
-    snarkjs_verify vk.json "out-inputs/$name.public.json" "out-inputs/$name.proof.json" ||
-      die "snarkjs groth16 verify rejected proofline's proof of $name"
+    expect_as_snarkjs "out-inputs/$name" "snarkjs/$name.public.json" "proofline's proof of $name"
   done < <(good_inputs)
   # The built generator is cached: a second run finds it and builds nothing.
   [ "$(find "$own_cache" -maxdepth 2 -name witness.so | wc -l)" = 1 ] ||
@@ -391,11 +396,8 @@ bn128() {
   run "$proofline" batch key.zkey --circuit check_cpp --input "${names[@]}" --out out-inputs --cache-dir "$cache_bn" \
     --synth-threads 2 --no-progress
   while read -r name _; do
-    [ "$(publics "out-inputs/$name.public.json")" = "$(publics "snarkjs/$name.public.json")" ] ||
-      die "$name: bn128 public signals differ from snarkjs fullprove's"
     grep -q '"curve": "bn128"' "out-inputs/$name.proof.json" || die "$name: the proof does not name bn128"
-    snarkjs_verify vk.json "out-inputs/$name.public.json" "out-inputs/$name.proof.json" ||
-      die "snarkjs groth16 verify rejected proofline's bn128 proof of $name"
+    expect_as_snarkjs "out-inputs/$name" "snarkjs/$name.public.json" "proofline's bn128 proof of $name"
   done < <(good_inputs)
   run "$proofline" prove key.zkey --circuit check_cpp --input inputs/g3.json out-prove/g3.proof.json \
     out-prove/g3.public.json --cache-dir "$cache_bn"
@@ -612,9 +614,7 @@ bus() {
       "out/$name.public.json" --cache-dir "$cache_bus"
     # The .sym file is this circuit's: it names every input, the buses too.
     ! grep -q "names .* of the .* inputs of main" "$work/last.err" || die "the .sym file was called another's"
-    [ "$(publics "out/$name.public.json")" = "$(publics snarkjs/flat.public.json)" ] ||
-      die "$name: the public signals differ from snarkjs fullprove's"
-    snarkjs_verify vk.json "out/$name.public.json" "out/$name.proof.json" || die "snarkjs rejected $name's proof"
+    expect_as_snarkjs "out/$name" snarkjs/flat.public.json "$name's proof"
   done
   # A bus given whole and field by field sets its values twice; a bus left out is named.
   echo '{"s": [2, 3, 4, 5, 6, 7], "s.a.x": 2, "p": [8, 9], "k": 10}' >bad/twice.json
@@ -653,10 +653,7 @@ wasm() {
   run "$proofline" batch key.zkey --circuit plain/check_js --input "${names[@]}" --out out-batch \
     --cache-dir "$own_cache" --synth-threads 3 --threads 3 --no-progress
   while read -r name _; do
-    [ "$(publics "out-batch/$name.public.json")" = "$(publics "snarkjs/$name.public.json")" ] ||
-      die "$name: public signals from the wasm generator differ from snarkjs fullprove's"
-    snarkjs_verify vk.json "out-batch/$name.public.json" "out-batch/$name.proof.json" ||
-      die "snarkjs groth16 verify rejected the proof of $name from the wasm generator"
+    expect_as_snarkjs "out-batch/$name" "snarkjs/$name.public.json" "the proof of $name from the wasm generator"
   done < <(good_inputs)
   [ "$(find "$own_cache" -maxdepth 2 -name witness.so | wc -l)" = 1 ] || die "expected one cached wasm generator"
   # One proof from the .wasm file itself: the same cached generator (the same .wasm), snarkjs accepts it.
