@@ -2,7 +2,8 @@
 // (cpu/detail/mulx_field.hpp) against GMP and the portable fields, for every field it serves: BLS12-381's Fp
 // (6 limbs) and Fr, BN254's Fp and Fr (4 limbs), and both curves' Fp2 over their Fp. Edge values (0, 1, p −
 // 1, R, limb patterns that stress the carries and the final subtraction), their raw Montgomery images, and
-// fresh random values; aliased output. Skipped where the CPU lacks BMI2 or ADX.
+// fresh random values; aliased output. Skipped where the CPU lacks BMI2 or ADX, and not compiled in builds
+// without the asm products (address-sanitized ones: PL_MULX_ASM is 0 there).
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -27,6 +28,7 @@
 using namespace proofline;
 using namespace proofline::test;
 
+#if PL_MULX_ASM
 namespace {
 
 template <class F>
@@ -124,6 +126,8 @@ TEST_CASE("arith/mulx/Fp2 over the twin fields matches the portable Fp2 for both
     check_fp2_against_portable<bn254::Fp2>();
   }
 }
+
+#endif  // PL_MULX_ASM
 
 TEST_CASE("arith/mulx/the MSM takes the mulx path where the CPU has BMI2 and ADX") {
   // The MSM suites run with the default options, so this is what tells their results came from that path
