@@ -1,7 +1,10 @@
 // Witness callbacks: the caller's fill function writes into the job's pinned slot through pl_witness_write,
 // which checks the bounds (graph::CheckedSpan's extent) and the values before anything is written, and
 // records what was written: a callback that returns PL_OK having left part of a vector unwritten fails its
-// job, since the reused slot holds another job's values there.
+// job, since the reused slot holds another job's values there. It also records the first write it refused:
+// a callback that returns PL_OK after one fails its job with that refusal's message (the write it meant to
+// make did not happen, and whatever it did instead is not what it meant), as graph's synthesis fails a C++
+// callback that returns normally after one of its CheckedSpan writes was refused.
 #include <proofline/capi/detail/witness_target.hpp>
 
 #include <array>
@@ -65,7 +68,10 @@ struct Target {
   const graph::WitnessTarget* target = nullptr;
   bool fills_abc = false;
   std::mutex failure_mutex;
-  std::string failure;
+  std::string failure;        ///< pl_witness_fail's message
+  bool failed = false;        ///< pl_witness_fail was called
+  std::size_t refusals = 0;   ///< pl_witness_write calls refused
+  std::string first_refusal;  ///< the first one's message, as pl_last_error_message() gave it
   std::mutex written_mutex;
   std::array<Written, 4> written;  ///< by pl_vector
 };
@@ -160,12 +166,77 @@ void check_all_written(Target& t) {
                                        std::to_string(vector_size(t, vector)) + " values)");
 }
 
+/// Checks and writes `count` scalars to vector[offset, offset + count) of `t`, and records the range written.
+void write_scalars(Target& t, std::int32_t vector, std::size_t offset, const std::uint8_t* scalars,
+                   std::size_t count) {
+  check_vector(t, vector);
+  if (count == 0) return;
+  require(scalars, "scalars");
+  const std::size_t size = vector_size(t, vector);
+  if (offset > size || count > size - offset)
+    throw_status(PL_ERR_INVALID_ARGUMENT, std::string(vector_name(vector)) + "[" + std::to_string(offset) +
+                                              ", " + std::to_string(offset) + " + " + std::to_string(count) +
+                                              ") is out of range (size " + std::to_string(size) + ")");
+  const auto write = [&]<class F>(const graph::CheckedSpan<F>& span) {
+    const std::size_t bad = first_non_canonical<F>(scalars, count);
+    if (bad != count)
+      throw_status(PL_ERR_BAD_INPUT, "scalar " + std::to_string(bad) + " (" + vector_name(vector) + "[" +
+                                         std::to_string(offset + bad) + "]) " +
+                                         not_below_r(curve_of_scalar<F>()));
+    scalars_to_fr(scalars, span.unchecked().subspan(offset, count));
+  };
+  if (t.target->curve == CurveId::bn254)
+    write(view<bn254::Fr>(*t.target, vector));
+  else
+    write(view<Fr>(*t.target, vector));
+  std::lock_guard lock(t.written_mutex);
+  t.written[static_cast<std::size_t>(vector)].add(offset, offset + count);
+}
+
+/// Notes a refused pl_witness_write on its target: the first refusal's message is kept for the job.
+void note_refusal(Target& t, pl_status status, const char* message) noexcept {
+  std::lock_guard lock(t.failure_mutex);
+  if (t.refusals++ != 0) return;
+  try {
+    t.first_refusal = std::string(pl_status_name(status)) + " from " + message;
+  } catch (...) {
+    // Out of memory: the count still fails the job, with a message of its own.
+  }
+}
+
+/// "a refused write: <its status and message>", or "N refused writes, the first: ..." (under failure_mutex).
+std::string refusal_message(const Target& t) {
+  const std::string first = t.first_refusal.empty() ? "its message did not fit in memory" : t.first_refusal;
+  if (t.refusals == 1) return "a refused write: " + first;
+  return std::to_string(t.refusals) + " refused writes, the first: " + first;
+}
+
 /// What the job says when its callback returned `status` without calling pl_witness_fail.
 std::string returned_message(pl_status status) {
   if (std::string_view(pl_status_name(status)) != "PL_UNKNOWN")
     return std::string("the witness callback returned ") + pl_status_name(status);
   return "the witness callback returned " + std::to_string(static_cast<std::int32_t>(status)) +
          ", which is no pl_status";
+}
+
+/// The job's error when its callback returned `status` (not PL_OK): the message of pl_witness_fail, else
+/// the status and the first refused write, if any.
+Error failure_of(Target& t, pl_status status) {
+  std::lock_guard lock(t.failure_mutex);
+  if (t.failed && !t.failure.empty()) return Error(callback_errc(status), t.failure);
+  if (t.refusals == 0) return Error(callback_errc(status), returned_message(status));
+  return Error(callback_errc(status), returned_message(status) + " after " + refusal_message(t));
+}
+
+/// A callback that returned PL_OK after calling pl_witness_fail, or after a write was refused, fails its job
+/// all the same (PL_ERR_BAD_INPUT): what it wrote is not what it meant to write.
+void check_nothing_refused(Target& t) {
+  std::lock_guard lock(t.failure_mutex);
+  if (t.failed)
+    throw Error(Errc::bad_input, "the witness callback returned PL_OK after pl_witness_fail" +
+                                     (t.failure.empty() ? std::string() : ": " + t.failure));
+  if (t.refusals != 0)
+    throw Error(Errc::bad_input, "the witness callback returned PL_OK after " + refusal_message(t));
 }
 
 }  // namespace
@@ -192,10 +263,8 @@ void run_witness_fn(pl_witness_fn fill, void* user_data, bool fills_abc, const g
     // The caller's failure, as graph's synthesis reports what a C++ API callback throws.
     if (!thrown.empty()) throw Error(Errc::bad_input, thrown);
   }
-  if (status != PL_OK) {
-    std::lock_guard lock(view->failure_mutex);
-    throw Error(callback_errc(status), view->failure.empty() ? returned_message(status) : view->failure);
-  }
+  if (status != PL_OK) throw failure_of(*view, status);
+  check_nothing_refused(*view);
   check_all_written(*view);
 }
 
@@ -222,32 +291,14 @@ PL_API pl_status pl_witness_write(pl_witness_target* target, int32_t vector, siz
                                   const uint8_t* scalars, size_t count) {
   return guarded("pl_witness_write", [&] {
     const FoundTarget found = target_of(target);
-    const Target& t = *found.target;
-    check_vector(t, vector);
-    if (count == 0) return PL_OK;
-    require(scalars, "scalars");
-    const std::size_t size = vector_size(t, vector);
-    if (offset > size || count > size - offset)
-      throw_status(PL_ERR_INVALID_ARGUMENT, std::string(vector_name(vector)) + "[" + std::to_string(offset) +
-                                                ", " + std::to_string(offset) + " + " +
-                                                std::to_string(count) + ") is out of range (size " +
-                                                std::to_string(size) + ")");
-    const auto write = [&]<class F>(const graph::CheckedSpan<F>& span) {
-      const std::size_t bad = first_non_canonical<F>(scalars, count);
-      if (bad != count)
-        throw_status(PL_ERR_BAD_INPUT, "scalar " + std::to_string(bad) + " (" + vector_name(vector) + "[" +
-                                           std::to_string(offset + bad) + "]) " +
-                                           not_below_r(curve_of_scalar<F>()));
-      scalars_to_fr(scalars, span.unchecked().subspan(offset, count));
-    };
-    if (t.target->curve == CurveId::bn254)
-      write(view<bn254::Fr>(*t.target, vector));
-    else
-      write(view<Fr>(*t.target, vector));
-    Target& written = *found.target;
-    std::lock_guard lock(written.written_mutex);
-    written.written[static_cast<std::size_t>(vector)].add(offset, offset + count);
-    return PL_OK;
+    // A refusal is this thread's message as usual, and its target's too: the job fails with it if the
+    // callback returns PL_OK all the same.
+    const pl_status status = guarded("pl_witness_write", [&] {
+      write_scalars(*found.target, vector, offset, scalars, count);
+      return PL_OK;
+    });
+    if (status != PL_OK) note_refusal(*found.target, status, last_error_message());
+    return status;
   });
 }
 
@@ -256,6 +307,7 @@ PL_API pl_status pl_witness_fail(pl_witness_target* target, const char* message)
     const FoundTarget found = target_of(target);
     std::lock_guard lock(found.target->failure_mutex);
     found.target->failure = message == nullptr ? "the witness callback failed" : message;
+    found.target->failed = true;
     return PL_OK;
   });
 }

@@ -1,6 +1,29 @@
 #include <proofline/nodes/job.hpp>
 
+#include <mutex>
+#include <string>
+
 namespace proofline::nodes {
+
+void WitnessRefusals::note(const char* message) noexcept {
+  std::lock_guard lock(mutex_);
+  if (count_++ != 0) return;
+  try {
+    first_ = message;
+  } catch (...) {
+    // Out of memory: the count still fails the job, without this message.
+  }
+}
+
+std::size_t WitnessRefusals::count() const {
+  std::lock_guard lock(mutex_);
+  return count_;
+}
+
+std::string WitnessRefusals::first() const {
+  std::lock_guard lock(mutex_);
+  return first_;
+}
 
 const char* to_string(Stage stage) noexcept {
   switch (stage) {

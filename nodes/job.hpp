@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -42,13 +43,33 @@ using JobId = std::uint64_t;
 /// worker.
 using FaultHook = std::function<void(Stage stage, JobId job)>;
 
+/// The writes that the views of one witness callback's target refused, and the first one's message. A
+/// callback that catches a refusal and returns normally fails its job all the same, with that message: the
+/// value it meant to write is not in the slot, which holds another job's value there.
+class WitnessRefusals {
+ public:
+  /// Records a refusal; any thread. A message that does not fit in memory is dropped (the count is kept).
+  void note(const char* message) noexcept;
+  /// How many writes were refused.
+  std::size_t count() const;
+  /// The first refusal's message (empty when none, or when it did not fit in memory).
+  std::string first() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::size_t count_ = 0;
+  std::string first_;
+};
+
 /// A span that checks every index: what a witness callback writes into. Its extent is exactly the slot
-/// region it stands for, so a writer that stays inside it cannot touch another job's memory.
+/// region it stands for, so a writer that stays inside it cannot touch another job's memory. A write it
+/// refuses throws, and is noted in `refusals` (when given) in case the callback catches it.
 template <class T>
 class CheckedSpan {
  public:
   CheckedSpan() = default;
-  CheckedSpan(std::span<T> span, const char* name) noexcept : span_(span), name_(name) {}
+  CheckedSpan(std::span<T> span, const char* name, WitnessRefusals* refusals = nullptr) noexcept
+      : span_(span), name_(name), refusals_(refusals) {}
 
   std::size_t size() const noexcept { return span_.size(); }
   bool empty() const noexcept { return span_.empty(); }
@@ -70,18 +91,22 @@ class CheckedSpan {
 
  private:
   [[noreturn]] void out_of_range(std::size_t at, std::size_t count) const {
-    throw Error(Errc::invalid_argument, std::string(name_) + "[" + std::to_string(at) + "] (" +
-                                            std::to_string(count) + " elements) is out of range (size " +
-                                            std::to_string(span_.size()) + ")");
+    Error refused(Errc::invalid_argument, std::string(name_) + "[" + std::to_string(at) + "] (" +
+                                              std::to_string(count) + " elements) is out of range (size " +
+                                              std::to_string(span_.size()) + ")");
+    if (refusals_ != nullptr) refusals_->note(refused.what());
+    throw refused;
   }
 
   std::span<T> span_{};
   const char* name_ = "span";
+  WitnessRefusals* refusals_ = nullptr;
 };
 
 /// What a WitnessCallback writes into: views of the job's leased slot in its key's scalars. z, a, b, c are
 /// BLS12-381's; bn254_z .. bn254_c the same regions as BN254's. Only the views of the key's curve are set,
-/// the others are empty, so a writer of the wrong field cannot write a value.
+/// the others are empty, so a writer of the wrong field cannot write a value. Every view notes what it
+/// refuses in the same WitnessRefusals, which synthesis checks when the callback returns.
 struct WitnessTarget {
   CheckedSpan<Fr> z;  ///< num_variables: z[0] = 1, the public inputs, then the private values
   CheckedSpan<Fr> a;  ///< domain_size: A·z per row, zero past the rows (only when filling a, b, c)
@@ -100,9 +125,11 @@ struct WitnessTarget {
 /// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes), in the
 /// scalars of `curve`: submit refuses it for a key of another curve. `fill` must write every entry of the
 /// views it is given: the slot is reused, so an entry it leaves alone holds another job's value (unless
-/// Config::wipe_slots_between_jobs). A job's result never arrives while its `fill` runs: a timeout or a
-/// cancel that comes meanwhile is delivered when `fill` returns, so what it captures by reference need only
-/// live until the result.
+/// Config::wipe_slots_between_jobs). A write a view refuses throws Error(invalid_argument), which fails the
+/// job when `fill` lets it through; a `fill` that catches it and returns normally fails its job all the same
+/// (Errc::bad_input, with the first refused write's message). A job's result never arrives while its `fill`
+/// runs: a timeout or a cancel that comes meanwhile is delivered when `fill` returns, so what it captures by
+/// reference need only live until the result.
 struct WitnessCallback {
   enum class Fills {
     witness,          ///< fills z; the pipeline evaluates a, b, c with the key's constraint system

@@ -41,9 +41,10 @@ const auto& memory_values(const MemoryWitness& w) {
     return w.z;
 }
 
-/// The slot's views of the key's curve for a witness callback; the other curve's stay empty.
+/// The slot's views of the key's curve for a witness callback; the other curve's stay empty. Every view notes
+/// the writes it refuses in `refusals`.
 template <class Curve>
-WitnessTarget witness_target(const JobState& job, const KeyState& key) {
+WitnessTarget witness_target(const JobState& job, const KeyState& key, WitnessRefusals& refusals) {
   WitnessTarget target;
   target.num_public = key.num_public;
   target.domain_size = key.domain_size();
@@ -52,32 +53,34 @@ WitnessTarget witness_target(const JobState& job, const KeyState& key) {
   // The other curve's views stay empty, named so that a write to them says which view to use.
   if constexpr (std::is_same_v<Curve, Bn254>) {
     using F = bn254::Fr;
-    target.bn254_z = CheckedSpan<F>(scalars_as<F>(job.z), "bn254_z");
-    target.bn254_a = CheckedSpan<F>(scalars_as<F>(job.a), "bn254_a");
-    target.bn254_b = CheckedSpan<F>(scalars_as<F>(job.b), "bn254_b");
-    target.bn254_c = CheckedSpan<F>(scalars_as<F>(job.c), "bn254_c");
-    target.z = CheckedSpan<Fr>({}, "z (a BLS12-381 view; the key is BN254's: write bn254_z)");
-    target.a = CheckedSpan<Fr>({}, "a (a BLS12-381 view; the key is BN254's: write bn254_a)");
-    target.b = CheckedSpan<Fr>({}, "b (a BLS12-381 view; the key is BN254's: write bn254_b)");
-    target.c = CheckedSpan<Fr>({}, "c (a BLS12-381 view; the key is BN254's: write bn254_c)");
+    target.bn254_z = CheckedSpan<F>(scalars_as<F>(job.z), "bn254_z", &refusals);
+    target.bn254_a = CheckedSpan<F>(scalars_as<F>(job.a), "bn254_a", &refusals);
+    target.bn254_b = CheckedSpan<F>(scalars_as<F>(job.b), "bn254_b", &refusals);
+    target.bn254_c = CheckedSpan<F>(scalars_as<F>(job.c), "bn254_c", &refusals);
+    target.z = CheckedSpan<Fr>({}, "z (a BLS12-381 view; the key is BN254's: write bn254_z)", &refusals);
+    target.a = CheckedSpan<Fr>({}, "a (a BLS12-381 view; the key is BN254's: write bn254_a)", &refusals);
+    target.b = CheckedSpan<Fr>({}, "b (a BLS12-381 view; the key is BN254's: write bn254_b)", &refusals);
+    target.c = CheckedSpan<Fr>({}, "c (a BLS12-381 view; the key is BN254's: write bn254_c)", &refusals);
   } else {
-    target.z = CheckedSpan<Fr>(job.z, "z");
-    target.a = CheckedSpan<Fr>(job.a, "a");
-    target.b = CheckedSpan<Fr>(job.b, "b");
-    target.c = CheckedSpan<Fr>(job.c, "c");
+    target.z = CheckedSpan<Fr>(job.z, "z", &refusals);
+    target.a = CheckedSpan<Fr>(job.a, "a", &refusals);
+    target.b = CheckedSpan<Fr>(job.b, "b", &refusals);
+    target.c = CheckedSpan<Fr>(job.c, "c", &refusals);
     using F = bn254::Fr;
-    target.bn254_z = CheckedSpan<F>({}, "bn254_z (a BN254 view; the key is BLS12-381's: write z)");
-    target.bn254_a = CheckedSpan<F>({}, "bn254_a (a BN254 view; the key is BLS12-381's: write a)");
-    target.bn254_b = CheckedSpan<F>({}, "bn254_b (a BN254 view; the key is BLS12-381's: write b)");
-    target.bn254_c = CheckedSpan<F>({}, "bn254_c (a BN254 view; the key is BLS12-381's: write c)");
+    target.bn254_z = CheckedSpan<F>({}, "bn254_z (a BN254 view; the key is BLS12-381's: write z)", &refusals);
+    target.bn254_a = CheckedSpan<F>({}, "bn254_a (a BN254 view; the key is BLS12-381's: write a)", &refusals);
+    target.bn254_b = CheckedSpan<F>({}, "bn254_b (a BN254 view; the key is BLS12-381's: write b)", &refusals);
+    target.bn254_c = CheckedSpan<F>({}, "bn254_c (a BN254 view; the key is BLS12-381's: write c)", &refusals);
   }
   return target;
 }
 
 /// Runs the caller's witness callback. What it throws is the caller's failure, not proofline's: a
-/// proofline::Error keeps its code, anything else fails the job as bad input with its message.
-template <class Target>
-void fill_by_callback(JobState& job, const WitnessCallback& callback, Target&& target) {
+/// proofline::Error keeps its code, anything else fails the job as bad input with its message. A callback
+/// that returns normally after one of its writes was refused (it caught the refusal) fails as bad input
+/// with the first refusal's message.
+void fill_by_callback(JobState& job, const WitnessCallback& callback, const WitnessTarget& target,
+                      const WitnessRefusals& refusals) {
   const bool outer = std::exchange(in_witness_callback, true);
   {
     std::lock_guard lock(job.callback_run.mutex);
@@ -89,7 +92,7 @@ void fill_by_callback(JobState& job, const WitnessCallback& callback, Target&& t
     job.callback_run.running = false;
   });
   try {
-    callback.fill(std::forward<Target>(target));
+    callback.fill(target);
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {
@@ -97,6 +100,12 @@ void fill_by_callback(JobState& job, const WitnessCallback& callback, Target&& t
   } catch (...) {
     throw Error(Errc::bad_input, "the witness callback threw something that is not a std::exception");
   }
+  if (const std::size_t refused = refusals.count(); refused != 0)
+    throw Error(Errc::bad_input,
+                "the witness callback returned normally after " +
+                    (refused == 1 ? std::string("a refused write: ")
+                                  : std::to_string(refused) + " refused writes, the first: ") +
+                    refusals.first());
 }
 
 /// The witness into z from its source; false when the caller filled a, b and c too.
@@ -122,7 +131,8 @@ bool fill_witness(JobState& job, const KeyState& key, std::span<typename Curve::
                      throw Error(Errc::invalid_argument,
                                  "the witness callback writes " + std::string(curve_name(cb.curve)) +
                                      " values; key '" + key.name + "' is " + std::string(Curve::name));
-                   fill_by_callback(job, cb, witness_target<Curve>(job, key));
+                   WitnessRefusals refusals;
+                   fill_by_callback(job, cb, witness_target<Curve>(job, key, refusals), refusals);
                    evaluate = cb.fills == WitnessCallback::Fills::witness;
                  },
              },

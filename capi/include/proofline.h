@@ -405,12 +405,16 @@ typedef enum pl_fills {
 /** Fills the job's witness (scalars of the key's curve: pl_witness_write checks them below its r), every
  * value of every vector it fills (PL_OK with part of one unwritten fails the job with PL_ERR_BAD_INPUT naming
  * the range: the reused slot holds another job's values there); returns PL_OK, or an error code that fails
- * the job as the caller's failure (with the message of pl_witness_fail, if called): PL_ERR_BAD_INPUT,
- * _OUT_OF_BUDGET, _IO, _CUDA, _CANCELLED and _TIMEOUT are kept; PL_ERR_INTERNAL ("a bug in proofline") and
- * values that are no pl_status become PL_ERR_BAD_INPUT, the ABI's other codes PL_ERR_INVALID_ARGUMENT. A C++
- * exception thrown from it fails the job with PL_ERR_BAD_INPUT and its what(). Runs on a pipeline thread
- * during synthesis and must return (a thread that exits inside it aborts the process). A job that times out
- * meanwhile completes once it has returned, so user_data is in use until the job is complete. */
+ * the job as the caller's failure (with the message of pl_witness_fail, if called; else the code's name and,
+ * after a refused pl_witness_write, that refusal's message): PL_ERR_BAD_INPUT, _OUT_OF_BUDGET, _IO, _CUDA,
+ * _CANCELLED and _TIMEOUT are kept; PL_ERR_INTERNAL ("a bug in proofline") and values that are no pl_status
+ * become PL_ERR_BAD_INPUT, the ABI's other codes PL_ERR_INVALID_ARGUMENT. A job cannot succeed once its
+ * callback called pl_witness_fail or had a pl_witness_write refused (from any thread): PL_OK then fails the
+ * job with PL_ERR_BAD_INPUT and pl_witness_fail's message, else the first refusal's message (the value
+ * refused is not in the slot, even where the callback wrote the range again after). A C++ exception thrown
+ * from it fails the job with PL_ERR_BAD_INPUT and its what(). Runs on a pipeline thread during synthesis and
+ * must return (a thread that exits inside it aborts the process). A job that times out meanwhile completes
+ * once it has returned, so user_data is in use until the job is complete. */
 typedef pl_status (*pl_witness_fn)(pl_witness_target* target, void* user_data);
 
 /** Submits a job whose witness a callback writes straight into the pinned slot (fills: pl_fills). */
@@ -424,10 +428,13 @@ PL_API pl_status pl_witness_sizes(const pl_witness_target* target, uint64_t* z_l
                                   uint64_t* num_public);
 /** Writes `count` canonical little-endian 32-byte scalars to vector[offset, offset + count): bounds-checked
  * (PL_ERR_INVALID_ARGUMENT naming the vector and the range; nothing written) and value-checked
- * (PL_ERR_BAD_INPUT for a scalar not below r). */
+ * (PL_ERR_BAD_INPUT for a scalar not below r; nothing written). A refusal (other than of the target itself,
+ * PL_ERR_INVALID_HANDLE) also fails the job: the target keeps the first refusal's message, which the job's
+ * message carries whatever the callback returns (see pl_witness_fn). */
 PL_API pl_status pl_witness_write(pl_witness_target* target, int32_t vector, size_t offset,
                                   const uint8_t* scalars, size_t count);
-/** Records why the callback fails (copied); the callback then returns an error code. */
+/** Records why the callback fails (copied): the job fails with this message, with the error code the
+ * callback returns (PL_ERR_BAD_INPUT when it returns PL_OK). */
 PL_API pl_status pl_witness_fail(pl_witness_target* target, const char* message);
 
 /** PL_OK when the job's result is ready, PL_ERR_NOT_READY before. Never blocks. */

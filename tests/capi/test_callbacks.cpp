@@ -85,7 +85,13 @@ struct Fill {
     returns_internal,
     returns_no_status,
     throws,
-    destroys
+    destroys,
+    refused_then_ok,           ///< writes all of z, and one write past it, refused; returns PL_OK
+    bad_value_then_rewrites,   ///< a value not below r, refused; then all of z; returns PL_OK
+    refused_leaving_a_gap,     ///< its last write goes one past z, refused, so z[n - 1] stays unwritten
+    refused_then_error,        ///< a write refused, then an error code without pl_witness_fail
+    refused_twice_in_threads,  ///< one refusal on its own thread, then one on a helper thread; returns PL_OK
+    fails_then_ok              ///< pl_witness_fail, then all of z, then PL_OK
   } does;
   pl_pipeline* pipeline = nullptr;
   std::atomic<int> inner{-1};  ///< the status of the call under test, made inside the callback
@@ -140,6 +146,31 @@ pl_status fill(pl_witness_target* target, void* user_data) {
       throw std::runtime_error("thrown through a C callback");
     case Fill::Does::destroys:
       f->inner = pl_pipeline_destroy(f->pipeline);
+      return write_z(target, *f, 0, n);
+    case Fill::Does::refused_then_ok:
+      if (const pl_status s = write_z(target, *f, 0, n); s != PL_OK) return s;
+      f->inner = pl_witness_write(target, PL_VECTOR_Z, n, f->scalars.bytes.data(), 1);
+      return PL_OK;
+    case Fill::Does::bad_value_then_rewrites: {
+      std::vector<std::uint8_t> big(PL_SCALAR_BYTES, 0xFF);
+      f->inner = pl_witness_write(target, PL_VECTOR_Z, 3, big.data(), 1);
+      return write_z(target, *f, 0, n);
+    }
+    case Fill::Does::refused_leaving_a_gap:
+      if (const pl_status s = write_z(target, *f, 0, n - 1); s != PL_OK) return s;
+      f->inner = pl_witness_write(target, PL_VECTOR_Z, n - 1, f->scalars.bytes.data(), 2);
+      return PL_OK;
+    case Fill::Does::refused_then_error:
+      f->inner = pl_witness_write(target, PL_VECTOR_Z, n - 1, f->scalars.bytes.data(), 2);
+      return PL_ERR_BAD_INPUT;
+    case Fill::Does::refused_twice_in_threads: {
+      f->inner = pl_witness_write(target, PL_VECTOR_B, 0, f->scalars.bytes.data(), 1);  // fills z only
+      std::thread helper([&] { pl_witness_write(target, PL_VECTOR_Z, n + 5, f->scalars.bytes.data(), 1); });
+      helper.join();
+      return write_z(target, *f, 0, n);
+    }
+    case Fill::Does::fails_then_ok:
+      pl_witness_fail(target, "the witness generator changed its mind");
       return write_z(target, *f, 0, n);
   }
   return PL_ERR_INTERNAL;
@@ -280,6 +311,53 @@ TEST_CASE(
                 message);
 
   // Every one of them failed its job only: the pipeline still proves.
+  Fill whole{.does = Fill::Does::whole};
+  CHECK(fill_outcome(p, whole).first == PL_OK);
+}
+
+TEST_CASE(
+    "capi/callbacks/a witness callback that returns PL_OK after a refused write fails with the refusal") {
+  // The write it meant to make is not in the slot, and what it did instead is not what it meant: the job
+  // fails with the first refusal's message, even where everything was written after all.
+  Prover p;
+  const std::size_t count = fixture_scalars().count;
+  const std::string n = std::to_string(count), last = std::to_string(count - 1);
+  const auto expect = [&](Fill::Does does, const std::string& says) {
+    Fill f{.does = does};
+    const auto [code, message] = fill_outcome(p, f);
+    CHECK(code == PL_ERR_BAD_INPUT);
+    CHECK_MESSAGE(message.find(says) != std::string::npos, message);
+    return message;
+  };
+  std::string message = expect(Fill::Does::refused_then_ok,
+                               "the witness callback returned PL_OK after a refused write: "
+                               "PL_ERR_INVALID_ARGUMENT from pl_witness_write: z[" +
+                                   n + ", " + n + " + 1) is out of range (size " + n + ")");
+  message =
+      expect(Fill::Does::bad_value_then_rewrites,
+             "after a refused write: PL_ERR_BAD_INPUT from pl_witness_write: scalar 0 (z[3]) is not below r");
+  // The refusal says why z[n - 1] was not written, rather than only that it was not.
+  message = expect(Fill::Does::refused_leaving_a_gap, "z[" + last + ", " + last + " + 2) is out of range");
+  CHECK_MESSAGE(message.find("did not write") == std::string::npos, message);
+  // The first of several refusals, from whichever thread, with their count.
+  message = expect(Fill::Does::refused_twice_in_threads,
+                   "after 2 refused writes, the first: PL_ERR_INVALID_ARGUMENT from pl_witness_write: this "
+                   "job's callback fills z only");
+  CHECK_MESSAGE(message.find("z[" + std::to_string(count + 5)) == std::string::npos, message);
+  // pl_witness_fail says the callback failed, whatever it returns afterwards.
+  expect(Fill::Does::fails_then_ok,
+         "the witness callback returned PL_OK after pl_witness_fail: the witness generator changed its mind");
+
+  // An error code without pl_witness_fail keeps its code and says which write was refused.
+  Fill refused_then_error{.does = Fill::Does::refused_then_error};
+  const auto [code, said] = fill_outcome(p, refused_then_error);
+  CHECK(refused_then_error.inner == PL_ERR_INVALID_ARGUMENT);
+  CHECK(code == PL_ERR_BAD_INPUT);
+  CHECK_MESSAGE(said.find("the witness callback returned PL_ERR_BAD_INPUT after a refused write: "
+                          "PL_ERR_INVALID_ARGUMENT from pl_witness_write: z[") != std::string::npos,
+                said);
+
+  // A refusal belongs to its own job: the next one proves.
   Fill whole{.does = Fill::Does::whole};
   CHECK(fill_outcome(p, whole).first == PL_OK);
 }

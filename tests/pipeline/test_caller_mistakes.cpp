@@ -2,7 +2,8 @@
 // proof reported good that does not verify. A key that the host budget holds only after the running jobs
 // are done, drain/shutdown/add_key/remove_key from a callback, chains of jobs submitted from callbacks into
 // a full queue, a, b, c from a callback that are not A·z, B·z, C·z, a proving key and constraint system of
-// two circuits of one shape, exceptions from a witness callback, and enum values that name nothing.
+// two circuits of one shape, exceptions from a witness callback, a witness callback that catches a refused
+// write and returns, and enum values that name nothing.
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -253,6 +254,58 @@ TEST_CASE("pipeline/mistakes/what a witness callback throws is the caller's bad 
     CHECK(r.error->message.find(says) != std::string::npos);
     CHECK(r.error->code == (says == "too slow" ? Errc::timeout : Errc::bad_input));
   }
+}
+
+TEST_CASE("pipeline/mistakes/a witness callback that catches a refused write and returns fails its job") {
+  // As through the C ABI: the write it meant to make is not in the slot, so the job fails with the first
+  // refusal's message even where everything was written after all.
+  const Circuit& c = circuit(8);
+  Pipeline p(cpu_config());
+  const KeyHandle key = p.add_key(c.spec("k"));
+  const auto caught = [](const auto& write) {
+    try {
+      write();
+    } catch (const Error&) {
+    }
+  };
+  struct Case {
+    std::function<void(const WitnessTarget&)> mistakes;
+    std::string says;
+  };
+  const std::vector<Case> cases{
+      {[&](const WitnessTarget& t) { caught([&] { t.z[t.z.size()] = Fr::one(); }); },
+       "returned normally after a refused write: z[" + std::to_string(c.cs->num_variables) +
+           "] (1 elements) is out of range"},
+      {[&](const WitnessTarget& t) { caught([&] { t.bn254_z[0] = bn254::Fr::one(); }); },
+       "after a refused write: bn254_z (a BN254 view; the key is BLS12-381's: write z)[0]"},
+      // The first of several, from any thread.
+      {[&](const WitnessTarget& t) {
+         caught([&] { t.z.write(t.z.size() - 1, std::vector<Fr>(2, Fr::one())); });
+         std::thread helper([&] { caught([&] { t.z.at(t.z.size() + 1) = Fr::one(); }); });
+         helper.join();
+       },
+       "after 2 refused writes, the first: z[" + std::to_string(c.cs->num_variables - 1) +
+           "] (2 elements) is out of range"},
+  };
+  for (const Case& mistake : cases) {
+    Job j = job(c, key, 5);
+    const WitnessCallback whole = std::get<WitnessCallback>(j.witness);
+    j.witness = WitnessCallback{[&, whole](const WitnessTarget& t) {
+                                  mistake.mistakes(t);
+                                  whole.fill(t);  // every value written after all
+                                },
+                                WitnessCallback::Fills::witness};
+    Submission s = p.submit(std::move(j));
+    const JobResult r = await(s);
+    REQUIRE_FALSE(r.ok());
+    CAPTURE(r.error->message);
+    CHECK(r.error->code == Errc::bad_input);
+    CHECK(r.error->stage == Stage::synthesis);
+    CHECK(r.error->message.find(mistake.says) != std::string::npos);
+  }
+  // Refusals belong to their job: the next one proves.
+  Submission after = p.submit(job(c, key, 6));
+  CHECK(await(after).ok());
 }
 
 TEST_CASE("pipeline/mistakes/enum values that name nothing are refused") {
