@@ -57,6 +57,12 @@ using nodes::Stage;
 /// (whose nanoseconds reach about 292 years), so such a timeout never ends instead of ending at once.
 inline constexpr std::chrono::milliseconds kNoTimeLimit = std::chrono::hours(24 * 36525);
 
+/// How many removed keys a pipeline remembers the names of (the most recently removed ones), so that a call
+/// with a removed key's handle is told that the key was removed, naming it. A handle of a key removed
+/// before those is refused as never registered: a service that adds and removes keys for ever keeps a
+/// bounded list.
+inline constexpr std::size_t kRemovedKeyNamesKept = 4096;
+
 struct Config {
   Backend backend = Backend::automatic;
   Mode mode = Mode::pinned;

@@ -125,7 +125,8 @@ Core::Core(Config c, testing::Hooks h)
     : config(std::move(c)),
       hooks(std::move(h)),
       recorder(trace::Clock{}, config.trace_memory),
-      admission([this] { return token_target(); }) {
+      admission([this] { return token_target(); }),
+      removed_keys(hooks.removed_key_names) {
   check_config(config);
   backend = resolve_backend(config.backend);
   // Naming GPUs and getting the CPU backend by the automatic choice is a mistake to report, not a preference
@@ -387,9 +388,10 @@ std::shared_ptr<KeyState> Core::registered_key(KeyHandle handle, const char* wha
   std::lock_guard lock(keys_mutex);
   if (const auto it = keys.find(handle.id()); it != keys.end()) return it->second;
   const std::string id = std::to_string(handle.id());
-  if (const auto removed = removed_keys.find(handle.id()); removed != removed_keys.end())
-    throw Error(Errc::invalid_argument, std::string(what) + ": key '" + removed->second + "' (key " + id +
+  if (const std::string* removed = removed_keys.find(handle.id()))
+    throw Error(Errc::invalid_argument, std::string(what) + ": key '" + *removed + "' (key " + id +
                                             ") was removed (remove_key) before this call reached it");
+  // Also a key removed before the last kRemovedKeyNamesKept removals, whose name is forgotten.
   throw Error(Errc::invalid_argument, std::string(what) + ": unknown key " + id +
                                           " (no key of that id was registered with this pipeline)");
 }

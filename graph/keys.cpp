@@ -375,7 +375,7 @@ void Pipeline::remove_key(KeyHandle handle) {
     key->removing = true;
     core.keys_changed.wait(lock, [&] { return key->jobs.load() == 0; });
     core.keys.erase(key->id);
-    core.removed_keys.emplace(key->id, key->name);
+    core.removed_keys.add(key->id, key->name);
   }
   recompute_largest(core);
   key->host.reset();

@@ -68,7 +68,8 @@ class Pipeline {
   /// Unregisters a key once no queued or running job uses it (waits for that; so not from a callback); its
   /// memory becomes evictable and the pool may grow into it. Results of its last jobs may still be on their
   /// way to their callbacks and futures when it returns (drain() waits for those). Error(invalid_argument)
-  /// for a key removed already or never registered, saying which.
+  /// for a key removed already or never registered, saying which (the pipeline remembers the names of the
+  /// last kRemovedKeyNamesKept keys removed: one removed before them reads as never registered).
   void remove_key(KeyHandle key);
 
   /// Accepts a job, waiting while the queue holds Config::queue_capacity jobs (from a result or witness
@@ -76,8 +77,9 @@ class Pipeline {
   /// in such callbacks). May block to bring the key's
   /// SRS back into VRAM after an eviction, or while add_key or remove_key uploads the key again with other
   /// MSM tables (not when called from a callback). Throws Error(invalid_argument) for a key that was
-  /// removed (or is being removed: the message says so) or never registered, or a witness source the key
-  /// cannot serve, Error(cancelled) after shutdown.
+  /// removed (or is being removed: the message says so; as remove_key, for the last kRemovedKeyNamesKept
+  /// keys removed) or never registered, or a witness source the key cannot serve, Error(cancelled) after
+  /// shutdown.
   Submission submit(Job job);
   /// Like submit, but returns nullopt at once when the queue is full.
   std::optional<Submission> try_submit(Job job);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 
 #include <proofline/graph/config.hpp>
 
@@ -18,6 +19,8 @@ struct Hooks {
   /// How often the supervisor thread wakes for deadlines, counter samples and GPU upkeep. Admission never
   /// depends on it: tokens are minted by events.
   std::chrono::milliseconds supervisor_period{5};
+  /// How many removed keys' names the pipeline remembers (kRemovedKeyNamesKept), smaller to test the bound.
+  std::size_t removed_key_names = kRemovedKeyNamesKept;
 };
 
 /// A pipeline with hooks; otherwise the same as Pipeline(config).

@@ -21,6 +21,7 @@
 #include <proofline/graph/config.hpp>
 #include <proofline/graph/detail/admission.hpp>
 #include <proofline/graph/detail/latency_counter.hpp>
+#include <proofline/graph/detail/removed_keys.hpp>
 #include <proofline/graph/job.hpp>
 #include <proofline/graph/testing.hpp>
 #include <proofline/memory/budget.hpp>
@@ -87,9 +88,9 @@ struct Core {
   std::condition_variable keys_changed;
   std::map<std::uint64_t, std::shared_ptr<KeyState>> keys;
   std::uint64_t next_key_id = 1;
-  /// The names of the keys remove_key unregistered, by id (ids are never reused): a submit that races a
-  /// key's removal is told so, not that its handle is unknown. One short entry per removed key.
-  std::map<std::uint64_t, std::string> removed_keys;
+  /// The names of the keys remove_key unregistered last, by id (ids are never reused): a submit that races a
+  /// key's removal is told so, not that its handle is unknown. Bounded (Hooks::removed_key_names).
+  RemovedKeyNames removed_keys;
   std::mutex add_mutex;  ///< serialises add_key/remove_key (held while they block; no node body takes it)
   mutable std::mutex largest_mutex;   ///< held only for a copy: node bodies read `largest`
   std::shared_ptr<KeyState> largest;  ///< the key with the largest slot: tokens are counted in its slots

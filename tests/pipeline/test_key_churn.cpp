@@ -1,0 +1,92 @@
+// A long-running service adds and removes keys for ever: what the pipeline keeps per removed key stays
+// bounded. It remembers the names of the last kRemovedKeyNamesKept keys removed (to tell a call racing a
+// removal that the key was removed, naming it), forgetting the oldest first; a forgotten key's handle is
+// refused as never registered.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <proofline/graph/detail/removed_keys.hpp>
+
+#include "helpers.hpp"
+
+namespace proofline::graph::test {
+
+namespace {
+
+/// What submit says of `key`, a handle the pipeline does not hold.
+std::string refusal(Pipeline& p, const Circuit& c, KeyHandle key) {
+  try {
+    p.submit(job(c, key, 1));
+  } catch (const Error& e) {
+    CHECK(e.code() == Errc::invalid_argument);
+    return e.what();
+  }
+  FAIL("the submit was accepted");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("pipeline/keys/removed key names are kept for the last kRemovedKeyNamesKept removals only") {
+  CHECK(testing::Hooks{}.removed_key_names == kRemovedKeyNamesKept);
+  detail::RemovedKeyNames names(kRemovedKeyNamesKept);
+  const std::uint64_t removals = 3 * kRemovedKeyNamesKept + 5;
+  for (std::uint64_t id = 1; id <= removals; ++id) {
+    names.add(id, "key-" + std::to_string(id));
+    REQUIRE(names.size() == std::min<std::uint64_t>(id, kRemovedKeyNamesKept));
+  }
+  // The oldest are forgotten first; the last kRemovedKeyNamesKept are all still there, each with its name.
+  const std::uint64_t oldest_kept = removals - kRemovedKeyNamesKept + 1;
+  CHECK(names.find(1) == nullptr);
+  CHECK(names.find(oldest_kept - 1) == nullptr);
+  for (const std::uint64_t id :
+       {oldest_kept, oldest_kept + 1, removals / 2 + kRemovedKeyNamesKept, removals}) {
+    const std::string* name = names.find(id);
+    REQUIRE(name != nullptr);
+    CHECK(*name == "key-" + std::to_string(id));
+  }
+  CHECK(names.find(removals + 1) == nullptr);  // never removed
+  detail::RemovedKeyNames none(0);             // a capacity of 0 remembers nothing
+  none.add(1, "k");
+  CHECK(none.size() == 0);
+  CHECK(none.find(1) == nullptr);
+}
+
+TEST_CASE("pipeline/keys/a key removed before the last kept removals is refused as never registered") {
+  const Circuit& c = circuit(8);
+  constexpr std::size_t kept = 3;
+  testing::Hooks hooks;
+  hooks.removed_key_names = kept;
+  Pipeline p = testing::make_pipeline(cpu_config(), hooks);
+  std::vector<KeyHandle> removed;
+  for (int i = 0; i < 5; ++i) {
+    const KeyHandle key = p.add_key(c.spec("churn-" + std::to_string(i)));
+    Submission s = p.submit(job(c, key, static_cast<std::uint64_t>(i)));
+    CHECK(await(s).ok());
+    p.remove_key(key);
+    removed.push_back(key);
+  }
+  for (std::size_t i = 0; i < removed.size(); ++i) {
+    const std::string said = refusal(p, c, removed[i]);
+    CAPTURE(said);
+    const std::string id = std::to_string(removed[i].id());
+    if (i + kept >= removed.size()) {  // among the last `kept` removed: named
+      CHECK(said.find("key 'churn-" + std::to_string(i) + "' (key " + id + ") was removed") !=
+            std::string::npos);
+    } else {  // forgotten: as a handle never registered
+      CHECK(said.find("unknown key " + id + " (no key of that id was registered") != std::string::npos);
+      CHECK(said.find("churn-") == std::string::npos);
+    }
+  }
+  // remove_key says the same, and the pipeline still proves with a key added after all that.
+  CHECK_THROWS_WITH_AS(p.remove_key(removed.front()), doctest::Contains("unknown key"), Error);
+  CHECK_THROWS_WITH_AS(p.remove_key(removed.back()), doctest::Contains("was removed"), Error);
+  const KeyHandle last = p.add_key(c.spec("after"));
+  Submission s = p.submit(job(c, last, 9));
+  CHECK(await(s).ok());
+  p.drain();
+  check_idle(p);
+}
+
+}  // namespace proofline::graph::test
