@@ -311,8 +311,8 @@ Wabt find_wabt(const BuildOptions& options) {
 
 /// What a wasm build is made from besides the circuit: a change here must rebuild every cached one.
 constexpr const char* wasm_recipe =
-    "proofline-circom-wasm-generator v1: wasm2c -n circuit; cc -O2 -fPIC, no signal handler, no depth count; "
-    "g++ -std=c++17 -O2 -fPIC";
+    "proofline-circom-wasm-generator v2: wasm2c -n circuit; cc -O3 -fPIC, no signal handler, no depth count; "
+    "g++ -std=c++17 -O3 -fPIC";
 
 /// Declared for wabt's runtime, which calls it (WASM_RT_TRAP_HANDLER) on a trap.
 constexpr const char* wasm_trap_h = "__attribute__((noreturn)) void proofline_wasm_trap(int code);\n";
@@ -355,7 +355,7 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
     // Bounds checked in software, without wabt's process-wide SIGSEGV handler, and without its global
     // call-depth counter (several threads run instances at once): deep recursion uses the native stack, as
     // circom's C++ generator does.
-    const std::vector<std::string> flags = {"-O2",
+    const std::vector<std::string> flags = {"-O3",
                                             "-fPIC",
                                             "-w",
                                             "-DWASM_RT_MEMCHECK_SIGNAL_HANDLER=0",

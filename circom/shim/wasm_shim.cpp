@@ -41,6 +41,13 @@ struct Z_runtime_instance_t {
   std::string log_line;
 };
 
+extern "C" [[noreturn]] void proofline_wasm_trap(int code);
+
+// wasm2c keeps the module's memory in the host's byte order (reversed on a big-endian host); the shim copies
+// values out of it as little-endian bytes.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "the wasm shim reads the module's memory as little-endian");
+
 namespace {
 
 using proofline_shim::InputSignal;
@@ -158,6 +165,7 @@ struct LoadedCircuit {
   std::uint32_t n32 = 0;
   std::uint32_t witness_size = 0;
   std::uint32_t input_size = 0;
+  std::uint32_t shared_memory_start = 0;  ///< where readSharedRWMemory reads, in the module's memory
   mpz_t prime;
   std::vector<InputSignal> inputs;
   std::mutex mutex;
@@ -315,12 +323,16 @@ void compute(LoadedCircuit& circuit, const char* text, std::size_t size, unsigne
       }
     }
     if (set < circuit.input_size) return;
+    // Each value as readSharedRWMemory would give it word by word, copied from the module's memory at once
+    // (little-endian there as here), its bounds checked as the module checks its own accesses.
+    const std::uint64_t shared = circuit.shared_memory_start, bytes = 4 * std::uint64_t{n32};
     for (std::uint32_t i = 0; i < witness_size; ++i) {
       Z_circuitZ_getWitness(&r->module, i);
-      for (std::uint32_t j = 0; j < 8; ++j) {
-        const std::uint32_t word = j < n32 ? Z_circuitZ_readSharedRWMemory(&r->module, j) : 0;
-        std::memcpy(out + std::size_t{i} * 32 + 4 * j, &word, 4);
-      }
+      const wasm_rt_memory_t* memory = Z_circuitZ_memory(&r->module);
+      if (shared + bytes > memory->size) proofline_wasm_trap(WASM_RT_TRAP_OOB);
+      unsigned char* value = out + std::size_t{i} * 32;
+      std::memcpy(value, memory->data + shared, bytes);
+      std::memset(value + bytes, 0, 32 - bytes);
     }
   });
   if (status == unwind_circom_error) {
@@ -416,6 +428,7 @@ void* proofline_circom_load(const char* /*dat_path*/, const char* sym_path, char
     circuit->n32 = Z_circuitZ_getFieldNumLen32(&rt->module);
     circuit->witness_size = Z_circuitZ_getWitnessSize(&rt->module);
     circuit->input_size = Z_circuitZ_getInputSize(&rt->module);
+    circuit->shared_memory_start = Z_circuitZ_getSharedRWMemoryStart(&rt->module);
     Z_circuitZ_getRawPrime(&rt->module);
     shared_memory_value(rt.get(), circuit->prime);
     if (circuit->n32 == 0 || circuit->n32 > 8)
