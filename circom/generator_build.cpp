@@ -311,8 +311,41 @@ Wabt find_wabt(const BuildOptions& options) {
 
 /// What a wasm build is made from besides the circuit: a change here must rebuild every cached one.
 constexpr const char* wasm_recipe =
-    "proofline-circom-wasm-generator v2: wasm2c -n circuit; cc -O3 -fPIC, no signal handler, no depth count; "
+    "proofline-circom-wasm-generator v3: wasm2c -n circuit; Fr_F1m_mul and Fr_F1m_fromMontgomery renamed "
+    "_wasm, wasm_native_fr.c included; cc -O3 -fPIC, no signal handler, no depth count; "
     "g++ -std=c++17 -O3 -fPIC";
+
+/// The field functions of circom's wasm that wasm_native_fr.c computes natively, as wasm2c declares them:
+/// their definitions are renamed ..._wasm so that the native ones take their calls.
+const std::pair<const char*, const char*> native_fr_functions[] = {
+    {"w2c_Fr_F1m_mul", "(Z_circuit_instance_t*, u32, u32, u32);"},
+    {"w2c_Fr_F1m_fromMontgomery", "(Z_circuit_instance_t*, u32, u32);"}};
+
+/// wasm2c's C for the module with the native field functions in place of circom's where wasm2c declared them
+/// as wabt 1.0.32 does and defined each once; as it was otherwise. Either way it ends including
+/// wasm_native_fr.c, which checks the native functions against the module's own before they are used, or
+/// leaves them out.
+std::string with_native_fr(std::string c) {
+  std::vector<std::size_t> names;  // where each definition's name ends
+  for (const auto& [function, parameters] : native_fr_functions) {
+    const std::string declaration = std::string("static void ") + function + parameters;
+    const std::string definition =
+        std::string("static void ") + function + "(Z_circuit_instance_t* instance, ";
+    const std::size_t first = c.find(definition);
+    if (c.find(declaration) == std::string::npos || first == std::string::npos ||
+        c.find(definition, first + 1) != std::string::npos)
+      break;
+    names.push_back(first + definition.find('('));
+  }
+  const bool native = names.size() == std::size(native_fr_functions);
+  if (native) {
+    std::sort(names.rbegin(), names.rend());  // the last first, so that the others stay where they were
+    for (const std::size_t at : names) c.insert(at, "_wasm");
+  }
+  c += std::string("\n#define PROOFLINE_NATIVE_FR ") + (native ? "1" : "0") +
+       "\n#include \"wasm_native_fr.c\"\n";
+  return c;
+}
 
 /// Declared for wabt's runtime, which calls it (WASM_RT_TRAP_HANDLER) on a trap.
 constexpr const char* wasm_trap_h = "__attribute__((noreturn)) void proofline_wasm_trap(int code);\n";
@@ -328,6 +361,7 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
   digest.add(shim::wasm_shim_cpp);
   digest.add(shim::input_signals_hpp);
   digest.add(shim::input_json_hpp);
+  digest.add(shim::wasm_native_fr_c);
   digest.add(runtime_c);
   digest.add(runtime_h);
   digest.add(read_all(wabt.include_dir / "wasm-rt.h"));
@@ -342,6 +376,7 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
     write_all(dir / "shim" / "input_signals.hpp", shim::input_signals_hpp);
     write_all(dir / "shim" / "input_json.hpp", shim::input_json_hpp);
     write_all(dir / "wasm_shim.cpp", shim::wasm_shim_cpp);
+    write_all(dir / "wasm_native_fr.c", shim::wasm_native_fr_c);
     write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
     const fs::path log = dir / "build.log";
     run_tool({wabt.wasm2c.string(), "-n", "circuit", "circuit.wasm", "-o", "circuit.c"}, dir, log, options);
@@ -352,6 +387,7 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
                                 " names the module's functions in a way proofline's wasm shim does not know "
                                 "(it drives wabt 1.0.32's wasm2c, Debian 12's); compile the circuit with "
                                 "`circom --c` and give its CIRCUIT_cpp/ folder instead");
+    write_all(dir / "circuit.c", with_native_fr(read_all(dir / "circuit.c")));
     // Bounds checked in software, without wabt's process-wide SIGSEGV handler, and without its global
     // call-depth counter (several threads run instances at once): deep recursion uses the native stack, as
     // circom's C++ generator does.

@@ -12,5 +12,7 @@ extern const std::string_view prelude_hpp;        ///< force-included declaratio
 extern const std::string_view input_json_hpp;  ///< input JSON read as snarkjs reads it (shim/input_json.hpp)
 extern const std::string_view
     wasm_shim_cpp;  ///< the C entry points of a --wasm generator (shim/wasm_shim.cpp)
+extern const std::string_view
+    wasm_native_fr_c;  ///< native field functions for a --wasm generator (shim/wasm_native_fr.c)
 
 }  // namespace proofline::circom::shim

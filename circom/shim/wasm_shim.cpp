@@ -2,7 +2,9 @@
 // translates CIRCUIT.wasm to C with wasm2c (module name "circuit"), compiles it with the system C compiler
 // together with wabt's runtime (wasm-rt-impl.c, bounds checked in software: no signal handler, no global
 // call-depth counter) and this file into one shared object, and calls it through the same C functions as a
-// circom --c generator (witness_shim.cpp), so WitnessGenerator runs either.
+// circom --c generator (witness_shim.cpp), so WitnessGenerator runs either. The module's Montgomery
+// multiplication and reduction are computed natively (wasm_native_fr.c, included in the translated C) after
+// a check against the module's own functions when the circuit is first instantiated.
 //
 // This file drives circom's wasm witness protocol as its witness_calculator.js does: init, each input value
 // written to the shared memory (little-endian 32-bit words) and set by the hash of its signal's name, then
@@ -42,6 +44,7 @@ struct Z_runtime_instance_t {
 };
 
 extern "C" [[noreturn]] void proofline_wasm_trap(int code);
+extern "C" int proofline_native_fr_setup(Z_circuit_instance_t* instance);
 
 // wasm2c keeps the module's memory in the host's byte order (reversed on a big-endian host); the shim copies
 // values out of it as little-endian bytes.
@@ -67,9 +70,16 @@ struct CircuitAssertFailure : std::runtime_error {
 
 std::once_flag module_initialized;
 
-/// A new instance of the module (its memory and table allocated, its data copied in).
+/// A new instance of the module (its memory and table allocated, its data copied in). The first also checks
+/// the native field functions (wasm_native_fr.c) against the module's own, on an instance of their own.
 Runtime* new_instance() {
-  std::call_once(module_initialized, [] { Z_circuit_init_module(); });
+  std::call_once(module_initialized, [] {
+    Z_circuit_init_module();
+    Runtime check;
+    Z_circuit_instantiate(&check.module, &check);
+    proofline_native_fr_setup(&check.module);
+    Z_circuit_free(&check.module);
+  });
   auto* rt = new Runtime();
   Z_circuit_instantiate(&rt->module, rt);
   return rt;
