@@ -53,7 +53,8 @@ class WitnessGenerator {
   void check_fits(std::uint64_t num_variables, std::string_view key_name) const;
 
   /// How many of main's input signals the circuit's .sym file named (messages name those; circom's C++ and
-  /// wasm output keep no names), and how many there are (for wasm output, how many the .sym file showed).
+  /// wasm output keep no names), and how many there are (for wasm output whose input map proofline cannot
+  /// read, how many the .sym file showed).
   /// The .sym file is CIRCUIT.sym beside CIRCUIT_cpp/ or CIRCUIT_js/, as circom --sym -o writes it, or
   /// inside it; sym_file() is it, when there was one.
   std::uint64_t named_inputs() const noexcept { return named_inputs_; }

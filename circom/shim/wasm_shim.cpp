@@ -11,8 +11,10 @@
 // every witness value read back. The imports (module "runtime") are here: exceptionHandler(code) records
 // circom's error and unwinds out of the wasm code with longjmp (the generated code is C, with nothing to
 // destroy), and so does a trap of the runtime (WASM_RT_TRAP_HANDLER is proofline_wasm_trap); the target is
-// per thread. Input JSON is read by input_json.hpp, as for --c output; main's inputs are named from the .sym
-// file when there is one (circom's wasm keeps only the hashes of their names).
+// per thread. Input JSON is read by input_json.hpp, as for --c output; main's inputs are read from circom's
+// input map in the module's memory (the hashes of their names, their signals and sizes) and named from the
+// .sym file when there is one, as for --c output; where the map does not read as circom's, from the .sym file
+// alone, or not at all (then the values left out are counted).
 //
 // Thread safety: each computation takes a module instance of its own from the loaded circuit's pool (a
 // mutex guards the pool only); an instance a failed computation leaves behind is freed, not reused.
@@ -205,6 +207,72 @@ struct LoadedCircuit {
   }
 };
 
+/// main's inputs from circom's input hash map in the module's memory, as witness_shim.cpp reads them from
+/// the .dat file. circom's wasm keeps the map after the shared memory (at getSharedRWMemoryStart() + 4 * n32
+/// + 8): a power of two of at least 256 slots, the fewest that hold every input, of 16 bytes each (the name's
+/// hash, 0 for an empty slot; the first signal; the number of values). Each entry read is confirmed by the
+/// module: with the entry's size replaced for a moment by a sentinel, getInputSignalSize answers the sentinel
+/// for the entry's hash only when its lookup ends at that very slot. The map has twice as many slots as read
+/// so far while the next as many hold an entry it finds there (certainly one when it has: it holds more
+/// inputs than half its slots). Empty when an entry of the first 256 slots is not confirmed, or the sizes of
+/// main's inputs (buses whole) do not add up to getInputSize: then this is not circom's map. `rt`'s memory
+/// is as it was on return.
+std::vector<InputSignal> inputs_from_map(Runtime* rt, std::uint32_t shared, std::uint32_t n32,
+                                         std::uint32_t input_size) {
+  wasm_rt_memory_t* const memory = Z_circuitZ_memory(&rt->module);
+  const std::uint64_t start = std::uint64_t{shared} + 4 * std::uint64_t{n32} + 8;
+  if (start >= memory->size) return {};
+  const std::uint64_t slots_in_memory = (memory->size - start) / 16;
+  std::uint32_t at_12 = 0;  // getInputSignalSize's answer for a hash its lookup does not find
+  std::memcpy(&at_12, memory->data + 12, 4);
+  const std::uint32_t sentinel = at_12 == 0x5A5A5A5A ? 0x5A5A5A5B : 0x5A5A5A5A;
+  // 1 when the module finds the entry at `slot` there (read into `entry`), 0 for an empty slot, -1 otherwise.
+  const auto confirmed = [&](std::uint64_t slot, InputSignal& entry) {
+    const std::uint64_t at = start + 16 * slot;
+    std::uint32_t first = 0, size = 0;
+    std::memcpy(&entry.hash, memory->data + at, 8);
+    std::memcpy(&first, memory->data + at + 8, 4);
+    std::memcpy(&size, memory->data + at + 12, 4);
+    if (entry.hash == 0) return 0;
+    std::memcpy(memory->data + at + 12, &sentinel, 4);
+    std::uint32_t answer = 0;
+    const int status = guarded(rt, [&] {
+      answer = Z_circuitZ_getInputSignalSize(&rt->module, static_cast<std::uint32_t>(entry.hash >> 32),
+                                             static_cast<std::uint32_t>(entry.hash));
+    });
+    std::memcpy(memory->data + at + 12, &size, 4);
+    entry.first = first;
+    entry.size = size;
+    return status == 0 && answer == sentinel ? 1 : -1;
+  };
+  if (slots_in_memory < 256) return {};
+  std::vector<InputSignal> inputs;
+  for (std::uint64_t slot = 0; slot < 256; ++slot) {
+    InputSignal entry;
+    const int found = confirmed(slot, entry);
+    if (found < 0) return {};
+    if (found > 0) inputs.push_back(entry);
+  }
+  std::uint64_t slots = 256;
+  while (true) {
+    std::vector<InputSignal> more;
+    for (std::uint64_t slot = slots; slot < 2 * slots && slot < slots_in_memory; ++slot) {
+      InputSignal entry;
+      if (confirmed(slot, entry) > 0) more.push_back(entry);
+    }
+    if (more.empty()) break;
+    inputs.insert(inputs.end(), more.begin(), more.end());
+    slots *= 2;
+  }
+  std::uint64_t fewest = 256;  // circom's number of slots for this many inputs
+  while (fewest < inputs.size()) fewest *= 2;
+  proofline_shim::sort_inputs(inputs);
+  std::uint64_t values = 0;
+  for (const InputSignal& input : inputs) values += input.part ? 0 : input.size;
+  if (fewest != slots || values != input_size) return {};
+  return inputs;
+}
+
 /// main's inputs from the .sym file: each name of a main signal (and each bus prefix of one) that circom's
 /// wasm knows as an input, at the first signal the file gives it; named by name_inputs as for --c output.
 std::vector<InputSignal> inputs_from_sym(Runtime* rt, const std::string& path) {
@@ -283,10 +351,11 @@ std::vector<SignalValues> checked_inputs(LoadedCircuit& circuit, Runtime* rt,
   }
   mpz_clear(value);
   std::vector<std::string> problems;
-  if (!circuit.inputs.empty() || circuit.input_size == 0) {  // named, or nothing to name
+  if (!circuit.inputs.empty() || circuit.input_size == 0) {  // main's inputs known, or none
     problems = proofline_shim::input_problems(circuit.inputs, given, "CIRCUIT_js/");
   } else {
-    // No .sym file: circom's wasm answers for each given name; a signal left out can only be counted.
+    // Neither the input map nor a .sym file: circom's wasm answers for each given name; the values left out
+    // can only be counted.
     std::uint64_t set = 0;
     for (const SignalValues& s : signals) {
       const long long size = input_signal_size(rt, s.hash);
@@ -444,7 +513,21 @@ void* proofline_circom_load(const char* /*dat_path*/, const char* sym_path, char
     if (circuit->n32 == 0 || circuit->n32 > 8)
       throw std::runtime_error("the circuit's field takes " + std::to_string(circuit->n32) +
                                " 32-bit words, proofline's at most 8");
-    if (sym_path != nullptr && *sym_path != '\0') circuit->inputs = inputs_from_sym(rt.get(), sym_path);
+    // Named from the .sym file, as for --c output, where the module's input map reads as circom's; else
+    // found from the .sym file alone.
+    const bool sym = sym_path != nullptr && *sym_path != '\0';
+    circuit->inputs =
+        inputs_from_map(rt.get(), circuit->shared_memory_start, circuit->n32, circuit->input_size);
+    if (!circuit->inputs.empty() && sym) {
+      proofline_shim::u64 first = ~0ULL, end = 0;
+      for (const InputSignal& input : circuit->inputs) {
+        first = std::min(first, input.first);
+        end = std::max(end, input.first + input.size);
+      }
+      proofline_shim::name_inputs(circuit->inputs, sym_path, first, end);
+    } else if (sym) {
+      circuit->inputs = inputs_from_sym(rt.get(), sym_path);
+    }
     return circuit.release();
   } catch (const std::exception& e) {
     copy_message(e.what(), error, error_size);

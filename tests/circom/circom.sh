@@ -681,7 +681,7 @@ wasm() {
   expect_said "bad/violated.json: witness does not satisfy the circuit: Assert Failed. Error in template Check_0 line: 16"
   expect_said "bad/zero.json: witness does not satisfy the circuit: Assert Failed. Error in template Check_0 line: 11"
   expect_said 'bad/unknown.json: signal "d" is not an input of main'
-  expect_said "bad/missing.json: 1 value of main's inputs missing (2 of 3 set; circom's wasm output keeps no signal names: compile with --sym"
+  expect_said "bad/missing.json: 1 input signal of main missing (1 value; circom's wasm output keeps no signal names: compile with --sym"
   expect_said 'bad/sized.json: signal "a" of main expects 1 value, got 2'
   expect_said "bad/truncated.json: not JSON"
   expect_said "2 of 8 proofs written"
