@@ -39,12 +39,10 @@ struct WitnessRun {
 std::string make_witness(const circom::WitnessGenerator& generator, const fs::path& input,
                          const fs::path& wtns) {
   try {
-    // The .wtns header names the circuit's prime, as snarkjs's does.
+    // The .wtns header names the circuit's prime, as snarkjs's does; the generator's canonical values go into
+    // the file as they are.
     const std::string text = circom::read_input_file(input);
-    if (generator.curve() == CurveId::bn254)
-      groth16::write_wtns(wtns, generator.compute_bn254(text));
-    else
-      groth16::write_wtns(wtns, generator.compute(text));
+    groth16::write_wtns_canonical(wtns, generator.curve(), generator.compute_canonical(text));
     return {};
   } catch (const Error& e) {
     const std::string what = e.what();

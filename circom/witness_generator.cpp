@@ -44,17 +44,29 @@ std::string compile_hint(CurveId curve) {
                                  : "circom --prime bls12381";
 }
 
+/// The canonical little-endian integer the generator wrote at `bytes`, value `index` of its output; Error
+/// (internal) unless it is below `Field`'s r.
+template <class Field>
+BigInt<4> canonical_at(const unsigned char* bytes, std::size_t index) {
+  const BigInt<4> value = le_bigint(bytes);
+  if (!Field::is_canonical(value))
+    throw Error(Errc::internal, "the generator wrote a value not below r at index " + std::to_string(index));
+  return value;
+}
+
 /// Canonical little-endian integers, written in place by the generator, into Montgomery form.
 template <class Field>
 void to_montgomery(std::span<Field> out) {
   static_assert(sizeof(Field) == 32);
   const auto* bytes = reinterpret_cast<const unsigned char*>(out.data());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const BigInt<4> value = le_bigint(bytes + 32 * i);
-    if (!Field::is_canonical(value))
-      throw Error(Errc::internal, "the generator wrote a value not below r at index " + std::to_string(i));
-    out[i] = Field::from_canonical(value);
-  }
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = Field::from_canonical(canonical_at<Field>(bytes + 32 * i, i));
+}
+
+/// Checks that every value of the generator's output (`values` of 32 bytes) is below `Field`'s r.
+template <class Field>
+void check_canonical(const unsigned char* bytes, std::size_t values) {
+  for (std::size_t i = 0; i < values; ++i) canonical_at<Field>(bytes + 32 * i, i);
 }
 
 /// circom --sym's file for the circuit: CIRCUIT.sym beside CIRCUIT_cpp/ or CIRCUIT_js/ (where circom -o puts
@@ -211,6 +223,17 @@ void WitnessGenerator::compute_into(std::string_view input_json, std::span<bn254
   check_field(CurveId::bn254);
   compute_bytes(input_json, reinterpret_cast<unsigned char*>(out.data()), out.size());
   to_montgomery(out);
+}
+
+std::vector<std::byte> WitnessGenerator::compute_canonical(std::string_view input_json) const {
+  std::vector<std::byte> bytes(witness_size_ * 32);
+  auto* out = reinterpret_cast<unsigned char*>(bytes.data());
+  compute_bytes(input_json, out, witness_size_);
+  if (curve_ == CurveId::bn254)
+    check_canonical<bn254::Fr>(out, witness_size_);
+  else
+    check_canonical<Fr>(out, witness_size_);
+  return bytes;
 }
 
 std::vector<Fr> WitnessGenerator::compute(std::string_view input_json) const {

@@ -12,6 +12,7 @@
 // wasm module, per call).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -75,6 +76,10 @@ class WitnessGenerator {
   /// The witness in the generator's field: a std::vector<Fr> or std::vector<bn254::Fr> (curve()).
   std::vector<Fr> compute(std::string_view input_json) const;
   std::vector<bn254::Fr> compute_bn254(std::string_view input_json) const;
+  /// The witness as a .wtns file's values section holds it (groth16::write_wtns_canonical): witness_size()
+  /// values of 32 bytes, canonical (each checked below curve()'s r) and little-endian. Errors as
+  /// compute_into's.
+  std::vector<std::byte> compute_canonical(std::string_view input_json) const;
 
  private:
   WitnessGenerator() = default;

@@ -1,6 +1,7 @@
 #include <proofline/groth16/wtns.hpp>
 
 #include <atomic>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -187,26 +188,34 @@ void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& head
 
 namespace {
 
-template <class Fr>
-std::vector<std::byte> wtns_bytes_of(std::span<const Fr> z) {
-  if (z.size() > std::numeric_limits<std::uint32_t>::max())
+/// The file of `count` values, `fill` writing them (count × n8 bytes) into the values section.
+template <class Fr, class Fill>
+std::vector<std::byte> wtns_file(std::size_t count, const Fill& fill) {
+  if (count > std::numeric_limits<std::uint32_t>::max())
     throw Error(Errc::invalid_argument, "wtns: a .wtns file holds at most 2^32 - 1 values");
   std::vector<std::byte> header;
   append_u32(header, n8);
   std::byte prime[n8];
   detail::store_bigint(prime, Fr::modulus);
   append_bytes(header, prime);
-  append_u32(header, static_cast<std::uint32_t>(z.size()));
-  std::vector<std::byte> values(z.size() * n8);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, z.size(), grain_values),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t i = range.begin(); i != range.end(); ++i)
-                        detail::store_bigint(values.data() + i * n8, z[i].canonical());
-                    });
+  append_u32(header, static_cast<std::uint32_t>(count));
+  std::vector<std::byte> values(count * n8);
+  fill(values.data());
   BinFileWriter writer("wtns", wtns_version);
   writer.add_section(section_header, std::move(header));
   writer.add_section(section_values, std::move(values));
   return writer.bytes();
+}
+
+template <class Fr>
+std::vector<std::byte> wtns_bytes_of(std::span<const Fr> z) {
+  return wtns_file<Fr>(z.size(), [&](std::byte* values) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, z.size(), grain_values),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t i = range.begin(); i != range.end(); ++i)
+                          detail::store_bigint(values + i * n8, z[i].canonical());
+                      });
+  });
 }
 
 template <class Fr>
@@ -229,6 +238,24 @@ void write_wtns(const std::filesystem::path& path, std::span<const Fr> z) {
 }
 void write_wtns(const std::filesystem::path& path, std::span<const bn254::Fr> z) {
   write_wtns_of(path, z);
+}
+
+std::vector<std::byte> wtns_bytes_canonical(CurveId curve, std::span<const std::byte> values) {
+  if (values.size() % n8 != 0)
+    throw Error(Errc::invalid_argument, "wtns: " + std::to_string(values.size()) +
+                                            " bytes of values, not a whole number of 32-byte values");
+  const auto copy = [&](std::byte* out) {
+    if (!values.empty()) std::memcpy(out, values.data(), values.size());
+  };
+  return curve == CurveId::bn254 ? wtns_file<bn254::Fr>(values.size() / n8, copy)
+                                 : wtns_file<Fr>(values.size() / n8, copy);
+}
+
+void write_wtns_canonical(const std::filesystem::path& path, CurveId curve,
+                          std::span<const std::byte> values) {
+  if (values.size() / n8 > std::numeric_limits<std::uint32_t>::max())
+    throw Error(Errc::invalid_argument, path.string() + ": a .wtns file holds at most 2^32 - 1 values");
+  write_file_atomically(path, wtns_bytes_canonical(curve, values), FilePermissions::owner_only);
 }
 
 }  // namespace proofline::groth16

@@ -76,4 +76,12 @@ void write_wtns(const std::filesystem::path& path, std::span<const bn254::Fr> z)
 std::vector<std::byte> wtns_bytes(std::span<const Fr> z);
 std::vector<std::byte> wtns_bytes(std::span<const bn254::Fr> z);
 
+/// write_wtns for a witness already in the file's form: `values` holds its values as the values section does
+/// (32 bytes each, canonical, little-endian; not checked here) in the scalar field of `curve`. What a circom
+/// generator computes, written without a round trip through Montgomery form.
+void write_wtns_canonical(const std::filesystem::path& path, CurveId curve,
+                          std::span<const std::byte> values);
+/// The bytes write_wtns_canonical writes.
+std::vector<std::byte> wtns_bytes_canonical(CurveId curve, std::span<const std::byte> values);
+
 }  // namespace proofline::groth16

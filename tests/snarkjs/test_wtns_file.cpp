@@ -2,11 +2,15 @@
 // other curves by name, and batch planning checks witnesses against the key before proving.
 #include <doctest/doctest.h>
 
+#include <span>
+#include <utility>
+
 #include <proofline/arith/int_text.hpp>
 #include <proofline/groth16/detail/le_bytes.hpp>
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/groth16/wtns.hpp>
+#include <proofline/util/error.hpp>
 
 #include "groth16/helpers.hpp"
 #include "snarkjs/helpers.hpp"
@@ -42,6 +46,30 @@ TEST_CASE("groth16/wtns/circom's witness reads as snarkjs exports it and writes 
   const std::vector<Fr> big = read_wtns(fixture("chain_1024", "witness.wtns"));
   CHECK(big.size() == 1027);
   CHECK(wtns_bytes(big) == file_bytes(fixture("chain_1024", "witness.wtns")));
+}
+
+TEST_CASE("groth16/wtns/canonical values write the file snarkjs wrote for either curve") {
+  for (const auto& [circuit, curve] : {std::pair<std::string, CurveId>{"chain_16", CurveId::bls12_381},
+                                       {"chain_1024", CurveId::bls12_381},
+                                       {"bn128/chain_16", CurveId::bn254}}) {
+    CAPTURE(circuit);
+    const auto path = fixture(circuit, "witness.wtns");
+    const auto original = file_bytes(path);
+    const WtnsHeader header = read_wtns_header(path);
+    REQUIRE(header.curve == curve);
+    const std::span<const std::byte> values(original.data() + header.values_offset, header.num_witness * 32);
+    CHECK(wtns_bytes_canonical(curve, values) == original);
+    groth16::test::TempDir dir;
+    write_wtns_canonical(dir / "copy.wtns", curve, values);
+    CHECK(file_bytes(dir / "copy.wtns") == original);
+    // The other curve's header: the values are the same bytes, the prime is not.
+    const CurveId other = curve == CurveId::bn254 ? CurveId::bls12_381 : CurveId::bn254;
+    CHECK(read_wtns_header(dir / "copy.wtns").curve == curve);
+    write_wtns_canonical(dir / "other.wtns", other, values);
+    CHECK(read_wtns_header(dir / "other.wtns").curve == other);
+    CHECK(file_bytes(dir / "other.wtns") != original);
+  }
+  CHECK_THROWS_AS(wtns_bytes_canonical(CurveId::bn254, std::vector<std::byte>(33)), Error);
 }
 
 TEST_CASE("groth16/wtns/a witness of the other curve and other fields are refused by name") {
