@@ -30,7 +30,7 @@ static struct {
 typedef unsigned __int128 proofline_u128;
 
 static inline const u8* proofline_fr_at(Z_circuit_instance_t* instance, u32 address) {
-  if ((u64)address + 32 > instance->w2c_memory.size) TRAP(OOB);
+  if ((u64)address + 32 > instance->w2c_memory.size) wasm_rt_trap(WASM_RT_TRAP_OOB);
   return instance->w2c_memory.data + address;
 }
 
@@ -54,63 +54,91 @@ static inline void proofline_fr_final(u64 t[4], u64 carry, const u64 q[4]) {
   }
 }
 
+/* (hi, lo) = a * b + c + d, which fits 128 bits. */
+#define PROOFLINE_FR_MAC(hi, lo, a, b, c, d)                         \
+  do {                                                               \
+    const proofline_u128 p_ = (proofline_u128)(a) * (b) + (c) + (d); \
+    (lo) = (u64)p_;                                                  \
+    (hi) = (u64)(p_ >> 64);                                          \
+  } while (0)
+
+/* One step of the reduction: t (t0..t4) += m * q with m making t0 zero, then t /= 2^64. */
+#define PROOFLINE_FR_REDUCE_STEP(t0, t1, t2, t3, t4)          \
+  do {                                                        \
+    const u64 m_ = t0 * proofline_fr.qinv;                    \
+    u64 c_, low_;                                             \
+    PROOFLINE_FR_MAC(c_, low_, m_, proofline_fr.q[0], t0, 0); \
+    (void)low_;                                               \
+    PROOFLINE_FR_MAC(c_, t0, m_, proofline_fr.q[1], t1, c_);  \
+    PROOFLINE_FR_MAC(c_, t1, m_, proofline_fr.q[2], t2, c_);  \
+    PROOFLINE_FR_MAC(c_, t2, m_, proofline_fr.q[3], t3, c_);  \
+    const proofline_u128 s_ = (proofline_u128)t4 + c_;        \
+    t3 = (u64)s_;                                             \
+    t4 = (u64)(s_ >> 64);                                     \
+  } while (0)
+
+/* One step of the multiplication: t (t0..t5) += a * b, then reduced as above (t5 into t4). */
+#define PROOFLINE_FR_MUL_STEP(b, t0, t1, t2, t3, t4, t5) \
+  do {                                                   \
+    u64 c_;                                              \
+    PROOFLINE_FR_MAC(c_, t0, a[0], b, t0, 0);            \
+    PROOFLINE_FR_MAC(c_, t1, a[1], b, t1, c_);           \
+    PROOFLINE_FR_MAC(c_, t2, a[2], b, t2, c_);           \
+    PROOFLINE_FR_MAC(c_, t3, a[3], b, t3, c_);           \
+    const proofline_u128 s_ = (proofline_u128)t4 + c_;   \
+    t4 = (u64)s_;                                        \
+    t5 = (u64)(s_ >> 64);                                \
+    PROOFLINE_FR_REDUCE_STEP(t0, t1, t2, t3, t4);        \
+    t4 += t5;                                            \
+  } while (0)
+
 /* S = (a * b + m * q) / 2^256 into t (low 256 bits) and the returned carry, by coarsely integrated operand
    scanning; any a, b below 2^256. */
-static inline u64 proofline_fr_mont(u64 t[4], const u64 a[4], const u64 b[4], const u64 q[4], u64 qinv) {
-  u64 acc[6] = {0, 0, 0, 0, 0, 0};
-  for (int i = 0; i < 4; ++i) {
-    u64 carry = 0;
-    for (int j = 0; j < 4; ++j) {
-      const proofline_u128 p = (proofline_u128)a[j] * b[i] + acc[j] + carry;
-      acc[j] = (u64)p;
-      carry = (u64)(p >> 64);
-    }
-    proofline_u128 s = (proofline_u128)acc[4] + carry;
-    acc[4] = (u64)s;
-    acc[5] = (u64)(s >> 64);
-    const u64 m = acc[0] * qinv;
-    proofline_u128 p = (proofline_u128)m * q[0] + acc[0];
-    carry = (u64)(p >> 64);
-    for (int j = 1; j < 4; ++j) {
-      p = (proofline_u128)m * q[j] + acc[j] + carry;
-      acc[j - 1] = (u64)p;
-      carry = (u64)(p >> 64);
-    }
-    s = (proofline_u128)acc[4] + carry;
-    acc[3] = (u64)s;
-    acc[4] = acc[5] + (u64)(s >> 64);
-  }
-  for (int i = 0; i < 4; ++i) t[i] = acc[i];
-  return acc[4];
+static inline u64 proofline_fr_mont(u64 t[4], const u64 a[4], const u64 b[4]) {
+  u64 t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0;
+  PROOFLINE_FR_MUL_STEP(b[0], t0, t1, t2, t3, t4, t5);
+  PROOFLINE_FR_MUL_STEP(b[1], t0, t1, t2, t3, t4, t5);
+  PROOFLINE_FR_MUL_STEP(b[2], t0, t1, t2, t3, t4, t5);
+  PROOFLINE_FR_MUL_STEP(b[3], t0, t1, t2, t3, t4, t5);
+  t[0] = t0;
+  t[1] = t1;
+  t[2] = t2;
+  t[3] = t3;
+  return t4;
 }
 
 /* S = (a + m * q) / 2^256 into t, its carry returned (0: S <= q): proofline_fr_mont with b = 1. */
-static inline u64 proofline_fr_reduce(u64 t[4], const u64 a[4], const u64 q[4], u64 qinv) {
-  u64 acc[5] = {a[0], a[1], a[2], a[3], 0};
+static inline u64 proofline_fr_reduce(u64 t[4], const u64 a[4]) {
+  u64 t0 = a[0], t1 = a[1], t2 = a[2], t3 = a[3], t4 = 0;
+  PROOFLINE_FR_REDUCE_STEP(t0, t1, t2, t3, t4);
+  PROOFLINE_FR_REDUCE_STEP(t0, t1, t2, t3, t4);
+  PROOFLINE_FR_REDUCE_STEP(t0, t1, t2, t3, t4);
+  PROOFLINE_FR_REDUCE_STEP(t0, t1, t2, t3, t4);
+  t[0] = t0;
+  t[1] = t1;
+  t[2] = t2;
+  t[3] = t3;
+  return t4;
+}
+
+/* The four 64-bit limbs at `bytes`, each read on its own: the module's code has just written them as words of
+   8 bytes or fewer, which a wider load could not take from the store buffer (a stall of each value). */
+static inline void proofline_fr_load(u64 limbs[4], const u8* bytes) {
   for (int i = 0; i < 4; ++i) {
-    const u64 m = acc[0] * qinv;
-    proofline_u128 p = (proofline_u128)m * q[0] + acc[0];
-    u64 carry = (u64)(p >> 64);
-    for (int j = 1; j < 4; ++j) {
-      p = (proofline_u128)m * q[j] + acc[j] + carry;
-      acc[j - 1] = (u64)p;
-      carry = (u64)(p >> 64);
-    }
-    const proofline_u128 s = (proofline_u128)acc[4] + carry;
-    acc[3] = (u64)s;
-    acc[4] = (u64)(s >> 64);
+    u64 limb;
+    wasm_rt_memcpy(&limb, bytes + 8 * i, 8);
+    wasm_asm("" : "+r"(limb));
+    limbs[i] = limb;
   }
-  for (int i = 0; i < 4; ++i) t[i] = acc[i];
-  return acc[4];
 }
 
 /* Fr_F1m_mul(x, y, r), natively. */
 static void proofline_fr_mul(Z_circuit_instance_t* instance, u32 x, u32 y, u32 r) {
   u64 a[4], b[4], t[4];
-  wasm_rt_memcpy(a, proofline_fr_at(instance, x), 32);
-  wasm_rt_memcpy(b, proofline_fr_at(instance, y), 32);
+  proofline_fr_load(a, proofline_fr_at(instance, x));
+  proofline_fr_load(b, proofline_fr_at(instance, y));
   u8* out = (u8*)proofline_fr_at(instance, r);
-  const u64 carry = proofline_fr_mont(t, a, b, proofline_fr.q, proofline_fr.qinv);
+  const u64 carry = proofline_fr_mont(t, a, b);
   proofline_fr_final(t, carry, proofline_fr.q);
   wasm_rt_memcpy(out, t, 32);
 }
@@ -118,9 +146,9 @@ static void proofline_fr_mul(Z_circuit_instance_t* instance, u32 x, u32 y, u32 r
 /* Fr_F1m_fromMontgomery(x, r), natively. */
 static void proofline_fr_from_montgomery(Z_circuit_instance_t* instance, u32 x, u32 r) {
   u64 a[4], t[4];
-  wasm_rt_memcpy(a, proofline_fr_at(instance, x), 32);
+  proofline_fr_load(a, proofline_fr_at(instance, x));
   u8* out = (u8*)proofline_fr_at(instance, r);
-  const u64 carry = proofline_fr_reduce(t, a, proofline_fr.q, proofline_fr.qinv);
+  const u64 carry = proofline_fr_reduce(t, a);
   proofline_fr_final(t, carry, proofline_fr.q);
   wasm_rt_memcpy(out, t, 32);
 }

@@ -410,8 +410,12 @@ void compute(LoadedCircuit& circuit, const char* text, std::size_t size, unsigne
       const wasm_rt_memory_t* memory = Z_circuitZ_memory(&r->module);
       if (shared + bytes > memory->size) proofline_wasm_trap(WASM_RT_TRAP_OOB);
       unsigned char* value = out + std::size_t{i} * 32;
-      std::memcpy(value, memory->data + shared, bytes);
-      std::memset(value + bytes, 0, 32 - bytes);
+      if (bytes == 32) {  // both curves' fields: a copy of known size, inlined
+        std::memcpy(value, memory->data + shared, 32);
+      } else {
+        std::memcpy(value, memory->data + shared, bytes);
+        std::memset(value + bytes, 0, 32 - bytes);
+      }
     }
   });
   if (status == unwind_circom_error) {
