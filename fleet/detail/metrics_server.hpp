@@ -5,23 +5,20 @@
 // never on the worker's loop).
 #pragma once
 
-#include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <thread>
 
-#include <proofline/util/file_descriptor.hpp>
+#include <proofline/util/http_server.hpp>
 
 namespace proofline::fleet::detail {
 
+/// The worker's endpoint on util's HttpServer: one connection at a time, GET and HEAD only, no bodies, two
+/// seconds for a client to send its request and read the answer.
 class MetricsServer {
  public:
-  struct Response {
-    int status = 200;
-    std::string content_type = "text/plain; charset=utf-8";
-    std::string body;
-  };
+  using Response = HttpResponse;
   /// Answers a GET (or HEAD) of `path` (the query string removed). Called on the server's thread.
   using Handler = std::function<Response(std::string_view path)>;
 
@@ -34,21 +31,10 @@ class MetricsServer {
   MetricsServer& operator=(const MetricsServer&) = delete;
 
   /// What it listens on, "HOST:PORT" with the port it got.
-  const std::string& address() const noexcept { return bound_; }
+  const std::string& address() const noexcept { return server_->address(); }
 
  private:
-  using Clock = std::chrono::steady_clock;
-  void serve();
-  void answer(int client);
-  /// poll() on the client for `events` and on the stop pipe: false at the deadline, on a stop or an error.
-  bool wait_for(int client, short events, Clock::time_point deadline) const;
-  /// Writes all of `data` before `deadline`; false when the client stops reading or goes away.
-  bool send_all(int client, std::string_view data, Clock::time_point deadline) const;
-
-  Handler handler_;
-  FileDescriptor listener_, stop_read_, stop_write_;
-  std::string bound_;
-  std::thread thread_;
+  std::unique_ptr<HttpServer> server_;
 };
 
 }  // namespace proofline::fleet::detail

@@ -1,0 +1,134 @@
+// The HTTP request parser of the small servers (util/http_request.hpp): whole heads, heads still arriving,
+// and every malformed, oversized or unsupported request refused with its status, whatever bytes it holds.
+#include <string>
+#include <string_view>
+
+#include <doctest/doctest.h>
+
+#include <proofline/util/http_request.hpp>
+
+namespace proofline {
+
+namespace {
+
+using State = HttpHeadParse::State;
+
+HttpLimits post_limits(std::uint64_t max_body = 1000) {
+  HttpLimits limits;
+  limits.max_head = 256;
+  limits.max_body = max_body;
+  limits.methods = {"GET", "HEAD", "POST"};
+  limits.methods_with_body = {"POST"};
+  return limits;
+}
+
+/// The status a request is refused with (0 when it is not refused).
+int refusal(std::string_view data, const HttpLimits& limits = post_limits()) {
+  const HttpHeadParse parsed = parse_http_head(data, limits);
+  return parsed.state == State::refused ? parsed.status : 0;
+}
+
+}  // namespace
+
+TEST_CASE("util/http request/a whole head: method, path, query, lowercased fields, Content-Length") {
+  const std::string data =
+      "POST /prove/mul?x=1&y HTTP/1.1\r\nHost: a\r\nContent-Type:  application/json \r\n"
+      "Content-Length: 5\r\nX-Empty:\r\n\r\nhello";
+  const HttpHeadParse parsed = parse_http_head(data, post_limits());
+  REQUIRE(parsed.state == State::complete);
+  CHECK(parsed.head_bytes == data.size() - 5);
+  const HttpRequest& r = parsed.request;
+  CHECK(r.method == "POST");
+  CHECK(r.path == "/prove/mul");
+  CHECK(r.query == "x=1&y");
+  CHECK(r.minor_version == 1);
+  CHECK(r.content_length == 5);
+  REQUIRE(r.header("content-type") != nullptr);
+  CHECK(*r.header("content-type") == "application/json");
+  CHECK(*r.header("x-empty") == "");
+  CHECK(r.header("Content-Type") == nullptr);  // names are looked up lowercased
+  CHECK(r.header("accept") == nullptr);
+}
+
+TEST_CASE("util/http request/bare LF line ends and HTTP/1.0 are read") {
+  const HttpHeadParse parsed = parse_http_head("GET /healthz HTTP/1.0\nHost: a\n\n", post_limits());
+  REQUIRE(parsed.state == State::complete);
+  CHECK(parsed.request.minor_version == 0);
+  CHECK(parsed.request.path == "/healthz");
+  CHECK(parsed.request.content_length == 0);
+}
+
+TEST_CASE("util/http request/a head still arriving asks for more, at every cut") {
+  const std::string data = "POST /prove HTTP/1.1\r\nContent-Length: 2\r\n\r\n";
+  for (std::size_t cut = 0; cut < data.size(); ++cut)
+    CHECK_MESSAGE(parse_http_head(data.substr(0, cut), post_limits()).state == State::incomplete, cut);
+  CHECK(parse_http_head(data, post_limits()).state == State::complete);
+}
+
+TEST_CASE("util/http request/malformed request lines are 400") {
+  for (const char* line :
+       {"hello\r\n\r\n", "GET\r\n\r\n", "GET /\r\n\r\n", "GET / HTTP/2.0\r\n\r\n", "GET / HTTP/1.1 x\r\n\r\n",
+        "GET  / HTTP/1.1\r\n\r\n", "GET x HTTP/1.1\r\n\r\n", "G(T / HTTP/1.1\r\n\r\n",
+        "GET / HTTP/1.x\r\n\r\n", "GET /a\x01 HTTP/1.1\r\n\r\n", "\r\n\r\n", "GET / http/1.1\r\n\r\n"})
+    CHECK_MESSAGE(refusal(line) == 400, line);
+  // Garbage is refused as soon as its first line is whole, without waiting for a blank line.
+  using namespace std::string_view_literals;
+  CHECK(refusal("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\n"sv) == 400);
+}
+
+TEST_CASE("util/http request/malformed header fields are 400") {
+  for (const char* head :
+       {"GET / HTTP/1.1\r\nno colon\r\n\r\n", "GET / HTTP/1.1\r\nbad name: x\r\n\r\n",
+        "GET / HTTP/1.1\r\n: x\r\n\r\n", "GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n",
+        "GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", "GET / HTTP/1.1\r\nContent-Length: 1x\r\n\r\n",
+        "GET / HTTP/1.1\r\nContent-Length:\r\n\r\n",
+        "GET / HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n",
+        "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"})
+    CHECK_MESSAGE(refusal(head) == 400, head);
+  // The same length twice is one length.
+  CHECK(refusal("POST / HTTP/1.1\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\n") == 0);
+}
+
+TEST_CASE("util/http request/methods, lengths and codings outside the limits get their statuses") {
+  CHECK(refusal("PUT / HTTP/1.1\r\n\r\n") == 405);
+  const HttpHeadParse wrong = parse_http_head("DELETE /x HTTP/1.1\r\n", post_limits());
+  CHECK(wrong.status == 405);  // judged from the request line alone
+  CHECK(wrong.message == "method DELETE is not allowed here (only GET, HEAD, POST)");
+  CHECK(refusal("POST / HTTP/1.1\r\n\r\n") == 411);
+  CHECK(refusal("GET / HTTP/1.1\r\n\r\n") == 0);  // a GET needs no length
+  CHECK(refusal("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n") == 501);
+  CHECK(refusal("POST / HTTP/1.1\r\nContent-Length: 1000\r\n\r\n") == 0);
+  const HttpHeadParse big = parse_http_head("POST / HTTP/1.1\r\nContent-Length: 1001\r\n\r\n", post_limits());
+  CHECK(big.status == 413);
+  CHECK(big.message == "a body of 1001 bytes is over the 1000-byte limit");
+  CHECK(refusal("GET / HTTP/1.1\r\nContent-Length: 1\r\n\r\n", HttpLimits{}) == 413);  // no bodies at all
+}
+
+TEST_CASE("util/http request/a head over the limit is 400, whether or not its line ends") {
+  const HttpLimits limits = post_limits();
+  CHECK(refusal(std::string(300, 'a'), limits) == 400);
+  CHECK(refusal("GET /" + std::string(300, 'a') + " HTTP/1.1\r\n\r\n", limits) == 400);
+  CHECK(refusal("GET / HTTP/1.1\r\nA: " + std::string(300, 'b'), limits) == 400);
+  CHECK(parse_http_head("GET / HTTP/1.1\r\nA: " + std::string(200, 'b'), limits).state == State::incomplete);
+}
+
+TEST_CASE("util/http request/every byte string is parsed without a crash") {
+  // A cheap fuzz: every prefix and every one-byte change of a valid request is either fine or refused.
+  const std::string data = "POST /prove/k?q HTTP/1.1\r\nContent-Length: 3\r\nA: b\r\n\r\nabc";
+  for (std::size_t i = 0; i < data.size(); ++i)
+    for (const char c : {'\0', ' ', '\n', '\r', ':', 'x', '\x80', '/'}) {
+      std::string mutated = data;
+      mutated[i] = c;
+      const HttpHeadParse parsed = parse_http_head(mutated, post_limits());
+      if (parsed.state == State::complete) CHECK(parsed.head_bytes <= mutated.size());
+    }
+}
+
+TEST_CASE("util/http request/reasons") {
+  CHECK(http_reason(200) == "OK");
+  CHECK(http_reason(413) == "Content Too Large");
+  CHECK(http_reason(422) == "Unprocessable Content");
+  CHECK(http_reason(299) == "Unknown");
+}
+
+}  // namespace proofline

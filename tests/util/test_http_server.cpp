@@ -1,0 +1,137 @@
+// The small HTTP server (util/http_server.hpp) over real sockets: bodies framed by Content-Length, refusals
+// answered before a body is read, a client that sends half a body and stalls answered 408 at the read timeout
+// while other clients are served meanwhile, and stop_accepting() refusing new connections while the one being
+// served is answered.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include <doctest/doctest.h>
+
+#include <proofline/util/file_descriptor.hpp>
+#include <proofline/util/http_server.hpp>
+
+namespace proofline {
+
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+/// A connected socket, or -1 when the connection is refused.
+FileDescriptor connect_to(const HttpServer& server) {
+  const std::string& address = server.address();
+  const auto colon = address.rfind(':');
+  sockaddr_in peer{};
+  peer.sin_family = AF_INET;
+  peer.sin_port = htons(static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))));
+  REQUIRE(::inet_pton(AF_INET, address.substr(0, colon).c_str(), &peer.sin_addr) == 1);
+  FileDescriptor fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&peer), sizeof peer) != 0) return FileDescriptor();
+  return fd;
+}
+
+std::string read_all(int fd) {
+  std::string answer;
+  char buffer[4096];
+  while (true) {
+    const ssize_t got = ::recv(fd, buffer, sizeof buffer, 0);
+    if (got <= 0) break;
+    answer.append(buffer, static_cast<std::size_t>(got));
+  }
+  return answer;
+}
+
+std::string ask(const HttpServer& server, std::string_view request) {
+  FileDescriptor fd = connect_to(server);
+  REQUIRE(fd.get() >= 0);
+  REQUIRE(::send(fd.get(), request.data(), request.size(), MSG_NOSIGNAL) ==
+          static_cast<ssize_t>(request.size()));
+  return read_all(fd.get());
+}
+
+HttpServerOptions post_options() {
+  HttpServerOptions options;
+  options.connections = 2;
+  options.limits.max_body = 100;
+  options.limits.methods = {"GET", "POST"};
+  options.limits.methods_with_body = {"POST"};
+  options.read_timeout = 500ms;
+  options.refusal = [](int status, const std::string& message) {
+    return HttpResponse{status, "application/json", "{\"error\": \"" + message + "\"}"};
+  };
+  return options;
+}
+
+HttpResponse echo(const HttpRequest& request) {
+  if (request.path == "/slow") std::this_thread::sleep_for(300ms);
+  if (request.path == "/busy") return {503, "text/plain", "later\n", {{"Retry-After", "1"}}};
+  return {200, "text/plain", request.method + " " + request.path + " [" + request.body + "]"};
+}
+
+}  // namespace
+
+TEST_CASE("util/http server/a body framed by Content-Length reaches the handler") {
+  HttpServer server("127.0.0.1:0", post_options(), echo);
+  CHECK(ask(server, "POST /p HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello") ==
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 15\r\nConnection: close\r\n\r\n"
+        "POST /p [hello]");
+  CHECK(ask(server, "GET /busy HTTP/1.1\r\n\r\n") ==
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 6\r\nRetry-After: "
+        "1\r\n"
+        "Connection: close\r\n\r\nlater\n");
+}
+
+TEST_CASE("util/http server/refusals are answered before the body, in the refusal's form") {
+  HttpServer server("127.0.0.1:0", post_options(), echo);
+  const std::string big =
+      ask(server, "POST /p HTTP/1.1\r\nContent-Length: 101\r\n\r\n" + std::string(101, 'x'));
+  CHECK(big.starts_with("HTTP/1.1 413 Content Too Large\r\nContent-Type: application/json\r\n"));
+  CHECK(big.ends_with("{\"error\": \"a body of 101 bytes is over the 100-byte limit\"}"));
+  CHECK(ask(server, "POST /p HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 411 Length Required\r\n"));
+  CHECK(ask(server, "PUT /p HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 405 Method Not Allowed\r\n"));
+  CHECK(ask(server, "\x16\x03\x01 garbage\r\n").starts_with("HTTP/1.1 400 Bad Request\r\n"));
+}
+
+TEST_CASE("util/http server/a client that sends half a body and stalls gets 408 and holds no one else") {
+  HttpServer server("127.0.0.1:0", post_options(), echo);
+  FileDescriptor stalled = connect_to(server);
+  const std::string half = "POST /p HTTP/1.1\r\nContent-Length: 10\r\n\r\nhalf";
+  REQUIRE(::send(stalled.get(), half.data(), half.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(half.size()));
+  const auto start = Clock::now();
+  CHECK(ask(server, "GET /other HTTP/1.1\r\n\r\n").ends_with("GET /other []"));
+  CHECK(Clock::now() - start < 400ms);  // answered by the other thread, not after the stalled one's timeout
+  CHECK(read_all(stalled.get()).starts_with("HTTP/1.1 408 Request Timeout\r\n"));
+  CHECK(Clock::now() - start < 3s);
+}
+
+TEST_CASE("util/http server/stop_accepting answers the request being served and refuses new connections") {
+  HttpServer server("127.0.0.1:0", post_options(), echo);
+  auto slow = std::async(std::launch::async, [&] { return ask(server, "GET /slow HTTP/1.1\r\n\r\n"); });
+  while (server.busy() == 0) std::this_thread::sleep_for(1ms);
+  server.stop_accepting();
+  CHECK(slow.get().ends_with("GET /slow []"));
+  while (server.running() > 0) std::this_thread::sleep_for(1ms);
+  FileDescriptor late = connect_to(server);
+  if (late.get() >= 0) CHECK(read_all(late.get()).empty());  // never answered
+}
+
+TEST_CASE("util/http server/stops at once while clients hold connections") {
+  const auto start = Clock::now();
+  {
+    HttpServer server("127.0.0.1:0", post_options(), echo);
+    FileDescriptor a = connect_to(server), b = connect_to(server);
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(Clock::now() - start < 400ms);
+}
+
+}  // namespace proofline

@@ -1,0 +1,169 @@
+#include <proofline/util/http_request.hpp>
+
+#include <algorithm>
+
+#include <proofline/util/text.hpp>
+
+namespace proofline {
+
+namespace {
+
+/// RFC 9110's tchar: what a method and a field name are made of.
+bool is_token_char(unsigned char c) {
+  if (c >= '0' && c <= '9') return true;
+  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') return true;
+  return std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
+}
+
+bool is_token(std::string_view text) {
+  return !text.empty() && std::ranges::all_of(text, [](char c) { return is_token_char(c); });
+}
+
+std::string_view trim_blanks(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+std::string lowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c | 0x20);
+  return out;
+}
+
+HttpHeadParse refuse(int status, std::string message) {
+  HttpHeadParse out;
+  out.state = HttpHeadParse::State::refused;
+  out.status = status;
+  out.message = std::move(message);
+  return out;
+}
+
+/// The end of the head (the index just past its blank line), or npos while there is none.
+std::size_t head_end(std::string_view data) {
+  for (std::size_t i = data.find('\n'); i != std::string_view::npos; i = data.find('\n', i + 1)) {
+    if (i + 1 < data.size() && data[i + 1] == '\n') return i + 2;
+    if (i + 2 < data.size() && data[i + 1] == '\r' && data[i + 2] == '\n') return i + 3;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+const std::string* HttpRequest::header(std::string_view name) const {
+  for (const auto& [field, value] : headers)
+    if (field == name) return &value;
+  return nullptr;
+}
+
+HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
+  const std::size_t end = head_end(data.substr(0, std::min(data.size(), limits.max_head + 1)));
+  const std::size_t line_end = data.find('\n');
+  // The request line is judged as soon as it is whole, so garbage is refused without waiting for more.
+  if (end == std::string_view::npos && line_end == std::string_view::npos && data.size() <= limits.max_head)
+    return {};
+  std::string_view head = data.substr(0, std::min(end, data.size()));
+  std::size_t position = 0;
+  const auto next_line = [&]() -> std::optional<std::string_view> {
+    const std::size_t newline = head.find('\n', position);
+    if (newline == std::string_view::npos) return std::nullopt;
+    std::string_view line = head.substr(position, newline - position);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    position = newline + 1;
+    return line;
+  };
+  std::string_view line = next_line().value_or(head.substr(0, std::min(head.size(), limits.max_head)));
+  // "METHOD SP TARGET SP HTTP/1.x": exactly two spaces.
+  const std::size_t first = line.find(' ');
+  const std::size_t second = first == std::string_view::npos ? first : line.find(' ', first + 1);
+  if (first == std::string_view::npos || second == std::string_view::npos ||
+      line.find(' ', second + 1) != std::string_view::npos)
+    return refuse(400, "malformed request line " + quote_for_message(line, 80, '\''));
+  const std::string_view method = line.substr(0, first);
+  const std::string_view target = line.substr(first + 1, second - first - 1);
+  const std::string_view version = line.substr(second + 1);
+  if (!is_token(method) || target.empty() || target.front() != '/' ||
+      std::ranges::any_of(target, [](char c) { return static_cast<unsigned char>(c) <= ' ' || c == 0x7f; }) ||
+      version.size() != 8 || !version.starts_with("HTTP/1.") || version[7] < '0' || version[7] > '9')
+    return refuse(400, "malformed request line " + quote_for_message(line, 80, '\''));
+  if (std::ranges::find(limits.methods, method) == limits.methods.end()) {
+    std::string allowed;
+    for (const std::string& m : limits.methods) allowed += (allowed.empty() ? "" : ", ") + m;
+    return refuse(405, "method " + std::string(method) + " is not allowed here (only " + allowed + ")");
+  }
+  if (end == std::string_view::npos) {
+    if (data.size() > limits.max_head)
+      return refuse(400, "the request head is over " + std::to_string(limits.max_head) + " bytes");
+    return {};
+  }
+  HttpHeadParse out;
+  out.state = HttpHeadParse::State::complete;
+  out.head_bytes = end;
+  HttpRequest& request = out.request;
+  request.method = std::string(method);
+  const std::size_t question = target.find('?');
+  request.path = std::string(target.substr(0, question));
+  if (question != std::string_view::npos) request.query = std::string(target.substr(question + 1));
+  request.minor_version = version[7] - '0';
+  std::optional<std::uint64_t> length;
+  while (const std::optional<std::string_view> field = next_line()) {
+    if (field->empty()) break;  // the blank line that ends the head
+    if (field->front() == ' ' || field->front() == '\t')
+      return refuse(400, "obsolete line folding in the header fields");
+    const std::size_t colon = field->find(':');
+    if (colon == std::string_view::npos || !is_token(field->substr(0, colon)))
+      return refuse(400, "malformed header field " + quote_for_message(*field, 80, '\''));
+    std::string name = lowercase(field->substr(0, colon));
+    const std::string_view value = trim_blanks(field->substr(colon + 1));
+    if (name == "content-length") {
+      if (value.empty() || value.size() > 19 ||
+          value.find_first_not_of("0123456789") != std::string_view::npos)
+        return refuse(400, "Content-Length " + quote_for_message(value, 40, '\'') + " is not a length");
+      const std::uint64_t n = std::stoull(std::string(value));
+      if (length && *length != n) return refuse(400, "two different Content-Length fields");
+      length = n;
+    } else if (name == "transfer-encoding") {
+      return refuse(501, "Transfer-Encoding is not supported: send the body with a Content-Length");
+    }
+    request.headers.emplace_back(std::move(name), std::string(value));
+  }
+  if (!length && std::ranges::find(limits.methods_with_body, method) != limits.methods_with_body.end())
+    return refuse(411, "a " + std::string(method) + " needs a Content-Length");
+  if (length && *length > limits.max_body)
+    return refuse(413, limits.max_body == 0 ? std::string("this request takes no body")
+                                            : "a body of " + std::to_string(*length) + " bytes is over the " +
+                                                  std::to_string(limits.max_body) + "-byte limit");
+  request.content_length = length.value_or(0);
+  return out;
+}
+
+std::string_view http_reason(int status) noexcept {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
+    case 411:
+      return "Length Required";
+    case 413:
+      return "Content Too Large";
+    case 422:
+      return "Unprocessable Content";
+    case 500:
+      return "Internal Server Error";
+    case 501:
+      return "Not Implemented";
+    case 503:
+      return "Service Unavailable";
+  }
+  return "Unknown";
+}
+
+}  // namespace proofline

@@ -1,0 +1,244 @@
+#include <proofline/util/http_server.hpp>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <proofline/util/error.hpp>
+#include <proofline/util/logging.hpp>
+#include <proofline/util/options.hpp>
+#include <proofline/util/text.hpp>
+
+namespace proofline {
+
+namespace {
+
+FileDescriptor listen_on(const HttpServerOptions& options, const std::string& host, const std::string& port,
+                         std::string_view address, std::string& bound) {
+  const auto refuse = [&](const std::string& why) {
+    return OptionError(options.option + " " + quote_for_message(address, 80, '\'') + ": " + why);
+  };
+  if (port.find_first_not_of("0123456789") != std::string::npos || port.size() > 5 || std::stoi(port) > 65535)
+    throw refuse("the port must be a number from 0 to 65535");
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  if (const int error = ::getaddrinfo(host.empty() ? nullptr : host.c_str(), port.c_str(), &hints, &found))
+    throw refuse(std::string("cannot resolve the host: ") + ::gai_strerror(error));
+  std::string why = "no address to listen on";
+  FileDescriptor listener;
+  for (addrinfo* a = found; a != nullptr && listener.get() < 0; a = a->ai_next) {
+    FileDescriptor fd(::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol));
+    if (fd.get() < 0) continue;
+    const int yes = 1;
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (::bind(fd.get(), a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd.get(), options.backlog) != 0) {
+      why = std::strerror(errno);
+      continue;
+    }
+    listener = std::move(fd);
+  }
+  ::freeaddrinfo(found);
+  if (listener.get() < 0) throw refuse("cannot listen: " + why);
+  sockaddr_storage local{};
+  socklen_t length = sizeof local;
+  ::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&local), &length);
+  char text[INET6_ADDRSTRLEN] = "?";
+  if (local.ss_family == AF_INET6) {
+    const auto* v6 = reinterpret_cast<const sockaddr_in6*>(&local);
+    ::inet_ntop(AF_INET6, &v6->sin6_addr, text, sizeof text);
+    bound = "[" + std::string(text) + "]:" + std::to_string(ntohs(v6->sin6_port));
+  } else {
+    const auto* v4 = reinterpret_cast<const sockaddr_in*>(&local);
+    ::inet_ntop(AF_INET, &v4->sin_addr, text, sizeof text);
+    bound = std::string(text) + ":" + std::to_string(ntohs(v4->sin_port));
+  }
+  return listener;
+}
+
+std::pair<FileDescriptor, FileDescriptor> make_pipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0)
+    throw Error(Errc::io, std::string("HTTP server: cannot make a pipe: ") + std::strerror(errno));
+  return {FileDescriptor(fds[0]), FileDescriptor(fds[1])};
+}
+
+}  // namespace
+
+std::pair<std::string, std::string> split_listen_address(std::string_view option, std::string_view address) {
+  const auto colon = address.rfind(':');
+  if (colon == std::string_view::npos || colon + 1 == address.size())
+    throw OptionError(std::string(option) + " " + quote_for_message(address, 80, '\'') +
+                      ": give HOST:PORT or :PORT");
+  std::string_view host = address.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  return {std::string(host), std::string(address.substr(colon + 1))};
+}
+
+HttpServer::HttpServer(std::string_view address, HttpServerOptions options, Handler handler)
+    : options_(std::move(options)), handler_(std::move(handler)) {
+  const auto [host, port] = split_listen_address(options_.option, address);
+  listener_ = listen_on(options_, host, port, address, bound_);
+  std::tie(stop_read_, stop_write_) = make_pipe();
+  std::tie(drain_read_, drain_write_) = make_pipe();
+  const unsigned count = options_.connections == 0 ? 1 : options_.connections;
+  threads_.reserve(count);
+  running_ = count;
+  try {
+    for (unsigned i = 0; i < count; ++i) threads_.emplace_back([this] { serve(); });
+  } catch (...) {
+    running_ -= count - static_cast<unsigned>(threads_.size());
+    const char byte = 1;
+    (void)!::write(stop_write_.get(), &byte, 1);
+    for (std::thread& t : threads_) t.join();
+    throw;
+  }
+}
+
+HttpServer::~HttpServer() {
+  const char byte = 1;
+  (void)!::write(stop_write_.get(), &byte, 1);
+  for (std::thread& t : threads_) t.join();
+}
+
+void HttpServer::stop_accepting() {
+  const char byte = 1;
+  (void)!::write(drain_write_.get(), &byte, 1);
+  // A listening socket shut down stops listening (Linux): connects are refused from now on, and those in
+  // the backlog are reset rather than left waiting for an accept that will not come.
+  ::shutdown(listener_.get(), SHUT_RDWR);
+}
+
+void HttpServer::serve() {
+  while (true) {
+    pollfd fds[3] = {
+        {listener_.get(), POLLIN, 0}, {stop_read_.get(), POLLIN, 0}, {drain_read_.get(), POLLIN, 0}};
+    if (::poll(fds, 3, -1) < 0 && errno != EINTR) {
+      PL_LOG_ERROR("HTTP server {}: poll: {}; no more requests", bound_, std::strerror(errno));
+      break;
+    }
+    if (fds[1].revents != 0 || fds[2].revents != 0) break;
+    if (fds[0].revents == 0) continue;
+    // Several threads wait on the listener: the ones that lose the race find nothing (EAGAIN) and wait again.
+    FileDescriptor client(::accept4(listener_.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+    if (client.get() < 0) continue;
+    ++busy_;
+    answer(client.get());
+    --busy_;
+  }
+  --running_;
+}
+
+bool HttpServer::wait_for(int client, short events, Clock::time_point deadline) const {
+  while (true) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return false;
+    pollfd fds[2] = {{client, events, 0}, {stop_read_.get(), POLLIN, 0}};
+    const int ready = ::poll(fds, 2, static_cast<int>(left));
+    if (ready < 0 && errno == EINTR) continue;
+    return ready > 0 && fds[1].revents == 0 && (fds[0].revents & (POLLERR | POLLNVAL)) == 0;
+  }
+}
+
+bool HttpServer::send_all(int client, std::string_view data, Clock::time_point deadline) const {
+  while (!data.empty()) {
+    const ssize_t sent = ::send(client, data.data(), data.size(), MSG_NOSIGNAL);
+    if (sent > 0) {
+      data.remove_prefix(static_cast<std::size_t>(sent));
+    } else if (sent < 0 && errno == EINTR) {
+      continue;
+    } else if (!(sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) ||
+               !wait_for(client, POLLOUT, deadline)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+HttpResponse HttpServer::refusal(int status, const std::string& message) const {
+  if (options_.refusal) return options_.refusal(status, message);
+  return {status, "text/plain; charset=utf-8", message + "\n"};
+}
+
+void HttpServer::respond(int client, const HttpResponse& response, bool head,
+                         Clock::time_point deadline) const {
+  std::string text = "HTTP/1.1 " + std::to_string(response.status) + " " +
+                     std::string(http_reason(response.status)) +
+                     "\r\nContent-Type: " + response.content_type +
+                     "\r\nContent-Length: " + std::to_string(response.body.size()) + "\r\n";
+  for (const auto& [name, value] : response.headers) text += name + ": " + value + "\r\n";
+  text += "Connection: close\r\n\r\n";
+  if (!head) text += response.body;
+  if (!send_all(client, text, deadline)) return;
+  // Closing with unread bytes from the client (a request refused before its body was read) would send a
+  // reset that may discard the answer before the client reads it: say we are done, and read until the client
+  // is too, or the deadline.
+  ::shutdown(client, SHUT_WR);
+  char sink[4096];
+  while (true) {
+    const ssize_t got = ::recv(client, sink, sizeof sink, 0);
+    if (got > 0 || (got < 0 && errno == EINTR)) continue;
+    if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) || !wait_for(client, POLLIN, deadline)) return;
+  }
+}
+
+void HttpServer::answer(int client) {
+  const Clock::time_point read_deadline = Clock::now() + options_.read_timeout;
+  const auto write_deadline = [this] { return Clock::now() + options_.write_timeout; };
+  std::string data;
+  HttpHeadParse parsed;
+  // Reads until the head is whole (or refused), then the body its Content-Length announces.
+  while (true) {
+    parsed = parse_http_head(data, options_.limits);
+    if (parsed.state == HttpHeadParse::State::refused) {
+      respond(client, refusal(parsed.status, parsed.message), false, write_deadline());
+      return;
+    }
+    if (parsed.state == HttpHeadParse::State::complete &&
+        data.size() - parsed.head_bytes >= parsed.request.content_length)
+      break;
+    char buffer[16384];
+    std::size_t want = sizeof buffer;
+    if (parsed.state == HttpHeadParse::State::complete)
+      want = std::min<std::uint64_t>(want, parsed.request.content_length - (data.size() - parsed.head_bytes));
+    const ssize_t got = ::recv(client, buffer, want, 0);
+    if (got > 0) {
+      data.append(buffer, static_cast<std::size_t>(got));
+    } else if (got < 0 && errno == EINTR) {
+      continue;
+    } else if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (!wait_for(client, POLLIN, read_deadline)) {
+        // Too slow (or stopping): a request that began is told why; a connection that sent nothing is closed.
+        if (!data.empty() && Clock::now() >= read_deadline)
+          respond(client, refusal(408, "the request did not arrive within the read timeout"), false,
+                  write_deadline());
+        return;
+      }
+    } else {
+      return;  // closed before a whole request: nothing to answer
+    }
+  }
+  HttpRequest request = std::move(parsed.request);
+  request.body = data.substr(parsed.head_bytes, request.content_length);
+  data.clear();
+  data.shrink_to_fit();
+  HttpResponse response;
+  try {
+    response = handler_(request);
+  } catch (const std::exception& e) {
+    PL_LOG_WARN("HTTP server {}: {}", bound_, e.what());
+    response = refusal(500, "internal error");
+  }
+  respond(client, response, request.method == "HEAD", write_deadline());
+}
+
+}  // namespace proofline
