@@ -4,6 +4,7 @@
 //   proofline prove KEY.zkey --circuit C_cpp/ --input in.json PROOF.json PUBLIC.json
 //   proofline batch KEY.zkey ... --out DIR | --manifest FILE           many jobs, one key load
 //   proofline verify VK.json PUBLIC.json PROOF.json                    snarkjs's order
+//   proofline serve KEY.zkey --circuit C_cpp/ --listen :8080           HTTP: POST /prove/KEY
 //   proofline worker|submit|wait|status|migrate                        the PostgreSQL fleet (with libpq)
 //
 // Exit codes as each subcommand's --help says: 0 success, 1 failed jobs or an invalid proof, 2 unusable
@@ -33,6 +34,8 @@ constexpr Subcommand circom_table[] = {
      run_verify_command},
     {"witness", "compute .wtns files from input JSON in-process (circom's --c generator)",
      run_witness_command},
+    {"serve", "an HTTP proving service: keys resident, concurrent requests proven together",
+     run_serve_command},
 };
 
 }  // namespace

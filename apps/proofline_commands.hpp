@@ -17,8 +17,9 @@ int run_prove_command(int argc, char** argv);
 int run_batch_command(int argc, char** argv);
 int run_verify_command(int argc, char** argv);
 int run_witness_command(int argc, char** argv);
+int run_serve_command(int argc, char** argv);
 
-/// The circom user's commands: prove, batch, verify, witness.
+/// The circom user's commands: prove, batch, verify, witness, serve.
 std::span<const Subcommand> circom_subcommands();
 /// The fleet's commands: worker, submit, wait, status, migrate (proofline_fleet.cpp; only where libpq is, see
 /// PROOFLINE_HAVE_FLEET).
