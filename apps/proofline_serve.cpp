@@ -180,7 +180,7 @@ int serve(const ServeOptions& o) {
   server->stop_accepting();
   std::fprintf(
       stderr,
-      "proofline serve: signal %d: no new connections; answering the %llu proof requests in flight (a "
+      "proofline serve: signal %d: no new connections; answering those accepted (%llu proofs in flight; a "
       "second signal stops at once)\n",
       stop_signal(), static_cast<unsigned long long>(service.in_flight()));
   while (server->running() > 0 && stop_signal_count() < 2) wait_for_signal(wake_read.get(), 50ms);

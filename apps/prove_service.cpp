@@ -240,7 +240,9 @@ HttpResponse ProveService::handle(const HttpRequest& request) {
 }
 
 HttpResponse ProveService::prove(const Key& key, const HttpRequest& request) {
-  if (stopping_) return json_error(503, "the server is stopping");
+  // A request on a connection accepted before a stop signal is proven (the server accepts no connection
+  // after it); only the second signal refuses what is left.
+  if (aborted_) return json_error(503, "the server is stopping");
   graph::Job job{.key = key.handle,
                  .label = "request " + std::to_string(++requests_seen_) + " to " + key.name};
   try {

@@ -53,7 +53,8 @@ class ProveService {
   /// json_error, counted in /metrics.
   HttpResponse refuse(int status, const std::string& message) { return count(json_error(status, message)); }
 
-  /// New proof requests are answered 503 (the server is stopping); those submitted already are proven.
+  /// GET /healthz answers 503 from now on (a load balancer sends no more); requests that reach handle() are
+  /// still proven: they came on connections accepted before the server stopped accepting.
   void stop_taking() noexcept { stopping_ = true; }
   /// Requests still waiting for their proofs are answered 503 at once, and the queued jobs cancelled.
   void abort();

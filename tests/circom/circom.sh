@@ -48,6 +48,11 @@
 #                          proofs snarkjs verifies, .wtns files equal to snarkjs wtns calculate's; bad inputs
 #                          named (with and without --sym), circom's assert messages, prove's exit codes; the
 #                          bn128 check_js/ too; a wasm of the other prime refused. Skipped when wasm2c is missing
+#   circom.sh serve        proofline serve (tests/circom/serve.py) on a free port with the key twice (with its circuit,
+#                          and .wtns only under --name): concurrent requests from input JSON and .wtns whose proofs
+#                          snarkjs verifies with fullprove's public signals; every error status with the CLI's
+#                          messages; a client stalled half-way through its body answered 408 while others are
+#                          served; SIGTERM with requests in flight answers them and exits 0, a second stops at once
 #
 # Skips (exit 77) only when node or circom2 cannot be had (the wasm step also without wasm2c). Environment: CIRCOM_TEST_DIR (work folder),
 # CIRCOM_NODE_DIR (where npm installs the tools; the interop tests share it),
@@ -809,6 +814,22 @@ wasm() {
   say "circom's --wasm output proves in-process like --c output: snarkjs's witnesses, signals and verdicts"
 }
 
+serve() {
+  need_setup
+  cd "$work" && rm -rf out-serve && mkdir out-serve
+  command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+  run python3 "$here/serve.py" "$proofline" "$work" "$cache" out-serve
+  local proof name count=0
+  for proof in out-serve/*.proof.json; do
+    name=$(basename "$proof" .proof.json)
+    # g1-0, g2-sigterm3: the proof of input g1 (g2), checked against snarkjs fullprove's signals for it.
+    expect_as_snarkjs "out-serve/$name" "snarkjs/${name%%-*}.public.json" "the served proof $name"
+    count=$((count + 1))
+  done
+  [ "$count" = 22 ] || die "expected 22 served proofs, found $count"
+  say "proofline serve's proofs pass snarkjs groth16 verify with fullprove's public signals"
+}
+
 case $step in
   setup) setup ;;
   inputs) inputs ;;
@@ -823,5 +844,6 @@ case $step in
   setup-bus) setup_bus ;;
   bus) bus ;;
   wasm) wasm ;;
+  serve) serve ;;
   *) die "unknown step '$step'" ;;
 esac

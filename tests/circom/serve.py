@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""`proofline serve` end to end (circom.sh's serve step): concurrent proof requests from input JSON and .wtns,
+every error status, a client that stalls half-way through its body, and SIGTERM with requests in flight.
+
+usage: serve.py PROOFLINE WORK CACHE OUT
+
+WORK is circom.sh setup's folder (key.zkey, check_cpp/, inputs/g*.json, snarkjs/g*.wtns); the proofs the server
+answers go to OUT/NAME.proof.json and OUT/NAME.public.json for circom.sh to check with snarkjs (NAME-I for the
+I-th proof of input NAME).
+"""
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+proofline, work, cache, out = sys.argv[1:5]
+failures = []
+
+
+def say(text):
+    print("serve-test: " + text, flush=True)
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        say("FAILED: " + what)
+
+
+def start(*extra):
+    """Starts a server on a free port; returns (process, "host:port")."""
+    command = [proofline, "serve", os.path.join(work, "key.zkey"), "--circuit", os.path.join(work, "check_cpp"),
+               "--key", os.path.join(work, "key.zkey"), "--name", "wtns-only", "--listen", "127.0.0.1:0",
+               "--cache-dir", cache, "--backend", "cpu", *extra]
+    say("$ " + " ".join(command))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline()  # the generator may be built first: no timeout of our own but ctest's
+    found = re.search(r"listening on http://(\S+)", line)
+    if not found:
+        process.kill()
+        sys.exit("serve-test: FAILED: no address on stdout: %r (exit %s)" % (line, process.wait()))
+    say(line.strip())
+    return process, found.group(1)
+
+
+def request(address, method, path, body=None, headers=None, timeout=120):
+    host, port = address.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, response.read(), dict(response.getheaders())
+    finally:
+        connection.close()
+
+
+def raw(address, data, shutdown=False, timeout=30):
+    """Sends raw bytes and reads the answer until the server closes the connection."""
+    host, port = address.rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=timeout) as s:
+        s.sendall(data)
+        if shutdown:
+            s.shutdown(socket.SHUT_WR)
+        answer = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                return answer
+            answer += chunk
+
+
+def read(path):
+    with open(os.path.join(work, path), "rb") as f:
+        return f.read()
+
+
+def keep(name, body):
+    """Writes a 200's proof and public signals for circom.sh to verify with snarkjs."""
+    answer = json.loads(body)
+    check(set(answer) == {"proof", "publicSignals"}, name + ": answer members " + str(sorted(answer)))
+    check(answer["proof"].get("protocol") == "groth16" and answer["proof"].get("curve") == "bls12381",
+          name + ": not a bls12381 groth16 proof")
+    with open(os.path.join(out, name + ".proof.json"), "w") as f:
+        json.dump(answer["proof"], f)
+    with open(os.path.join(out, name + ".public.json"), "w") as f:
+        json.dump(answer["publicSignals"], f)
+
+
+def expect_error(address, status, method, path, body=None, said=None, headers=None):
+    got, text, answer_headers = request(address, method, path, body, headers)
+    what = "%s %s: %d" % (method, path, got)
+    check(got == status, "%s, expected %d: %r" % (what, status, text[:300]))
+    try:
+        message = json.loads(text)["error"]
+    except (ValueError, KeyError, TypeError):
+        check(False, what + ": not a JSON error: %r" % text[:300])
+        return
+    if said is not None:
+        check(said in message, "%s: the error %r does not say %r" % (what, message, said))
+    if status == 503:
+        check("Retry-After" in answer_headers, what + ": no Retry-After")
+    say("%s %s -> %d %s" % (method, path, got, message))
+
+
+inputs = ["g1", "g2", "g3", "g4", "g5", "g6"]
+
+# ---- one server: concurrent proofs, the other pages, every error -------------------------------------------
+server, address = start("--max-body", "4096", "--read-timeout", "2", "--connections", "16")
+try:
+    results = {}
+
+    def prove(name, index):
+        if index % 3 == 2:  # a .wtns to the key served without its circuit
+            status, body, _ = request(address, "POST", "/prove/wtns-only", read("snarkjs/%s.wtns" % name),
+                                      {"Content-Type": "application/octet-stream"})
+        elif index % 3 == 1:  # a .wtns recognised by its magic, to the key with its circuit
+            status, body, _ = request(address, "POST", "/prove/key", read("snarkjs/%s.wtns" % name))
+        else:
+            status, body, _ = request(address, "POST", "/prove/key", read("inputs/%s.json" % name),
+                                      {"Content-Type": "application/json"})
+        results["%s-%d" % (name, index)] = (status, body)
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=prove, args=(name, i)) for name in inputs for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    say("%d concurrent proof requests answered in %.2f s" % (len(threads), time.monotonic() - started))
+    for name, (status, body) in sorted(results.items()):
+        check(status == 200, "%s: status %d: %r" % (name, status, body[:300]))
+        if status == 200:
+            keep(name, body)
+
+    status, body, headers = request(address, "GET", "/healthz")
+    check(status == 200 and body == b"serving\n", "GET /healthz: %d %r" % (status, body))
+    status, body, _ = request(address, "GET", "/keys")
+    keys = json.loads(body)["keys"]
+    check(status == 200 and [k["name"] for k in keys] == ["key", "wtns-only"], "GET /keys: %r" % body)
+    check(keys[0]["inputJson"] is True and keys[1]["inputJson"] is False, "GET /keys: inputJson %r" % keys)
+    check(keys[0]["variables"] > 0 and keys[0]["publicSignals"] == 2, "GET /keys: sizes %r" % keys)
+    status, body, headers = request(address, "GET", "/metrics")
+    page = body.decode()
+    check(status == 200 and "proofline_serve_proofs_total %d\n" % len(threads) in page,
+          "GET /metrics: no proofline_serve_proofs_total %d" % len(threads))
+    check("proofline_serve_responses_total{status=\"200\"}" in page, "GET /metrics: no responses by status")
+    check("proofline_serve_in_flight 0\n" in page, "GET /metrics: requests still in flight")
+
+    # Unusable input: the messages `proofline prove` gives.
+    expect_error(address, 400, "POST", "/prove/key", b'{"a": "3", "b": ', said="not JSON")
+    expect_error(address, 400, "POST", "/prove/key", b'{"a": "3", "b": "7", "c": "49", "d": "1"}', said='"d"')
+    expect_error(address, 400, "POST", "/prove/key", b'{"a": "3", "b": "7"}', said="input signal of main missing")
+    expect_error(address, 400, "POST", "/prove/key", b'{"a": ["3", "4"], "b": "7", "c": "49"}',
+                 said="expects 1 value")
+    expect_error(address, 400, "POST", "/prove/wtns-only", read("inputs/g1.json"), said="without --circuit")
+    expect_error(address, 400, "POST", "/prove/key", b"wtns" + b"\x02\x00\x00\x00" + b"\x00" * 8,
+                 said="the request's witness (.wtns)")
+    # A witness that does not satisfy the circuit: prove's exit 1.
+    expect_error(address, 422, "POST", "/prove/key", b'{"a": "3", "b": "7", "c": "48"}',
+                 said="does not satisfy the circuit")
+    expect_error(address, 422, "POST", "/prove/key", b'{"a": "0", "b": "7", "c": "49"}',
+                 said="does not satisfy the circuit")
+    # Names, paths and methods.
+    expect_error(address, 404, "POST", "/prove/nope", read("inputs/g1.json"), said="no key named 'nope'")
+    expect_error(address, 404, "POST", "/prove", read("inputs/g1.json"), said="POST to /prove/NAME")
+    expect_error(address, 404, "GET", "/nowhere", said="no such path")
+    expect_error(address, 405, "GET", "/prove/key", said="POST")
+    expect_error(address, 405, "PUT", "/prove/key", b"{}", said="method PUT is not allowed")
+    expect_error(address, 405, "POST", "/keys", b"{}", said="only GET and HEAD")
+    # Sizes: over --max-body, no length at all, garbage.
+    expect_error(address, 413, "POST", "/prove/key", b"{" + b" " * 5000 + b"}", said="over the 4096-byte limit")
+    answer = raw(address, b"POST /prove/key HTTP/1.1\r\nHost: x\r\n\r\n{}")
+    check(answer.startswith(b"HTTP/1.1 411 "), "no Content-Length: %r" % answer[:100])
+    answer = raw(address, b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03\r\n\r\n")
+    check(answer.startswith(b"HTTP/1.1 400 ") and b'"error"' in answer, "garbage: %r" % answer[:100])
+
+    # A client that sends half its body and stalls holds one connection until the read timeout (2 s, then 408),
+    # never the others.
+    host, port = address.rsplit(":", 1)
+    stalled = socket.create_connection((host, int(port)), timeout=30)
+    stalled.sendall(b"POST /prove/key HTTP/1.1\r\nContent-Length: 100\r\n\r\n{\"a\": ")
+    started = time.monotonic()
+    status, body, _ = request(address, "POST", "/prove/key", read("inputs/g1.json"))
+    took = time.monotonic() - started
+    check(status == 200 and took < 1.5, "a request beside a stalled one: %d after %.2f s" % (status, took))
+    answer = stalled.recv(65536)
+    check(answer.startswith(b"HTTP/1.1 408 "), "the stalled client: %r" % answer[:100])
+    stalled.close()
+    say("a stalled client was answered 408 after %.2f s; the request beside it took %.2f s" %
+        (time.monotonic() - started, took))
+finally:
+    server.send_signal(signal.SIGTERM)
+    code = server.wait(timeout=60)
+check(code == 0, "the first server exited %d after SIGTERM" % code)
+
+# ---- SIGTERM with requests in flight: they are answered, then exit 0 ---------------------------------------
+server, address = start("--read-timeout", "20")
+host, port = address.rsplit(":", 1)
+body = read("inputs/g2.json")
+in_flight = []
+for i in range(4):
+    s = socket.create_connection((host, int(port)), timeout=60)
+    # Head and half the body: the connection is accepted and its request on its way when the signal comes.
+    s.sendall(b"POST /prove/key HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % len(body) + body[:5])
+    in_flight.append(s)
+time.sleep(0.3)
+server.send_signal(signal.SIGTERM)
+time.sleep(0.3)
+refused = False
+try:
+    raw(address, b"GET /healthz HTTP/1.1\r\n\r\n", timeout=5)
+except OSError:
+    refused = True
+check(refused, "a connection after SIGTERM was accepted")
+for i, s in enumerate(in_flight):
+    s.sendall(body[5:])
+    answer = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        answer += chunk
+    s.close()
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    check(head.startswith(b"HTTP/1.1 200 "), "in-flight request %d after SIGTERM: %r" % (i, answer[:200]))
+    if head.startswith(b"HTTP/1.1 200 "):
+        keep("g2-sigterm%d" % i, payload)
+code = server.wait(timeout=60)
+check(code == 0, "the server exited %d after SIGTERM with requests in flight" % code)
+
+# ---- a second signal stops at once --------------------------------------------------------------------------
+server, address = start("--read-timeout", "60")
+host, port = address.rsplit(":", 1)
+held = socket.create_connection((host, int(port)), timeout=60)
+held.sendall(b"POST /prove/key HTTP/1.1\r\nContent-Length: 100\r\n\r\n{")
+time.sleep(0.3)
+started = time.monotonic()
+server.send_signal(signal.SIGTERM)
+time.sleep(0.2)
+server.send_signal(signal.SIGTERM)
+code = server.wait(timeout=30)
+took = time.monotonic() - started
+held.close()
+check(code == 128 + signal.SIGTERM and took < 5,
+      "a second SIGTERM: exit %d after %.2f s (expected %d at once)" % (code, took, 128 + signal.SIGTERM))
+
+if failures:
+    sys.exit("serve-test: %d checks failed" % len(failures))
+say("every check passed")
