@@ -95,14 +95,14 @@ std::optional<ServeOptions> parse(int argc, char** argv) {
       "circom --c's CIRCUIT_cpp/, or --wasm's CIRCUIT_js/ or its .wasm: computes witnesses from input JSON "
       "(without it the key takes .wtns bodies only)",
       [&o](std::string_view dir) {
-        if (current(o).circuit) throw OptionError("given twice for one key");
+        if (current(o).circuit) throw Error(Errc::invalid_argument, "given twice for one key");
         current(o).circuit = std::filesystem::path(dir);
       });
   cli.value("--name", "NAME", "the name the key is served under: POST /prove/NAME",
             [&o](std::string_view name) {
-              if (!current(o).name.empty()) throw OptionError("given twice for one key");
+              if (!current(o).name.empty()) throw Error(Errc::invalid_argument, "given twice for one key");
               if (name.empty() || name.find_first_of("?# \t\r\n") != std::string_view::npos)
-                throw OptionError("a name is not empty and has no blanks, '?' or '#'");
+                throw Error(Errc::invalid_argument, "a name is not empty and has no blanks, '?' or '#'");
               current(o).name = std::string(name);
             });
   cli.group("HTTP");
@@ -153,6 +153,8 @@ int serve(const ServeOptions& o) {
   } stop_waking_guard{wake_write.get()};
 
   ProveService service(o.prover, o.keys);
+  // A signal while the keys loaded (a generator build is cut short by one): stop before serving anything.
+  if (const int signal = stop_signal()) return 128 + signal;
   HttpServerOptions http;
   http.option = "--listen";
   http.limits.max_head = 16 * 1024;

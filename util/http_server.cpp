@@ -198,10 +198,15 @@ void HttpServer::answer(int client) {
   HttpHeadParse parsed;
   // Reads until the head is whole (or refused), then the body its Content-Length announces.
   while (true) {
-    parsed = parse_http_head(data, options_.limits);
-    if (parsed.state == HttpHeadParse::State::refused) {
-      respond(client, refusal(parsed.status, parsed.message), false, write_deadline());
-      return;
+    if (parsed.state == HttpHeadParse::State::incomplete) {
+      parsed = parse_http_head(data, options_.limits);
+      if (parsed.state == HttpHeadParse::State::refused) {
+        respond(client, refusal(parsed.status, parsed.message), false, write_deadline());
+        return;
+      }
+      // The length is within limits.max_body: room for the whole request at once.
+      if (parsed.state == HttpHeadParse::State::complete)
+        data.reserve(parsed.head_bytes + parsed.request.content_length);
     }
     if (parsed.state == HttpHeadParse::State::complete &&
         data.size() - parsed.head_bytes >= parsed.request.content_length)
@@ -228,9 +233,9 @@ void HttpServer::answer(int client) {
     }
   }
   HttpRequest request = std::move(parsed.request);
-  request.body = data.substr(parsed.head_bytes, request.content_length);
-  data.clear();
-  data.shrink_to_fit();
+  data.erase(0, parsed.head_bytes);  // the body alone, not copied: it may be hundreds of MiB
+  data.resize(request.content_length);
+  request.body = std::move(data);
   HttpResponse response;
   try {
     response = handler_(request);

@@ -250,6 +250,37 @@ held.close()
 check(code == 128 + signal.SIGTERM and took < 5,
       "a second SIGTERM: exit %d after %.2f s (expected %d at once)" % (code, took, 128 + signal.SIGTERM))
 
+# ---- keys named by their files, options refused (exit 2) ----------------------------------------------------
+import shutil
+shutil.copyfile(os.path.join(work, "key.zkey"), os.path.join(out, "key.zkey"))
+command = [proofline, "serve", os.path.join(work, "key.zkey"), "--key", os.path.join(out, "key.zkey"),
+           "--listen", "127.0.0.1:0", "--backend", "cpu"]
+server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+line = server.stdout.readline()
+address = re.search(r"listening on http://(\S+)", line).group(1)
+names = [k["name"] for k in json.loads(request(address, "GET", "/keys")[1])["keys"]]
+expected = ["key", os.path.basename(os.path.normpath(out)) + "/key"]
+check(names == expected, "two files named key.zkey are served as %r, expected %r" % (names, expected))
+server.send_signal(signal.SIGINT)
+check(server.wait(timeout=60) == 0, "SIGINT: not exit 0")
+os.remove(os.path.join(out, "key.zkey"))
+
+
+def refused(said, *args):
+    done = subprocess.run([proofline, "serve", *args], capture_output=True, text=True, timeout=120)
+    check(done.returncode == 2 and said in done.stderr,
+          "proofline serve %s: exit %d, %r (expected 2, saying %r)" % (" ".join(args), done.returncode,
+                                                                        done.stderr, said))
+
+
+key = os.path.join(work, "key.zkey")
+refused("--circuit: given twice for one key", key, "--circuit", "a", "--circuit", "b")
+refused("is given to two keys", key, "--name", "k", "--key", key, "--name", "k")
+refused("give HOST:PORT or :PORT", key, "--listen", "8080")
+refused("the port must be a number from 0 to 65535", key, "--listen", "127.0.0.1:65536")
+refused("--max-body", key, "--max-body", "10")
+refused("no-such.zkey", os.path.join(work, "no-such.zkey"))
+
 if failures:
     sys.exit("serve-test: %d checks failed" % len(failures))
 say("every check passed")
