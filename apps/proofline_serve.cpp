@@ -54,7 +54,8 @@ constexpr const char* epilog =
     "number "
     "of values, a bad .wtns) with the message `proofline prove` gives; 422 the witness does not satisfy the "
     "circuit; 404 unknown key or path; 405 wrong method; 408 a request slower than --read-timeout; 411 no "
-    "Content-Length; 413 a body over --max-body; 503 the queue is full or the server is stopping (with "
+    "Content-Length; 413 a body over --max-body; 503 the queue is full, the server is stopping or a proof "
+    "took longer than --job-timeout (with "
     "Retry-After); 500 internal errors. Every error is JSON {\"error\": MESSAGE}.\n"
     "Exit codes: 0 stopped by SIGTERM/SIGINT after answering the requests in flight; 128 + the signal when a "
     "second signal stopped it at once; 2 unusable keys, circuits or options (nothing served).";
@@ -67,6 +68,7 @@ struct ServeOptions {
   unsigned connections = 64;
   unsigned read_timeout_s = 60, write_timeout_s = 60;
   std::size_t queue = 64;
+  unsigned job_timeout_s = 0;
 };
 
 /// The key that --circuit and --name apply to: the last one named so far.
@@ -118,6 +120,9 @@ std::optional<ServeOptions> parse(int argc, char** argv) {
               Bounds<unsigned>{1, 3600});
   cli.integer("--write-timeout", "SECONDS", "the most a client may take to read its answer (default 60)",
               o.write_timeout_s, Bounds<unsigned>{1, 3600});
+  cli.integer("--job-timeout", "SECONDS",
+              "answer 503 for a proof not made this long after its request arrived (default 0: no limit)",
+              o.job_timeout_s, Bounds<unsigned>{0, 7 * 24 * 3600});
   cli.integer("--queue", "N",
               "proof requests waiting for the prover before more are answered 503 (default 64)", o.queue,
               Bounds<std::size_t>{1, 1'000'000});
@@ -127,6 +132,7 @@ std::optional<ServeOptions> parse(int argc, char** argv) {
   o.keys.front().zkey = first_zkey;
   o.prover.program = "proofline serve";
   o.prover.config.queue_capacity = o.queue;
+  o.prover.config.job_timeout = std::chrono::seconds(o.job_timeout_s);
   return o;
 }
 

@@ -68,7 +68,7 @@ graph::testing::Hooks fault_hooks(const CircomBatch& b) {
 /// The status a failed job's request is answered with: the CLI's exit 1 (the witness does not satisfy the
 /// circuit, the proof does not verify) is 422, its exit 2 (unusable input) 400.
 int status_of(const graph::JobError& error) {
-  if (error.code == Errc::cancelled) return 503;
+  if (error.code == Errc::cancelled || error.code == Errc::timeout) return 503;
   if (error.message.find("does not satisfy") != std::string::npos) return 422;
   if (error.code == Errc::bad_input) return 400;
   return 500;
