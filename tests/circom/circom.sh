@@ -49,8 +49,8 @@
 #                          named (with and without --sym), circom's assert messages, prove's exit codes; the
 #                          bn128 check_js/ too; a wasm of the other prime refused. Skipped when wasm2c is missing
 #   circom.sh serve        proofline serve (tests/circom/serve.py) on a free port with the key twice (with its circuit,
-#                          and .wtns only under --name): concurrent requests from input JSON and .wtns whose proofs
-#                          snarkjs verifies with fullprove's public signals; every error status with the CLI's
+#                          and .wtns only under --name), then with the bn128 key beside it: concurrent requests from
+#                          input JSON and .wtns whose proofs snarkjs verifies with fullprove's public signals; every error status with the CLI's
 #                          messages; a client stalled half-way through its body answered 408 while others are
 #                          served; SIGTERM with requests in flight answers them and exits 0, a second stops at once
 #
@@ -816,18 +816,36 @@ wasm() {
 
 serve() {
   need_setup
+  need_bn128
   cd "$work" && rm -rf out-serve && mkdir out-serve
   command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
-  run python3 "$here/serve.py" "$proofline" "$work" "$cache" out-serve
-  local proof name count=0
+  # The bn128 key of setup-bn128 beside check's: its .wtns made by proofline witness (snarkjs's are checked
+  # equal to those in the wasm step).
+  local out_bn=$work/out-serve-bn128 name
+  rm -rf "$out_bn" && mkdir -p "$out_bn/wtns"
+  local bn_inputs=()
+  while read -r name _; do bn_inputs+=("$work_bn/inputs/$name.json"); done < <(good_inputs)
+  run "$proofline" witness --circuit "$work_bn/check_cpp" --input "${bn_inputs[@]}" --out "$out_bn/wtns" \
+    --cache-dir "$cache"
+  run python3 "$here/serve.py" "$proofline" "$work" "$cache" out-serve "$work_bn" "$out_bn"
+  local proof count=0
   for proof in out-serve/*.proof.json; do
     name=$(basename "$proof" .proof.json)
     # g1-0, g2-sigterm3: the proof of input g1 (g2), checked against snarkjs fullprove's signals for it.
     expect_as_snarkjs "out-serve/$name" "snarkjs/${name%%-*}.public.json" "the served proof $name"
     count=$((count + 1))
   done
-  [ "$count" = 22 ] || die "expected 22 served proofs, found $count"
-  say "proofline serve's proofs pass snarkjs groth16 verify with fullprove's public signals"
+  [ "$count" = 28 ] || die "expected 28 served proofs, found $count"
+  for proof in "$out_bn"/*.proof.json; do
+    name=$(basename "$proof" .proof.json)
+    [ "$(publics "$out_bn/$name.public.json")" = "$(publics "$work_bn/snarkjs/${name%%-*}.public.json")" ] ||
+      die "the served bn128 proof $name: public signals differ from snarkjs fullprove's"
+    snarkjs_verify "$work_bn/vk.json" "$out_bn/$name.public.json" "$proof" ||
+      die "snarkjs groth16 verify rejected the served bn128 proof $name"
+    count=$((count + 1))
+  done
+  [ "$count" = 40 ] || die "expected 12 served bn128 proofs, found $((count - 28))"
+  say "proofline serve's proofs (both curves) pass snarkjs groth16 verify with fullprove's public signals"
 }
 
 case $step in

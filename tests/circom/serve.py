@@ -2,11 +2,12 @@
 """`proofline serve` end to end (circom.sh's serve step): concurrent proof requests from input JSON and .wtns,
 every error status, a client that stalls half-way through its body, and SIGTERM with requests in flight.
 
-usage: serve.py PROOFLINE WORK CACHE OUT
+usage: serve.py PROOFLINE WORK CACHE OUT [WORK_BN128 OUT_BN128]
 
 WORK is circom.sh setup's folder (key.zkey, check_cpp/, inputs/g*.json, snarkjs/g*.wtns); the proofs the server
 answers go to OUT/NAME.proof.json and OUT/NAME.public.json for circom.sh to check with snarkjs (NAME-I for the
-I-th proof of input NAME).
+I-th proof of input NAME). With WORK_BN128 (setup-bn128's folder, and its .wtns files in OUT_BN128/wtns/), one
+server proves keys of both curves side by side; the bn128 proofs go to OUT_BN128.
 """
 import http.client
 import json
@@ -280,6 +281,61 @@ refused("give HOST:PORT or :PORT", key, "--listen", "8080")
 refused("the port must be a number from 0 to 65535", key, "--listen", "127.0.0.1:65536")
 refused("--max-body", key, "--max-body", "10")
 refused("no-such.zkey", os.path.join(work, "no-such.zkey"))
+
+# ---- keys of both curves side by side ----------------------------------------------------------------------
+if len(sys.argv) > 6:
+    work_bn, out_bn = sys.argv[5], sys.argv[6]
+    command = [proofline, "serve", os.path.join(work, "key.zkey"), "--circuit", os.path.join(work, "check_cpp"),
+               "--name", "bls", "--key", os.path.join(work_bn, "key.zkey"), "--circuit",
+               os.path.join(work_bn, "check_cpp"), "--name", "bn", "--listen", "127.0.0.1:0", "--cache-dir", cache,
+               "--backend", "cpu"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    found = re.search(r"listening on http://(\S+)", line)
+    check(found is not None, "no address from the two-curve server: %r" % line)
+    if found:
+        address = found.group(1)
+        keys = json.loads(request(address, "GET", "/keys")[1])["keys"]
+        check([(k["name"], k["curve"]) for k in keys] == [("bls", "BLS12-381"), ("bn", "BN254")],
+              "two curves: /keys %r" % keys)
+        answers = {}
+
+        def prove_bn(name, wtns):
+            if wtns:
+                with open(os.path.join(out_bn, "wtns", name + ".wtns"), "rb") as f:
+                    body = f.read()
+            else:
+                with open(os.path.join(work_bn, "inputs", name + ".json"), "rb") as f:
+                    body = f.read()
+            answers["%s-%s" % (name, "wtns" if wtns else "json")] = request(address, "POST", "/prove/bn", body)
+
+        def prove_bls(name):
+            answers["bls-" + name] = request(address, "POST", "/prove/bls", read("inputs/%s.json" % name))
+
+        threads = [threading.Thread(target=prove_bn, args=(name, wtns)) for name in inputs for wtns in (False, True)]
+        threads += [threading.Thread(target=prove_bls, args=(name,)) for name in inputs]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for name, (status, body, _) in sorted(answers.items()):
+            check(status == 200, "two curves, %s: %d %r" % (name, status, body[:300]))
+            if status != 200:
+                continue
+            answer = json.loads(body)
+            curve = answer["proof"]["curve"]
+            if name.startswith("bls-"):
+                check(curve == "bls12381", name + ": curve " + curve)
+                keep(name[4:] + "-both", body)
+            else:
+                check(curve == "bn128", name + ": curve " + curve)
+                with open(os.path.join(out_bn, name + ".proof.json"), "w") as f:
+                    json.dump(answer["proof"], f)
+                with open(os.path.join(out_bn, name + ".public.json"), "w") as f:
+                    json.dump(answer["publicSignals"], f)
+        expect_error(address, 400, "POST", "/prove/bn", read("snarkjs/g1.wtns"), said="BLS12-381")
+        server.send_signal(signal.SIGTERM)
+        check(server.wait(timeout=60) == 0, "the two-curve server: not exit 0")
 
 if failures:
     sys.exit("serve-test: %d checks failed" % len(failures))
