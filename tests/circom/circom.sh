@@ -48,11 +48,12 @@
 #                          proofs snarkjs verifies, .wtns files equal to snarkjs wtns calculate's; bad inputs
 #                          named (with and without --sym), circom's assert messages, prove's exit codes; the
 #                          bn128 check_js/ too; a wasm of the other prime refused. Skipped when wasm2c is missing
-#   circom.sh serve        proofline serve (tests/circom/serve.py) on a free port with the key twice (with its circuit,
-#                          and .wtns only under --name), then with the bn128 key beside it: concurrent requests from
-#                          input JSON and .wtns whose proofs snarkjs verifies with fullprove's public signals; every error status with the CLI's
-#                          messages; a client stalled half-way through its body answered 408 while others are
-#                          served; SIGTERM with requests in flight answers them and exits 0, a second stops at once
+#   circom.sh serve        proofline serve (tests/circom/serve.py) on a free port with the key twice (with its
+#                          circuit, and .wtns only under --name), then with the bn128 key beside it: concurrent
+#                          requests from input JSON and .wtns whose proofs snarkjs verifies with fullprove's public
+#                          signals; every error status with the CLI's messages; a client stalled half-way through
+#                          its body answered 408 while others are served; a full queue answered 503; SIGTERM with
+#                          requests in flight answers them and exits 0, a second stops at once
 #
 # Skips (exit 77) only when node or circom2 cannot be had (the wasm step also without wasm2c). Environment: CIRCOM_TEST_DIR (work folder),
 # CIRCOM_NODE_DIR (where npm installs the tools; the interop tests share it),

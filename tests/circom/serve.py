@@ -251,6 +251,31 @@ held.close()
 check(code == 128 + signal.SIGTERM and took < 5,
       "a second SIGTERM: exit %d after %.2f s (expected %d at once)" % (code, took, 128 + signal.SIGTERM))
 
+# ---- a full queue: 503 with Retry-After, the others proven ---------------------------------------------------
+server, address = start("--queue", "1", "--slots", "1")
+statuses = []
+for attempt in range(5):  # many requests at once against a queue of one: some find it full
+    answers = []
+
+    def ask_one():
+        answers.append(request(address, "POST", "/prove/key", read("inputs/g3.json")))
+
+    threads = [threading.Thread(target=ask_one) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for status, body, headers in answers:
+        statuses.append(status)
+        if status == 503:
+            check(json.loads(body)["error"] == "the queue is full" and headers.get("Retry-After") == "1",
+                  "a full queue: %r %r" % (body, headers))
+    if 503 in statuses and 200 in statuses:
+        break
+check(set(statuses) == {200, 503}, "a queue of one under 16 requests at once: statuses %r" % sorted(set(statuses)))
+server.send_signal(signal.SIGTERM)
+check(server.wait(timeout=60) == 0, "the queue-of-one server: not exit 0")
+
 # ---- keys named by their files, options refused (exit 2) ----------------------------------------------------
 import shutil
 shutil.copyfile(os.path.join(work, "key.zkey"), os.path.join(out, "key.zkey"))
