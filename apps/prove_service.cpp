@@ -13,6 +13,7 @@
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/groth16/wtns.hpp>
+#include <proofline/util/path_names.hpp>
 #include <proofline/util/prometheus.hpp>
 #include <proofline/util/text.hpp>
 
@@ -36,23 +37,6 @@ namespace {
 
 /// How long a client is told to wait before it asks again, when the queue is full or the server stops.
 constexpr const char* retry_after_seconds = "1";
-
-/// The names a key's path gives, most specific last: "key", "b/key", ..., the whole absolute path.
-std::vector<std::string> names_from_path(const fs::path& file) {
-  std::error_code ignored;
-  fs::path full = fs::absolute(file, ignored);
-  if (full.empty()) full = file;
-  full = full.lexically_normal();
-  std::vector<std::string> names;
-  std::string name = full.stem().string();
-  if (!name.empty()) names.push_back(name);
-  for (fs::path folder = full.parent_path(); folder.has_relative_path(); folder = folder.parent_path()) {
-    name = folder.filename().string() + "/" + name;
-    names.push_back(name);
-  }
-  names.push_back(full.string());
-  return names;
-}
 
 graph::testing::Hooks fault_hooks(const CircomBatch& b) {
   graph::testing::Hooks hooks;

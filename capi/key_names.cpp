@@ -4,24 +4,6 @@
 
 namespace proofline::capi {
 
-namespace fs = std::filesystem;
-
-std::vector<std::string> names_from_path(const fs::path& file) {
-  std::error_code ignored;
-  fs::path full = fs::absolute(file, ignored);
-  if (full.empty()) full = file;
-  full = full.lexically_normal();
-  std::vector<std::string> names;
-  std::string name = full.stem().string();
-  if (!name.empty()) names.push_back(name);
-  for (fs::path folder = full.parent_path(); folder.has_relative_path(); folder = folder.parent_path()) {
-    name = folder.filename().string() + "/" + name;
-    names.push_back(name);
-  }
-  names.push_back(full.string());
-  return names;
-}
-
 std::string KeyNames::claim(const std::string& name) {
   std::lock_guard lock(mutex_);
   if (!held_.emplace(name, "").second)

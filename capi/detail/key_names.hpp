@@ -12,13 +12,12 @@
 #include <string>
 #include <vector>
 
+#include <proofline/util/path_names.hpp>
+
 namespace proofline::capi {
 
-/// The names a key read from `file` may take, in order: the stem, then the stem under one folder, two, ...,
-/// of its absolute path, and last that whole path ("/keys/a/circuit_final.zkey": "circuit_final",
-/// "a/circuit_final", "keys/a/circuit_final", "/keys/a/circuit_final.zkey"). Distinct files have distinct
-/// last names.
-std::vector<std::string> names_from_path(const std::filesystem::path& file);
+/// The names a key read from `file` may take, in order (util/path_names.hpp).
+using proofline::names_from_path;
 
 /// The names held by a pipeline's registered keys (and those being registered), each with the file whose
 /// path gave it (none for a name the caller gave, or "key-N").
