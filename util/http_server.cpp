@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -70,6 +71,12 @@ std::pair<FileDescriptor, FileDescriptor> make_pipe() {
   if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0)
     throw Error(Errc::io, std::string("HTTP server: cannot make a pipe: ") + std::strerror(errno));
   return {FileDescriptor(fds[0]), FileDescriptor(fds[1])};
+}
+
+/// Header field names compare without case: `lower` is lowercase.
+bool equal_ignoring_case(std::string_view name, std::string_view lower) {
+  return std::ranges::equal(name, lower,
+                            [](char a, char b) { return (a >= 'A' && a <= 'Z' ? a | 0x20 : a) == b; });
 }
 
 }  // namespace
@@ -165,8 +172,24 @@ bool HttpServer::send_all(int client, std::string_view data, Clock::time_point d
 }
 
 HttpResponse HttpServer::refusal(int status, const std::string& message) const {
-  if (options_.refusal) return options_.refusal(status, message);
-  return {status, "text/plain; charset=utf-8", message + "\n"};
+  HttpResponse response = options_.refusal
+                              ? options_.refusal(status, message)
+                              : HttpResponse{status, "text/plain; charset=utf-8", message + "\n"};
+  if (response.status == 503 && std::ranges::none_of(response.headers, [](const auto& field) {
+        return equal_ignoring_case(field.first, "retry-after");
+      }))
+    response.headers.emplace_back("Retry-After", "1");
+  return response;
+}
+
+bool HttpServer::reserve_body(std::uint64_t bytes, BodyReservation& reservation) {
+  if (options_.body_memory == 0 || bytes == 0) return true;
+  std::uint64_t used = body_memory_used_.load();
+  do {
+    if (bytes > options_.body_memory - used) return false;
+  } while (!body_memory_used_.compare_exchange_weak(used, used + bytes));
+  reservation = BodyReservation(&body_memory_used_, bytes);
+  return true;
 }
 
 void HttpServer::respond(int client, const HttpResponse& response, bool head,
@@ -191,9 +214,9 @@ void HttpServer::respond(int client, const HttpResponse& response, bool head,
   }
 }
 
-void HttpServer::answer(int client) {
-  const Clock::time_point read_deadline = Clock::now() + options_.read_timeout;
-  const auto write_deadline = [this] { return Clock::now() + options_.write_timeout; };
+std::optional<HttpRequest> HttpServer::read_request(int client, BodyReservation& reservation,
+                                                    std::optional<HttpResponse>& refused) {
+  const Clock::time_point deadline = Clock::now() + options_.read_timeout;
   std::string data;
   HttpHeadParse parsed;
   // Reads until the head is whole (or refused), then the body its Content-Length announces.
@@ -201,12 +224,24 @@ void HttpServer::answer(int client) {
     if (parsed.state == HttpHeadParse::State::incomplete) {
       parsed = parse_http_head(data, options_.limits);
       if (parsed.state == HttpHeadParse::State::refused) {
-        respond(client, refusal(parsed.status, parsed.message), false, write_deadline());
-        return;
+        refused = refusal(parsed.status, parsed.message);
+        return std::nullopt;
       }
-      // The length is within limits.max_body: room for the whole request at once.
-      if (parsed.state == HttpHeadParse::State::complete)
-        data.reserve(parsed.head_bytes + parsed.request.content_length);
+      if (parsed.state == HttpHeadParse::State::complete) {
+        const std::uint64_t length = parsed.request.content_length;
+        if (options_.body_memory != 0 && length > options_.body_memory) {
+          refused = refusal(413, "a body of " + std::to_string(length) + " bytes is over the server's " +
+                                     std::to_string(options_.body_memory) + "-byte body memory");
+          return std::nullopt;
+        }
+        if (!reserve_body(length, reservation)) {
+          refused = refusal(503, "the bodies of the requests being served take the server's body memory (" +
+                                     std::to_string(options_.body_memory) + " bytes): retry later");
+          return std::nullopt;
+        }
+        // The length is within limits.max_body and reserved: room for the whole request at once.
+        data.reserve(parsed.head_bytes + length);
+      }
     }
     if (parsed.state == HttpHeadParse::State::complete &&
         data.size() - parsed.head_bytes >= parsed.request.content_length)
@@ -221,29 +256,43 @@ void HttpServer::answer(int client) {
     } else if (got < 0 && errno == EINTR) {
       continue;
     } else if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (!wait_for(client, POLLIN, read_deadline)) {
+      if (!wait_for(client, POLLIN, deadline)) {
         // Too slow (or stopping): a request that began is told why; a connection that sent nothing is closed.
-        if (!data.empty() && Clock::now() >= read_deadline)
-          respond(client, refusal(408, "the request did not arrive within the read timeout"), false,
-                  write_deadline());
-        return;
+        if (!data.empty() && Clock::now() >= deadline)
+          refused = refusal(408, "the request did not arrive within the read timeout");
+        return std::nullopt;
       }
     } else {
-      return;  // closed before a whole request: nothing to answer
+      return std::nullopt;  // closed before a whole request: nothing to answer
     }
   }
   HttpRequest request = std::move(parsed.request);
   data.erase(0, parsed.head_bytes);  // the body alone, not copied: it may be hundreds of MiB
   data.resize(request.content_length);
   request.body = std::move(data);
-  HttpResponse response;
-  try {
-    response = handler_(request);
-  } catch (const std::exception& e) {
-    PL_LOG_WARN("HTTP server {}: {}", bound_, e.what());
-    response = refusal(500, "internal error");
+  return request;
+}
+
+void HttpServer::answer(int client) {
+  std::optional<HttpResponse> response;
+  bool head = false;
+  {
+    // Declared before the request whose body it accounts for, so released after it: once the handler has
+    // returned, or the request was refused, failed or timed out, or anything threw.
+    BodyReservation reservation;
+    std::optional<HttpRequest> request = read_request(client, reservation, response);
+    if (request) {
+      head = request->method == "HEAD";
+      try {
+        response = handler_(*request);
+      } catch (const std::exception& e) {
+        PL_LOG_WARN("HTTP server {}: {}", bound_, e.what());
+        response = refusal(500, "internal error");
+      }
+    }
   }
-  respond(client, response, request.method == "HEAD", write_deadline());
+  // The body and its reservation are gone: a client slow to take its answer holds no body memory.
+  if (response) respond(client, *response, head, Clock::now() + options_.write_timeout);
 }
 
 }  // namespace proofline

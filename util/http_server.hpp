@@ -3,13 +3,17 @@
 // are served at once; others wait in the listen backlog), one request per connection (Connection: close).
 // Every read and write is bounded in time (the whole request must arrive within read_timeout, the answer be
 // taken within write_timeout) and in size (HttpLimits), so a client that stalls or sends garbage holds one
-// thread for at most those bounds. The handler runs on the connection's thread and may take as long as it
-// needs (a proof); it is never called for a request the parser refused.
+// thread for at most those bounds. The bodies of all connections together are bounded too (body_memory): a
+// body is read only once its Content-Length is reserved from that budget, so `connections` clients that each
+// announce max_body bytes do not take connections x max_body of memory. The handler runs on the connection's
+// thread and may take as long as it needs (a proof); it is never called for a request the parser refused.
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -37,8 +41,15 @@ struct HttpServerOptions {
   std::chrono::milliseconds read_timeout{2000};
   std::chrono::milliseconds write_timeout{2000};
   int backlog = 16;
-  /// The answer to a request the parser refused (status 400, 405, 411, 413, 501, or 500 for a handler that
-  /// threw), from the parser's message: "MESSAGE\n" as text unless set.
+  /// The most memory the bodies of the requests being served may take together, as their Content-Lengths
+  /// say (0: no bound beyond limits.max_body per connection). Each body's length is reserved before it is
+  /// read and released once the handler has returned (or the request failed): a request whose body does not
+  /// fit beside the others' is answered 503 with Retry-After, one larger than the whole budget 413, both
+  /// without reading the body.
+  std::uint64_t body_memory = 0;
+  /// The answer to a request refused before the handler (status 400, 405, 408, 411, 413, 501, 503 when the
+  /// body does not fit in body_memory now, or 500 for a handler that threw), from the message: "MESSAGE\n" as
+  /// text unless set. A 503 without a Retry-After gets "Retry-After: 1".
   std::function<HttpResponse(int status, const std::string& message)> refusal = {};
 };
 
@@ -65,11 +76,42 @@ class HttpServer {
   unsigned running() const noexcept { return running_.load(); }
   /// How many connections are being served now.
   unsigned busy() const noexcept { return busy_.load(); }
+  /// The bytes of body_memory reserved now by the requests being served.
+  std::uint64_t body_memory_in_use() const noexcept { return body_memory_used_.load(); }
 
  private:
   using Clock = std::chrono::steady_clock;
+  /// A request's share of body_memory, held until it is destroyed.
+  class BodyReservation {
+   public:
+    BodyReservation() = default;
+    BodyReservation(std::atomic<std::uint64_t>* used, std::uint64_t bytes) noexcept
+        : used_(used), bytes_(bytes) {}
+    BodyReservation(const BodyReservation&) = delete;
+    BodyReservation& operator=(const BodyReservation&) = delete;
+    BodyReservation& operator=(BodyReservation&& other) noexcept {
+      std::swap(used_, other.used_);
+      std::swap(bytes_, other.bytes_);
+      return *this;
+    }
+    ~BodyReservation() {
+      if (used_ != nullptr) used_->fetch_sub(bytes_);
+    }
+
+   private:
+    std::atomic<std::uint64_t>* used_ = nullptr;
+    std::uint64_t bytes_ = 0;
+  };
+  /// Reserves `bytes` of body_memory; false when they do not fit beside the reservations held now.
+  bool reserve_body(std::uint64_t bytes, BodyReservation& reservation);
+
   void serve();
   void answer(int client);
+  /// Reads one request within read_timeout, its body's length reserved in `reservation`. nullopt when there
+  /// is none for the handler: `refused` is then the answer to send, if any (none when the client sent
+  /// nothing or went away).
+  std::optional<HttpRequest> read_request(int client, BodyReservation& reservation,
+                                          std::optional<HttpResponse>& refused);
   /// poll() on the client for `events` and on the stop pipe: false at the deadline, on a stop or an error.
   bool wait_for(int client, short events, Clock::time_point deadline) const;
   /// Writes all of `data` before `deadline`; false when the client stops reading or goes away.
@@ -84,6 +126,7 @@ class HttpServer {
   FileDescriptor drain_read_, drain_write_;  // readable: accept nothing more
   std::string bound_;
   std::atomic<unsigned> running_{0}, busy_{0};
+  std::atomic<std::uint64_t> body_memory_used_{0};
   std::vector<std::thread> threads_;
 };
 

@@ -1,7 +1,8 @@
 // The small HTTP server (util/http_server.hpp) over real sockets: bodies framed by Content-Length, refusals
 // answered before a body is read, a client that sends half a body and stalls answered 408 at the read timeout
-// while other clients are served meanwhile, and stop_accepting() refusing new connections while the one being
-// served is answered.
+// while other clients are served meanwhile, stop_accepting() refusing new connections while the one being
+// served is answered, and the body memory shared by all connections: a body that does not fit beside those
+// held is answered 503 with Retry-After, one over the whole budget 413, and every reservation is released.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -10,9 +11,11 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 #include <doctest/doctest.h>
 
@@ -71,6 +74,17 @@ HttpServerOptions post_options() {
   return options;
 }
 
+/// Whether `done` holds within 5 s: a wait that fails its check instead of hanging the suite.
+template <class Predicate>
+bool within_5s(Predicate done) {
+  const auto deadline = Clock::now() + 5s;
+  while (!done()) {
+    if (Clock::now() > deadline) return false;
+    std::this_thread::sleep_for(1ms);
+  }
+  return true;
+}
+
 HttpResponse echo(const HttpRequest& request) {
   if (request.path == "/slow") std::this_thread::sleep_for(300ms);
   if (request.path == "/busy") return {503, "text/plain", "later\n", {{"Retry-After", "1"}}};
@@ -122,6 +136,100 @@ TEST_CASE("util/http server/stop_accepting answers the request being served and 
   while (server.running() > 0) std::this_thread::sleep_for(1ms);
   FileDescriptor late = connect_to(server);
   if (late.get() >= 0) CHECK(read_all(late.get()).empty());  // never answered
+}
+
+TEST_CASE("util/http server/bodies share body_memory: 503 with Retry-After while it is held, 413 over it") {
+  HttpServerOptions options = post_options();
+  options.connections = 4;
+  options.body_memory = 100;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<bool> holding{false};
+  HttpServer server("127.0.0.1:0", options, [&](const HttpRequest& request) {
+    if (request.path == "/hold") {
+      holding = true;
+      released.wait();
+    }
+    if (request.path == "/throw") throw std::runtime_error("handler failed");
+    return echo(request);
+  });
+  const auto post = [](std::string_view path, std::size_t bytes) {
+    return "POST " + std::string(path) + " HTTP/1.1\r\nContent-Length: " + std::to_string(bytes) +
+           "\r\n\r\n" + std::string(bytes, 'x');
+  };
+  const auto busy_for = [&](std::size_t bytes) {
+    const std::string answer = ask(server, post("/p", bytes));
+    CHECK(answer.starts_with("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"));
+    CHECK(answer.find("\r\nRetry-After: 1\r\n") != std::string::npos);  // added to the refusal's answer
+    CHECK(
+        answer.ends_with("{\"error\": \"the bodies of the requests being served take the server's body "
+                         "memory (100 bytes): retry later\"}"));
+  };
+
+  // 60 bytes held by a handler that has not returned: another 60 do not fit, 40 do.
+  auto held = std::async(std::launch::async, [&] { return ask(server, post("/hold", 60)); });
+  struct Release {  // on every way out, before `held` and the server wait for the handler
+    std::promise<void>& promise;
+    bool done = false;
+    void operator()() {
+      if (!std::exchange(done, true)) promise.set_value();
+    }
+    ~Release() { (*this)(); }
+  } let_go{release};
+  REQUIRE(within_5s([&] { return holding.load(); }));
+  CHECK(server.body_memory_in_use() == 60);
+  busy_for(60);
+  CHECK(ask(server, post("/p", 40)).ends_with("POST /p [" + std::string(40, 'x') + "]"));
+  CHECK(ask(server, "GET /other HTTP/1.1\r\n\r\n").ends_with("GET /other []"));  // no body: always fits
+  let_go();
+  CHECK(held.get().ends_with("POST /hold [" + std::string(60, 'x') + "]"));
+  CHECK(server.body_memory_in_use() == 0);
+
+  // A body still arriving holds its whole length, from its head on, until it times out.
+  FileDescriptor stalled = connect_to(server);
+  const std::string half = "POST /p HTTP/1.1\r\nContent-Length: 70\r\n\r\nhalf";
+  REQUIRE(::send(stalled.get(), half.data(), half.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(half.size()));
+  REQUIRE(within_5s([&] { return server.body_memory_in_use() != 0; }));
+  CHECK(server.body_memory_in_use() == 70);
+  busy_for(31);
+  CHECK(read_all(stalled.get()).starts_with("HTTP/1.1 408 Request Timeout\r\n"));
+  CHECK(server.body_memory_in_use() == 0);
+
+  // The whole budget at once fits; a handler that throws releases its body too.
+  CHECK(ask(server, post("/p", 100)).ends_with("POST /p [" + std::string(100, 'x') + "]"));
+  CHECK(ask(server, post("/throw", 100)).starts_with("HTTP/1.1 500 Internal Server Error\r\n"));
+  CHECK(server.body_memory_in_use() == 0);
+}
+
+TEST_CASE("util/http server/a body over the whole body_memory is 413, before it is read") {
+  HttpServerOptions options = post_options();
+  options.body_memory = 50;
+  options.refusal = nullptr;
+  HttpServer server("127.0.0.1:0", options, echo);
+  const std::string big =
+      ask(server, "POST /p HTTP/1.1\r\nContent-Length: 60\r\n\r\n" + std::string(60, 'x'));
+  CHECK(big.starts_with("HTTP/1.1 413 Content Too Large\r\n"));
+  CHECK(big.ends_with("a body of 60 bytes is over the server's 50-byte body memory\n"));
+  CHECK(ask(server, "POST /p HTTP/1.1\r\nContent-Length: 50\r\n\r\n" + std::string(50, 'x'))
+            .ends_with("POST /p [" + std::string(50, 'x') + "]"));
+  CHECK(server.body_memory_in_use() == 0);
+}
+
+TEST_CASE("util/http server/a 503 refusal without Retry-After gets one") {
+  // The text answer of a server without a refusal callback: the body memory held by a stalled client.
+  HttpServerOptions options = post_options();
+  options.body_memory = 10;
+  options.refusal = nullptr;
+  HttpServer server("127.0.0.1:0", options, echo);
+  FileDescriptor stalled = connect_to(server);
+  const std::string half = "POST /p HTTP/1.1\r\nContent-Length: 10\r\n\r\nhalf";
+  REQUIRE(::send(stalled.get(), half.data(), half.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(half.size()));
+  REQUIRE(within_5s([&] { return server.body_memory_in_use() != 0; }));
+  CHECK(
+      ask(server, "POST /p HTTP/1.1\r\nContent-Length: 1\r\n\r\nx") ==
+      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 94\r\n"
+      "Retry-After: 1\r\nConnection: close\r\n\r\nthe bodies of the requests being served take the server's "
+      "body memory (10 bytes): retry later\n");
 }
 
 TEST_CASE("util/http server/stops at once while clients hold connections") {
