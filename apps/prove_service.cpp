@@ -63,6 +63,12 @@ std::string quote_name(std::string_view text) {
   return quote_for_message(text, 200, '\'');
 }
 
+/// The curve as snarkjs's files name it ("bn128", "bls12381"): what /keys and the startup line say, so that a
+/// key reads as its verification_key.json does.
+std::string snarkjs_name(CurveId curve) {
+  return with_curve(curve, []<class Curve>() { return std::string(Curve::snarkjs_name); });
+}
+
 bool is_wtns(const HttpRequest& request) {
   if (request.body.starts_with("wtns")) return true;
   const std::string* type = request.header("content-type");
@@ -178,7 +184,7 @@ void ProveService::shutdown(bool cancel) {
 std::string ProveService::describe_keys() const {
   std::string out;
   for (const auto& key : keys_)
-    out += (out.empty() ? "" : ", ") + key->name + " (" + std::string(curve_name(key->curve)) +
+    out += (out.empty() ? "" : ", ") + key->name + " (" + snarkjs_name(key->curve) +
            (key->generator ? ", input JSON or .wtns" : ", .wtns only") + ")";
   return out;
 }
@@ -292,7 +298,7 @@ HttpResponse ProveService::keys_page() const {
   Value keys = Value::array();
   for (const auto& key : keys_)
     keys.push_back(Value::object({{"name", key->name},
-                                  {"curve", std::string(curve_name(key->curve))},
+                                  {"curve", snarkjs_name(key->curve)},
                                   {"zkey", key->zkey.string()},
                                   {"variables", key->num_variables},
                                   {"publicSignals", key->num_public},

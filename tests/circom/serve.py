@@ -146,6 +146,10 @@ try:
     check(status == 200 and [k["name"] for k in keys] == ["key", "wtns-only"], "GET /keys: %r" % body)
     check(keys[0]["inputJson"] is True and keys[1]["inputJson"] is False, "GET /keys: inputJson %r" % keys)
     check(keys[0]["variables"] > 0 and keys[0]["publicSignals"] == 2, "GET /keys: sizes %r" % keys)
+    with open(os.path.join(work, "vk.json")) as f:
+        snarkjs_curve = json.load(f)["curve"]  # as `snarkjs zkey export verificationkey` names it
+    check([k["curve"] for k in keys] == [snarkjs_curve] * 2, "GET /keys: curves %r, snarkjs says %r" %
+          ([k["curve"] for k in keys], snarkjs_curve))
     status, body, headers = request(address, "GET", "/metrics")
     page = body.decode()
     check(status == 200 and "proofline_serve_proofs_total %d\n" % len(threads) in page,
@@ -284,8 +288,10 @@ command = [proofline, "serve", os.path.join(work, "key.zkey"), "--key", os.path.
 server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
 line = server.stdout.readline()
 address = re.search(r"listening on http://(\S+)", line).group(1)
-names = [k["name"] for k in json.loads(request(address, "GET", "/keys")[1])["keys"]]
 expected = ["key", os.path.basename(os.path.normpath(out)) + "/key"]
+check("(keys: key (bls12381, .wtns only), %s (bls12381, .wtns only))" % expected[1] in line,
+      "the startup line: %r" % line)
+names = [k["name"] for k in json.loads(request(address, "GET", "/keys")[1])["keys"]]
 check(names == expected, "two files named key.zkey are served as %r, expected %r" % (names, expected))
 server.send_signal(signal.SIGINT)
 check(server.wait(timeout=60) == 0, "SIGINT: not exit 0")
@@ -321,8 +327,10 @@ if len(sys.argv) > 6:
     if found:
         address = found.group(1)
         keys = json.loads(request(address, "GET", "/keys")[1])["keys"]
-        check([(k["name"], k["curve"]) for k in keys] == [("bls", "BLS12-381"), ("bn", "BN254")],
+        check([(k["name"], k["curve"]) for k in keys] == [("bls", "bls12381"), ("bn", "bn128")],
               "two curves: /keys %r" % keys)
+        check("(keys: bls (bls12381, input JSON or .wtns), bn (bn128, input JSON or .wtns))" in line,
+              "two curves: the startup line %r" % line)
         answers = {}
 
         def prove_bn(name, wtns):
