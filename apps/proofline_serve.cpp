@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -23,6 +24,8 @@
 #include <proofline/util/file_descriptor.hpp>
 #include <proofline/util/http_server.hpp>
 #include <proofline/util/log.hpp>
+#include <proofline/util/options.hpp>
+#include <proofline/util/size.hpp>
 #include <proofline/util/stop_signals.hpp>
 
 #include "batch_common.hpp"
@@ -54,8 +57,8 @@ constexpr const char* epilog =
     "number "
     "of values, a bad .wtns) with the message `proofline prove` gives; 422 the witness does not satisfy the "
     "circuit; 404 unknown key or path; 405 wrong method; 408 a request slower than --read-timeout; 411 no "
-    "Content-Length; 413 a body over --max-body; 503 the queue is full, the server is stopping or a proof "
-    "took longer than --job-timeout (with "
+    "Content-Length; 413 a body over --max-body; 503 the queue is full, the bodies of the requests in "
+    "flight fill --body-memory, the server is stopping or a proof took longer than --job-timeout (with "
     "Retry-After); 500 internal errors. Every error is JSON {\"error\": MESSAGE}.\n"
     "Exit codes: 0 stopped by SIGTERM/SIGINT after answering the requests in flight; 128 + the signal when a "
     "second signal stopped it at once; 2 unusable keys, circuits or options (nothing served).";
@@ -65,11 +68,15 @@ struct ServeOptions {
   std::vector<ServedKeySpec> keys{1};
   std::string listen = "127.0.0.1:8080";
   std::uint64_t max_body = 256 * MiB;
+  std::uint64_t body_memory = 0;  ///< 0 until given: default_body_memory
   unsigned connections = 64;
   unsigned read_timeout_s = 60, write_timeout_s = 60;
   std::size_t queue = 64;
   unsigned job_timeout_s = 0;
 };
+
+/// --body-memory's default: four bodies of the default --max-body, or one of --max-body when that is larger.
+constexpr std::uint64_t default_body_memory = 1 * GiB;
 
 /// The key that --circuit and --name apply to: the last one named so far.
 ServedKeySpec& current(ServeOptions& o) {
@@ -113,6 +120,11 @@ std::optional<ServeOptions> parse(int argc, char** argv) {
            "(default 127.0.0.1:8080)",
            o.listen);
   cli.size("--max-body", "SIZE", "the largest request body (default 256M)", o.max_body, {1024, 4 * GiB});
+  cli.size("--body-memory", "SIZE",
+           "the memory the bodies of all requests in flight may take together, each held from its head until "
+           "its proof is made; a body that does not fit beside the others is answered 503 before it is read "
+           "(default 1G, or --max-body when larger; at least --max-body)",
+           o.body_memory, {1024, 1 * TiB});
   cli.integer("--connections", "N", "connections served at once; more wait to be accepted (default 64)",
               o.connections, Bounds<unsigned>{1, 4096});
   cli.integer("--read-timeout", "SECONDS",
@@ -130,6 +142,13 @@ std::optional<ServeOptions> parse(int argc, char** argv) {
   cli.epilog(epilog);
   if (!cli.parse(argc, argv)) return std::nullopt;
   o.keys.front().zkey = first_zkey;
+  if (o.body_memory == 0) {
+    o.body_memory = std::max(default_body_memory, o.max_body);
+  } else if (o.body_memory < o.max_body) {
+    throw OptionError("--body-memory " + format_size(o.body_memory) + " is less than --max-body " +
+                      format_size(o.max_body) + ": a body of --max-body could never be read (raise " +
+                      "--body-memory or lower --max-body)");
+  }
   o.prover.program = "proofline serve";
   o.prover.config.queue_capacity = o.queue;
   o.prover.config.job_timeout = std::chrono::seconds(o.job_timeout_s);
@@ -165,6 +184,7 @@ int serve(const ServeOptions& o) {
   http.option = "--listen";
   http.limits.max_head = 16 * 1024;
   http.limits.max_body = o.max_body;
+  http.body_memory = o.body_memory;
   http.limits.methods = {"GET", "HEAD", "POST"};
   http.limits.methods_with_body = {"POST"};
   http.connections = o.connections;

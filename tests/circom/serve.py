@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """`proofline serve` end to end (circom.sh's serve step): concurrent proof requests from input JSON and .wtns,
-every error status, a client that stalls half-way through its body, and SIGTERM with requests in flight.
+every error status, a client that stalls half-way through its body, a body that does not fit in --body-memory
+beside one being read, and SIGTERM with requests in flight.
 
 usage: serve.py PROOFLINE WORK CACHE OUT [WORK_BN128 OUT_BN128]
 
@@ -280,11 +281,11 @@ check(set(statuses) == {200, 503}, "a queue of one under 16 requests at once: st
 server.send_signal(signal.SIGTERM)
 check(server.wait(timeout=60) == 0, "the queue-of-one server: not exit 0")
 
-# ---- keys named by their files, options refused (exit 2) ----------------------------------------------------
+# ---- keys named by their files; a body that does not fit in --body-memory beside another -------------------
 import shutil
 shutil.copyfile(os.path.join(work, "key.zkey"), os.path.join(out, "key.zkey"))
 command = [proofline, "serve", os.path.join(work, "key.zkey"), "--key", os.path.join(out, "key.zkey"),
-           "--listen", "127.0.0.1:0", "--backend", "cpu"]
+           "--listen", "127.0.0.1:0", "--backend", "cpu", "--max-body", "4096", "--body-memory", "6000"]
 server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
 line = server.stdout.readline()
 address = re.search(r"listening on http://(\S+)", line).group(1)
@@ -293,11 +294,26 @@ check("(keys: key (bls12381, .wtns only), %s (bls12381, .wtns only))" % expected
       "the startup line: %r" % line)
 names = [k["name"] for k in json.loads(request(address, "GET", "/keys")[1])["keys"]]
 check(names == expected, "two files named key.zkey are served as %r, expected %r" % (names, expected))
+# 4000 bytes announced and still arriving hold that much of the 6000: a .wtns of about 2 KiB must wait.
+wtns = read("snarkjs/g1.wtns")
+check(4000 + len(wtns) > 6000 and len(wtns) <= 4096, "the .wtns is %d bytes" % len(wtns))
+host, port = address.rsplit(":", 1)
+held = socket.create_connection((host, int(port)), timeout=30)
+held.sendall(b"POST /prove/key HTTP/1.1\r\nContent-Length: 4000\r\n\r\n" + b" " * 10)
+time.sleep(0.5)
+expect_error(address, 503, "POST", "/prove/key", wtns, said="body memory (6000 bytes)")
+held.sendall(b" " * 3990)
+answer = held.recv(65536)
+check(answer.startswith(b"HTTP/1.1 400 "), "the held body, once whole: %r" % answer[:100])
+held.close()
+status, body, _ = request(address, "POST", "/prove/key", wtns)
+check(status == 200, "the .wtns once the held body is answered: %d %r" % (status, body[:300]))
 server.send_signal(signal.SIGINT)
 check(server.wait(timeout=60) == 0, "SIGINT: not exit 0")
 os.remove(os.path.join(out, "key.zkey"))
 
 
+# ---- options refused (exit 2) -------------------------------------------------------------------------------
 def refused(said, *args):
     done = subprocess.run([proofline, "serve", *args], capture_output=True, text=True, timeout=120)
     check(done.returncode == 2 and said in done.stderr,
@@ -311,6 +327,10 @@ refused("is given to two keys", key, "--name", "k", "--key", key, "--name", "k")
 refused("give HOST:PORT or :PORT", key, "--listen", "8080")
 refused("the port must be a number from 0 to 65535", key, "--listen", "127.0.0.1:65536")
 refused("--max-body", key, "--max-body", "10")
+refused("--body-memory 4.00 KiB is less than --max-body 8.00 KiB", key, "--max-body", "8K",
+        "--body-memory", "4K")
+refused("--body-memory: 0 is less than", key, "--body-memory", "0")
+refused("--body-memory: 2T is absurd", key, "--body-memory", "2T")
 refused("no-such.zkey", os.path.join(work, "no-such.zkey"))
 
 # ---- keys of both curves side by side ----------------------------------------------------------------------
