@@ -20,6 +20,7 @@
 // mutex guards the pool only); an instance a failed computation leaves behind is freed, not reused.
 #include <gmp.h>
 
+#include <atomic>
 #include <csetjmp>
 #include <cstdint>
 #include <cstdio>
@@ -72,6 +73,10 @@ struct CircuitAssertFailure : std::runtime_error {
 
 std::once_flag module_initialized;
 
+/// The module instances and loaded circuits not yet freed (proofline_circom_live_allocations): 0 once every
+/// circuit loaded is freed.
+std::atomic<std::uint64_t> live_allocations{0};
+
 /// A new instance of the module (its memory and table allocated, its data copied in). The first also checks
 /// the native field functions (wasm_native_fr.c) against the module's own, on an instance of their own.
 Runtime* new_instance() {
@@ -84,12 +89,14 @@ Runtime* new_instance() {
   });
   auto* rt = new Runtime();
   Z_circuit_instantiate(&rt->module, rt);
+  live_allocations.fetch_add(1, std::memory_order_relaxed);
   return rt;
 }
 
 void free_instance(Runtime* rt) {
   Z_circuit_free(&rt->module);
   delete rt;
+  live_allocations.fetch_sub(1, std::memory_order_relaxed);
 }
 
 using InstancePtr = std::unique_ptr<Runtime, void (*)(Runtime*)>;
@@ -183,10 +190,14 @@ struct LoadedCircuit {
   std::mutex mutex;
   std::vector<Runtime*> idle;
 
-  LoadedCircuit() { mpz_init(prime); }
+  LoadedCircuit() {
+    mpz_init(prime);
+    live_allocations.fetch_add(1, std::memory_order_relaxed);
+  }
   ~LoadedCircuit() {
     for (Runtime* rt : idle) free_instance(rt);
     mpz_clear(prime);
+    live_allocations.fetch_sub(1, std::memory_order_relaxed);
   }
 
   InstancePtr acquire() {
@@ -541,6 +552,12 @@ void* proofline_circom_load(const char* /*dat_path*/, const char* sym_path, char
 
 void proofline_circom_free(void* circuit) {
   delete static_cast<LoadedCircuit*>(circuit);
+}
+
+/// How many allocations the loaded circuits hold (the circuits and their module instances), all of them
+/// together: 0 once each is freed (a test's check that a freed circuit leaves nothing behind).
+std::uint64_t proofline_circom_live_allocations() {
+  return live_allocations.load(std::memory_order_relaxed);
 }
 
 /// How many of main's inputs the .sym file named, of how many it found (none without a .sym file: circom's

@@ -10,6 +10,7 @@
 //
 // Thread safety: the loaded circuit is read-only; each compute call makes its own Circom_CalcWit.
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <csetjmp>
@@ -66,9 +67,13 @@ class DatReader {
     bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     path_ = path;
   }
-  void read(void* out, std::uint64_t size) {
+  /// Throws unless `size` more bytes are left.
+  void require(std::uint64_t size) const {
     if (size > bytes_.size() - at_)
       throw std::runtime_error(path_ + ": truncated (a .dat file of another circuit?)");
+  }
+  void read(void* out, std::uint64_t size) {
+    require(size);
     if (size) std::memcpy(out, bytes_.data() + at_, size);
     at_ += size;
   }
@@ -84,44 +89,100 @@ class DatReader {
   std::uint64_t at_ = 0;
 };
 
-/// One entry of the template (or bus) I/O map: its field definitions.
-IOFieldDefPair read_field_defs(DatReader& dat) {
-  IOFieldDefPair pair;
-  pair.len = dat.u32_value();
-  pair.defs = new IOFieldDef[pair.len == 0 ? 1 : pair.len];
-  for (u32 j = 0; j < pair.len; ++j) {
+/// The arrays that loaded circuits hold, all circuits together (proofline_circom_live_allocations): 0 once
+/// every circuit loaded is freed.
+std::atomic<std::uint64_t> live_arrays{0};
+
+/// `n` value-initialized T (one for none: circom sizes some arrays 0 and still takes their address),
+/// counted in live_arrays until delete_array.
+template <class T>
+T* new_array(std::uint64_t n) {
+  T* array = new T[n == 0 ? 1 : n]();
+  live_arrays.fetch_add(1, std::memory_order_relaxed);
+  return array;
+}
+
+template <class T>
+void delete_array(T* array) {
+  if (array == nullptr) return;
+  delete[] array;
+  live_arrays.fetch_sub(1, std::memory_order_relaxed);
+}
+
+/// `n` values of T from the .dat, into a new array; the .dat is checked to hold them before anything is
+/// allocated.
+template <class T>
+T* read_array(DatReader& dat, std::uint64_t n) {
+  dat.require(n * sizeof(T));
+  T* array = new_array<T>(n);
+  dat.read(array, n * sizeof(T));
+  return array;
+}
+
+void free_field_defs(IOFieldDefPair& pair) {
+  if (pair.defs != nullptr)
+    for (u32 j = 0; j < pair.len; ++j) delete_array(pair.defs[j].lengths);
+  delete_array(pair.defs);
+  pair = IOFieldDefPair{};
+}
+
+/// circom's Circom_Circuit and the arrays load_circuit gives it, which circom's struct never frees (its
+/// main.cpp loads one circuit a process and leaves it to the exit): freed with it, a circuit left half read
+/// by a .dat that ends early too.
+struct OwnedCircuit {
+  Circom_Circuit circom{};
+  u32 bus_entries = 0;  ///< of circom.busInsId2FieldInfo
+
+  OwnedCircuit() = default;
+  OwnedCircuit(const OwnedCircuit&) = delete;
+  OwnedCircuit& operator=(const OwnedCircuit&) = delete;
+  ~OwnedCircuit() {
+    delete_array(circom.InputHashMap);
+    delete_array(circom.witness2SignalList);
+    delete_array(circom.circuitConstants);
+    for (auto& entry : circom.templateInsId2IOSignalInfo) free_field_defs(entry.second);
+    if (circom.busInsId2FieldInfo != nullptr)
+      for (u32 i = 0; i < bus_entries; ++i) free_field_defs(circom.busInsId2FieldInfo[i]);
+    delete_array(circom.busInsId2FieldInfo);
+  }
+};
+
+/// One entry of the template (or bus) I/O map into `pair`: its field definitions. Each array is in `pair` as
+/// soon as it is allocated, so that the circuit frees it should the .dat end early.
+void read_field_defs(DatReader& dat, IOFieldDefPair& pair) {
+  free_field_defs(pair);  // an entry the .dat gives twice
+  const u32 len = dat.u32_value();
+  dat.require(std::uint64_t{len} * 4 * sizeof(u32));  // each definition takes four u32 at least
+  pair.defs = new_array<IOFieldDef>(len);
+  pair.len = len;
+  for (u32 j = 0; j < len; ++j) {
     IOFieldDef& def = pair.defs[j];
     def.offset = dat.u32_value();
     def.len = dat.u32_value();
-    def.lengths = new u32[def.len == 0 ? 1 : def.len];
-    dat.read(def.lengths, std::uint64_t{def.len} * sizeof(u32));
+    def.lengths = read_array<u32>(dat, def.len);
     def.size = dat.u32_value();
     def.busId = dat.u32_value();
   }
-  return pair;
 }
 
 /// What main.cpp's loadCircuit reads, in its order, without its unchecked copies.
-Circom_Circuit* load_circuit(const std::string& path) {
+std::unique_ptr<OwnedCircuit> load_circuit(const std::string& path) {
   DatReader dat(path);
-  auto circuit = std::make_unique<Circom_Circuit>();
-  circuit->InputHashMap = new HashSignalInfo[get_size_of_input_hashmap()];
-  dat.read(circuit->InputHashMap, std::uint64_t{get_size_of_input_hashmap()} * sizeof(HashSignalInfo));
-  circuit->witness2SignalList = new u64[get_size_of_witness()];
-  dat.read(circuit->witness2SignalList, std::uint64_t{get_size_of_witness()} * sizeof(u64));
-  circuit->circuitConstants = new FrElement[get_size_of_constants() == 0 ? 1 : get_size_of_constants()];
-  dat.read(circuit->circuitConstants, std::uint64_t{get_size_of_constants()} * sizeof(FrElement));
-  circuit->busInsId2FieldInfo = nullptr;
+  auto owned = std::make_unique<OwnedCircuit>();
+  Circom_Circuit& circuit = owned->circom;
+  circuit.InputHashMap = read_array<HashSignalInfo>(dat, get_size_of_input_hashmap());
+  circuit.witness2SignalList = read_array<u64>(dat, get_size_of_witness());
+  circuit.circuitConstants = read_array<FrElement>(dat, get_size_of_constants());
   if (get_size_of_io_map() > 0) {
     std::vector<u32> index(get_size_of_io_map());
     dat.read(index.data(), index.size() * sizeof(u32));
-    for (const u32 template_id : index)
-      circuit->templateInsId2IOSignalInfo[template_id] = read_field_defs(dat);
-    circuit->busInsId2FieldInfo = new IOFieldDefPair[get_size_of_bus_field_map() + 1];
+    for (const u32 template_id : index) read_field_defs(dat, circuit.templateInsId2IOSignalInfo[template_id]);
+    owned->bus_entries = get_size_of_bus_field_map() + 1;
+    circuit.busInsId2FieldInfo = new_array<IOFieldDefPair>(owned->bus_entries);
     for (uint i = 0; i < get_size_of_bus_field_map(); ++i)
-      circuit->busInsId2FieldInfo[i] = read_field_defs(dat);
+      read_field_defs(dat, circuit.busInsId2FieldInfo[i]);
   }
-  return circuit.release();
+  return owned;
 }
 
 /// One input value reduced modulo the circuit's prime (input_json.hpp reads it as snarkjs does).
@@ -139,14 +200,15 @@ void flatten(const std::string& name, const json& value, std::vector<FrElement>&
 
 /// A loaded circuit: circom's, and its main component's inputs (named when the .sym file was at hand).
 struct LoadedCircuit {
-  Circom_Circuit* circuit = nullptr;
+  std::unique_ptr<OwnedCircuit> circuit;
   std::vector<InputSignal> inputs;
 };
 
 LoadedCircuit* load(const std::string& dat_path, const char* sym_path) {
   auto loaded = std::make_unique<LoadedCircuit>();
   loaded->circuit = load_circuit(dat_path);
-  loaded->inputs = proofline_shim::main_inputs(loaded->circuit->InputHashMap, get_size_of_input_hashmap());
+  loaded->inputs =
+      proofline_shim::main_inputs(loaded->circuit->circom.InputHashMap, get_size_of_input_hashmap());
   if (sym_path != nullptr && *sym_path != '\0') {
     const u64 first = get_main_input_signal_start();
     proofline_shim::name_inputs(loaded->inputs, sym_path, first, first + get_main_input_signal_no());
@@ -227,7 +289,7 @@ void set_inputs(Circom_CalcWit& ctx, const LoadedCircuit& circuit, const InputJs
 
 void compute(const LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out) {
   const InputJson input = parse_input(text, size);
-  CalcWitOwner owner{new Circom_CalcWit(circuit.circuit)};
+  CalcWitOwner owner{new Circom_CalcWit(&circuit.circuit->circom)};
   messages().str("");
   with_field_failure_return([&] { set_inputs(*owner.ctx, circuit, input); });
   for (uint i = 0; i < get_size_of_witness(); ++i) {
@@ -289,11 +351,15 @@ void* proofline_circom_load(const char* dat_path, const char* sym_path, char* er
   }
 }
 
-// The circuit's arrays are leaked on purpose: a loaded circuit lives until the library is closed.
+/// Frees what proofline_circom_load allocated: closing the library would not.
 void proofline_circom_free(void* circuit) {
-  auto* loaded = static_cast<LoadedCircuit*>(circuit);
-  delete loaded->circuit;
-  delete loaded;
+  delete static_cast<LoadedCircuit*>(circuit);
+}
+
+/// How many allocations the loaded circuits hold (the arrays of circom's circuits), all of them together: 0
+/// once each is freed (a test's check that a freed circuit leaves nothing behind).
+std::uint64_t proofline_circom_live_allocations() {
+  return live_arrays.load(std::memory_order_relaxed);
 }
 
 /// How many of main's inputs the .sym file named, of how many (arrays of no values, which it cannot name,
