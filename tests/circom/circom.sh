@@ -54,10 +54,15 @@
 #                          signals; every error status with the CLI's messages; a client stalled half-way through
 #                          its body answered 408 while others are served; a full queue answered 503; SIGTERM with
 #                          requests in flight answers them and exits 0, a second stops at once
+#   circom.sh reload       a generator loaded, run and freed many times (check_cpp/; iomap.circom, whose subcomponents
+#                          circom reaches through its I/O maps; check_js/ through wasm2c when it is installed)
+#                          gives back all the shim allocated for each circuit, by the shim's own count, and so do
+#                          loads of a .dat cut short at every length; iomap_cpp/'s witness is snarkjs's
 #
 # Skips (exit 77) only when node or circom2 cannot be had (the wasm step also without wasm2c). Environment: CIRCOM_TEST_DIR (work folder),
 # CIRCOM_NODE_DIR (where npm installs the tools; the interop tests share it),
-# PROOFLINE_BIN (folder of proofline and batch_prove), PROOFLINE_TEST_TOOLS (folder of proofline_test_ptau).
+# PROOFLINE_BIN (folder of proofline and batch_prove), PROOFLINE_TEST_TOOLS (folder of proofline_test_ptau),
+# CIRCOM_RELOAD_TOOL (proofline_test_generator_reload, for the reload step).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 step=${1:?usage: circom.sh STEP}
@@ -849,6 +854,28 @@ serve() {
   say "proofline serve's proofs (both curves) pass snarkjs groth16 verify with fullprove's public signals"
 }
 
+reload() {
+  need_setup
+  : "${CIRCOM_RELOAD_TOOL:?}"
+  local dir=$CIRCOM_TEST_DIR/work-reload own_cache=$CIRCOM_TEST_DIR/generator-cache-reload
+  rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
+  cp "$here/iomap.circom" .
+  run circom2 iomap.circom --c --wasm -o .
+  echo '{"a": ["1", "2", "3"], "p": ["4", "5"]}' >iomap.json
+  # The I/O maps are read right: the witness is snarkjs's, byte for byte.
+  run "$proofline" witness --circuit iomap_cpp --input iomap.json --out out-wtns --cache-dir "$own_cache"
+  run snarkjs wtns calculate iomap_js/iomap.wasm iomap.json iomap.snarkjs.wtns
+  cmp out-wtns/iomap.wtns iomap.snarkjs.wtns || die "iomap_cpp's witness differs from snarkjs's"
+  run "$CIRCOM_RELOAD_TOOL" iomap_cpp iomap.json "$own_cache"
+  run "$CIRCOM_RELOAD_TOOL" "$work/check_cpp" "$work/inputs/g1.json" "$cache"
+  if command -v wasm2c >/dev/null 2>&1; then
+    run "$CIRCOM_RELOAD_TOOL" "$work/check_js" "$work/inputs/g1.json" "$own_cache"
+  else
+    say "wasm2c is not installed: the wasm generator is not reloaded"
+  fi
+  say "circuits loaded and freed, or refused a .dat cut short, leave nothing of the shim's behind"
+}
+
 case $step in
   setup) setup ;;
   inputs) inputs ;;
@@ -864,5 +891,6 @@ case $step in
   bus) bus ;;
   wasm) wasm ;;
   serve) serve ;;
+  reload) reload ;;
   *) die "unknown step '$step'" ;;
 esac
