@@ -110,7 +110,10 @@ std::shared_ptr<const WitnessGenerator> WitnessGenerator::open(const fs::path& c
   std::shared_ptr<WitnessGenerator> g(new WitnessGenerator());
   g->built_ = build_generator(cpp_dir, options);
   // RTLD_LOCAL: two circuits' generators define the same (hidden) names and must not see each other's.
-  g->library_ = ::dlopen(g->built_.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NODELETE: the library stays loaded once loaded, its static state with it (circom's fr.cpp keeps
+  // GMP numbers, wabt's runtime its function types, and neither frees them), so a generator opened and
+  // freed again and again initializes that state once instead of leaking it at every dlclose.
+  g->library_ = ::dlopen(g->built_.library.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (g->library_ == nullptr)
     throw Error(Errc::io, g->built_.library.string() + ": cannot load: " + ::dlerror());
   g->api_ = std::make_unique<Api>();
