@@ -68,10 +68,9 @@ struct Target {
   const graph::WitnessTarget* target = nullptr;
   bool fills_abc = false;
   std::mutex failure_mutex;
-  std::string failure;        ///< pl_witness_fail's message
-  bool failed = false;        ///< pl_witness_fail was called
-  std::size_t refusals = 0;   ///< pl_witness_write calls refused
-  std::string first_refusal;  ///< the first one's message, as pl_last_error_message() gave it
+  std::string failure;              ///< pl_witness_fail's message
+  bool failed = false;              ///< pl_witness_fail was called
+  nodes::WitnessRefusals refusals;  ///< pl_witness_write calls refused; the first's status and message
   std::mutex written_mutex;
   std::array<Written, 4> written;  ///< by pl_vector
 };
@@ -193,22 +192,16 @@ void write_scalars(Target& t, std::int32_t vector, std::size_t offset, const std
   t.written[static_cast<std::size_t>(vector)].add(offset, offset + count);
 }
 
-/// Notes a refused pl_witness_write on its target: the first refusal's message is kept for the job.
+/// Notes a refused pl_witness_write on its target: "<its status> from <its message>", the first one's kept
+/// for the job.
 void note_refusal(Target& t, pl_status status, const char* message) noexcept {
-  std::lock_guard lock(t.failure_mutex);
-  if (t.refusals++ != 0) return;
+  std::string noted;
   try {
-    t.first_refusal = std::string(pl_status_name(status)) + " from " + message;
+    if (t.refusals.count() == 0) noted = std::string(pl_status_name(status)) + " from " + message;
   } catch (...) {
     // Out of memory: the count still fails the job, with a message of its own.
   }
-}
-
-/// "a refused write: <its status and message>", or "N refused writes, the first: ..." (under failure_mutex).
-std::string refusal_message(const Target& t) {
-  const std::string first = t.first_refusal.empty() ? "its message did not fit in memory" : t.first_refusal;
-  if (t.refusals == 1) return "a refused write: " + first;
-  return std::to_string(t.refusals) + " refused writes, the first: " + first;
+  t.refusals.note(noted.c_str());
 }
 
 /// What the job says when its callback returned `status` without calling pl_witness_fail.
@@ -224,8 +217,9 @@ std::string returned_message(pl_status status) {
 Error failure_of(Target& t, pl_status status) {
   std::lock_guard lock(t.failure_mutex);
   if (t.failed && !t.failure.empty()) return Error(callback_errc(status), t.failure);
-  if (t.refusals == 0) return Error(callback_errc(status), returned_message(status));
-  return Error(callback_errc(status), returned_message(status) + " after " + refusal_message(t));
+  const std::string refused = t.refusals.summary();
+  if (refused.empty()) return Error(callback_errc(status), returned_message(status));
+  return Error(callback_errc(status), returned_message(status) + " after " + refused);
 }
 
 /// A callback that returned PL_OK after calling pl_witness_fail, or after a write was refused, fails its job
@@ -235,8 +229,8 @@ void check_nothing_refused(Target& t) {
   if (t.failed)
     throw Error(Errc::bad_input, "the witness callback returned PL_OK after pl_witness_fail" +
                                      (t.failure.empty() ? std::string() : ": " + t.failure));
-  if (t.refusals != 0)
-    throw Error(Errc::bad_input, "the witness callback returned PL_OK after " + refusal_message(t));
+  if (const std::string refused = t.refusals.summary(); !refused.empty())
+    throw Error(Errc::bad_input, "the witness callback returned PL_OK after " + refused);
 }
 
 }  // namespace

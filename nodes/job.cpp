@@ -25,6 +25,14 @@ std::string WitnessRefusals::first() const {
   return first_;
 }
 
+std::string WitnessRefusals::summary() const {
+  std::lock_guard lock(mutex_);
+  if (count_ == 0) return {};
+  const std::string first = first_.empty() ? "its message did not fit in memory" : first_;
+  if (count_ == 1) return "a refused write: " + first;
+  return std::to_string(count_) + " refused writes, the first: " + first;
+}
+
 const char* to_string(Stage stage) noexcept {
   switch (stage) {
     case Stage::queue:

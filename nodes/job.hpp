@@ -45,7 +45,8 @@ using FaultHook = std::function<void(Stage stage, JobId job)>;
 
 /// The writes that the views of one witness callback's target refused, and the first one's message. A
 /// callback that catches a refusal and returns normally fails its job all the same, with that message: the
-/// value it meant to write is not in the slot, which holds another job's value there.
+/// value it meant to write is not in the slot, which holds another job's value there. The C ABI's
+/// pl_witness_write keeps its refusals in one too.
 class WitnessRefusals {
  public:
   /// Records a refusal; any thread. A message that does not fit in memory is dropped (the count is kept).
@@ -54,6 +55,10 @@ class WitnessRefusals {
   std::size_t count() const;
   /// The first refusal's message (empty when none, or when it did not fit in memory).
   std::string first() const;
+  /// What a job whose callback returned after refused writes says of them: "a refused write: <the first's
+  /// message>", or "N refused writes, the first: <its message>" ("its message did not fit in memory" for one
+  /// dropped); empty when none was refused.
+  std::string summary() const;
 
  private:
   mutable std::mutex mutex_;

@@ -100,12 +100,8 @@ void fill_by_callback(JobState& job, const WitnessCallback& callback, const Witn
   } catch (...) {
     throw Error(Errc::bad_input, "the witness callback threw something that is not a std::exception");
   }
-  if (const std::size_t refused = refusals.count(); refused != 0)
-    throw Error(Errc::bad_input,
-                "the witness callback returned normally after " +
-                    (refused == 1 ? std::string("a refused write: ")
-                                  : std::to_string(refused) + " refused writes, the first: ") +
-                    refusals.first());
+  if (const std::string refused = refusals.summary(); !refused.empty())
+    throw Error(Errc::bad_input, "the witness callback returned normally after " + refused);
 }
 
 /// The witness into z from its source; false when the caller filled a, b and c too.

@@ -308,6 +308,21 @@ TEST_CASE("pipeline/mistakes/a witness callback that catches a refused write and
   CHECK(await(after).ok());
 }
 
+TEST_CASE("pipeline/mistakes/refused writes are summed up alike for C++ and C ABI callbacks") {
+  // nodes::WitnessRefusals words the message of both (pl_witness_write notes its refusals in one too).
+  nodes::WitnessRefusals refusals;
+  CHECK(refusals.summary().empty());
+  refusals.note("z[9] (1 elements) is out of range (size 9)");
+  CHECK(refusals.summary() == "a refused write: z[9] (1 elements) is out of range (size 9)");
+  refusals.note("a later one");
+  CHECK(refusals.count() == 2);
+  CHECK(refusals.summary() == "2 refused writes, the first: z[9] (1 elements) is out of range (size 9)");
+  // A first message that did not fit in memory (noted empty) is said to be missing.
+  nodes::WitnessRefusals dropped;
+  dropped.note("");
+  CHECK(dropped.summary() == "a refused write: its message did not fit in memory");
+}
+
 TEST_CASE("pipeline/mistakes/enum values that name nothing are refused") {
   TestConfig config = cpu_config();
   config.backend = static_cast<Backend>(7);
