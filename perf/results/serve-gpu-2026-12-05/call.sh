@@ -39,4 +39,4 @@ echo "serve exit $? t=$((SECONDS - start))"
 cat "$out/load.md"
 cat /tmp/x/stage/COMMIT
 # Many small files: one archive comes back.
-cd "$out" && tar czf run.tgz --remove-files verification_key.json proofs metrics.txt serve.err load.err load.md *.json *.log gpu.txt
+cd "$out" && tar czf run.tgz --remove-files proofs metrics.txt serve.err load.err load.md *.json *.log gpu.txt
