@@ -233,10 +233,20 @@ void Core::mint_now() {
   for (const Token token : admission.on_capacity()) flow->tokens.try_put(token);
 }
 
-void Core::return_token(JobState& job, std::vector<Token>& out) {
+void Core::return_token(JobState& job, std::vector<Token>& out) noexcept {
   if (job.token == 0) return;
-  admission.on_return(Token{job.token}, out);
+  const Token token{job.token};
   job.token = 0;
+  try {
+    admission.on_return(token, out);
+  } catch (const std::exception& e) {
+    // Out of memory for `out` (on_return makes room before it counts anything). A token lost here would cut
+    // the pipeline's concurrency for good, and with one token stall every later job: it is retired instead,
+    // and the capacity event mints it again.
+    PL_LOG_ERROR("job {}: returning its token failed ({}); the token is minted again", job.id, e.what());
+    admission.drop(token);
+    signal_capacity();
+  }
 }
 
 void Core::settle_tokens() {

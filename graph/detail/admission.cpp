@@ -2,7 +2,12 @@
 
 namespace proofline::graph::detail {
 
-Token Admission::mint_locked() {
+void Admission::make_room_locked(std::size_t mints) {
+  // Room in free_ids_ for every id there may be: retiring a token then never allocates (and never throws).
+  free_ids_.reserve(next_id_ - 1 + mints);
+}
+
+Token Admission::mint_locked() noexcept {
   ++live_;
   if (!free_ids_.empty()) {
     const std::uint32_t id = free_ids_.back();
@@ -12,7 +17,7 @@ Token Admission::mint_locked() {
   return Token{next_id_++};
 }
 
-void Admission::retire_locked(Token token) {
+void Admission::retire_locked(Token token) noexcept {
   --live_;
   free_ids_.push_back(token.id);
 }
@@ -21,9 +26,13 @@ std::vector<Token> Admission::on_capacity() {
   const std::size_t target = target_fn_();
   std::lock_guard lock(mutex_);
   target_ = target;
-  parked_ = 0;
+  const std::size_t mint = live_ < target_ ? target_ - live_ : 0;
   std::vector<Token> out;
-  while (live_ < target_) out.push_back(mint_locked());
+  // Room first, so that a token minted is always handed out.
+  make_room_locked(mint);
+  out.reserve(mint);
+  parked_ = 0;
+  for (std::size_t i = 0; i < mint; ++i) out.push_back(mint_locked());
   return out;
 }
 
@@ -35,10 +44,18 @@ void Admission::on_return(Token token, std::vector<Token>& out) {
     retire_locked(token);
     return;
   }
-  out.push_back(token);
   // While tokens are parked, only a capacity event mints: a lease that keeps failing must not spin.
-  if (parked_ > 0) return;
-  while (live_ < target_) out.push_back(mint_locked());
+  const std::size_t mint = parked_ > 0 ? 0 : target_ - live_;
+  // Room first: out of memory, this throws with nothing counted, and the caller still holds `token` (drop).
+  make_room_locked(mint);
+  out.reserve(out.size() + 1 + mint);
+  out.push_back(token);
+  for (std::size_t i = 0; i < mint; ++i) out.push_back(mint_locked());
+}
+
+void Admission::drop(Token token) noexcept {
+  std::lock_guard lock(mutex_);
+  retire_locked(token);
 }
 
 bool Admission::park(Token token, std::uint64_t seen) {

@@ -29,7 +29,10 @@ class Admission {
   /// Capacity may have grown: the tokens to mint now (none when there are as many as the target already).
   std::vector<Token> on_capacity();
   /// A token came home: appends it to `out` unless there are more tokens than the target (then retired).
+  /// When `out` cannot grow it throws and changes nothing.
   void on_return(Token token, std::vector<Token>& out);
+  /// A token that could not be handed back (on_return threw): retired, so a capacity event mints it again.
+  void drop(Token token) noexcept;
   /// A capacity event happened (before its tokens are minted): leases that failed before it may not park.
   void note_capacity() noexcept { epoch_.fetch_add(1, std::memory_order_acq_rel); }
   /// The capacity events so far: read before a lease is tried, handed to park() if it fails.
@@ -49,8 +52,9 @@ class Admission {
   std::uint64_t parks() const;
 
  private:
-  Token mint_locked();
-  void retire_locked(Token token);
+  void make_room_locked(std::size_t mints);
+  Token mint_locked() noexcept;
+  void retire_locked(Token token) noexcept;
 
   const std::function<std::size_t()> target_fn_;
   mutable std::mutex mutex_;

@@ -141,8 +141,9 @@ struct Core {
   /// (tokens are retired as they come home), so without this the count after a batch depends on which tokens
   /// happened to come home when; surplus tokens still in the buffer are retired and missing ones minted.
   void settle_tokens();
-  /// A token came home with `job` (if it held one): what to put back into the token buffer.
-  void return_token(JobState& job, std::vector<Token>& out);
+  /// A token came home with `job` (if it held one): what to put back into the token buffer. Out of memory,
+  /// the token is retired instead and a capacity event mints it again.
+  void return_token(JobState& job, std::vector<Token>& out) noexcept;
 
   /// Prepares the job's result once (the first caller wins); false when it was out already.
   bool prepare_result(JobState& job, std::optional<JobError> early = std::nullopt);
