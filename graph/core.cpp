@@ -108,14 +108,15 @@ Backend resolve_backend(Backend wanted) {
   return Backend::cpu;
 }
 
-/// The proof (when the job did not fail) and public inputs, into the result fields of the job's curve.
-void take_work(JobState& job, JobResult& r) {
+/// The proof (when the job did not fail) and public inputs, into the result fields of the job's curve. Moved:
+/// the job is done with them, and a move needs no memory, so a proved job cannot fail for want of a copy.
+void move_work(JobState& job, bool failed, JobResult& r) noexcept {
   if (auto* bls = std::get_if<nodes::CurveWork<Bls12_381>>(&job.work)) {
-    if (!job.error) r.proof = bls->proof;
-    r.public_inputs = bls->publics;
+    if (!failed) r.proof = bls->proof;
+    r.public_inputs = std::move(bls->publics);
   } else if (auto* bn = std::get_if<nodes::CurveWork<Bn254>>(&job.work)) {
-    if (!job.error) r.bn254_proof = bn->proof;
-    r.bn254_public_inputs = bn->publics;
+    if (!failed) r.bn254_proof = bn->proof;
+    r.bn254_public_inputs = std::move(bn->publics);
   }
 }
 
@@ -260,22 +261,41 @@ void Core::settle_tokens() {
   mint_now();
 }
 
-bool Core::prepare_result(JobState& job, std::optional<JobError> early) {
+bool Core::prepare_result(JobState& job, std::optional<JobError> early) noexcept {
   if (job.delivered.exchange(true, std::memory_order_acq_rel)) return false;
   JobResult& r = job.result;
   r.id = job.id;
   r.seq = job.seq;
-  r.label = job.label;
   r.gpu = job.gpu;
   r.curve = job.key->curve;
+  // The label is copied, not moved: the job keeps it for its trace record, and after an early delivery its
+  // stages run on. It is the result's one allocation, and when it fails the result goes out all the same: its
+  // caller, drain() and every later result in order wait for it. Without its label it must not pass for a
+  // proof (a caller may match results to work by label): a job that failed, was cancelled or timed out keeps
+  // its error; a proof is dropped for Errc::io, with a message that fits std::string's inline buffer.
+  bool label_copied = true;
+  try {
+    r.label = job.label;
+  } catch (...) {
+    label_copied = false;
+  }
   if (early) {
     // Another thread may be running a stage of this job: read nothing a stage writes.
     r.error = std::move(early);
   } else {
-    r.error = job.error;
-    take_work(job, r);
-    r.verified = job.verified && !job.error;
+    // Moved, like the work: no stage runs after release.
+    const bool job_failed = job.error.has_value();
+    r.error = std::move(job.error);
+    if (label_copied) {
+      move_work(job, job_failed, r);
+      r.verified = job.verified && !job_failed;
+    } else if (!job_failed) {
+      r.error = nodes::allocation_free_error(Stage::release, Errc::io, "OOM");
+    }
   }
+  if (!label_copied)
+    PL_LOG_ERROR("job {}: out of memory copying its label into its result, which goes out without it: {}",
+                 job.id, r.error->message);
   const std::int64_t t = ctx->now_ns();
   const std::int64_t admitted = job.admit_ns.load(std::memory_order_relaxed);
   r.queued_s = admitted != 0 && !early ? static_cast<double>(admitted - job.submit_ns) * 1e-9 : 0.0;
@@ -303,7 +323,7 @@ void Core::record_job(const JobState& job, const JobResult& r, std::int64_t admi
   ctx->recorder.record_job(std::move(record));
 }
 
-void Core::deliver_early(JobState& job, JobError error) {
+void Core::deliver_early(JobState& job, JobError error) noexcept {
   {
     std::lock_guard lock(job.callback_run.mutex);
     if (job.callback_run.running) {  // Flow::synthesize delivers it when the callback has returned
@@ -311,11 +331,17 @@ void Core::deliver_early(JobState& job, JobError error) {
       return;
     }
   }
-  if (prepare_result(job, std::move(error)))
-    flow->results.try_put(ResultMsg{job.seq, job.shared_from_this()});
+  if (prepare_result(job, std::move(error))) put_result(*this, job, flow->results);
+}
+
+void Core::deliver_directly(const std::shared_ptr<JobState>& job, const char* why) noexcept {
+  PL_LOG_ERROR("job {}: its result could not enter the graph ({}); delivered on this thread", job->id, why);
+  deliver_now(job);
 }
 
 void Core::deliver_now(const std::shared_ptr<JobState>& job) noexcept {
+  // Once: a result delivered directly (put_result) may also have reached the sink before its put failed.
+  if (job->fulfilled.exchange(true, std::memory_order_acq_rel)) return;
   JobResult& r = job->result;
   if (r.ok()) {
     proofs.fetch_add(1, std::memory_order_relaxed);

@@ -55,8 +55,12 @@ bool requeue_after_gpu_loss(Core& core, JobState& job) {
     ++core.queued;
     core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
   }
-  PL_LOG_WARN("job {} ({}): {}; proving it again on {}", job.id, job.label, job.error->message,
-              target->first < 0 ? std::string("the CPU") : "GPU index " + std::to_string(target->first));
+  // Nothing from here on throws (the logger catches its own exceptions): the job is queued again.
+  if (target->first < 0)
+    PL_LOG_WARN("job {} ({}): {}; proving it again on the CPU", job.id, job.label, job.error->message);
+  else
+    PL_LOG_WARN("job {} ({}): {}; proving it again on GPU index {}", job.id, job.label, job.error->message,
+                target->first);
   unbind_job(lost, job.key->log_domain_size);
   job.gpu = target->first;
   job.gpu_key = std::move(target->second);

@@ -19,21 +19,21 @@ void put_tokens(Port& port, const std::vector<Token>& tokens) {
 void release_job(Core& core, JobState& job, ReleaseNode::output_ports_type& ports) {
   nodes::finish(*core.ctx, job);
   std::vector<Token> back;
-  if (requeue_after_gpu_loss(core, job)) {
+  bool requeue = false;
+  try {
+    requeue = requeue_after_gpu_loss(core, job);
+  } catch (const std::exception& e) {  // out of memory before the job was queued again: its failure stands
+    PL_LOG_ERROR("job {}: proving it again after its GPU failed was not possible: {}", job.id, e.what());
+  }
+  if (requeue) {
     core.return_token(job, back);
     put_tokens(std::get<0>(ports), back);
     std::get<2>(ports).try_put(JobMsg{&job, job.priority, job.seq});
     return;
   }
-  try {
-    core.return_token(job, back);
-    if (core.prepare_result(job)) std::get<1>(ports).try_put(ResultMsg{job.seq, job.shared_from_this()});
-  } catch (const std::exception& e) {
-    // Out of memory while delivering: the job's future stays unfulfilled, but the graph (and drain) go on.
-    PL_LOG_ERROR("job {}: delivering its result failed: {}", job.id, e.what());
-    std::lock_guard lock(core.jobs_mutex);
-    core.undelivered.erase(job.id);
-  }
+  // Neither throws: whatever memory is left, the token comes home (or is minted anew) and the result is out.
+  core.return_token(job, back);
+  if (core.prepare_result(job)) put_result(core, job, std::get<1>(ports));
   core.retire(job);
   put_tokens(std::get<0>(ports), back);
 }

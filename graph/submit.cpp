@@ -245,6 +245,8 @@ std::optional<Submission> Pipeline::try_submit(Job job) {
 
 bool Pipeline::cancel(JobId id) {
   Core& core = live_core();
+  // Made before the job is withdrawn: once it is, nothing may throw before its result is out.
+  JobError cancelled{Stage::queue, Errc::cancelled, "queue: cancelled before it was admitted"};
   std::shared_ptr<JobState> job;
   {
     std::lock_guard lock(core.jobs_mutex);
@@ -258,8 +260,7 @@ bool Pipeline::cancel(JobId id) {
     core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
   }
   core.room.notify_one();
-  core.deliver_early(*job,
-                     JobError{Stage::queue, Errc::cancelled, "queue: cancelled before it was admitted"});
+  core.deliver_early(*job, std::move(cancelled));
   return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include <mutex>
 #include <string>
+#include <string_view>
 
 namespace proofline::nodes {
 
@@ -53,6 +54,19 @@ const char* to_string(Stage stage) noexcept {
       return "baseline";
   }
   return "unknown";
+}
+
+JobError allocation_free_error(Stage stage, Errc code, std::string_view what) noexcept {
+  JobError error{stage, code, {}};
+  // An empty string's capacity is its inline buffer: text up to that length is stored without allocating.
+  const std::size_t inline_chars = error.message.capacity();
+  const std::string_view name = to_string(stage);
+  if (name.size() + 2 + what.size() <= inline_chars) {
+    error.message.append(name).append(": ").append(what);
+  } else if (what.size() <= inline_chars) {
+    error.message.assign(what);
+  }
+  return error;
 }
 
 }  // namespace proofline::nodes

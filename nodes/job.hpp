@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -173,6 +174,11 @@ struct JobError {
   Errc code = Errc::internal;
   std::string message{};  ///< "synthesis: the witness does not satisfy constraint row 17"
 };
+
+/// A JobError that needs no heap memory, for the paths that must still hand out a result after an allocation
+/// failed: its message is "<stage>: <what>" when that fits std::string's inline buffer (15 characters in
+/// libstdc++, 22 in libc++), else `what` when that fits, else empty.
+JobError allocation_free_error(Stage stage, Errc code, std::string_view what) noexcept;
 
 /// A job's outcome. The proof and public inputs sit in the fields of its key's curve (`curve`): proof and
 /// public_inputs for BLS12-381 (the fields every user of one curve already reads), bn254_proof and

@@ -168,6 +168,7 @@ struct JobState : std::enable_shared_from_this<JobState> {
 
   std::atomic<Phase> phase{Phase::queued};
   std::atomic<bool> delivered{false};  ///< the result is out (exactly once)
+  std::atomic<bool> fulfilled{false};  ///< its callbacks ran and its future holds the result (exactly once)
   std::atomic<bool> abandoned{false};  ///< timed out in flight: stages skip it, resources still come home
   std::atomic<Stage> stage{Stage::queue};
 

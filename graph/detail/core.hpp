@@ -145,16 +145,19 @@ struct Core {
   /// the token is retired instead and a capacity event mints it again.
   void return_token(JobState& job, std::vector<Token>& out) noexcept;
 
-  /// Prepares the job's result once (the first caller wins); false when it was out already.
-  bool prepare_result(JobState& job, std::optional<JobError> early = std::nullopt);
+  /// Prepares the job's result once (the first caller wins); false when it was out already. Never fails: a
+  /// result that cannot be copied for want of memory becomes a failure (Errc::io) without its proof.
+  bool prepare_result(JobState& job, std::optional<JobError> early = std::nullopt) noexcept;
   /// Gives the recorder the job's life: queued, in flight (admitted_ns, 0 if never), and how it ended.
   void record_job(const JobState& job, const JobResult& r, std::int64_t admitted_ns,
                   std::int64_t finished_ns) noexcept;
   /// Delivers a result prepared outside the graph (cancel, timeout) through the graph's result entry; while
   /// the job's witness callback runs, it waits for the callback to return (Flow::synthesize delivers it).
-  void deliver_early(JobState& job, JobError error);
-  /// Runs the callbacks and fulfils the future (the sink).
+  void deliver_early(JobState& job, JobError error) noexcept;
+  /// Runs the callbacks and fulfils the future (the sink); once per job, whoever calls it again.
   void deliver_now(const std::shared_ptr<JobState>& job) noexcept;
+  /// deliver_now on the calling thread for a result the graph did not take (put_result), saying `why`.
+  void deliver_directly(const std::shared_ptr<JobState>& job, const char* why) noexcept;
   /// The job's message has left the graph: drop it, wake drain().
   void retire(JobState& job) noexcept;
 

@@ -123,6 +123,25 @@ struct Flow {
   Sink sink;
 };
 
+/// Hands a prepared result to delivery (the sequencer or the sink) through `to`, the results node or the
+/// release node's port. Whatever happens, the job's future is fulfilled: a put that throws or is refused
+/// leaves the result to Core::deliver_directly on this thread (deliver_now delivers once, so a message the
+/// graph took before its put threw does not come twice). More cannot be done: oneTBB's nodes allocate their
+/// buffers and tasks with its own allocator, and an exception inside a node's aggregator leaves that node
+/// unusable, so in order the results behind a failed sequencer wait.
+template <class Port>
+void put_result(Core& core, JobState& job, Port& to) noexcept {
+  const std::shared_ptr<JobState> owner = job.shared_from_this();
+  try {
+    if (to.try_put(ResultMsg{job.seq, owner})) return;
+    core.deliver_directly(owner, "the graph refused it");
+  } catch (const std::exception& e) {
+    core.deliver_directly(owner, e.what());
+  } catch (...) {
+    core.deliver_directly(owner, "an exception of unknown type");
+  }
+}
+
 /// Admission's node body: pairs a job with a token and leases its buffers (graph/admit.cpp).
 enum class Admit {
   proceed,  ///< the job holds its token and slot: on to synthesis
