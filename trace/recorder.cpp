@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <proofline/trace/detail/chunk_list.hpp>
 #include <proofline/trace/nvtx.hpp>
@@ -12,13 +13,26 @@ namespace proofline::trace {
 
 namespace detail {
 
-/// What one OS thread has recorded into one recorder. Only that thread appends; snapshot() reads.
+/// True while a thread runs; false (stored with release) once it has ended.
+using ThreadAlive = std::shared_ptr<std::atomic<bool>>;
+
+/// What one OS thread has recorded into one recorder. Only that thread appends; snapshot() reads. When the
+/// thread ends, the next thread that records into the recorder takes the buffer over (records and all).
 class ThreadBuffer {
  public:
-  ThreadBuffer(std::uint64_t thread_serial, ChunkLimit& limit)
-      : thread_serial_(thread_serial), spans_(limit), counters_(limit) {}
+  ThreadBuffer(std::uint64_t thread_serial, ThreadAlive owner, ChunkLimit& limit)
+      : thread_serial_(thread_serial), owner_(std::move(owner)), spans_(limit), counters_(limit) {}
 
+  /// Its thread's (the last one's, once it has ended: serials are never reused).
   std::uint64_t thread_serial() const noexcept { return thread_serial_; }
+  /// Its thread has ended. The acquire load makes that thread's appends visible to the one taking over.
+  bool orphaned() const noexcept { return !owner_->load(std::memory_order_acquire); }
+  /// The calling thread takes the buffer of an ended thread over (under the recorder's mutex).
+  void adopt(std::uint64_t thread_serial, ThreadAlive owner) noexcept {
+    thread_serial_ = thread_serial;
+    owner_ = std::move(owner);
+    worker_track.reset();  // a thread gets a track of its own
+  }
   ChunkList<Span, 1024>& spans() noexcept { return spans_; }
   ChunkList<CounterSample, 512>& counters() noexcept { return counters_; }
   const ChunkList<Span, 1024>& spans() const noexcept { return spans_; }
@@ -28,7 +42,8 @@ class ThreadBuffer {
   std::optional<TrackId> worker_track;
 
  private:
-  const std::uint64_t thread_serial_;
+  std::uint64_t thread_serial_;  // changed under the recorder's mutex
+  ThreadAlive owner_;            // changed under the recorder's mutex
   ChunkList<Span, 1024> spans_;
   ChunkList<CounterSample, 512> counters_;
 };
@@ -57,6 +72,22 @@ constexpr std::size_t cache_size = 4;
 thread_local CacheEntry tls_cache[cache_size];
 thread_local std::size_t tls_victim = 0;
 thread_local std::uint64_t tls_thread_serial = 0;  // unlike std::thread::id, never reused by a later thread
+thread_local bool tls_ended = false;  // plain data, so still readable while the thread-locals are destroyed
+
+/// Marks the thread ended when it exits, so that its buffers go to threads that start later: a process whose
+/// threads come and go (a thread per request, pools that retire idle threads) would otherwise keep a buffer,
+/// with its first chunks, for every thread that ever recorded.
+struct ThreadLife {
+  detail::ThreadAlive alive;
+  ~ThreadLife() {
+    // Another thread may take its buffers from the store below on: what this thread records later (in
+    // another thread-local's destructor) is dropped, not appended through the cache to a buffer now shared.
+    tls_ended = true;
+    for (CacheEntry& entry : tls_cache) entry = CacheEntry{};
+    if (alive) alive->store(false, std::memory_order_release);
+  }
+};
+thread_local ThreadLife tls_life;
 
 std::uint64_t this_thread_serial() noexcept {
   if (tls_thread_serial == 0) tls_thread_serial = next_thread_serial.fetch_add(1, std::memory_order_relaxed);
@@ -132,15 +163,24 @@ detail::ThreadBuffer* Recorder::local_buffer() noexcept {
 }
 
 detail::ThreadBuffer* Recorder::local_buffer_slow() noexcept {
+  if (tls_ended) return nullptr;
   try {
     const std::uint64_t serial = this_thread_serial();
+    if (!tls_life.alive) tls_life.alive = std::make_shared<std::atomic<bool>>(true);
     detail::ThreadBuffer* found = nullptr;
     {
       std::lock_guard lock(mutex_);
-      for (const auto& buffer : buffers_)
+      detail::ThreadBuffer* orphan = nullptr;
+      for (const auto& buffer : buffers_) {
         if (buffer->thread_serial() == serial) found = buffer.get();
+        if (orphan == nullptr && buffer->orphaned()) orphan = buffer.get();
+      }
+      if (found == nullptr && orphan != nullptr) {
+        orphan->adopt(serial, tls_life.alive);
+        found = orphan;
+      }
       if (found == nullptr) {
-        buffers_.push_back(std::make_unique<detail::ThreadBuffer>(serial, *limit_));
+        buffers_.push_back(std::make_unique<detail::ThreadBuffer>(serial, tls_life.alive, *limit_));
         found = buffers_.back().get();
       }
     }
@@ -212,6 +252,11 @@ void Recorder::append_job(JobRecord job) noexcept {
   } catch (...) {
     dropped_.fetch_add(1, std::memory_order_relaxed);
   }
+}
+
+std::size_t Recorder::thread_buffers() const {
+  std::lock_guard lock(mutex_);
+  return buffers_.size();
 }
 
 Snapshot Recorder::snapshot() const {

@@ -6,8 +6,10 @@
 // records a CUDA stream's spans); snapshot() may run concurrently with recording and merges what was
 // published so far. The records live within a memory limit: past it each thread reuses its oldest chunk, so
 // a recorder that runs for days keeps its most recent records (a batch's whole run, at the default) and
-// snapshot().dropped counts what went. Each job's life (queued, in flight, outcome, label) is one record
-// under a mutex, kept within an eighth of the limit (64 KiB at least), oldest first out.
+// snapshot().dropped counts what went. A thread that ends leaves its buffer, records and all, to the next
+// thread that starts recording, so buffers are bounded by the threads recording at once. Each job's life
+// (queued, in flight, outcome, label) is one record under a mutex, kept within an eighth of the limit (64 KiB
+// at least), oldest first out.
 //
 // With PROOFLINE_TRACE=OFF the record_* functions are empty (registration still works and snapshot() returns
 // the registered stages and tracks with no spans).
@@ -94,6 +96,10 @@ class Recorder {
 
   /// A merged, sorted copy of the registrations and of every record published so far.
   Snapshot snapshot() const;
+
+  /// The per-thread buffers it holds: one for each thread recording now, and those of threads that have
+  /// ended, until threads that start later take them over.
+  std::size_t thread_buffers() const;
 
  private:
   void append_span(const Span& span) noexcept;
