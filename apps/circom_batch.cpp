@@ -121,23 +121,6 @@ Plan plan_batch(CircomBatch& b) {
   return p;
 }
 
-graph::testing::Hooks fault_hooks(const CircomBatch& b) {
-  graph::testing::Hooks hooks;
-  if (b.fault) {
-    // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
-    hooks.fault = [stage = b.fault->first, id = b.fault->second + 1](graph::Stage at, graph::JobId job) {
-      if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
-    };
-  }
-  return hooks;
-}
-
-void check_fault_stage(const CircomBatch& b, graph::Backend backend) {
-  if (b.fault && b.fault->first == graph::Stage::h2d && backend != graph::Backend::cuda)
-    throw OptionError("--inject-fault: the h2d stage runs only on the CUDA backend, not the " +
-                      std::string(graph::to_string(backend)) + " backend");
-}
-
 graph::WitnessSource witness_of(const CircomJobSpec& job, const Plan& p) {
   if (job.from_input) return circom::witness_from_input(p.generator, job.source);
   return graph::WtnsFile{job.source};
@@ -206,6 +189,21 @@ graph::Config with_generator_concurrency(graph::Config config, const CircomBatch
 
 }  // namespace
 
+graph::Pipeline make_batch_pipeline(const CircomBatch& b, graph::Config config) {
+  graph::testing::Hooks hooks;
+  if (b.fault) {
+    // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
+    hooks.fault = [stage = b.fault->first, id = b.fault->second + 1](graph::Stage at, graph::JobId job) {
+      if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
+    };
+  }
+  graph::Pipeline pipeline = graph::testing::make_pipeline(std::move(config), std::move(hooks));
+  if (b.fault && b.fault->first == graph::Stage::h2d && pipeline.backend() != graph::Backend::cuda)
+    throw OptionError("--inject-fault: the h2d stage runs only on the CUDA backend, not the " +
+                      std::string(graph::to_string(pipeline.backend())) + " backend");
+  return pipeline;
+}
+
 int run_circom_batch(const CircomBatch& batch) {
   CircomBatch b = batch;  // its jobs may be made once the key is read
   log::set_level(b.log_level);
@@ -219,8 +217,7 @@ int run_circom_batch(const CircomBatch& batch) {
   results.attach(config, proof_writer(b, p));
   std::optional<graph::Pipeline> prover;
   const graph::KeyHandle handle = setup_step([&] {
-    prover.emplace(graph::testing::make_pipeline(config, fault_hooks(b)));
-    check_fault_stage(b, prover->backend());
+    prover.emplace(make_batch_pipeline(b, config));
     return std::visit(
         [&]<class Curve>(const groth16::BasicSnarkjsKey<Curve>& key) {
           return prover->add_key(graph::BasicKeySpec<Curve>{key.name, key.pk, key.cs, key.vk});

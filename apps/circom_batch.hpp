@@ -16,6 +16,7 @@
 
 #include <proofline/circom/generator_build.hpp>
 #include <proofline/graph/config.hpp>
+#include <proofline/graph/pipeline.hpp>
 #include <proofline/groth16/zkey.hpp>
 #include <proofline/util/log.hpp>
 
@@ -55,5 +56,9 @@ struct CircomBatch {
 /// option or output found unusable before the first proof (and, with fail_fast or refuse_unusable, a bad
 /// witness or input).
 int run_circom_batch(const CircomBatch& batch);
+
+/// The pipeline of `config` for `b`'s jobs, with --inject-fault's hook when `b.fault` names one (the job
+/// submitted I-th, from 0, fails in that stage). Throws OptionError for a stage the backend does not run.
+graph::Pipeline make_batch_pipeline(const CircomBatch& b, graph::Config config);
 
 }  // namespace proofline::apps

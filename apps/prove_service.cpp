@@ -8,7 +8,6 @@
 
 #include <proofline/circom/witness_generator.hpp>
 #include <proofline/graph/metrics.hpp>
-#include <proofline/graph/testing.hpp>
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
@@ -37,17 +36,6 @@ namespace {
 
 /// How long a client is told to wait before it asks again, when the queue is full or the server stops.
 constexpr const char* retry_after_seconds = "1";
-
-graph::testing::Hooks fault_hooks(const CircomBatch& b) {
-  graph::testing::Hooks hooks;
-  if (b.fault) {
-    // Job ids are handed out from 1 in submission order, so the I-th request's job has id I + 1.
-    hooks.fault = [stage = b.fault->first, id = b.fault->second + 1](graph::Stage at, graph::JobId job) {
-      if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
-    };
-  }
-  return hooks;
-}
 
 /// The status a failed job's request is answered with: the CLI's exit 1 (the witness does not satisfy the
 /// circuit, the proof does not verify) is 422, its exit 2 (unusable input) 400.
@@ -154,10 +142,7 @@ ProveService::ProveService(const CircomBatch& prover, const std::vector<ServedKe
     config.synthesis_concurrency = graph::thread_plan(config).threads;
   config.on_result = nullptr;  // each request waits on its own job's future
   setup_step([&] {
-    pipeline_.emplace(graph::testing::make_pipeline(config, fault_hooks(prover)));
-    if (prover.fault && prover.fault->first == graph::Stage::h2d &&
-        pipeline_->backend() != graph::Backend::cuda)
-      throw OptionError("--inject-fault: the h2d stage runs only on the CUDA backend");
+    pipeline_.emplace(make_batch_pipeline(prover, config));
     for (const auto& key : keys_)
       key->handle = std::visit(
           [&]<class Curve>(const groth16::BasicSnarkjsKey<Curve>& k) {
