@@ -1,8 +1,6 @@
 // The worker's HTTP endpoint: GET and HEAD of a path reach the handler, anything else gets a status of its
 // own, a client that stalls delays the next one by at most the server's patience, and the server stops
 // at once even while a client holds a connection open. The worker's pages: readiness and metrics.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -17,6 +15,8 @@
 #include <proofline/util/file_descriptor.hpp>
 #include <proofline/util/options.hpp>
 
+#include "support/tcp_connect.hpp"
+
 namespace proofline::fleet {
 
 namespace {
@@ -25,14 +25,8 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 FileDescriptor connect_to(const detail::MetricsServer& server) {
-  const std::string& address = server.address();
-  const auto colon = address.rfind(':');
-  sockaddr_in peer{};
-  peer.sin_family = AF_INET;
-  peer.sin_port = htons(static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))));
-  REQUIRE(::inet_pton(AF_INET, address.substr(0, colon).c_str(), &peer.sin_addr) == 1);
-  FileDescriptor fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  REQUIRE(::connect(fd.get(), reinterpret_cast<sockaddr*>(&peer), sizeof peer) == 0);
+  FileDescriptor fd = test_support::connect_tcp(server.address());
+  REQUIRE(fd.get() >= 0);
   return fd;
 }
 

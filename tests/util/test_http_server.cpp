@@ -3,8 +3,6 @@
 // while other clients are served meanwhile, stop_accepting() refusing new connections while the one being
 // served is answered, and the body memory shared by all connections: a body that does not fit beside those
 // held is answered 503 with Retry-After, one over the whole budget 413, and every reservation is released.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -22,6 +20,8 @@
 #include <proofline/util/file_descriptor.hpp>
 #include <proofline/util/http_server.hpp>
 
+#include "support/tcp_connect.hpp"
+
 namespace proofline {
 
 namespace {
@@ -31,15 +31,7 @@ using Clock = std::chrono::steady_clock;
 
 /// A connected socket, or -1 when the connection is refused.
 FileDescriptor connect_to(const HttpServer& server) {
-  const std::string& address = server.address();
-  const auto colon = address.rfind(':');
-  sockaddr_in peer{};
-  peer.sin_family = AF_INET;
-  peer.sin_port = htons(static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))));
-  REQUIRE(::inet_pton(AF_INET, address.substr(0, colon).c_str(), &peer.sin_addr) == 1);
-  FileDescriptor fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&peer), sizeof peer) != 0) return FileDescriptor();
-  return fd;
+  return test_support::connect_tcp(server.address());
 }
 
 std::string read_all(int fd) {
