@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 #include <doctest/doctest.h>
 
@@ -57,6 +58,22 @@ inline TestConfig cpu_config() {
   config.host_budget = 256ull << 20;
   config.max_threads = 4;
   config.synthesis_concurrency = 2;
+  return config;
+}
+
+/// cpu_config() with one slot, whose synthesis stage holds every job listed in `held` at `gate`.
+inline TestConfig holding(Gate& gate, std::mutex& mutex, std::set<JobId>& held) {
+  TestConfig config = cpu_config();
+  config.slots = 1;
+  config.fault_hook = [&gate, &mutex, &held](Stage stage, JobId id) {
+    if (stage != Stage::synthesis) return;
+    bool hold = false;
+    {
+      std::lock_guard lock(mutex);
+      hold = held.count(id) != 0;
+    }
+    if (hold) gate.wait();
+  };
   return config;
 }
 

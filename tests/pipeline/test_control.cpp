@@ -16,26 +16,6 @@ using namespace proofline;
 using namespace proofline::graph;
 using namespace proofline::graph::test;
 
-namespace {
-
-/// A configuration whose synthesis stage holds every job listed in `held` at `gate`.
-TestConfig holding(Gate& gate, std::mutex& mutex, std::set<JobId>& held) {
-  TestConfig config = cpu_config();
-  config.slots = 1;
-  config.fault_hook = [&gate, &mutex, &held](Stage stage, JobId id) {
-    if (stage != Stage::synthesis) return;
-    bool hold = false;
-    {
-      std::lock_guard lock(mutex);
-      hold = held.count(id) != 0;
-    }
-    if (hold) gate.wait();
-  };
-  return config;
-}
-
-}  // namespace
-
 TEST_CASE("pipeline/control/a job that runs past its timeout fails with the stage it was in") {
   const Circuit& c = circuit(8);
   Gate gate;

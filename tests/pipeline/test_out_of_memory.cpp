@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <mutex>
 #include <new>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -131,26 +132,18 @@ TEST_CASE("pipeline/faults/a cancel whose result cannot be copied for want of me
   Gate gate;
   Deliveries deliveries;
   std::mutex mutex;
-  JobId held = 0;
-  TestConfig config = cpu_config();
+  std::set<JobId> held;
+  TestConfig config =
+      holding(gate, mutex, held);  // one token: the jobs behind the held one wait in the queue
   config.in_order = true;
-  config.slots = 1;  // one token: the jobs behind the held one wait in the queue
   config.on_result = [&](const JobResult& r) { deliveries.note(r); };
-  config.fault_hook = [&](Stage stage, JobId id) {
-    bool hold = false;
-    {
-      std::lock_guard lock(mutex);
-      hold = stage == Stage::synthesis && id == held;
-    }
-    if (hold) gate.wait();
-  };
   Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   std::vector<Submission> submitted;
   {
     std::lock_guard lock(mutex);
     submitted.push_back(pipeline.submit(job(c, key, 0)));
-    held = submitted.back().id;
+    held.insert(submitted.back().id);
   }
   REQUIRE(eventually([&] { return gate.waiting() == 1; }));
   for (std::uint64_t i = 1; i < 5; ++i)
