@@ -51,8 +51,15 @@ void enqueue_job_h(devices::GpuDevice& g, JobState& job, devices::DeviceSlot& sl
 void enqueue_job_msms(devices::GpuDevice& g, JobState& job, devices::DeviceSlot& slot) {
   visit_curve(job, [&]<class Curve>(const CurveKey<Curve>& key, CurveWork<Curve>&) {
     devices::enqueue_job_msms(g, *key.pk, key.host_srs.get(), job.gpu_key, slot);
-    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(), devices::kSlotResultsBytes,
-                                  cudaMemcpyDeviceToHost, slot.compute));
+    // Only what this job wrote: the buffer is sized for the larger curve's results, and the bad-row word is
+    // set only where the GPU checked the rows (copying the rest would read memory no kernel initialised).
+    PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data(), slot.results.data(),
+                                  sizeof(devices::MsmResultsDevice<Curve>), cudaMemcpyDeviceToHost,
+                                  slot.compute));
+    if (job.evaluate_on_gpu && job.witness_checked)
+      PL_CUDA_CHECK(cudaMemcpyAsync(slot.host_results.data() + devices::kMsmResultsBytes,
+                                    slot.first_bad_row(), sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
+                                    slot.compute));
   });
 }
 
