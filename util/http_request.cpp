@@ -32,6 +32,13 @@ std::string lowercase(std::string_view text) {
   return out;
 }
 
+/// RFC 9110 5.5: CR and NUL in a field value must be refused (or replaced). Some parsers end a line at a
+/// bare CR, so a proxy in front of the server could read other fields than the server does. (The line's
+/// CRLF is already cut off, and a name with either is no token.)
+bool holds_cr_or_nul(std::string_view field_line) {
+  return field_line.find_first_of(std::string_view("\r\0", 2)) != std::string_view::npos;
+}
+
 HttpHeadParse refuse(int status, std::string message) {
   HttpHeadParse out;
   out.state = HttpHeadParse::State::refused;
@@ -112,7 +119,7 @@ HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
     if (field->front() == ' ' || field->front() == '\t')
       return refuse(400, "obsolete line folding in the header fields");
     const std::size_t colon = field->find(':');
-    if (colon == std::string_view::npos || !is_token(field->substr(0, colon)))
+    if (colon == std::string_view::npos || !is_token(field->substr(0, colon)) || holds_cr_or_nul(*field))
       return refuse(400, "malformed header field " + quote_for_message(*field, 80, '\''));
     std::string name = lowercase(field->substr(0, colon));
     const std::string_view value = trim_blanks(field->substr(colon + 1));

@@ -53,10 +53,10 @@ struct HttpHeadParse {
 
 /// Parses the head at the start of `data` (the bytes read so far). Lines end in CRLF or a bare LF. Refuses
 /// (400) a malformed request line (not "METHOD SP TARGET SP HTTP/1.x", a target not starting with '/'),
-/// a malformed field line (no colon, a blank or control character in the name, obsolete line folding), a
-/// head over max_head bytes, a Content-Length that is not decimal digits or given twice with different
-/// values; 405 for a method not in `methods`; 501 for any Transfer-Encoding; 411 for a method of
-/// `methods_with_body` without Content-Length; 413 for a Content-Length over max_body.
+/// a malformed field line (no colon, a blank or control character in the name, a CR or NUL in the value,
+/// obsolete line folding), a head over max_head bytes, a Content-Length that is not decimal digits or given
+/// twice with different values; 405 for a method not in `methods`; 501 for any Transfer-Encoding; 411 for a
+/// method of `methods_with_body` without Content-Length; 413 for a Content-Length over max_body.
 HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits);
 
 /// "OK", "Not Found", ... for the statuses a server here answers; "Unknown" for others.

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <proofline/util/http_request.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline {
 
@@ -87,6 +88,22 @@ TEST_CASE("util/http request/malformed header fields are 400") {
     CHECK_MESSAGE(refusal(head) == 400, head);
   // The same length twice is one length.
   CHECK(refusal("POST / HTTP/1.1\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\n") == 0);
+}
+
+TEST_CASE("util/http request/a CR or NUL in a field value is 400, not a value") {
+  using namespace std::string_view_literals;
+  // Some parsers end a line at a bare CR: a proxy in front could read a field the server did not.
+  for (const std::string_view head :
+       {"GET / HTTP/1.1\r\nA: b\rX-Real-Ip: 1\r\n\r\n"sv, "GET / HTTP/1.1\r\nA: b\0c\r\n\r\n"sv,
+        "GET / HTTP/1.1\r\nA: b\r\r\n\r\n"sv, "GET / HTTP/1.1\nA: \0\n\n"sv}) {
+    const HttpHeadParse parsed = parse_http_head(head, post_limits());
+    CHECK_MESSAGE(parsed.status == 400, quote_for_message(head));
+    CHECK(parsed.message.starts_with("malformed header field 'A: "));
+  }
+  // Other bytes a value may hold are kept as they are.
+  const HttpHeadParse tab = parse_http_head("GET / HTTP/1.1\r\nA: b\tc\x80\r\n\r\n", post_limits());
+  REQUIRE(tab.state == State::complete);
+  CHECK(*tab.request.header("a") == "b\tc\x80");
 }
 
 TEST_CASE("util/http request/methods, lengths and codings outside the limits get their statuses") {
