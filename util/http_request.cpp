@@ -47,8 +47,10 @@ HttpHeadParse refuse(int status, std::string message) {
   return out;
 }
 
-/// The end of the head (the index just past its blank line), or npos while there is none.
-std::size_t head_end(std::string_view data) {
+/// The end of the head (the index just past its blank line), or npos while there is none within the first
+/// `max_head` bytes: a head that ends one byte later is over the bound.
+std::size_t head_end(std::string_view data, std::size_t max_head) {
+  data = data.substr(0, std::min(data.size(), max_head));
   for (std::size_t i = data.find('\n'); i != std::string_view::npos; i = data.find('\n', i + 1)) {
     if (i + 1 < data.size() && data[i + 1] == '\n') return i + 2;
     if (i + 2 < data.size() && data[i + 1] == '\r' && data[i + 2] == '\n') return i + 3;
@@ -65,7 +67,7 @@ const std::string* HttpRequest::header(std::string_view name) const {
 }
 
 HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
-  const std::size_t end = head_end(data.substr(0, std::min(data.size(), limits.max_head + 1)));
+  const std::size_t end = head_end(data, limits.max_head);
   const std::size_t line_end = data.find('\n');
   // The request line is judged as soon as it is whole, so garbage is refused without waiting for more.
   if (end == std::string_view::npos && line_end == std::string_view::npos && data.size() <= limits.max_head)

@@ -129,6 +129,22 @@ TEST_CASE("util/http request/a head over the limit is 400, whether or not its li
   CHECK(parse_http_head("GET / HTTP/1.1\r\nA: " + std::string(200, 'b'), limits).state == State::incomplete);
 }
 
+TEST_CASE("util/http request/a head of max_head bytes is whole, one byte more is 400") {
+  const HttpLimits limits = post_limits();  // max_head 256
+  for (const std::string_view end : {"\r\n\r\n", "\n\n", "\n\r\n"}) {
+    const std::string line = "GET / HTTP/1.1\r\nA: ";
+    const std::string fits =
+        line + std::string(limits.max_head - line.size() - end.size(), 'b') + std::string(end);
+    REQUIRE(fits.size() == limits.max_head);
+    const HttpHeadParse parsed = parse_http_head(fits + "body", limits);
+    CHECK(parsed.state == State::complete);
+    CHECK(parsed.head_bytes == limits.max_head);
+    const std::string over = line + "b" + fits.substr(line.size());
+    CHECK_MESSAGE(refusal(over, limits) == 400, over.size());
+    CHECK(refusal(over + "body", limits) == 400);
+  }
+}
+
 TEST_CASE("util/http request/every byte string is parsed without a crash") {
   // A cheap fuzz: every prefix and every one-byte change of a valid request is either fine or refused.
   const std::string data = "POST /prove/k?q HTTP/1.1\r\nContent-Length: 3\r\nA: b\r\n\r\nabc";
