@@ -25,8 +25,26 @@ struct Number {
   unsigned base = 10;
 };
 
-/// "a.b[2]" style names for every leaf of the input object, as circom's own main.cpp qualifies them.
-inline void qualify(const std::string& prefix, const json& in, json& out);
+/// The bytes of qualified names allowed per byte of input JSON, and max_names_slack more. Each name repeats
+/// the names of the objects and arrays around it, so a long key over many fields ({"<1 MB>": {"a": 0, ...}})
+/// would otherwise make names quadratic in the input's size: gigabytes from a request body of a megabyte.
+/// Every name qualify makes counts, the prefixes on the way to a value included.
+constexpr std::size_t max_names_per_input_byte = 32;
+constexpr std::size_t max_names_slack = std::size_t{64} << 10;
+
+/// `name`, its bytes taken from `room`.
+inline std::string charged(std::string name, std::size_t& room) {
+  if (name.size() > room)
+    throw std::runtime_error("the input's qualified signal names (\"a.b[2]\") would take more than " +
+                             std::to_string(max_names_per_input_byte) +
+                             " bytes per byte of input (a long key over many fields?)");
+  room -= name.size();
+  return name;
+}
+
+/// "a.b[2]" style names for every leaf of the input object, as circom's own main.cpp qualifies them, within
+/// `room` bytes of names.
+inline void qualify(const std::string& prefix, const json& in, json& out, std::size_t& room);
 
 /// What an array holds at its leaves: signal values (numbers, strings, booleans, whatever element_of then
 /// judges), objects (a list of buses, qualified element by element), or nothing (empty arrays, which add no
@@ -46,21 +64,21 @@ inline Leaves leaves_of(const std::string& prefix, const json& in) {
   return kind;
 }
 
-inline void qualify_list(const std::string& prefix, const json& in, json& out) {
-  if (!in.is_array()) return qualify(prefix, in, out);
+inline void qualify_list(const std::string& prefix, const json& in, json& out, std::size_t& room) {
+  if (!in.is_array()) return qualify(prefix, in, out, room);
   for (std::size_t i = 0; i < in.size(); ++i)
-    qualify_list(prefix + "[" + std::to_string(i) + "]", in[i], out);
+    qualify_list(charged(prefix + "[" + std::to_string(i) + "]", room), in[i], out, room);
 }
 
-inline void qualify(const std::string& prefix, const json& in, json& out) {
-  if (in.is_array() && leaves_of(prefix, in) == Leaves::objects) return qualify_list(prefix, in, out);
+inline void qualify(const std::string& prefix, const json& in, json& out, std::size_t& room) {
+  if (in.is_array() && leaves_of(prefix, in) == Leaves::objects) return qualify_list(prefix, in, out, room);
   // An empty object names no field: snarkjs reads it as a value (and refuses it), so it is kept as one.
   if (!in.is_object() || (in.empty() && !prefix.empty())) {
     out[prefix] = in;
     return;
   }
   for (auto it = in.begin(); it != in.end(); ++it)
-    qualify(prefix.empty() ? it.key() : prefix + "." + it.key(), it.value(), out);
+    qualify(charged(prefix.empty() ? it.key() : prefix + "." + it.key(), room), it.value(), out, room);
 }
 
 inline bool valid_digits(const std::string& s, unsigned base) {
@@ -191,7 +209,8 @@ inline InputJson parse_input(const char* text, std::size_t size) {
   }
   if (!input.is_object()) throw std::runtime_error("the input must be a JSON object of signal names");
   parsed.flat = json::object();
-  qualify("", input, parsed.flat);
+  std::size_t room = max_names_per_input_byte * size + max_names_slack;
+  qualify("", input, parsed.flat, room);
   return parsed;
 }
 
