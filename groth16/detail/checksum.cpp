@@ -68,12 +68,14 @@ std::uint64_t xxh64(const void* data, std::size_t size, std::uint64_t seed) noex
     h = seed + p5;
   }
   h += static_cast<std::uint64_t>(size);
-  while (p + 8 <= end) {
+  // What is left is compared, not p + 8 with end: a pointer past the end of the data (or null plus 8, for
+  // no data at all, as an empty section's checksum passes) is undefined even when only compared.
+  while (end - p >= 8) {
     h ^= round(0, read64(p));
     h = std::rotl(h, 27) * p1 + p4;
     p += 8;
   }
-  if (p + 4 <= end) {
+  if (end - p >= 4) {
     h ^= static_cast<std::uint64_t>(read32(p)) * p1;
     h = std::rotl(h, 23) * p2 + p3;
     p += 4;

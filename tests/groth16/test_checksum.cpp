@@ -34,6 +34,18 @@ TEST_CASE("groth16/checksum/xxh64 matches the reference implementation") {
   CHECK(g16d::xxh64(range(1000, 7).data(), 1000, 0x9E3779B185EBCA87ULL) == 0x01262b6af34ead7dULL);
 }
 
+TEST_CASE("groth16/checksum/xxh64 reads no byte outside its data, empty data at a null pointer included") {
+  // An empty section's checksum hashes an empty digest list at a null pointer. Under clang's UBSan these
+  // stopped at the first tail loop, which formed null + 8 (and pointers past short buffers) to compare.
+  CHECK(g16d::xxh64(nullptr, 0, 0) == 0xef46db3751d8e999ULL);
+  CHECK(g16d::section_checksum(nullptr, 0) == g16d::xxh64("", 0, 0));
+  for (const std::size_t n : {1, 3, 4, 7, 31, 33, 39}) {
+    const std::vector<std::uint8_t> exact(n, 0x5a);  // its own allocation, nothing after it
+    std::vector<std::uint8_t> padded(n + 64, 0x5a);
+    CHECK_MESSAGE(g16d::xxh64(exact.data(), n, 7) == g16d::xxh64(padded.data(), n, 7), n);
+  }
+}
+
 TEST_CASE("groth16/checksum/section checksum combines chunk digests and sees every byte") {
   const std::size_t size = g16d::checksum_chunk_bytes * 2 + 12345;
   std::vector<std::uint8_t> data(size);
