@@ -63,7 +63,9 @@ std::uint64_t parse_size(std::string_view text) {
 
   const std::uint64_t multiplier = unit_multiplier(text.substr(pos));
   if (multiplier == 0)
-    not_a_size(text, ": unknown unit '" + std::string(text.substr(pos)) + "' (use K, M, G, T or P)");
+    // The unit is the user's text too: escaped and cut, so that the message stays one printable line.
+    not_a_size(text,
+               ": unknown unit " + quote_for_message(text.substr(pos), 20, '\'') + " (use K, M, G, T or P)");
   const double bytes = std::round(value * static_cast<double>(multiplier));
   if (!(bytes < 18446744073709551615.0)) not_a_size(text, ": too large");
   if (multiplier == 1 && number.find('.') != std::string_view::npos)

@@ -42,6 +42,24 @@ TEST_CASE("util/size/rejects nonsense with a clear error") {
   }
 }
 
+TEST_CASE("util/size/an unknown unit is quoted like the rest of the text: escaped and cut") {
+  const auto message = [](const std::string& text) {
+    try {
+      parse_size(text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(message("12X") == "'12X' is not a size: unknown unit 'X' (use K, M, G, T or P)");
+  // A terminal escape in the unit once reached the message raw.
+  CHECK(message("2\x1b[2J") ==
+        "'2\\u001b[2J' is not a size: unknown unit '\\u001b[2J' (use K, M, G, T or P)");
+  const std::string long_unit = "1" + std::string(100, 'x');
+  CHECK(message(long_unit).find("unknown unit '" + std::string(20, 'x') + "'... (100 bytes) (use") !=
+        std::string::npos);
+}
+
 TEST_CASE("util/size/formats for people") {
   CHECK(format_size(17) == "17 B");
   CHECK(format_size(512 * MiB) == "512.00 MiB");
