@@ -127,8 +127,10 @@ inline void name_inputs(std::vector<InputSignal>& inputs, const std::string& pat
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].name.empty()) continue;
+    // Multiplied with a check: a product past 2^64 would wrap, and could wrap to the input's size.
     u64 product = 1;
-    for (const u64 d : extent[i]) product *= d;
+    for (const u64 d : extent[i])
+      product = d != 0 && product > inputs[i].size / d ? inputs[i].size + 1 : product * d;
     if (product == inputs[i].size && seen[i] == inputs[i].size)
       inputs[i].dims = extent[i].size() > 0 && inputs[i].size > 0 ? extent[i] : std::vector<u64>{};
     else
