@@ -15,14 +15,14 @@
 #include <cstdint>
 #include <type_traits>
 
-// The asm needs fifteen general registers at once; address-sanitized builds keep too few free (clang refuses
-// the 6-limb product), so they, like other targets, have the portable products alone.
+// The asm needs fifteen general registers at once; sanitized builds keep too few free (clang refuses the
+// 6-limb product under ASan, GCC under TSan), so they, like other targets, have the portable products alone.
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define PL_MULX_SANITIZED 1
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define PL_MULX_SANITIZED 1
 #endif
 #if defined(__x86_64__) && !defined(__CUDACC__) && !defined(PL_MULX_SANITIZED)

@@ -3,7 +3,7 @@
 // (6 limbs) and Fr, BN254's Fp and Fr (4 limbs), and both curves' Fp2 over their Fp. Edge values (0, 1, p −
 // 1, R, limb patterns that stress the carries and the final subtraction), their raw Montgomery images, and
 // fresh random values; aliased output. Skipped where the CPU lacks BMI2 or ADX, and not compiled in builds
-// without the asm products (address-sanitized ones: PL_MULX_ASM is 0 there).
+// without the asm products (sanitized ones: PL_MULX_ASM is 0 there).
 #include <doctest/doctest.h>
 
 #include <bit>
