@@ -4,17 +4,21 @@ add_library(proofline_build_flags INTERFACE)
 target_compile_options(proofline_build_flags INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wno-missing-field-initializers>)
 
+set(PROOFLINE_SANITIZE_FLAGS "")
 if(PROOFLINE_SANITIZE STREQUAL "address")
-  set(_san_flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  set(PROOFLINE_SANITIZE_FLAGS
+      -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 elseif(PROOFLINE_SANITIZE STREQUAL "thread")
-  set(_san_flags -fsanitize=thread -fno-omit-frame-pointer)
+  set(PROOFLINE_SANITIZE_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
 elseif(NOT PROOFLINE_SANITIZE STREQUAL "")
   message(FATAL_ERROR "PROOFLINE_SANITIZE must be '', 'address' or 'thread', not '${PROOFLINE_SANITIZE}'")
 endif()
-if(_san_flags)
+# (PROOFLINE_SANITIZE_FLAGS is read by the tests too: a project built against the installed, instrumented
+# libraries needs the same flags.)
+if(PROOFLINE_SANITIZE_FLAGS)
   # Host code only: nvcc does not take -fsanitize; device code is checked with compute-sanitizer instead.
-  target_compile_options(proofline_build_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:${_san_flags}>)
-  target_link_options(proofline_build_flags INTERFACE ${_san_flags})
+  target_compile_options(proofline_build_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:${PROOFLINE_SANITIZE_FLAGS}>)
+  target_link_options(proofline_build_flags INTERFACE ${PROOFLINE_SANITIZE_FLAGS})
   # Instrumented builds look for bugs, not speed: inline hints instead of forced inlining of the arithmetic keep
   # their compile time sane (see arith/config.hpp).
   target_compile_definitions(proofline_build_flags INTERFACE PROOFLINE_ARITH_INLINE_HINTS)

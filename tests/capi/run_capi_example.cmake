@@ -1,6 +1,7 @@
 # Builds one of capi/examples against an installed tree and runs it on a snarkjs fixture:
 #   cmake -DLANGUAGE=c|rust|go|python -DPREFIX=... -DSOURCE_DIR=... -DWORK_DIR=... -DFIXTURE=DIR
-#         [-DTOOL=compiler or interpreter] -P run_capi_example.cmake
+#         [-DTOOL=compiler or interpreter] [-DRUN_ENV=VAR=value|...] -P run_capi_example.cmake
+# RUN_ENV is the environment the example's program runs in (its compiler does not get it).
 # A missing toolchain prints "SKIPPED: ..." (ctest reports the test as skipped); everything else that goes
 # wrong fails the test with the step's output.
 foreach(var LANGUAGE PREFIX SOURCE_DIR WORK_DIR FIXTURE)
@@ -24,6 +25,11 @@ file(REMOVE_RECURSE "${work}")
 file(MAKE_DIRECTORY "${work}")
 set(lib "${PREFIX}/${LIBDIR}")
 set(arguments "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns" "${FIXTURE}/verification_key.json")
+string(REPLACE "|" ";" run_env "${RUN_ENV}")
+set(run "")  # the prefix of a command that runs an example's program
+if(run_env)
+  set(run ${CMAKE_COMMAND} -E env ${run_env})
+endif()
 
 set(step_dir "${work}")  # where each step runs
 function(step)
@@ -65,11 +71,11 @@ if(LANGUAGE STREQUAL "c")
   # The header as the requirement states it: C99, pedantic, every warning an error.
   step("${TOOL}" -std=c99 -Wall -Wextra -pedantic -Werror -O2 "-I${PREFIX}/include" "${examples}/c/prove_batch.c"
        -o "${work}/prove_batch" "-L${lib}" -lproofline "-Wl,-rpath,${lib}")
-  step("${work}/prove_batch" ${arguments} 6)
+  step(${run} "${work}/prove_batch" ${arguments} 6)
   set(bls_output "${step_output}")
   # The same program on a bn128 (BN254) key: it asks the key for its curve.
   set(bn_fixture "${FIXTURE}/../bn128/chain_16")
-  step("${work}/prove_batch" "${bn_fixture}/circuit_final.zkey" "${bn_fixture}/witness.wtns"
+  step(${run} "${work}/prove_batch" "${bn_fixture}/circuit_final.zkey" "${bn_fixture}/witness.wtns"
        "${bn_fixture}/verification_key.json" 6)
   if(NOT step_output MATCHES "bn128 key: 6 proofs, 6 verified")
     message(FATAL_ERROR "capi example (c): the bn128 key's batch did not verify:\n${step_output}")
@@ -78,7 +84,8 @@ if(LANGUAGE STREQUAL "c")
   # Stopping on the first proof that does not verify, with the rest of the batch in flight: the program
   # cancels the queued jobs and destroys its pipeline, whose destroy returns once every job's completion
   # callback has run, before it exits (never exit() with jobs still calling back into it).
-  failing_step("${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns" "${mismatched_vk}" 64)
+  failing_step(${run} "${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns"
+               "${mismatched_vk}" 64)
   set(waited FALSE)
   if(failing_errors MATCHES "stopped early: ([0-9]+) jobs submitted, ([0-9]+) completion callbacks, pipeline")
     if(CMAKE_MATCH_1 EQUAL CMAKE_MATCH_2)
@@ -92,9 +99,10 @@ if(LANGUAGE STREQUAL "c")
 elseif(LANGUAGE STREQUAL "rust")
   step("${TOOL}" -O --edition 2021 "${examples}/rust/prove_batch.rs" -o "${work}/prove_batch" "-Lnative=${lib}"
        "-Clink-args=-Wl,-rpath,${lib}")
-  step("${work}/prove_batch" ${arguments} 4)
+  step(${run} "${work}/prove_batch" ${arguments} 4)
   check_log_sink()
-  failing_step("${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns" "${mismatched_vk}" 64)
+  failing_step(${run} "${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns"
+               "${mismatched_vk}" 64)
 elseif(LANGUAGE STREQUAL "go")
   # A private GOPATH, cache and HOME: nothing outside the work folder is read or written, nothing downloaded.
   file(COPY "${examples}/go/main.go" "${examples}/go/go.mod" DESTINATION "${work}/src")
@@ -103,14 +111,15 @@ elseif(LANGUAGE STREQUAL "go")
        GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=1 "CGO_CFLAGS=-I${PREFIX}/include"
        "CGO_LDFLAGS=-L${lib} -Wl,-rpath,${lib}" "${TOOL}" build -o "${work}/prove_batch" .)
   set(step_dir "${work}")
-  step("${work}/prove_batch" ${arguments} 4)
+  step(${run} "${work}/prove_batch" ${arguments} 4)
   check_log_sink()
-  failing_step("${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns" "${mismatched_vk}" 64)
+  failing_step(${run} "${work}/prove_batch" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns"
+               "${mismatched_vk}" 64)
 elseif(LANGUAGE STREQUAL "python")
-  step(${CMAKE_COMMAND} -E env "PROOFLINE_LIBRARY=${lib}/libproofline.so.1" "${TOOL}"
+  step(${CMAKE_COMMAND} -E env ${run_env} "PROOFLINE_LIBRARY=${lib}/libproofline.so.1" "${TOOL}"
        "${examples}/python/prove_batch.py" ${arguments} 4)
   check_log_sink()
-  failing_step(${CMAKE_COMMAND} -E env "PROOFLINE_LIBRARY=${lib}/libproofline.so.1" "${TOOL}"
+  failing_step(${CMAKE_COMMAND} -E env ${run_env} "PROOFLINE_LIBRARY=${lib}/libproofline.so.1" "${TOOL}"
                "${examples}/python/prove_batch.py" "${FIXTURE}/circuit_final.zkey" "${FIXTURE}/witness.wtns"
                "${mismatched_vk}" 64)
 else()

@@ -1,7 +1,9 @@
 # The package test: installs the build tree into a temporary prefix, configures and builds the consumer
 # project against it with find_package(proofline), and runs its program (the README's embedding example);
 # then a C-only project (c_consumer) builds and runs the C ABI's C example through proofline::capi.
-#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... [-DGENERATOR=Ninja] -P run_package_test.cmake
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... [-DGENERATOR=Ninja]
+#         [-DSANITIZE_FLAGS="-fsanitize=..."] -P run_package_test.cmake
+# SANITIZE_FLAGS: the flags a sanitized build's libraries were built with, which the consumers need as well.
 # Needs a complete build (cmake --install installs every module and batch_prove).
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX)
   if(NOT DEFINED ${var})
@@ -13,6 +15,11 @@ if(NOT DEFINED GENERATOR)
 endif()
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
+set(consumer_flags "")
+if(SANITIZE_FLAGS)
+  set(consumer_flags "-DCMAKE_CXX_FLAGS=${SANITIZE_FLAGS}" "-DCMAKE_C_FLAGS=${SANITIZE_FLAGS}"
+                     "-DCMAKE_EXE_LINKER_FLAGS=${SANITIZE_FLAGS}")
+endif()
 
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -58,7 +65,7 @@ __global__ void square(proofline::Fr* x) { x[threadIdx.x] = x[threadIdx.x] * x[t
        -o "${WORK_DIR}/device_user.o")
 endif()
 step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/consumer" -B "${WORK_DIR}/consumer" -G "${GENERATOR}"
-     -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}" "-DREADME=${SOURCE_DIR}/README.md")
+     -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}" "-DREADME=${SOURCE_DIR}/README.md" ${consumer_flags})
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer")
 step("${WORK_DIR}/consumer/embedding_example")
 if(NOT step_output MATCHES "verified: yes")
@@ -69,7 +76,7 @@ step("${WORK_DIR}/consumer/quiet_logs")
 set(fixture "${SOURCE_DIR}/tests/fixtures/snarkjs/chain_16")
 step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/c_consumer" -B "${WORK_DIR}/c_consumer" -G "${GENERATOR}"
      -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}"
-     "-DEXAMPLE=${SOURCE_DIR}/capi/examples/c/prove_batch.c")
+     "-DEXAMPLE=${SOURCE_DIR}/capi/examples/c/prove_batch.c" ${consumer_flags})
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/c_consumer")
 step("${WORK_DIR}/c_consumer/prove_c" "${fixture}/circuit_final.zkey" "${fixture}/witness.wtns"
      "${fixture}/verification_key.json")
