@@ -7,7 +7,8 @@
 #   perf/circom_vs_snarkjs.sh BUILD_DIR [OUT_DIR]
 #
 # One circuit of 2^15 constraints (tests/interop/circuits/chain.circom at 32000 links, compiled with --prime
-# bls12381), a key from the known-tau ptau (tests only), 64 random inputs. snarkjs proves a subset of
+# bls12381), a key from the known-tau ptau (tests only), 64 random inputs (COUNT); proofline's time includes
+# reading the key with its full check. snarkjs proves a subset of
 # SNARKJS_COUNT inputs (default 8: its per-proof time is constant, so the 64-input time is that times 8) and
 # says so in the table. Needs node and the npm tools (tests/interop/setup.sh installs them into BUILD_DIR).
 # Writes OUT_DIR/table.md (default perf/results/circom-cpu-DATE/) and the logs beside it.
@@ -30,6 +31,10 @@ now() { date +%s.%N; }
 elapsed() { echo "$2 - $1" | bc -l; }
 log() { echo "circom_vs_snarkjs: $*" | tee -a "$out/run.log"; }
 
+# A fresh cache of checked keys: proofline checks the key in full, as for a key it sees the first time.
+XDG_CACHE_HOME=$(mktemp -d)
+export XDG_CACHE_HOME
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 cd "$work"
 if [ ! -f .keys-$links ]; then
   sed "s/CHAIN_LENGTH/$links/" "$root/tests/interop/circuits/chain.circom" >chain.circom
