@@ -45,6 +45,8 @@ struct ManifestLine {
   }
   fs::path resolve(const std::string& path) const {
     if (path.empty()) fail("an empty path");
+    // The system reads a path up to its first NUL: "out\0a" and "out\0b" would both be the file out.
+    if (path.find('\0') != std::string::npos) fail("a path with a NUL byte, which no file name can hold");
     const fs::path p(path);
     return p.is_absolute() ? p : manifest.parent_path() / p;
   }
