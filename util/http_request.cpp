@@ -69,9 +69,14 @@ const std::string* HttpRequest::header(std::string_view name) const {
 HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
   const std::size_t end = head_end(data, limits.max_head);
   const std::size_t line_end = data.find('\n');
-  // The request line is judged as soon as it is whole, so garbage is refused without waiting for more.
-  if (end == std::string_view::npos && line_end == std::string_view::npos && data.size() <= limits.max_head)
-    return {};
+  // The request line is judged as soon as it is whole, so garbage is refused without waiting for more; but
+  // only a line within max_head, like every other byte of the head. Judging a longer one would make the
+  // answer depend on how the bytes arrived: a line cut at the bound by a short read is malformed, while the
+  // same line read whole, its end past the bound, could be judged on its method instead.
+  if (line_end == std::string_view::npos || line_end >= limits.max_head) {
+    if (data.size() <= limits.max_head) return {};
+    return refuse(400, "the request head is over " + std::to_string(limits.max_head) + " bytes");
+  }
   std::string_view head = data.substr(0, std::min(end, data.size()));
   std::size_t position = 0;
   const auto next_line = [&]() -> std::optional<std::string_view> {
@@ -82,7 +87,7 @@ HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
     position = newline + 1;
     return line;
   };
-  std::string_view line = next_line().value_or(head.substr(0, std::min(head.size(), limits.max_head)));
+  std::string_view line = next_line().value_or(std::string_view());
   // "METHOD SP TARGET SP HTTP/1.x": exactly two spaces.
   const std::size_t first = line.find(' ');
   const std::size_t second = first == std::string_view::npos ? first : line.find(' ', first + 1);

@@ -145,6 +145,27 @@ TEST_CASE("util/http request/a head of max_head bytes is whole, one byte more is
   }
 }
 
+TEST_CASE("util/http request/a request line past max_head is 400 however its bytes arrive") {
+  // Cut at the bound by a short read, the line was judged malformed (400); read whole, with its end past the
+  // bound, it was judged on its method (405). Either way it is a head over the bound, and now said so.
+  const HttpLimits limits = post_limits();  // max_head 256
+  const std::string data = "FOO /" + std::string(300, 'a') + " HTTP/1.1\r\n\r\n";
+  for (std::size_t cut = 0; cut <= data.size(); ++cut) {
+    const HttpHeadParse parsed = parse_http_head(std::string_view(data).substr(0, cut), limits);
+    if (cut <= limits.max_head) {
+      CHECK_MESSAGE(parsed.state == State::incomplete, cut);
+    } else {
+      CHECK_MESSAGE(parsed.status == 400, cut);
+      CHECK_MESSAGE(parsed.message == "the request head is over 256 bytes", cut);
+    }
+  }
+  // A line that ends on the bound's last byte is still judged on its own.
+  const std::string fits = "FOO /" + std::string(limits.max_head - 15, 'a') + " HTTP/1.1\n";
+  REQUIRE(fits.size() == limits.max_head);
+  CHECK(refusal(fits, limits) == 405);
+  CHECK(refusal(fits + "more", limits) == 405);
+}
+
 TEST_CASE("util/http request/every byte string is parsed without a crash") {
   // A cheap fuzz: every prefix and every one-byte change of a valid request is either fine or refused.
   const std::string data = "POST /prove/k?q HTTP/1.1\r\nContent-Length: 3\r\nA: b\r\n\r\nabc";
