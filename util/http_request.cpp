@@ -152,6 +152,32 @@ HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
   return out;
 }
 
+HttpBodyFrame frame_http_body(std::string_view data, const HttpHeadParse& head, const HttpLimits& limits) {
+  HttpBodyFrame out;
+  const auto refuse = [&out](int status, std::string message) {
+    out.state = HttpBodyFrame::State::refused;
+    out.status = status;
+    out.message = std::move(message);
+    return out;
+  };
+  if (head.state != HttpHeadParse::State::complete || head.head_bytes == 0 || head.head_bytes > data.size())
+    return refuse(500, "the request's body was framed before its head was whole");
+  const std::uint64_t length = head.request.content_length;
+  if (length > limits.max_body)
+    return refuse(413, "a body of " + std::to_string(length) + " bytes is over the " +
+                           std::to_string(limits.max_body) + "-byte limit");
+  // Compared without adding to head_bytes: a length near 2^64 must not wrap into a short body.
+  const std::size_t after_head = data.size() - head.head_bytes;
+  if (after_head < length) {
+    out.missing = length - after_head;
+    return out;
+  }
+  out.state = HttpBodyFrame::State::complete;
+  out.body = data.substr(head.head_bytes, static_cast<std::size_t>(length));
+  out.leftover = data.substr(head.head_bytes + static_cast<std::size_t>(length));
+  return out;
+}
+
 std::string_view http_reason(int status) noexcept {
   switch (status) {
     case 200:

@@ -59,6 +59,31 @@ struct HttpHeadParse {
 /// method of `methods_with_body` without Content-Length; 413 for a Content-Length over max_body.
 HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits);
 
+/// The body of a request whose head is whole, framed in the bytes read so far by the head's Content-Length
+/// alone: the server reads exactly that many bytes after the head, however the client's bytes arrive.
+struct HttpBodyFrame {
+  enum class State {
+    incomplete,  ///< `missing` more bytes of body are still to be read
+    complete,    ///< `body` holds it, `leftover` whatever came after it
+    refused,     ///< answer `status` with `message` and close
+  };
+  State state = State::incomplete;
+  std::uint64_t missing = 0;  ///< when incomplete: bytes of body not yet in `data` (at least 1)
+  /// When complete: the Content-Length bytes after the head, within `data`.
+  std::string_view body{};
+  /// When complete: the bytes after the body (a pipelined request, which a server that closes after one
+  /// answer never reads), within `data`.
+  std::string_view leftover{};
+  int status = 0;  ///< 413 or 500 when refused
+  std::string message{};
+};
+
+/// Frames the body of `head` (parse_http_head's complete result on the start of `data`) in `data`, the bytes
+/// read so far, the head included. Refuses (413) a Content-Length over limits.max_body, should the head come
+/// from other limits, and (500) a head that is not complete or longer than `data`: the caller's mistake, not
+/// the client's.
+HttpBodyFrame frame_http_body(std::string_view data, const HttpHeadParse& head, const HttpLimits& limits);
+
 /// "OK", "Not Found", ... for the statuses a server here answers; "Unknown" for others.
 std::string_view http_reason(int status) noexcept;
 

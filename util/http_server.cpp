@@ -219,6 +219,7 @@ std::optional<HttpRequest> HttpServer::read_request(int client, BodyReservation&
   const Clock::time_point deadline = Clock::now() + options_.read_timeout;
   std::string data;
   HttpHeadParse parsed;
+  HttpBodyFrame frame;
   // Reads until the head is whole (or refused), then the body its Content-Length announces.
   while (true) {
     if (parsed.state == HttpHeadParse::State::incomplete) {
@@ -243,13 +244,18 @@ std::optional<HttpRequest> HttpServer::read_request(int client, BodyReservation&
         data.reserve(parsed.head_bytes + length);
       }
     }
-    if (parsed.state == HttpHeadParse::State::complete &&
-        data.size() - parsed.head_bytes >= parsed.request.content_length)
-      break;
     char buffer[16384];
     std::size_t want = sizeof buffer;
-    if (parsed.state == HttpHeadParse::State::complete)
-      want = std::min<std::uint64_t>(want, parsed.request.content_length - (data.size() - parsed.head_bytes));
+    if (parsed.state == HttpHeadParse::State::complete) {
+      frame = frame_http_body(data, parsed, options_.limits);
+      if (frame.state == HttpBodyFrame::State::refused) {
+        refused = refusal(frame.status, frame.message);
+        return std::nullopt;
+      }
+      if (frame.state == HttpBodyFrame::State::complete) break;
+      // No more than the body: bytes after it would belong to a request this connection never serves.
+      want = static_cast<std::size_t>(std::min<std::uint64_t>(want, frame.missing));
+    }
     const ssize_t got = ::recv(client, buffer, want, 0);
     if (got > 0) {
       data.append(buffer, static_cast<std::size_t>(got));
@@ -267,8 +273,11 @@ std::optional<HttpRequest> HttpServer::read_request(int client, BodyReservation&
     }
   }
   HttpRequest request = std::move(parsed.request);
-  data.erase(0, parsed.head_bytes);  // the body alone, not copied: it may be hundreds of MiB
-  data.resize(request.content_length);
+  // The body alone, moved out of `data` rather than copied: it may be hundreds of MiB.
+  const std::size_t body_begin = static_cast<std::size_t>(frame.body.data() - data.data());
+  const std::size_t body_size = frame.body.size();
+  data.erase(0, body_begin);
+  data.resize(body_size);
   request.body = std::move(data);
   return request;
 }

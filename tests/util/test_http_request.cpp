@@ -1,5 +1,6 @@
 // The HTTP request parser of the small servers (util/http_request.hpp): whole heads, heads still arriving,
 // and every malformed, oversized or unsupported request refused with its status, whatever bytes it holds.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -164,6 +165,57 @@ TEST_CASE("util/http request/a request line past max_head is 400 however its byt
   REQUIRE(fits.size() == limits.max_head);
   CHECK(refusal(fits, limits) == 405);
   CHECK(refusal(fits + "more", limits) == 405);
+}
+
+TEST_CASE("util/http request/a body is framed by Content-Length alone, extra bytes left over") {
+  const HttpLimits limits = post_limits();
+  const std::string data = "POST /p HTTP/1.1\r\nContent-Length: 5\r\n\r\nhelloGET / HTTP/1.1\r\n\r\n";
+  const HttpHeadParse head = parse_http_head(data, limits);
+  REQUIRE(head.state == State::complete);
+  // Every prefix that holds the head: the bytes the body still misses, then the body and what follows it.
+  for (std::size_t cut = head.head_bytes; cut <= data.size(); ++cut) {
+    const std::string_view part = std::string_view(data).substr(0, cut);
+    const HttpBodyFrame frame = frame_http_body(part, head, limits);
+    if (cut < head.head_bytes + 5) {
+      REQUIRE(frame.state == HttpBodyFrame::State::incomplete);
+      CHECK(frame.missing == head.head_bytes + 5 - cut);
+    } else {
+      REQUIRE(frame.state == HttpBodyFrame::State::complete);
+      CHECK(frame.body == "hello");
+      CHECK(frame.leftover == part.substr(head.head_bytes + 5));
+    }
+  }
+  // No body: complete at once.
+  const std::string get = "GET / HTTP/1.1\r\n\r\n";
+  const HttpBodyFrame none = frame_http_body(get, parse_http_head(get, limits), limits);
+  CHECK(none.state == HttpBodyFrame::State::complete);
+  CHECK(none.body.empty());
+}
+
+TEST_CASE("util/http request/a body length near 2^64 is missing bytes, not a short body") {
+  HttpLimits limits = post_limits();
+  limits.max_body = UINT64_MAX;
+  const std::string data = "POST /p HTTP/1.1\r\n\r\nabc";
+  HttpHeadParse head;
+  head.state = State::complete;
+  head.head_bytes = data.size() - 3;
+  head.request.content_length = UINT64_MAX;
+  const HttpBodyFrame frame = frame_http_body(data, head, limits);
+  REQUIRE(frame.state == HttpBodyFrame::State::incomplete);
+  CHECK(frame.missing == UINT64_MAX - 3);
+}
+
+TEST_CASE("util/http request/framing refuses a body over max_body and a head that is not whole") {
+  const HttpLimits limits = post_limits(10);
+  const std::string data = "POST /p HTTP/1.1\r\nContent-Length: 11\r\n\r\n";
+  HttpHeadParse head = parse_http_head(data, post_limits(100));  // parsed with other limits
+  REQUIRE(head.state == State::complete);
+  const HttpBodyFrame big = frame_http_body(data, head, limits);
+  CHECK(big.state == HttpBodyFrame::State::refused);
+  CHECK(big.status == 413);
+  CHECK(big.message == "a body of 11 bytes is over the 10-byte limit");
+  CHECK(frame_http_body(data.substr(0, 5), head, post_limits(100)).status == 500);  // shorter than its head
+  CHECK(frame_http_body(data, parse_http_head("POST /p", limits), limits).status == 500);
 }
 
 TEST_CASE("util/http request/every byte string is parsed without a crash") {

@@ -96,6 +96,13 @@ TEST_CASE("util/http server/a body framed by Content-Length reaches the handler"
         "Connection: close\r\n\r\nlater\n");
 }
 
+TEST_CASE("util/http server/bytes after the body are not the body's, nor served") {
+  HttpServer server("127.0.0.1:0", post_options(), echo);
+  CHECK(ask(server, "POST /p HTTP/1.1\r\nContent-Length: 3\r\n\r\nabcGET /q HTTP/1.1\r\n\r\n")
+            .ends_with("\r\n\r\nPOST /p [abc]"));
+  CHECK(ask(server, "POST /p HTTP/1.1\r\nContent-Length: 0\r\n\r\nxyz").ends_with("\r\n\r\nPOST /p []"));
+}
+
 TEST_CASE("util/http server/refusals are answered before the body, in the refusal's form") {
   HttpServer server("127.0.0.1:0", post_options(), echo);
   const std::string big =
