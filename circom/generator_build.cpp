@@ -84,6 +84,7 @@ std::string folder_digest(const fs::path& dir, const std::string& name) {
   digest.add(shim::assert_h);
   digest.add(shim::prelude_hpp);
   digest.add(shim::input_json_hpp);
+  digest.add(shim::dat_file_hpp);
   for (const char* file : generated_files) digest.add(read_all(dir / file));
   digest.add(has_fr_asm(dir) ? read_all(dir / "fr.asm") : std::string("no fr.asm"));
   digest.add(read_all(dir / (name + ".cpp")));
@@ -165,6 +166,7 @@ void stage_sources(const fs::path& from, const std::string& name, const fs::path
   write_all(dir / "shim" / "prelude.hpp", shim::prelude_hpp);
   write_all(dir / "shim" / "input_signals.hpp", shim::input_signals_hpp);
   write_all(dir / "shim" / "input_json.hpp", shim::input_json_hpp);
+  write_all(dir / "shim" / "dat_file.hpp", shim::dat_file_hpp);
   write_all(dir / "witness_shim.cpp", shim::witness_shim_cpp);
   write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
 }

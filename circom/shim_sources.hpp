@@ -10,6 +10,7 @@ extern const std::string_view input_signals_hpp;  ///< main's inputs named (shim
 extern const std::string_view assert_h;           ///< assert() that throws (shim/assert.h)
 extern const std::string_view prelude_hpp;        ///< force-included declarations (shim/prelude.hpp)
 extern const std::string_view input_json_hpp;  ///< input JSON read as snarkjs reads it (shim/input_json.hpp)
+extern const std::string_view dat_file_hpp;    ///< the circuit's .dat file read (shim/dat_file.hpp)
 extern const std::string_view
     wasm_shim_cpp;  ///< the C entry points of a --wasm generator (shim/wasm_shim.cpp)
 extern const std::string_view

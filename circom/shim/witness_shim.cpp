@@ -17,9 +17,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iomanip>
-#include <iterator>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -30,6 +28,7 @@
 
 #include "calcwit.hpp"
 #include "circom.hpp"
+#include "shim/dat_file.hpp"
 #include "shim/input_json.hpp"
 #include "shim/input_signals.hpp"
 
@@ -58,131 +57,14 @@ std::string trimmed(std::string text) {
   return text;
 }
 
-/// The .dat file, read whole and consumed front to back with bounds checks.
-class DatReader {
- public:
-  explicit DatReader(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(path + ": cannot open the circuit's .dat file");
-    bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    path_ = path;
-  }
-  /// Throws unless `size` more bytes are left.
-  void require(std::uint64_t size) const {
-    if (size > bytes_.size() - at_)
-      throw std::runtime_error(path_ + ": truncated (a .dat file of another circuit?)");
-  }
-  void read(void* out, std::uint64_t size) {
-    require(size);
-    if (size) std::memcpy(out, bytes_.data() + at_, size);
-    at_ += size;
-  }
-  u32 u32_value() {
-    u32 v;
-    read(&v, sizeof v);
-    return v;
-  }
+using OwnedCircuit = proofline_shim::OwnedCircuit<Circom_Circuit>;
+using proofline_shim::live_arrays;
 
- private:
-  std::string path_;
-  std::vector<char> bytes_;
-  std::uint64_t at_ = 0;
-};
-
-/// The arrays that loaded circuits hold, all circuits together (proofline_circom_live_allocations): 0 once
-/// every circuit loaded is freed.
-std::atomic<std::uint64_t> live_arrays{0};
-
-/// `n` value-initialized T (one for none: circom sizes some arrays 0 and still takes their address),
-/// counted in live_arrays until delete_array.
-template <class T>
-T* new_array(std::uint64_t n) {
-  T* array = new T[n == 0 ? 1 : n]();
-  live_arrays.fetch_add(1, std::memory_order_relaxed);
-  return array;
-}
-
-template <class T>
-void delete_array(T* array) {
-  if (array == nullptr) return;
-  delete[] array;
-  live_arrays.fetch_sub(1, std::memory_order_relaxed);
-}
-
-/// `n` values of T from the .dat, into a new array; the .dat is checked to hold them before anything is
-/// allocated.
-template <class T>
-T* read_array(DatReader& dat, std::uint64_t n) {
-  dat.require(n * sizeof(T));
-  T* array = new_array<T>(n);
-  dat.read(array, n * sizeof(T));
-  return array;
-}
-
-void free_field_defs(IOFieldDefPair& pair) {
-  if (pair.defs != nullptr)
-    for (u32 j = 0; j < pair.len; ++j) delete_array(pair.defs[j].lengths);
-  delete_array(pair.defs);
-  pair = IOFieldDefPair{};
-}
-
-/// circom's Circom_Circuit and the arrays load_circuit gives it, which circom's struct never frees (its
-/// main.cpp loads one circuit a process and leaves it to the exit): freed with it, a circuit left half read
-/// by a .dat that ends early too.
-struct OwnedCircuit {
-  Circom_Circuit circom{};
-  u32 bus_entries = 0;  ///< of circom.busInsId2FieldInfo
-
-  OwnedCircuit() = default;
-  OwnedCircuit(const OwnedCircuit&) = delete;
-  OwnedCircuit& operator=(const OwnedCircuit&) = delete;
-  ~OwnedCircuit() {
-    delete_array(circom.InputHashMap);
-    delete_array(circom.witness2SignalList);
-    delete_array(circom.circuitConstants);
-    for (auto& entry : circom.templateInsId2IOSignalInfo) free_field_defs(entry.second);
-    if (circom.busInsId2FieldInfo != nullptr)
-      for (u32 i = 0; i < bus_entries; ++i) free_field_defs(circom.busInsId2FieldInfo[i]);
-    delete_array(circom.busInsId2FieldInfo);
-  }
-};
-
-/// One entry of the template (or bus) I/O map into `pair`: its field definitions. Each array is in `pair` as
-/// soon as it is allocated, so that the circuit frees it should the .dat end early.
-void read_field_defs(DatReader& dat, IOFieldDefPair& pair) {
-  free_field_defs(pair);  // an entry the .dat gives twice
-  const u32 len = dat.u32_value();
-  dat.require(std::uint64_t{len} * 4 * sizeof(u32));  // each definition takes four u32 at least
-  pair.defs = new_array<IOFieldDef>(len);
-  pair.len = len;
-  for (u32 j = 0; j < len; ++j) {
-    IOFieldDef& def = pair.defs[j];
-    def.offset = dat.u32_value();
-    def.len = dat.u32_value();
-    def.lengths = read_array<u32>(dat, def.len);
-    def.size = dat.u32_value();
-    def.busId = dat.u32_value();
-  }
-}
-
-/// What main.cpp's loadCircuit reads, in its order, without its unchecked copies.
 std::unique_ptr<OwnedCircuit> load_circuit(const std::string& path) {
-  DatReader dat(path);
-  auto owned = std::make_unique<OwnedCircuit>();
-  Circom_Circuit& circuit = owned->circom;
-  circuit.InputHashMap = read_array<HashSignalInfo>(dat, get_size_of_input_hashmap());
-  circuit.witness2SignalList = read_array<u64>(dat, get_size_of_witness());
-  circuit.circuitConstants = read_array<FrElement>(dat, get_size_of_constants());
-  if (get_size_of_io_map() > 0) {
-    std::vector<u32> index(get_size_of_io_map());
-    dat.read(index.data(), index.size() * sizeof(u32));
-    for (const u32 template_id : index) read_field_defs(dat, circuit.templateInsId2IOSignalInfo[template_id]);
-    owned->bus_entries = get_size_of_bus_field_map() + 1;
-    circuit.busInsId2FieldInfo = new_array<IOFieldDefPair>(owned->bus_entries);
-    for (uint i = 0; i < get_size_of_bus_field_map(); ++i)
-      read_field_defs(dat, circuit.busInsId2FieldInfo[i]);
-  }
-  return owned;
+  proofline_shim::DatReader dat = proofline_shim::DatReader::open(path);
+  return proofline_shim::load_circuit<Circom_Circuit>(
+      dat, {get_size_of_input_hashmap(), get_size_of_witness(), get_size_of_constants(), get_size_of_io_map(),
+            get_size_of_bus_field_map()});
 }
 
 /// One input value reduced modulo the circuit's prime (input_json.hpp reads it as snarkjs does).
