@@ -58,6 +58,28 @@ std::size_t head_end(std::string_view data, std::size_t max_head) {
   return std::string_view::npos;
 }
 
+struct RequestLine {
+  std::string_view method, target, version;
+};
+
+/// "METHOD SP TARGET SP HTTP/1.x": exactly two spaces, a token method, an origin-form target without
+/// controls or blanks, and an HTTP/1 version; nothing for anything else.
+std::optional<RequestLine> split_request_line(std::string_view line) {
+  const std::size_t first = line.find(' ');
+  const std::size_t second = first == std::string_view::npos ? first : line.find(' ', first + 1);
+  if (first == std::string_view::npos || second == std::string_view::npos ||
+      line.find(' ', second + 1) != std::string_view::npos)
+    return std::nullopt;
+  const RequestLine parts{line.substr(0, first), line.substr(first + 1, second - first - 1),
+                          line.substr(second + 1)};
+  const auto bad_target_char = [](char c) { return static_cast<unsigned char>(c) <= ' ' || c == 0x7f; };
+  if (!is_token(parts.method) || parts.target.empty() || parts.target.front() != '/' ||
+      std::ranges::any_of(parts.target, bad_target_char) || parts.version.size() != 8 ||
+      !parts.version.starts_with("HTTP/1.") || parts.version[7] < '0' || parts.version[7] > '9')
+    return std::nullopt;
+  return parts;
+}
+
 }  // namespace
 
 const std::string* HttpRequest::header(std::string_view name) const {
@@ -87,20 +109,10 @@ HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
     position = newline + 1;
     return line;
   };
-  std::string_view line = next_line().value_or(std::string_view());
-  // "METHOD SP TARGET SP HTTP/1.x": exactly two spaces.
-  const std::size_t first = line.find(' ');
-  const std::size_t second = first == std::string_view::npos ? first : line.find(' ', first + 1);
-  if (first == std::string_view::npos || second == std::string_view::npos ||
-      line.find(' ', second + 1) != std::string_view::npos)
-    return refuse(400, "malformed request line " + quote_for_message(line, 80, '\''));
-  const std::string_view method = line.substr(0, first);
-  const std::string_view target = line.substr(first + 1, second - first - 1);
-  const std::string_view version = line.substr(second + 1);
-  if (!is_token(method) || target.empty() || target.front() != '/' ||
-      std::ranges::any_of(target, [](char c) { return static_cast<unsigned char>(c) <= ' ' || c == 0x7f; }) ||
-      version.size() != 8 || !version.starts_with("HTTP/1.") || version[7] < '0' || version[7] > '9')
-    return refuse(400, "malformed request line " + quote_for_message(line, 80, '\''));
+  const std::string_view line = next_line().value_or(std::string_view());
+  const std::optional<RequestLine> parts = split_request_line(line);
+  if (!parts) return refuse(400, "malformed request line " + quote_for_message(line, 80, '\''));
+  const auto& [method, target, version] = *parts;
   if (std::ranges::find(limits.methods, method) == limits.methods.end()) {
     std::string allowed;
     for (const std::string& m : limits.methods) allowed += (allowed.empty() ? "" : ", ") + m;
