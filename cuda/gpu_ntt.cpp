@@ -57,6 +57,24 @@ struct BasicNttEngine<F>::Impl {
     }
   }
 
+  /// Fills H's full coset tables of one size on the GPU (once per size and convention): the up table, and
+  /// generator7's down table.
+  void build_h_coset_tables(const NttSize& size) {
+    const bool generator7 = size.convention == HConvention::generator7;
+    detail::SizeTableView<F>& v = views[generator7 ? 0 : 1][static_cast<std::size_t>(size.log_n)];
+    if (v.h_up != nullptr) return;
+    const auto fill = [&](const F* hi, const F* lo) {
+      DeviceBuffer<F> table(std::size_t{1} << size.log_n);
+      detail::launch_power_table(table.data(), hi, lo, static_cast<unsigned>(size.log_n), nullptr);
+      bytes += table.bytes();
+      const F* pointer = table.data();
+      buffers.push_back(std::move(table));
+      return pointer;
+    };
+    v.h_up = fill(v.hi_h_a, v.coset_lo[0]);
+    if (generator7) v.h_down = fill(v.hi_h_down, v.coset_lo[1]);
+  }
+
   const detail::SizeTableView<F>& view(const Domain& domain) const {
     const int log_n = static_cast<int>(domain.log_size());
     if (log_n < BasicNttEngine::min_log_n || log_n > options.max_log_n)
@@ -86,16 +104,21 @@ BasicNttEngine<F>::BasicNttEngine(int device, NttEngineOptions options) : impl_(
   if (options.tile_log < 8 || options.tile_log > detail::kMaxTileBits)
     throw Error(Errc::invalid_argument, "NttEngine: tile_log " + std::to_string(options.tile_log) +
                                             " is outside 8.." + std::to_string(detail::kMaxTileBits));
-  for (const NttSize& size : options.top_diagonals) {
-    if (size.log_n <= min_log_n || size.log_n > options.max_log_n)
-      throw Error(Errc::invalid_argument, "NttEngine: top diagonal size 2^" + std::to_string(size.log_n) +
-                                              " is outside 2^" + std::to_string(min_log_n + 1) + "..2^" +
-                                              std::to_string(options.max_log_n));
-    if (!NttField<F>::has_convention(size.convention))
-      throw Error(Errc::invalid_argument,
-                  "NttEngine: a top diagonal of an H convention this curve's domains "
-                  "do not have (BN254: snarkjs only)");
-  }
+  const auto check_sizes = [&](const std::vector<NttSize>& sizes, const char* what, int lowest) {
+    for (const NttSize& size : sizes) {
+      if (size.log_n < lowest || size.log_n > options.max_log_n)
+        throw Error(Errc::invalid_argument, std::string("NttEngine: ") + what + " size 2^" +
+                                                std::to_string(size.log_n) + " is outside 2^" +
+                                                std::to_string(lowest) + "..2^" +
+                                                std::to_string(options.max_log_n));
+      if (!NttField<F>::has_convention(size.convention))
+        throw Error(Errc::invalid_argument, std::string("NttEngine: a ") + what +
+                                                " of an H convention this curve's domains do not have "
+                                                "(BN254: snarkjs only)");
+    }
+  };
+  check_sizes(options.top_diagonals, "top diagonal", min_log_n + 1);
+  check_sizes(options.h_coset_tables, "H coset table", min_log_n);
   impl_->device = device;
   impl_->options = options;
   const DeviceGuard guard(device);
@@ -147,9 +170,11 @@ BasicNttEngine<F>::BasicNttEngine(int device, NttEngineOptions options) : impl_(
       v.hi_h_a = impl_->upload(host.hi_h_a);
       v.hi_h_bc = impl_->upload(host.hi_h_bc);
       v.h_c_scale = host.h_c_scale;
+      v.hi_h_down = impl_->upload(host.hi_h_down);
     }
   }
   for (const NttSize& size : options.top_diagonals) impl_->build_top_diagonal(size);
+  for (const NttSize& size : options.h_coset_tables) impl_->build_h_coset_tables(size);
   PL_CUDA_CHECK(cudaDeviceSynchronize());
 }
 

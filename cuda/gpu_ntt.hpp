@@ -41,6 +41,11 @@ struct NttEngineOptions {
   /// a twelfth of a 2^24 transform's), for 2^log_n x 64 bytes of device memory (both directions: 1 GiB at
   /// 2^24, 4 GiB at 2^26). Results are the same with or without.
   std::vector<NttSize> top_diagonals;
+  /// Sizes (2^10 .. 2^max_log_n) whose H reads its coset scales from full tables instead of multiplying each
+  /// element by two powers: one Fr multiplication an element less in the interpolations' last pass (three
+  /// vectors; generator7's final interpolation too), for 2^log_n x 32 bytes of device memory in snarkjs's
+  /// convention and x 64 bytes in generator7's (512 MiB / 1 GiB at 2^24). Results are the same.
+  std::vector<NttSize> h_coset_tables;
 };
 
 /// One per device and field: owns the twiddle, coset and diagonal tables of the field's HConventions. F is
@@ -54,9 +59,9 @@ class BasicNttEngine {
   static constexpr int min_log_n = 10;
   static constexpr int max_log_n = 27;
 
-  /// Builds the tables on the host and uploads them to `device`, and fills options.top_diagonals' tables on
-  /// the GPU (synchronises; about 0.1 GiB at 2^27 without top diagonals).
-  /// Throws Error(Errc::invalid_argument) for options out of range (a top diagonal of a convention the field
+  /// Builds the tables on the host and uploads them to `device`, and fills options.top_diagonals' and
+  /// options.h_coset_tables' tables on the GPU (synchronises; about 0.1 GiB at 2^27 without them).
+  /// Throws Error(Errc::invalid_argument) for options out of range (a full table of a convention the field
   /// does not have included), Error(Errc::cuda) for a CUDA failure.
   explicit BasicNttEngine(int device = 0, NttEngineOptions options = {});
   ~BasicNttEngine();

@@ -69,17 +69,36 @@ std::size_t make_msm_engines(GpuDevice& g, std::uint64_t n, std::uint64_t z_cap)
   return scratch;
 }
 
-/// The NTT tables for slots of 2^log_n rows, with the top pass's table in `convention` when asked for.
+/// The NTT tables for slots of 2^log_n rows, with the full tables (the top pass's diagonal, H's coset
+/// scales) in `convention` when asked for.
 cuda::NttEngineOptions ntt_options_for(const GpuDevice& g, unsigned log_n, HConvention convention) {
   const unsigned table_log = std::max<unsigned>(log_n, cuda::NttEngine::min_log_n);
   cuda::NttEngineOptions options{.max_log_n = static_cast<int>(table_log)};
-  if (g.options.ntt_top_diagonal && log_n > static_cast<unsigned>(cuda::NttEngine::min_log_n))
+  if (!g.options.ntt_top_diagonal) return options;
+  if (log_n > static_cast<unsigned>(cuda::NttEngine::min_log_n))
     options.top_diagonals.push_back({static_cast<int>(log_n), convention});
+  if (log_n >= static_cast<unsigned>(cuda::NttEngine::min_log_n))
+    options.h_coset_tables.push_back({static_cast<int>(log_n), convention});
   return options;
 }
 
+/// Bytes of the full tables of `options` for slots of n rows: both directions' top diagonal, and H's
+/// coset tables (one in snarkjs's convention, two in generator7's).
+std::uint64_t full_table_bytes(const cuda::NttEngineOptions& options, std::uint64_t n) {
+  std::uint64_t entries = 2 * n * options.top_diagonals.size();
+  for (const cuda::NttSize& size : options.h_coset_tables)
+    entries += (size.convention == HConvention::generator7 ? 2 : 1) * n;
+  return entries * sizeof(Fr);  // both curves' Fr: 32 bytes
+}
+
+/// The options without their full tables.
+void drop_full_tables(cuda::NttEngineOptions& options) {
+  options.top_diagonals.clear();
+  options.h_coset_tables.clear();
+}
+
 /// Charges `other_bytes` and curve C's NTT tables to the VRAM budget in one reservation, dropping the
-/// top-pass table (a speed-up) before giving up; nullopt when even that does not fit.
+/// full tables (a speed-up) before giving up; nullopt when even that does not fit.
 template <class C>
 std::optional<memory::Reservation> charge_with_tables(GpuDevice& g, cuda::NttEngineOptions& options,
                                                       std::uint64_t other_bytes) {
@@ -89,21 +108,21 @@ std::optional<memory::Reservation> charge_with_tables(GpuDevice& g, cuda::NttEng
     return bytes <= g.vram.total() ? g.vram.try_reserve(bytes) : std::nullopt;
   };
   auto charge = try_charge(ntt->table_bytes() + other_bytes);
-  if (!charge && !options.top_diagonals.empty()) {
+  if (!charge && (!options.top_diagonals.empty() || !options.h_coset_tables.empty())) {
     const std::uint64_t with_table = ntt->table_bytes();
-    options.top_diagonals.clear();
+    drop_full_tables(options);
     ntt = std::make_unique<cuda::BasicNttEngine<typename C::Fr>>(g.lane.device, options);
-    PL_LOG_WARN("{}: no room in the VRAM budget for the {} NTT's top-pass table ({}); NTTs multiply instead",
+    PL_LOG_WARN("{}: no room in the VRAM budget for the {} NTT's full tables ({}); NTTs multiply instead",
                 gpu_name(g.lane), C::name, format_size(with_table - ntt->table_bytes()));
     charge = try_charge(ntt->table_bytes() + other_bytes);
   }
   return charge;
 }
 
-/// The automatic device-slot plan: how many slots, and whether the NTT's top-pass table stays.
+/// The automatic device-slot plan: how many slots, and whether the NTT's full tables stay.
 struct SlotPlan {
   std::size_t count = 1;
-  bool top_table = true;
+  bool full_tables = true;
 };
 
 /// What automatic sizing leaves room for beside the slots: some of the first key's VRAM, worth having only
@@ -134,21 +153,21 @@ std::vector<KeyRoom> first_key_rooms(GpuDevice& g, const GpuKey* key) {
 }
 
 /// The most slots (up to kAutomaticDeviceSlots, or kAutomaticSmallJobSlots for small ones) beside the first
-/// of `rooms` that fits next to its least slots, with the NTT's top-pass table (`top_table_bytes` of
-/// `table_bytes`) or else without it (a few percent of an NTT, where a table of the key or evaluating a, b, c
-/// on the GPU saves more); where no room fits (or the key is streamed anyway), room for the staging buffers
+/// of `rooms` that fits next to its least slots, with the NTT's full tables (`full_bytes` of
+/// `table_bytes`) or else without them (a few percent of an NTT, where a table of the key or evaluating a, b,
+/// c on the GPU saves more); where no room fits (or the key is streamed anyway), room for the staging buffers
 /// that stream it.
-SlotPlan automatic_slot_plan(const GpuDevice& g, std::uint64_t table_bytes, std::uint64_t top_table_bytes,
+SlotPlan automatic_slot_plan(const GpuDevice& g, std::uint64_t table_bytes, std::uint64_t full_bytes,
                              std::uint64_t per_slot, const std::vector<KeyRoom>& rooms) {
   const auto fits = [&](std::size_t slots, std::uint64_t keep, bool top) {
-    return table_bytes - (top ? 0 : top_table_bytes) + slots * per_slot + keep <= g.vram.available();
+    return table_bytes - (top ? 0 : full_bytes) + slots * per_slot + keep <= g.vram.available();
   };
   std::uint64_t keep = srs_staging_bytes(g.options);
   bool top = true;
   for (const KeyRoom& room : rooms) {
     if (room.bytes == 0) continue;
     if (fits(room.min_slots, room.bytes, true) ||
-        (top_table_bytes != 0 && fits(room.min_slots, room.bytes, false))) {
+        (full_bytes != 0 && fits(room.min_slots, room.bytes, false))) {
       keep = room.bytes;
       top = fits(room.min_slots, room.bytes, true);
       break;
@@ -207,18 +226,17 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
     auto& ntt = g.engines<C>().ntt;
     ntt = std::make_unique<cuda::BasicNttEngine<typename C::Fr>>(lane.device, ntt_options);
     if (count == 0) {
-      // Both directions' top-pass diagonal: n entries each.
-      const std::uint64_t top_bytes = ntt_options.top_diagonals.empty() ? 0 : 2 * n * sizeof(typename C::Fr);
-      const SlotPlan plan = automatic_slot_plan(g, ntt->table_bytes(), top_bytes, per_slot + scratch,
+      const std::uint64_t full_bytes = full_table_bytes(ntt_options, n);
+      const SlotPlan plan = automatic_slot_plan(g, ntt->table_bytes(), full_bytes, per_slot + scratch,
                                                 first_key_rooms(g, first_key));
       count = plan.count;
-      if (!plan.top_table) {
-        ntt_options.top_diagonals.clear();
+      if (!plan.full_tables) {
+        drop_full_tables(ntt_options);
         ntt = std::make_unique<cuda::BasicNttEngine<typename C::Fr>>(lane.device, ntt_options);
         PL_LOG_INFO(
-            "{}: the {} NTT's top-pass table ({}) gives its VRAM to the first key's SRS and constraint "
+            "{}: the {} NTT's full tables ({}) give their VRAM to the first key's SRS and constraint "
             "system",
-            gpu_name(lane), C::name, format_size(top_bytes));
+            gpu_name(lane), C::name, format_size(full_bytes));
       }
     }
     auto charge = charge_with_tables<C>(g, ntt_options, count * (per_slot + scratch));

@@ -47,7 +47,8 @@ struct GpuOptions {
   /// Device slots per GPU; 0: as many as the VRAM budget holds next to the first key's SRS and MSM tables,
   /// up to 8 for small jobs and 4 for large ones (devices::allocate_device_slots).
   std::size_t device_slots = 0;
-  /// The NTT of the slots' size reads its top pass's diagonal from a table (dropped when VRAM is short).
+  /// The NTT of the slots' size reads its top pass's diagonal and H's coset scales from full tables
+  /// (dropped when VRAM is short).
   bool ntt_top_diagonal = true;
   /// Each of the two staging buffers through which a streamed key's points are uploaded; 0: a 32nd of the
   /// VRAM budget, as a power of two between 256 MiB and 2 GiB.

@@ -109,10 +109,11 @@ struct Config {
   /// Larger batches mean fewer bucket reductions per MSM and a job's MSMs that upload while the previous
   /// one sums: with 2 GiB a streamed MSM comes close to the resident time (README, streamed SRS).
   std::uint64_t srs_stream_buffer = 0;
-  /// The GPU NTT of the device slots' size, in the first key's convention, reads its top pass's diagonal
-  /// from a table (2^max_log_n x 64 bytes of VRAM per GPU: 1 GiB at 2^24) instead of multiplying by two
-  /// root powers, which makes NTTs and H faster (perf/NOTES-gpu-ntt.md). Left out when the VRAM budget
-  /// cannot hold it.
+  /// The GPU NTT of the device slots' size, in the first key's convention, keeps full tables: its top pass's
+  /// diagonal and H's coset scales, read instead of multiplying each element by two powers, which makes NTTs
+  /// and H faster (perf/NOTES-gpu-ntt.md). 2^max_log_n x 128 bytes of VRAM per GPU in generator7's
+  /// convention, x 96 in snarkjs's (2 GiB / 1.5 GiB at 2^24). Left out when the VRAM budget cannot hold
+  /// them.
   bool ntt_top_diagonal = true;
 
   /// CUDA backend: when a GPU goes out of service (a sticky CUDA error kills its context), the jobs it held

@@ -63,8 +63,9 @@ void add_gpu_resource_options(OptionParser& cli, Config& c) {
               "buckets: 17 at 2^20 rows, 20 at 2^22, 22 at 2^24)",
               c.msm_table_bits, Bounds<unsigned>{8, 22});
   cli.flag("--no-ntt-table",
-           "the GPU NTT multiplies by root powers in its top pass instead of reading a table of 2^n x 64 "
-           "bytes per GPU (1 GiB at 2^24; used by default when VRAM allows)",
+           "the GPU NTT multiplies by powers in its top pass and H's coset scales instead of reading full "
+           "tables of 2^n x 128 bytes per GPU (2 GiB at 2^24; 96 bytes in snarkjs's convention; used by "
+           "default when VRAM allows)",
            [&c] { c.ntt_top_diagonal = false; });
 }
 

@@ -3,15 +3,17 @@
 // written as JSON. The MSM rows are bench_gpu_msm's, in the same table layout.
 //
 //   bench_gpu [--sections probe,ntt,h,bn254] [--sizes 20,22,24,26] [--runs N] [--tile-log 8..10]
-//             [--top-diagonals] [--json FILE]
+//             [--top-diagonals] [--h-coset-tables] [--json FILE]
 //
 // --top-diagonals: the engine precomputes the top pass's diagonal of every size benchmarked, both conventions
-// (NttEngineOptions::top_diagonals: 2^log_n x 64 bytes of VRAM each).
+// (NttEngineOptions::top_diagonals: 2^log_n x 64 bytes of VRAM each). --h-coset-tables: H's coset scales as
+// full tables (NttEngineOptions::h_coset_tables: 2^log_n x 64 bytes in generator7, x 32 in snarkjs's).
 //
 // Method: device-resident data filled with pseudo-random field elements (never zeros), CUDA events around
 // each call on one stream, 3 warm-up calls, then the median of N calls (default 11, 7 at 2^26). Calls rotate
 // over enough buffers that each size touches at least 256 MiB, so the 60 MB L2 does not serve the inputs. NTT
-// rows time one in-place transform; H rows one enqueue_h (all launches, a, b, c resident, no transfers). The
+// rows time one in-place transform; H rows one enqueue_h (all launches, a, b, c resident, no transfers). Up
+// to 2^22 each row checks one more call against the CPU's ntt or compute_h. The
 // bn254 section repeats the NTT and H rows for BN254's Fr (circom's bn128, snarkjs's convention, its own
 // engine) beside this run's BLS12-381 rows. Results go to perf/results.
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -29,6 +32,8 @@
 
 #include <proofline/arith/bn254/fr.hpp>
 #include <proofline/arith/domain.hpp>
+#include <proofline/cpu/h_poly.hpp>
+#include <proofline/cpu/ntt.hpp>
 #include <proofline/cuda/check.hpp>
 #include <proofline/cuda/device.hpp>
 #include <proofline/cuda/device_buffer.hpp>
@@ -53,6 +58,7 @@ struct Options {
   int runs = 0;  // 0: 11, or 7 at 2^26 and above
   int tile_log = cuda::NttEngineOptions{}.tile_log;
   bool top_diagonals = false;
+  bool h_coset_tables = false;
   std::string json_path;
 };
 
@@ -163,6 +169,41 @@ constexpr NttVariant kNttVariants[] = {
     {"Fr NTT fwd NN (GS + bit reversal)", NttDirection::forward, NttOrder::NN, false},
 };
 
+/// The NTT and H rows up to this size check one more call against the CPU reference (seconds a row above it;
+/// the GPU suite compares the larger sizes).
+constexpr unsigned kCheckMaxLog = 22;
+
+template <class F>
+std::vector<F> download(const cuda::DeviceBuffer<F>& buffer, std::size_t n) {
+  std::vector<F> host(n);
+  PL_CUDA_CHECK(cudaMemcpy(host.data(), buffer.data(), n * sizeof(F), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+/// PASS when one more enqueue_ntt of the device vector (left as the timed calls made it) equals cpu::ntt.
+template <class F>
+std::string check_ntt(Context& ctx, const cuda::BasicNttEngine<F>& engine, const BasicDomain<F>& domain,
+                      const NttVariant& v, cuda::DeviceBuffer<F>& data) {
+  std::vector<F> expected = download(data, domain.size());
+  engine.enqueue_ntt(data.data(), domain, v.direction, v.order, v.coset, ctx.stream);
+  ctx.stream.synchronize();
+  cpu::ntt(std::span<F>(expected), domain, v.direction, v.order, v.coset);
+  return download(data, domain.size()) == expected ? "PASS" : "FAIL";
+}
+
+/// PASS when one enqueue_h of the device vectors a, b, c (left as they are: intermediates of the timed calls)
+/// equals cpu::compute_h of the same inputs.
+template <class F>
+std::string check_h(Context& ctx, const cuda::BasicNttEngine<F>& engine, const BasicDomain<F>& domain,
+                    cuda::DeviceBuffer<F>& a, cuda::DeviceBuffer<F>& b, cuda::DeviceBuffer<F>& c) {
+  const std::size_t n = domain.size();
+  std::vector<F> ha = download(a, n), hb = download(b, n), hc = download(c, n);
+  engine.enqueue_h(a.data(), b.data(), c.data(), domain, ctx.stream);
+  ctx.stream.synchronize();
+  cpu::compute_h(std::span<F>(ha), std::span<F>(hb), std::span<F>(hc), domain);
+  return download(a, n) == ha ? "PASS" : "FAIL";
+}
+
 /// One row per variant at one size: `prefix` before the variant's name, sppark's figures for BLS12-381 only.
 template <class F>
 void ntt_rows(Context& ctx, const cuda::BasicNttEngine<F>& engine, const BasicDomain<F>& domain,
@@ -187,6 +228,7 @@ void ntt_rows(Context& ctx, const cuda::BasicNttEngine<F>& engine, const BasicDo
       row.reference_ms = sppark_ntt_ms(v.direction, v.order, v.coset, log_n);
     row.floor_ms = ntt_floor_ms(log_n);
     row.includes = includes;
+    if (log_n <= kCheckMaxLog) row.check = check_ntt(ctx, engine, domain, v, data[0]);
     ctx.report.add(std::move(row));
   }
 }
@@ -214,6 +256,7 @@ double h_row(Context& ctx, const cuda::BasicNttEngine<F>& engine, const BasicDom
   row.reference_ms = g7 ? sppark_h_ms(log_n) : 0;
   row.floor_ms = ntt_floor_ms(log_n) * 6;
   row.includes = "enqueue_h: all launches, a b c resident, no transfers";
+  if (log_n <= kCheckMaxLog) row.check = check_h(ctx, engine, domain, data[0], data[1], data[2]);
   const double median = row.median();
   ctx.report.add(std::move(row));
   return median;
@@ -261,22 +304,26 @@ std::optional<Options> parse(int argc, char** argv) {
   cli.integer("--tile-log", "8..10", "log2 elements per thread block", o.tile_log, Bounds<int>{8, 10});
   cli.flag("--top-diagonals", "precompute the top pass's diagonal of every size (2^log_n x 64 bytes each)",
            o.top_diagonals);
+  cli.flag("--h-coset-tables",
+           "H reads its coset scales from full tables (2^log_n x 64 bytes in generator7, x 32 in snarkjs's)",
+           o.h_coset_tables);
   cli.text("--json", "FILE", "write the rows as JSON too", o.json_path);
   if (!cli.parse(argc, argv)) return std::nullopt;
   return o;
 }
 
-/// An engine for every size benchmarked (top diagonals of the conventions F's domains have, if asked).
+/// An engine for every size benchmarked (the full tables asked for, in the conventions F's domains have).
 template <class F>
 std::unique_ptr<cuda::BasicNttEngine<F>> make_engine(const Options& options) {
   unsigned max_log = 20;
   for (const unsigned s : options.sizes) max_log = std::max(max_log, s);
   cuda::NttEngineOptions engine_options{.max_log_n = static_cast<int>(max_log), .tile_log = options.tile_log};
-  if (options.top_diagonals)
-    for (const unsigned s : options.sizes)
-      for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs})
-        if (NttField<F>::has_convention(convention))
-          engine_options.top_diagonals.push_back({static_cast<int>(s), convention});
+  for (const unsigned s : options.sizes)
+    for (const HConvention convention : {HConvention::generator7, HConvention::snarkjs}) {
+      if (!NttField<F>::has_convention(convention)) continue;
+      if (options.top_diagonals) engine_options.top_diagonals.push_back({static_cast<int>(s), convention});
+      if (options.h_coset_tables) engine_options.h_coset_tables.push_back({static_cast<int>(s), convention});
+    }
   return std::make_unique<cuda::BasicNttEngine<F>>(0, engine_options);
 }
 
@@ -292,10 +339,12 @@ int run(Options options) {
   ctx.engine = make_engine<Fr>(ctx.options);
   for (const auto& name : ctx.options.sections)
     if (name == "bn254" && !ctx.bn254_engine) ctx.bn254_engine = make_engine<bn254::Fr>(ctx.options);
-  std::printf("bench_gpu on %s; tile 2^%d; top diagonals %s; NTT tables %.1f MiB; times in ms\n",
-              device.c_str(), ctx.options.tile_log, ctx.options.top_diagonals ? "on" : "off",
-              static_cast<double>(ctx.engine->table_bytes()) / (1 << 20));
+  std::printf(
+      "bench_gpu on %s; tile 2^%d; top diagonals %s; H coset tables %s; NTT tables %.1f MiB; times in ms\n",
+      device.c_str(), ctx.options.tile_log, ctx.options.top_diagonals ? "on" : "off",
+      ctx.options.h_coset_tables ? "on" : "off", static_cast<double>(ctx.engine->table_bytes()) / (1 << 20));
   ctx.report.note("top_diagonals", ctx.options.top_diagonals ? 1 : 0);
+  ctx.report.note("h_coset_tables", ctx.options.h_coset_tables ? 1 : 0);
   const std::pair<const char*, void (*)(Context&)> sections[] = {
       {"probe", section_probe}, {"ntt", section_ntt}, {"h", section_h}, {"bn254", section_bn254}};
   bool header = false;

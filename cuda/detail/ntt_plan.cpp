@@ -291,7 +291,16 @@ HostSizeTables<F> build_size_tables(const BasicDomain<F>& domain, std::span<cons
   const F bc = domain.convention() == HConvention::generator7 ? domain.vanishing_on_coset_inv() : F::one();
   t.hi_h_bc = powers(t.inv_scale * bc, big, hi_count);
   t.h_c_scale = t.inv_scale * bc;
+  if (domain.convention() == HConvention::generator7) t.hi_h_down = powers(t.h_c_scale, big_inv, hi_count);
   return t;
+}
+
+template <class F>
+std::vector<F> build_reversed_powers(const F* hi, const F* lo, int log_n) {
+  std::vector<F> out(std::size_t{1} << log_n);
+  for (std::uint32_t pos = 0; pos < out.size(); ++pos)
+    out[pos] = reversed_power_entry(hi, lo, static_cast<unsigned>(log_n), pos);
+  return out;
 }
 
 template <class F>
@@ -416,12 +425,20 @@ std::vector<Launch<F>> plan_h(const SizeTableView<F>& tables, HConvention conven
   // 1. Interpolate all three (natural -> bit-reversed coefficients): a scaled by g^j/n, b by g^j/(n·Z(g))
   //    (generator7; snarkjs's Z(g) factor is 1), c like b in snarkjs's convention and by 1/(n·Z(g)) alone in
   //    generator7's, where its coefficients are subtracted at the end instead of evaluated on the coset.
+  //    With the full tables (one multiplication an element instead of two) generator7's 1/Z(g) moves from b
+  //    to the final interpolation's table, so that a and b share one table.
+  const bool full_tables = tables.h_up != nullptr && (!generator7 || tables.h_down != nullptr);
   Scale<F> to_coset;
-  to_coset.kind = ScaleKind::powers;
-  to_coset.reversed = true;
-  to_coset.hi[0] = tables.hi_h_a;
-  to_coset.hi[1] = to_coset.hi[2] = tables.hi_h_bc;
-  to_coset.lo = tables.coset_lo[0];
+  if (full_tables) {
+    to_coset.kind = ScaleKind::table;
+    to_coset.hi[0] = to_coset.hi[1] = to_coset.hi[2] = tables.h_up;
+  } else {
+    to_coset.kind = ScaleKind::powers;
+    to_coset.reversed = true;
+    to_coset.hi[0] = tables.hi_h_a;
+    to_coset.hi[1] = to_coset.hi[2] = tables.hi_h_bc;
+    to_coset.lo = tables.coset_lo[0];
+  }
   if (generator7) {
     to_coset.hi[2] = nullptr;
     to_coset.constant[2] = tables.h_c_scale;
@@ -452,9 +469,15 @@ std::vector<Launch<F>> plan_h(const SizeTableView<F>& tables, HConvention conven
   if (!generator7) return launches;
 
   // 3. generator7: interpolate a·b/Z(g) from the coset (times g^-j/n), subtract C/Z(g), then natural order.
+  Scale<F> from_coset = inverse_scale(tables, true, true);
+  if (full_tables) {
+    from_coset = Scale<F>{};
+    from_coset.kind = ScaleKind::table;
+    from_coset.hi[0] = tables.h_down;
+  }
   F* const only_a[1] = {a};
-  std::vector<PassArgs<F>> final_inverse = plan_transform<F>(
-      tables, only_a, NttDirection::inverse, true, Scale<F>{}, inverse_scale(tables, true, true), tile_bits);
+  std::vector<PassArgs<F>> final_inverse =
+      plan_transform<F>(tables, only_a, NttDirection::inverse, true, Scale<F>{}, from_coset, tile_bits);
   final_inverse.back().pw_op = Pointwise::value_minus_b;
   final_inverse.back().pw_b = c;
   final_inverse.back().pw_out = a;
@@ -467,6 +490,7 @@ std::vector<Launch<F>> plan_h(const SizeTableView<F>& tables, HConvention conven
 template HostRootTables<Fr> build_root_tables<Fr>(HConvention);
 template std::vector<Fr> build_top_diagonal(const HostRootTables<Fr>&, std::span<const int>, int);
 template HostSizeTables<Fr> build_size_tables(const BasicDomain<Fr>&, std::span<const int>);
+template std::vector<Fr> build_reversed_powers(const Fr*, const Fr*, int);
 template HostSmallHTables<Fr> build_small_h_tables(const BasicDomain<Fr>&);
 template std::vector<PassArgs<Fr>> plan_transform(const SizeTableView<Fr>&, std::span<Fr* const>,
                                                   NttDirection, bool, const Scale<Fr>&, const Scale<Fr>&,
@@ -480,6 +504,7 @@ template HostRootTables<bn254::Fr> build_root_tables<bn254::Fr>(HConvention);
 template std::vector<bn254::Fr> build_top_diagonal(const HostRootTables<bn254::Fr>&, std::span<const int>,
                                                    int);
 template HostSizeTables<bn254::Fr> build_size_tables(const BasicDomain<bn254::Fr>&, std::span<const int>);
+template std::vector<bn254::Fr> build_reversed_powers(const bn254::Fr*, const bn254::Fr*, int);
 template HostSmallHTables<bn254::Fr> build_small_h_tables(const BasicDomain<bn254::Fr>&);
 template std::vector<PassArgs<bn254::Fr>> plan_transform(const SizeTableView<bn254::Fr>&,
                                                          std::span<bn254::Fr* const>, NttDirection, bool,

@@ -30,6 +30,7 @@ struct HostSizeTables {
   std::vector<F> hi_h_a;        ///< inv_scale · g^(i·2^14): H's scaling of a after its iNTT
   std::vector<F> hi_h_bc;       ///< the same times 1/Z(g) for generator7 (b; and c in snarkjs's)
   F h_c_scale;                  ///< generator7: inv_scale / Z(g), H's scaling of c's coefficients
+  std::vector<F> hi_h_down;     ///< generator7: inv_scale / Z(g) · g^-(i·2^14), for H's full down table
 };
 
 /// The root tables of one convention: w^(i·2^14) and w^i for i < 2^14, w = w_2^28 (index 0 forward, 1
@@ -52,6 +53,13 @@ std::vector<F> build_top_diagonal(const HostRootTables<F>& roots, std::span<cons
 /// `split` overrides the default (tests use it to run three passes at small sizes).
 template <class F>
 HostSizeTables<F> build_size_tables(const BasicDomain<F>& domain, std::span<const int> split = {});
+
+/// A full table of powers for data in bit-reversed order (ScaleKind::table): entry pos = hi[j >> 14] ·
+/// lo[j & 0x3fff], j = bitrev_(log_n)(pos). H's up table is (hi_h_a, coset_lo[0]), generator7's down table
+/// (hi_h_down, coset_lo[1]). The engine fills the same tables on the GPU (launch_power_table); tests use
+/// this one.
+template <class F>
+std::vector<F> build_reversed_powers(const F* hi, const F* lo, int log_n);
 
 /// The tables of the one-block H of domains below the four-step transform's (2^1 .. 2^9 rows, see
 /// ntt_small_h.hpp), on the host.
@@ -84,6 +92,12 @@ struct SizeTableView {
   const F* hi_h_a = nullptr;
   const F* hi_h_bc = nullptr;
   F h_c_scale;
+  const F* hi_h_down = nullptr;
+  /// H's coset scales as full tables in bit-reversed order, or null (two multiplications an element):
+  /// h_up[pos] = inv_scale · g^j for the interpolations of a, b (and snarkjs's c), h_down[pos] = inv_scale
+  /// · g^-j / Z(g) for generator7's final interpolation, j = bitrev(pos). generator7 needs both.
+  const F* h_up = nullptr;
+  const F* h_down = nullptr;
 };
 
 /// One transform (all its passes) of the vectors `data` (1 to 3, in place): Gentleman-Sande (natural in,

@@ -10,6 +10,8 @@ template void launch_small_h<bn254::Fr>(const SmallHArgs<bn254::Fr>& args, CUstr
 template void launch_diagonal_table<bn254::Fr>(bn254::Fr* out, const bn254::Fr* root_hi,
                                                const bn254::Fr* root_lo, unsigned lo_bits, unsigned k,
                                                CUstream_st* stream);
+template void launch_power_table<bn254::Fr>(bn254::Fr* out, const bn254::Fr* hi, const bn254::Fr* lo,
+                                            unsigned log_n, CUstream_st* stream);
 template void launch_bit_reverse<bn254::Fr>(const BitrevArgs<bn254::Fr>& args, CUstream_st* stream);
 
 }  // namespace proofline::cuda::detail

@@ -167,16 +167,20 @@ TEST_CASE("gpu/bn254/H equals the CPU compute_h from 2^1 to 2^24") {
   }
 }
 
-TEST_CASE("gpu/bn254/an NTT engine with top diagonals gives the same H and refuses generator7") {
+TEST_CASE("gpu/bn254/an NTT engine with full tables gives the same H and refuses generator7") {
   const int top = std::min(max_log_for_tests(), 22);
   cuda::NttEngineOptions options{.max_log_n = std::max(top, 20)};
   for (const int log_n : {11, 16, 20, top}) options.top_diagonals.push_back({log_n, HConvention::snarkjs});
+  for (const int log_n : {10, 16, top}) options.h_coset_tables.push_back({log_n, HConvention::snarkjs});
   const Engine with_top(0, options);
-  for (const int log_n : {11, 16, 20, top}) check_h(with_top, static_cast<unsigned>(log_n), false);
+  for (const int log_n : {10, 11, 16, 20, top}) check_h(with_top, static_cast<unsigned>(log_n), false);
 
   cuda::NttEngineOptions generator7{.max_log_n = 20};
   generator7.top_diagonals.push_back({16, HConvention::generator7});
   CHECK_THROWS_AS(Engine(0, generator7), Error);
+  cuda::NttEngineOptions generator7_coset{.max_log_n = 20};
+  generator7_coset.h_coset_tables.push_back({16, HConvention::generator7});
+  CHECK_THROWS_AS(Engine(0, generator7_coset), Error);
   cuda::Stream stream;
   cuda::DeviceBuffer<bn254::Fr> data(1 << 9);
   CHECK_THROWS_AS(engine().enqueue_ntt(data.data(), bn254::Domain::make(9, HConvention::snarkjs),

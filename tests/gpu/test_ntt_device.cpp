@@ -311,10 +311,45 @@ TEST_CASE("gpu/ntt/an engine with top diagonals equals the CPU NTT and H") {
   if (top_max == 24) check_h(24, HConvention::generator7, false, with_top);
 }
 
-TEST_CASE("gpu/ntt/top diagonals outside 2^11 to the engine's largest size are refused") {
+TEST_CASE("gpu/ntt/an engine with H's full coset tables equals the CPU compute_h") {
+  // One pass (2^10), two (2^13, 2^16, 2^20) and three (2^22, 2^24: the inverse's 1/n in the middle
+  // diagonal); with and without the top diagonal beside them.
+  const int largest = std::min(max_log_for_tests(), 24);
+  const std::set<int> sizes = {10, 13, 16, 20, 22, largest};
+  cuda::NttEngineOptions options{.max_log_n = std::max(largest, 22)};
+  for (const int log_n : sizes)
+    for (const HConvention convention : kAllConventions)
+      options.h_coset_tables.push_back({log_n, convention});
+  options.h_coset_tables.push_back({16, HConvention::snarkjs});  // named twice, built once
+  const cuda::NttEngine with_tables(0, options);
+  const cuda::NttEngine without_tables(0, cuda::NttEngineOptions{.max_log_n = options.max_log_n});
+  // snarkjs one table of n entries, generator7 two.
+  std::size_t expected_bytes = 0;
+  for (const int log_n : sizes) expected_bytes += 3 * (std::size_t{32} << log_n);
+  CHECK(with_tables.table_bytes() - without_tables.table_bytes() == expected_bytes);
+  options.top_diagonals.push_back({16, HConvention::generator7});
+  options.top_diagonals.push_back({22, HConvention::snarkjs});
+  const cuda::NttEngine with_both(0, options);
+
+  for (const int log_n : sizes)
+    for (const HConvention convention : kAllConventions) {
+      if (log_n == 24 && convention == HConvention::snarkjs) continue;  // the kernels are shared
+      check_h(static_cast<unsigned>(log_n), convention, log_n <= 16, with_tables);
+    }
+  check_h(16, HConvention::generator7, true, with_both);
+  check_h(22, HConvention::snarkjs, false, with_both);
+}
+
+TEST_CASE("gpu/ntt/full tables outside the engine's sizes are refused") {
   for (const int log_n : {10, 21}) {
     cuda::NttEngineOptions options{.max_log_n = 20};
     options.top_diagonals.push_back({log_n, HConvention::snarkjs});
+    CAPTURE(log_n);
+    CHECK_THROWS_AS(cuda::NttEngine(0, options), Error);
+  }
+  for (const int log_n : {9, 21}) {
+    cuda::NttEngineOptions options{.max_log_n = 20};
+    options.h_coset_tables.push_back({log_n, HConvention::generator7});
     CAPTURE(log_n);
     CHECK_THROWS_AS(cuda::NttEngine(0, options), Error);
   }

@@ -562,10 +562,10 @@ TEST_CASE(
   CHECK(tight.used <= two.used - per_slot / 2);
 }
 
-TEST_CASE("pipeline/gpu/the NTT's top-pass table is charged to VRAM, and left out when the budget is short") {
+TEST_CASE("pipeline/gpu/the NTT's full tables are charged to VRAM, and left out when the budget is short") {
   const GpuCircuit& c = gpu_circuit(14);
-  // Device slots for 2^16 rows (a 4 MiB table) and the SRS streamed through two 1 MiB buffers, so that
-  // a budget can hold the slots and the buffers but not the table.
+  // Device slots for 2^16 rows (8 MiB of full tables) and the SRS streamed through two 1 MiB buffers, so
+  // that a budget can hold the slots and the buffers but not the tables.
   const auto used_after_add_key = [&](bool table, std::optional<std::uint64_t> vram) {
     TestConfig config = gpu_config();
     config.max_log_n = 16;
@@ -585,7 +585,8 @@ TEST_CASE("pipeline/gpu/the NTT's top-pass table is charged to VRAM, and left ou
   };
   const std::uint64_t without = used_after_add_key(false, std::nullopt);
   const std::uint64_t with = used_after_add_key(true, std::nullopt);
-  CHECK(with - without == std::uint64_t{64} << 16);  // both directions of 2^16 entries
+  // generator7: both directions' top diagonal and H's two coset tables, 2^16 entries each.
+  CHECK(with - without == std::uint64_t{128} << 16);
   CHECK(used_after_add_key(true, without + (std::uint64_t{1} << 20)) == without);
 }
 

@@ -148,10 +148,11 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "pipeline/gpu/evaluate/automatic device slots give up the NTT's top-pass table before the GPU's "
+    "pipeline/gpu/evaluate/automatic device slots give up the NTT's full tables before the GPU's "
     "evaluation") {
   const auto& bls = synthetic_keys<Bls12_381>(14);
-  const std::uint64_t top_table = std::uint64_t{64} << 14;  // both directions' 2^14 entries
+  // generator7: both directions' top diagonal and H's two coset tables, 2^14 entries each.
+  const std::uint64_t full_tables = std::uint64_t{128} << 14;
   // VRAM in use after add_key, whether the GPU evaluates the key's jobs (its slots hold z alone), the NTT
   // table bytes; two jobs proved and verified.
   struct Seen {
@@ -178,9 +179,9 @@ TEST_CASE(
   };
   const Seen roomy = run(1, std::nullopt);  // one slot, the table, the SRS and the constraint system
   REQUIRE(roomy.gpu_evaluates);
-  // Half the table short: the automatic plan keeps one slot and the evaluation, and leaves the table out.
-  const Seen tight = run(0, roomy.used - top_table / 2);
+  // Half the tables short: the automatic plan keeps one slot and the evaluation, and leaves them out.
+  const Seen tight = run(0, roomy.used - full_tables / 2);
   CHECK(tight.slots == 1);
   CHECK(tight.gpu_evaluates);
-  CHECK(tight.used == roomy.used - top_table);
+  CHECK(tight.used == roomy.used - full_tables);
 }

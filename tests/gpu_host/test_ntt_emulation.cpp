@@ -33,9 +33,11 @@ struct HostTables {
   HostRootTables<F> roots;
   HostSizeTables<F> size;
   std::vector<F> top[2];
+  std::vector<F> h_up, h_down;
   SizeTableView<F> view;
 
-  HostTables(const BasicDomain<F>& domain, std::span<const int> split, bool top_diagonal = false)
+  HostTables(const BasicDomain<F>& domain, std::span<const int> split, bool top_diagonal = false,
+             bool h_coset_tables = false)
       : roots(build_root_tables<F>(domain.convention())), size(build_size_tables(domain, split)) {
     if (top_diagonal && size.split.size() >= 2)
       for (int d = 0; d < 2; ++d) {
@@ -57,6 +59,15 @@ struct HostTables {
     view.hi_h_a = size.hi_h_a.data();
     view.hi_h_bc = size.hi_h_bc.data();
     view.h_c_scale = size.h_c_scale;
+    view.hi_h_down = size.hi_h_down.empty() ? nullptr : size.hi_h_down.data();
+    if (h_coset_tables) {
+      h_up = build_reversed_powers(view.hi_h_a, view.coset_lo[0], size.log_n);
+      view.h_up = h_up.data();
+      if (view.hi_h_down != nullptr) {
+        h_down = build_reversed_powers(view.hi_h_down, view.coset_lo[1], size.log_n);
+        view.h_down = h_down.data();
+      }
+    }
   }
 };
 
@@ -132,14 +143,15 @@ void check_all_transforms(unsigned log_n, std::span<const int> split, int tile_b
 
 template <class F = Fr>
 void check_h(unsigned log_n, std::span<const int> split, bool satisfied, int tile_bits = kMaxTileBits,
-             bool top_diagonal = false) {
+             bool top_diagonal = false, bool h_coset_tables = false) {
   const auto seed = test_seed();
   CAPTURE(seed);
   CAPTURE(log_n);
   CAPTURE(top_diagonal);
+  CAPTURE(h_coset_tables);
   std::mt19937_64 rng(seed);
   for_each_domain<F>(log_n, [&](const BasicDomain<F>& domain) {
-    HostTables<F> tables(domain, split, top_diagonal);
+    HostTables<F> tables(domain, split, top_diagonal, h_coset_tables);
     HCase<F> h = random_h_case(rng, domain, satisfied);
     run_on_host(plan_h(tables.view, domain.convention(), h.a.data(), h.b.data(), h.c.data(), tile_bits));
     CHECK(count_mismatches(h.a, h.expected) == 0);
@@ -217,6 +229,30 @@ TEST_CASE("gpu/ntt emulation/the top pass's diagonal from a full table changes n
   const int split_15[] = {5, 5, 5};
   check_h(15, split_15, true, 9, true);
   check_h(13, {}, false, 9, true);
+}
+
+TEST_CASE("gpu/ntt emulation/H's full coset tables hold g^j/n and g^-j/(n Z(g)) at j = bitrev(pos)") {
+  const unsigned log_n = 12;
+  const BasicDomain<Fr> domain = BasicDomain<Fr>::make(log_n, HConvention::generator7);
+  const HostTables<Fr> tables(domain, {}, false, true);
+  const Fr up_scale = domain.size_inv(), down_scale = domain.size_inv() * domain.vanishing_on_coset_inv();
+  for (const std::uint32_t pos : {0u, 1u, 2u, 777u, 2048u, 4095u}) {
+    CAPTURE(pos);
+    const std::uint64_t j = bit_reverse(pos, log_n);
+    CHECK(tables.h_up[pos] == up_scale * domain.shift().pow(j));
+    CHECK(tables.h_down[pos] == down_scale * domain.shift_inv().pow(j));
+  }
+}
+
+TEST_CASE("gpu/ntt emulation/H's coset scales from full tables change no result") {
+  check_h(10, {}, true, kMaxTileBits, false, true);  // one pass
+  check_h(13, {}, false, 9, false, true);
+  check_h(14, {}, true, 9, true, true);
+  const int split_15[] = {5, 5, 5};  // three passes: the inverse's 1/n sits in the middle diagonal
+  check_h(15, split_15, false, 9, false, true);
+  check_h(15, split_15, true, 9, true, true);
+  check_h<bn254::Fr>(13, {}, true, 9, false, true);
+  check_h<bn254::Fr>(15, split_15, false, 9, true, true);
 }
 
 TEST_CASE("gpu/ntt emulation/BN254 transforms and H equal the CPU reference in snarkjs's convention") {

@@ -49,6 +49,8 @@ enum class ScaleKind : std::uint8_t {
   constant,  ///< x *= constant[v]
   powers,    ///< x *= hi[v][j >> 14] · lo[j & 0x3fff], j = the element's position (or its bit reversal);
              ///< a vector whose hi[v] is null is multiplied by constant[v] instead
+  table,     ///< x *= hi[v][position]: a full table of the factors in the data's order (one multiplication
+             ///< instead of two, for n entries of device memory); null hi[v]: constant[v] as for powers
 };
 
 /// What the last pass of an H step does with each transformed value x besides writing it (to pw_out).
@@ -63,8 +65,8 @@ enum class Pointwise : std::uint8_t {
 template <class F>
 struct Scale {
   ScaleKind kind = ScaleKind::none;
-  bool reversed = false;  ///< j = bitrev_L(position): the data is in bit-reversed order there
-  const F* hi[3] = {};    ///< per batch vector
+  bool reversed = false;  ///< j = bitrev_L(position): the data is in bit-reversed order there (powers)
+  const F* hi[3] = {};    ///< per batch vector (the full tables of ScaleKind::table)
   const F* lo = nullptr;
   F constant[3] = {};
 };

@@ -29,6 +29,11 @@ template <class F>
 void launch_diagonal_table(F* out, const F* root_hi, const F* root_lo, unsigned lo_bits, unsigned k,
                            CUstream_st* stream);
 
+/// Fills out[pos] = hi[j >> 14] · lo[j & 0x3fff], j = bitrev_(log_n)(pos), for pos < 2^log_n (log_n >= 10):
+/// a full table of powers for data in bit-reversed order (build_reversed_powers on the host).
+template <class F>
+void launch_power_table(F* out, const F* hi, const F* lo, unsigned log_n, CUstream_st* stream);
+
 /// In-place bit reversal of args.batch vectors.
 template <class F>
 void launch_bit_reverse(const BitrevArgs<F>& args, CUstream_st* stream);

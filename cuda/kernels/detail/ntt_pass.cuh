@@ -105,6 +105,13 @@ __global__ void diagonal_table_kernel(F* out, const F* root_hi, const F* root_lo
 }
 
 template <class F>
+__global__ void power_table_kernel(F* out, const F* hi, const F* lo, unsigned log_n) {
+  const std::uint32_t size = 1u << log_n;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < size; i += gridDim.x * blockDim.x)
+    store_global(out + i, reversed_power_entry(hi, lo, log_n, i));
+}
+
+template <class F>
 void configure_ntt_kernels() {
   const int pass_bytes = static_cast<int>(pass_smem_bytes(kMaxTileBits));
   PL_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<F, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -139,6 +146,13 @@ void launch_diagonal_table(F* out, const F* root_hi, const F* root_lo, unsigned 
   const std::uint32_t size = 1u << (lo_bits + k), threads = 256;
   diagonal_table_kernel<F>
       <<<std::min(size / threads, 4096u), threads, 0, stream>>>(out, root_hi, root_lo, lo_bits, k);
+  PL_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class F>
+void launch_power_table(F* out, const F* hi, const F* lo, unsigned log_n, CUstream_st* stream) {
+  const std::uint32_t size = 1u << log_n, threads = 256;
+  power_table_kernel<F><<<std::min(size / threads, 4096u), threads, 0, stream>>>(out, hi, lo, log_n);
   PL_CUDA_CHECK(cudaGetLastError());
 }
 

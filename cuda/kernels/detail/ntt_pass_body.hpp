@@ -220,12 +220,29 @@ PL_HD_INLINE Factors<F> scale_factors(const Scale<F>& scale, int v, unsigned log
     f.first = scale.constant[v];
     return f;
   }
+  if (scale.kind == ScaleKind::table) {
+    f.first = load_table(scale.hi[v] + pos);
+    return f;
+  }
   const std::uint32_t j =
       scale.reversed ? bit_reverse(static_cast<std::uint32_t>(pos), log_n) : static_cast<std::uint32_t>(pos);
   f.first = load_table(scale.hi[v] + (j >> kPowerLoBits));
   f.second = load_table(scale.lo + (j & ((1u << kPowerLoBits) - 1u)));
   f.use_second = true;
   return f;
+}
+
+/// Entry pos of a full table of powers for data in bit-reversed order: hi[j >> 14] · lo[j & 0x3fff] with
+/// j = bitrev_(log_n)(pos), the product a ScaleKind::powers scale would make there.
+template <class F>
+PL_HD_INLINE F reversed_power_entry(const F* hi, const F* lo, unsigned log_n, std::uint32_t pos) {
+  Scale<F> powers;
+  powers.kind = ScaleKind::powers;
+  powers.reversed = true;
+  powers.hi[0] = hi;
+  powers.lo = lo;
+  const Factors<F> f = scale_factors(powers, 0, log_n, pos);
+  return f.first * f.second;
 }
 
 /// The H step's pointwise operation on the transformed value x at position pos (PassArgs::pw_op).
