@@ -24,10 +24,10 @@ using namespace detail;  // what the devices sources share
 /// few points) leave the GPU room for other jobs' work.
 constexpr std::size_t kAutomaticDeviceSlots = 4;
 constexpr std::size_t kAutomaticSmallJobSlots = 8;
-/// "Little of the VRAM": all of the small-job slots within this share of the budget (1/16: about 8.7 GB on
-/// an H200, room for 2^20-row slots; 2^22 rows already take more, and their slots would crowd out MSM
-/// tables).
-constexpr std::uint64_t kSmallSlotsShare = 16;
+/// "Little of the VRAM": all of the small-job slots within this share of the budget (1/12: about 6.2 GiB on
+/// an 80 GB H100 and 11 GiB on an H200, room for eight 2^20-row slots on either, which prove 3-4 % faster
+/// than four on the H100; eight 2^22-row slots take 13.7 GiB, and would crowd out MSM tables).
+constexpr std::uint64_t kSmallSlotsShare = 12;
 /// The fewest automatic slots beside which the first key's MSM tables come before more slots: two keep one
 /// job's copies beside another's kernels, and where slots are large (2^24 rows: each about a fifth of B2's
 /// table) two or three slots with every table prove faster than four without B2's (perf/results).

@@ -121,12 +121,12 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(GpuLane& lane, const GpuO
                                                        trace::Recorder& recorder, memory::PinnedPool& pool);
 /// Allocates the device slots, the NTT tables of `curve` and MSM scratch (for either curve) for 2^log_n rows
 /// and z_cap witness values, charged to the GPU's VRAM budget; returns the device slots. The NTT of 2^log_n
-/// rows in `convention` gets its top-pass table when the budget holds it. With automatic device slots the
-/// count is the most (up to 8 where 8 take at most a 16th of the budget, else 4) that leave room for
-/// `first_key` (nullptr: streamed, room for the staging buffers only): its SRS and constraint system with its
-/// MSM tables beside at least two slots, dropping tables (B2's first) before going below two; else its SRS
-/// and constraint system, else its SRS alone (the host then evaluates its jobs), beside one. Throws
-/// Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA failure.
+/// rows in `convention` gets its full tables (top-pass diagonal, H's coset scales) when the budget holds
+/// them. With automatic device slots the count is the most (up to 8 where 8 take at most a 12th of the
+/// budget, else 4) that leave room for `first_key` (nullptr: streamed, room for the staging buffers only):
+/// its SRS and constraint system with its MSM tables beside at least two slots, dropping tables (B2's first)
+/// before going below two; else its SRS and constraint system, else its SRS alone (the host then evaluates
+/// its jobs), beside one. Throws Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA failure.
 std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
                                                CurveId curve, HConvention convention,
                                                const GpuKey* first_key);

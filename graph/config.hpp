@@ -84,7 +84,7 @@ struct Config {
   /// stream and MSM scratch in VRAM, so those jobs' H and MSMs run concurrently (one job's latency-bound MSM
   /// tails overlap another's accumulation; docs/performance.md has the measured gain). 0: automatic, as many
   /// as 4 as the VRAM budget holds next to the first key's SRS, constraint system and MSM tables (or next to
-  /// the staging buffers of a streamed key), and up to 8 where 8 slots take at most a 16th of the budget
+  /// the staging buffers of a streamed key), and up to 8 where 8 slots take at most a 12th of the budget
   /// (small jobs: 2^20 rows on an H200); the tables go (B2's first) only where two slots would not fit beside
   /// them.
   std::size_t device_slots = 0;

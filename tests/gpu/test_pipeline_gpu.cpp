@@ -480,9 +480,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "pipeline/gpu/automatic device slots: eight for small jobs, four where they would take over a 16th of "
-    "the "
-    "budget, fewer under a tight one") {
+    "pipeline/gpu/automatic device slots: eight for small jobs, four where they would take over a 12th of "
+    "the budget, fewer under a tight one") {
   const GpuCircuit& c = gpu_circuit(12);
   struct Seen {
     std::size_t slots = 0;
@@ -509,13 +508,13 @@ TEST_CASE(
   const Seen automatic = run(0, std::nullopt), one = run(1, std::nullopt), two = run(2, std::nullopt);
   CHECK(one.slots == 1);
   const std::uint64_t per_slot = two.used - one.used;  // vectors and MSM scratch
-  // 2^12 rows: eight slots take far less than a 16th of a whole GPU's budget.
-  REQUIRE(8 * per_slot <= automatic.budget / 16);
+  // 2^12 rows: eight slots take far less than a 12th of a whole GPU's budget.
+  REQUIRE(8 * per_slot <= automatic.budget / 12);
   CHECK(automatic.slots == 8);
   CHECK(automatic.used - one.used == 7 * per_slot);
-  // Room for five slots, where eight would take over a 16th of the budget: four, as for large jobs.
+  // Room for five slots, where eight would take over a 12th of the budget: four, as for large jobs.
   const std::uint64_t five = one.used + 4 * per_slot + per_slot / 2;
-  REQUIRE(8 * per_slot > five / 16);
+  REQUIRE(8 * per_slot > five / 12);
   const Seen capped = run(0, five);
   CHECK(capped.slots == 4);
   // Room for two slots next to the key, not three.
