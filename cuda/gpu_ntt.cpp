@@ -95,6 +95,26 @@ struct BasicNttEngine<F>::Impl {
   }
 };
 
+namespace {
+
+/// Throws Error(Errc::invalid_argument) for a full table (`what`) outside 2^lowest..2^highest or of an H
+/// convention F's domains do not have.
+template <class F>
+void check_full_table_sizes(const std::vector<NttSize>& sizes, const char* what, int lowest, int highest) {
+  for (const NttSize& size : sizes) {
+    if (size.log_n < lowest || size.log_n > highest)
+      throw Error(Errc::invalid_argument, std::string("NttEngine: ") + what + " size 2^" +
+                                              std::to_string(size.log_n) + " is outside 2^" +
+                                              std::to_string(lowest) + "..2^" + std::to_string(highest));
+    if (!NttField<F>::has_convention(size.convention))
+      throw Error(Errc::invalid_argument, std::string("NttEngine: a ") + what +
+                                              " of an H convention this curve's domains do not have "
+                                              "(BN254: snarkjs only)");
+  }
+}
+
+}  // namespace
+
 template <class F>
 BasicNttEngine<F>::BasicNttEngine(int device, NttEngineOptions options) : impl_(std::make_unique<Impl>()) {
   if (options.max_log_n < min_log_n || options.max_log_n > max_log_n)
@@ -104,21 +124,8 @@ BasicNttEngine<F>::BasicNttEngine(int device, NttEngineOptions options) : impl_(
   if (options.tile_log < 8 || options.tile_log > detail::kMaxTileBits)
     throw Error(Errc::invalid_argument, "NttEngine: tile_log " + std::to_string(options.tile_log) +
                                             " is outside 8.." + std::to_string(detail::kMaxTileBits));
-  const auto check_sizes = [&](const std::vector<NttSize>& sizes, const char* what, int lowest) {
-    for (const NttSize& size : sizes) {
-      if (size.log_n < lowest || size.log_n > options.max_log_n)
-        throw Error(Errc::invalid_argument, std::string("NttEngine: ") + what + " size 2^" +
-                                                std::to_string(size.log_n) + " is outside 2^" +
-                                                std::to_string(lowest) + "..2^" +
-                                                std::to_string(options.max_log_n));
-      if (!NttField<F>::has_convention(size.convention))
-        throw Error(Errc::invalid_argument, std::string("NttEngine: a ") + what +
-                                                " of an H convention this curve's domains do not have "
-                                                "(BN254: snarkjs only)");
-    }
-  };
-  check_sizes(options.top_diagonals, "top diagonal", min_log_n + 1);
-  check_sizes(options.h_coset_tables, "H coset table", min_log_n);
+  check_full_table_sizes<F>(options.top_diagonals, "top diagonal", min_log_n + 1, options.max_log_n);
+  check_full_table_sizes<F>(options.h_coset_tables, "H coset table", min_log_n, options.max_log_n);
   impl_->device = device;
   impl_->options = options;
   const DeviceGuard guard(device);
