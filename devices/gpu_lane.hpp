@@ -131,7 +131,7 @@ std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, st
                                                CurveId curve, HConvention convention,
                                                const GpuKey* first_key);
 /// Makes the device slots' GPU ready for keys of `curve` (idempotent): its NTT tables, charged to the VRAM
-/// budget, with the top-pass table of the slots' size in `convention` when the budget holds it too. Throws
+/// budget, with the full tables of the slots' size in `convention` when the budget holds them too. Throws
 /// Error(out_of_budget) when the tables do not fit.
 void prepare_curve(GpuLane& lane, CurveId curve, HConvention convention);
 /// Throws Error(invalid_argument) naming Config::max_log_n when the key is larger than the device slots.
