@@ -132,7 +132,7 @@ void ResultCollector::take(const graph::JobResult& result) {
   const bool cancelled_by_stop = stop_signal() != 0 && result.error && result.error->code == Errc::cancelled;
   if (result.error && !cancelled_by_stop)
     failures_.push_back({result.seq, result.label, result.error->message});
-  if (progress_) progress_->update(delivered_);
+  if (progress_) progress_->update(delivered_, std::nullopt, failures_.size());
 }
 
 void ResultCollector::start_progress(bool enabled, std::uint64_t total) {

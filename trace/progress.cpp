@@ -56,10 +56,11 @@ ProgressReporter::time_point ProgressReporter::now() const {
   return options_.clock ? options_.clock() : std::chrono::steady_clock::now();
 }
 
-void ProgressReporter::update(std::uint64_t done, std::optional<double> gpu_busy) {
+void ProgressReporter::update(std::uint64_t done, std::optional<double> gpu_busy, std::uint64_t failed) {
   std::lock_guard lock(mutex_);
   if (finished_) return;
   done_ = std::max(done_, done);
+  failed_ = std::max(failed_, failed);
   if (gpu_busy) gpu_busy_ = gpu_busy;
   const time_point t = now();
   // On a terminal the bar is drawn full as soon as it is; plain lines wait for finish() to report the end.
@@ -94,6 +95,8 @@ std::string ProgressReporter::status(time_point t) const {
     text = std::to_string(done_) + " " + options_.unit;
   }
   const char* separator = terminal_ ? "  " : ", ";
+  // The count is of jobs done; those that failed made no proof, and a reader must not take them for proofs.
+  if (failed_ != 0) text += separator + std::to_string(failed_) + " failed";
   std::snprintf(buffer, sizeof buffer, "%s%.2f %s/s", separator, rate, options_.unit.c_str());
   text += buffer;
   if (gpu_busy_) {

@@ -40,9 +40,10 @@ class ProgressReporter {
   ProgressReporter(const ProgressReporter&) = delete;
   ProgressReporter& operator=(const ProgressReporter&) = delete;
 
-  /// `done` proofs so far (a smaller value than one already seen is ignored, so threads may race), and the
-  /// GPU busy fraction if known. Draws when the interval has passed, and always when done reaches total.
-  void update(std::uint64_t done, std::optional<double> gpu_busy = std::nullopt);
+  /// `done` jobs so far, `failed` of them without a proof (smaller values than ones already seen are
+  /// ignored, so threads may race), and the GPU busy fraction if known. Draws when the interval has passed,
+  /// and always when done reaches total.
+  void update(std::uint64_t done, std::optional<double> gpu_busy = std::nullopt, std::uint64_t failed = 0);
   /// Draws the final state and ends the terminal line. Later updates are ignored.
   void finish();
 
@@ -62,6 +63,7 @@ class ProgressReporter {
   time_point start_;
   std::optional<time_point> last_draw_;
   std::uint64_t done_ = 0;
+  std::uint64_t failed_ = 0;
   std::optional<double> gpu_busy_;
   bool finished_ = false;
   bool drew_total_ = false;

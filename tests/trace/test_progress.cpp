@@ -166,3 +166,24 @@ TEST_CASE("trace/progress/a file that is not a terminal gets plain lines") {
   CHECK(text.rfind("progress: 2/2 proofs (100%)", 0) == 0);
   CHECK(text.find("\nfinished: 2/2 proofs (100%)") != std::string::npos);
 }
+
+TEST_CASE("trace/progress/failed jobs are counted apart from proofs") {
+  FakeClock clock;
+  std::ostringstream out;
+  ProgressOptions options;
+  options.total = 4;
+  options.clock = clock.function();
+  ProgressReporter progress(out, options);
+  progress.update(1);
+  clock.now += 10s;
+  progress.update(3, std::nullopt, 1);
+  progress.update(3, std::nullopt, 0);  // a late, smaller failure count does not go backwards
+  clock.now += 5s;
+  progress.update(4, std::nullopt, 2);  // within the interval: finish() reports it
+  progress.finish();
+  const auto lines = split(out.str(), '\n');
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0] == "progress: 1/4 proofs (25%), 0.00 proofs/s");
+  CHECK(lines[1] == "progress: 3/4 proofs (75%), 1 failed, 0.30 proofs/s, ETA 3s");
+  CHECK(lines[2] == "finished: 4/4 proofs (100%), 2 failed, 0.27 proofs/s, in 15s");
+}
