@@ -35,7 +35,8 @@ int msm_scatter_passes_log(std::size_t dense, int window_bits, int windows, bool
 
 std::uint32_t msm_chunk(std::size_t entries) {
   const std::size_t per_thread = (entries + kMsmAccumulateThreads - 1) / kMsmAccumulateThreads;
-  return static_cast<std::uint32_t>(std::clamp<std::size_t>(per_thread, 8, kMsmMaxChunk));
+  const std::size_t small = std::min(kMsmSmallChunk, entries / kMsmSmallThreads);
+  return static_cast<std::uint32_t>(std::clamp<std::size_t>(std::max(per_thread, small), 8, kMsmMaxChunk));
 }
 
 ReducePlan msm_reduce_plan(std::uint32_t slots_per_window, int windows, std::uint32_t tail_values) {

@@ -391,8 +391,14 @@ TEST_CASE("gpu_host/msm/plan levels chain into the tail and regions do not overl
   CHECK(msm_scatter_passes_log(std::size_t{1} << 26, 3, 85, false) == 2);
   CHECK(msm_layout(std::size_t{1} << 24, 22, kMsmScalarBits<Fr>, false, true, 192, 144, 0, 0)
             .scatter_passes_log == 3);
-  // Accumulate chunks: the entries over kMsmAccumulateThreads threads, 8 to kMsmMaxChunk entries each.
+  // Accumulate chunks: the entries over kMsmAccumulateThreads threads, 8 to kMsmMaxChunk entries each, and
+  // at least kMsmSmallChunk while kMsmSmallThreads threads remain.
   CHECK(msm_chunk(1000) == 8);
+  CHECK(msm_chunk(kMsmSmallThreads * 9) == 9);
+  CHECK(msm_chunk(kMsmSmallThreads * 20 + 5) == 20);
+  CHECK(msm_chunk(kMsmSmallThreads * kMsmSmallChunk) == kMsmSmallChunk);
+  CHECK(msm_chunk(kMsmAccumulateThreads * 20) == kMsmSmallChunk);
+  CHECK(msm_chunk(kMsmAccumulateThreads * kMsmSmallChunk + 1) == kMsmSmallChunk + 1);
   CHECK(msm_chunk(kMsmAccumulateThreads * 100) == 100);
   CHECK(msm_chunk(kMsmAccumulateThreads * 100 + 1) == 101);
   CHECK(msm_chunk(std::size_t{1} << 34) == kMsmMaxChunk);
