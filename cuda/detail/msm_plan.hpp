@@ -49,10 +49,10 @@ inline constexpr std::size_t msm_table_chunk(std::size_t n) {
 /// each, and at least kMsmSmallChunk while that leaves kMsmSmallThreads threads. A bucket that crosses a
 /// chunk boundary costs one more full addition in the fixup (and the hot-bucket sums where it crosses
 /// several), and many short chunks cross many: at 2^20 points, chunks of 16 entries made the fixup a large
-/// part of the MSM, and at 2^16-2^18 points chunks of 8-10 cost batches of small jobs 3-20 % of their
-/// proofs/s. The smallest MSMs (2^12 points) keep their short chunks: there the accumulation's serial chain
-/// is the job's latency. Large MSMs keep many threads (at most 256 entries each), so that their last wave is
-/// short.
+/// part of the MSM, and at 2^16-2^18 points chunks of 8-10 entries slowed batches of small jobs (measured
+/// in perf/NOTES-gpu-msm.md). The smallest MSMs (2^12 points) keep their short chunks: there the
+/// accumulation's serial chain is the job's latency. Large MSMs keep many threads (at most 256 entries
+/// each), so that their last wave is short.
 inline constexpr std::size_t kMsmAccumulateThreads = std::size_t{1} << 17;
 inline constexpr std::size_t kMsmSmallThreads = std::size_t{1} << 15;
 inline constexpr std::size_t kMsmSmallChunk = 32;
