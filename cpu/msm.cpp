@@ -34,7 +34,8 @@ namespace {
 constexpr double kXyzzAdd = 1.35;       // XYZZ + XYZZ (12M + 2S)
 constexpr double kAffineAdd = 0.62;     // one batched affine addition, without the inversion, mulx products
 constexpr double kAffineAddIfma = 0.3;  // the same eight at a time on AVX-512 IFMA, with bucket bookkeeping
-constexpr double kInversion = 25.0;     // one field inversion (Fermat, 4-bit window, mulx products)
+constexpr double kInversion = 25.0;     // one field inversion, measured by Fermat's power: the binary GCD
+                                        // now used costs less, so the model errs toward fewer inversions
 constexpr double kTaskOverhead = 4.0;   // scheduling, bucket reset
 constexpr unsigned kMaxAutoWindowBits = 20;  // 2^19 buckets (about 50 MiB per thread in G1) at most
 constexpr unsigned kMaxAutoChunks = 64;

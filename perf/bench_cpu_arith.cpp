@@ -2,7 +2,7 @@
 // random inputs, as a table and optionally JSON. Each section is one function registered in kSections.
 //
 //   bench_cpu_arith [--min-log K] [--max-log K] [--runs N] [--threads N]
-//                   [--sections ntt,h,msm_g1,msm_g2,msm_cmp] [--json FILE] [--seed S]
+//                   [--sections ntt,h,msm_g1,msm_g2,msm_cmp,inverse] [--json FILE] [--seed S]
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
@@ -26,12 +26,15 @@
 #include <string_view>
 #include <vector>
 
+#include <proofline/arith/bn254/fp.hpp>
 #include <proofline/arith/curve_batch.hpp>
 #include <proofline/arith/domain.hpp>
+#include <proofline/arith/fp.hpp>
 #include <proofline/arith/fr.hpp>
 #include <proofline/arith/g1.hpp>
 #include <proofline/arith/g2.hpp>
 #include <proofline/arith/random.hpp>
+#include <proofline/cpu/detail/mulx_field.hpp>
 #include <proofline/cpu/h_poly.hpp>
 #include <proofline/cpu/msm.hpp>
 #include <proofline/cpu/ntt.hpp>
@@ -288,6 +291,42 @@ void bench_msm_compare(const Options& options, Report& report, std::mt19937_64& 
   bench_msm<G1Params>("msm_cmp", variants, options, report, rng);
 }
 
+// ---- field inversion -------------------------------------------------------------------------------------
+
+/// 2^12 inversions of random elements on one thread, by the binary GCD the MSM uses and by Fermat's power,
+/// for the base fields (where the batch-affine MSM inverts); rows at log_n 12 whatever the size range.
+template <class F>
+void bench_inverse_of(const char* field, const Options& options, Report& report, std::mt19937_64& rng) {
+  using Twin = cpu::detail::MulxField<F>;
+  constexpr unsigned log_count = 12;
+  std::vector<F> values(std::size_t{1} << log_count);
+  Twin sink = Twin::zero();
+  const auto prepare = [&] {
+    for (F& v : values) v = random_field<F>(rng);
+  };
+  const auto gcd = [&] {
+    for (const F& v : values) sink += Twin::from(v).inverse();
+  };
+  const auto fermat = [&] {
+    for (const F& v : values) sink += Twin::from(v).fermat_inverse();
+  };
+  report.add(measure("inverse", "2^12 inversions", std::string(field) + " gcd", log_count, options.runs,
+                     prepare, gcd));
+  report.add(measure("inverse", "2^12 inversions", std::string(field) + " fermat", log_count, options.runs,
+                     prepare, fermat));
+  if (sink.is_zero()) std::printf("(unexpected zero)\n");
+}
+
+void bench_inverse(const Options& options, Report& report, std::mt19937_64& rng) {
+  if (!cpu::detail::cpu_has_mulx_adx()) {
+    std::printf(
+        "inverse: skipped, this CPU lacks BMI2 or ADX (the MSM's fields are the portable ones here)\n");
+    return;
+  }
+  bench_inverse_of<Fp>("bls12-381 fp", options, report, rng);
+  bench_inverse_of<bn254::Fp>("bn254 fp", options, report, rng);
+}
+
 struct Section {
   const char* name;
   void (*run)(const Options&, Report&, std::mt19937_64&);
@@ -299,6 +338,7 @@ constexpr Section kSections[] = {
     {"msm_g1", bench_msm_g1},
     {"msm_g2", bench_msm_g2},
     {"msm_cmp", bench_msm_compare},
+    {"inverse", bench_inverse},
 };
 
 // ---- command line ----------------------------------------------------------------------------------------
@@ -321,8 +361,9 @@ std::optional<Options> parse_options(int argc, char** argv) {
               Bounds<unsigned>{1, max_ntt_log_size});
   cli.integer("--runs", "N", "timed runs per row (default 5)", options.runs, Bounds<unsigned>{1, 1000});
   cli.integer("--threads", "N", "threads (default 0: TBB's default)", options.threads, thread_bounds(0));
-  cli.choice_list("--sections", "LIST", "sections to run, of ntt,h,msm_g1,msm_g2,msm_cmp (default: all)",
-                  options.sections, section_choices());
+  cli.choice_list("--sections", "LIST",
+                  "sections to run, of ntt,h,msm_g1,msm_g2,msm_cmp,inverse (default: all)", options.sections,
+                  section_choices());
   cli.text("--json", "FILE", "write the rows as JSON too", options.json_path);
   cli.integer("--seed", "S", "input seed (default: random)", options.seed,
               Bounds<std::uint64_t>{0, ~std::uint64_t{0}});

@@ -41,6 +41,7 @@ void check_field_against_gmp() {
   std::vector<mpz_class> values = Oracle::edge_values();
   for (int i = 0; i < 3000; ++i) values.push_back(Oracle::random_value(rng));
   std::size_t wrong_product = 0, wrong_square = 0, wrong_alias = 0, unreduced = 0, wrong_inverse = 0;
+  std::size_t gcd_fallbacks = 0, wrong_fermat = 0;
   for (std::size_t i = 0; i < values.size(); ++i) {
     // Every edge against every edge, random values against a few partners each.
     const std::size_t partners = i < 64 ? values.size() : 4;
@@ -57,16 +58,24 @@ void check_field_against_gmp() {
       wrong_alias += aliased.base() != product;
     }
     wrong_square += Oracle::value(ta.squared().base()) != mod(values[i] * values[i], Oracle::p());
-    if (i < 64 || i % 8 == 0) {  // the inverse of zero is zero, as in F
-      const mpz_class v = mod(values[i], Oracle::p());
-      mpz_class expected = 0;
-      if (v != 0) mpz_invert(expected.get_mpz_t(), v.get_mpz_t(), Oracle::p().get_mpz_t());
-      wrong_inverse += Oracle::value(ta.inverse().base()) != expected;
+    // Every value's inverse (the inverse of zero is zero, as in F), by the binary GCD and by Fermat; the GCD
+    // must end at one for every nonzero value, never leaving the result to the fallback.
+    const mpz_class v = mod(values[i], Oracle::p());
+    mpz_class expected = 0;
+    if (v != 0) mpz_invert(expected.get_mpz_t(), v.get_mpz_t(), Oracle::p().get_mpz_t());
+    wrong_inverse += Oracle::value(ta.inverse().base()) != expected;
+    if (i < 64 || i % 8 == 0) wrong_fermat += Oracle::value(ta.fermat_inverse().base()) != expected;
+    if (v != 0) {
+      std::uint64_t scaled[Twin::N];
+      gcd_fallbacks +=
+          !cpu::detail::bingcd::inverse_scaled<Twin::N>(scaled, ta.limb, F::modulus.limb, F::inv);
     }
   }
   CHECK(wrong_product == 0);
   CHECK(wrong_square == 0);
   CHECK(wrong_inverse == 0);
+  CHECK(wrong_fermat == 0);
+  CHECK(gcd_fallbacks == 0);
   CHECK(wrong_alias == 0);
   CHECK(unreduced == 0);
 }
