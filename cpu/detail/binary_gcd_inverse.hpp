@@ -1,7 +1,7 @@
 // Internal: modular inversion by the binary GCD with 31 steps at a time on 64-bit approximations (T. Pornin,
 // "Optimized Binary GCD for Modular Inversion", 2020). The batch-affine MSM inverts once per batch of bucket
-// additions; Fermat's a^(p − 2) costs about 480 Montgomery products, this a few dozen multi-limb
-// multiplications by 64-bit factors.
+// additions; Fermat's a^(p − 2) costs about 480 Montgomery products, this four linear combinations of
+// multi-limb numbers with 32-bit factors an iteration (25 iterations for a 381-bit modulus, 17 for 254 bits).
 //
 // Each outer iteration runs 31 binary-GCD steps on the low 31 and the top 33 bits of (a, b), collecting them
 // in a 2x2 matrix of signed factors, then applies the matrix to the full a, b (divided by 2^31) and to the
