@@ -9,6 +9,7 @@
 
 #include <proofline/arith/domain.hpp>
 #include <proofline/cpu/h_poly.hpp>
+#include <proofline/cpu/scalar_mul.hpp>
 #include <proofline/groth16/os_random.hpp>
 #include <proofline/util/error.hpp>
 
@@ -102,10 +103,11 @@ BasicProof<Curve> assemble_proof(const BasicProvingKey<Curve>& pk, const BasicMs
   const auto& r = randomness.r;
   const auto& s = randomness.s;
   const G1Jacobian delta1 = pk.delta1.to_jacobian();
-  const G1Jacobian a = msm.a + pk.alpha1 + delta1.mul(r);
-  const typename Curve::G2Jacobian b = msm.b2 + pk.beta2 + pk.delta2.to_jacobian().mul(s);
-  const G1Jacobian b1 = msm.b1 + pk.beta1 + delta1.mul(s);
-  const G1Jacobian c = msm.l + msm.h + a.mul(s) + b1.mul(r) - delta1.mul(r * s);
+  const G1Jacobian a = msm.a + pk.alpha1 + cpu::scalar_mul(delta1, r);
+  const typename Curve::G2Jacobian b = msm.b2 + pk.beta2 + cpu::scalar_mul(pk.delta2.to_jacobian(), s);
+  const G1Jacobian b1 = msm.b1 + pk.beta1 + cpu::scalar_mul(delta1, s);
+  const G1Jacobian c =
+      msm.l + msm.h + cpu::scalar_mul(a, s) + cpu::scalar_mul(b1, r) - cpu::scalar_mul(delta1, r * s);
   return BasicProof<Curve>{a.to_affine(), b.to_affine(), c.to_affine()};
 }
 
