@@ -41,21 +41,21 @@ DeviceCsrMatrix<typename C::Fr> upload_matrix(const groth16::BasicCsrMatrix<C>& 
   return out;
 }
 
-/// The key's points in this GPU's memory, in its curve's layout (the first `tables` queries as MSM tables,
+/// The key's points in this GPU's memory, in its curve's layout (the queries of `table_level` as MSM tables,
 /// built here), and its constraint system if given.
 template <class C>
 std::shared_ptr<DeviceKey<C>> upload_key(GpuDevice& g, const std::string& name,
                                          const groth16::BasicProvingKey<C>& pk,
-                                         const groth16::BasicConstraintSystem<C>* cs, unsigned tables) {
+                                         const groth16::BasicConstraintSystem<C>* cs, unsigned table_level) {
   auto resident = std::make_shared<DeviceKey<C>>();
   resident->device = g.lane.device;
   const CurveEngines<C>& e = g.engines<C>();
-  if (!e.table_dense_g1) tables = 0;  // no device slots yet: no table engines either
+  if (!e.table_dense_g1) table_level = 0;  // no device slots yet: no table engines either
   std::size_t table_scratch = 0;
   for_each_query(
       resident.get(), pk, [&](TableQuery query, auto* buffer, const auto& host, std::size_t padding) {
         const std::size_t n = padding + host.size();
-        const bool tabled = static_cast<unsigned>(query) < tables && n != 0;
+        const bool tabled = table_level_has(table_level, query) && n != 0;
         if (!tabled && padding == 0) return upload(*buffer, host);
         using Point = std::remove_cvref_t<decltype(host[0])>;
         *buffer = cuda::DeviceBuffer<Point>(tabled ? e.table_engine(query).table_points(n) : n);
@@ -132,7 +132,7 @@ bool device_key_resident(const GpuLane& lane, const GpuKey& key) {
 
 std::uint64_t device_key_vram_bytes(GpuLane& lane, const GpuKey& key) {
   return device_key_bytes(key) +
-         std::visit([&](const auto* pk) { return msm_table_bytes(device_of(lane), *pk, key.msm_tables); },
+         std::visit([&](const auto* pk) { return msm_table_bytes(device_of(lane), *pk, key.table_level); },
                     key.pk);
 }
 
@@ -151,7 +151,7 @@ memory::ResidentHandle acquire_device_key(GpuLane& lane, const GpuKey& key,
           cuda::DeviceGuard guard(lane.device);
           auto resident = std::visit(
               [&]<class C>(const groth16::BasicProvingKey<C>* pk) -> std::shared_ptr<void> {
-                return upload_key(g, key.name, *pk, constraint_system_of<C>(key), key.msm_tables);
+                return upload_key(g, key.name, *pk, constraint_system_of<C>(key), key.table_level);
               },
               key.pk);
           PL_LOG_INFO("{}: SRS of key '{}' resident ({})", gpu_name(lane), key.name, format_size(bytes));

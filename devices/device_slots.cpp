@@ -132,17 +132,17 @@ struct KeyRoom {
   std::size_t min_slots = 1;
 };
 
-/// The first key's rooms, best first: its SRS and constraint system with all of its MSM tables, then with one
-/// table fewer at a time (B2's first), each beside at least kMinSlotsBesideTables slots, since a table is
+/// The first key's rooms, best first: its SRS and constraint system with all of its MSM tables, then a table
+/// level lower at a time (kTopTableLevel), each beside at least kMinSlotsBesideTables slots, since a table is
 /// worth more than a third or fourth slot; then its SRS and constraint system beside one slot, and its SRS
 /// alone. None for a streamed key (nullptr).
 std::vector<KeyRoom> first_key_rooms(GpuDevice& g, const GpuKey* key) {
   std::vector<KeyRoom> rooms;
   if (!key) return rooms;
   const std::uint64_t srs_and_cs = device_key_bytes(*key);
-  for (unsigned tables = key->msm_tables; tables > 0; --tables) {
+  for (unsigned level = key->table_level; level > 0; --level) {
     const std::uint64_t table_bytes =
-        std::visit([&](const auto* pk) { return msm_table_bytes(g, *pk, tables); }, key->pk);
+        std::visit([&](const auto* pk) { return msm_table_bytes(g, *pk, level); }, key->pk);
     rooms.push_back({srs_and_cs + table_bytes, kMinSlotsBesideTables});
   }
   rooms.push_back({srs_and_cs, 1});

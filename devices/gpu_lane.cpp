@@ -1,10 +1,34 @@
 // The parts of the GPU interface that need no CUDA.
 #include <proofline/devices/gpu_lane.hpp>
 
+#include <array>
+
 #include <proofline/groth16/constraint_system.hpp>
 #include <proofline/groth16/proving_key.hpp>
 
 namespace proofline::devices {
+
+namespace {
+
+constexpr unsigned bit(TableQuery query) noexcept {
+  return 1u << static_cast<unsigned>(query);
+}
+
+/// The queries of each table level, as bits by TableQuery.
+constexpr std::array<unsigned, kTopTableLevel + 1> kTableSets = [] {
+  using enum TableQuery;
+  const unsigned h_b2 = bit(h) | bit(b2);
+  return std::array<unsigned, kTopTableLevel + 1>{0,
+                                                  bit(h),
+                                                  bit(h) | bit(a),
+                                                  h_b2,
+                                                  h_b2 | bit(a),
+                                                  h_b2 | bit(a) | bit(b1),
+                                                  h_b2 | bit(a) | bit(b1) | bit(l)};
+}();
+static_assert(kTableSets.back() == (1u << kTableQueries) - 1, "the top level holds every query's table");
+
+}  // namespace
 
 const char* table_query_name(TableQuery query) noexcept {
   switch (query) {
@@ -20,6 +44,20 @@ const char* table_query_name(TableQuery query) noexcept {
       return "B2";
   }
   return "?";
+}
+
+bool table_level_has(unsigned level, TableQuery query) noexcept {
+  return level <= kTopTableLevel && (kTableSets[level] & bit(query)) != 0;
+}
+
+std::string table_level_names(unsigned level) {
+  std::string names;
+  for (unsigned q = 0; q < kTableQueries; ++q) {
+    const auto query = static_cast<TableQuery>(q);
+    if (table_level_has(level, query))
+      names += std::string(names.empty() ? "" : ", ") + table_query_name(query);
+  }
+  return names.empty() ? "none" : names;
 }
 
 std::uint64_t device_key_bytes(const GpuKey& key) {

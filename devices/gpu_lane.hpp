@@ -63,12 +63,23 @@ using AnyProvingKey = std::variant<const groth16::ProvingKey*, const groth16::Ba
 using AnyConstraintSystem =
     std::variant<const groth16::ConstraintSystem*, const groth16::BasicConstraintSystem<Bn254>*>;
 
-/// A key's queries in the order they get precomputed-window MSM tables in VRAM (GpuKey::msm_tables), and keep
-/// them when VRAM is short: H first (dense scalars), then A, B1, L, and B2 last (G2 points, the most bytes).
+/// A key's queries, each of which may keep a precomputed-window MSM table in VRAM.
 enum class TableQuery : unsigned { h, a, b1, l, b2 };
 inline constexpr unsigned kTableQueries = 5;
 /// "H", "A", "B1", "L" or "B2".
 const char* table_query_name(TableQuery query) noexcept;
+
+/// The sets of queries whose MSM tables a key may keep in VRAM, from none (level 0) to all (kTopTableLevel):
+/// GpuKey::table_level names one. Each level takes more VRAM than the one below, so that a key short of VRAM
+/// steps down a level at a time, and the levels add tables by the time each saves per byte: H's first (its
+/// scalars are uniform), then B2's (a G2 table takes twice the bytes of a G1 one and saves about three
+/// times its time), then A's, B1's and L's (the witness's scalars, mostly 0 and 1). {H, A} fills the room of
+/// one G1 table beside H's, below {H, B2}, which needs two.
+inline constexpr unsigned kTopTableLevel = 6;
+/// Whether the set at `level` (at most kTopTableLevel) holds `query`'s table.
+bool table_level_has(unsigned level, TableQuery query) noexcept;
+/// The set at `level` for messages: "H, B2", or "none".
+std::string table_level_names(unsigned level);
 
 /// A registered key as the GPUs see it.
 struct GpuKey {
@@ -78,9 +89,10 @@ struct GpuKey {
   /// Its constraint system when the GPU evaluates its jobs' a, b, c (nullptr: the host does): resident with
   /// the SRS, in the same curve as pk.
   std::optional<AnyConstraintSystem> cs;
-  /// How many of its queries, in TableQuery order, sit in VRAM as precomputed-window MSM tables (each
-  /// cuda::MsmOptions::precomputed's windows() times the query's points, built on the GPU at upload).
-  unsigned msm_tables = 0;
+  /// Which of its queries (the set at this level, kTopTableLevel) sit in VRAM as precomputed-window MSM
+  /// tables (each cuda::MsmOptions::precomputed's windows() times the query's points, built on the GPU at
+  /// upload).
+  unsigned table_level = 0;
 };
 
 struct GpuStats {
@@ -124,9 +136,10 @@ std::unique_ptr<GpuDevice, GpuDeleter> make_gpu_device(GpuLane& lane, const GpuO
 /// rows in `convention` gets its full tables (top-pass diagonal, H's coset scales) when the budget holds
 /// them. With automatic device slots the count is the most (up to 8 where 8 take at most a 12th of the
 /// budget, else 4) that leave room for `first_key` (nullptr: streamed, room for the staging buffers only):
-/// its SRS and constraint system with its MSM tables beside at least two slots, dropping tables (B2's first)
-/// before going below two; else its SRS and constraint system, else its SRS alone (the host then evaluates
-/// its jobs), beside one. Throws Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA failure.
+/// its SRS and constraint system with its MSM tables beside at least two slots, dropping tables (a level at a
+/// time) before going below two; else its SRS and constraint system, else its SRS alone (the host then
+/// evaluates its jobs), beside one. Throws Error(out_of_budget) when they do not fit, Error(cuda) on a CUDA
+/// failure.
 std::vector<DeviceSlot*> allocate_device_slots(GpuLane& lane, unsigned log_n, std::uint64_t z_cap,
                                                CurveId curve, HConvention convention,
                                                const GpuKey* first_key);

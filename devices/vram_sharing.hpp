@@ -17,17 +17,22 @@ namespace proofline::devices {
 
 /// One key's claim on a GPU's VRAM.
 struct KeyVramClaim {
-  /// What the key occupies with its first t MSM tables (TableQuery order), t = 0..kTableQueries: its SRS and
-  /// constraint system, plus those tables. Non-decreasing in t.
-  std::array<std::uint64_t, kTableQueries + 1> bytes{};
-  unsigned tables = 0;  ///< the most it keeps: what a resident key holds, what a new key wants
+  /// What the key occupies at each table level (kTopTableLevel): its SRS and constraint system, plus the
+  /// level's MSM tables. Non-decreasing in the level.
+  std::array<std::uint64_t, kTopTableLevel + 1> bytes{};
+  unsigned level = 0;  ///< the highest it keeps: what a resident key holds, what a new key wants
 };
 
-/// Table counts, one per claim and each at most its `tables`, whose bytes sum to at most `room`. Tables are
-/// given up one at a time, always the one that frees the most VRAM (each key's last table first: B2's
-/// before L's), ties going to the later claim (list the key being registered last: it yields before the
-/// keys already resident, which would be uploaded again). nullopt when the claims exceed `room` without
-/// any table.
+/// A key's claim at table level `level` from what it would occupy at each level, made non-decreasing: a level
+/// that would take fewer bytes than the one below (queries of unusual sizes) is charged as much.
+KeyVramClaim key_vram_claim(unsigned level, const std::array<std::uint64_t, kTopTableLevel + 1>& bytes);
+
+/// Table levels, one per claim and each at most its `level`, whose bytes sum to at most `room`. Levels are
+/// given up one at a time, always the step down that frees the most VRAM; among equal steps the claim at the
+/// highest level gives one up (its top tables save the least a byte), and then the later claim (list the key
+/// being registered last: it yields before the keys already resident, which would be uploaded again). A
+/// level given up is taken back where it fits once the rest is given up. nullopt when the claims exceed
+/// `room` without any table.
 std::optional<std::vector<unsigned>> share_vram_tables(std::span<const KeyVramClaim> claims,
                                                        std::uint64_t room);
 

@@ -85,8 +85,8 @@ struct Config {
   /// tails overlap another's accumulation; docs/performance.md has the measured gain). 0: automatic, as many
   /// as 4 as the VRAM budget holds next to the first key's SRS, constraint system and MSM tables (or next to
   /// the staging buffers of a streamed key), and up to 8 where 8 slots take at most a 12th of the budget
-  /// (small jobs: 2^20 rows on an H200); the tables go (B2's first) only where two slots would not fit beside
-  /// them.
+  /// (small jobs: 2^20 rows on an H200); the tables go (a table level at a time) only where two slots would
+  /// not fit beside them.
   std::size_t device_slots = 0;
   /// Most jobs synthesized at once (each is TBB-parallel inside); 0: half the threads, at least 1. Synthesis
   /// ramps up to it: one job per GPU (one on the CPU backend) first, so the first jobs reach the GPUs with

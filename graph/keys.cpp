@@ -29,10 +29,10 @@ std::string resident_name(const KeyState& key) {
   return "key " + std::to_string(key.id) + " '" + key.name + "'";
 }
 
-/// How many MSM tables a key in VRAM gets when the room allows.
-unsigned wanted_tables(const Core& core) {
+/// The MSM tables (devices::kTopTableLevel) a key in VRAM gets when the room allows.
+unsigned wanted_table_level(const Core& core) {
   return core.backend == Backend::cuda && core.config.msm_tables && core.config.srs != SrsPlacement::host
-             ? devices::kTableQueries
+             ? devices::kTopTableLevel
              : 0;
 }
 
@@ -153,18 +153,16 @@ void place_srs(Core& core, KeyState& key, nodes::CurveKey<Curve>& material, cons
   const SrsPlacement placement = core.config.srs;
   std::string why;
   if (placement != SrsPlacement::host) {
-    const unsigned wanted = key.msm_tables.load();
+    const unsigned wanted = key.table_level.load();
     // Keys that stay resident together beat any table: a key evicted for another is uploaded again (tables
     // rebuilt) whenever its jobs come back. So first beside the keys resident, sharing the room for tables.
     if (detail::place_beside_resident_keys(core, key, what)) return;
     // Their SRS do not fit together: idle keys are evicted for this one (least recently used first), and
-    // MSM tables, a speed-up, go (B2's first, H's last) before anything else.
-    key.msm_tables = wanted;
+    // MSM tables, a speed-up, go (a level at a time, H's last) before anything else.
+    key.table_level = wanted;
     const std::vector<devices::GpuLane*> lanes = detail::key_lanes(core, key);
     if (detail::place_in_vram(lanes, key, true, why)) {
-      if (key.msm_tables.load() < wanted)
-        PL_LOG_INFO("{}: the VRAM budget holds MSM tables for {} of its {} queries beside its SRS", what,
-                    key.msm_tables.load(), wanted);
+      detail::log_fewer_tables(what, key, wanted);
       return;
     }
     if (key.gpu_evaluates) {
@@ -311,7 +309,7 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
                        core.config.gpu_evaluate && spec.cs != nullptr &&
                        core.config.srs != SrsPlacement::host;
   // Before prepare_gpus: the first key's automatic device slots leave room for its tables too.
-  key->msm_tables = wanted_tables(core);
+  key->table_level = wanted_table_level(core);
   if (core.backend == Backend::cuda) prepare_gpus(core, *key, *spec.pk);
 
   // The PCE and the host SRS are charged to the host budget for as long as the key is registered: the load
@@ -381,7 +379,7 @@ void Pipeline::remove_key(KeyHandle handle) {
   key->host.reset();
   core.host_keys->evict(resident_name(*key));
   for (auto& lane : core.gpus()) devices::evict_device_key(*lane, key->gpu_key());
-  if (core.backend == Backend::cuda) detail::regrow_tables(core, wanted_tables(core));
+  if (core.backend == Backend::cuda) detail::regrow_tables(core, wanted_table_level(core));
   core.mint_now();
 }
 

@@ -70,11 +70,11 @@ struct KeyState {
   /// writes z alone and H2D copies z alone. Set at add_key: the CUDA backend in pinned mode, a key with a
   /// constraint system whose SRS is in VRAM, Config::gpu_evaluate.
   bool gpu_evaluates = false;
-  /// How many of its queries keep precomputed-window MSM tables in VRAM (devices::TableQuery order): set at
+  /// Which of its queries keep precomputed-window MSM tables in VRAM (devices::kTopTableLevel): set at
   /// add_key from Config::msm_tables, lowered while its SRS does not fit VRAM with them, or later when a key
   /// registered after it needs the room (its SRS is then uploaded again with fewer). Read by jobs that upload
   /// the SRS again.
-  std::atomic<unsigned> msm_tables{0};
+  std::atomic<unsigned> table_level{0};
   /// A proof of this key whose witness was checked row by row has verified: its proving key and constraint
   /// system are of one circuit. Until then release verifies each proof (where the key has a verifying key).
   std::atomic<bool> proof_verified{false};
@@ -111,7 +111,7 @@ struct KeyState {
     devices::GpuKey key{
         "key " + std::to_string(id), name,
         std::visit([](const auto& k) { return devices::AnyProvingKey(k.pk.get()); }, material), std::nullopt,
-        msm_tables.load()};
+        table_level.load()};
     if (gpu_evaluates)
       key.cs = std::visit([](const auto& k) { return devices::AnyConstraintSystem(k.cs.get()); }, material);
     return key;

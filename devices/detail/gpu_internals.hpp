@@ -34,15 +34,15 @@ void for_each_query(DeviceKey<C>* key, const groth16::BasicProvingKey<C>& pk, F&
   f(TableQuery::b2, key ? &key->b2 : nullptr, pk.b2_query, std::size_t{0});
 }
 
-/// VRAM of the first `tables` MSM tables of pk (TableQuery order) beyond its points.
+/// VRAM of pk's MSM tables at table level `level` beyond its points.
 template <class C>
-std::uint64_t msm_table_bytes(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, unsigned tables) {
+std::uint64_t msm_table_bytes(GpuDevice& g, const groth16::BasicProvingKey<C>& pk, unsigned level) {
   const CurveEngines<C>& e = g.engines<C>();
   if (!e.table_dense_g1) return 0;  // no device slots yet: no tables either
   std::uint64_t bytes = 0;
   for_each_query<C>(nullptr, pk, [&](TableQuery query, auto*, const auto& host, std::size_t padding) {
     const std::size_t n = padding + host.size();
-    if (static_cast<unsigned>(query) >= tables || n == 0) return;
+    if (!table_level_has(level, query) || n == 0) return;
     bytes += (e.table_engine(query).table_points(n) - n) * sizeof(host[0]);
   });
   return bytes;

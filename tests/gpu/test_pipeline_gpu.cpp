@@ -554,7 +554,7 @@ TEST_CASE(
   CHECK(roomy.slots == 2);
   CHECK(roomy.tables == kAllTables);
   CHECK(roomy.used == two.used);
-  // Half a slot short of two slots with every table: tables go (B2's first), two slots stay.
+  // Half a slot short of two slots with every table: tables go (a level at a time), two slots stay.
   const Seen tight = run(0, two.used - per_slot / 2);
   CHECK(tight.slots == 2);
   CHECK(tight.tables < kAllTables);
@@ -622,8 +622,8 @@ TEST_CASE(
   // Each table holds a dozen or more multiples of its query's points; they are charged with the key.
   CHECK(all.msm_table_bytes > 8 * c.pk->query_bytes());
   CHECK(all.vram.used - none.vram.used == all.msm_table_bytes);
-  // Room for about half the tables: H's and A's are kept, B2's (the largest) goes first. L (the fourth) has
-  // none, so its MSM cannot take A's sorted scalars and sorts z itself over its padded points.
+  // Room for about half the tables: H's and B2's (table level 3). A, B1 and L have none and share one sort
+  // of z; B2's table engine plans its windows otherwise and sorts z itself.
   const GpuStats some = run(true, none.vram.used + all.msm_table_bytes / 2);
   CHECK(some.msm_tables >= 1);
   CHECK(some.msm_tables <= 4);
