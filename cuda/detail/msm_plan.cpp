@@ -33,10 +33,13 @@ int msm_scatter_passes_log(std::size_t dense, int window_bits, int windows, bool
   return passes_log;
 }
 
-std::uint32_t msm_chunk(std::size_t entries) {
+std::uint32_t msm_chunk(std::size_t entries, std::size_t buckets) {
   const std::size_t per_thread = (entries + kMsmAccumulateThreads - 1) / kMsmAccumulateThreads;
   const std::size_t small = std::min(kMsmSmallChunk, entries / kMsmSmallThreads);
-  return static_cast<std::uint32_t>(std::clamp<std::size_t>(std::max(per_thread, small), 8, kMsmMaxChunk));
+  const std::size_t half_bucket = std::min(
+      {kMsmSmallChunk, entries / std::max<std::size_t>(2 * buckets, 1), entries / kMsmDeepBucketThreads});
+  return static_cast<std::uint32_t>(
+      std::clamp<std::size_t>(std::max({per_thread, small, half_bucket}), 8, kMsmMaxChunk));
 }
 
 ReducePlan msm_reduce_plan(std::uint32_t slots_per_window, int windows, std::uint32_t tail_values) {
@@ -97,11 +100,11 @@ MsmLayout msm_layout(std::size_t max_points, int window_bits, int scalar_bits, b
   l.slots_per_window = (std::uint32_t{1} << (window_bits - 1)) + 1;
   const std::size_t n = std::max<std::size_t>(max_points, 1);
   const std::size_t entries = n * static_cast<std::size_t>(l.windows);
-  l.chunk = msm_chunk(std::max<std::size_t>(expected, 1) * static_cast<std::size_t>(l.windows));
+  const std::size_t slots = static_cast<std::size_t>(bucket_windows) * l.slots_per_window;
+  l.chunk = msm_chunk(std::max<std::size_t>(expected, 1) * static_cast<std::size_t>(l.windows), slots);
   l.chunk_threads = static_cast<std::uint32_t>((entries + l.chunk - 1) / l.chunk);
   l.reduce_plan = msm_reduce_plan(l.slots_per_window, bucket_windows);
   l.ones_blocks = split ? ones_blocks : 0;
-  const std::size_t slots = static_cast<std::size_t>(bucket_windows) * l.slots_per_window;
 
   Allocator a;
   l.counters = a.take(sizeof(MsmCounters));

@@ -45,19 +45,23 @@ inline constexpr std::size_t msm_table_chunk(std::size_t n) {
   return n < (std::size_t{1} << 20) ? n : std::size_t{1} << 20;
 }
 
-/// Entries per accumulate thread: the entries spread over kMsmAccumulateThreads threads, 8 to kMsmMaxChunk
-/// each, and at least kMsmSmallChunk while that leaves kMsmSmallThreads threads. A bucket that crosses a
+/// Entries per accumulate thread for `entries` sorted into `buckets`: the entries spread over
+/// kMsmAccumulateThreads threads, 8 to kMsmMaxChunk each, at least kMsmSmallChunk while that leaves
+/// kMsmSmallThreads threads, and, where buckets are deep, at least half a bucket's expected entries (at most
+/// kMsmSmallChunk) while that leaves kMsmDeepBucketThreads threads. A bucket that crosses a
 /// chunk boundary costs one more full addition in the fixup (and the hot-bucket sums where it crosses
 /// several), and many short chunks cross many: at 2^20 points, chunks of 16 entries made the fixup a large
-/// part of the MSM, and at 2^16-2^18 points chunks of 8-10 entries slowed batches of small jobs (measured
-/// in perf/NOTES-gpu-msm.md). The smallest MSMs (2^12 points) keep their short chunks: there the
+/// part of the MSM, and at 2^14-2^18 points chunks of 8-10 entries slowed batches of small jobs, while at
+/// 2^16 points chunks of a whole bucket's entries for the sparse MSMs were slower than half (measured in
+/// perf/NOTES-gpu-msm.md). The smallest MSMs (2^12 points) keep their short chunks: there the
 /// accumulation's serial chain is the job's latency. Large MSMs keep many threads (at most 256 entries
 /// each), so that their last wave is short.
 inline constexpr std::size_t kMsmAccumulateThreads = std::size_t{1} << 17;
 inline constexpr std::size_t kMsmSmallThreads = std::size_t{1} << 15;
 inline constexpr std::size_t kMsmSmallChunk = 32;
+inline constexpr std::size_t kMsmDeepBucketThreads = std::size_t{1} << 14;
 inline constexpr std::size_t kMsmMaxChunk = 256;
-std::uint32_t msm_chunk(std::size_t entries);
+std::uint32_t msm_chunk(std::size_t entries, std::size_t buckets);
 
 /// The reduction for K slots per window: levels while more than kReduceTailValues values a window are left
 /// (the first with segments big enough to give every thread a useful run, the rest of 8: they are latency

@@ -391,17 +391,28 @@ TEST_CASE("gpu_host/msm/plan levels chain into the tail and regions do not overl
   CHECK(msm_scatter_passes_log(std::size_t{1} << 26, 3, 85, false) == 2);
   CHECK(msm_layout(std::size_t{1} << 24, 22, kMsmScalarBits<Fr>, false, true, 192, 144, 0, 0)
             .scatter_passes_log == 3);
-  // Accumulate chunks: the entries over kMsmAccumulateThreads threads, 8 to kMsmMaxChunk entries each, and
-  // at least kMsmSmallChunk while kMsmSmallThreads threads remain.
-  CHECK(msm_chunk(1000) == 8);
-  CHECK(msm_chunk(kMsmSmallThreads * 9) == 9);
-  CHECK(msm_chunk(kMsmSmallThreads * 20 + 5) == 20);
-  CHECK(msm_chunk(kMsmSmallThreads * kMsmSmallChunk) == kMsmSmallChunk);
-  CHECK(msm_chunk(kMsmAccumulateThreads * 20) == kMsmSmallChunk);
-  CHECK(msm_chunk(kMsmAccumulateThreads * kMsmSmallChunk + 1) == kMsmSmallChunk + 1);
-  CHECK(msm_chunk(kMsmAccumulateThreads * 100) == 100);
-  CHECK(msm_chunk(kMsmAccumulateThreads * 100 + 1) == 101);
-  CHECK(msm_chunk(std::size_t{1} << 34) == kMsmMaxChunk);
+  // Accumulate chunks: the entries over kMsmAccumulateThreads threads, 8 to kMsmMaxChunk entries each, at
+  // least kMsmSmallChunk while kMsmSmallThreads threads remain, and half a deep bucket's entries while
+  // kMsmDeepBucketThreads remain. Shallow buckets (an entry each here) leave the last rule out.
+  const std::size_t shallow = std::size_t{1} << 40;
+  CHECK(msm_chunk(1000, shallow) == 8);
+  CHECK(msm_chunk(kMsmSmallThreads * 9, shallow) == 9);
+  CHECK(msm_chunk(kMsmSmallThreads * 20 + 5, shallow) == 20);
+  CHECK(msm_chunk(kMsmSmallThreads * kMsmSmallChunk, shallow) == kMsmSmallChunk);
+  CHECK(msm_chunk(kMsmAccumulateThreads * 20, shallow) == kMsmSmallChunk);
+  CHECK(msm_chunk(kMsmAccumulateThreads * kMsmSmallChunk + 1, shallow) == kMsmSmallChunk + 1);
+  CHECK(msm_chunk(kMsmAccumulateThreads * 100, shallow) == 100);
+  CHECK(msm_chunk(kMsmAccumulateThreads * 100 + 1, shallow) == 101);
+  CHECK(msm_chunk(std::size_t{1} << 34, shallow) == kMsmMaxChunk);
+  // Deep buckets: 20 entries a thread over kMsmDeepBucketThreads (where kMsmSmallThreads leaves 10), as
+  // long as a bucket holds 40 entries; half a shallower bucket's; never below 8 or above kMsmSmallChunk.
+  CHECK(msm_chunk(kMsmDeepBucketThreads * 20, kMsmDeepBucketThreads * 20 / 80) == 20);
+  CHECK(msm_chunk(kMsmDeepBucketThreads * 20, kMsmDeepBucketThreads * 20 / 40) == 20);
+  CHECK(msm_chunk(kMsmDeepBucketThreads * 20, kMsmDeepBucketThreads * 20 / 24) == 12);
+  CHECK(msm_chunk(kMsmDeepBucketThreads * 20, kMsmDeepBucketThreads * 20 / 10) == 10);
+  CHECK(msm_chunk(kMsmDeepBucketThreads * 20, kMsmDeepBucketThreads * 20 / 4) == 10);
+  CHECK(msm_chunk(kMsmDeepBucketThreads * 6, 1) == 8);
+  CHECK(msm_chunk(kMsmDeepBucketThreads * 100, 1) == kMsmSmallChunk);
   // Planned for the scalars expected to reach the sort (a split engine: half its points), with room for the
   // partials of a call that sends all of them; the scatter's passes follow the expected count too.
   for (const std::size_t n : {std::size_t{1000}, std::size_t{1} << 20, std::size_t{1} << 24}) {
@@ -410,7 +421,8 @@ TEST_CASE("gpu_host/msm/plan levels chain into the tail and regions do not overl
     const MsmLayout half =
         msm_layout(n, 17, kMsmScalarBits<Fr>, true, false, sizeof(G1Xyzz), 144, 528, 0, (n + 1) / 2);
     const std::size_t entries = n * static_cast<std::size_t>(all.windows);
-    CHECK(half.chunk == msm_chunk((n + 1) / 2 * static_cast<std::size_t>(half.windows)));
+    CHECK(half.chunk == msm_chunk((n + 1) / 2 * static_cast<std::size_t>(half.windows),
+                                  static_cast<std::size_t>(half.windows) * half.slots_per_window));
     CHECK(half.chunk <= all.chunk);
     CHECK(std::uint64_t{half.chunk_threads} * half.chunk >= entries);
     CHECK(half.cont + std::size_t{half.chunk_threads} * sizeof(G1Xyzz) <= half.buckets);
