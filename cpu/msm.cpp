@@ -34,8 +34,7 @@ namespace {
 constexpr double kXyzzAdd = 1.35;       // XYZZ + XYZZ (12M + 2S)
 constexpr double kAffineAdd = 0.62;     // one batched affine addition, without the inversion, mulx products
 constexpr double kAffineAddIfma = 0.3;  // the same eight at a time on AVX-512 IFMA, with bucket bookkeeping
-constexpr double kInversion = 25.0;     // one field inversion, measured by Fermat's power: the binary GCD
-                                        // now used costs less, so the model errs toward fewer inversions
+constexpr double kInversion = 10.0;     // one field inversion by the binary GCD (Fermat's power cost 25)
 constexpr double kTaskOverhead = 4.0;   // scheduling, bucket reset
 constexpr unsigned kMaxAutoWindowBits = 20;  // 2^19 buckets (about 50 MiB per thread in G1) at most
 constexpr unsigned kMaxAutoChunks = 64;
