@@ -5,6 +5,7 @@
 //   proofline batch KEY.zkey ... --out DIR | --manifest FILE           many jobs, one key load
 //   proofline verify VK.json PUBLIC.json PROOF.json                    snarkjs's order
 //   proofline serve KEY.zkey --circuit C_cpp/ --listen :8080           HTTP: POST /prove/KEY
+//   proofline devices [--json]                                         the GPUs, usable or why not
 //   proofline worker|submit|wait|status|migrate                        the PostgreSQL fleet (with libpq)
 //
 // Exit codes as each subcommand's --help says: 0 success, 1 failed jobs or an invalid proof, 2 unusable
@@ -36,6 +37,7 @@ constexpr Subcommand circom_table[] = {
      run_witness_command},
     {"serve", "an HTTP proving service: keys resident, concurrent requests proven together",
      run_serve_command},
+    {"devices", "the GPUs this build sees, and whether each can prove (or why not)", run_devices_command},
 };
 
 }  // namespace

@@ -18,8 +18,9 @@ int run_batch_command(int argc, char** argv);
 int run_verify_command(int argc, char** argv);
 int run_witness_command(int argc, char** argv);
 int run_serve_command(int argc, char** argv);
+int run_devices_command(int argc, char** argv);
 
-/// The circom user's commands: prove, batch, verify, witness, serve.
+/// The circom user's commands: prove, batch, verify, witness, serve, devices.
 std::span<const Subcommand> circom_subcommands();
 /// The fleet's commands: worker, submit, wait, status, migrate (proofline_fleet.cpp; only where libpq is, see
 /// PROOFLINE_HAVE_FLEET).

@@ -39,8 +39,11 @@ std::string witness_name(std::uint64_t index) {
 graph::Backend key_backend(const BatchOptions& o) {
   if (o.config.backend == graph::Backend::cpu) return graph::Backend::cpu;
   if (cuda::device_count() > 0) return graph::Backend::cuda;
-  if (o.config.backend == graph::Backend::cuda)
-    throw UnusableInput("--backend cuda: no usable CUDA device to make the keys with");
+  if (o.config.backend == graph::Backend::cuda) {
+    const std::string unusable = cuda::unusable_devices_summary();
+    throw UnusableInput("--backend cuda: no usable CUDA device to make the keys with" +
+                        (unusable.empty() ? std::string{} : " (" + unusable + ")"));
+  }
   return graph::Backend::cpu;
 }
 

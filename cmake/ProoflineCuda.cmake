@@ -9,8 +9,21 @@ if(PROOFLINE_ENABLE_CUDA)
   endif()
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
-    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      set(CMAKE_CUDA_ARCHITECTURES 90)  # H100/H200: native sm_90 code, no PTX JIT at start
+    # The GPU code the kernels are built as. By default: Hopper's native code (H100/H200 start without
+    # compiling anything) and PTX of compute capability 8.0, which the driver compiles once at first use,
+    # and caches, for every other GPU from Ampere on (A100, RTX 30/40/50, L4, L40S, B200). Both come from one
+    # front-end pass (the kernels use nothing beyond 8.0, so Hopper's code is the same either way): no more
+    # compile time than Hopper alone. CMAKE_CUDA_ARCHITECTURES or CUDAARCHS set by the user (e.g. 86, or
+    # "80;89;90" for native code on each) replaces the default.
+    set(PROOFLINE_CUDA_CODE_FLAGS "")
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+      set(CMAKE_CUDA_ARCHITECTURES OFF)
+      set(PROOFLINE_CUDA_CODE_FLAGS "--generate-code=arch=compute_80,code=[compute_80,sm_90]")
+      set(PROOFLINE_CUDA_CODE_TEXT "90-real;80-virtual")  # as CMake would name the same code
+    elseif(DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(PROOFLINE_CUDA_CODE_TEXT "${CMAKE_CUDA_ARCHITECTURES}")
+    else()
+      set(PROOFLINE_CUDA_CODE_TEXT "$ENV{CUDAARCHS}")
     endif()
     set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)  # one runtime: the shared libcudart that CUDA::cudart names
     enable_language(CUDA)
@@ -25,6 +38,9 @@ if(PROOFLINE_ENABLE_CUDA)
       set(CMAKE_CUDA_STANDARD_REQUIRED ON)
       find_package(CUDAToolkit 12 REQUIRED)
       set(PROOFLINE_HAVE_CUDA ON)
+      if(PROOFLINE_CUDA_CODE_FLAGS)
+        add_compile_options("$<$<COMPILE_LANGUAGE:CUDA>:${PROOFLINE_CUDA_CODE_FLAGS}>")
+      endif()
     endif()
   endif()
 endif()

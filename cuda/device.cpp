@@ -1,33 +1,29 @@
 #include <proofline/cuda/device.hpp>
 
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+
+#include <proofline/cuda/detail/device_support.hpp>
+
 #if PROOFLINE_HAVE_CUDA
 #include <cuda_runtime.h>
+
+namespace proofline::cuda::detail {
+bool device_has_code(int device) noexcept;  // kernels/arch_probe.cu
+}  // namespace proofline::cuda::detail
 #endif
 
 namespace proofline::cuda {
 
-bool built_with_cuda() noexcept {
-  return PROOFLINE_HAVE_CUDA != 0;
-}
-
-int device_count() noexcept {
+// Creates each device's primary context (to read its free memory and load the probe kernel), as the pipeline
+// would.
+std::vector<DeviceInfo> all_devices() noexcept {
+  std::vector<DeviceInfo> devices;
 #if PROOFLINE_HAVE_CUDA
   int count = 0;
   // No driver or no device is not an error for us: it selects the CPU backend.
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  return count;
-#else
-  return 0;
-#endif
-}
-
-std::vector<DeviceInfo> list_devices() noexcept {
-  std::vector<DeviceInfo> devices;
-#if PROOFLINE_HAVE_CUDA
-  const int count = device_count();
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
   for (int index = 0; index < count; ++index) {
     cudaDeviceProp properties{};
     if (cudaGetDeviceProperties(&properties, index) != cudaSuccess) continue;
@@ -38,8 +34,17 @@ std::vector<DeviceInfo> list_devices() noexcept {
     info.multiprocessors = properties.multiProcessorCount;
     info.compute_major = properties.major;
     info.compute_minor = properties.minor;
+    const bool has_code = properties.major >= detail::kMinComputeMajor && detail::device_has_code(index);
+    info.unsupported =
+        detail::unsupported_reason(properties.major, properties.minor, has_code, built_architectures());
+    const char* forced = std::getenv("CUDA_FORCE_PTX_JIT");
+    info.compiles_ptx =
+        info.unsupported.empty() &&
+        ((forced != nullptr && std::string_view(forced) == "1") ||
+         !detail::has_native_code(properties.major, properties.minor, built_architectures()).value_or(true));
     int previous = 0;
-    if (cudaGetDevice(&previous) == cudaSuccess && cudaSetDevice(index) == cudaSuccess) {
+    if (info.unsupported.empty() && cudaGetDevice(&previous) == cudaSuccess &&
+        cudaSetDevice(index) == cudaSuccess) {
       std::size_t free = 0, total = 0;
       if (cudaMemGetInfo(&free, &total) == cudaSuccess) info.free_memory = free;
       (void)cudaSetDevice(previous);
@@ -49,6 +54,38 @@ std::vector<DeviceInfo> list_devices() noexcept {
   (void)cudaGetLastError();
 #endif
   return devices;
+}
+
+bool built_with_cuda() noexcept {
+  return PROOFLINE_HAVE_CUDA != 0;
+}
+
+const char* built_architectures() noexcept {
+#if PROOFLINE_HAVE_CUDA
+  return PROOFLINE_CUDA_CODE_TEXT;
+#else
+  return "";
+#endif
+}
+
+std::vector<DeviceInfo> list_devices() noexcept {
+  auto devices = all_devices();
+  std::erase_if(devices, [](const DeviceInfo& d) { return !d.unsupported.empty(); });
+  return devices;
+}
+
+int device_count() noexcept {
+  return static_cast<int>(list_devices().size());
+}
+
+std::string unusable_devices_summary() {
+  std::string summary;
+  for (const auto& device : all_devices()) {
+    if (device.unsupported.empty()) continue;
+    if (!summary.empty()) summary += "; ";
+    summary += "GPU " + std::to_string(device.index) + " (" + device.name + "): " + device.unsupported;
+  }
+  return summary;
 }
 
 }  // namespace proofline::cuda

@@ -16,15 +16,33 @@ struct DeviceInfo {
   int multiprocessors = 0;
   int compute_major = 0;
   int compute_minor = 0;
+  /// Empty for a device proofline's kernels run on; else why they cannot (its compute capability is too old
+  /// or this build carries no code for it), with what to do about it.
+  std::string unsupported;
+  /// Usable through the build's PTX, which the driver compiles at first use (minutes once, then cached in
+  /// CUDA_CACHE_PATH or ~/.nv/ComputeCache): the build has no native code for it, or CUDA_FORCE_PTX_JIT=1.
+  bool compiles_ptx = false;
 };
 
 /// True when proofline was built with the CUDA backend.
 bool built_with_cuda() noexcept;
 
-/// The usable devices (empty without CUDA, without a driver, or without a GPU). Never throws.
+/// The GPU code this build carries, as CMake's CUDA architectures (e.g. "90-real;80-virtual"); empty
+/// without CUDA.
+const char* built_architectures() noexcept;
+
+/// The usable devices: those proofline's kernels run on (empty without CUDA, without a driver, or without a
+/// GPU). Never throws.
 std::vector<DeviceInfo> list_devices() noexcept;
+
+/// Every device the driver shows, usable or not (`unsupported` says why not). Never throws.
+std::vector<DeviceInfo> all_devices() noexcept;
 
 /// Number of usable devices; 0 when there are none.
 int device_count() noexcept;
+
+/// One line naming each unusable device and why ("GPU 0 (name): reason; GPU 1 ..."); empty when there are
+/// none. For messages that explain why the CPU backend was chosen or the CUDA one refused.
+std::string unusable_devices_summary();
 
 }  // namespace proofline::cuda

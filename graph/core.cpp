@@ -57,6 +57,15 @@ void check_config(const Config& c) {
     if (gpu < 0) bad("GPU index " + std::to_string(gpu) + " is negative");
 }
 
+/// Why GPU `ordinal` is not among the `usable` ones: it cannot run the kernels, or there is no such GPU.
+std::string missing_gpu(int ordinal, std::size_t usable) {
+  for (const auto& device : cuda::all_devices())
+    if (device.index == ordinal && !device.unsupported.empty())
+      return "GPU " + std::to_string(ordinal) + " (" + device.name +
+             ") cannot be used: " + device.unsupported;
+  return "GPU " + std::to_string(ordinal) + " does not exist (" + std::to_string(usable) + " usable)";
+}
+
 /// The GPUs the configuration names (every usable one when it names none), each with its trace tracks.
 std::vector<std::unique_ptr<devices::GpuLane>> make_lanes(const Config& config, trace::Recorder& recorder) {
   const auto devices = cuda::list_devices();
@@ -67,9 +76,13 @@ std::vector<std::unique_ptr<devices::GpuLane>> make_lanes(const Config& config, 
   for (const int ordinal : wanted) {
     const auto it =
         std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.index == ordinal; });
-    if (it == devices.end())
-      throw Error(Errc::invalid_argument, "GPU " + std::to_string(ordinal) + " does not exist (" +
-                                              std::to_string(devices.size()) + " usable)");
+    if (it == devices.end()) throw Error(Errc::invalid_argument, missing_gpu(ordinal, devices.size()));
+    if (it->compiles_ptx)  // else the first jobs' minutes in the driver's compiler look like a hang
+      PL_LOG_WARN(
+          "GPU {} ({}) runs proofline's kernels from PTX the driver compiles at their first use: "
+          "minutes the first time, then cached (CUDA_CACHE_PATH, ~/.nv/ComputeCache); native code: "
+          "build with -DCMAKE_CUDA_ARCHITECTURES={}{}",
+          ordinal, it->name, it->compute_major, it->compute_minor);
     if (std::any_of(lanes.begin(), lanes.end(), [&](const auto& lane) { return lane->device == ordinal; }))
       throw Error(Errc::invalid_argument, "GPU " + std::to_string(ordinal) + " is listed twice");
     auto lane = std::make_unique<devices::GpuLane>();
@@ -92,19 +105,23 @@ devices::GpuOptions gpu_options(const Config& config) {
           .msm_table_bits = static_cast<int>(config.msm_table_bits)};
 }
 
-Backend resolve_backend(Backend wanted) {
-  const bool usable = cuda::built_with_cuda() && cuda::device_count() > 0;
-  switch (wanted) {
-    case Backend::automatic:
-      return usable ? Backend::cuda : Backend::cpu;
-    case Backend::cpu:
-      return Backend::cpu;
-    case Backend::cuda:
-      if (!cuda::built_with_cuda())
-        throw Error(Errc::cuda, "the CUDA backend was asked for, but proofline was built without CUDA");
-      if (!usable) throw Error(Errc::cuda, "the CUDA backend was asked for, but no CUDA device is usable");
-      return Backend::cuda;
-  }
+/// The backend the configuration gets. Backend::cpu asked for ignores the GPU list.
+Backend resolve_backend(const Config& config) {
+  if (config.backend == Backend::cpu) return Backend::cpu;
+  if (cuda::built_with_cuda() && cuda::device_count() > 0) return Backend::cuda;
+  // Why no GPU is used, naming those the kernels cannot run on: a machine with one must not prove on the CPU,
+  // or refuse, without saying why.
+  const std::string unusable = cuda::unusable_devices_summary();
+  const std::string why =
+      (cuda::built_with_cuda() ? "no CUDA device is usable" : "proofline was built without CUDA") +
+      (unusable.empty() ? std::string{} : ": " + unusable);
+  if (config.backend == Backend::cuda) throw Error(Errc::cuda, "the CUDA backend was asked for, but " + why);
+  // Naming GPUs and getting the CPU backend by the automatic choice is a mistake to report, not a preference
+  // to drop: the batch would run many times slower with nothing said.
+  if (!config.gpus.empty())
+    throw Error(Errc::cuda, "GPU " + std::to_string(config.gpus.front()) + " is named, but " + why +
+                                " (the CPU backend needs no GPU list)");
+  if (!unusable.empty()) PL_LOG_WARN("proving on the CPU backend: {}", unusable);
   return Backend::cpu;
 }
 
@@ -129,15 +146,7 @@ Core::Core(Config c, testing::Hooks h)
       admission([this] { return token_target(); }),
       removed_keys(hooks.removed_key_names) {
   check_config(config);
-  backend = resolve_backend(config.backend);
-  // Naming GPUs and getting the CPU backend by the automatic choice is a mistake to report, not a preference
-  // to drop: the batch would run many times slower with nothing said. Backend::cpu asked for ignores the
-  // list.
-  if (config.backend == Backend::automatic && backend != Backend::cuda && !config.gpus.empty())
-    throw Error(Errc::cuda, "GPU " + std::to_string(config.gpus.front()) + " is named, but " +
-                                (cuda::built_with_cuda() ? "no CUDA device is usable"
-                                                         : "proofline was built without CUDA") +
-                                " (the CPU backend needs no GPU list)");
+  backend = resolve_backend(config);
   mode = config.mode;
 
   const std::size_t hardware =

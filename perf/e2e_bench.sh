@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The end-to-end benchmark, build side: builds batch_prove for the H200 (sm_90) twice, with tracing
+# The end-to-end benchmark, build side: builds batch_prove (native sm_90 code for the H200) twice, with tracing
 # and with tracing compiled out (-DPROOFLINE_TRACE=OFF, for the overhead figure), and stages both with the
 # libraries the GPU machine lacks. perf/e2e_run.sh (in the tree that travels with the run) then runs the whole
 # benchmark in one go on the GPU machine:
@@ -16,11 +16,10 @@ notrace_dir=${NOTRACE_BUILD_DIR:-build-e2e-notrace}
 stage_dir=${STAGE_DIR:-stage-e2e}
 jobs=${JOBS:-2}
 
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DPROOFLINE_TRACE=ON \
-  >/dev/null
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPROOFLINE_TRACE=ON >/dev/null
 BUILD_DIR=$build_dir STAGE_DIR=$stage_dir JOBS=$jobs perf/gpu_stage.sh batch_prove
 
-cmake -S . -B "$notrace_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+cmake -S . -B "$notrace_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DPROOFLINE_TRACE=OFF -DPROOFLINE_BUILD_TESTS=OFF -DPROOFLINE_BUILD_PERF=OFF >/dev/null
 cmake --build "$notrace_dir" -j "$jobs" --target batch_prove
 strip -o "$stage_dir/bin/batch_prove_notrace" "$notrace_dir/apps/batch_prove"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds proofline for the H200 (sm_90) and stages the binaries plus the shared libraries the GPU machine lacks
-# (oneTBB, spdlog 1.10, fmt 9, Boost.Container) into one folder that travels with a device run:
+# Builds proofline with its default GPU code (native for the H100/H200's sm_90) and stages the binaries plus
+# the shared libraries the GPU machine lacks (oneTBB, spdlog 1.10, fmt 9, Boost.Container) into one folder
+# that travels with a device run:
 #
 #   perf/gpu_stage.sh [TARGET ...]        # default: the GPU tests, the benchmarks and batch_prove
 #   # then, on the GPU machine (device tool, carry: ["stage"]):
@@ -21,8 +22,8 @@ if [ ${#targets[@]} -eq 0 ]; then
   done
 fi
 
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DPROOFLINE_BUILD_TESTS=ON -DPROOFLINE_BUILD_PERF=ON >/dev/null
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPROOFLINE_BUILD_TESTS=ON \
+  -DPROOFLINE_BUILD_PERF=ON >/dev/null
 cmake --build "$build_dir" -j "$jobs" --target "${targets[@]}"
 
 rm -rf "$stage_dir"
