@@ -70,8 +70,11 @@ std::string missing_gpu(int ordinal, std::size_t usable) {
 std::vector<std::unique_ptr<devices::GpuLane>> make_lanes(const Config& config, trace::Recorder& recorder) {
   const auto devices = cuda::list_devices();
   std::vector<int> wanted = config.gpus;
-  if (wanted.empty())
+  if (wanted.empty()) {
     for (const auto& d : devices) wanted.push_back(d.index);
+    if (const std::string unusable = cuda::unusable_devices_summary(); !unusable.empty())
+      PL_LOG_WARN("proving on the other GPUs: {}", unusable);
+  }
   std::vector<std::unique_ptr<devices::GpuLane>> lanes;
   for (const int ordinal : wanted) {
     const auto it =
