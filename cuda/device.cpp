@@ -1,6 +1,5 @@
 #include <proofline/cuda/device.hpp>
 
-#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 

@@ -29,8 +29,8 @@ std::optional<bool> has_native_code(int major, int minor, std::string_view built
       number = number * 10 + (entry[digits] - '0');
     const std::string_view suffix = entry.substr(digits);
     if (digits == 0 || suffix.ends_with("-virtual")) continue;
-    // "90a" and "100f" code is for that architecture (family) alone; plain code runs on later minors.
-    const bool specific = !suffix.empty() && suffix.front() != '-';
+    // "90a" code runs on that architecture alone; plain and family ("100f") code on later minors too.
+    const bool specific = suffix.starts_with('a');
     const int code_major = number / 10, code_minor = number % 10;
     if (code_major == major && (specific ? code_minor == minor : code_minor <= minor)) native = true;
   }

@@ -17,7 +17,7 @@ std::string unsupported_reason(int major, int minor, bool has_code, std::string_
 
 /// Whether `built_for` (CMake's CUDA architectures, separated by ';' or ',') holds native code a device of
 /// compute capability `major`.`minor` runs: an architecture of the same major version and a minor not above
-/// its own ("86" runs on 8.9, not on 8.0; "90a" on 9.0 alone). False where only PTX fits, which the driver
+/// its own ("86" runs on 8.9, not on 8.0; "100f" on 10.3; "90a" on 9.0 alone). False where only PTX fits, which the driver
 /// then compiles at first use; nullopt for lists CMake resolves itself ("native", "all", "all-major").
 std::optional<bool> has_native_code(int major, int minor, std::string_view built_for);
 

@@ -97,7 +97,8 @@ TEST_CASE("cuda/devices/native code is told from PTX the driver compiles, by the
   CHECK(has_native_code(8, 9, "86") == true);   // sm_86 code runs on 8.9
   CHECK(has_native_code(8, 0, "86") == false);  // not on 8.0
   CHECK(has_native_code(9, 0, "90a-real") == true);
-  CHECK(has_native_code(10, 3, "100a") == false);  // arch-specific code: that architecture alone
+  CHECK(has_native_code(10, 3, "100a") == false);      // arch-specific code: that architecture alone
+  CHECK(has_native_code(10, 3, "100f-real") == true);  // family code: its later members too
   CHECK(has_native_code(10, 0, "100-real") == true);
   CHECK(has_native_code(10, 0, "100-virtual") == false);
   CHECK(has_native_code(9, 0, "").value_or(true) == false);
