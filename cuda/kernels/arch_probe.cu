@@ -10,8 +10,8 @@ __global__ void arch_probe_kernel() {}
 
 }  // namespace
 
-/// True when the driver can load this build's code on `device`. Never throws; leaves the current device
-/// and the runtime's last error as they were.
+/// False when the driver finds no code of this build it can run on `device`. Never throws; leaves the
+/// current device and the runtime's last error as they were.
 bool device_has_code(int device) noexcept {
   int previous = 0;
   if (cudaGetDevice(&previous) != cudaSuccess || cudaSetDevice(device) != cudaSuccess) {
@@ -19,10 +19,14 @@ bool device_has_code(int device) noexcept {
     return false;
   }
   cudaFuncAttributes attributes{};
-  const bool loaded = cudaFuncGetAttributes(&attributes, arch_probe_kernel) == cudaSuccess;
+  const cudaError_t status = cudaFuncGetAttributes(&attributes, arch_probe_kernel);
   (void)cudaSetDevice(previous);
   (void)cudaGetLastError();
-  return loaded;
+  // Only the driver's "no code for this device" answers rule a GPU out; any other failure is left to the
+  // kernels' own launches to report, rather than moving the work to the CPU on a guess.
+  return status != cudaErrorNoKernelImageForDevice && status != cudaErrorInvalidDeviceFunction &&
+         status != cudaErrorUnsupportedPtxVersion && status != cudaErrorInvalidPtx &&
+         status != cudaErrorInvalidKernelImage;
 }
 
 }  // namespace proofline::cuda::detail
