@@ -81,7 +81,7 @@ int run_devices_command(int argc, char** argv) {
   cli.flag("--json", "one JSON object instead of lines of text", json);
   cli.epilog(devices_exit_codes);
   if (!cli.parse(argc, argv)) return 0;
-  const auto devices = cuda::all_devices();
+  const auto devices = cuda::all_devices({.free_memory = true});
   if (json)
     print_json(devices);
   else

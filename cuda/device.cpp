@@ -1,6 +1,7 @@
 #include <proofline/cuda/device.hpp>
 
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include <proofline/cuda/detail/device_support.hpp>
@@ -15,14 +16,14 @@ bool device_has_code(int device) noexcept;  // kernels/arch_probe.cu
 
 namespace proofline::cuda {
 
-// Creates each device's primary context (to read its free memory and load the probe kernel), as the pipeline
-// would.
-std::vector<DeviceInfo> all_devices() noexcept {
+std::vector<DeviceInfo> all_devices(DeviceQuery query) noexcept {
   std::vector<DeviceInfo> devices;
 #if PROOFLINE_HAVE_CUDA
   int count = 0;
   // No driver or no device is not an error for us: it selects the CPU backend.
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+  const char* forced = std::getenv("CUDA_FORCE_PTX_JIT");
+  const bool forced_jit = forced != nullptr && std::string_view(forced) == "1";
   for (int index = 0; index < count; ++index) {
     cudaDeviceProp properties{};
     if (cudaGetDeviceProperties(&properties, index) != cudaSuccess) continue;
@@ -33,16 +34,17 @@ std::vector<DeviceInfo> all_devices() noexcept {
     info.multiprocessors = properties.multiProcessorCount;
     info.compute_major = properties.major;
     info.compute_minor = properties.minor;
-    const bool has_code = properties.major >= detail::kMinComputeMajor && detail::device_has_code(index);
+    const std::optional<bool> native_code =
+        detail::has_native_code(properties.major, properties.minor, built_architectures());
+    // Native code for the device's architecture runs there; anything else is the driver's call, which the
+    // probe asks for (creating the device's context).
+    const bool has_code = properties.major >= detail::kMinComputeMajor &&
+                          ((!forced_jit && native_code.value_or(false)) || detail::device_has_code(index));
     info.unsupported =
         detail::unsupported_reason(properties.major, properties.minor, has_code, built_architectures());
-    const char* forced = std::getenv("CUDA_FORCE_PTX_JIT");
-    info.compiles_ptx =
-        info.unsupported.empty() &&
-        ((forced != nullptr && std::string_view(forced) == "1") ||
-         !detail::has_native_code(properties.major, properties.minor, built_architectures()).value_or(true));
+    info.compiles_ptx = info.unsupported.empty() && (forced_jit || !native_code.value_or(true));
     int previous = 0;
-    if (info.unsupported.empty() && cudaGetDevice(&previous) == cudaSuccess &&
+    if (query.free_memory && info.unsupported.empty() && cudaGetDevice(&previous) == cudaSuccess &&
         cudaSetDevice(index) == cudaSuccess) {
       std::size_t free = 0, total = 0;
       if (cudaMemGetInfo(&free, &total) == cudaSuccess) info.free_memory = free;
@@ -51,6 +53,8 @@ std::vector<DeviceInfo> all_devices() noexcept {
     devices.push_back(std::move(info));
   }
   (void)cudaGetLastError();
+#else
+  (void)query;
 #endif
   return devices;
 }
@@ -67,8 +71,8 @@ const char* built_architectures() noexcept {
 #endif
 }
 
-std::vector<DeviceInfo> list_devices() noexcept {
-  auto devices = all_devices();
+std::vector<DeviceInfo> list_devices(DeviceQuery query) noexcept {
+  auto devices = all_devices(query);
   std::erase_if(devices, [](const DeviceInfo& d) { return !d.unsupported.empty(); });
   return devices;
 }

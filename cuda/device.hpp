@@ -12,7 +12,7 @@ struct DeviceInfo {
   int index = 0;
   std::string name;
   std::size_t total_memory = 0;  ///< bytes of device memory
-  std::size_t free_memory = 0;   ///< bytes free when queried
+  std::size_t free_memory = 0;   ///< bytes free, when asked for (DeviceQuery::free_memory); else 0
   int multiprocessors = 0;
   int compute_major = 0;
   int compute_minor = 0;
@@ -24,6 +24,12 @@ struct DeviceInfo {
   bool compiles_ptx = false;
 };
 
+/// What a listing asks of each GPU beyond its properties. The answers that need the GPU's context (its free
+/// memory; the driver's verdict on PTX) create it, which costs VRAM on GPUs the process may not prove on.
+struct DeviceQuery {
+  bool free_memory = false;  ///< read each usable GPU's free memory (creates its context)
+};
+
 /// True when proofline was built with the CUDA backend.
 bool built_with_cuda() noexcept;
 
@@ -33,10 +39,13 @@ const char* built_architectures() noexcept;
 
 /// The usable devices: those proofline's kernels run on (empty without CUDA, without a driver, or without a
 /// GPU). Never throws.
-std::vector<DeviceInfo> list_devices() noexcept;
+std::vector<DeviceInfo> list_devices(DeviceQuery query = {}) noexcept;
 
-/// Every device the driver shows, usable or not (`unsupported` says why not). Never throws.
-std::vector<DeviceInfo> all_devices() noexcept;
+/// Every device the driver shows, usable or not (`unsupported` says why not). A GPU's context is created only
+/// where the answer needs it: to read its free memory when asked, or where the build has no native code for
+/// it (or CUDA_FORCE_PTX_JIT=1), so that the driver says whether it can compile the build's PTX there.
+/// Never throws.
+std::vector<DeviceInfo> all_devices(DeviceQuery query = {}) noexcept;
 
 /// Number of usable devices; 0 when there are none.
 int device_count() noexcept;
