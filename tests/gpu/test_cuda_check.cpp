@@ -47,6 +47,7 @@ TEST_CASE(
   // Forced JIT runs the PTX everywhere; the default build runs native code on sm_90.
   const char* forced = std::getenv("CUDA_FORCE_PTX_JIT");
   const bool jit = forced != nullptr && std::string(forced) == "1";
+  for (const auto& device : usable) CHECK(device.free_memory == 0);  // not asked for: no context made for it
   for (const auto& device : cuda::list_devices({.free_memory = true})) {
     CHECK(device.free_memory > 0);
     if (jit) CHECK(device.compiles_ptx);
