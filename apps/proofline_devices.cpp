@@ -28,7 +28,10 @@ void print_text(const std::vector<cuda::DeviceInfo>& devices) {
     std::printf("built without CUDA: proofs run on the CPU backend\n");
     return;
   }
-  std::printf("GPU code in this build: %s (CUDA architectures)\n", cuda::built_architectures());
+  std::printf("GPU code in this build: %s (CUDA architectures), CUDA runtime %s\n",
+              cuda::built_architectures(), cuda::runtime_cuda_version().c_str());
+  const std::string driver = cuda::driver_cuda_version();
+  std::printf("NVIDIA driver: %s\n", driver.empty() ? "none loaded" : ("supports CUDA " + driver).c_str());
   for (const auto& d : devices) {
     if (d.unsupported.empty())
       std::printf("GPU %d: %s, compute capability %s, %d SMs, %s (%s free): usable%s\n", d.index,
@@ -39,7 +42,11 @@ void print_text(const std::vector<cuda::DeviceInfo>& devices) {
       std::printf("GPU %d: %s, compute capability %s: not usable: %s\n", d.index, d.name.c_str(),
                   capability(d).c_str(), d.unsupported.c_str());
   }
-  if (devices.empty()) std::printf("no CUDA device (or no driver)\n");
+  if (devices.empty()) {
+    const std::string problem = cuda::driver_problem();
+    std::printf("%s\n",
+                problem.empty() ? "no CUDA device (or no driver)" : ("no GPU usable: " + problem).c_str());
+  }
 }
 
 void append_device(std::string& out, const cuda::DeviceInfo& d) {
@@ -59,6 +66,12 @@ void print_json(const std::vector<cuda::DeviceInfo>& devices) {
   std::string out =
       std::string("{\"cuda\":") + (cuda::built_with_cuda() ? "true" : "false") + ",\"gpu_code\":";
   append_json_string(out, cuda::built_architectures());
+  out += ",\"runtime_cuda\":";
+  append_json_string(out, cuda::runtime_cuda_version());
+  out += ",\"driver_cuda\":";
+  append_json_string(out, cuda::driver_cuda_version());
+  out += ",\"driver_problem\":";
+  append_json_string(out, cuda::driver_problem());
   out += ",\"devices\":[";
   for (std::size_t i = 0; i < devices.size(); ++i) {
     if (i > 0) out += ",";

@@ -10,11 +10,23 @@
 #include <cuda_runtime.h>
 
 namespace proofline::cuda::detail {
-bool device_has_code(int device) noexcept;  // kernels/arch_probe.cu
+CodeLookup find_code(int device) noexcept;  // kernels/arch_probe.cu
 }  // namespace proofline::cuda::detail
 #endif
 
 namespace proofline::cuda {
+namespace {
+
+detail::CudaVersions cuda_versions() noexcept {
+  detail::CudaVersions versions;
+#if PROOFLINE_HAVE_CUDA
+  if (cudaDriverGetVersion(&versions.driver) != cudaSuccess) versions.driver = 0;
+  if (cudaRuntimeGetVersion(&versions.runtime) != cudaSuccess) versions.runtime = 0;
+#endif
+  return versions;
+}
+
+}  // namespace
 
 std::vector<DeviceInfo> all_devices(DeviceQuery query) noexcept {
   std::vector<DeviceInfo> devices;
@@ -38,10 +50,11 @@ std::vector<DeviceInfo> all_devices(DeviceQuery query) noexcept {
         detail::has_native_code(properties.major, properties.minor, built_architectures());
     // Native code for the device's architecture runs there; anything else is the driver's call, which the
     // probe asks for (creating the device's context).
-    const bool has_code = properties.major >= detail::kMinComputeMajor &&
-                          ((!forced_jit && native_code.value_or(false)) || detail::device_has_code(index));
-    info.unsupported =
-        detail::unsupported_reason(properties.major, properties.minor, has_code, built_architectures());
+    const detail::CodeLookup code = properties.major < detail::kMinComputeMajor  ? detail::CodeLookup::missing
+                                    : !forced_jit && native_code.value_or(false) ? detail::CodeLookup::found
+                                                                                 : detail::find_code(index);
+    info.unsupported = detail::unsupported_reason(properties.major, properties.minor, code,
+                                                  built_architectures(), cuda_versions());
     info.compiles_ptx = info.unsupported.empty() && (forced_jit || !native_code.value_or(true));
     int previous = 0;
     if (query.free_memory && info.unsupported.empty() && cudaGetDevice(&previous) == cudaSuccess &&
@@ -81,9 +94,33 @@ int device_count() noexcept {
   return static_cast<int>(list_devices().size());
 }
 
+std::string driver_cuda_version() {
+  const int version = cuda_versions().driver;
+  return version == 0 ? std::string{} : detail::cuda_version_text(version);
+}
+
+std::string runtime_cuda_version() {
+  const int version = cuda_versions().runtime;
+  return version == 0 ? std::string{} : detail::cuda_version_text(version);
+}
+
+std::string driver_problem() {
+#if PROOFLINE_HAVE_CUDA
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  (void)cudaGetLastError();
+  return detail::driver_problem(cuda_versions(), status != cudaSuccess, status == cudaErrorNoDevice,
+                                cudaGetErrorString(status));
+#else
+  return {};
+#endif
+}
+
 std::string unusable_devices_summary() {
+  const auto devices = all_devices();
+  if (devices.empty()) return driver_problem();
   std::string summary;
-  for (const auto& device : all_devices()) {
+  for (const auto& device : devices) {
     if (device.unsupported.empty()) continue;
     if (!summary.empty()) summary += "; ";
     summary += "GPU " + std::to_string(device.index) + " (" + device.name + "): " + device.unsupported;

@@ -47,11 +47,21 @@ std::vector<DeviceInfo> list_devices(DeviceQuery query = {}) noexcept;
 /// Never throws.
 std::vector<DeviceInfo> all_devices(DeviceQuery query = {}) noexcept;
 
+/// The newest CUDA the installed driver supports and the CUDA runtime this build links, as "13.0"; empty
+/// where there is none (no driver; a build without CUDA).
+std::string driver_cuda_version();
+std::string runtime_cuda_version();
+
+/// Why the runtime lists no GPU although a driver is installed (a driver too old for this build's CUDA, or
+/// the runtime's own error), or "": GPUs are listed, or the machine has no driver or no GPU.
+std::string driver_problem();
+
 /// Number of usable devices; 0 when there are none.
 int device_count() noexcept;
 
-/// One line naming each unusable device and why ("GPU 0 (name): reason; GPU 1 ..."); empty when there are
-/// none. For messages that explain why the CPU backend was chosen or the CUDA one refused.
+/// One line naming each unusable device and why ("GPU 0 (name): reason; GPU 1 ..."), or the driver's problem
+/// where it lists none; empty when there is nothing to report. For messages that explain why the CPU backend
+/// was chosen or the CUDA one refused.
 std::string unusable_devices_summary();
 
 }  // namespace proofline::cuda

@@ -4,16 +4,43 @@
 
 namespace proofline::cuda::detail {
 
-std::string unsupported_reason(int major, int minor, bool has_code, std::string_view built_for) {
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string unsupported_reason(int major, int minor, CodeLookup code, std::string_view built_for,
+                               CudaVersions versions) {
   const std::string capability = std::to_string(major) + "." + std::to_string(minor);
+  const std::string native_build =
+      "-DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(major) + std::to_string(minor);
   if (major < kMinComputeMajor)
     return "compute capability " + capability + ": proofline's kernels need " +
            std::to_string(kMinComputeMajor) + ".0 or newer (Ampere, Ada, Hopper, Blackwell)";
-  if (has_code) return {};
+  switch (code) {
+    case CodeLookup::found:
+      return {};
+    case CodeLookup::ptx_too_new:
+      return "compute capability " + capability + ": the driver (CUDA " + cuda_version_text(versions.driver) +
+             ") cannot compile this build's PTX (CUDA " + cuda_version_text(versions.runtime) +
+             "); update the NVIDIA driver, or rebuild with native code for it: " + native_build;
+    case CodeLookup::missing:
+      break;
+  }
   return "compute capability " + capability + ": this build carries no code for it (CUDA architectures '" +
-         std::string(built_for) + "'); rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(major) +
-         std::to_string(minor) +
+         std::string(built_for) + "'); rebuild with " + native_build +
          ", or leave it unset for native Hopper code plus PTX that any GPU from 8.0 on runs";
+}
+
+std::string driver_problem(CudaVersions versions, bool listing_failed, bool no_device,
+                           std::string_view error) {
+  if (versions.driver == 0 || !listing_failed || no_device) return {};
+  if (versions.driver / 1000 < versions.runtime / 1000)
+    return "the NVIDIA driver supports CUDA " + cuda_version_text(versions.driver) +
+           ", older than the CUDA " + cuda_version_text(versions.runtime) +
+           " runtime of this build: install a driver for CUDA " + std::to_string(versions.runtime / 1000) +
+           " or newer, or build proofline with a CUDA " + std::to_string(versions.driver / 1000) + " toolkit";
+  return "the CUDA runtime " + cuda_version_text(versions.runtime) + " cannot use the NVIDIA driver (CUDA " +
+         cuda_version_text(versions.driver) + "): " + std::string(error);
 }
 
 std::optional<bool> has_native_code(int major, int minor, std::string_view built_for) {

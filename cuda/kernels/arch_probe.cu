@@ -3,6 +3,8 @@
 // it finds code for them.
 #include <cuda_runtime.h>
 
+#include <proofline/cuda/detail/device_support.hpp>
+
 namespace proofline::cuda::detail {
 namespace {
 
@@ -10,13 +12,13 @@ __global__ void arch_probe_kernel() {}
 
 }  // namespace
 
-/// False when the driver finds no code of this build it can run on `device`. Never throws; leaves the
-/// current device and the runtime's last error as they were.
-bool device_has_code(int device) noexcept {
+/// Whether the driver finds code of this build it can run on `device`. Never throws; leaves the current
+/// device and the runtime's last error as they were.
+CodeLookup find_code(int device) noexcept {
   int previous = 0;
   if (cudaGetDevice(&previous) != cudaSuccess || cudaSetDevice(device) != cudaSuccess) {
     (void)cudaGetLastError();
-    return false;
+    return CodeLookup::missing;
   }
   cudaFuncAttributes attributes{};
   const cudaError_t status = cudaFuncGetAttributes(&attributes, arch_probe_kernel);
@@ -24,9 +26,17 @@ bool device_has_code(int device) noexcept {
   (void)cudaGetLastError();
   // Only the driver's "no code for this device" answers rule a GPU out; any other failure is left to the
   // kernels' own launches to report, rather than moving the work to the CPU on a guess.
-  return status != cudaErrorNoKernelImageForDevice && status != cudaErrorInvalidDeviceFunction &&
-         status != cudaErrorUnsupportedPtxVersion && status != cudaErrorInvalidPtx &&
-         status != cudaErrorInvalidKernelImage;
+  switch (status) {
+    case cudaErrorUnsupportedPtxVersion:
+      return CodeLookup::ptx_too_new;
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorInvalidDeviceFunction:
+    case cudaErrorInvalidPtx:
+    case cudaErrorInvalidKernelImage:
+      return CodeLookup::missing;
+    default:
+      return CodeLookup::found;
+  }
 }
 
 }  // namespace proofline::cuda::detail

@@ -13,6 +13,8 @@
 
 namespace {
 
+using proofline::cuda::detail::CodeLookup;
+using proofline::cuda::detail::CudaVersions;
 using proofline::cuda::detail::unsupported_reason;
 using proofline::test_support::run_program;
 
@@ -24,24 +26,49 @@ bool contains(const std::string& text, const std::string& part) {
 
 TEST_CASE("cuda/devices/GPUs from compute capability 8.0 with code in the build are usable") {
   for (const auto& [major, minor] : {std::pair{8, 0}, {8, 6}, {8, 9}, {9, 0}, {10, 0}, {12, 0}})
-    CHECK(unsupported_reason(major, minor, true, "90-real,80-virtual").empty());
+    CHECK(unsupported_reason(major, minor, CodeLookup::found, "90-real,80-virtual").empty());
 }
 
 TEST_CASE("cuda/devices/GPUs before Ampere are refused by name, whatever the build carries") {
-  for (const bool has_code : {false, true}) {
-    const std::string why = unsupported_reason(7, 5, has_code, "75");
+  for (const CodeLookup code : {CodeLookup::missing, CodeLookup::found}) {
+    const std::string why = unsupported_reason(7, 5, code, "75");
     CHECK(why.find("compute capability 7.5") != std::string::npos);
     CHECK(why.find("need 8.0 or newer") != std::string::npos);
   }
-  CHECK_FALSE(unsupported_reason(6, 1, false, "90").empty());
+  CHECK_FALSE(unsupported_reason(6, 1, CodeLookup::missing, "90").empty());
 }
 
 TEST_CASE("cuda/devices/a GPU the build has no code for is told the build's architectures and the fix") {
-  const std::string why = unsupported_reason(8, 6, false, "90-real");
+  const std::string why = unsupported_reason(8, 6, CodeLookup::missing, "90-real");
   CHECK(why.find("compute capability 8.6") != std::string::npos);
   CHECK(why.find("'90-real'") != std::string::npos);
   CHECK(why.find("-DCMAKE_CUDA_ARCHITECTURES=86") != std::string::npos);
-  CHECK(unsupported_reason(12, 0, false, "90-real").find("=120") != std::string::npos);
+  CHECK(unsupported_reason(12, 0, CodeLookup::missing, "90-real").find("=120") != std::string::npos);
+}
+
+TEST_CASE("cuda/devices/PTX newer than the driver compiles is told apart from a build without code") {
+  const std::string why =
+      unsupported_reason(8, 9, CodeLookup::ptx_too_new, "90-real,80-virtual", CudaVersions{13000, 13020});
+  CHECK(why.find("compute capability 8.9") != std::string::npos);
+  CHECK(why.find("driver (CUDA 13.0) cannot compile this build's PTX (CUDA 13.2)") != std::string::npos);
+  CHECK(why.find("-DCMAKE_CUDA_ARCHITECTURES=89") != std::string::npos);
+  CHECK(why.find("carries no code") == std::string::npos);
+}
+
+TEST_CASE(
+    "cuda/devices/a driver older than the build's CUDA is named with both versions; a CPU machine is not") {
+  using proofline::cuda::detail::driver_problem;
+  const std::string old = driver_problem(CudaVersions{12040, 13000}, true, false, "insufficient driver");
+  CHECK(old.find("driver supports CUDA 12.4, older than the CUDA 13.0 runtime") != std::string::npos);
+  CHECK(old.find("driver for CUDA 13 or newer") != std::string::npos);
+  CHECK(old.find("CUDA 12 toolkit") != std::string::npos);
+  // Same major version, other failure: the runtime's words.
+  CHECK(driver_problem(CudaVersions{13000, 13020}, true, false, "some error").ends_with(": some error"));
+  // Nothing to report: no driver, no GPU, or the listing worked.
+  CHECK(driver_problem(CudaVersions{0, 13000}, true, false, "insufficient driver").empty());
+  CHECK(driver_problem(CudaVersions{13000, 13000}, true, true, "no CUDA-capable device").empty());
+  CHECK(driver_problem(CudaVersions{12040, 13000}, false, false, "no error").empty());
+  CHECK(proofline::cuda::detail::cuda_version_text(12080) == "12.8");
 }
 
 TEST_CASE("cuda/devices/the build names its GPU code exactly when it has the CUDA backend") {
@@ -71,7 +98,13 @@ TEST_CASE(
     CHECK(contains(text.out, "GPU " + std::to_string(device.index) + ": " + device.name));
     CHECK(contains(text.out, device.unsupported.empty() ? ": usable" : "not usable: " + device.unsupported));
   }
-  if (all.empty() && proofline::cuda::built_with_cuda()) CHECK(contains(text.out, "no CUDA device"));
+  if (proofline::cuda::built_with_cuda()) {
+    const std::string driver = proofline::cuda::driver_cuda_version();
+    CHECK(contains(text.out, driver.empty() ? "NVIDIA driver: none loaded" : "supports CUDA " + driver));
+    const std::string problem = proofline::cuda::driver_problem();
+    if (all.empty())
+      CHECK(contains(text.out, problem.empty() ? "no CUDA device" : "no GPU usable: " + problem));
+  }
 
   const auto json = run_program(PROOFLINE_CLI, "devices --json");
   CHECK(json.code == text.code);
