@@ -36,6 +36,7 @@ std::vector<DeviceInfo> all_devices(DeviceQuery query) noexcept {
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
   const char* forced = std::getenv("CUDA_FORCE_PTX_JIT");
   const bool forced_jit = forced != nullptr && std::string_view(forced) == "1";
+  const detail::CudaVersions versions = cuda_versions();
   for (int index = 0; index < count; ++index) {
     cudaDeviceProp properties{};
     if (cudaGetDeviceProperties(&properties, index) != cudaSuccess) continue;
@@ -53,8 +54,8 @@ std::vector<DeviceInfo> all_devices(DeviceQuery query) noexcept {
     const detail::CodeLookup code = properties.major < detail::kMinComputeMajor  ? detail::CodeLookup::missing
                                     : !forced_jit && native_code.value_or(false) ? detail::CodeLookup::found
                                                                                  : detail::find_code(index);
-    info.unsupported = detail::unsupported_reason(properties.major, properties.minor, code,
-                                                  built_architectures(), cuda_versions());
+    info.unsupported =
+        detail::unsupported_reason(properties.major, properties.minor, code, built_architectures(), versions);
     info.compiles_ptx = info.unsupported.empty() && (forced_jit || !native_code.value_or(true));
     int previous = 0;
     if (query.free_memory && info.unsupported.empty() && cudaGetDevice(&previous) == cudaSuccess &&
