@@ -9,17 +9,17 @@ if(PROOFLINE_ENABLE_CUDA)
   endif()
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
-    # The GPU code the kernels are built as. By default: Hopper's native code (H100/H200 start without
-    # compiling anything) and PTX of compute capability 8.0, which the driver compiles once at first use,
-    # and caches, for every other GPU from Ampere on (A100, RTX 30/40/50, L4, L40S, B200). Both come from one
-    # front-end pass (the kernels use nothing beyond 8.0, so Hopper's code is the same either way): no more
-    # compile time than Hopper alone. CMAKE_CUDA_ARCHITECTURES or CUDAARCHS set by the user (e.g. 86, or
-    # "80;89;90" for native code on each) replaces the default.
+    # The GPU code the kernels are built as. By default, from one front-end pass of compute capability 8.0
+    # (the kernels use nothing newer, so each machine code is what a pass of its own would give): native code
+    # for Hopper (H100/H200) and for Ampere, which every 8.x GPU runs (A100, A10, A40, L4, L40S, RTX 30/40),
+    # so none of them waits for a compiler; and the PTX, which the driver compiles at first use, and caches,
+    # for GPUs after them (B200, RTX 50). CMAKE_CUDA_ARCHITECTURES or CUDAARCHS set by the user (e.g. 90 alone
+    # for a faster build, or "89;90" for code tuned to each) replaces the default.
     set(PROOFLINE_CUDA_CODE_FLAGS "")
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
       set(CMAKE_CUDA_ARCHITECTURES OFF)
-      set(PROOFLINE_CUDA_CODE_FLAGS "--generate-code=arch=compute_80,code=[compute_80,sm_90]")
-      set(PROOFLINE_CUDA_CODE_TEXT "90-real;80-virtual")  # as CMake would name the same code
+      set(PROOFLINE_CUDA_CODE_FLAGS "--generate-code=arch=compute_80,code=[compute_80,sm_80,sm_90]")
+      set(PROOFLINE_CUDA_CODE_TEXT "90-real;80-real;80-virtual")  # as CMake would name the same code
     elseif(DEFINED CMAKE_CUDA_ARCHITECTURES)
       set(PROOFLINE_CUDA_CODE_TEXT "${CMAKE_CUDA_ARCHITECTURES}")
     else()

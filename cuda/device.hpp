@@ -33,7 +33,7 @@ struct DeviceQuery {
 /// True when proofline was built with the CUDA backend.
 bool built_with_cuda() noexcept;
 
-/// The GPU code this build carries, as CMake's CUDA architectures (e.g. "90-real;80-virtual"); empty
+/// The GPU code this build carries, as CMake's CUDA architectures (e.g. "90-real;80-real;80-virtual"); empty
 /// without CUDA.
 const char* built_architectures() noexcept;
 

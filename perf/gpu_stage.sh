@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds proofline with its default GPU code (native for the H100/H200's sm_90) and stages the binaries plus
-# the shared libraries the GPU machine lacks (oneTBB, spdlog 1.10, fmt 9, Boost.Container) into one folder
+# Builds proofline with its default GPU code (native sm_90 for the H100/H200, sm_80, PTX) and stages the
+# binaries plus the shared libraries the GPU machine lacks (oneTBB, spdlog 1.10, fmt 9, Boost.Container) into one folder
 # that travels with a device run:
 #
 #   perf/gpu_stage.sh [TARGET ...]        # default: the GPU tests, the benchmarks and batch_prove

@@ -28,7 +28,7 @@ std::string unsupported_reason(int major, int minor, CodeLookup code, std::strin
   }
   return "compute capability " + capability + ": this build carries no code for it (CUDA architectures '" +
          std::string(built_for) + "'); rebuild with " + native_build +
-         ", or leave it unset for native Hopper code plus PTX that any GPU from 8.0 on runs";
+         ", or leave it unset for native Ampere and Hopper code plus PTX that later GPUs run";
 }
 
 std::string driver_problem(CudaVersions versions, bool listing_failed, bool no_device,

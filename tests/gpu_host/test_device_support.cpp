@@ -26,7 +26,7 @@ bool contains(const std::string& text, const std::string& part) {
 
 TEST_CASE("cuda/devices/GPUs from compute capability 8.0 with code in the build are usable") {
   for (const auto& [major, minor] : {std::pair{8, 0}, {8, 6}, {8, 9}, {9, 0}, {10, 0}, {12, 0}})
-    CHECK(unsupported_reason(major, minor, CodeLookup::found, "90-real,80-virtual").empty());
+    CHECK(unsupported_reason(major, minor, CodeLookup::found, "90-real,80-real,80-virtual").empty());
 }
 
 TEST_CASE("cuda/devices/GPUs before Ampere are refused by name, whatever the build carries") {
@@ -126,6 +126,11 @@ TEST_CASE("cuda/devices/native code is told from PTX the driver compiles, by the
   CHECK(has_native_code(9, 0, "90-real,80-virtual") == true);
   CHECK(has_native_code(8, 0, "90-real,80-virtual") == false);   // A100: PTX
   CHECK(has_native_code(12, 0, "90-real;80-virtual") == false);  // RTX 50: PTX
+  // The default build: native on every 8.x GPU and on Hopper, PTX beyond.
+  for (const auto& [major, minor] : {std::pair{8, 0}, {8, 6}, {8, 7}, {8, 9}, {9, 0}})
+    CHECK(has_native_code(major, minor, "90-real,80-real,80-virtual") == true);
+  CHECK(has_native_code(10, 0, "90-real,80-real,80-virtual") == false);
+  CHECK(has_native_code(12, 0, "90-real,80-real,80-virtual") == false);
   CHECK(has_native_code(8, 9, "80;89;90") == true);
   CHECK(has_native_code(8, 9, "86") == true);   // sm_86 code runs on 8.9
   CHECK(has_native_code(8, 0, "86") == false);  // not on 8.0
