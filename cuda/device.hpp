@@ -19,8 +19,8 @@ struct DeviceInfo {
   /// Empty for a device proofline's kernels run on; else why they cannot (its compute capability is too old
   /// or this build carries no code for it), with what to do about it.
   std::string unsupported;
-  /// Usable through the build's PTX, which the driver compiles at first use (minutes once, then cached in
-  /// CUDA_CACHE_PATH or ~/.nv/ComputeCache): the build has no native code for it, or CUDA_FORCE_PTX_JIT=1.
+  /// Usable through the build's PTX, which the driver compiles at first use (about a minute once, then cached
+  /// in CUDA_CACHE_PATH or ~/.nv/ComputeCache): the build has no native code for it, or CUDA_FORCE_PTX_JIT=1.
   bool compiles_ptx = false;
 };
 

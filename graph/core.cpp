@@ -83,8 +83,8 @@ std::vector<std::unique_ptr<devices::GpuLane>> make_lanes(const Config& config, 
     if (it->compiles_ptx)  // else the first jobs' minutes in the driver's compiler look like a hang
       PL_LOG_WARN(
           "GPU {} ({}) runs proofline's kernels from PTX the driver compiles at their first use: "
-          "minutes the first time, then cached (CUDA_CACHE_PATH, ~/.nv/ComputeCache); native code: "
-          "build with -DCMAKE_CUDA_ARCHITECTURES={}{}",
+          "about a minute the first time, then cached (CUDA_CACHE_PATH, ~/.nv/ComputeCache); native "
+          "code: build with -DCMAKE_CUDA_ARCHITECTURES={}{}",
           ordinal, it->name, it->compute_major, it->compute_minor);
     if (std::any_of(lanes.begin(), lanes.end(), [&](const auto& lane) { return lane->device == ordinal; }))
       throw Error(Errc::invalid_argument, "GPU " + std::to_string(ordinal) + " is listed twice");
