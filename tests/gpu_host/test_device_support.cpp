@@ -56,7 +56,7 @@ TEST_CASE("cuda/devices/PTX newer than the driver compiles is told apart from a 
 }
 
 TEST_CASE(
-    "cuda/devices/a driver older than the build's CUDA is named with both versions; a CPU machine is not") {
+    "cuda/devices/a driver older than the build's CUDA is named with both versions, a CPU machine is not") {
   using proofline::cuda::detail::driver_problem;
   const std::string old = driver_problem(CudaVersions{12040, 13000}, true, false, "insufficient driver");
   CHECK(old.find("driver supports CUDA 12.4, older than the CUDA 13.0 runtime") != std::string::npos);
