@@ -80,7 +80,7 @@ std::vector<std::unique_ptr<devices::GpuLane>> make_lanes(const Config& config, 
     const auto it =
         std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.index == ordinal; });
     if (it == devices.end()) throw Error(Errc::invalid_argument, missing_gpu(ordinal, devices.size()));
-    if (it->compiles_ptx)  // else the first jobs' minutes in the driver's compiler look like a hang
+    if (it->compiles_ptx)  // else the wait for the driver's compiler before the first job looks like a hang
       PL_LOG_WARN(
           "GPU {} ({}) runs proofline's kernels from PTX the driver compiles at their first use: "
           "about a minute the first time, then cached (CUDA_CACHE_PATH, ~/.nv/ComputeCache); native "
