@@ -118,7 +118,10 @@ std::string driver_problem() {
 }
 
 std::string unusable_devices_summary() {
-  const auto devices = all_devices();
+  return unusable_devices_summary(all_devices());
+}
+
+std::string unusable_devices_summary(std::span<const DeviceInfo> devices) {
   if (devices.empty()) return driver_problem();
   std::string summary;
   for (const auto& device : devices) {

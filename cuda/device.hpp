@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -63,5 +64,9 @@ int device_count() noexcept;
 /// where it lists none; empty when there is nothing to report. For messages that explain why the CPU backend
 /// was chosen or the CUDA one refused.
 std::string unusable_devices_summary();
+
+/// The same line for a listing already made by all_devices(), so that a caller holding one asks the driver
+/// (and probes GPUs that run PTX) once.
+std::string unusable_devices_summary(std::span<const DeviceInfo> devices);
 
 }  // namespace proofline::cuda

@@ -3,9 +3,11 @@
 #include <oneapi/tbb/info.h>
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include <proofline/cuda/device.hpp>
 #include <proofline/devices/gpu_lane.hpp>
@@ -57,29 +59,35 @@ void check_config(const Config& c) {
     if (gpu < 0) bad("GPU index " + std::to_string(gpu) + " is negative");
 }
 
-/// Why GPU `ordinal` is not among the `usable` ones: it cannot run the kernels, or there is no such GPU.
-std::string missing_gpu(int ordinal, std::size_t usable) {
-  for (const auto& device : cuda::all_devices())
-    if (device.index == ordinal && !device.unsupported.empty())
-      return "GPU " + std::to_string(ordinal) + " (" + device.name +
-             ") cannot be used: " + device.unsupported;
-  return "GPU " + std::to_string(ordinal) + " does not exist (" + std::to_string(usable) + " usable)";
+bool usable(const cuda::DeviceInfo& device) {
+  return device.unsupported.empty();
 }
 
-/// The GPUs the configuration names (every usable one when it names none), each with its trace tracks.
-std::vector<std::unique_ptr<devices::GpuLane>> make_lanes(const Config& config, trace::Recorder& recorder) {
-  const auto devices = cuda::list_devices();
+/// Why GPU `ordinal` is not usable: it cannot run the kernels, or there is no such GPU.
+std::string missing_gpu(int ordinal, std::span<const cuda::DeviceInfo> listed) {
+  for (const auto& device : listed)
+    if (device.index == ordinal)
+      return "GPU " + std::to_string(ordinal) + " (" + device.name +
+             ") cannot be used: " + device.unsupported;
+  return "GPU " + std::to_string(ordinal) + " does not exist (" +
+         std::to_string(std::ranges::count_if(listed, usable)) + " usable)";
+}
+
+/// The GPUs the configuration names (every usable one of `listed` when it names none), each with its trace
+/// tracks.
+std::vector<std::unique_ptr<devices::GpuLane>> make_lanes(const Config& config, trace::Recorder& recorder,
+                                                          std::span<const cuda::DeviceInfo> listed) {
   std::vector<int> wanted = config.gpus;
   if (wanted.empty()) {
-    for (const auto& d : devices) wanted.push_back(d.index);
-    if (const std::string unusable = cuda::unusable_devices_summary(); !unusable.empty())
+    for (const auto& d : listed)
+      if (usable(d)) wanted.push_back(d.index);
+    if (const std::string unusable = cuda::unusable_devices_summary(listed); !unusable.empty())
       PL_LOG_WARN("proving on the other GPUs: {}", unusable);
   }
   std::vector<std::unique_ptr<devices::GpuLane>> lanes;
   for (const int ordinal : wanted) {
-    const auto it =
-        std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.index == ordinal; });
-    if (it == devices.end()) throw Error(Errc::invalid_argument, missing_gpu(ordinal, devices.size()));
+    const auto it = std::ranges::find_if(listed, [&](const auto& d) { return d.index == ordinal; });
+    if (it == listed.end() || !usable(*it)) throw Error(Errc::invalid_argument, missing_gpu(ordinal, listed));
     if (it->compiles_ptx)  // else the wait for the driver's compiler before the first job looks like a hang
       PL_LOG_WARN(
           "GPU {} ({}) runs proofline's kernels from PTX the driver compiles at their first use: "
@@ -108,13 +116,14 @@ devices::GpuOptions gpu_options(const Config& config) {
           .msm_table_bits = static_cast<int>(config.msm_table_bits)};
 }
 
-/// The backend the configuration gets. Backend::cpu asked for ignores the GPU list.
-Backend resolve_backend(const Config& config) {
+/// The backend the configuration gets, given the GPUs the driver lists. Backend::cpu asked for ignores the
+/// GPU list.
+Backend resolve_backend(const Config& config, std::span<const cuda::DeviceInfo> listed) {
   if (config.backend == Backend::cpu) return Backend::cpu;
-  if (cuda::built_with_cuda() && cuda::device_count() > 0) return Backend::cuda;
+  if (cuda::built_with_cuda() && std::ranges::any_of(listed, usable)) return Backend::cuda;
   // Why no GPU is used, naming those the kernels cannot run on: a machine with one must not prove on the CPU,
   // or refuse, without saying why.
-  const std::string unusable = cuda::unusable_devices_summary();
+  const std::string unusable = cuda::unusable_devices_summary(listed);
   const std::string why =
       (cuda::built_with_cuda() ? "no CUDA device is usable" : "proofline was built without CUDA") +
       (unusable.empty() ? std::string{} : ": " + unusable);
@@ -149,7 +158,10 @@ Core::Core(Config c, testing::Hooks h)
       admission([this] { return token_target(); }),
       removed_keys(hooks.removed_key_names) {
   check_config(config);
-  backend = resolve_backend(config);
+  // One listing serves the backend's choice, the lanes and the warnings: a GPU that runs PTX is probed once.
+  const std::vector<cuda::DeviceInfo> listed =
+      config.backend == Backend::cpu ? std::vector<cuda::DeviceInfo>{} : cuda::all_devices();
+  backend = resolve_backend(config, listed);
   mode = config.mode;
 
   const std::size_t hardware =
@@ -180,7 +192,7 @@ Core::Core(Config c, testing::Hooks h)
                                                          .fault_hook = hooks.fault});
 
   if (backend == Backend::cuda) {
-    gpus() = make_lanes(config, recorder);
+    gpus() = make_lanes(config, recorder, listed);
     for (auto& lane : gpus())
       lane->resources = devices::make_gpu_device(*lane, gpu_options(config), recorder, *pool);
   }

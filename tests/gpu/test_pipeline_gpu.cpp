@@ -237,6 +237,19 @@ TEST_CASE("pipeline/gpu/device slots sized by the first key refuse a larger one,
   pipeline.shutdown();
 }
 
+TEST_CASE("pipeline/gpu/a GPU list naming a GPU that does not exist, or one twice, is refused") {
+  const int usable = cuda::device_count();
+  TestConfig config = gpu_config();
+  config.gpus = {0, usable};
+  const std::string missing =
+      "GPU " + std::to_string(usable) + " does not exist (" + std::to_string(usable) + " usable)";
+  CHECK_THROWS_WITH_AS(make_pipeline(config), doctest::Contains(missing.c_str()), Error);
+  config.gpus = {0, 0};
+  CHECK_THROWS_WITH_AS(make_pipeline(config), doctest::Contains("GPU 0 is listed twice"), Error);
+  config.gpus = {0};
+  CHECK(make_pipeline(config).stats().gpus.size() == 1);
+}
+
 TEST_CASE("pipeline/gpu/baseline mode proves with the same kernels") {
   const GpuCircuit& c = gpu_circuit(12);
   TestConfig config = gpu_config();
