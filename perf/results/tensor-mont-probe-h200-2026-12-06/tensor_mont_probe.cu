@@ -108,70 +108,6 @@ struct BFrags {
   std::uint32_t v[kSlots][32][2];
 };
 
-// out = a · b · R^-1 mod p, < 2p for a · b < p R. Every lane of the warp must call it together.
-template <class Ops = PtxCarryOps>
-__device__ __forceinline__ void tensor_mont_mul(std::uint32_t* out, const std::uint32_t* x,
-                                                const std::uint32_t* y, const BFrags<kQSlots>& bq,
-                                                const BFrags<kPSlots>& bp, int lane) {
-  Ops ops;
-  const bool s0 = lane & 1, s1 = lane & 2;
-  std::uint32_t t[2 * kN];
-  limbs32::mul_wide<L>(ops, t, x, y);
-
-  // Stage Q: q = t mod R · p' mod R.
-  std::uint32_t a[2][2][4];
-  a_fragments(a, t, s0, s1);
-  std::uint32_t q[kN];
-  std::uint32_t carry = 0;
-  int slot = 0;
-#pragma unroll
-  for (int j = 0; j < 6; ++j) {
-    int d[2][4] = {};
-#pragma unroll
-    for (int ks = 0; ks < 2; ++ks) {
-      if (ks == 1 && j < 4) continue;
-      const uint2 b = *reinterpret_cast<const uint2*>(bq.v[slot++][lane]);
-#pragma unroll
-      for (int mt = 0; mt < 2; ++mt) mma_u8(d[mt], a[mt][ks], b.x, b.y);
-    }
-    std::uint32_t c[4];
-    tile_chunks(c, d, s0, s1);
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const std::uint32_t lo = c[2 * h] + carry;
-      const std::uint32_t hi = c[2 * h + 1] + (lo >> 16);
-      carry = hi >> 16;
-      q[2 * j + h] = __byte_perm(lo, hi, 0x5410);
-    }
-  }
-
-  // Stage P: (t + q · p) / R.
-  a_fragments(a, q, s0, s1);
-  carry = 0;
-  slot = 0;
-#pragma unroll
-  for (int j = 0; j < 12; ++j) {
-    int d[2][4] = {};
-#pragma unroll
-    for (int ks = 0; ks < 2; ++ks) {
-      if ((ks == 0 && j > 9) || (ks == 1 && j < 4)) continue;
-      const uint2 b = *reinterpret_cast<const uint2*>(bp.v[slot++][lane]);
-#pragma unroll
-      for (int mt = 0; mt < 2; ++mt) mma_u8(d[mt], a[mt][ks], b.x, b.y);
-    }
-    std::uint32_t c[4];
-    tile_chunks(c, d, s0, s1);
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const std::uint32_t limb = t[2 * j + h];
-      const std::uint32_t lo = c[2 * h] + carry + (limb & 0xffffu);
-      const std::uint32_t hi = c[2 * h + 1] + (lo >> 16) + (limb >> 16);
-      carry = hi >> 16;
-      if (j >= 6) out[2 * j + h - kN] = __byte_perm(lo, hi, 0x5410);
-    }
-  }
-}
-
 // The same product with the plumbing through shared memory instead of shfl transposes: each owner stores its
 // operand's 48 bytes (rows permuted so that ldmatrix's eight row reads hit distinct banks) and ldmatrix loads
 // the A fragments; each n-tile's chunks are stored one word each into their owner's 16-byte slot and read
@@ -222,21 +158,48 @@ __device__ __forceinline__ uint4 tile_chunks_smem(int (*d)[4], uint4* cscr, int 
   return cscr[slot_of(lane)];
 }
 
+// The two ways between "one product per lane" and the fragments: A fragments of a 12-limb operand
+// (a[mt][ks][4]) and the 4 chunks of this lane's product from an n-tile's accumulators.
+struct ShflPlumbing {
+  bool s0, s1;
+  __device__ explicit ShflPlumbing(int lane) : s0(lane & 1), s1(lane & 2) {}
+  __device__ void fragments(std::uint32_t (*a)[2][4], const std::uint32_t* op) const {
+    a_fragments(a, op, s0, s1);
+  }
+  __device__ void chunks(std::uint32_t* c, int (*d)[4]) const { tile_chunks(c, d, s0, s1); }
+};
+
+struct SmemPlumbing {
+  int lane;
+  std::uint32_t* ascr;
+  uint4* cscr;
+  __device__ void fragments(std::uint32_t (*a)[2][4], const std::uint32_t* op) const {
+    a_fragments_smem(a, op, ascr, lane);
+  }
+  __device__ void chunks(std::uint32_t* c, int (*d)[4]) const {
+    const uint4 v = tile_chunks_smem(d, cscr, lane);
+    c[0] = v.x, c[1] = v.y, c[2] = v.z, c[3] = v.w;
+  }
+};
+
+// out = x · y · R^-1 mod p, < 2p for x · y < p R. Every lane of the warp must call it together.
 // kHighOnly: q · p's columns below 40 are not computed. (t + q p) is a multiple of R, so the carry into bit
 // 384 is ceil of its value above bit 320 over 2^64, and what is left out (columns 0..39 of q p, limbs 0..9 of
 // t) is below 2^336: tile 5 (bits 320..383) is normalized from an initial carry of 2^16 (in units of 2^320),
 // which rounds up past anything left out, and its own bits are dropped. Stage P then needs 12 (tile, k-step)
 // pairs, not 18.
-template <bool kHighOnly, class Ops = PtxCarryOps>
-__device__ __forceinline__ void tensor_mont_mul_smem(std::uint32_t* out, const std::uint32_t* x,
-                                                     const std::uint32_t* y, const BFrags<kQSlots>& bq,
-                                                     const BFrags<kPSlots>& bp, int lane, std::uint32_t* ascr,
-                                                     uint4* cscr) {
+template <bool kHighOnly, class Plumbing, class Ops = PtxCarryOps>
+__device__ __forceinline__ void tensor_mont_mul(std::uint32_t* out, const std::uint32_t* x,
+                                                const std::uint32_t* y, const BFrags<kQSlots>& bq,
+                                                const BFrags<kPSlots>& bp, int lane,
+                                                const Plumbing& plumbing) {
   Ops ops;
   std::uint32_t t[2 * kN];
   limbs32::mul_wide<L>(ops, t, x, y);
+
+  // Stage Q: q = t mod R · p' mod R.
   std::uint32_t a[2][2][4];
-  a_fragments_smem(a, t, ascr, lane);
+  plumbing.fragments(a, t);
   std::uint32_t q[kN];
   std::uint32_t carry = 0;
   int slot = 0;
@@ -250,8 +213,8 @@ __device__ __forceinline__ void tensor_mont_mul_smem(std::uint32_t* out, const s
 #pragma unroll
       for (int mt = 0; mt < 2; ++mt) mma_u8(d[mt], a[mt][ks], b.x, b.y);
     }
-    const uint4 c4 = tile_chunks_smem(d, cscr, lane);
-    const std::uint32_t c[4] = {c4.x, c4.y, c4.z, c4.w};
+    std::uint32_t c[4];
+    plumbing.chunks(c, d);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const std::uint32_t lo = c[2 * h] + carry;
@@ -260,22 +223,23 @@ __device__ __forceinline__ void tensor_mont_mul_smem(std::uint32_t* out, const s
       q[2 * j + h] = __byte_perm(lo, hi, 0x5410);
     }
   }
-  a_fragments_smem(a, q, ascr, lane);
+
+  // Stage P: (t + q · p) / R.
+  plumbing.fragments(a, q);
   carry = kHighOnly ? 0x10000u : 0u;
-  slot = 0;
-  constexpr int kFirstTile = kHighOnly ? 5 : 0;
+  slot = kHighOnly ? 6 : 0;
 #pragma unroll
-  for (int j = kFirstTile; j < 12; ++j) {
+  for (int j = kHighOnly ? 5 : 0; j < 12; ++j) {
     int d[2][4] = {};
 #pragma unroll
     for (int ks = 0; ks < 2; ++ks) {
       if ((ks == 0 && j > 9) || (ks == 1 && j < 4)) continue;
-      const uint2 b = *reinterpret_cast<const uint2*>(bp.v[kHighOnly ? slot++ + 6 : slot++][lane]);
+      const uint2 b = *reinterpret_cast<const uint2*>(bp.v[slot++][lane]);
 #pragma unroll
       for (int mt = 0; mt < 2; ++mt) mma_u8(d[mt], a[mt][ks], b.x, b.y);
     }
-    const uint4 c4 = tile_chunks_smem(d, cscr, lane);
-    const std::uint32_t c[4] = {c4.x, c4.y, c4.z, c4.w};
+    std::uint32_t c[4];
+    plumbing.chunks(c, d);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const std::uint32_t limb = t[2 * j + h];
@@ -314,6 +278,7 @@ __global__ void __launch_bounds__(128, MinBlocks)
   __syncthreads();
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   const int lane = threadIdx.x & 31;
+  const SmemPlumbing smem{lane, ascr_all[threadIdx.x / 32], cscr_all[threadIdx.x / 32]};
   std::uint32_t x[Chains][kN], c[kN];
   for (int k = 0; k < kN; ++k) c[k] = in[(t % 4096) * kN + k];
   for (int j = 0; j < Chains; ++j)
@@ -326,13 +291,11 @@ __global__ void __launch_bounds__(128, MinBlocks)
       if constexpr (V == 0) {
         limbs32::mont_mul<L>(ops, x[j], x[j], c);
       } else if constexpr (V == 1) {
-        tensor_mont_mul(x[j], x[j], c, bq, bp, lane);
+        tensor_mont_mul<false>(x[j], x[j], c, bq, bp, lane, ShflPlumbing(lane));
       } else if constexpr (V == 3) {
-        tensor_mont_mul_smem<false>(x[j], x[j], c, bq, bp, lane, ascr_all[threadIdx.x / 32],
-                                    cscr_all[threadIdx.x / 32]);
+        tensor_mont_mul<false>(x[j], x[j], c, bq, bp, lane, smem);
       } else if constexpr (V == 4) {
-        tensor_mont_mul_smem<true>(x[j], x[j], c, bq, bp, lane, ascr_all[threadIdx.x / 32],
-                                   cscr_all[threadIdx.x / 32]);
+        tensor_mont_mul<true>(x[j], x[j], c, bq, bp, lane, smem);
       } else {  // the schoolbook product alone, folded back (the IMAD work the tensor product leaves)
         std::uint32_t w[2 * kN];
         limbs32::mul_wide<L>(ops, w, x[j], c);
