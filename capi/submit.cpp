@@ -1,5 +1,5 @@
-// pl_submit_*: jobs from a .wtns file, a caller's scalars, or a witness callback writing into the pinned
-// slot; and the delivery of each result to its handle and its completion callback.
+// pl_submit_*: jobs from a .wtns file or its image in memory, a caller's scalars, or a witness callback
+// writing into the pinned slot; and the delivery of each result to its handle and its completion callback.
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -12,6 +12,7 @@
 #include <proofline/capi/detail/scalars.hpp>
 #include <proofline/capi/detail/versioned.hpp>
 #include <proofline/capi/detail/witness_target.hpp>
+#include <proofline/groth16/wtns.hpp>
 #include <proofline/util/logging.hpp>
 
 namespace proofline::capi {
@@ -175,6 +176,25 @@ graph::WitnessSource scalars_for_key(const pl_key* key, std::int32_t curve_code,
   return scalar_witness(owner ? owner->scalar_buffers.get() : nullptr, scalars, count, curve);
 }
 
+/// A .wtns image for `key`, copied, its container and header checked (the values are checked in synthesis).
+graph::WitnessSource wtns_image_for_key(const pl_key* key, const void* data, size_t length) {
+  require(data, "data");
+  const std::shared_ptr<Key> k = lookup<Key>(key, "key");
+  const auto* bytes = static_cast<const std::byte*>(data);
+  auto image = std::make_shared<const std::vector<std::byte>>(bytes, bytes + length);
+  graph::WtnsImage witness{.image = std::move(image)};
+  const groth16::WtnsHeader header = groth16::read_wtns_header(*witness.image, witness.name);
+  if (header.curve != k->curve())
+    throw_status(PL_ERR_BAD_INPUT, witness.name + ": the witness is over " +
+                                       std::string(curve_name(header.curve)) + "'s scalar field, key '" +
+                                       k->name + "' is " + std::string(curve_name(k->curve())) + "'s");
+  if (header.num_witness != k->num_variables())
+    throw_status(PL_ERR_BAD_INPUT, witness.name + ": the witness has " + std::to_string(header.num_witness) +
+                                       " values, key '" + k->name + "' expects " +
+                                       std::to_string(k->num_variables()) + " variables");
+  return witness;
+}
+
 /// make_witness() makes the job's witness source.
 template <class MakeWitness>
 pl_status submit_entry(const char* function, pl_pipeline* pipeline, const pl_key* key,
@@ -203,6 +223,12 @@ PL_API pl_status pl_submit_wtns(pl_pipeline* pipeline, const pl_key* key, const 
     require(wtns_path, "wtns_path");
     return graph::WtnsFile{wtns_path};
   });
+}
+
+PL_API pl_status pl_submit_wtns_memory(pl_pipeline* pipeline, const pl_key* key, const void* data,
+                                       size_t length, const pl_job_options* options, pl_job** out) {
+  return submit_entry("pl_submit_wtns_memory", pipeline, key, options, out,
+                      [&]() -> graph::WitnessSource { return wtns_image_for_key(key, data, length); });
 }
 
 PL_API pl_status pl_submit_scalars(pl_pipeline* pipeline, const pl_key* key, const uint8_t* scalars,

@@ -31,6 +31,7 @@ using nodes::WitnessCallback;
 using nodes::WitnessSource;
 using nodes::WitnessTarget;
 using nodes::WtnsFile;
+using nodes::WtnsImage;
 
 /// A registered key (Pipeline::add_key). Plain value; 0 is "no key".
 class KeyHandle {

@@ -63,6 +63,8 @@ void check_witness_source(const Job& job, const KeyState& key, bool check_witnes
                     ": the witness callback writes " + std::string(curve_name(callback->curve)) +
                     " values (WitnessCallback::curve)");
   if (const auto* in_memory = std::get_if<MemoryWitness>(&job.witness)) check_memory_witness(*in_memory, key);
+  if (const auto* image = std::get_if<WtnsImage>(&job.witness); image != nullptr && !image->image)
+    throw Error(Errc::invalid_argument, "submit: the .wtns image is empty (WtnsImage::image is null)");
   const bool fills_abc = callback != nullptr && callback->fills == WitnessCallback::Fills::witness_and_abc;
   if (!key.has_cs && !fills_abc)
     throw Error(Errc::invalid_argument,

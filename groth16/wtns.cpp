@@ -62,6 +62,11 @@ BinFile open_wtns(const std::filesystem::path& path) {
   return BinFile::open(path, "wtns", ".wtns", wtns_version);
 }
 
+/// A file image the caller keeps alive while the BinFile is in use.
+BinFile wtns_image(std::span<const std::byte> image, std::string_view name) {
+  return BinFile::from_memory(nullptr, image, std::string(name), "wtns", ".wtns", wtns_version);
+}
+
 [[noreturn]] void fail_not_below_r(const BinFile& file, std::uint64_t index) {
   file.fail("value " + std::to_string(index) + " is not below the field modulus r");
 }
@@ -154,6 +159,20 @@ void read_wtns_into(const std::filesystem::path& path, std::span<bn254::Fr> out)
   convert(file, parse(file), out);
 }
 
+WtnsHeader read_wtns_header(std::span<const std::byte> image, std::string_view name) {
+  return parse(wtns_image(image, name)).header;
+}
+
+void read_wtns_into(std::span<const std::byte> image, std::string_view name, std::span<Fr> out) {
+  const BinFile file = wtns_image(image, name);
+  convert(file, parse(file), out);
+}
+
+void read_wtns_into(std::span<const std::byte> image, std::string_view name, std::span<bn254::Fr> out) {
+  const BinFile file = wtns_image(image, name);
+  convert(file, parse(file), out);
+}
+
 template <class F>
 std::vector<F> read_wtns(const std::filesystem::path& path) {
   const BinFile file = open_wtns(path);
@@ -165,7 +184,7 @@ std::vector<F> read_wtns(const std::filesystem::path& path) {
 
 template <class F>
 std::vector<F> parse_wtns(std::span<const std::byte> image, std::string_view name) {
-  const BinFile file = BinFile::from_memory(nullptr, image, std::string(name), "wtns", ".wtns", wtns_version);
+  const BinFile file = wtns_image(image, name);
   const Parsed parsed = parse(file);
   std::vector<F> z(parsed.header.num_witness);
   convert(file, parsed, std::span<F>(z));

@@ -53,6 +53,12 @@ WtnsHeader check_wtns(const std::filesystem::path& path, std::optional<CurveId> 
 void read_wtns_into(const std::filesystem::path& path, std::span<Fr> out);
 void read_wtns_into(const std::filesystem::path& path, std::span<bn254::Fr> out);
 
+/// read_wtns_header and read_wtns_into for a file's image in memory (what a witness calculator library
+/// returns); `name` stands for the path in messages.
+WtnsHeader read_wtns_header(std::span<const std::byte> image, std::string_view name);
+void read_wtns_into(std::span<const std::byte> image, std::string_view name, std::span<Fr> out);
+void read_wtns_into(std::span<const std::byte> image, std::string_view name, std::span<bn254::Fr> out);
+
 /// The whole witness in a new vector.
 template <class F = Fr>
 std::vector<F> read_wtns(const std::filesystem::path& path);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -162,7 +163,14 @@ struct WtnsFile {
   std::filesystem::path path{};
 };
 
-using WitnessSource = std::variant<WitnessCallback, MemoryWitness, WtnsFile>;
+/// A .wtns file's image in memory (what a witness calculator library returns), shared with the caller and
+/// read as a WtnsFile is, straight into the slot during synthesis; `name` stands for the file in messages.
+struct WtnsImage {
+  std::shared_ptr<const std::vector<std::byte>> image{};
+  std::string name = "the .wtns image";
+};
+
+using WitnessSource = std::variant<WitnessCallback, MemoryWitness, WtnsFile, WtnsImage>;
 
 /// True on a thread while it runs a caller's witness callback (set by synthesis): the pipeline's calls that
 /// wait for its own progress do not wait there, since the thread they hold may be the one that progress

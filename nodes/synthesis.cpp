@@ -122,6 +122,7 @@ bool fill_witness(JobState& job, const KeyState& key, std::span<typename Curve::
                  },
                  // A witness over the other curve's field is refused, naming both curves.
                  [&](const WtnsFile& f) { groth16::read_wtns_into(f.path, z); },
+                 [&](const WtnsImage& w) { groth16::read_wtns_into(*w.image, w.name, z); },
                  [&](const WitnessCallback& cb) {
                    if (cb.curve != Curve::id)
                      throw Error(Errc::invalid_argument,

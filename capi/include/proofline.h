@@ -380,6 +380,14 @@ typedef struct pl_job_options {
  * exactly once. On an error no job exists, *out is NULL and no callback fires. options may be NULL. */
 PL_API pl_status pl_submit_wtns(pl_pipeline* pipeline, const pl_key* key, const char* wtns_path,
                                 const pl_job_options* options, pl_job** out);
+/** pl_submit_wtns for a .wtns file's image in memory (`length` bytes at `data`, copied before returning):
+ * what a witness calculator library returns, and what rapidsnark's prover takes. Its container and header are
+ * checked here: an image that is no .wtns (version 2), a witness of the other curve, or one whose length is
+ * not the key's num_variables is refused with PL_ERR_BAD_INPUT naming the problem (no job). Its values are
+ * checked during synthesis, as a file's are: one not below r, or w[0] != 1, fails the job with
+ * PL_ERR_BAD_INPUT. */
+PL_API pl_status pl_submit_wtns_memory(pl_pipeline* pipeline, const pl_key* key, const void* data,
+                                       size_t length, const pl_job_options* options, pl_job** out);
 /** Submits a job whose witness z (z[0] = 1, the public inputs, then the private values) is `count` scalars
  * of 32 bytes each, canonical little-endian, copied before returning. count must be the key's num_variables
  * (else PL_ERR_INVALID_ARGUMENT). The scalars are checked and converted into the pinned slot during

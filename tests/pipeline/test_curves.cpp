@@ -1,10 +1,13 @@
 // Keys of both curves in one pipeline (CPU backend): BLS12-381 (a synthetic circuit) and BN254 (snarkjs's
 // bn128 fixtures, made by snarkjs itself, and a synthetic BN254 circuit whose witness a callback writes),
 // their jobs interleaved and every proof checked by the pairing of its own curve; the bn128 fixtures proved
-// from their .wtns and checked against snarkjs's verification key; witnesses of the other curve refused with
-// a message naming both; a wrong bn128 witness failing (a .zkey has no C matrix, so its proof is verified,
-// and does not verify).
+// from their .wtns (a file or its image in memory) and checked against snarkjs's verification key; witnesses
+// of the other curve refused with a message naming both; a wrong bn128 witness failing (a .zkey has no C
+// matrix, so its proof is verified, and does not verify).
+#include <cstddef>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -59,6 +62,14 @@ const BnCircuit& bn_circuit(const std::string& circuit) {
 
 Job bn_wtns_job(KeyHandle key, const std::string& circuit, const std::string& label) {
   return Job{.key = key, .witness = WtnsFile{bn(circuit, "witness.wtns")}, .label = label};
+}
+
+/// A file's bytes, as a witness calculator library hands a .wtns over.
+std::shared_ptr<const std::vector<std::byte>> image_of(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<char> chars{std::istreambuf_iterator<char>(in), {}};
+  const auto* first = reinterpret_cast<const std::byte*>(chars.data());
+  return std::make_shared<const std::vector<std::byte>>(first, first + chars.size());
 }
 
 Job bn_memory_job(KeyHandle key, std::vector<BnFr> z, const std::string& label) {
@@ -195,14 +206,19 @@ TEST_CASE("pipeline/curves/a witness of the other curve is refused with a messag
   const KeyHandle k_bls = pipeline.add_key({"bls-16", bls_key.pk, bls_key.cs, bls_key.vk});
   const KeyHandle k_bn = pipeline.add_key(bn16.spec("bn-16"));
 
-  // .wtns files: refused in synthesis, failing their job only.
+  // .wtns files and their images in memory: refused in synthesis, failing their job only.
   Submission bn_for_bls = pipeline.submit(bn_wtns_job(k_bls, "chain_16", "bn128 witness"));
   Submission bls_for_bn = pipeline.submit(
       Job{.key = k_bn, .witness = WtnsFile{snarkjs_test::fixture("chain_16", "witness.wtns")}});
+  Submission bn_image_for_bls = pipeline.submit(
+      Job{.key = k_bls, .witness = WtnsImage{image_of(bn("chain_16", "witness.wtns")), "the bn128 image"}});
   const JobResult bn_refused = await(bn_for_bls);
   CHECK(contains(bn_refused.error ? bn_refused.error->message : "",
                  "over BN254's scalar field, not BLS12-381's"));
-  for (const JobResult& r : {bn_refused, await(bls_for_bn)}) {
+  const JobResult bn_image_refused = await(bn_image_for_bls);
+  CHECK(contains(bn_image_refused.error ? bn_image_refused.error->message : "",
+                 "the bn128 image: the witness is over BN254's scalar field, not BLS12-381's"));
+  for (const JobResult& r : {bn_refused, bn_image_refused, await(bls_for_bn)}) {
     REQUIRE(r.error);
     CHECK_FALSE(r.ok());
     CHECK(r.error->code == Errc::bad_input);
@@ -223,6 +239,9 @@ TEST_CASE("pipeline/curves/a witness of the other curve is refused with a messag
       test_support::error_message(Errc::invalid_argument, [&] {
         pipeline.submit(bn_memory_job(k_bls, bn16.z, "bn in memory"));
       }).find("key 'bls-16' is BLS12-381: its memory witness goes in MemoryWitness::z") != std::string::npos);
+  CHECK(test_support::error_message(Errc::invalid_argument, [&] {
+          pipeline.submit(Job{.key = k_bn, .witness = WtnsImage{}});
+        }).find("the .wtns image is empty") != std::string::npos);
   const std::string callback = test_support::error_message(Errc::invalid_argument, [&] {
     pipeline.submit(Job{.key = k_bn, .witness = WitnessCallback{[](const WitnessTarget&) {}}});
   });
@@ -239,7 +258,10 @@ TEST_CASE("pipeline/curves/a witness of the other curve is refused with a messag
   // The pipeline goes on: each key still proves its own curve's witness.
   Submission good_bn = pipeline.submit(bn_wtns_job(k_bn, "chain_16", "good"));
   Submission good_bls = pipeline.submit(Job{.key = k_bls, .witness = MemoryWitness{bls_z}});
+  Submission good_bn_image =
+      pipeline.submit(Job{.key = k_bn, .witness = WtnsImage{image_of(bn("chain_16", "witness.wtns"))}});
   check_bn254_proof(bn16, await(good_bn));
+  check_bn254_proof(bn16, await(good_bn_image));
   const JobResult bls = await(good_bls);
   REQUIRE(bls.ok());
   CHECK(groth16::verify(groth16::prepare(*bls_key.vk), bls.public_inputs, *bls.proof));

@@ -4,7 +4,8 @@ verifier.
 
     PROOFLINE_LIBRARY=/prefix/lib/libproofline.so.1 prove_batch.py KEY.zkey WITNESS.wtns VK.json [COUNT]
 
-Half the jobs read the .wtns file, half hand its values over as scalars; results come through a completion
+A third of the jobs read the .wtns file, a third hand over its bytes (what a witness calculator library
+returns), a third its values as scalars; results come through a completion
 callback and a blocking wait, and the library's log lines go to Python's logging through a log sink. Then
 one error path: a file that is not a key gives PL_ERR_BAD_INPUT and a message. Exit status 0 when every proof
 verifies.
@@ -101,6 +102,10 @@ def load_library():
         "pl_vk_load_json_file": (ctypes.c_int, [ctypes.c_char_p, out]),
         "pl_vk_release": (ctypes.c_int, [handle]),
         "pl_submit_wtns": (ctypes.c_int, [handle, handle, ctypes.c_char_p, ctypes.POINTER(JobOptions), out]),
+        "pl_submit_wtns_memory": (
+            ctypes.c_int,
+            [handle, handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(JobOptions), out],
+        ),
         "pl_submit_scalars": (
             ctypes.c_int,
             [handle, handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(JobOptions), out],
@@ -157,10 +162,8 @@ def text(lib, function, job):
     return buffer.value
 
 
-def wtns_values(path):
-    """The witness scalars of a .wtns file (section 2), canonical little-endian, 32 bytes each."""
-    with open(path, "rb") as f:
-        data = f.read()
+def wtns_values(data, path):
+    """The witness scalars of a .wtns file's bytes (section 2), canonical little-endian, 32 bytes each."""
     if data[:4] != b"wtns":
         raise SystemExit(f"{path}: not a .wtns file")
     offset = 12
@@ -212,7 +215,9 @@ def main(argv):
 def run(lib, argv):
     zkey, wtns, vk_json = (a.encode() for a in argv[1:4])
     count = int(argv[4]) if len(argv) > 4 else 4
-    values, num_values = wtns_values(argv[2])
+    with open(argv[2], "rb") as f:
+        image = f.read()
+    values, num_values = wtns_values(image, argv[2])
     config = Config()
     check(lib, "pl_config_default", lib.pl_config_default(ctypes.byref(config), ctypes.sizeof(config)))
     config.backend = PL_BACKEND_CPU
@@ -236,8 +241,11 @@ def run(lib, argv):
         check(lib, "pl_vk_load_json_file", lib.pl_vk_load_json_file(vk_json, ctypes.byref(vk)))
         for i in range(count):
             job = ctypes.c_void_p()
-            if i % 2 == 0:
+            if i % 3 == 0:
                 status = lib.pl_submit_wtns(pipeline, key, wtns, ctypes.byref(options), ctypes.byref(job))
+            elif i % 3 == 1:  # copied before the call returns
+                status = lib.pl_submit_wtns_memory(pipeline, key, image, len(image), ctypes.byref(options),
+                                                   ctypes.byref(job))
             else:
                 status = lib.pl_submit_scalars(pipeline, key, values, num_values, ctypes.byref(options),
                                                ctypes.byref(job))
