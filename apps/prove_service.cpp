@@ -63,15 +63,17 @@ bool is_wtns(const HttpRequest& request) {
   return type != nullptr && type->starts_with("application/octet-stream");
 }
 
-template <class F>
-std::shared_ptr<const std::vector<F>> parse_wtns_body(const std::string& body, const ProveService::Key& key) {
-  auto z = std::make_shared<std::vector<F>>(groth16::parse_wtns<F>(
-      std::as_bytes(std::span(body.data(), body.size())), "the request's witness (.wtns)"));
-  if (z->size() != key.num_variables)
-    throw Error(Errc::bad_input, "the request's witness (.wtns): the witness has " +
-                                     std::to_string(z->size()) + " values, " + key.name + ".zkey expects " +
-                                     std::to_string(key.num_variables) + " variables");
-  return z;
+/// The request's .wtns as the job's witness: its container and header are checked against the key here, so
+/// that a witness of the other curve or circuit never takes a place in the queue; synthesis reads the values
+/// straight into the job's slot, checking each.
+graph::WtnsImage wtns_body(const std::string& body, const ProveService::Key& key) {
+  const auto* bytes = reinterpret_cast<const std::byte*>(body.data());
+  graph::WtnsImage witness{
+      .image = std::make_shared<const std::vector<std::byte>>(bytes, bytes + body.size()),
+      .name = "the request's witness (.wtns)"};
+  groth16::read_wtns_header_for(*witness.image, witness.name, key.curve, key.num_variables,
+                                "key " + quote_name(key.name));
+  return witness;
 }
 
 }  // namespace
@@ -222,10 +224,7 @@ HttpResponse ProveService::prove(const Key& key, const HttpRequest& request) {
                  .label = "request " + std::to_string(++requests_seen_) + " to " + key.name};
   try {
     if (is_wtns(request)) {
-      if (key.curve == CurveId::bn254)
-        job.witness = graph::MemoryWitness{.bn254_z = parse_wtns_body<bn254::Fr>(request.body, key)};
-      else
-        job.witness = graph::MemoryWitness{.z = parse_wtns_body<Fr>(request.body, key)};
+      job.witness = wtns_body(request.body, key);
     } else {
       if (!key.generator)
         return json_error(400, "key " + quote_name(key.name) +

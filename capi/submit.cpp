@@ -183,15 +183,8 @@ graph::WitnessSource wtns_image_for_key(const pl_key* key, const void* data, siz
   const auto* bytes = static_cast<const std::byte*>(data);
   auto image = std::make_shared<const std::vector<std::byte>>(bytes, bytes + length);
   graph::WtnsImage witness{.image = std::move(image)};
-  const groth16::WtnsHeader header = groth16::read_wtns_header(*witness.image, witness.name);
-  if (header.curve != k->curve())
-    throw_status(PL_ERR_BAD_INPUT, witness.name + ": the witness is over " +
-                                       std::string(curve_name(header.curve)) + "'s scalar field, key '" +
-                                       k->name + "' is " + std::string(curve_name(k->curve())) + "'s");
-  if (header.num_witness != k->num_variables())
-    throw_status(PL_ERR_BAD_INPUT, witness.name + ": the witness has " + std::to_string(header.num_witness) +
-                                       " values, key '" + k->name + "' expects " +
-                                       std::to_string(k->num_variables()) + " variables");
+  groth16::read_wtns_header_for(*witness.image, witness.name, k->curve(), k->num_variables(),
+                                "key '" + k->name + "'");
   return witness;
 }
 

@@ -196,13 +196,31 @@ template std::vector<bn254::Fr> read_wtns<bn254::Fr>(const std::filesystem::path
 template std::vector<Fr> parse_wtns<Fr>(std::span<const std::byte>, std::string_view);
 template std::vector<bn254::Fr> parse_wtns<bn254::Fr>(std::span<const std::byte>, std::string_view);
 
+namespace {
+
+void check_length(std::string_view name, const WtnsHeader& header, std::uint64_t num_variables,
+                  std::string_view key_name) {
+  if (header.num_witness != num_variables)
+    throw Error(Errc::bad_input, std::string(name) + ": the witness has " +
+                                     std::to_string(header.num_witness) + " values, " +
+                                     std::string(key_name) + " expects " + std::to_string(num_variables) +
+                                     " variables (a witness of another circuit?)");
+}
+
+}  // namespace
+
 void check_wtns_length(const std::filesystem::path& path, const WtnsHeader& header,
                        std::uint64_t num_variables, std::string_view key_name) {
-  if (header.num_witness != num_variables)
-    throw Error(Errc::bad_input, path.string() + ": the witness has " + std::to_string(header.num_witness) +
-                                     " values, " + std::string(key_name) + " expects " +
-                                     std::to_string(num_variables) +
-                                     " variables (a witness of another circuit?)");
+  check_length(path.string(), header, num_variables, key_name);
+}
+
+WtnsHeader read_wtns_header_for(std::span<const std::byte> image, std::string_view name, CurveId curve,
+                                std::uint64_t num_variables, std::string_view key_name) {
+  const BinFile file = wtns_image(image, name);
+  const Parsed parsed = parse(file);
+  check_curve(file, parsed, curve);
+  check_length(name, parsed.header, num_variables, key_name);
+  return parsed.header;
 }
 
 namespace {

@@ -59,6 +59,13 @@ WtnsHeader read_wtns_header(std::span<const std::byte> image, std::string_view n
 void read_wtns_into(std::span<const std::byte> image, std::string_view name, std::span<Fr> out);
 void read_wtns_into(std::span<const std::byte> image, std::string_view name, std::span<bn254::Fr> out);
 
+/// read_wtns_header for an image that a key of `curve` with `num_variables` variables is to prove: what a
+/// server checks before it queues a request, so that a witness over the other curve's field or of another
+/// circuit is refused at once (Error(bad_input), naming the problem and `key_name`) while its values are
+/// left for read_wtns_into to check where they are converted.
+WtnsHeader read_wtns_header_for(std::span<const std::byte> image, std::string_view name, CurveId curve,
+                                std::uint64_t num_variables, std::string_view key_name);
+
 /// The whole witness in a new vector.
 template <class F = Fr>
 std::vector<F> read_wtns(const std::filesystem::path& path);

@@ -59,24 +59,17 @@ decltype(auto) timed(double& total, Body&& body) {
   return body();
 }
 
-/// A witness stored in the database, parsed in the field of the key's curve (a witness of the other curve is
-/// refused, naming both) and checked against the key's size.
-graph::MemoryWitness inline_witness(const std::vector<std::uint8_t>& stored, const std::string& what,
-                                    const KeyLookup& key, const std::string& key_path) {
+/// A witness stored in the database, its container and header checked against the key (a witness of the
+/// other curve is refused, naming both, and one of another length naming both counts); synthesis reads its
+/// values straight into the job's slot, checking each.
+graph::WtnsImage inline_witness(const std::vector<std::uint8_t>& stored, const std::string& what,
+                                const KeyLookup& key, const std::string& key_path) {
   const auto bytes = std::as_bytes(std::span(stored));
-  return with_curve(key.curve, [&]<class Curve>() {
-    using F = typename Curve::Fr;
-    auto z = std::make_shared<const std::vector<F>>(groth16::parse_wtns<F>(bytes, what));
-    if (z->size() != key.num_variables)
-      throw Error(Errc::bad_input, what + ": the witness has " + std::to_string(z->size()) + " values, key " +
-                                       key_path + " expects " + std::to_string(key.num_variables));
-    graph::MemoryWitness witness;
-    if constexpr (std::is_same_v<Curve, Bn254>)
-      witness.bn254_z = std::move(z);
-    else
-      witness.z = std::move(z);
-    return witness;
-  });
+  graph::WtnsImage witness{
+      .image = std::make_shared<const std::vector<std::byte>>(bytes.begin(), bytes.end()), .name = what};
+  groth16::read_wtns_header_for(*witness.image, witness.name, key.curve, key.num_variables,
+                                "key " + key_path);
+  return witness;
 }
 
 /// The proof in its curve's encoding and public.json, as the results table keeps them.

@@ -16,6 +16,7 @@ import os
 import re
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -80,6 +81,24 @@ def raw(address, data, shutdown=False, timeout=30):
 def read(path):
     with open(os.path.join(work, path), "rb") as f:
         return f.read()
+
+
+def wtns_sections(image):
+    """The sections of a .wtns image by type: {1: header, 2: values}."""
+    count, at, sections = struct.unpack_from("<I", image, 8)[0], 12, {}
+    for _ in range(count):
+        kind, size = struct.unpack_from("<IQ", image, at)
+        sections[kind] = image[at + 12:at + 12 + size]
+        at += 12 + size
+    return sections
+
+
+def wtns_image(header, values):
+    """A .wtns image (version 2) of a header section and a values section."""
+    image = b"wtns" + struct.pack("<II", 2, 2)
+    for kind, payload in ((1, header), (2, values)):
+        image += struct.pack("<IQ", kind, len(payload)) + payload
+    return image
 
 
 def keep(name, body):
@@ -167,6 +186,18 @@ try:
     expect_error(address, 400, "POST", "/prove/wtns-only", read("inputs/g1.json"), said="without --circuit")
     expect_error(address, 400, "POST", "/prove/key", b"wtns" + b"\x02\x00\x00\x00" + b"\x00" * 8,
                  said="the request's witness (.wtns)")
+    # A witness of another length is refused before it is queued; values that are no witness fail in synthesis,
+    # as a file's would, and are the client's error too.
+    sections = wtns_sections(read("snarkjs/g1.wtns"))
+    header, values = sections[1], sections[2]
+    count = struct.unpack_from("<I", header, 36)[0]
+    expect_error(address, 400, "POST", "/prove/key",
+                 wtns_image(header[:36] + struct.pack("<I", count - 1), values[:-32]),
+                 said="the witness has %d values, key 'key' expects %d variables" % (count - 1, count))
+    expect_error(address, 400, "POST", "/prove/key", wtns_image(header, (2).to_bytes(32, "little") + values[32:]),
+                 said="w[0] is not 1")
+    expect_error(address, 400, "POST", "/prove/wtns-only", wtns_image(header, values[:32] + b"\xff" * 32 + values[64:]),
+                 said="value 1 is not below the field modulus r")
     # A witness that does not satisfy the circuit: prove's exit 1.
     expect_error(address, 422, "POST", "/prove/key", b'{"a": "3", "b": "7", "c": "48"}',
                  said="does not satisfy the circuit")

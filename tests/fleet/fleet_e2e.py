@@ -318,6 +318,18 @@ def test_curves(args):
         bls_wtns = copies(fleet, os.path.join(bls, "witness.wtns"), "bls", 3)
         wrong = os.path.join(fleet.dir, "wrong.wtns")
         shutil.copyfile(os.path.join(bls, "witness.wtns"), wrong)
+        # Inline and broken: the other curve's witness (refused by its header when the worker takes it), and
+        # w[0] = 2 (refused where synthesis reads the values); both fail for good at their first attempt.
+        wrong_inline = os.path.join(fleet.dir, "wrong-inline.wtns")
+        shutil.copyfile(os.path.join(bls, "witness.wtns"), wrong_inline)
+        not_one = os.path.join(fleet.dir, "not-one.wtns")
+        with open(bn_wtns[0], "rb") as f:
+            image = bytearray(f.read())
+        first = 76  # snarkjs's layout: the magic, version, section count, the header section, the values' head
+        check(image[first:first + 32] == b"\x01" + bytes(31), "the bn128 witness's w[0] is 1 at byte 76")
+        image[first] = 2
+        with open(not_one, "wb") as f:
+            f.write(image)
         bad = subprocess.run([args.fleet, "worker", "--max-log-rows", "40"], capture_output=True, text=True)
         check(bad.returncode == 2 and "--max-log-rows" in bad.stderr, "--max-log-rows 40 is refused (exit 2)")
         bad = subprocess.run([args.fleet, "worker", "--name", "  "], capture_output=True, text=True)
@@ -356,21 +368,27 @@ def test_curves(args):
                                 "--wtns"] + wtns + list(extra), log)
 
         subs = [submit(bn, bn_wtns[:2] + [wrong], out_bn, "submit-bn.log"),
-                submit(bn, bn_wtns[2:], out_inline, "submit-inline.log", ["--inline"]),
+                submit(bn, bn_wtns[2:] + [wrong_inline, not_one], out_inline, "submit-inline.log", ["--inline"]),
                 submit(bls, bls_wtns, out_bls, "submit-bls.log")]
         codes = [p.wait(timeout=120) for p in subs]
-        check(codes == [1, 0, 0], "bn128 by path (one wrong witness), bn128 inline and bls12381 end %s" % codes)
+        check(codes == [1, 1, 0], "bn128 by path (one wrong witness), bn128 inline (two broken) and bls12381 end %s"
+              % codes)
         check("2 done, 1 failed; 2 of the proofs verify" in fleet.log("submit-bn.log"),
               "bn128 by path: both good proofs verify against the bn128 vk")
-        check("2 done, 0 failed; 2 of the proofs verify" in fleet.log("submit-inline.log"),
-              "bn128 inline: both proofs verify")
+        check("2 done, 2 failed; 2 of the proofs verify" in fleet.log("submit-inline.log"),
+              "bn128 inline: both good proofs verify")
         check("3 done, 0 failed; 3 of the proofs verify" in fleet.log("submit-bls.log"),
               "bls12381 beside them: three proofs verify")
-        error = fleet.sql("SELECT error FROM proofline.jobs WHERE state = 'failed'")
+        error = fleet.sql("SELECT error FROM proofline.jobs WHERE state = 'failed' AND name = 'wrong'")
         check("wrong.wtns" in error and "BLS12-381" in error and "BN254" in error,
               "the bls12381 witness for the bn128 key fails naming both curves: " + error)
-        check(fleet.sql("SELECT count(*) FROM proofline.jobs WHERE state = 'failed' AND attempts = 1") == "1",
-              "and fails for good at its first attempt")
+        error = fleet.sql("SELECT error FROM proofline.jobs WHERE state = 'failed' AND name = 'wrong-inline'")
+        check("inline witness: the witness is over BLS12-381's scalar field, not BN254's" in error,
+              "the same witness inline fails naming both curves: " + error)
+        error = fleet.sql("SELECT error FROM proofline.jobs WHERE state = 'failed' AND name = 'not-one'")
+        check("inline witness: w[0] is not 1" in error, "an inline witness with w[0] = 2 fails naming it: " + error)
+        check(fleet.sql("SELECT count(*) FROM proofline.jobs WHERE state = 'failed' AND attempts = 1") == "3",
+              "and each fails for good at its first attempt")
         check(fleet.sql("SELECT curve, octet_length(proof), count(*) FROM proofline.results GROUP BY 1, 2 "
                         "ORDER BY 1") == "bls12381|192|3\nbn128|256|4",
               "the results table keeps each proof in its curve's encoding")
@@ -385,7 +403,7 @@ def test_curves(args):
                   name + ".proof.json names curve bls12381")
         check("bn128 key" in fleet.log("both.log") and "bls12381 key" in fleet.log("both.log"),
               "one worker registered keys of both curves")
-        scrape_metrics(fleet, "both", proofs=7, failures=1, keys=2)
+        scrape_metrics(fleet, "both", proofs=7, failures=3, keys=2)
     finally:
         fleet.close()
 

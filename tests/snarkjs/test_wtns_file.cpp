@@ -100,6 +100,33 @@ TEST_CASE("groth16/wtns/a witness of the other curve and other fields are refuse
                  "h.wtns"));
 }
 
+TEST_CASE("groth16/wtns/a server's header check: curve and length against the key, values left for reading") {
+  auto bytes = file_bytes(fixture("chain_16", "witness.wtns"));
+  const auto n = read_wtns_header(bytes, "w.wtns").num_witness;
+  const WtnsHeader header = read_wtns_header_for(bytes, "w.wtns", CurveId::bls12_381, n, "key 'chain'");
+  CHECK(header.num_witness == n);
+  CHECK(header.curve == CurveId::bls12_381);
+  CHECK(contains(
+      bad_input_message([&] { read_wtns_header_for(bytes, "w.wtns", CurveId::bn254, n, "key 'bn'"); }),
+      "w.wtns: the witness is over BLS12-381's scalar field, not BN254's"));
+  CHECK(contains(bad_input_message([&] {
+                   read_wtns_header_for(bytes, "w.wtns", CurveId::bls12_381, n + 1, "key 'chain'");
+                 }),
+                 "w.wtns: the witness has " + std::to_string(n) + " values, key 'chain' expects " +
+                     std::to_string(n + 1) + " variables"));
+  // A value equal to r passes the header check, and is refused where the values are read.
+  groth16::detail::store_bigint(bytes.data() + 76 + 3 * 32, Fr::modulus);
+  CHECK(read_wtns_header_for(bytes, "w.wtns", CurveId::bls12_381, n, "key 'chain'").num_witness == n);
+  std::vector<Fr> z(n);
+  CHECK(contains(bad_input_message([&] { read_wtns_into(bytes, "w.wtns", std::span<Fr>(z)); }),
+                 "w.wtns: value 3 is not below"));
+  // A cut image is the container's error, naming the image.
+  bytes.resize(bytes.size() - 1);
+  CHECK(
+      contains(bad_input_message([&] { read_wtns_header_for(bytes, "w.wtns", CurveId::bls12_381, n, "k"); }),
+               "w.wtns"));
+}
+
 TEST_CASE("groth16/wtns/batch planning checks every witness against the key before proving") {
   groth16::test::TempDir dir;
   const std::vector<Fr> z = read_wtns(fixture("chain_16", "witness.wtns"));
