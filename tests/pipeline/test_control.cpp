@@ -77,7 +77,9 @@ TEST_CASE(
 TEST_CASE(
     "pipeline/control/drain waits for the jobs submitted before it while another thread keeps submitting") {
   const Circuit& c = circuit(8);
-  Pipeline pipeline = make_pipeline(cpu_config());
+  TestConfig config = cpu_config();
+  config.queue_capacity = 16;  // the feeder waits on a full queue, so few jobs are left to prove after drain
+  Pipeline pipeline = make_pipeline(config);
   const KeyHandle key = pipeline.add_key(c.spec("n8"));
   std::vector<Submission> before;
   for (std::uint64_t i = 0; i < 4; ++i) before.push_back(pipeline.submit(job(c, key, i)));
