@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <proofline/arith/curve_encoding.hpp>
+#include <proofline/groth16/detail/point_checks.hpp>
 #include <proofline/util/error.hpp>
 
 namespace proofline::groth16 {
@@ -95,8 +96,8 @@ class Bn254Reader {
 /// Why the point is unusable in a proof, or nullptr.
 template <class Affine>
 const char* point_problem(const Affine& p) {
-  if (!p.is_on_curve()) return "not on the curve";
-  if (!bn254::is_in_subgroup(p)) return "not in the subgroup";
+  if (!detail::on_curve(p)) return "not on the curve";
+  if (!detail::in_subgroup(p)) return "not in the subgroup";
   return nullptr;
 }
 

@@ -34,7 +34,7 @@ void check_query_points(Errc code, std::string_view context, const char* name,
       tbb::blocked_range<std::uint64_t>(0, query.size(), 1024), none,
       [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
         for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i)
-          if (!detail::is_valid_coordinates(points[i]) || !points[i].is_on_curve()) return i;
+          if (!detail::is_valid_coordinates(points[i]) || !detail::on_curve(points[i])) return i;
         return found;
       },
       [](std::uint64_t x, std::uint64_t y) { return std::min(x, y); });

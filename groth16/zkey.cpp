@@ -60,8 +60,8 @@ template <class Affine>
 const char* point_problem(const Affine& p, PointCheck level) {
   if (level == PointCheck::trusted) return nullptr;
   if (!detail::is_valid_coordinates(p)) return "has a coordinate that is not reduced mod q";
-  if (!p.is_on_curve()) return "is not on the curve";
-  if (level == PointCheck::full && !is_in_subgroup(p)) return "is not in the prime-order subgroup";
+  if (!detail::on_curve(p)) return "is not on the curve";
+  if (level == PointCheck::full && !detail::in_subgroup(p)) return "is not in the prime-order subgroup";
   return nullptr;
 }
 

@@ -34,8 +34,8 @@ Field field_from_json(const json::Value& value, std::string_view context, const 
 template <class Affine>
 void check_group_element(const Affine& point, std::string_view context) {
   if (point.is_infinity()) return;
-  if (!point.is_on_curve()) json_fail(context, "the point is not on the curve");
-  if (!is_in_subgroup(point)) json_fail(context, "the point is not in the prime-order subgroup");
+  if (!on_curve(point)) json_fail(context, "the point is not on the curve");
+  if (!in_subgroup(point)) json_fail(context, "the point is not in the prime-order subgroup");
 }
 
 }  // namespace proofline::groth16::detail
