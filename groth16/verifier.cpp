@@ -5,6 +5,7 @@
 
 #include <proofline/arith/curve_pairing.hpp>
 #include <proofline/cpu/msm.hpp>
+#include <proofline/cpu/scalar_mul.hpp>
 #include <proofline/groth16/detail/point_checks.hpp>
 
 namespace proofline::groth16 {
@@ -42,7 +43,8 @@ VerifyStatus verify_status(const BasicPreparedVerifyingKey<Curve>& pvk,
   typename Curve::G1Jacobian acc = pvk.ic[0].to_jacobian();
   const std::span<const G1Affine> ic_rest(pvk.ic.data() + 1, pvk.ic.size() - 1);
   if (public_inputs.size() <= 8) {
-    for (std::size_t i = 0; i < public_inputs.size(); ++i) acc += ic_rest[i].mul(public_inputs[i]);
+    for (std::size_t i = 0; i < public_inputs.size(); ++i)
+      acc += cpu::scalar_mul(ic_rest[i].to_jacobian(), public_inputs[i]);
   } else {
     acc += cpu::msm(ic_rest, public_inputs);
   }
