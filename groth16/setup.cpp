@@ -10,6 +10,7 @@
 #include <thread>
 
 #include <proofline/arith/random.hpp>
+#include <proofline/cpu/scalar_mul.hpp>
 #include <proofline/groth16/detail/chacha20.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/free_storage.hpp>
@@ -285,8 +286,12 @@ BasicKeyPair<Curve> assemble_keys(const BasicConstraintSystem<Curve>& cs, const 
                                   std::vector<G2Affine> g2_points) {
   using Fr = typename Curve::Fr;
   BasicKeyPair<Curve> keys;
-  const auto g1 = [](const Fr& s) { return G1Affine::generator().mul(s).to_affine(); };
-  const auto g2 = [](const Fr& s) { return G2Affine::generator().mul(s).to_affine(); };
+  const auto g1 = [](const Fr& s) {
+    return cpu::scalar_mul(G1Affine::generator().to_jacobian(), s).to_affine();
+  };
+  const auto g2 = [](const Fr& s) {
+    return cpu::scalar_mul(G2Affine::generator().to_jacobian(), s).to_affine();
+  };
   keys.vk.alpha1 = g1(t.alpha);
   keys.vk.beta2 = g2(t.beta);
   keys.vk.gamma2 = g2(t.gamma);
