@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
-#include <type_traits>
 
 #include <proofline/fleet/detail/schema.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
