@@ -10,6 +10,7 @@
 #include <tbb/parallel_reduce.h>
 
 #include <proofline/cpu/msm.hpp>
+#include <proofline/groth16/detail/point_checks.hpp>
 #include <proofline/groth16/detail/ternary_rounds.hpp>
 #include <proofline/groth16/os_random.hpp>
 #include <proofline/util/error.hpp>
@@ -98,7 +99,7 @@ bool blocked_impl(std::span<const Affine> points, unsigned rounds) {
   for (const unsigned k : group_sizes(rounds, batch_subgroup_group_rounds(points.size(), rounds))) {
     draw_patterns(patterns, k);
     for (const auto& sum : ternary_round_sums(points, std::span<const std::int32_t>(patterns), k))
-      if (!is_in_subgroup(sum.to_jacobian())) return false;
+      if (!in_subgroup(sum.to_jacobian().to_affine())) return false;
   }
   return true;
 }
@@ -111,7 +112,7 @@ bool per_round_impl(std::span<const Affine> points, unsigned rounds) {
   options.split_zero_one = true;  // the exact ±1 path (see the header): required, not an optimisation
   for (unsigned round = 0; round < rounds; ++round) {
     draw_ternary(coefficients);
-    if (!is_in_subgroup(cpu::msm(points, coefficients, options))) return false;
+    if (!in_subgroup(cpu::msm(points, coefficients, options).to_affine())) return false;
   }
   return true;
 }
@@ -147,7 +148,7 @@ std::optional<std::uint64_t> first_outside_impl(std::span<const Affine> points) 
       tbb::blocked_range<std::uint64_t>(0, points.size(), 256), none,
       [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t found) {
         for (std::uint64_t i = r.begin(); i < r.end() && i < found; ++i)
-          if (!points[i].is_infinity() && !is_in_subgroup(points[i])) return i;
+          if (!points[i].is_infinity() && !in_subgroup(points[i])) return i;
         return found;
       },
       [](std::uint64_t x, std::uint64_t y) { return std::min(x, y); });
