@@ -158,11 +158,10 @@ std::vector<std::pair<u64, std::vector<FrElement>>> checked_inputs(const LoadedC
   return inputs;
 }
 
-/// Every input checked (names, counts, numbers) before the first is set: setting the last one runs the
-/// circuit. Where no value is set (main has no input values, and the input only empty arrays or nothing),
-/// nothing would run it: it runs here, or its signals would be left as the allocator found them.
-void set_inputs(Circom_CalcWit& ctx, const LoadedCircuit& circuit, const InputJson& input) {
-  auto inputs = checked_inputs(circuit, input);
+/// Sets the checked inputs: setting the last one runs the circuit. Where no value is set (main has no input
+/// values, and the input only empty arrays or nothing), nothing would run it: it runs here, or its signals
+/// would be left as the allocator found them.
+void set_inputs(Circom_CalcWit& ctx, std::vector<std::pair<u64, std::vector<FrElement>>>& inputs) {
   if (std::all_of(inputs.begin(), inputs.end(), [](const auto& input) { return input.second.empty(); }))
     ctx.tryRunCircuit();
   for (auto& [hash, values] : inputs)
@@ -171,9 +170,12 @@ void set_inputs(Circom_CalcWit& ctx, const LoadedCircuit& circuit, const InputJs
 
 void compute(const LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out) {
   const InputJson input = parse_input(text, size);
+  // Every input checked (names, counts, numbers) before the first is set, and held out here: a field failure
+  // returns past the frames it leaves without their destructors, so none of the shim's own may be among them.
+  auto inputs = checked_inputs(circuit, input);
   CalcWitOwner owner{new Circom_CalcWit(&circuit.circuit->circom)};
   messages().str("");
-  with_field_failure_return([&] { set_inputs(*owner.ctx, circuit, input); });
+  with_field_failure_return([&] { set_inputs(*owner.ctx, inputs); });
   for (uint i = 0; i < get_size_of_witness(); ++i) {
     FrElement value;
     owner.ctx->getWitness(i, &value);

@@ -10,7 +10,8 @@
 #   circom.sh drop-in      `proofline prove` in rapidsnark's argument order inside a script that then calls
 #                          snarkjs groth16 verify; `proofline verify` agrees with snarkjs
 #   circom.sh failures     a bad input JSON, an unknown signal, a violated constraint, a folder or a FIFO as an
-#                          input fail their own jobs while the others are proven (exit 1); --fail-fast refuses
+#                          input fail their own jobs while the others are proven (exit 1); an index too large
+#                          for circom's Fr_toInt fails its own witness only (index.circom); --fail-fast refuses
 #                          (exit 2), and so does input JSON without --circuit, or a --circuit that is no
 #                          circom output;
 #                          batch_prove --zkey --inject-fault fails one job only
@@ -295,6 +296,24 @@ failures() {
   expect_exit 2 "$proofline" batch key.zkey --circuit bad/short_cpp --input inputs/g1.json --out out-odd \
     --cache-dir "$cache" --no-progress
   expect_said "bad/short_cpp/check.dat: "
+  # An input too large to be an index (circom's Fr_toInt, in fr.asm, calls Fr_fail): its own witness fails
+  # with that said, and the generator computes the others in the same process, among forty such failures.
+  rm -rf index out-index && mkdir -p index && cp "$here/index.circom" index/
+  run circom2 index/index.circom --c -o index
+  echo '{"i": "2"}' >index/two.json && echo '{"i": "3"}' >index/three.json
+  local k big=()
+  for k in $(seq 10 49); do
+    echo "{\"i\": \"10995116277$k\"}" >"index/big$k.json" && big+=("index/big$k.json")
+  done
+  expect_exit 1 "$proofline" witness --circuit index/index_cpp --input index/two.json "${big[@]}" \
+    index/three.json --out out-index --cache-dir "$cache"
+  expect_said "index/big10.json: a field element too large to convert to an integer (circom's Fr_toInt)"
+  expect_said "index/big49.json: a field element too large to convert to an integer (circom's Fr_toInt)"
+  [ "$(ls out-index)" = "$(printf 'three.wtns\ntwo.wtns')" ] || die "expected two.wtns and three.wtns in out-index"
+  run snarkjs wtns export json out-index/two.wtns out-index/two.json
+  run snarkjs wtns export json out-index/three.wtns out-index/three.json
+  [ "$(publics out-index/two.json) $(publics out-index/three.json)" = '["1","7","49"] ["1","11","121"]' ] ||
+    die "the generator's witnesses beside failed ones: $(publics out-index/two.json) $(publics out-index/three.json)"
   # A .wtns that does not satisfy the circuit (another circuit's values, same length): its job fails.
   node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);const n=b.length;
     b[n-32]^=1;fs.writeFileSync(process.argv[2],b);' snarkjs/g1.wtns bad/flipped.wtns
