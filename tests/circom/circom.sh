@@ -44,6 +44,10 @@
 #                          qualified names (circom's forms) proves with snarkjs's public signals; a bus given
 #                          both whole and field by field, or left out, is refused naming it; an input array of
 #                          no values may be left out
+#   circom.sh circomlib    membership.circom (circomlib's Poseidon and MultiMux1, a Merkle path of depth 8) at
+#                          bn128: witnesses from the --c and (with wasm2c) --wasm generators equal snarkjs wtns
+#                          calculate's byte for byte for fresh random inputs, proofs snarkjs verifies, and a side
+#                          that is not boolean fails its own job (exit 1) with circom's assert message
 #   circom.sh wasm         check.circom compiled with --wasm only (no --c): proofline batch, prove (the folder or
 #                          the .wasm) and witness from input JSON through wasm2c; snarkjs's public signals,
 #                          proofs snarkjs verifies, .wtns files equal to snarkjs wtns calculate's; bad inputs
@@ -485,6 +489,11 @@ setup_bn128_circuit() {
   "$here/../interop/setup.sh" "$node_dir" || skip "circom2 and snarkjs could not be installed from npm"
   rm -rf "$work" && mkdir -p "$work/inputs" "$work/snarkjs" && cd "$work"
   cp "$here/$name.circom" .
+  # circom2 runs under WASI, where include paths that climb out of the working directory do not resolve:
+  # circomlib's circuits are copied next to a circuit that includes them, where circom looks first.
+  if grep -q '^include "circomlib/' "$name.circom"; then
+    mkdir -p circomlib && cp -r "$node_dir/node_modules/circomlib/circuits" circomlib/
+  fi
   run circom2 "$name.circom" --c --wasm --r1cs --sym -o .
   run "$PROOFLINE_TEST_TOOLS/proofline_test_ptau" "$power" pot.ptau --seed "$seed" --curve bn128
   run snarkjs groth16 setup "$name.r1cs" pot.ptau key.zkey
@@ -745,6 +754,48 @@ bus() {
   say "buses are read whole or field by field, as snarkjs and circom read them; an empty array may be left out"
 }
 
+# circomlib's Poseidon in a Merkle membership circuit (membership.circom, bn128): the witnesses of both
+# generators byte for byte as snarkjs wtns calculate writes them, proofs snarkjs verifies, and a side that is not
+# boolean failing its own job with circom's words.
+circomlib() {
+  local wl=$CIRCOM_TEST_DIR/work-circomlib own_cache=$CIRCOM_TEST_DIR/generator-cache-circomlib
+  setup_bn128_circuit membership "$wl" 13 23
+  rm -rf "$own_cache"
+  mkdir -p "$work"  # expect_exit keeps stderr there
+  # Fresh random leaves and paths each run (field elements below 2^250), the sides random bits.
+  node -e 'const c=require("crypto");const fs=require("fs");const r=()=>(BigInt("0x"+c.randomBytes(32).toString("hex"))>>6n).toString();
+    for (const n of ["m1","m2","m3"]) fs.writeFileSync(`inputs/${n}.json`, JSON.stringify({leaf: r(),
+      path: Array.from({length: 8}, r), side: Array.from({length: 8}, () => String(c.randomInt(2)))}));
+    const bad=JSON.parse(fs.readFileSync("inputs/m1.json")); bad.side[5]="2";
+    fs.writeFileSync("bad.json", JSON.stringify(bad));'
+  local name generators=(membership_cpp)
+  for name in m1 m2 m3; do
+    run snarkjs wtns calculate membership_js/membership.wasm "inputs/$name.json" "snarkjs/$name.wtns"
+  done
+  if command -v wasm2c >/dev/null 2>&1; then generators+=(membership_js); else say "wasm2c is not installed"; fi
+  local generator
+  for generator in "${generators[@]}"; do
+    run "$proofline" witness --circuit "$generator" --input inputs/m1.json inputs/m2.json inputs/m3.json \
+      --out "wtns-$generator" --cache-dir "$own_cache"
+    for name in m1 m2 m3; do
+      cmp "wtns-$generator/$name.wtns" "snarkjs/$name.wtns" || die "$generator: $name.wtns differs from snarkjs's"
+    done
+    expect_exit 1 "$proofline" batch key.zkey --circuit "$generator" --input inputs/m1.json bad.json \
+      inputs/m2.json inputs/m3.json --out "out-$generator" --cache-dir "$own_cache" --no-progress
+    expect_said "bad.json: witness does not satisfy the circuit"
+    case $generator in
+      *_cpp) expect_said "Failed assert in template/function Membership line 22" ;;
+      *) expect_said "Error in template Membership" ;;
+    esac
+    [ ! -e "out-$generator/bad.proof.json" ] || die "$generator: a proof was written for bad.json"
+    for name in m1 m2 m3; do
+      snarkjs_verify vk.json "out-$generator/$name.public.json" "out-$generator/$name.proof.json" ||
+        die "snarkjs groth16 verify rejected $generator's proof of $name"
+    done
+  done
+  say "circomlib's Poseidon membership circuit: snarkjs's witnesses, proofs snarkjs accepts, circom's assert named"
+}
+
 # circom's --wasm output given to --circuit: translated by wasm2c, built once, run in-process. check.circom
 # compiled with --wasm only (no --c), at bls12381 without --sym and with it, and setup-bn128's check_js/.
 wasm() {
@@ -908,6 +959,7 @@ case $step in
   matrix-wasm) matrix_wasm ;;
   setup-bus) setup_bus ;;
   bus) bus ;;
+  circomlib) circomlib ;;
   wasm) wasm ;;
   serve) serve ;;
   reload) reload ;;
