@@ -761,7 +761,7 @@ circomlib() {
   local wl=$CIRCOM_TEST_DIR/work-circomlib own_cache=$CIRCOM_TEST_DIR/generator-cache-circomlib
   setup_bn128_circuit membership "$wl" 13 23
   rm -rf "$own_cache"
-  mkdir -p "$work"  # expect_exit keeps stderr there
+  local work=$wl  # expect_exit's stderr stays in this step's folder: it runs beside the other steps
   # Fresh random leaves and paths each run (field elements below 2^250), the sides random bits.
   node -e 'const c=require("crypto");const fs=require("fs");const r=()=>(BigInt("0x"+c.randomBytes(32).toString("hex"))>>6n).toString();
     for (const n of ["m1","m2","m3"]) fs.writeFileSync(`inputs/${n}.json`, JSON.stringify({leaf: r(),
