@@ -28,7 +28,8 @@ namespace {
 namespace fs = std::filesystem;
 
 /// What the shared object is built from besides the circuit: a change here must rebuild every cached one.
-constexpr const char* build_recipe = "proofline-circom-generator v1: g++ -std=c++17 -O3 -fPIC; nasm -felf64";
+constexpr const char* build_recipe =
+    "proofline-circom-generator v2: g++ -std=c++17 -O3 -fPIC -fstack-clash-protection; nasm -felf64";
 
 const char* const generated_files[] = {"calcwit.cpp", "calcwit.hpp", "circom.hpp", "fr.cpp", "fr.hpp"};
 
@@ -85,6 +86,7 @@ std::string folder_digest(const fs::path& dir, const std::string& name) {
   digest.add(shim::prelude_hpp);
   digest.add(shim::input_json_hpp);
   digest.add(shim::dat_file_hpp);
+  digest.add(shim::circuit_faults_hpp);
   for (const char* file : generated_files) digest.add(read_all(dir / file));
   digest.add(has_fr_asm(dir) ? read_all(dir / "fr.asm") : std::string("no fr.asm"));
   digest.add(read_all(dir / (name + ".cpp")));
@@ -167,6 +169,7 @@ void stage_sources(const fs::path& from, const std::string& name, const fs::path
   write_all(dir / "shim" / "input_signals.hpp", shim::input_signals_hpp);
   write_all(dir / "shim" / "input_json.hpp", shim::input_json_hpp);
   write_all(dir / "shim" / "dat_file.hpp", shim::dat_file_hpp);
+  write_all(dir / "shim" / "circuit_faults.hpp", shim::circuit_faults_hpp);
   write_all(dir / "witness_shim.cpp", shim::witness_shim_cpp);
   write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
 }
@@ -175,9 +178,11 @@ void compile(const fs::path& dir, const BuildOptions& options) {
   const fs::path log = dir / "build.log";
   const bool assembly = has_fr_asm(dir);
   if (assembly) run_tool({options.assembler, "-felf64", "fr.asm", "-o", "fr_asm.o"}, dir, log, options);
+  // Stack-clash protection touches every page of a large frame as it grows, so a recursion too deep for the
+  // stack faults on its guard page (caught, shim/circuit_faults.hpp) instead of stepping over it.
   const std::vector<std::string> cxx = {
-      options.compiler,  "-c", "-std=c++17", "-O3", "-fPIC", "-w", "-Ishim", "-I.", "-include",
-      "shim/prelude.hpp"};
+      options.compiler,           "-c",     "-std=c++17", "-O3",      "-fPIC",           "-w",
+      "-fstack-clash-protection", "-Ishim", "-I.",        "-include", "shim/prelude.hpp"};
   // Fr_fail is the shim's (it returns to the caller instead of aborting): fr.cpp's own is renamed away.
   const std::pair<const char*, std::vector<std::string>> units[] = {
       {"calcwit", {}},

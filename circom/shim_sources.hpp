@@ -12,6 +12,8 @@ extern const std::string_view prelude_hpp;        ///< force-included declaratio
 extern const std::string_view input_json_hpp;  ///< input JSON read as snarkjs reads it (shim/input_json.hpp)
 extern const std::string_view dat_file_hpp;    ///< the circuit's .dat file read (shim/dat_file.hpp)
 extern const std::string_view
+    circuit_faults_hpp;  ///< what circom's code leaves unchecked, caught (shim/circuit_faults.hpp)
+extern const std::string_view
     wasm_shim_cpp;  ///< the C entry points of a --wasm generator (shim/wasm_shim.cpp)
 extern const std::string_view
     wasm_native_fr_c;  ///< native field functions for a --wasm generator (shim/wasm_native_fr.c)

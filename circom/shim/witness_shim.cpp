@@ -4,16 +4,15 @@
 // error comes back as a message: input JSON that does not parse, unknown, missing or mis-sized signals (all
 // of them at once, named as shim/input_signals.hpp names them), a failing circom assert or constraint
 // (assert.h beside this file makes assert() throw; the circuit's std::cout is redirected into
-// proofline_circom_messages() at build time so the exception carries circom's text), and Fr_fail (a field
-// element too large to be an index), reached from assembly without unwind tables, which returns here through
-// siglongjmp.
+// proofline_circom_messages() at build time so the exception carries circom's text), and what circom's code
+// leaves unchecked: Fr_fail, an index out of bounds, a division by zero, a recursion too deep
+// (circuit_faults.hpp).
 //
 // Thread safety: the loaded circuit is read-only; each compute call makes its own Circom_CalcWit.
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cmath>
-#include <csetjmp>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +27,7 @@
 
 #include "calcwit.hpp"
 #include "circom.hpp"
+#include "shim/circuit_faults.hpp"
 #include "shim/dat_file.hpp"
 #include "shim/input_json.hpp"
 #include "shim/input_signals.hpp"
@@ -39,8 +39,6 @@ using proofline_shim::InputSignal;
 using json = nlohmann::json;
 using proofline_shim::InputJson;
 using proofline_shim::parse_input;
-
-thread_local sigjmp_buf* field_failure_target = nullptr;
 
 /// A circom assert or constraint (===) that the input does not satisfy, as opposed to unusable input.
 struct CircuitAssertFailure : std::runtime_error {
@@ -98,24 +96,6 @@ LoadedCircuit* load(const std::string& dat_path, const char* sym_path) {
   return loaded.release();
 }
 
-/// Runs `body` so that Fr_fail (called from fr.asm, which has no unwind tables) returns here.
-template <class Body>
-void with_field_failure_return(Body&& body) {
-  sigjmp_buf target;
-  if (sigsetjmp(target, 0) != 0) {
-    field_failure_target = nullptr;
-    throw std::runtime_error("a field element too large to convert to an integer (circom's Fr_toInt)");
-  }
-  field_failure_target = &target;
-  try {
-    body();
-  } catch (...) {
-    field_failure_target = nullptr;
-    throw;
-  }
-  field_failure_target = nullptr;
-}
-
 /// Frees what Circom_CalcWit's destructor leaves behind (it frees nothing).
 struct CalcWitOwner {
   Circom_CalcWit* ctx;
@@ -170,12 +150,12 @@ void set_inputs(Circom_CalcWit& ctx, std::vector<std::pair<u64, std::vector<FrEl
 
 void compute(const LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out) {
   const InputJson input = parse_input(text, size);
-  // Every input checked (names, counts, numbers) before the first is set, and held out here: a field failure
-  // returns past the frames it leaves without their destructors, so none of the shim's own may be among them.
+  // Every input checked (names, counts, numbers) before the first is set, and held out here: a fault returns
+  // past the frames it leaves without their destructors, so none of the shim's own may be among them.
   auto inputs = checked_inputs(circuit, input);
   CalcWitOwner owner{new Circom_CalcWit(&circuit.circuit->circom)};
   messages().str("");
-  with_field_failure_return([&] { set_inputs(*owner.ctx, inputs); });
+  proofline_shim::run_guarded([&] { set_inputs(*owner.ctx, inputs); });
   for (uint i = 0; i < get_size_of_witness(); ++i) {
     FrElement value;
     owner.ctx->getWitness(i, &value);
@@ -208,8 +188,7 @@ std::ostream& proofline_circom_messages() {
 extern "C" {
 
 void Fr_fail() {
-  if (field_failure_target != nullptr) siglongjmp(*field_failure_target, 1);
-  std::abort();  // only reachable outside a compute call, which never runs circuit code
+  proofline_shim::return_field_failure();
 }
 
 int proofline_circom_abi_version() {
@@ -264,7 +243,7 @@ int proofline_circom_check_input(const void* circuit, const char* input_json, st
                                  char* error, std::size_t error_size) {
   try {
     const InputJson input = parse_input(input_json, input_size);
-    with_field_failure_return([&] { checked_inputs(*static_cast<const LoadedCircuit*>(circuit), input); });
+    proofline_shim::run_guarded([&] { checked_inputs(*static_cast<const LoadedCircuit*>(circuit), input); });
     return 0;
   } catch (const std::exception& e) {
     copy_message(e.what(), error, error_size);

@@ -10,10 +10,11 @@
 #   circom.sh drop-in      `proofline prove` in rapidsnark's argument order inside a script that then calls
 #                          snarkjs groth16 verify; `proofline verify` agrees with snarkjs
 #   circom.sh failures     a bad input JSON, an unknown signal, a violated constraint, a folder or a FIFO as an
-#                          input fail their own jobs while the others are proven (exit 1); an index too large
-#                          for circom's Fr_toInt fails its own witness only (index.circom); --fail-fast refuses
-#                          (exit 2), and so does input JSON without --circuit, or a --circuit that is no
-#                          circom output;
+#                          input fail their own jobs while the others are proven (exit 1); what circom's C++
+#                          leaves unchecked (unchecked.circom: an index too large for Fr_toInt or out of the
+#                          array, a division by zero, a recursion too deep) fails its own witness only;
+#                          --fail-fast refuses (exit 2), and so does input JSON without --circuit, or a
+#                          --circuit that is no circom output;
 #                          batch_prove --zkey --inject-fault fails one job only
 #   circom.sh outputs      manifests (JSON lines, CSV; with a byte-order mark too) put outputs where they say,
 #                          creating their folders;
@@ -300,24 +301,40 @@ failures() {
   expect_exit 2 "$proofline" batch key.zkey --circuit bad/short_cpp --input inputs/g1.json --out out-odd \
     --cache-dir "$cache" --no-progress
   expect_said "bad/short_cpp/check.dat: "
-  # An input too large to be an index (circom's Fr_toInt, in fr.asm, calls Fr_fail): its own witness fails
-  # with that said, and the generator computes the others in the same process, among forty such failures.
-  rm -rf index out-index && mkdir -p index && cp "$here/index.circom" index/
-  run circom2 index/index.circom --c -o index
-  echo '{"i": "2"}' >index/two.json && echo '{"i": "3"}' >index/three.json
-  local k big=()
+  # What circom's C++ output leaves unchecked, driven by inputs: an index too large for Fr_toInt (fr.asm calls
+  # Fr_fail), indices that fit an int but point 86 GB away, a division by zero (SIGFPE from GMP) and a recursion
+  # too deep for the stack. Each fails its own witness, said as such, and the generator computes the others in
+  # the same process, among forty failures of each kind and on the threads that failed before.
+  rm -rf unchecked out-unchecked && mkdir -p unchecked && cp "$here/unchecked.circom" unchecked/
+  run circom2 unchecked/unchecked.circom --c -o unchecked
+  local k inputs=() fine='"d": "8", "n": "5"'
   for k in $(seq 10 49); do
-    echo "{\"i\": \"10995116277$k\"}" >"index/big$k.json" && big+=("index/big$k.json")
+    echo "{\"i\": \"10995116277$k\", $fine}" >"unchecked/big$k.json"
+    echo "{\"i\": \"-2147483648\", $fine}" >"unchecked/below$k.json"
+    echo "{\"i\": \"2147483647\", $fine}" >"unchecked/above$k.json"
+    echo "{\"i\": \"1\", \"d\": \"0\", \"n\": \"5\"}" >"unchecked/zero$k.json"
+    echo "{\"i\": \"1\", \"d\": \"8\", \"n\": \"100000000\"}" >"unchecked/deep$k.json"
+    inputs+=("unchecked/big$k.json" "unchecked/below$k.json" "unchecked/above$k.json" "unchecked/zero$k.json"
+      "unchecked/deep$k.json")
   done
-  expect_exit 1 "$proofline" witness --circuit index/index_cpp --input index/two.json "${big[@]}" \
-    index/three.json --out out-index --cache-dir "$cache"
-  expect_said "index/big10.json: a field element too large to convert to an integer (circom's Fr_toInt)"
-  expect_said "index/big49.json: a field element too large to convert to an integer (circom's Fr_toInt)"
-  [ "$(ls out-index)" = "$(printf 'three.wtns\ntwo.wtns')" ] || die "expected two.wtns and three.wtns in out-index"
-  run snarkjs wtns export json out-index/two.wtns out-index/two.json
-  run snarkjs wtns export json out-index/three.wtns out-index/three.json
-  [ "$(publics out-index/two.json) $(publics out-index/three.json)" = '["1","7","49"] ["1","11","121"]' ] ||
-    die "the generator's witnesses beside failed ones: $(publics out-index/two.json) $(publics out-index/three.json)"
+  echo "{\"i\": \"2\", $fine}" >unchecked/two.json && echo '{"i": "3", "d": "-1", "n": "0"}' >unchecked/three.json
+  expect_exit 1 "$proofline" witness --circuit unchecked/unchecked_cpp --input unchecked/two.json "${inputs[@]}" \
+    unchecked/three.json --out out-unchecked --cache-dir "$cache"
+  expect_said "unchecked/big10.json: a field element too large to convert to an integer (circom's Fr_toInt)"
+  expect_said "unchecked/big49.json: a field element too large to convert to an integer (circom's Fr_toInt)"
+  expect_said "unchecked/below10.json: the circuit's code accessed memory outside its own (SIGSEGV)"
+  expect_said "unchecked/above49.json: the circuit's code accessed memory outside its own (SIGSEGV)"
+  expect_said "unchecked/zero10.json: the circuit's code raised an arithmetic exception (SIGFPE)"
+  expect_said "unchecked/deep49.json: the circuit's code accessed memory outside its own (SIGSEGV)"
+  [ "$(ls out-unchecked)" = "$(printf 'three.wtns\ntwo.wtns')" ] ||
+    die "expected two.wtns and three.wtns in out-unchecked"
+  run snarkjs wtns export json out-unchecked/two.wtns out-unchecked/two.json
+  run snarkjs wtns export json out-unchecked/three.wtns out-unchecked/three.json
+  # 1000 \ 8 = 125; 1000 \ (r - 1) = 0 (circom's integer division takes the field element as an integer).
+  [ "$(publics out-unchecked/two.json) $(publics out-unchecked/three.json)" = \
+    '["1","7","125","5","49"] ["1","11","0","0","121"]' ] ||
+    die "the generator's witnesses beside failed ones: $(publics out-unchecked/two.json)" \
+      "$(publics out-unchecked/three.json)"
   # A .wtns that does not satisfy the circuit (another circuit's values, same length): its job fails.
   node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);const n=b.length;
     b[n-32]^=1;fs.writeFileSync(process.argv[2],b);' snarkjs/g1.wtns bad/flipped.wtns

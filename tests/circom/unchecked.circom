@@ -1,0 +1,29 @@
+pragma circom 2.0.0;
+
+// What circom's C++ output leaves unchecked, each taken from an input: an index into a var array (converted by
+// Fr_toInt, whose fr.asm calls Fr_fail for a value that fits no int, and not checked against the array's
+// bounds), an integer divisor, and a recursion's depth. What the in-process generator must turn into that
+// input's error, and survive.
+function depth(n) {
+    if (n == 0) {
+        return 0;
+    }
+    return depth(n - 1) + 1;
+}
+
+template Unchecked() {
+    signal input i;
+    signal input d;
+    signal input n;
+    signal output out;
+    signal output quotient;
+    signal output levels;
+    signal square;
+    var table[4] = [3, 5, 7, 11];
+    out <-- table[i];
+    quotient <-- 1000 \ d;
+    levels <-- depth(n);
+    square <== out * out;
+}
+
+component main = Unchecked();
