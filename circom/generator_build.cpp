@@ -12,6 +12,7 @@
 #include <functional>
 #include <iterator>
 #include <optional>
+#include <string_view>
 #include <sstream>
 #include <system_error>
 #include <vector>
@@ -153,14 +154,20 @@ void run_tool(const std::vector<std::string>& argv, const fs::path& dir, const f
               "building the circom witness generator: " + argv[0] + " failed" + why + "\n" + output);
 }
 
+void replace_all(std::string& text, std::string_view from, std::string_view to) {
+  for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
+}
+
 /// Copies the generated files into `dir`, adapted: fr.asm addressed RIP-relative (a shared object needs
-/// position-independent code) and the circuit's std::cout sent to the shim's message sink.
+/// position-independent code), the circuit's std::cout sent to the shim's message sink, and its `parallel`
+/// components run where they start (shim/prelude.hpp).
 void stage_sources(const fs::path& from, const std::string& name, const fs::path& dir) {
   for (const char* file : generated_files) fs::copy_file(from / file, dir / file);
   if (has_fr_asm(from)) write_all(dir / "fr.asm", "default rel\n" + read_all(from / "fr.asm"));
   std::string circuit = read_all(from / (name + ".cpp"));
-  for (std::size_t at = 0; (at = circuit.find("std::cout", at)) != std::string::npos;)
-    circuit.replace(at, 9, "proofline_circom_messages()");
+  replace_all(circuit, "std::cout", "proofline_circom_messages()");
+  replace_all(circuit, "std::thread(", "proofline_circom_run_here(");
   write_all(dir / "circuit.cpp", circuit);
   fs::copy_file(from / (name + ".dat"), dir / "circuit.dat");
   fs::create_directory(dir / "shim");

@@ -1,5 +1,22 @@
-// Force-included (g++ -include) into every file of circom's generated code that proofline compiles: the
-// sink the circuit's std::cout is redirected to (see witness_shim.cpp), declared before the code uses it.
+// Force-included (g++ -include) into every file of circom's generated code that proofline compiles: what the
+// build's copy of the circuit's .cpp calls instead of circom's own, declared before the code uses it.
 #pragma once
 #include <ostream>
+#include <thread>
+
+/// The sink the circuit's std::cout is redirected to (see witness_shim.cpp).
 std::ostream& proofline_circom_messages();
+
+/// Starts a `parallel` component as circom's code starts it (`std::thread(run, component, ctx)`), but runs it
+/// here, in the thread computing the witness, and returns a thread that is not joinable (circom's join skips
+/// it). On a thread of its own, a failing assert or a fault in the component could not be reported as the
+/// input's error (it would end the process), and the component's parent, waiting for its outputs, would never
+/// wake; here the error unwinds through the parent like any other. A component starts once all its inputs are
+/// set and waits for nothing of its parent's, so running it at once cannot deadlock; circom's count of running
+/// threads goes one below zero for that moment, which its waits (numThread < maxThread) allow. Witnesses are
+/// computed in parallel with each other instead.
+template <class Run, class... Arguments>
+std::thread proofline_circom_run_here(Run run, Arguments... arguments) {
+  run(arguments...);
+  return std::thread();
+}

@@ -303,8 +303,9 @@ failures() {
   expect_said "bad/short_cpp/check.dat: "
   # What circom's C++ output leaves unchecked, driven by inputs: an index too large for Fr_toInt (fr.asm calls
   # Fr_fail), indices that fit an int but point 86 GB away, a division by zero (SIGFPE from GMP) and a recursion
-  # too deep for the stack. Each fails its own witness, said as such, and the generator computes the others in
-  # the same process, among forty failures of each kind and on the threads that failed before.
+  # too deep for the stack, the last two in a `parallel` component, with an assert there too. Each fails its own
+  # witness, said as such, and the generator computes the others in the same process, among forty failures of
+  # each kind and on the threads that failed before.
   rm -rf unchecked out-unchecked && mkdir -p unchecked && cp "$here/unchecked.circom" unchecked/
   run circom2 unchecked/unchecked.circom --c -o unchecked
   local k inputs=() fine='"d": "8", "n": "5"'
@@ -314,8 +315,9 @@ failures() {
     echo "{\"i\": \"2147483647\", $fine}" >"unchecked/above$k.json"
     echo "{\"i\": \"1\", \"d\": \"0\", \"n\": \"5\"}" >"unchecked/zero$k.json"
     echo "{\"i\": \"1\", \"d\": \"8\", \"n\": \"100000000\"}" >"unchecked/deep$k.json"
+    echo "{\"i\": \"1\", \"d\": \"7\", \"n\": \"5\"}" >"unchecked/seven$k.json"
     inputs+=("unchecked/big$k.json" "unchecked/below$k.json" "unchecked/above$k.json" "unchecked/zero$k.json"
-      "unchecked/deep$k.json")
+      "unchecked/deep$k.json" "unchecked/seven$k.json")
   done
   echo "{\"i\": \"2\", $fine}" >unchecked/two.json && echo '{"i": "3", "d": "-1", "n": "0"}' >unchecked/three.json
   expect_exit 1 "$proofline" witness --circuit unchecked/unchecked_cpp --input unchecked/two.json "${inputs[@]}" \
@@ -326,6 +328,8 @@ failures() {
   expect_said "unchecked/above49.json: the circuit's code accessed memory outside its own (SIGSEGV)"
   expect_said "unchecked/zero10.json: the circuit's code raised an arithmetic exception (SIGFPE)"
   expect_said "unchecked/deep49.json: the circuit's code accessed memory outside its own (SIGSEGV)"
+  expect_said \
+    "unchecked/seven10.json: witness does not satisfy the circuit: Failed assert in template/function Divide"
   [ "$(ls out-unchecked)" = "$(printf 'three.wtns\ntwo.wtns')" ] ||
     die "expected two.wtns and three.wtns in out-unchecked"
   run snarkjs wtns export json out-unchecked/two.wtns out-unchecked/two.json

@@ -2,13 +2,24 @@ pragma circom 2.0.0;
 
 // What circom's C++ output leaves unchecked, each taken from an input: an index into a var array (converted by
 // Fr_toInt, whose fr.asm calls Fr_fail for a value that fits no int, and not checked against the array's
-// bounds), an integer divisor, and a recursion's depth. What the in-process generator must turn into that
-// input's error, and survive.
+// bounds), an integer divisor, and a recursion's depth; and an assert in a `parallel` component, which
+// circom's code starts on a thread of its own. What the in-process generator must turn into that input's
+// error, and survive.
 function depth(n) {
     if (n == 0) {
         return 0;
     }
     return depth(n - 1) + 1;
+}
+
+template parallel Divide() {
+    signal input d;
+    signal input n;
+    signal output quotient;
+    signal output levels;
+    assert(d != 7);
+    quotient <-- 1000 \ d;
+    levels <-- depth(n);
 }
 
 template Unchecked() {
@@ -21,8 +32,11 @@ template Unchecked() {
     signal square;
     var table[4] = [3, 5, 7, 11];
     out <-- table[i];
-    quotient <-- 1000 \ d;
-    levels <-- depth(n);
+    component divide = Divide();
+    divide.d <== d;
+    divide.n <== n;
+    quotient <== divide.quotient;
+    levels <== divide.levels;
     square <== out * out;
 }
 
