@@ -12,8 +12,8 @@
 #include <functional>
 #include <iterator>
 #include <optional>
-#include <string_view>
 #include <sstream>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
