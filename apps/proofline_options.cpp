@@ -1,5 +1,6 @@
 #include "proofline_options.hpp"
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,13 @@ void add_prover_options(OptionParser& cli, CircomBatch& batch) {
   graph::add_host_resource_options(cli, batch.config);
   graph::add_gpu_resource_options(cli, batch.config);
   graph::add_point_check_option(cli, batch.zkey_check);
+  cli.value("--job-timeout", "SECONDS",
+            "fail a job not proven this long after it was submitted; a witness still being computed then is "
+            "stopped at the circuit's next loop iteration or branch (default 0: no limit)",
+            [&batch](std::string_view text) {
+              batch.config.job_timeout =
+                  std::chrono::seconds(parse_unsigned_option("--job-timeout", text, {0, 7 * 24 * 3600}));
+            });
   cli.path(
       "--cache-dir", "DIR",
       "where built witness generators are kept (default $XDG_CACHE_HOME/proofline or ~/.cache/proofline)",

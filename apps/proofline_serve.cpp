@@ -72,7 +72,6 @@ struct ServeOptions {
   unsigned connections = 64;
   unsigned read_timeout_s = 60, write_timeout_s = 60;
   std::size_t queue = 64;
-  unsigned job_timeout_s = 0;
 };
 
 /// --body-memory's default: four bodies of the default --max-body, or one of --max-body when that is larger.
@@ -132,9 +131,6 @@ std::optional<ServeOptions> parse(int argc, char** argv) {
               Bounds<unsigned>{1, 3600});
   cli.integer("--write-timeout", "SECONDS", "the most a client may take to read its answer (default 60)",
               o.write_timeout_s, Bounds<unsigned>{1, 3600});
-  cli.integer("--job-timeout", "SECONDS",
-              "answer 503 for a proof not made this long after its request arrived (default 0: no limit)",
-              o.job_timeout_s, Bounds<unsigned>{0, 7 * 24 * 3600});
   cli.integer("--queue", "N",
               "proof requests waiting for the prover before more are answered 503 (default 64)", o.queue,
               Bounds<std::size_t>{1, 1'000'000});
@@ -151,7 +147,6 @@ std::optional<ServeOptions> parse(int argc, char** argv) {
   }
   o.prover.program = "proofline serve";
   o.prover.config.queue_capacity = o.queue;
-  o.prover.config.job_timeout = std::chrono::seconds(o.job_timeout_s);
   return o;
 }
 

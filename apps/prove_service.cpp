@@ -236,9 +236,9 @@ HttpResponse ProveService::prove(const Key& key, const HttpRequest& request) {
       auto input = std::make_shared<const std::string>(request.body);
       graph::WitnessCallback fill{[generator = key.generator, input](const graph::WitnessTarget& t) {
         if (generator->curve() == CurveId::bn254)
-          generator->compute_into(*input, t.bn254_z.unchecked());
+          generator->compute_into(*input, t.bn254_z.unchecked(), t.stop);
         else
-          generator->compute_into(*input, t.z.unchecked());
+          generator->compute_into(*input, t.z.unchecked(), t.stop);
       }};
       fill.curve = key.generator->curve();
       job.witness = std::move(fill);

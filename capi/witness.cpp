@@ -296,6 +296,15 @@ PL_API pl_status pl_witness_write(pl_witness_target* target, int32_t vector, siz
   });
 }
 
+PL_API pl_status pl_witness_stop_requested(const pl_witness_target* target, int32_t* stop) {
+  return guarded("pl_witness_stop_requested", [&] {
+    const FoundTarget found = target_of(target);
+    if (stop == nullptr) throw Error(Errc::invalid_argument, "pl_witness_stop_requested: stop is null");
+    *stop = found.target->target->stop_requested() ? 1 : 0;
+    return PL_OK;
+  });
+}
+
 PL_API pl_status pl_witness_fail(pl_witness_target* target, const char* message) {
   return guarded("pl_witness_fail", [&] {
     const FoundTarget found = target_of(target);

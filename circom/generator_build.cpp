@@ -88,6 +88,7 @@ std::string folder_digest(const fs::path& dir, const std::string& name) {
   digest.add(shim::input_json_hpp);
   digest.add(shim::dat_file_hpp);
   digest.add(shim::circuit_faults_hpp);
+  digest.add(shim::stop_request_hpp);
   for (const char* file : generated_files) digest.add(read_all(dir / file));
   digest.add(has_fr_asm(dir) ? read_all(dir / "fr.asm") : std::string("no fr.asm"));
   digest.add(read_all(dir / (name + ".cpp")));
@@ -160,14 +161,16 @@ void replace_all(std::string& text, std::string_view from, std::string_view to) 
 }
 
 /// Copies the generated files into `dir`, adapted: fr.asm addressed RIP-relative (a shared object needs
-/// position-independent code), the circuit's std::cout sent to the shim's message sink, and its `parallel`
-/// components run where they start (shim/prelude.hpp).
+/// position-independent code), the circuit's std::cout sent to the shim's message sink, its `parallel`
+/// components run where they start, and its conditions polling the caller's request to stop
+/// (shim/prelude.hpp).
 void stage_sources(const fs::path& from, const std::string& name, const fs::path& dir) {
   for (const char* file : generated_files) fs::copy_file(from / file, dir / file);
   if (has_fr_asm(from)) write_all(dir / "fr.asm", "default rel\n" + read_all(from / "fr.asm"));
   std::string circuit = read_all(from / (name + ".cpp"));
   replace_all(circuit, "std::cout", "proofline_circom_messages()");
   replace_all(circuit, "std::thread(", "proofline_circom_run_here(");
+  replace_all(circuit, "Fr_isTrue(", "proofline_circom_is_true(");
   write_all(dir / "circuit.cpp", circuit);
   fs::copy_file(from / (name + ".dat"), dir / "circuit.dat");
   fs::create_directory(dir / "shim");
@@ -177,6 +180,7 @@ void stage_sources(const fs::path& from, const std::string& name, const fs::path
   write_all(dir / "shim" / "input_json.hpp", shim::input_json_hpp);
   write_all(dir / "shim" / "dat_file.hpp", shim::dat_file_hpp);
   write_all(dir / "shim" / "circuit_faults.hpp", shim::circuit_faults_hpp);
+  write_all(dir / "shim" / "stop_request.hpp", shim::stop_request_hpp);
   write_all(dir / "witness_shim.cpp", shim::witness_shim_cpp);
   write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
 }
@@ -361,6 +365,27 @@ std::string with_native_fr(std::string c) {
   return c;
 }
 
+/// wasm2c's C with a poll of the caller's request to stop (the wasm shim's proofline_wasm_poll) at every jump
+/// back to a loop's start, where wabt 1.0.32 names loop labels w2c_L<n> (with another naming, none is found
+/// and the loops run unpolled).
+std::string with_loop_polls(const std::string& c) {
+  static constexpr std::string_view jump = "goto w2c_L";
+  std::string out = "void proofline_wasm_poll(void);\n";
+  out.reserve(c.size() + c.size() / 64);
+  std::size_t from = 0;
+  for (std::size_t at; (at = c.find(jump, from)) != std::string::npos;) {
+    const std::size_t end = c.find(';', at);
+    if (end == std::string::npos) break;
+    out.append(c, from, at - from);
+    out += "{ proofline_wasm_poll(); ";
+    out.append(c, at, end + 1 - at);
+    out += " }";
+    from = end + 1;
+  }
+  out.append(c, from);
+  return out;
+}
+
 /// Declared for wabt's runtime, which calls it (WASM_RT_TRAP_HANDLER) on a trap.
 constexpr const char* wasm_trap_h = "__attribute__((noreturn)) void proofline_wasm_trap(int code);\n";
 
@@ -376,6 +401,7 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
   digest.add(shim::input_signals_hpp);
   digest.add(shim::input_json_hpp);
   digest.add(shim::wasm_native_fr_c);
+  digest.add(shim::stop_request_hpp);
   digest.add(runtime_c);
   digest.add(runtime_h);
   digest.add(read_all(wabt.include_dir / "wasm-rt.h"));
@@ -389,6 +415,7 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
     fs::create_directory(dir / "shim");
     write_all(dir / "shim" / "input_signals.hpp", shim::input_signals_hpp);
     write_all(dir / "shim" / "input_json.hpp", shim::input_json_hpp);
+    write_all(dir / "shim" / "stop_request.hpp", shim::stop_request_hpp);
     write_all(dir / "wasm_shim.cpp", shim::wasm_shim_cpp);
     write_all(dir / "wasm_native_fr.c", shim::wasm_native_fr_c);
     write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
@@ -401,7 +428,7 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
                                 " names the module's functions in a way proofline's wasm shim does not know "
                                 "(it drives wabt 1.0.32's wasm2c, Debian 12's); compile the circuit with "
                                 "`circom --c` and give its CIRCUIT_cpp/ folder instead");
-    write_all(dir / "circuit.c", with_native_fr(read_all(dir / "circuit.c")));
+    write_all(dir / "circuit.c", with_native_fr(with_loop_polls(read_all(dir / "circuit.c"))));
     // Bounds checked in software, without wabt's process-wide SIGSEGV handler, and without its global
     // call-depth counter (several threads run instances at once): deep recursion uses the native stack, as
     // circom's C++ generator does.

@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int expected_abi = 2;
+constexpr int expected_abi = 3;
 constexpr std::size_t error_capacity = 4096;
 
 BigInt<4> le_bigint(const unsigned char* bytes) {
@@ -90,7 +90,8 @@ struct WitnessGenerator::Api {
   void (*free_circuit)(void*);
   void (*named_inputs)(const void*, std::uint64_t*, std::uint64_t*);
   int (*check_input)(const void*, const char*, std::size_t, char*, std::size_t);
-  int (*compute)(const void*, const char*, std::size_t, unsigned char*, std::uint64_t, char*, std::size_t);
+  int (*compute)(const void*, const char*, std::size_t, unsigned char*, std::uint64_t, const void*, char*,
+                 std::size_t);
 };
 
 namespace {
@@ -200,15 +201,17 @@ void WitnessGenerator::check_input(std::string_view input_json) const {
     throw Error(Errc::bad_input, error.c_str());
 }
 
-void WitnessGenerator::compute_bytes(std::string_view input_json, unsigned char* bytes,
-                                     std::size_t values) const {
+void WitnessGenerator::compute_bytes(std::string_view input_json, unsigned char* bytes, std::size_t values,
+                                     const std::atomic<bool>* stop) const {
   if (values != witness_size_)
     throw Error(Errc::invalid_argument, "the witness buffer holds " + std::to_string(values) +
                                             " values, the circuit's witness " +
                                             std::to_string(witness_size_));
   std::string error(error_capacity, '\0');
-  const int status = api_->compute(circuit_, input_json.data(), input_json.size(), bytes, values,
+  const int status = api_->compute(circuit_, input_json.data(), input_json.size(), bytes, values, stop,
                                    error.data(), error.size());
+  if (status != 0 && stop != nullptr && stop->load(std::memory_order_relaxed))
+    throw Error(Errc::cancelled, error.c_str());
   if (status == 2)
     throw Error(Errc::bad_input, std::string("witness does not satisfy the circuit: ") + error.c_str());
   if (status != 0) throw Error(Errc::bad_input, error.c_str());
@@ -216,15 +219,17 @@ void WitnessGenerator::compute_bytes(std::string_view input_json, unsigned char*
 
 // The generator writes canonical little-endian integers where the field elements go; each is then converted
 // in place into Montgomery form of the generator's field.
-void WitnessGenerator::compute_into(std::string_view input_json, std::span<Fr> out) const {
+void WitnessGenerator::compute_into(std::string_view input_json, std::span<Fr> out,
+                                    const std::atomic<bool>* stop) const {
   check_field(CurveId::bls12_381);
-  compute_bytes(input_json, reinterpret_cast<unsigned char*>(out.data()), out.size());
+  compute_bytes(input_json, reinterpret_cast<unsigned char*>(out.data()), out.size(), stop);
   to_montgomery(out);
 }
 
-void WitnessGenerator::compute_into(std::string_view input_json, std::span<bn254::Fr> out) const {
+void WitnessGenerator::compute_into(std::string_view input_json, std::span<bn254::Fr> out,
+                                    const std::atomic<bool>* stop) const {
   check_field(CurveId::bn254);
-  compute_bytes(input_json, reinterpret_cast<unsigned char*>(out.data()), out.size());
+  compute_bytes(input_json, reinterpret_cast<unsigned char*>(out.data()), out.size(), stop);
   to_montgomery(out);
 }
 
@@ -264,9 +269,9 @@ graph::WitnessCallback witness_from_input(std::shared_ptr<const WitnessGenerator
         try {
           const std::string text = read_input_file(input);
           if (generator->curve() == CurveId::bn254)
-            generator->compute_into(text, t.bn254_z.unchecked());
+            generator->compute_into(text, t.bn254_z.unchecked(), t.stop);
           else
-            generator->compute_into(text, t.z.unchecked());
+            generator->compute_into(text, t.z.unchecked(), t.stop);
         } catch (const Error& e) {
           const std::string what = e.what();
           // read_input_file names the file already.

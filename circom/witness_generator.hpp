@@ -12,6 +12,7 @@
 // wasm module, per call).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -70,9 +71,12 @@ class WitnessGenerator {
   /// The witness of `input_json` into `out` (witness_size() elements). Throws Error(bad_input) with the
   /// generator's message: bad JSON, an unknown signal or a wrong number of values, or "the witness does not
   /// satisfy the circuit: <circom's message>" for a failing assert or constraint. The span's field must be
-  /// the generator's (curve()): Error(invalid_argument) otherwise.
-  void compute_into(std::string_view input_json, std::span<Fr> out) const;
-  void compute_into(std::string_view input_json, std::span<bn254::Fr> out) const;
+  /// the generator's (curve()): Error(invalid_argument) otherwise. Once `stop` is set (a job's
+  /// WitnessTarget::stop), the circuit's code stops at its next loop iteration or branch: Error(cancelled).
+  void compute_into(std::string_view input_json, std::span<Fr> out,
+                    const std::atomic<bool>* stop = nullptr) const;
+  void compute_into(std::string_view input_json, std::span<bn254::Fr> out,
+                    const std::atomic<bool>* stop = nullptr) const;
   /// The witness in the generator's field: a std::vector<Fr> or std::vector<bn254::Fr> (curve()).
   std::vector<Fr> compute(std::string_view input_json) const;
   std::vector<bn254::Fr> compute_bn254(std::string_view input_json) const;
@@ -86,7 +90,8 @@ class WitnessGenerator {
   struct Api;
 
   /// The generator's canonical little-endian output into `bytes` (witness_size() values of 32 bytes).
-  void compute_bytes(std::string_view input_json, unsigned char* bytes, std::size_t values) const;
+  void compute_bytes(std::string_view input_json, unsigned char* bytes, std::size_t values,
+                     const std::atomic<bool>* stop = nullptr) const;
   void check_field(CurveId field) const;
 
   BuiltGenerator built_;

@@ -352,6 +352,7 @@ void Core::deliver_early(JobState& job, JobError error) noexcept {
     std::lock_guard lock(job.callback_run.mutex);
     if (job.callback_run.running) {  // Flow::synthesize delivers it when the callback has returned
       if (!job.callback_run.deferred) job.callback_run.deferred = std::move(error);
+      job.callback_run.stop.store(true, std::memory_order_relaxed);  // so that it returns soon
       return;
     }
   }

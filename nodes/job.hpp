@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -127,6 +128,12 @@ struct WitnessTarget {
   CheckedSpan<bn254::Fr> bn254_a{};
   CheckedSpan<bn254::Fr> bn254_b{};
   CheckedSpan<bn254::Fr> bn254_c{};
+  /// Set once the job's result is decided while the callback runs (its timeout came): what the callback
+  /// writes after that is not used. A long computation may poll stop_requested() and return or throw early;
+  /// proofline's circom generators stop at their next loop iteration or branch.
+  const std::atomic<bool>* stop = nullptr;
+
+  bool stop_requested() const noexcept { return stop != nullptr && stop->load(std::memory_order_relaxed); }
 };
 
 /// A witness computed by the caller, straight into the slot (the way a circuit library synthesizes), in the

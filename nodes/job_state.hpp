@@ -198,6 +198,7 @@ struct JobState : std::enable_shared_from_this<JobState> {
     std::mutex mutex;
     bool running = false;
     std::optional<JobError> deferred;
+    std::atomic<bool> stop{false};  ///< WitnessTarget::stop: set with `deferred`
   } callback_run;
 
   bool skip() const noexcept { return error.has_value() || abandoned.load(std::memory_order_acquire); }

@@ -50,6 +50,7 @@ WitnessTarget witness_target(const JobState& job, const KeyState& key, WitnessRe
   target.domain_size = key.domain_size();
   target.job = job.id;
   target.curve = Curve::id;
+  target.stop = &job.callback_run.stop;
   // The other curve's views stay empty, named so that a write to them says which view to use.
   if constexpr (std::is_same_v<Curve, Bn254>) {
     using F = bn254::Fr;

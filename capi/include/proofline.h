@@ -422,7 +422,8 @@ typedef enum pl_fills {
  * refused is not in the slot, even where the callback wrote the range again after). A C++ exception thrown
  * from it fails the job with PL_ERR_BAD_INPUT and its what(). Runs on a pipeline thread during synthesis and
  * must return (a thread that exits inside it aborts the process). A job that times out meanwhile completes
- * once it has returned, so user_data is in use until the job is complete. */
+ * once it has returned, so user_data is in use until the job is complete; pl_witness_stop_requested says
+ * when that has happened. */
 typedef pl_status (*pl_witness_fn)(pl_witness_target* target, void* user_data);
 
 /** Submits a job whose witness a callback writes straight into the pinned slot (fills: pl_fills). */
@@ -444,6 +445,10 @@ PL_API pl_status pl_witness_write(pl_witness_target* target, int32_t vector, siz
 /** Records why the callback fails (copied): the job fails with this message, with the error code the
  * callback returns (PL_ERR_BAD_INPUT when it returns PL_OK). */
 PL_API pl_status pl_witness_fail(pl_witness_target* target, const char* message);
+/** Only inside a pl_witness_fn, with its target. *stop = 1 once the job's result was decided while the
+ * callback runs (its timeout came): what it writes after that is not used, so a long computation may poll
+ * this and return at once (with any status); 0 before. */
+PL_API pl_status pl_witness_stop_requested(const pl_witness_target* target, int32_t* stop);
 
 /** PL_OK when the job's result is ready, PL_ERR_NOT_READY before. Never blocks. */
 PL_API pl_status pl_job_poll(pl_job* job);

@@ -7,14 +7,25 @@
 /// The sink the circuit's std::cout is redirected to (see witness_shim.cpp).
 std::ostream& proofline_circom_messages();
 
+/// Throws once the caller asked the computation to stop (shim/stop_request.hpp).
+void proofline_circom_poll();
+
+/// circom's Fr_isTrue, which decides every branch and loop condition of the circuit's code, polling the
+/// caller's request to stop first: a loop that runs as long as the input says ends when the job does.
+template <class Element>
+int proofline_circom_is_true(Element* element) {
+  proofline_circom_poll();
+  return Fr_isTrue(element);  // found where it is called, by the element's type (declared in fr.hpp)
+}
+
 /// Starts a `parallel` component as circom's code starts it (`std::thread(run, component, ctx)`), but runs it
 /// here, in the thread computing the witness, and returns a thread that is not joinable (circom's join skips
 /// it). On a thread of its own, a failing assert or a fault in the component could not be reported as the
 /// input's error (it would end the process), and the component's parent, waiting for its outputs, would never
 /// wake; here the error unwinds through the parent like any other. A component starts once all its inputs are
-/// set and waits for nothing of its parent's, so running it at once cannot deadlock; circom's count of running
-/// threads goes one below zero for that moment, which its waits (numThread < maxThread) allow. Witnesses are
-/// computed in parallel with each other instead.
+/// set and waits for nothing of its parent's, so running it at once cannot deadlock; circom's count of
+/// running threads goes one below zero for that moment, which its waits (numThread < maxThread) allow.
+/// Witnesses are computed in parallel with each other instead.
 template <class Run, class... Arguments>
 std::thread proofline_circom_run_here(Run run, Arguments... arguments) {
   run(arguments...);

@@ -37,6 +37,7 @@
 #include "circuit.h"
 #include "shim/input_json.hpp"
 #include "shim/input_signals.hpp"
+#include "shim/stop_request.hpp"
 
 /// One module instance and what its imports gather: circom's error code and messages, a log() line.
 struct Z_runtime_instance_t {
@@ -64,7 +65,8 @@ using Runtime = Z_runtime_instance_t;
 thread_local std::jmp_buf* unwind_target = nullptr;
 
 constexpr int unwind_circom_error = 1;
-constexpr int unwind_trap = 2;  // plus the trap's code
+constexpr int unwind_stopped = 2;
+constexpr int unwind_trap = 3;  // plus the trap's code
 
 /// A circom assert that the input does not satisfy, as opposed to unusable input.
 struct CircuitAssertFailure : std::runtime_error {
@@ -144,7 +146,8 @@ std::string circom_error(const Runtime& rt) {
 }
 
 /// Runs `body` (calls into the instance, with nothing to destroy on the way out) so that a circom error or a
-/// trap returns here: 0 when it ran through, else unwind_circom_error or unwind_trap + the trap's code.
+/// trap returns here: 0 when it ran through, else unwind_circom_error, unwind_stopped (the caller asked it to
+/// stop) or unwind_trap + the trap's code.
 template <class Body>
 int guarded(Runtime* rt, const Body& body) {
   std::jmp_buf target;
@@ -433,6 +436,7 @@ void compute(LoadedCircuit& circuit, const char* text, std::size_t size, unsigne
     if (r->code == 4) throw CircuitAssertFailure(circom_error(*r));
     throw std::runtime_error(circom_error(*r));
   }
+  if (status == unwind_stopped) throw std::runtime_error(proofline_shim::stopped_message);
   if (status != 0) throw std::runtime_error(trap_message(status));
   if (set < circuit.input_size)
     throw std::runtime_error("not all inputs have been set: only " + std::to_string(set) + " of " +
@@ -455,6 +459,13 @@ extern "C" {
 [[noreturn]] void proofline_wasm_trap(int code) {
   if (unwind_target != nullptr) std::longjmp(*unwind_target, unwind_trap + code);
   std::abort();  // only reachable outside a guarded call, which never runs circuit code
+}
+
+/// Called by the translated module at every jump back to a loop's start (generator_build.cpp adds the calls):
+/// a loop that runs as long as the input says ends when the caller asks.
+void proofline_wasm_poll(void) {
+  if (proofline_shim::stop_requested() && unwind_target != nullptr)
+    std::longjmp(*unwind_target, unwind_stopped);
 }
 
 void Z_runtimeZ_exceptionHandler(Runtime* rt, std::uint32_t code) {
@@ -494,7 +505,7 @@ void Z_runtimeZ_showSharedRWMemory(Runtime* rt) {
 }
 
 int proofline_circom_abi_version() {
-  return 2;
+  return 3;
 }
 
 /// The circuit's prime, 32 little-endian bytes (the low ones of a wider prime, zeros above a narrower one).
@@ -593,13 +604,14 @@ int proofline_circom_check_input(const void* circuit, const char* input_json, st
 /// Computes the witness of `input_json` into `out` (witness_size values of 32 bytes, canonical, little
 /// endian). 0 on success; 2 when a circom assert fails; 1 for any other error; the message in `error`.
 int proofline_circom_compute(const void* circuit, const char* input_json, std::size_t input_size,
-                             unsigned char* out, std::uint64_t out_values, char* error,
+                             unsigned char* out, std::uint64_t out_values, const void* stop, char* error,
                              std::size_t error_size) {
   try {
     auto& loaded = *static_cast<LoadedCircuit*>(const_cast<void*>(circuit));
     if (out_values != loaded.witness_size)
       throw std::runtime_error("the output holds " + std::to_string(out_values) +
                                " values, the witness has " + std::to_string(loaded.witness_size));
+    const proofline_shim::StopScope stop_scope(stop);
     compute(loaded, input_json, input_size, out);
     return 0;
   } catch (const CircuitAssertFailure& e) {

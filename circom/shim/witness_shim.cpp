@@ -31,6 +31,7 @@
 #include "shim/dat_file.hpp"
 #include "shim/input_json.hpp"
 #include "shim/input_signals.hpp"
+#include "shim/stop_request.hpp"
 
 namespace {
 
@@ -148,13 +149,15 @@ void set_inputs(Circom_CalcWit& ctx, std::vector<std::pair<u64, std::vector<FrEl
     for (uint i = 0; i < values.size(); ++i) ctx.setInputSignal(hash, i, values[i]);
 }
 
-void compute(const LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out) {
+void compute(const LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out,
+             const void* stop) {
   const InputJson input = parse_input(text, size);
   // Every input checked (names, counts, numbers) before the first is set, and held out here: a fault returns
   // past the frames it leaves without their destructors, so none of the shim's own may be among them.
   auto inputs = checked_inputs(circuit, input);
   CalcWitOwner owner{new Circom_CalcWit(&circuit.circuit->circom)};
   messages().str("");
+  const proofline_shim::StopScope stop_scope(stop);
   proofline_shim::run_guarded([&] { set_inputs(*owner.ctx, inputs); });
   for (uint i = 0; i < get_size_of_witness(); ++i) {
     FrElement value;
@@ -177,6 +180,10 @@ std::ostream& proofline_circom_messages() {
   return messages();
 }
 
+void proofline_circom_poll() {
+  if (proofline_shim::stop_requested()) throw std::runtime_error(proofline_shim::stopped_message);
+}
+
 [[noreturn]] void proofline_circom_assert_failed(const char* expression, const char* file, int line) {
   std::string said = trimmed(messages().str());
   messages().str("");
@@ -192,7 +199,7 @@ void Fr_fail() {
 }
 
 int proofline_circom_abi_version() {
-  return 2;
+  return 3;
 }
 
 void proofline_circom_prime(unsigned char out[32]) {
@@ -252,16 +259,16 @@ int proofline_circom_check_input(const void* circuit, const char* input_json, st
 }
 
 /// Computes the witness of `input_json` into `out` (witness_size values of 32 bytes, canonical, little
-/// endian). 0 on success; 2 when a circom assert or constraint fails; 1 for any other error; the message in
-/// `error`.
+/// endian), stopping early once `stop` (a const std::atomic<bool>*; may be null) is set. 0 on success; 2 when
+/// a circom assert or constraint fails; 1 for any other error; the message in `error`.
 int proofline_circom_compute(const void* circuit, const char* input_json, std::size_t input_size,
-                             unsigned char* out, std::uint64_t out_values, char* error,
+                             unsigned char* out, std::uint64_t out_values, const void* stop, char* error,
                              std::size_t error_size) {
   try {
     if (out_values != get_size_of_witness())
       throw std::runtime_error("the output holds " + std::to_string(out_values) +
                                " values, the witness has " + std::to_string(get_size_of_witness()));
-    compute(*static_cast<const LoadedCircuit*>(circuit), input_json, input_size, out);
+    compute(*static_cast<const LoadedCircuit*>(circuit), input_json, input_size, out, stop);
     return 0;
   } catch (const CircuitAssertFailure& e) {
     copy_message(e.what(), error, error_size);

@@ -368,6 +368,8 @@ TEST_CASE("capi/callbacks/a witness target is refused outside its callback") {
   CHECK(pl_witness_sizes(reinterpret_cast<pl_witness_target*>(&not_a_target), &z, nullptr, nullptr) ==
         PL_ERR_INVALID_HANDLE);
   CHECK(pl_witness_write(nullptr, PL_VECTOR_Z, 0, nullptr, 0) == PL_ERR_INVALID_HANDLE);
+  std::int32_t stop = 0;
+  CHECK(pl_witness_stop_requested(nullptr, &stop) == PL_ERR_INVALID_HANDLE);
 }
 
 namespace {
@@ -375,15 +377,23 @@ namespace {
 /// A witness callback that outlasts its job's timeout, and what the job's completion saw of it.
 struct SlowFill {
   Scalars scalars = fixture_scalars();
-  std::atomic<bool> returned{false};
+  std::atomic<bool> stop_seen{false}, returned{false};
+  std::atomic<int> null_stop{-1};
   std::atomic<int> completions{0}, completed_after_return{0};
 };
 
 pl_status slow_fill(pl_witness_target* target, void* user_data) {
   auto* f = static_cast<SlowFill*>(user_data);
-  // Three times the job's timeout: the deadline passes inside the callback even when a loaded machine
-  // starts the callback late (the timeout must still leave it time to start: see the test).
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // As a long computation that polls would: on until proofline says the job's time is up, which it must
+  // within the minute (the test's timeout is 500 ms).
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  f->null_stop = pl_witness_stop_requested(target, nullptr);
+  std::int32_t stop = 0;
+  while (stop == 0 && std::chrono::steady_clock::now() < give_up) {
+    if (pl_witness_stop_requested(target, &stop) != PL_OK) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  f->stop_seen = stop == 1;
   const pl_status status =
       pl_witness_write(target, PL_VECTOR_Z, 0, f->scalars.bytes.data(), f->scalars.count);
   f->returned = true;
@@ -420,7 +430,9 @@ pl_status fill_from_two_threads(pl_witness_target* target, void* user_data) {
 
 }  // namespace
 
-TEST_CASE("capi/callbacks/a job timing out in its witness callback completes after the callback returns") {
+TEST_CASE(
+    "capi/callbacks/a job timing out in its witness callback asks it to stop and completes after it "
+    "returns") {
   Prover p;
   SlowFill f;
   pl_job_options options{};
@@ -431,7 +443,10 @@ TEST_CASE("capi/callbacks/a job timing out in its witness callback completes aft
   pl_job* job = nullptr;
   PL_REQUIRE_OK(pl_submit_callback(p.pipeline, p.key, slow_fill, &f, PL_FILLS_WITNESS, &options, &job));
   PL_REQUIRE_OK(pl_job_wait(job, -1));
-  // The deadline passed during the callback; the job's result waited for it, so its user data is free now.
+  // The deadline passed during the callback, which was told so; the job's result waited for it, so its user
+  // data is free now.
+  CHECK(f.null_stop == PL_ERR_INVALID_ARGUMENT);
+  CHECK(f.stop_seen);
   CHECK(f.returned);
   CHECK(f.completions == 1);
   CHECK(f.completed_after_return == 1);

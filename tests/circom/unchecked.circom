@@ -2,9 +2,9 @@ pragma circom 2.0.0;
 
 // What circom's C++ output leaves unchecked, each taken from an input: an index into a var array (converted by
 // Fr_toInt, whose fr.asm calls Fr_fail for a value that fits no int, and not checked against the array's
-// bounds), an integer divisor, and a recursion's depth; and an assert in a `parallel` component, which
-// circom's code starts on a thread of its own. What the in-process generator must turn into that input's
-// error, and survive.
+// bounds), an integer divisor, a recursion's depth and a loop's length; and an assert in a `parallel`
+// component, which circom's code starts on a thread of its own. What the in-process generator must turn into
+// that input's error (a loop too long for the job's time, into its timeout), and survive.
 function depth(n) {
     if (n == 0) {
         return 0;
@@ -26,12 +26,21 @@ template Unchecked() {
     signal input i;
     signal input d;
     signal input n;
+    signal input spins;
     signal output out;
     signal output quotient;
     signal output levels;
+    signal output spun;
     signal square;
     var table[4] = [3, 5, 7, 11];
     out <-- table[i];
+    var left = spins;
+    var counted = 0;
+    while (left != 0) {
+        left = left - 1;
+        counted = counted + 1;
+    }
+    spun <-- counted;
     component divide = Divide();
     divide.d <== d;
     divide.n <== n;
