@@ -161,7 +161,8 @@ struct Config {
   /// Deliver results in submission order (a sequencer holds early ones back).
   bool in_order = false;
   /// Fail a job that has not finished this long after its submission (0, or kNoTimeLimit or more: no limit);
-  /// Job::timeout overrides. A running witness callback is not interrupted: the result waits for it.
+  /// Job::timeout overrides. A running witness callback is asked to stop (WitnessTarget::stop) and the result
+  /// waits for it to return.
   std::chrono::milliseconds job_timeout{0};
   /// Jobs submitted and not yet holding a token: submit() waits and try_submit() refuses beyond it.
   std::size_t queue_capacity = 1024;
