@@ -188,9 +188,22 @@ std::uint64_t prove_until_stopped(graph::Pipeline& prover, std::uint64_t count,
     const std::size_t cancelled = prover.cancel_queued();
     std::fprintf(stderr,
                  "%s: stopped by signal %d after %llu of %llu jobs were submitted; %zu queued jobs "
-                 "cancelled, waiting for the running ones\n",
+                 "cancelled, waiting for the running ones (a second signal stops their witnesses)\n",
                  program.c_str(), signal, static_cast<unsigned long long>(submitted),
                  static_cast<unsigned long long>(count), cancelled);
+    // A witness may be computed for as long as its input says: after a second signal, every job whose
+    // witness is being computed, or comes to be, is cancelled; the jobs past their witnesses finish.
+    bool said = false;
+    while (results.delivered() < submitted) {
+      if (stop_signal_count() >= 2) {
+        const std::size_t stopped = prover.cancel_witnesses();
+        if (!said)
+          std::fprintf(stderr, "%s: a second signal: %zu witness computation%s stopped\n", program.c_str(),
+                       stopped, stopped == 1 ? "" : "s");
+        said = true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
   }
   prover.drain();
   return submitted;

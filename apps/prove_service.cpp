@@ -161,7 +161,10 @@ ProveService::~ProveService() {
 void ProveService::abort() {
   stopping_ = true;
   aborted_ = true;
-  if (pipeline_) pipeline_->cancel_queued();
+  if (pipeline_) {
+    pipeline_->cancel_queued();
+    pipeline_->cancel_witnesses();
+  }
 }
 
 void ProveService::shutdown(bool cancel) {

@@ -56,7 +56,8 @@ class ProveService {
   /// GET /healthz answers 503 from now on (a load balancer sends no more); requests that reach handle() are
   /// still proven: they came on connections accepted before the server stopped accepting.
   void stop_taking() noexcept { stopping_ = true; }
-  /// Requests still waiting for their proofs are answered 503 at once, and the queued jobs cancelled.
+  /// Requests still waiting for their proofs are answered 503 at once, and the queued jobs cancelled, as are
+  /// those whose witnesses are being computed (a circuit's loop may run as long as its input says).
   void abort();
   /// Waits for the jobs in flight and releases the pipeline (draining, or cancelling what is queued).
   void shutdown(bool cancel);

@@ -85,10 +85,15 @@ class Pipeline {
   std::optional<Submission> try_submit(Job job);
 
   /// Cancels a job that is still queued (its result: Errc::cancelled, at once; with Config::in_order, once
-  /// the jobs submitted before it are delivered). False when the job is unknown, already running or done.
+  /// the jobs submitted before it are delivered), or whose witness callback is running (the callback is asked
+  /// to stop, WitnessTarget::stop, and the result comes once it returns). False when the job is unknown, past
+  /// its witness or done.
   bool cancel(JobId id);
   /// Cancels every queued job; returns how many.
   std::size_t cancel_queued();
+  /// Cancels every job whose witness callback is running, as cancel() does; returns how many. What a program
+  /// stopping at once calls after cancel_queued(): a witness computation may run as long as its input says.
+  std::size_t cancel_witnesses();
 
   /// Waits until every job submitted before the call has its result (not from a callback); jobs that other
   /// threads submit meanwhile are not waited for. When none are in flight either, every slot is back too.

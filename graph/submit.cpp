@@ -245,8 +245,10 @@ std::optional<Submission> Pipeline::try_submit(Job job) {
   return enqueue(live_core(), std::move(job), false);
 }
 
-bool Pipeline::cancel(JobId id) {
-  Core& core = live_core();
+namespace {
+
+/// Cancels job `id` if it is still queued; else `found` is the job, if it is known.
+bool cancel_if_queued(Core& core, JobId id, std::shared_ptr<JobState>* found = nullptr) {
   // Made before the job is withdrawn: once it is, nothing may throw before its result is out.
   JobError cancelled{Stage::queue, Errc::cancelled, "queue: cancelled before it was admitted"};
   std::shared_ptr<JobState> job;
@@ -255,8 +257,10 @@ bool Pipeline::cancel(JobId id) {
     const auto it = core.jobs.find(id);
     if (it == core.jobs.end()) return false;
     Phase expected = Phase::queued;
-    if (!it->second->phase.compare_exchange_strong(expected, Phase::withdrawn, std::memory_order_acq_rel))
+    if (!it->second->phase.compare_exchange_strong(expected, Phase::withdrawn, std::memory_order_acq_rel)) {
+      if (found != nullptr) *found = it->second;
       return false;
+    }
     job = it->second;
     --core.queued;
     core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
@@ -266,17 +270,51 @@ bool Pipeline::cancel(JobId id) {
   return true;
 }
 
+/// Cancels `job` if its witness callback is running: the callback is asked to stop and the result goes out
+/// when it returns (Core::deliver_early). Should it return meanwhile, the job is cancelled where it is then,
+/// as a timeout would be.
+bool cancel_if_in_witness(Core& core, JobState& job) {
+  JobError cancelled{Stage::synthesis, Errc::cancelled,
+                     "synthesis: cancelled while its witness was computed"};
+  {
+    std::lock_guard lock(job.callback_run.mutex);
+    if (!job.callback_run.running || job.callback_run.deferred) return false;
+  }
+  core.deliver_early(job, std::move(cancelled));
+  return true;
+}
+
+}  // namespace
+
+bool Pipeline::cancel(JobId id) {
+  Core& core = live_core();
+  std::shared_ptr<JobState> running;
+  return cancel_if_queued(core, id, &running) || (running && cancel_if_in_witness(core, *running));
+}
+
 std::size_t Pipeline::cancel_queued() {
+  Core& core = live_core();
   std::vector<JobId> ids;
   {
-    Core& core = live_core();
     std::lock_guard lock(core.jobs_mutex);
     for (const auto& [id, job] : core.jobs)
       if (job->phase.load() == Phase::queued) ids.push_back(id);
   }
   std::sort(ids.begin(), ids.end());
   std::size_t count = 0;
-  for (const JobId id : ids) count += cancel(id) ? 1 : 0;
+  for (const JobId id : ids) count += cancel_if_queued(core, id) ? 1 : 0;
+  return count;
+}
+
+std::size_t Pipeline::cancel_witnesses() {
+  Core& core = live_core();
+  std::vector<std::shared_ptr<JobState>> jobs;
+  {
+    std::lock_guard lock(core.jobs_mutex);
+    for (const auto& [id, job] : core.jobs) jobs.push_back(job);
+  }
+  std::size_t count = 0;
+  for (const auto& job : jobs) count += cancel_if_in_witness(core, *job) ? 1 : 0;
   return count;
 }
 

@@ -82,7 +82,7 @@ typedef enum pl_status {
   PL_ERR_IN_CALLBACK = 15,      /**< a call that waits for the pipeline, made from one of its callbacks */
   PL_ERR_SHUT_DOWN = 16,        /**< the pipeline is shut down: it accepts no more jobs */
   PL_ERR_PROOF_INVALID = 17,    /**< pl_verify*: the proof does not verify (the message says why) */
-  PL_ERR_NOT_CANCELLABLE = 18   /**< pl_job_cancel: the job is already running or done */
+  PL_ERR_NOT_CANCELLABLE = 18   /**< pl_job_cancel: the job is past its witness or done */
 } pl_status;
 
 /** A constant name for a status ("PL_ERR_BAD_INPUT"); "PL_UNKNOWN" for other values. Any thread. */
@@ -464,8 +464,9 @@ PL_API pl_status pl_job_wait(pl_job* job, int64_t timeout_ms);
  * PL_ERR_NOT_READY before the result. */
 PL_API pl_status pl_job_outcome(pl_job* job);
 /** Cancels the job if it is still queued (its result: PL_ERR_CANCELLED, delivered at once, or with
- * pl_config.in_order once the jobs submitted before it are delivered); PL_ERR_NOT_CANCELLABLE when it
- * already runs or is done. */
+ * pl_config.in_order once the jobs submitted before it are delivered), or while its witness callback runs
+ * (pl_witness_stop_requested then says 1, and the result comes once the callback returns);
+ * PL_ERR_NOT_CANCELLABLE when it is past its witness or done. */
 PL_API pl_status pl_job_cancel(pl_job* job);
 
 /** The pipeline stage a job failed in (pl_job_info.stage). */

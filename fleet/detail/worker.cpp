@@ -486,6 +486,7 @@ int Worker::stop_now(const std::string& why, int status) {
     leave(*db_, options_.name);
   });
   const std::size_t cancelled = pipeline_->cancel_queued();
+  pipeline_->cancel_witnesses();  // a witness may be computed for as long as its input says
   pipeline_->shutdown(graph::ShutdownMode::cancel);  // waits only for the proofs already being made
   const std::string jobs = requeued >= 0
                                ? std::to_string(requeued) + " jobs put back in the queue for other workers"

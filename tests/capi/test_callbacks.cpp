@@ -377,7 +377,7 @@ namespace {
 /// A witness callback that outlasts its job's timeout, and what the job's completion saw of it.
 struct SlowFill {
   Scalars scalars = fixture_scalars();
-  std::atomic<bool> stop_seen{false}, returned{false};
+  std::atomic<bool> started{false}, stop_seen{false}, returned{false};
   std::atomic<int> null_stop{-1};
   std::atomic<int> completions{0}, completed_after_return{0};
 };
@@ -388,6 +388,7 @@ pl_status slow_fill(pl_witness_target* target, void* user_data) {
   // within the minute (the test's timeout is 500 ms).
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
   f->null_stop = pl_witness_stop_requested(target, nullptr);
+  f->started = true;
   std::int32_t stop = 0;
   while (stop == 0 && std::chrono::steady_clock::now() < give_up) {
     if (pl_witness_stop_requested(target, &stop) != PL_OK) break;
@@ -457,6 +458,28 @@ TEST_CASE(
   PL_REQUIRE_OK(pl_job_wait(next, -1));
   CHECK(proof_verifies(next, p.vk));
   PL_REQUIRE_OK(pl_job_release(next));
+}
+
+TEST_CASE("capi/callbacks/pl_job_cancel stops a job in its witness callback, which is told so") {
+  Prover p;
+  SlowFill f;
+  pl_job_options options{};
+  options.size = sizeof options;
+  options.on_complete = note_completion;
+  options.user_data = &f;
+  pl_job* job = nullptr;
+  PL_REQUIRE_OK(pl_submit_callback(p.pipeline, p.key, slow_fill, &f, PL_FILLS_WITNESS, &options, &job));
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (!f.started && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE(f.started);
+  PL_REQUIRE_OK(pl_job_cancel(job));
+  PL_REQUIRE_OK(pl_job_wait(job, -1));
+  CHECK(f.stop_seen);
+  CHECK(f.completed_after_return == 1);
+  CHECK(pl_job_outcome(job) == PL_ERR_CANCELLED);
+  CHECK(pl_job_cancel(job) == PL_ERR_NOT_CANCELLABLE);  // done
+  PL_REQUIRE_OK(pl_job_release(job));
 }
 
 TEST_CASE("capi/callbacks/a target works from the callback's helper threads and a foreign one is not read") {

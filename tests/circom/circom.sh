@@ -354,6 +354,27 @@ failures() {
     [ -f out-spin/two.proof.json ] && [ -f out-spin/three.proof.json ] ||
       die "the proofs beside a timed-out witness ($generator) were not written"
   done
+  # Without a timeout, SIGINT lets the running jobs finish; a second one stops the witness still being computed,
+  # and the batch ends (exit 130) with what was proven written.
+  rm -rf out-spin
+  "$proofline" batch unchecked/key.zkey --circuit unchecked/unchecked_cpp --input unchecked/two.json \
+    unchecked/spin.json --out out-spin --cache-dir "$cache" --no-progress 2>"$work/last.err" &
+  local batch=$! code=0 tenths=0
+  sleep 5
+  kill -INT "$batch" && sleep 1 && kill -INT "$batch"
+  while kill -0 "$batch" 2>/dev/null && [ "$tenths" -lt 600 ]; do
+    sleep 0.1
+    tenths=$((tenths + 1))
+  done
+  if kill -0 "$batch" 2>/dev/null; then
+    kill -9 "$batch"
+    die "a second SIGINT did not end a batch whose witness loops"
+  fi
+  wait "$batch" || code=$?
+  cat "$work/last.err" >&2
+  [ "$code" = 130 ] || die "exit $code after two SIGINTs, expected 130"
+  expect_said "a second signal: 1 witness computation stopped"
+  [ -f out-spin/two.proof.json ] || die "the proof made before the signals was not written"
   # A .wtns that does not satisfy the circuit (another circuit's values, same length): its job fails.
   node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);const n=b.length;
     b[n-32]^=1;fs.writeFileSync(process.argv[2],b);' snarkjs/g1.wtns bad/flipped.wtns

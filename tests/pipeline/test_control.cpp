@@ -1,12 +1,14 @@
-// Controlling a running pipeline: per-job timeouts (queued and in flight), cancelling queued jobs, bounded
-// submission (waiting and refusing), priorities, in-order delivery, shutdown with nothing leased, and the
-// whole graph in a task_arena of two threads.
+// Controlling a running pipeline: per-job timeouts (queued and in flight), cancelling queued jobs and witness
+// computations (a callback asked to stop), bounded submission (waiting and refusing), priorities, in-order
+// delivery, shutdown with nothing leased, and the whole graph in a task_arena of two threads.
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -159,6 +161,68 @@ TEST_CASE("pipeline/control/queued jobs can be cancelled and running ones cannot
   const PipelineStats s = pipeline.stats();
   CHECK(s.cancelled == 2);
   CHECK(s.proofs == 3);
+  check_idle(pipeline);
+}
+
+namespace {
+
+/// A witness callback that runs until the pipeline asks it to stop, as a circuit's loop of an input's length
+/// would (a minute at most, so that a pipeline that never asks fails the test instead of hanging it).
+struct Endless {
+  std::atomic<int> running{0}, stopped{0};
+  Job job(KeyHandle key) {
+    Job j;
+    j.key = key;
+    j.witness =
+        WitnessCallback{[this](const WitnessTarget& target) {
+                          running.fetch_add(1);
+                          const auto give_up = std::chrono::steady_clock::now() + 60s;
+                          while (!target.stop_requested() && std::chrono::steady_clock::now() < give_up)
+                            std::this_thread::sleep_for(1ms);
+                          if (target.stop_requested()) stopped.fetch_add(1);
+                          throw std::runtime_error("stopped");
+                        },
+                        WitnessCallback::Fills::witness};
+    return j;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("pipeline/control/a job whose witness is being computed is asked to stop by cancel and timeouts") {
+  const Circuit& c = circuit(8);
+  Pipeline pipeline = make_pipeline(cpu_config());
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  Endless endless;
+  // cancel(): true while the callback runs, and its result says where it was.
+  Submission first = pipeline.submit(endless.job(key));
+  REQUIRE(eventually([&] { return endless.running == 1; }));
+  CHECK(pipeline.cancel(first.id));
+  const JobResult r1 = await(first);
+  REQUIRE(r1.error);
+  CHECK(r1.error->code == Errc::cancelled);
+  CHECK(r1.error->stage == Stage::synthesis);
+  CHECK(endless.stopped == 1);
+  CHECK_FALSE(pipeline.cancel(first.id));  // done
+  // cancel_witnesses(): every job in its callback.
+  Submission second = pipeline.submit(endless.job(key));
+  REQUIRE(eventually([&] { return endless.running == 2; }));
+  CHECK(pipeline.cancel_queued() == 0);
+  CHECK(pipeline.cancel_witnesses() == 1);
+  CHECK(await(second).error->code == Errc::cancelled);
+  CHECK(endless.stopped == 2);
+  // A timeout that comes while the callback runs asks it to stop too.
+  Job third = endless.job(key);
+  third.timeout = 100ms;
+  Submission timed = pipeline.submit(std::move(third));
+  const JobResult r3 = await(timed);
+  REQUIRE(r3.error);
+  CHECK(r3.error->code == Errc::timeout);
+  CHECK(endless.stopped == 3);
+  // The slots came home: a job proves.
+  Submission next = pipeline.submit(job(c, key, 4));
+  CHECK(await(next).ok());
+  pipeline.drain();
   check_idle(pipeline);
 }
 
