@@ -12,6 +12,8 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <stop_token>
+#include <thread>
 #include <vector>
 
 #include <proofline/circom/witness_generator.hpp>
@@ -35,18 +37,25 @@ struct WitnessRun {
   circom::BuildOptions build;
 };
 
-/// Computes and writes one witness; the problem (naming the input) when it fails, else empty.
-std::string make_witness(const circom::WitnessGenerator& generator, const fs::path& input,
-                         const fs::path& wtns) {
+/// What became of one input: written, failed (the problem, naming the input) or stopped by a signal.
+struct WitnessOutcome {
+  bool written = false;
+  std::string problem;
+};
+
+/// Computes and writes one witness.
+WitnessOutcome make_witness(const circom::WitnessGenerator& generator, const fs::path& input,
+                            const fs::path& wtns, const std::atomic<bool>& stop) {
   try {
     // The .wtns header names the circuit's prime, as snarkjs's does; the generator's canonical values go into
     // the file as they are.
     const std::string text = circom::read_input_file(input);
-    groth16::write_wtns_canonical(wtns, generator.curve(), generator.compute_canonical(text));
-    return {};
+    groth16::write_wtns_canonical(wtns, generator.curve(), generator.compute_canonical(text, &stop));
+    return {true, {}};
   } catch (const Error& e) {
+    if (e.code() == Errc::cancelled) return {};
     const std::string what = e.what();
-    return what.rfind(input.string(), 0) == 0 ? what : input.string() + ": " + what;
+    return {false, what.rfind(input.string(), 0) == 0 ? what : input.string() + ": " + what};
   }
 }
 
@@ -65,21 +74,33 @@ int run_witnesses(const WitnessRun& run) {
   const auto generator =
       setup_step([&] { return circom::WitnessGenerator::open(*run.circuit, stoppable(run.build)); });
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::string> problems(jobs.size());
-  tbb::parallel_for(std::size_t{0}, jobs.size(), [&](std::size_t i) {
-    problems[i] = make_witness(*generator, jobs[i].source, jobs[i].proof);
+  // SIGINT or SIGTERM stops the witnesses being computed (a circuit's loop may run as long as its input
+  // says) and leaves the others unstarted.
+  std::atomic<bool> stop{false};
+  std::jthread watch([&stop](std::stop_token done) {
+    while (!done.stop_requested() && stop_signal() == 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (stop_signal() != 0) stop = true;
   });
+  std::vector<WitnessOutcome> outcomes(jobs.size());
+  tbb::parallel_for(std::size_t{0}, jobs.size(), [&](std::size_t i) {
+    if (!stop) outcomes[i] = make_witness(*generator, jobs[i].source, jobs[i].proof, stop);
+  });
+  watch.request_stop();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::size_t failed = 0;
-  for (const std::string& p : problems)
-    if (!p.empty()) {
-      print_error_line("proofline witness", p);
+  std::size_t failed = 0, written = 0;
+  for (const WitnessOutcome& outcome : outcomes) {
+    written += outcome.written ? 1 : 0;
+    if (!outcome.problem.empty()) {
+      print_error_line("proofline witness", outcome.problem);
       ++failed;
     }
-  std::printf("proofline witness: %zu of %zu witnesses written to %s in %.3f s (%llu values each)\n",
-              jobs.size() - failed, jobs.size(), run.out->string().c_str(), seconds,
-              static_cast<unsigned long long>(generator->witness_size()));
-  return failed == 0 ? 0 : 1;
+  }
+  std::printf("proofline witness: %zu of %zu witnesses written to %s in %.3f s (%llu values each)%s\n",
+              written, jobs.size(), run.out->string().c_str(), seconds,
+              static_cast<unsigned long long>(generator->witness_size()),
+              stop ? "; stopped by a signal" : "");
+  return failed == 0 && written == jobs.size() ? 0 : 1;
 }
 
 }  // namespace

@@ -233,10 +233,11 @@ void WitnessGenerator::compute_into(std::string_view input_json, std::span<bn254
   to_montgomery(out);
 }
 
-std::vector<std::byte> WitnessGenerator::compute_canonical(std::string_view input_json) const {
+std::vector<std::byte> WitnessGenerator::compute_canonical(std::string_view input_json,
+                                                           const std::atomic<bool>* stop) const {
   std::vector<std::byte> bytes(witness_size_ * 32);
   auto* out = reinterpret_cast<unsigned char*>(bytes.data());
-  compute_bytes(input_json, out, witness_size_);
+  compute_bytes(input_json, out, witness_size_, stop);
   if (curve_ == CurveId::bn254)
     check_canonical<bn254::Fr>(out, witness_size_);
   else

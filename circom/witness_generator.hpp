@@ -82,8 +82,9 @@ class WitnessGenerator {
   std::vector<bn254::Fr> compute_bn254(std::string_view input_json) const;
   /// The witness as a .wtns file's values section holds it (groth16::write_wtns_canonical): witness_size()
   /// values of 32 bytes, canonical (each checked below curve()'s r) and little-endian. Errors as
-  /// compute_into's.
-  std::vector<std::byte> compute_canonical(std::string_view input_json) const;
+  /// compute_into's (`stop` as there).
+  std::vector<std::byte> compute_canonical(std::string_view input_json,
+                                           const std::atomic<bool>* stop = nullptr) const;
 
  private:
   WitnessGenerator() = default;

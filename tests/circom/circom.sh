@@ -101,6 +101,31 @@ expect_exit() {
   [ "$code" = "$want" ] || die "exit $code, expected $want: $*"
 }
 expect_said() { grep -qF -- "$1" "$work/last.err" || die "stderr does not say '$1'"; }
+# expect_interrupted N COMMAND...: COMMAND in the background, sent N SIGINTs a second apart from 5 s on (time to
+# reach what it computes); it must then end within a minute, with exit 130. Its stderr in last.err.
+expect_interrupted() {
+  local signals=$1 pid code=0 tenths=0 i
+  shift
+  say "\$ $* (expecting exit 130 after $signals SIGINT)"
+  "$@" 2>"$work/last.err" &
+  pid=$!
+  sleep 5
+  for ((i = 0; i < signals; ++i)); do
+    kill -INT "$pid" 2>/dev/null || true
+    sleep 1
+  done
+  while kill -0 "$pid" 2>/dev/null && [ "$tenths" -lt 600 ]; do
+    sleep 0.1
+    tenths=$((tenths + 1))
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"
+    die "still running a minute after $signals SIGINT: $*"
+  fi
+  wait "$pid" || code=$?
+  cat "$work/last.err" >&2
+  [ "$code" = 130 ] || die "exit $code after $signals SIGINT, expected 130: $*"
+}
 snarkjs() { node "$node_dir/node_modules/snarkjs/build/cli.cjs" "$@"; }
 circom2() { node "$node_dir/node_modules/circom2/cli.js" "$@"; }
 snarkjs_verify() {
@@ -354,27 +379,16 @@ failures() {
     [ -f out-spin/two.proof.json ] && [ -f out-spin/three.proof.json ] ||
       die "the proofs beside a timed-out witness ($generator) were not written"
   done
-  # Without a timeout, SIGINT lets the running jobs finish; a second one stops the witness still being computed,
-  # and the batch ends (exit 130) with what was proven written.
-  rm -rf out-spin
-  "$proofline" batch unchecked/key.zkey --circuit unchecked/unchecked_cpp --input unchecked/two.json \
-    unchecked/spin.json --out out-spin --cache-dir "$cache" --no-progress 2>"$work/last.err" &
-  local batch=$! code=0 tenths=0
-  sleep 5
-  kill -INT "$batch" && sleep 1 && kill -INT "$batch"
-  while kill -0 "$batch" 2>/dev/null && [ "$tenths" -lt 600 ]; do
-    sleep 0.1
-    tenths=$((tenths + 1))
-  done
-  if kill -0 "$batch" 2>/dev/null; then
-    kill -9 "$batch"
-    die "a second SIGINT did not end a batch whose witness loops"
-  fi
-  wait "$batch" || code=$?
-  cat "$work/last.err" >&2
-  [ "$code" = 130 ] || die "exit $code after two SIGINTs, expected 130"
+  # Without a timeout, SIGINT lets a batch's running jobs finish; a second one stops the witness still being
+  # computed, and the batch ends (exit 130) with what was proven written. One SIGINT stops `proofline witness`.
+  rm -rf out-spin out-spin-wtns
+  expect_interrupted 2 "$proofline" batch unchecked/key.zkey --circuit unchecked/unchecked_cpp \
+    --input unchecked/two.json unchecked/spin.json --out out-spin --cache-dir "$cache" --no-progress
   expect_said "a second signal: 1 witness computation stopped"
   [ -f out-spin/two.proof.json ] || die "the proof made before the signals was not written"
+  expect_interrupted 1 "$proofline" witness --circuit unchecked/unchecked_cpp --input unchecked/two.json \
+    unchecked/spin.json --out out-spin-wtns --cache-dir "$cache"
+  [ "$(ls out-spin-wtns)" = two.wtns ] || die "expected two.wtns alone in out-spin-wtns"
   # A .wtns that does not satisfy the circuit (another circuit's values, same length): its job fails.
   node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);const n=b.length;
     b[n-32]^=1;fs.writeFileSync(process.argv[2],b);' snarkjs/g1.wtns bad/flipped.wtns
