@@ -128,7 +128,8 @@ TEST_CASE("pipeline/control/a job that waits past its timeout for a token fails 
   check_idle(pipeline);
 }
 
-TEST_CASE("pipeline/control/queued jobs can be cancelled and running ones cannot") {
+TEST_CASE(
+    "pipeline/control/queued jobs can be cancelled and running ones outside their witness callbacks cannot") {
   const Circuit& c = circuit(8);
   Gate gate;
   std::mutex mutex;
@@ -143,7 +144,7 @@ TEST_CASE("pipeline/control/queued jobs can be cancelled and running ones cannot
   }
   for (std::uint64_t i = 1; i < 5; ++i) submitted.push_back(pipeline.submit(job(c, key, i)));
   REQUIRE(eventually([&] { return gate.waiting() == 1; }));
-  CHECK_FALSE(pipeline.cancel(submitted[0].id));  // in synthesis
+  CHECK_FALSE(pipeline.cancel(submitted[0].id));  // in synthesis, held before its witness callback
   CHECK(pipeline.cancel(submitted[2].id));
   CHECK(pipeline.cancel(submitted[4].id));
   CHECK_FALSE(pipeline.cancel(submitted[4].id));  // once
