@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 
 /// What the shared object is built from besides the circuit: a change here must rebuild every cached one.
 constexpr const char* build_recipe =
-    "proofline-circom-generator v2: g++ -std=c++17 -O3 -fPIC -fstack-clash-protection; nasm -felf64";
+    "proofline-circom-generator v3: g++ -std=c++17 -O3 -fPIC -fstack-clash-protection; nasm -felf64";
 
 const char* const generated_files[] = {"calcwit.cpp", "calcwit.hpp", "circom.hpp", "fr.cpp", "fr.hpp"};
 
@@ -88,7 +88,6 @@ std::string folder_digest(const fs::path& dir, const std::string& name) {
   digest.add(shim::input_json_hpp);
   digest.add(shim::dat_file_hpp);
   digest.add(shim::circuit_faults_hpp);
-  digest.add(shim::stop_request_hpp);
   for (const char* file : generated_files) digest.add(read_all(dir / file));
   digest.add(has_fr_asm(dir) ? read_all(dir / "fr.asm") : std::string("no fr.asm"));
   digest.add(read_all(dir / (name + ".cpp")));
@@ -162,15 +161,26 @@ void replace_all(std::string& text, std::string_view from, std::string_view to) 
 
 /// Copies the generated files into `dir`, adapted: fr.asm addressed RIP-relative (a shared object needs
 /// position-independent code), the circuit's std::cout sent to the shim's message sink, its `parallel`
-/// components run where they start, and its conditions polling the caller's request to stop
-/// (shim/prelude.hpp).
+/// components run where they start, and its conditions looking at the caller's stop flag, which the
+/// calculator holds (shim/prelude.hpp).
 void stage_sources(const fs::path& from, const std::string& name, const fs::path& dir) {
   for (const char* file : generated_files) fs::copy_file(from / file, dir / file);
+  std::string calcwit = read_all(from / "calcwit.hpp");
+  const std::size_t declared = calcwit.find("class Circom_CalcWit {");
+  const std::size_t members = declared == std::string::npos ? declared : calcwit.find("public:", declared);
+  if (members == std::string::npos)
+    throw Error(Errc::bad_input,
+                (from / "calcwit.hpp").string() +
+                    ": no public part of class Circom_CalcWit (not circom's --c output, or a "
+                    "circom that proofline does not know)");
+  calcwit.insert(members + std::string_view("public:").size(),
+                 "\n  const void* proofline_stop = nullptr;  // proofline: the caller's stop flag\n");
+  write_all(dir / "calcwit.hpp", calcwit);
   if (has_fr_asm(from)) write_all(dir / "fr.asm", "default rel\n" + read_all(from / "fr.asm"));
   std::string circuit = read_all(from / (name + ".cpp"));
   replace_all(circuit, "std::cout", "proofline_circom_messages()");
   replace_all(circuit, "std::thread(", "proofline_circom_run_here(");
-  replace_all(circuit, "Fr_isTrue(", "proofline_circom_is_true(");
+  replace_all(circuit, "Fr_isTrue(", "proofline_circom_is_true(ctx, ");
   write_all(dir / "circuit.cpp", circuit);
   fs::copy_file(from / (name + ".dat"), dir / "circuit.dat");
   fs::create_directory(dir / "shim");
@@ -180,7 +190,6 @@ void stage_sources(const fs::path& from, const std::string& name, const fs::path
   write_all(dir / "shim" / "input_json.hpp", shim::input_json_hpp);
   write_all(dir / "shim" / "dat_file.hpp", shim::dat_file_hpp);
   write_all(dir / "shim" / "circuit_faults.hpp", shim::circuit_faults_hpp);
-  write_all(dir / "shim" / "stop_request.hpp", shim::stop_request_hpp);
   write_all(dir / "witness_shim.cpp", shim::witness_shim_cpp);
   write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");
 }
@@ -329,8 +338,10 @@ Wabt find_wabt(const BuildOptions& options) {
 
 /// What a wasm build is made from besides the circuit: a change here must rebuild every cached one.
 constexpr const char* wasm_recipe =
-    "proofline-circom-wasm-generator v3: wasm2c -n circuit; Fr_F1m_mul and Fr_F1m_fromMontgomery renamed "
-    "_wasm, wasm_native_fr.c included; cc -O3 -fPIC, no signal handler, no depth count; "
+    "proofline-circom-wasm-generator v4: wasm2c -n circuit; Fr_F1m_mul and Fr_F1m_fromMontgomery renamed "
+    "_wasm, wasm_native_fr.c included, loops look at the stop flag; cc -O3 -fPIC, no signal handler, no "
+    "depth "
+    "count; "
     "g++ -std=c++17 -O3 -fPIC";
 
 /// The field functions of circom's wasm that wasm_native_fr.c computes natively, as wasm2c declares them:
@@ -365,19 +376,25 @@ std::string with_native_fr(std::string c) {
   return c;
 }
 
-/// wasm2c's C with a poll of the caller's request to stop (the wasm shim's proofline_wasm_poll) at every jump
-/// back to a loop's start, where wabt 1.0.32 names loop labels w2c_L<n> (with another naming, none is found
-/// and the loops run unpolled).
+/// wasm2c's C with a look at the caller's stop flag at every jump back to a loop's start, where wabt 1.0.32
+/// names loop labels w2c_L<n> (with another naming, none is found and the loops run unpolled). The flag
+/// (const std::atomic<bool>*, read here as bytes) is the first member of the runtime instance the module
+/// instance points to (wasm_shim.cpp), so the look costs two loads, not a call.
 std::string with_loop_polls(const std::string& c) {
   static constexpr std::string_view jump = "goto w2c_L";
-  std::string out = "void proofline_wasm_poll(void);\n";
+  std::string out =
+      "struct Z_runtime_instance_t { const volatile unsigned char* proofline_stop; };\n"
+      "__attribute__((noreturn)) void proofline_wasm_stopped(void);\n"
+      "#define PROOFLINE_POLL() do { const volatile unsigned char* proofline_flag = "
+      "instance->Z_runtime_instance->proofline_stop; if (proofline_flag != 0 && *proofline_flag != 0) "
+      "proofline_wasm_stopped(); } while (0)\n";
   out.reserve(c.size() + c.size() / 64);
   std::size_t from = 0;
   for (std::size_t at; (at = c.find(jump, from)) != std::string::npos;) {
     const std::size_t end = c.find(';', at);
     if (end == std::string::npos) break;
     out.append(c, from, at - from);
-    out += "{ proofline_wasm_poll(); ";
+    out += "{ PROOFLINE_POLL(); ";
     out.append(c, at, end + 1 - at);
     out += " }";
     from = end + 1;
@@ -401,7 +418,6 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
   digest.add(shim::input_signals_hpp);
   digest.add(shim::input_json_hpp);
   digest.add(shim::wasm_native_fr_c);
-  digest.add(shim::stop_request_hpp);
   digest.add(runtime_c);
   digest.add(runtime_h);
   digest.add(read_all(wabt.include_dir / "wasm-rt.h"));
@@ -415,7 +431,6 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
     fs::create_directory(dir / "shim");
     write_all(dir / "shim" / "input_signals.hpp", shim::input_signals_hpp);
     write_all(dir / "shim" / "input_json.hpp", shim::input_json_hpp);
-    write_all(dir / "shim" / "stop_request.hpp", shim::stop_request_hpp);
     write_all(dir / "wasm_shim.cpp", shim::wasm_shim_cpp);
     write_all(dir / "wasm_native_fr.c", shim::wasm_native_fr_c);
     write_all(dir / "exports.map", "{ global: proofline_circom_*; local: *; };\n");

@@ -14,8 +14,6 @@ extern const std::string_view dat_file_hpp;    ///< the circuit's .dat file read
 extern const std::string_view
     circuit_faults_hpp;  ///< what circom's code leaves unchecked, caught (shim/circuit_faults.hpp)
 extern const std::string_view
-    stop_request_hpp;  ///< the caller's request to stop a computation (shim/stop_request.hpp)
-extern const std::string_view
     wasm_shim_cpp;  ///< the C entry points of a --wasm generator (shim/wasm_shim.cpp)
 extern const std::string_view
     wasm_native_fr_c;  ///< native field functions for a --wasm generator (shim/wasm_native_fr.c)

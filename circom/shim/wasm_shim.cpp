@@ -37,10 +37,12 @@
 #include "circuit.h"
 #include "shim/input_json.hpp"
 #include "shim/input_signals.hpp"
-#include "shim/stop_request.hpp"
 
 /// One module instance and what its imports gather: circom's error code and messages, a log() line.
 struct Z_runtime_instance_t {
+  /// The caller's stop flag during a computation, else null: first, where the translated module's loops
+  /// read it (generator_build.cpp's with_loop_polls).
+  const std::atomic<bool>* stop = nullptr;
   Z_circuit_instance_t module;
   unsigned code = 0;
   std::string errors;
@@ -397,11 +399,13 @@ std::vector<SignalValues> checked_inputs(LoadedCircuit& circuit, Runtime* rt,
   return signals;
 }
 
-void compute(LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out) {
+void compute(LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out,
+             const std::atomic<bool>* stop) {
   const proofline_shim::InputJson input = proofline_shim::parse_input(text, size);
   InstancePtr rt = circuit.acquire();
   const std::vector<SignalValues> signals = checked_inputs(circuit, rt.get(), input);
   Runtime* const r = rt.get();
+  r->stop = stop;
   const std::uint32_t n32 = circuit.n32, witness_size = circuit.witness_size;
   std::uint64_t set = 0;
   const int status = guarded(r, [&] {
@@ -436,11 +440,13 @@ void compute(LoadedCircuit& circuit, const char* text, std::size_t size, unsigne
     if (r->code == 4) throw CircuitAssertFailure(circom_error(*r));
     throw std::runtime_error(circom_error(*r));
   }
-  if (status == unwind_stopped) throw std::runtime_error(proofline_shim::stopped_message);
+  if (status == unwind_stopped)
+    throw std::runtime_error("stopped: the job ended while its witness was being computed");
   if (status != 0) throw std::runtime_error(trap_message(status));
   if (set < circuit.input_size)
     throw std::runtime_error("not all inputs have been set: only " + std::to_string(set) + " of " +
                              std::to_string(circuit.input_size));
+  r->stop = nullptr;
   circuit.release(std::move(rt));
 }
 
@@ -461,11 +467,11 @@ extern "C" {
   std::abort();  // only reachable outside a guarded call, which never runs circuit code
 }
 
-/// Called by the translated module at every jump back to a loop's start (generator_build.cpp adds the calls):
-/// a loop that runs as long as the input says ends when the caller asks.
-void proofline_wasm_poll(void) {
-  if (proofline_shim::stop_requested() && unwind_target != nullptr)
-    std::longjmp(*unwind_target, unwind_stopped);
+/// Called by the translated module's loops once the caller's stop flag is set (generator_build.cpp adds the
+/// looks): a loop that runs as long as the input says ends when the job does.
+[[noreturn]] void proofline_wasm_stopped(void) {
+  if (unwind_target != nullptr) std::longjmp(*unwind_target, unwind_stopped);
+  std::abort();  // only reachable outside a guarded call, which never runs circuit code
 }
 
 void Z_runtimeZ_exceptionHandler(Runtime* rt, std::uint32_t code) {
@@ -611,8 +617,7 @@ int proofline_circom_compute(const void* circuit, const char* input_json, std::s
     if (out_values != loaded.witness_size)
       throw std::runtime_error("the output holds " + std::to_string(out_values) +
                                " values, the witness has " + std::to_string(loaded.witness_size));
-    const proofline_shim::StopScope stop_scope(stop);
-    compute(loaded, input_json, input_size, out);
+    compute(loaded, input_json, input_size, out, static_cast<const std::atomic<bool>*>(stop));
     return 0;
   } catch (const CircuitAssertFailure& e) {
     copy_message(e.what(), error, error_size);

@@ -31,7 +31,6 @@
 #include "shim/dat_file.hpp"
 #include "shim/input_json.hpp"
 #include "shim/input_signals.hpp"
-#include "shim/stop_request.hpp"
 
 namespace {
 
@@ -157,7 +156,7 @@ void compute(const LoadedCircuit& circuit, const char* text, std::size_t size, u
   auto inputs = checked_inputs(circuit, input);
   CalcWitOwner owner{new Circom_CalcWit(&circuit.circuit->circom)};
   messages().str("");
-  const proofline_shim::StopScope stop_scope(stop);
+  owner.ctx->proofline_stop = stop;
   proofline_shim::run_guarded([&] { set_inputs(*owner.ctx, inputs); });
   for (uint i = 0; i < get_size_of_witness(); ++i) {
     FrElement value;
@@ -180,8 +179,8 @@ std::ostream& proofline_circom_messages() {
   return messages();
 }
 
-void proofline_circom_poll() {
-  if (proofline_shim::stop_requested()) throw std::runtime_error(proofline_shim::stopped_message);
+void proofline_circom_stopped() {
+  throw std::runtime_error("stopped: the job ended while its witness was being computed");
 }
 
 [[noreturn]] void proofline_circom_assert_failed(const char* expression, const char* file, int line) {
