@@ -339,10 +339,8 @@ Wabt find_wabt(const BuildOptions& options) {
 /// What a wasm build is made from besides the circuit: a change here must rebuild every cached one.
 constexpr const char* wasm_recipe =
     "proofline-circom-wasm-generator v4: wasm2c -n circuit; Fr_F1m_mul and Fr_F1m_fromMontgomery renamed "
-    "_wasm, wasm_native_fr.c included, loops look at the stop flag; cc -O3 -fPIC, no signal handler, no "
-    "depth "
-    "count; "
-    "g++ -std=c++17 -O3 -fPIC";
+    "_wasm, wasm_native_fr.c included, loops look at the stop flag; cc -O3 -fPIC, no signal handler, "
+    "no depth count; g++ -std=c++17 -O3 -fPIC";
 
 /// The field functions of circom's wasm that wasm_native_fr.c computes natively, as wasm2c declares them:
 /// their definitions are renamed ..._wasm so that the native ones take their calls.
