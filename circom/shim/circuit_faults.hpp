@@ -46,8 +46,10 @@ inline void chain_fault(int number, siginfo_t* info, void* context) {
   const auto* found = std::find(std::begin(kFaultSignals), std::end(kFaultSignals), number);
   const struct sigaction& previous = previous_fault_actions[found - std::begin(kFaultSignals)];
   if ((previous.sa_flags & SA_SIGINFO) != 0) return previous.sa_sigaction(number, info, context);
-  if (previous.sa_handler == SIG_IGN) return;
-  if (previous.sa_handler != SIG_DFL) return previous.sa_handler(number);
+  // Ignored: a sent signal is; one raised by an instruction would only fault again, so it ends the process as
+  // the kernel would.
+  if (previous.sa_handler == SIG_IGN && info->si_code <= 0) return;
+  if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) return previous.sa_handler(number);
   // The default action: restored, it ends the process when the faulting instruction runs again (or now, for
   // a signal that was sent rather than raised by an instruction).
   struct sigaction default_action = {};
