@@ -338,9 +338,9 @@ Wabt find_wabt(const BuildOptions& options) {
 
 /// What a wasm build is made from besides the circuit: a change here must rebuild every cached one.
 constexpr const char* wasm_recipe =
-    "proofline-circom-wasm-generator v4: wasm2c -n circuit; Fr_F1m_mul and Fr_F1m_fromMontgomery renamed "
-    "_wasm, wasm_native_fr.c included, loops look at the stop flag; cc -O3 -fPIC, no signal handler, "
-    "no depth count; g++ -std=c++17 -O3 -fPIC";
+    "proofline-circom-wasm-generator v5: wasm2c -n circuit; Fr_F1m_mul and Fr_F1m_fromMontgomery renamed "
+    "_wasm, wasm_native_fr.c included, loops and Fr_isTrue look at the stop flag; cc -O3 -fPIC, no signal "
+    "handler, no depth count; g++ -std=c++17 -O3 -fPIC";
 
 /// The field functions of circom's wasm that wasm_native_fr.c computes natively, as wasm2c declares them:
 /// their definitions are renamed ..._wasm so that the native ones take their calls.
@@ -375,10 +375,12 @@ std::string with_native_fr(std::string c) {
 }
 
 /// wasm2c's C with a look at the caller's stop flag at every jump back to a loop's start, where wabt 1.0.32
-/// names loop labels w2c_L<n> (with another naming, none is found and the loops run unpolled). The flag
-/// (const std::atomic<bool>*, read here as bytes) is the first member of the runtime instance the module
-/// instance points to (wasm_shim.cpp), so the look costs two loads, not a call.
-std::string with_loop_polls(const std::string& c) {
+/// names loop labels w2c_L<n>, and on entry to circom's Fr_isTrue, which every branch of the circuit's code
+/// calls, so that a recursion which branches without looping stops too (with another naming, none is found
+/// and the code runs unpolled). The flag (const std::atomic<bool>*, read here as bytes) is the first member
+/// of the runtime instance the module instance points to (wasm_shim.cpp), so the look costs two loads, not a
+/// call.
+std::string with_stop_polls(const std::string& c) {
   static constexpr std::string_view jump = "goto w2c_L";
   std::string out =
       "struct Z_runtime_instance_t { const volatile unsigned char* proofline_stop; };\n"
@@ -398,6 +400,11 @@ std::string with_loop_polls(const std::string& c) {
     from = end + 1;
   }
   out.append(c, from);
+  static constexpr std::string_view is_true = "static u32 w2c_Fr_isTrue(Z_circuit_instance_t* instance, ";
+  if (const std::size_t at = out.find(is_true); at != std::string::npos) {
+    if (const std::size_t body = out.find('{', at); body != std::string::npos)
+      out.insert(body + 1, " PROOFLINE_POLL();");
+  }
   return out;
 }
 
@@ -441,7 +448,7 @@ BuiltGenerator build_wasm_generator(const fs::path& circuit, const BuildOptions&
                                 " names the module's functions in a way proofline's wasm shim does not know "
                                 "(it drives wabt 1.0.32's wasm2c, Debian 12's); compile the circuit with "
                                 "`circom --c` and give its CIRCUIT_cpp/ folder instead");
-    write_all(dir / "circuit.c", with_native_fr(with_loop_polls(read_all(dir / "circuit.c"))));
+    write_all(dir / "circuit.c", with_native_fr(with_stop_polls(read_all(dir / "circuit.c"))));
     // Bounds checked in software, without wabt's process-wide SIGSEGV handler, and without its global
     // call-depth counter (several threads run instances at once): deep recursion uses the native stack, as
     // circom's C++ generator does.

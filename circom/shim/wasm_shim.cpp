@@ -41,7 +41,7 @@
 /// One module instance and what its imports gather: circom's error code and messages, a log() line.
 struct Z_runtime_instance_t {
   /// The caller's stop flag during a computation, else null: first, where the translated module's loops
-  /// read it (generator_build.cpp's with_loop_polls).
+  /// read it (generator_build.cpp's with_stop_polls).
   const std::atomic<bool>* stop = nullptr;
   Z_circuit_instance_t module;
   unsigned code = 0;

@@ -13,7 +13,8 @@
 #                          input fail their own jobs while the others are proven (exit 1); what circom's C++
 #                          leaves unchecked (unchecked.circom: an index too large for Fr_toInt or out of the
 #                          array, a division by zero, a recursion too deep) fails its own witness only, and a
-#                          loop too long its own job at --job-timeout; --fail-fast refuses (exit 2), and so does
+#                          loop or a branching recursion too long its own job at --job-timeout; --fail-fast
+#                          refuses (exit 2), and so does
 #                          input JSON without --circuit, or a --circuit that is no circom output;
 #                          batch_prove --zkey --inject-fault fails one job only
 #   circom.sh outputs      manifests (JSON lines, CSV; with a byte-order mark too) put outputs where they say,
@@ -333,19 +334,19 @@ failures() {
   # each kind and on the threads that failed before.
   rm -rf unchecked out-unchecked && mkdir -p unchecked && cp "$here/unchecked.circom" unchecked/
   run circom2 unchecked/unchecked.circom --c --wasm --r1cs --prime bls12381 -o unchecked
-  local k inputs=() fine='"d": "8", "n": "5", "spins": "3"'
+  local k inputs=() fine='"d": "8", "n": "5", "spins": "3", "branches": "3"'
   for k in $(seq 10 49); do
     echo "{\"i\": \"10995116277$k\", $fine}" >"unchecked/big$k.json"
     echo "{\"i\": \"-2147483648\", $fine}" >"unchecked/below$k.json"
     echo "{\"i\": \"2147483647\", $fine}" >"unchecked/above$k.json"
-    echo '{"i": "1", "d": "0", "n": "5", "spins": "3"}' >"unchecked/zero$k.json"
-    echo '{"i": "1", "d": "8", "n": "100000000", "spins": "3"}' >"unchecked/deep$k.json"
-    echo '{"i": "1", "d": "7", "n": "5", "spins": "3"}' >"unchecked/seven$k.json"
+    echo '{"i": "1", "d": "0", "n": "5", "spins": "3", "branches": "3"}' >"unchecked/zero$k.json"
+    echo '{"i": "1", "d": "8", "n": "100000000", "spins": "3", "branches": "3"}' >"unchecked/deep$k.json"
+    echo '{"i": "1", "d": "7", "n": "5", "spins": "3", "branches": "3"}' >"unchecked/seven$k.json"
     inputs+=("unchecked/big$k.json" "unchecked/below$k.json" "unchecked/above$k.json" "unchecked/zero$k.json"
       "unchecked/deep$k.json" "unchecked/seven$k.json")
   done
   echo "{\"i\": \"2\", $fine}" >unchecked/two.json
-  echo '{"i": "3", "d": "-1", "n": "0", "spins": "0"}' >unchecked/three.json
+  echo '{"i": "3", "d": "-1", "n": "0", "spins": "0", "branches": "0"}' >unchecked/three.json
   expect_exit 1 "$proofline" witness --circuit unchecked/unchecked_cpp --input unchecked/two.json "${inputs[@]}" \
     unchecked/three.json --out out-unchecked --cache-dir "$cache"
   expect_said "unchecked/big10.json: a field element too large to convert to an integer (circom's Fr_toInt)"
@@ -365,17 +366,20 @@ failures() {
     '["1","7","125","5","3","49"] ["1","11","0","0","0","121"]' ] ||
     die "the generator's witnesses beside failed ones: $(publics out-unchecked/two.json)" \
       "$(publics out-unchecked/three.json)"
-  # A loop as long as the input says (2^64 turns): --job-timeout fails that job when its time is up, and its
-  # witness stops being computed (or the batch would never end), with either generator; the others are proven.
+  # A loop as long as the input says (2^64 turns) and a recursion that branches without looping (2^200
+  # calls): --job-timeout fails each such job when its time is up, and its witness stops being computed (or
+  # the batch would never end), with either generator; the others are proven.
   run snarkjs groth16 setup unchecked/unchecked.r1cs pot.ptau unchecked/key.zkey
-  echo '{"i": "1", "d": "8", "n": "5", "spins": "18446744073709551616"}' >unchecked/spin.json
+  echo '{"i": "1", "d": "8", "n": "5", "spins": "18446744073709551616", "branches": "0"}' >unchecked/spin.json
+  echo '{"i": "1", "d": "8", "n": "5", "spins": "3", "branches": "200"}' >unchecked/fork.json
   local generator
   for generator in unchecked_cpp unchecked_js; do
     rm -rf out-spin
     expect_exit 1 timeout 120 "$proofline" batch unchecked/key.zkey --circuit "unchecked/$generator" \
-      --input unchecked/two.json unchecked/spin.json unchecked/three.json --job-timeout 2 --out out-spin \
-      --cache-dir "$cache" --no-progress
+      --input unchecked/two.json unchecked/three.json unchecked/spin.json unchecked/fork.json --job-timeout 2 \
+      --out out-spin --cache-dir "$cache" --no-progress
     expect_said "unchecked/spin.json failed: synthesis: timed out after 2000 ms"
+    expect_said "unchecked/fork.json failed: synthesis: timed out after 2000 ms"
     [ -f out-spin/two.proof.json ] && [ -f out-spin/three.proof.json ] ||
       die "the proofs beside a timed-out witness ($generator) were not written"
   done
