@@ -1,6 +1,8 @@
 // pl_pipeline: create, shutdown, drain, cancel, destroy, stats.
+#include <chrono>
 #include <cstddef>
 #include <string>
+#include <thread>
 #include <type_traits>
 
 #include <proofline/capi/detail/config.hpp>
@@ -146,11 +148,13 @@ PL_API pl_status pl_pipeline_destroy(pl_pipeline* pipeline) {
       throw_status(PL_ERR_INVALID_HANDLE,
                    "pipeline is being destroyed already (by another pl_pipeline_destroy)");
     // In the registry while it shuts down, so that calls made meanwhile are refused as calls to a pipeline
-    // shutting down (PL_ERR_SHUT_DOWN), then out of it: no new call finds it. Calls already running hold it
-    // until they return; the shutdown waits for the callbacks, so the last reference is never dropped on a
-    // pipeline thread.
+    // shutting down (PL_ERR_SHUT_DOWN), then out of it: no new call finds it. Calls already running (a stats
+    // call from another pipeline's callback, say) hold it until they return, which none of them waits for:
+    // wait for them, so that it is torn down here, on the caller's thread, and its pinned memory is given
+    // back before this returns.
     shut_down(*owned, proofline::graph::ShutdownMode::drain);
     Registry<Pipeline>::instance().take(id_of(pipeline));
+    while (owned.use_count() > 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     owned.reset();
     return PL_OK;
   });

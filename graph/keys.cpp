@@ -245,9 +245,11 @@ std::pair<std::size_t, bool> publish(Core& core, const std::shared_ptr<KeyState>
 }
 
 /// Pins the token count's worth of slots of a new largest key up front, so the steady state pins nothing.
+/// Slots out and idle buffers that make such slots count: a key registered again finds its own.
 void prewarm(Core& core, const KeyState& key, std::size_t target, const std::string& what) {
-  const std::size_t in_flight = core.ctx->counters.slots_in_flight.load();
-  const std::size_t count = target > in_flight ? target - in_flight : 0;
+  const std::size_t held =
+      core.ctx->counters.slots_in_flight.load() + core.pool->idle_slots(key.usual_slot());
+  const std::size_t count = target > held ? target - held : 0;
   try {
     core.pool->prewarm_slots(count, key.usual_slot());
     core.pool->mark_warm();
@@ -255,6 +257,18 @@ void prewarm(Core& core, const KeyState& key, std::size_t target, const std::str
     PL_LOG_WARN("{}: prewarming {} slots failed ({}); they will be pinned on first use", what, count,
                 e.what());
   }
+}
+
+/// Unpins the idle pool buffers that no registered key's jobs would lease, such as a removed key's slots:
+/// they would otherwise stay pinned until the budget runs short.
+void trim_unwanted_slots(Core& core) {
+  std::vector<std::uint64_t> wanted;
+  {
+    std::lock_guard lock(core.keys_mutex);
+    for (const auto& [id, key] : core.keys)
+      wanted.insert(wanted.end(), key->slot_sizes.begin(), key->slot_sizes.end());
+  }
+  core.pool->trim_except(wanted);
 }
 
 /// A key's host memory from the budget. The budget serves its queue in order, and the jobs of keys already
@@ -378,6 +392,7 @@ void Pipeline::remove_key(KeyHandle handle) {
   recompute_largest(core);
   key->host.reset();
   core.host_keys->evict(resident_name(*key));
+  trim_unwanted_slots(core);
   for (auto& lane : core.gpus()) devices::evict_device_key(*lane, key->gpu_key());
   if (core.backend == Backend::cuda) detail::regrow_tables(core, wanted_table_level(core));
   core.mint_now();

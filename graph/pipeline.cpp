@@ -156,8 +156,14 @@ void Pipeline::stop_accepting() {
 }
 
 void Pipeline::shutdown(ShutdownMode mode) {
-  detail::refuse_inside_callback("Pipeline::shutdown");
   Core& core = live_core();
+  {
+    // A pipeline shut down already waits for nothing, so its destructor may run anywhere, even in another
+    // pipeline's callback.
+    std::lock_guard lock(core.jobs_mutex);
+    if (core.shut_down) return;
+  }
+  detail::refuse_inside_callback("Pipeline::shutdown");
   {
     std::lock_guard lock(core.jobs_mutex);
     if (core.shut_down) return;

@@ -90,7 +90,8 @@ bool PinnedPool::fits(std::uint64_t capacity, std::uint64_t rounded) const noexc
   return capacity >= rounded && capacity - rounded <= slack;
 }
 
-PinnedPool::Plan PinnedPool::plan_locked(const Sizes& rounded) const {
+PinnedPool::Plan PinnedPool::plan_locked(const Sizes& rounded,
+                                         std::span<detail::PoolBuffer* const> taken) const {
   Plan plan;
   plan.matched.assign(rounded.size(), nullptr);
   // Largest first, so a big request is not left without a buffer that a small one took within tolerance.
@@ -100,7 +101,9 @@ PinnedPool::Plan PinnedPool::plan_locked(const Sizes& rounded) const {
                    [&](std::size_t a, std::size_t b) { return rounded[a] > rounded[b]; });
   for (const std::size_t i : order) {
     for (auto it = idle_.lower_bound(rounded[i]); it != idle_.end() && fits(it->first, rounded[i]); ++it) {
-      if (std::find(plan.matched.begin(), plan.matched.end(), it->second) != plan.matched.end()) continue;
+      if (std::find(plan.matched.begin(), plan.matched.end(), it->second) != plan.matched.end() ||
+          std::find(taken.begin(), taken.end(), it->second) != taken.end())
+        continue;
       plan.matched[i] = it->second;
       break;
     }
@@ -443,6 +446,31 @@ std::uint64_t PinnedPool::trim(std::uint64_t bytes) {
   return free_buffers(std::move(victims), true);
 }
 
+std::uint64_t PinnedPool::trim_except(std::span<const std::uint64_t> kept_sizes) {
+  Sizes kept;
+  for (const std::uint64_t size : kept_sizes)
+    kept.push_back(backend_.round_size(std::max<std::uint64_t>(size, 1)));
+  Owned victims;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = idle_.begin(); it != idle_.end();) {
+      PoolBuffer* buffer = it->second;
+      const bool wanted =
+          std::any_of(kept.begin(), kept.end(), [&](std::uint64_t size) { return fits(it->first, size); });
+      if (wanted || buffer->set_aside) {
+        ++it;
+        continue;
+      }
+      const auto owned = buffers_.find(buffer);
+      victims.push_back(std::move(owned->second));
+      buffers_.erase(owned);
+      bytes_pinned_ -= buffer->block.bytes;
+      it = idle_.erase(it);
+    }
+  }
+  return free_buffers(std::move(victims), true);
+}
+
 std::uint64_t PinnedPool::evict(std::uint64_t wanted) {
   Owned victims;
   {
@@ -579,6 +607,17 @@ std::size_t PinnedPool::slots_that_fit(std::span<const std::uint64_t> sizes) con
     throw Error(Errc::invalid_argument, "pinned pool '" + options_.name + "': an empty slot");
   std::lock_guard lock(mutex_);
   return static_cast<std::size_t>((bytes_pinned_ + budget_.available()) / per_slot);
+}
+
+std::size_t PinnedPool::idle_slots(std::span<const std::uint64_t> sizes) const {
+  const Sizes rounded = round_sizes(sizes);
+  std::lock_guard lock(mutex_);
+  Buffers taken;
+  for (std::size_t count = 0;; ++count) {
+    const Plan plan = plan_locked(rounded, {taken.data(), taken.size()});
+    if (plan.missing > 0) return count;
+    taken.insert(taken.end(), plan.matched.begin(), plan.matched.end());
+  }
 }
 
 void PinnedPool::mark_warm() {

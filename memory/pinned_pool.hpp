@@ -128,6 +128,11 @@ class PinnedPool {
   /// returns their budget. Returns the bytes freed.
   std::uint64_t trim(std::uint64_t bytes);
   std::uint64_t trim_all() { return trim(~std::uint64_t{0}); }
+  /// Unpins the idle buffers that would serve a request of none of `kept_sizes` (within the tolerance), as
+  /// when the slots they were pinned for are no longer wanted. Returns the bytes freed.
+  std::uint64_t trim_except(std::span<const std::uint64_t> kept_sizes);
+  /// How many slots of `sizes` the idle buffers make now, each buffer in one slot at most.
+  std::size_t idle_slots(std::span<const std::uint64_t> sizes) const;
 
   /// How many slots of these sizes the pool could hold under the budget now: what it holds plus what
   /// the budget has free, over the slot's rounded size. The pipeline derives its token count from it.
@@ -168,7 +173,8 @@ class PinnedPool {
   void wait_to_be_head(std::unique_lock<std::mutex>& lock, Waiter& waiter, const ReserveOptions& options);
   RoomWait wait_for_room(std::unique_lock<std::mutex>& lock, Waiter& waiter, const Plan& plan,
                          const Sizes& rounded, const ReserveOptions& options);
-  Plan plan_locked(const Sizes& rounded) const;
+  /// Idle buffers for a slot of `rounded`, none of them in `taken`.
+  Plan plan_locked(const Sizes& rounded, std::span<detail::PoolBuffer* const> taken = {}) const;
   void commit_locked(const Plan& plan);
   Buffers finish(const Sizes& rounded, Plan plan, Reservation missing);
   void set_aside_locked(const Plan& plan, bool aside);

@@ -256,6 +256,40 @@ TEST_CASE("memory/pool/no pin calls in steady state after warm-up") {
   CHECK(stats.high_water == 3 * (3 * 96 + 64) * KiB);
 }
 
+TEST_CASE(
+    "memory/pool/idle_slots counts the slots idle buffers make, and trim_except keeps only those wanted") {
+  Budget budget("host", 4 * MiB);
+  RecordingBackend backend;
+  PinnedPool pool(budget, backend, PoolOptions{.fit_tolerance = 0.25});
+  const std::uint64_t slot[] = {96 * KiB, 96 * KiB, 64 * KiB};
+  const std::uint64_t other[] = {256 * KiB};
+  CHECK(pool.idle_slots(slot) == 0);
+  pool.prewarm_slots(3, slot);
+  pool.prewarm(2, 256 * KiB);
+  CHECK(pool.idle_slots(slot) == 3);
+  CHECK(pool.idle_slots(other) == 2);
+  {
+    SlotLease out = pool.lease_slot(slot);  // leased buffers make no idle slot
+    CHECK(pool.idle_slots(slot) == 2);
+  }
+  // A 60 KiB request takes the 64 KiB buffers (within the tolerance), but one slot of three 96 KiB buffers
+  // also wants a third 96 KiB buffer: there are six, so two such slots.
+  const std::uint64_t wide[] = {60 * KiB, 96 * KiB, 96 * KiB, 96 * KiB};
+  CHECK(pool.idle_slots(wide) == 2);
+
+  // Keeping only the 96 KiB and 64 KiB sizes unpins the 256 KiB buffers, nothing else.
+  const std::uint64_t before = budget.used();
+  CHECK(pool.trim_except(slot) == 2 * 256 * KiB);
+  CHECK(budget.used() == before - 2 * 256 * KiB);
+  CHECK(pool.idle_slots(slot) == 3);
+  CHECK(pool.idle_slots(other) == 0);
+  // A leased buffer is never trimmed; keeping nothing unpins every idle one.
+  PinnedLease held = pool.lease(64 * KiB);
+  CHECK(pool.trim_except({}) == 3 * 192 * KiB + 2 * 64 * KiB);
+  CHECK(budget.used() == 64 * KiB);
+  CHECK(backend.live() == 64 * KiB);
+}
+
 TEST_CASE("memory/pool/zero_on_free scrubs buffers before they are unpinned") {
   for (const bool zero : {true, false}) {
     CAPTURE(zero);

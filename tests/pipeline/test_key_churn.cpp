@@ -89,4 +89,47 @@ TEST_CASE("pipeline/keys/a key removed before the last kept removals is refused 
   check_idle(p);
 }
 
+TEST_CASE(
+    "pipeline/keys/a key added and removed again and again pins one set of slots, and its removal unpins "
+    "it") {
+  const Circuit& small = circuit(6);
+  const Circuit& large = circuit(9);
+  Pipeline p = testing::make_pipeline(cpu_config(), {});
+  const KeyHandle kept = p.add_key(small.spec("kept"));
+  Submission first = p.submit(job(small, kept, 1));
+  CHECK(await(first).ok());
+  const PoolStats alone = p.stats().pool;
+  REQUIRE(alone.bytes_pinned > 0);
+
+  std::uint64_t with_large = 0;
+  for (int round = 0; round < 12; ++round) {
+    CAPTURE(round);
+    const KeyHandle key = p.add_key(large.spec("large"));
+    Submission s = p.submit(job(large, key, static_cast<std::uint64_t>(round)));
+    CHECK(await(s).ok());
+    const PoolStats stats = p.stats().pool;
+    if (round == 0) with_large = stats.bytes_pinned;
+    CHECK(stats.bytes_pinned == with_large);  // the same slots every round, no new set beside the old
+    p.remove_key(key);
+    // The largest key's slots go with it; the kept key's stay.
+    CHECK(p.stats().pool.bytes_pinned <= alone.bytes_pinned);
+  }
+  CHECK(with_large > alone.bytes_pinned);
+
+  // A key of the same shape as one still registered finds the slots already pinned: nothing new is pinned.
+  const KeyHandle twin = p.add_key(small.spec("twin"));
+  const std::uint64_t pins = p.stats().pool.pin_calls;
+  for (int round = 0; round < 4; ++round) {
+    const KeyHandle again = p.add_key(small.spec("twin-" + std::to_string(round)));
+    Submission s = p.submit(job(small, again, 2));
+    CHECK(await(s).ok());
+    p.remove_key(again);
+  }
+  CHECK(p.stats().pool.pin_calls == pins);
+  p.remove_key(twin);
+  p.remove_key(kept);
+  p.drain();
+  CHECK(p.stats().pool.bytes_pinned == 0);  // no key left: nothing idle stays pinned
+}
+
 }  // namespace proofline::graph::test
