@@ -152,7 +152,9 @@ PL_API pl_status pl_job_cancel(pl_job* job) {
     const std::shared_ptr<Job> j = lookup<Job>(job, "job");
     const std::shared_ptr<Pipeline> pipeline = j->pipeline.lock();
     if (j->ready.load() || !pipeline || !pipeline->prover.cancel(j->id.load()))
-      throw_status(PL_ERR_NOT_CANCELLABLE, "the job is already running or done");
+      throw_status(PL_ERR_NOT_CANCELLABLE,
+                   "the job is past its witness or done, or its witness callback is running after it was "
+                   "cancelled or timed out already");
     return PL_OK;
   });
 }

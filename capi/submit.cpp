@@ -81,8 +81,11 @@ pl_job* submit(pl_pipeline* pipeline, const pl_key* key, graph::WitnessSource wi
   const std::shared_ptr<Pipeline> owner = lookup<Pipeline>(pipeline, "pipeline");
   refuse_closing(*owner);
   const std::shared_ptr<Key> k = lookup<Key>(key, "key");
-  if (k->pipeline.lock() != owner)
-    throw_status(PL_ERR_INVALID_ARGUMENT, "key '" + k->name + "' belongs to another pipeline");
+  if (const std::shared_ptr<Pipeline> home = k->pipeline.lock(); home != owner)
+    throw_status(PL_ERR_INVALID_ARGUMENT,
+                 "key '" + k->name + "' " +
+                     (home ? "belongs to another pipeline"
+                           : "belonged to a pipeline that was destroyed (register it with this one)"));
   if (owner->test_submit_window) owner->test_submit_window();
   refuse_released(*k);
   auto job = std::make_shared<Job>();

@@ -162,7 +162,7 @@ typedef struct pl_config {
   uint32_t synthesis_concurrency; /**< most jobs synthesized at once (ramped up to); 0: half the threads
                                        (a witness callback that runs on one thread wants max_threads) */
   uint32_t max_threads;           /**< threads of the pipeline's arena; 0: every hardware thread */
-  uint32_t max_log_n;             /**< device slots sized for 2^max_log_n rows; 0: the first key's (a
+  uint32_t max_log_n;             /**< CUDA: device slots sized for 2^max_log_n rows; 0: the first key's (a
                                        larger key added later is then refused: give the largest here) */
   int32_t srs_placement;          /**< pl_srs_placement; default PL_SRS_AUTO */
   int32_t pinning;                /**< pl_pinning; default PL_PINNING_DEFAULT */
@@ -173,8 +173,8 @@ typedef struct pl_config {
   uint32_t queue_capacity;        /**< jobs waiting for a slot before submit blocks; default 1024 */
   uint64_t job_timeout_ms;        /**< fail a job not done this long after submission; 0 (or a century and
                                        more, UINT64_MAX included): no limit */
-  uint64_t key_idle_timeout_ms;   /**< idle keys become evictable after this; default 300000 (a century
-                                       and more: never for being idle) */
+  uint64_t key_idle_timeout_ms;   /**< idle keys become evictable after this; default 300000 (0: at once;
+                                       a century and more: never for being idle) */
   /** CUDA backend, pinned mode: a key registered with its constraint system keeps it in VRAM and the GPU
    * makes its jobs' a, b, c from z (only z is copied); 0: the host evaluates them, and the pinned slots are
    * prewarmed for all four vectors (for callbacks that fill a, b, c themselves); default 1 */
@@ -241,7 +241,7 @@ typedef struct pl_stats {
   uint64_t in_flight;           /**< jobs past the queue, not yet delivered */
   uint64_t slots_in_flight;     /**< pinned slots leased by jobs now */
   uint64_t pinned_bytes;        /**< pinned by the pool now, leased or idle */
-  uint64_t pinned_bytes_leased; /**< pinned bytes leased by jobs now: 0 once the pipeline is idle */
+  uint64_t pinned_bytes_leased; /**< pinned bytes leased by jobs now: 0 after pl_pipeline_drain */
   uint64_t pinned_bytes_idle;
   uint64_t pinned_high_water;
   uint64_t pin_calls;
@@ -294,7 +294,7 @@ typedef enum pl_point_check {
 
 typedef struct pl_key_options {
   size_t size; /**< sizeof(pl_key_options) */
-  /** Unique among the pipeline's keys. NULL: from the file, its stem ("circuit_final"), or where a key holds
+  /** Unique among the pipeline's keys. NULL or "": from the file, its stem ("circuit_final"), or where a key holds
    * that, the stem under as many of its folders as tell it apart ("alice/circuit_final"); "key-N" for a key
    * from memory. */
   const char* name;
