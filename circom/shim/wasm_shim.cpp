@@ -17,7 +17,10 @@
 // alone, or not at all (then the values left out are counted).
 //
 // Thread safety: each computation takes a module instance of its own from the loaded circuit's pool (a
-// mutex guards the pool only); an instance a failed computation leaves behind is freed, not reused.
+// mutex guards the pool only); an instance a failed computation leaves behind is freed, not reused. An
+// instance goes back to the pool with its memory as a new instance's (the module has no globals): a circuit
+// that reads memory it never wrote (an index past an array's end) then reads what a fresh instance holds, as
+// snarkjs's one witness per process does, never what an earlier input left there.
 #include <gmp.h>
 
 #include <atomic>
@@ -32,6 +35,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "circuit.h"
@@ -184,6 +188,40 @@ long long input_signal_size(Runtime* rt, proofline_shim::u64 hash) {
   return size;
 }
 
+/// A new instance's memory: its size and the runs of bytes that are not zero (the module's data segments).
+class InitialMemory {
+ public:
+  explicit InitialMemory(Runtime* fresh) {
+    const wasm_rt_memory_t* memory = Z_circuitZ_memory(&fresh->module);
+    size_ = memory->size;
+    const unsigned char* data = memory->data;
+    for (std::uint64_t at = 0; at < size_;) {
+      if (data[at] == 0) {
+        ++at;
+        continue;
+      }
+      // A run ends where 64 zero bytes in a row begin (or the memory ends).
+      std::uint64_t end = at + 1, zeros = 0;
+      for (; end < size_ && zeros < 64; ++end) zeros = data[end] == 0 ? zeros + 1 : 0;
+      end -= zeros;
+      runs_.push_back({at, std::vector<unsigned char>(data + at, data + end)});
+      at = end;
+    }
+  }
+  /// Puts `rt`'s memory back as it was; false (nothing done) where it has grown.
+  bool restore(Runtime* rt) const {
+    wasm_rt_memory_t* memory = Z_circuitZ_memory(&rt->module);
+    if (memory->size != size_) return false;
+    std::memset(memory->data, 0, size_);
+    for (const auto& [at, bytes] : runs_) std::memcpy(memory->data + at, bytes.data(), bytes.size());
+    return true;
+  }
+
+ private:
+  std::uint64_t size_ = 0;
+  std::vector<std::pair<std::uint64_t, std::vector<unsigned char>>> runs_;
+};
+
 /// A loaded circuit: its field, its inputs (named when the .sym file was at hand) and its idle instances.
 struct LoadedCircuit {
   std::uint32_t n32 = 0;
@@ -192,6 +230,7 @@ struct LoadedCircuit {
   std::uint32_t shared_memory_start = 0;  ///< where readSharedRWMemory reads, in the module's memory
   mpz_t prime;
   std::vector<InputSignal> inputs;
+  std::unique_ptr<InitialMemory> initial;  ///< taken from the first instance, before anything runs on it
   std::mutex mutex;
   std::vector<Runtime*> idle;
 
@@ -216,8 +255,10 @@ struct LoadedCircuit {
     }
     return InstancePtr(new_instance(), free_instance);
   }
-  /// Back to the pool, after a computation that ran through.
+  /// Back to the pool, with its memory as a new instance's, after a computation that ran through (freed
+  /// where its memory has grown).
   void release(InstancePtr rt) {
+    if (!initial->restore(rt.get())) return;
     std::lock_guard<std::mutex> lock(mutex);
     idle.push_back(rt.release());
   }
@@ -536,6 +577,7 @@ void* proofline_circom_load(const char* /*dat_path*/, const char* sym_path, char
   try {
     auto circuit = std::make_unique<LoadedCircuit>();
     InstancePtr rt = probe_instance();
+    circuit->initial = std::make_unique<InitialMemory>(rt.get());
     circuit->n32 = Z_circuitZ_getFieldNumLen32(&rt->module);
     circuit->witness_size = Z_circuitZ_getWitnessSize(&rt->module);
     circuit->input_size = Z_circuitZ_getInputSize(&rt->module);

@@ -13,9 +13,10 @@
 #                          input fail their own jobs while the others are proven (exit 1); what circom's C++
 #                          leaves unchecked (unchecked.circom: an index too large for Fr_toInt or out of the
 #                          array, a division by zero, a recursion too deep) fails its own witness only, and a
-#                          loop or a branching recursion too long its own job at --job-timeout; --fail-fast
-#                          refuses (exit 2), and so does
-#                          input JSON without --circuit, or a --circuit that is no circom output;
+#                          loop or a branching recursion too long its own job at --job-timeout; an index just
+#                          past an array read by the wasm generator after other inputs gives snarkjs's witness
+#                          (no value an earlier input left); --fail-fast refuses (exit 2), and so does input
+#                          JSON without --circuit, or a --circuit that is no circom output;
 #                          batch_prove --zkey --inject-fault fails one job only
 #   circom.sh outputs      manifests (JSON lines, CSV; with a byte-order mark too) put outputs where they say,
 #                          creating their folders;
@@ -382,6 +383,26 @@ failures() {
     expect_said "unchecked/fork.json failed: synthesis: timed out after 2000 ms"
     [ -f out-spin/two.proof.json ] && [ -f out-spin/three.proof.json ] ||
       die "the proofs beside a timed-out witness ($generator) were not written"
+  done
+  # An index just past the array's end reads what circom's wasm memory holds there: what a fresh instance
+  # holds, as snarkjs wtns calculate (one witness a process) reads it, not what earlier inputs left behind.
+  local i peeks=()
+  for i in 1 2 3 4; do
+    echo '{"i": "1", "d": "8", "n": "5", "spins": "123456", "branches": "0"}' >"unchecked/busy$i.json"
+  done
+  for i in 4 5 6 7; do
+    echo "{\"i\": \"$i\", \"d\": \"8\", \"n\": \"5\", \"spins\": \"0\", \"branches\": \"0\"}" \
+      >"unchecked/peek$i.json"
+    peeks+=("unchecked/peek$i.json")
+    run snarkjs wtns calculate unchecked/unchecked_js/unchecked.wasm "unchecked/peek$i.json" \
+      "unchecked/peek$i.wtns"
+  done
+  rm -rf out-peek
+  run "$proofline" witness --circuit unchecked/unchecked_js --input unchecked/busy{1,2,3,4}.json "${peeks[@]}" \
+    --out out-peek --cache-dir "$cache"
+  for i in 4 5 6 7; do
+    cmp -s "out-peek/peek$i.wtns" "unchecked/peek$i.wtns" ||
+      die "peek$i.json's witness differs from snarkjs's: memory an earlier input wrote was read"
   done
   # Without a timeout, SIGINT lets a batch's running jobs finish; a second one stops the witness still being
   # computed, and the batch ends (exit 130) with what was proven written. One SIGINT stops `proofline witness`.
