@@ -193,6 +193,11 @@ struct InputJson {
 };
 
 inline InputJson parse_input(const char* text, std::size_t size) {
+  // The parser takes a NUL for the end of its input, so what follows one would be ignored.
+  if (const void* nul = std::memchr(text, 0, size))
+    throw std::runtime_error("not JSON: a NUL byte at offset " +
+                             std::to_string(static_cast<const char*>(nul) - text) +
+                             " (a binary file, or text in UTF-16?)");
   check_nesting(text, size);
   InputJson parsed;
   json& input = parsed.object;

@@ -51,3 +51,18 @@ TEST_CASE("circom/input json/names as long as real circuits give are read") {
   CHECK(input.flat.at(name + "[1999][0].y") == proofline_shim::json::array({2, 3}));
   CHECK(name_bytes(input) > 3 * text.size());
 }
+
+TEST_CASE("circom/input json/a NUL byte anywhere is refused, with its offset, not taken for the end") {
+  using namespace std::string_literals;
+  CHECK_THROWS_WITH_AS(parse("{\"a\": 3}\0{\"a\": 99} garbage"s),
+                       "not JSON: a NUL byte at offset 8 (a binary file, or text in UTF-16?)",
+                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(parse("{\"a\":\0 3}"s),
+                       "not JSON: a NUL byte at offset 5 (a binary file, or text in UTF-16?)",
+                       std::runtime_error);
+  // UTF-16 text: every other byte is 0.
+  CHECK_THROWS_WITH_AS(parse("{\0}\0"s),
+                       "not JSON: a NUL byte at offset 1 (a binary file, or text in UTF-16?)",
+                       std::runtime_error);
+  CHECK(parse("{\"a\": 3}").flat.size() == 1);
+}
