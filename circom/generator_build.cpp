@@ -117,7 +117,35 @@ class TempDir {
   fs::path path_;
 };
 
-/// Runs `argv` in `dir` with its output appended to `log`; Error(io) with the log's end when it fails,
+/// What a tool's `output` says went wrong, for a message of one line: its first few error lines (the last
+/// lines where none says "error"), joined by "; ", and a hint where circom's own output is at fault.
+std::string tool_complaint(const std::string& output) {
+  std::vector<std::string> lines, errors;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    if (line.size() > 300) line = line.substr(0, 300) + "...";
+    if (line.find("error") != std::string::npos || line.find("undefined reference") != std::string::npos)
+      errors.push_back(line);
+    lines.push_back(line);
+  }
+  const bool from_errors = !errors.empty();
+  std::vector<std::string>& said = from_errors ? errors : lines;
+  constexpr std::size_t kept = 3;
+  const std::size_t more = said.size() > kept ? said.size() - kept : 0;
+  if (!from_errors && more > 0) said.erase(said.begin(), said.begin() + static_cast<std::ptrdiff_t>(more));
+  std::string text;
+  for (std::size_t i = 0; i < said.size() && i < kept; ++i) text += (i == 0 ? ": " : "; ") + said[i];
+  if (from_errors && more > 0) text += " (and " + std::to_string(more) + " more)";
+  if (output.find("_create\u2019 was not declared") != std::string::npos ||
+      output.find("_create' was not declared") != std::string::npos)
+    text +=
+        " (circom's --c output for a `parallel` main template lacks its functions: declare main's "
+        "template without `parallel`, or give the circuit's --wasm output)";
+  return text;
+}
+
+/// Runs `argv` in `dir` with its output appended to `log`; Error(io) with its complaint when it fails,
 /// Error(cancelled) when `options.stop_requested` says so while it runs (the tool is killed first).
 void run_tool(const std::vector<std::string>& argv, const fs::path& dir, const fs::path& log,
               const BuildOptions& options) {
@@ -147,11 +175,9 @@ void run_tool(const std::vector<std::string>& argv, const fs::path& dir, const f
     if (done == 0) ::usleep(20'000);
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-  std::string output = read_all(log);
-  if (output.size() > 2000) output = "..." + output.substr(output.size() - 2000);
   const std::string why = WIFEXITED(status) && WEXITSTATUS(status) == 127 ? " (not installed?)" : "";
-  throw Error(Errc::io,
-              "building the circom witness generator: " + argv[0] + " failed" + why + "\n" + output);
+  throw Error(Errc::io, "building the circom witness generator: " + argv[0] + " failed" + why +
+                            tool_complaint(read_all(log)));
 }
 
 void replace_all(std::string& text, std::string_view from, std::string_view to) {

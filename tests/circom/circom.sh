@@ -16,7 +16,8 @@
 #                          loop or a branching recursion too long its own job at --job-timeout; an index just
 #                          past an array read by the wasm generator after other inputs gives snarkjs's witness
 #                          (no value an earlier input left); --fail-fast refuses (exit 2), and so does input
-#                          JSON without --circuit, or a --circuit that is no circom output;
+#                          JSON without --circuit, or a --circuit that is no circom output, and one whose
+#                          generated code does not compile (a `parallel` main), with the errors on one line;
 #                          batch_prove --zkey --inject-fault fails one job only
 #   circom.sh outputs      manifests (JSON lines, CSV; with a byte-order mark too) put outputs where they say,
 #                          creating their folders;
@@ -328,6 +329,16 @@ failures() {
   expect_exit 2 "$proofline" batch key.zkey --circuit bad/short_cpp --input inputs/g1.json --out out-odd \
     --cache-dir "$cache" --no-progress
   expect_said "bad/short_cpp/check.dat: "
+  # circom's --c output for a `parallel` main template calls two functions it never defines: the compiler's
+  # errors come in one line, with what to do instead.
+  rm -rf bad/pmain && mkdir -p bad/pmain
+  printf '%s\n' 'pragma circom 2.0.0;' 'template parallel P() { signal input a; signal output b; b <== a * a; }' \
+    'component main = P();' >bad/pmain/pmain.circom
+  run circom2 bad/pmain/pmain.circom --c -o bad/pmain
+  expect_exit 2 "$proofline" witness --circuit bad/pmain/pmain_cpp --input inputs/g1.json --out out-odd \
+    --cache-dir "$cache"
+  expect_said "P_0_create"
+  expect_said "declare main's template without \`parallel\`, or give the circuit's --wasm output"
   # What circom's C++ output leaves unchecked, driven by inputs: an index too large for Fr_toInt (fr.asm calls
   # Fr_fail), indices that fit an int but point 86 GB away, a division by zero (SIGFPE from GMP) and a recursion
   # too deep for the stack, the last two in a `parallel` component, with an assert there too. Each fails its own
