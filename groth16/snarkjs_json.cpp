@@ -1,5 +1,6 @@
 #include <proofline/groth16/snarkjs_json.hpp>
 
+#include <cctype>
 #include <limits>
 #include <optional>
 #include <string>
@@ -43,9 +44,40 @@ void expect_string(const json::Value& object, std::string_view key, std::string_
   }
 }
 
+/// The curve a snarkjs "curve" names, read as snarkjs reads it (its letters and digits, case aside):
+/// "bn128", "bn254" and "altbn128" are BN254, "bls12381" ("BLS12-381") is BLS12-381.
+std::optional<CurveId> curve_of_snarkjs_name(std::string_view name) {
+  std::string letters;
+  for (const char c : name)
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      letters += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (letters == "bn128" || letters == "bn254" || letters == "altbn128") return CurveId::bn254;
+  if (letters == "bls12381") return CurveId::bls12_381;
+  return std::nullopt;
+}
+
+/// Refuses an object whose "curve" names another curve than `Curve`; `optional`: a missing one is no error
+/// (a snarkjs proof's "curve" is not read by snarkjs, which takes the key's).
+template <class Curve>
+void expect_curve(const json::Value& object, std::string_view context, bool optional = false) {
+  const json::Value* value = object.find("curve");
+  if (value == nullptr && optional) return;
+  const json::Value& curve = member(object, "curve", context);
+  if (curve.is_string() && curve_of_snarkjs_name(curve.as_string()) == Curve::id) return;
+  const std::string found = curve.is_string() ? quote_for_message(curve.as_string()) : "not a string";
+  fail(context, "\"curve\" is " + found + ", expected " + quote_for_message(Curve::snarkjs_name));
+}
+
 const json::Value& array_of(const json::Value& value, std::size_t size, std::string_view context) {
   if (!value.is_array() || value.size() != size)
     fail(context, "expected an array of " + std::to_string(size) + " items");
+  return value;
+}
+
+/// A point's coordinates: [x, y, z] as snarkjs writes them, or [x, y] (z = 1) as some provers do.
+const json::Value& point_array(const json::Value& value, std::string_view context) {
+  if (!value.is_array() || (value.size() != 2 && value.size() != 3))
+    fail(context, "expected an array of 3 items ([x, y, z]; or 2, [x, y])");
   return value;
 }
 
@@ -94,10 +126,10 @@ template <class Curve>
 typename Curve::G1Affine g1_from(const json::Value& value, std::string_view context, ProofPointCheck check) {
   using Fp = typename Curve::Fp;
   using G1Affine = typename Curve::G1Affine;
-  const json::Value& triple = array_of(value, 3, context);
+  const json::Value& triple = point_array(value, context);
   const Fp x = fp_from<Curve>(triple.at(std::size_t{0}), context);
   const Fp y = fp_from<Curve>(triple.at(std::size_t{1}), context);
-  const Fp z = fp_from<Curve>(triple.at(std::size_t{2}), context);
+  const Fp z = triple.size() == 2 ? Fp::one() : fp_from<Curve>(triple.at(std::size_t{2}), context);
   if (z.is_zero()) return G1Affine::infinity();
   if (!z.is_one()) fail(context, "z must be \"1\" (an affine point) or \"0\" (the point at infinity)");
   const G1Affine p{x, y};
@@ -111,10 +143,10 @@ template <class Curve>
 typename Curve::G2Affine g2_from(const json::Value& value, std::string_view context, ProofPointCheck check) {
   using Fp2 = typename Curve::Fp2;
   using G2Affine = typename Curve::G2Affine;
-  const json::Value& triple = array_of(value, 3, context);
+  const json::Value& triple = point_array(value, context);
   const Fp2 x = fp2_from<Curve>(triple.at(std::size_t{0}), context);
   const Fp2 y = fp2_from<Curve>(triple.at(std::size_t{1}), context);
-  const Fp2 z = fp2_from<Curve>(triple.at(std::size_t{2}), context);
+  const Fp2 z = triple.size() == 2 ? Fp2::one() : fp2_from<Curve>(triple.at(std::size_t{2}), context);
   if (z.is_zero()) return G2Affine::infinity();
   if (!z.c0.is_one() || !z.c1.is_zero())
     fail(context, "z must be [\"1\", \"0\"] (an affine point) or [\"0\", \"0\"] (infinity)");
@@ -192,8 +224,8 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 CurveId snarkjs_curve(const json::Value& value, std::string_view context) {
   if (!value.is_object()) fail(context, "expected a JSON object (a snarkjs proof or key)");
   const json::Value& curve = member(value, "curve", context);
-  if (curve.is_string() && curve.as_string() == Bn254::snarkjs_name) return CurveId::bn254;
-  if (curve.is_string() && curve.as_string() == Bls12_381::snarkjs_name) return CurveId::bls12_381;
+  if (curve.is_string())
+    if (const std::optional<CurveId> id = curve_of_snarkjs_name(curve.as_string())) return *id;
   const std::string found = curve.is_string() ? quote_for_message(curve.as_string()) : "not a string";
   fail(context, "\"curve\" is " + found + ", expected \"bn128\" or \"bls12381\"");
 }
@@ -212,7 +244,7 @@ BasicProof<Curve> snarkjs_proof_from_json(const json::Value& value, std::string_
                                           ProofPointCheck check) {
   if (!value.is_object()) fail(context, "expected a JSON object (a snarkjs proof.json)");
   expect_string(value, "protocol", "groth16", context);
-  expect_string(value, "curve", Curve::snarkjs_name, context);
+  expect_curve<Curve>(value, context, true);
   return BasicProof<Curve>{g1_from<Curve>(member(value, "pi_a", context), at(context, "pi_a"), check),
                            g2_from<Curve>(member(value, "pi_b", context), at(context, "pi_b"), check),
                            g1_from<Curve>(member(value, "pi_c", context), at(context, "pi_c"), check)};
@@ -334,17 +366,19 @@ template <class Curve>
 BasicVerifyingKey<Curve> snarkjs_verifying_key_from_json(const json::Value& value, std::string_view context) {
   if (!value.is_object()) fail(context, "expected a JSON object (a snarkjs verification_key.json)");
   expect_string(value, "protocol", "groth16", context);
-  expect_string(value, "curve", Curve::snarkjs_name, context);
-  const json::Value& n_public = member(value, "nPublic", context);
-  if (!n_public.is_number()) fail(context, "\"nPublic\" is not a number");
-  std::uint64_t count = 0;
-  try {
-    count = n_public.as_u64();
-  } catch (const Error&) {
-    fail(context, "\"nPublic\" is not a non-negative integer");
-  }
+  expect_curve<Curve>(value, context);
   const json::Value& ic = member(value, "IC", context);
   if (!ic.is_array()) fail(context, "\"IC\" is not an array");
+  // Without "nPublic", IC says it (snarkjs's verifier reads IC alone).
+  std::uint64_t count = ic.size() == 0 ? 0 : ic.size() - 1;
+  if (const json::Value* n_public = value.find("nPublic")) {
+    if (!n_public->is_number()) fail(context, "\"nPublic\" is not a number");
+    try {
+      count = n_public->as_u64();
+    } catch (const Error&) {
+      fail(context, "\"nPublic\" is not a non-negative integer");
+    }
+  }
   if (ic.size() != count + 1 || count == std::numeric_limits<std::uint64_t>::max())
     fail(context, "\"IC\" has " + std::to_string(ic.size()) + " points, nPublic = " + std::to_string(count) +
                       " needs nPublic + 1");

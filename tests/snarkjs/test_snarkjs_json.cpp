@@ -102,6 +102,55 @@ TEST_CASE("groth16/snarkjs_json/malformed or foreign proofs are clear errors") {
   CHECK(contains(bad_input_message([&] { json::parse("{\"pi_a\": [", "p.json"); }), "p.json"));
 }
 
+TEST_CASE(
+    "groth16/snarkjs_json/what snarkjs's verifier reads too: [x, y] points, no proof curve, its curve "
+    "names") {
+  const json::Value proof_doc = json::parse(file_text(fixture("chain_16", "proof.json")));
+  const Proof proof = read_snarkjs_proof(fixture("chain_16", "proof.json"));
+  // Points without z (z = 1), as some provers write them; a proof without "curve" (snarkjs takes the key's).
+  json::Value affine = json::Value::object();
+  for (const auto& [k, v] : proof_doc.as_object()) {
+    if (k == "curve") continue;
+    if (k.rfind("pi_", 0) != 0) {
+      affine.set(k, v);
+      continue;
+    }
+    json::Value xy = json::Value::array();
+    xy.push_back(v.at(std::size_t{0}));
+    xy.push_back(v.at(std::size_t{1}));
+    affine.set(k, xy);
+  }
+  CHECK(snarkjs_proof_from_json(affine) == proof);
+  json::Value one = json::Value::array();
+  one.push_back(proof_doc.at("pi_a").at(std::size_t{0}));
+  affine.set("pi_a", one);
+  CHECK(contains(bad_input_message([&] { snarkjs_proof_from_json(affine, "p.json"); }),
+                 "p.json: pi_a: expected an array of 3 items ([x, y, z]; or 2, [x, y])"));
+
+  // A key's "curve" as snarkjs reads it (letters and digits, any case), and a key without "nPublic".
+  const std::string vk_text = file_text(fixture("chain_16", "verification_key.json"));
+  const VerifyingKey vk = read_snarkjs_verifying_key(fixture("chain_16", "verification_key.json"));
+  for (const char* name : {"BLS12-381", "bls12_381", "Bls12381"}) {
+    CAPTURE(name);
+    std::string renamed = vk_text;
+    replace_first(renamed, "\"bls12381\"", std::string("\"") + name + "\"");
+    CHECK(snarkjs_curve(json::parse(renamed), "vk") == CurveId::bls12_381);
+    CHECK(snarkjs_verifying_key_from_json(json::parse(renamed)) == vk);
+  }
+  for (const char* name : {"bn128", "bn254", "BN254", "altbn128", "alt_bn128"}) {
+    CAPTURE(name);
+    CHECK(snarkjs_curve(json::parse(std::string("{\"curve\": \"") + name + "\"}"), "vk") == CurveId::bn254);
+  }
+  CHECK(contains(bad_input_message([] { snarkjs_curve(json::parse("{\"curve\": \"bn256\"}"), "vk"); }),
+                 "\"curve\" is \"bn256\", expected \"bn128\" or \"bls12381\""));
+  const json::Value vk_doc = json::parse(vk_text);
+  json::Value counted = json::Value::object();
+  for (const auto& [k, v] : vk_doc.as_object())
+    if (k != "nPublic") counted.set(k, v);
+  CHECK(snarkjs_verifying_key_from_json(counted) == vk);
+  CHECK(vk.num_public() == 2);
+}
+
 TEST_CASE("groth16/snarkjs_json/malformed verifying keys and public inputs are clear errors") {
   const std::string text = file_text(fixture("chain_16", "verification_key.json"));
   const auto vk_error = [&](const std::function<void(std::string&)>& change) {
