@@ -405,14 +405,18 @@ PinnedPool::Owned PinnedPool::pick_victims_locked(std::uint64_t bytes, bool take
     --it;
     PoolBuffer* buffer = it->second;
     if (buffer->set_aside && !take_set_aside) continue;
-    const auto owned = buffers_.find(buffer);
-    victims.push_back(std::move(owned->second));
-    buffers_.erase(owned);
-    bytes_pinned_ -= buffer->block.bytes;
     freed += buffer->block.bytes;
-    it = idle_.erase(it);
+    it = take_idle_locked(it, victims);
   }
   return victims;
+}
+
+PinnedPool::IdleBuffers::iterator PinnedPool::take_idle_locked(IdleBuffers::iterator it, Owned& victims) {
+  const auto owned = buffers_.find(it->second);
+  bytes_pinned_ -= it->second->block.bytes;
+  victims.push_back(std::move(owned->second));
+  buffers_.erase(owned);
+  return idle_.erase(it);
 }
 
 std::uint64_t PinnedPool::free_buffers(Owned victims, bool trimmed) noexcept {
@@ -457,15 +461,7 @@ std::uint64_t PinnedPool::trim_except(std::span<const std::uint64_t> kept_sizes)
       PoolBuffer* buffer = it->second;
       const bool wanted =
           std::any_of(kept.begin(), kept.end(), [&](std::uint64_t size) { return fits(it->first, size); });
-      if (wanted || buffer->set_aside) {
-        ++it;
-        continue;
-      }
-      const auto owned = buffers_.find(buffer);
-      victims.push_back(std::move(owned->second));
-      buffers_.erase(owned);
-      bytes_pinned_ -= buffer->block.bytes;
-      it = idle_.erase(it);
+      it = wanted || buffer->set_aside ? std::next(it) : take_idle_locked(it, victims);
     }
   }
   return free_buffers(std::move(victims), true);

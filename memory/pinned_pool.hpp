@@ -160,6 +160,7 @@ class PinnedPool {
   using Sizes = boost::container::small_vector<std::uint64_t, 4>;
   using Buffers = boost::container::small_vector<detail::PoolBuffer*, 4>;
   using Owned = std::vector<std::unique_ptr<detail::PoolBuffer>>;
+  using IdleBuffers = boost::container::flat_multimap<std::uint64_t, detail::PoolBuffer*>;
   struct Plan {
     Buffers matched;  // per size: an idle buffer, or nullptr where one must be pinned
     std::uint64_t missing = 0;
@@ -185,6 +186,8 @@ class PinnedPool {
   void give_back(std::span<detail::PoolBuffer* const> buffers) noexcept;
   void add_idle(Owned fresh, double pin_seconds);
   Owned pick_victims_locked(std::uint64_t bytes, bool take_set_aside);
+  /// Takes the idle buffer at `it` out of the pool into `victims`; returns the iterator after it.
+  IdleBuffers::iterator take_idle_locked(IdleBuffers::iterator it, Owned& victims);
   std::uint64_t evict(std::uint64_t wanted);
   std::uint64_t free_buffers(Owned victims, bool trimmed) noexcept;
   PinnedSlot* make_slot(const Buffers& buffers, std::span<const std::uint64_t> sizes);
@@ -196,7 +199,7 @@ class PinnedPool {
 
   mutable std::mutex mutex_;
   std::unordered_map<detail::PoolBuffer*, std::unique_ptr<detail::PoolBuffer>> buffers_;
-  boost::container::flat_multimap<std::uint64_t, detail::PoolBuffer*> idle_;  // by capacity: best fit
+  IdleBuffers idle_;  // by capacity: best fit
   std::unordered_map<PinnedSlot*, std::unique_ptr<PinnedSlot>> slots_;
   std::list<Waiter*> waiters_;  // FIFO; waiters live on their own stacks
   std::uint64_t bytes_pinned_ = 0;
