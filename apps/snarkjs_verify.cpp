@@ -118,7 +118,7 @@ int verify_as(const SnarkjsProofFiles& files, const json::Value& vk_document) {
 }  // namespace
 
 int verify_snarkjs_proof(const SnarkjsProofFiles& files) {
-  // The key names the curve (bn128 or bls12381); the proof must name the same one.
+  // The key names the curve (bn128 or bls12381); the proof, where it names one, must name the same.
   const json::Value vk_document = groth16::read_json_file(files.vk);
   return with_curve(groth16::snarkjs_curve(vk_document, files.vk),
                     [&]<class Curve>() { return verify_as<Curve>(files, vk_document); });
