@@ -294,9 +294,9 @@ typedef enum pl_point_check {
 
 typedef struct pl_key_options {
   size_t size; /**< sizeof(pl_key_options) */
-  /** Unique among the pipeline's keys. NULL or "": from the file, its stem ("circuit_final"), or where a key holds
-   * that, the stem under as many of its folders as tell it apart ("alice/circuit_final"); "key-N" for a key
-   * from memory. */
+  /** Unique among the pipeline's keys. NULL or "": from the file, its stem ("circuit_final"), or where a key
+   * holds that, the stem under as many of its folders as tell it apart ("alice/circuit_final"); "key-N" for a
+   * key from memory. */
   const char* name;
   int32_t point_check; /**< pl_point_check; default PL_POINTS_FULL */
   /** CUDA devices (among pl_config.gpus) that hold its SRS and prove its jobs, read during the call; NULL:
