@@ -392,9 +392,12 @@ void Pipeline::remove_key(KeyHandle handle) {
   recompute_largest(core);
   key->host.reset();
   core.host_keys->evict(resident_name(*key));
-  trim_unwanted_slots(core);
   for (auto& lane : core.gpus()) devices::evict_device_key(*lane, key->gpu_key());
   if (core.backend == Backend::cuda) detail::regrow_tables(core, wanted_table_level(core));
+  // A streamed SRS's pinned copy goes back to the pool now (no job of the key is left), and is unpinned
+  // with the slots no remaining key leases.
+  std::visit([](auto& material) { material.host_srs.reset(); }, key->material);
+  trim_unwanted_slots(core);
   core.mint_now();
 }
 
