@@ -36,6 +36,8 @@ void check_directory_takes_files(const std::string& who, const fs::path& dir, co
 }
 
 void check_output_replaceable(const std::string& who, const fs::path& output) {
+  if (const auto problem = output_path_problem(output))
+    throw UnusableInput(who + ": its output " + quoted(output) + " " + *problem + " (nothing was proven)");
   std::error_code error;
   const char* kind = nullptr;
   switch (fs::status(output, error).type()) {  // through a link, to what it names

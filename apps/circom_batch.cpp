@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <variant>
@@ -99,7 +100,9 @@ Plan plan_batch(CircomBatch& b) {
     return plan;
   });
   if (b.make_jobs) b.jobs = b.make_jobs();
-  check_job_outputs(b.jobs, {{"the key", b.zkey}},
+  std::vector<NamedPath> inputs = {{"the key", b.zkey}};
+  if (b.circuit) std::ranges::move(circuit_files(*b.circuit), std::back_inserter(inputs));
+  check_job_outputs(b.jobs, inputs,
                     {{"--report", b.report.value_or(fs::path())}, {"--trace", b.trace.value_or(fs::path())}});
   if (!p.generator)
     for (const CircomJobSpec& job : b.jobs)

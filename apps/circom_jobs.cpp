@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string_view>
 
 #include <proofline/groth16/json.hpp>
@@ -126,8 +126,15 @@ std::vector<CircomJobSpec> jobs_into_dir(const std::vector<fs::path>& sources, b
 }
 
 std::vector<CircomJobSpec> jobs_from_manifest(const fs::path& manifest) {
-  std::ifstream in(manifest);
-  if (!in) throw UnusableInput(manifest.string() + ": cannot read the manifest");
+  // Read whole through the checks every input gets: a FIFO (a shell's <(...)) or a device is refused at once
+  // instead of waited on, and relative paths need the manifest's folder anyway.
+  std::string text_of_file;
+  try {
+    text_of_file = json::read_text_file(manifest, std::uint64_t{1} << 30, "a manifest");
+  } catch (const Error& e) {
+    throw UnusableInput(std::string(e.what()) + " (the manifest)");
+  }
+  std::istringstream in(text_of_file);
   std::vector<CircomJobSpec> jobs;
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
@@ -156,6 +163,16 @@ void create_output_folders(const std::vector<CircomJobSpec>& jobs) {
         throw UnusableInput(job.label + ": cannot create the folder " + quoted(output->parent_path()) +
                             " for " + quoted(*output) + ": " + error.message());
     }
+}
+
+std::vector<NamedPath> circuit_files(const fs::path& circuit) {
+  const std::string what = "a file of the circuit " + quoted(circuit);
+  std::error_code error;
+  if (!fs::is_directory(circuit, error)) return {{what, circuit}};
+  std::vector<NamedPath> files;
+  for (fs::directory_iterator it(circuit, error), end; !error && it != end; it.increment(error))
+    if (it->is_regular_file(error)) files.push_back({what, it->path()});
+  return files;
 }
 
 void check_job_outputs(const std::vector<CircomJobSpec>& jobs, const std::vector<NamedPath>& inputs,

@@ -41,6 +41,10 @@ struct NamedPath {
   std::filesystem::path path;
 };
 
+/// The files of a witness generator's folder (circom's CIRCUIT_cpp/ or CIRCUIT_js/; or its .wasm when the
+/// path names the file) as inputs of check_job_outputs: an output there would change the circuit itself.
+std::vector<NamedPath> circuit_files(const std::filesystem::path& circuit);
+
 /// UnusableInput, before anything is proved, when an output (a job's, or one of `outputs`) has no folder, is
 /// a folder, lies in a folder that takes no files, is also another output, or is one of the batch's inputs (a
 /// job's witness or input JSON, or one of `inputs`): nothing the batch reads is ever overwritten.

@@ -70,7 +70,7 @@ int run_witnesses(const WitnessRun& run) {
     job.proof = *run.out / (circom_job_name(job.source) + ".wtns");
     job.public_inputs.clear();
   }
-  check_job_outputs(jobs);
+  check_job_outputs(jobs, circuit_files(*run.circuit));
   const auto generator =
       setup_step([&] { return circom::WitnessGenerator::open(*run.circuit, stoppable(run.build)); });
   const auto start = std::chrono::steady_clock::now();

@@ -281,7 +281,34 @@ std::string circuit_name_of(const fs::path& cpp_dir) {
 
 namespace {
 
-/// Where a build is cached (the digest in its name), and moving a finished build there.
+constexpr const char* contents_file = "contents";
+
+/// What a finished build holds: the shared object's size and digest, the data file's size. Loading a shared
+/// object cut short (a full disk, a copy that stopped) dies of SIGBUS; a .dat cut short reads as another
+/// circuit's. So a cached build whose files no longer match is built again instead of loaded.
+std::string contents_of(const fs::path& dir, const fs::path& dat_name) {
+  const std::string library = read_all(dir / "witness.so");
+  Digest digest;
+  digest.add(library);
+  std::error_code error;
+  const std::uintmax_t dat_size = fs::file_size(dir / dat_name, error);
+  return "witness.so " + std::to_string(library.size()) + " " + digest.hex() + "\n" + dat_name.string() +
+         " " + (error ? std::string("missing") : std::to_string(dat_size)) + "\n";
+}
+
+bool intact(const fs::path& dir, const fs::path& dat_name) {
+  std::error_code error;
+  if (!fs::is_regular_file(dir / contents_file, error) || !fs::is_regular_file(dir / "witness.so", error))
+    return false;
+  try {
+    return read_all(dir / contents_file) == contents_of(dir, dat_name);
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+/// Where a build is cached (the digest in its name), and moving a finished build there. A damaged entry is
+/// moved aside and removed (a process that loaded it keeps its mapping), then built again.
 BuiltGenerator cached_or_built(const fs::path& final_dir, const std::string& name, GeneratorKind kind,
                                const fs::path& dat_name,
                                const std::function<void(const fs::path&)>& build_in) {
@@ -289,15 +316,20 @@ BuiltGenerator cached_or_built(const fs::path& final_dir, const std::string& nam
   const auto built_at = [&](bool from_cache) {
     return BuiltGenerator{name, final_dir / "witness.so", final_dir / dat_name, from_cache, kind};
   };
-  if (fs::is_regular_file(final_dir / "witness.so", error)) return built_at(true);
+  if (intact(final_dir, dat_name)) return built_at(true);
   const fs::path cache = final_dir.parent_path();
   fs::create_directories(cache, error);
   if (error) throw Error(Errc::io, cache.string() + ": cannot create the cache folder: " + error.message());
+  if (fs::exists(fs::symlink_status(final_dir, error))) {
+    TempDir damaged(cache);
+    fs::rename(final_dir, damaged.path() / "entry", error);  // lost to another process that removes it too
+  }
   TempDir build(cache);
   build_in(build.path());
+  write_all(build.path() / contents_file, contents_of(build.path(), dat_name));
   fs::rename(build.path(), final_dir, error);
   // Another process may have finished the same build first: its copy is as good as ours.
-  if (error && !fs::is_regular_file(final_dir / "witness.so"))
+  if (error && !intact(final_dir, dat_name))
     throw Error(Errc::io, final_dir.string() + ": cannot move the build into the cache: " + error.message());
   return built_at(false);
 }

@@ -1,12 +1,14 @@
 #include <proofline/util/atomic_file.hpp>
 
 #include <fcntl.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include <proofline/util/error.hpp>
@@ -21,15 +23,50 @@ constexpr int max_name_attempts = 64;
 
 std::filesystem::path temporary_name(const std::filesystem::path& destination) {
   static std::atomic<std::uint64_t> counter{0};
-  std::filesystem::path temp = destination;
-  temp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
-  return temp;
+  const std::string suffix =
+      ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+  // A name near NAME_MAX keeps what fits of its start, so that any name the file system takes can be written.
+  std::string name = destination.filename().string();
+  name.resize(std::min(name.size(), NAME_MAX - suffix.size()));
+  return destination.parent_path() / (name + suffix);
+}
+
+/// "/proc" or "/dev" when `path` (absolute, normal) is in /proc, or in /dev outside /dev/shm.
+std::optional<std::string> kernel_folder_of(const std::filesystem::path& path) {
+  auto part = path.begin();
+  if (part == path.end() || *part != "/" || ++part == path.end()) return std::nullopt;
+  if (*part == "proc") return "/proc";
+  if (*part != "dev") return std::nullopt;
+  if (++part != path.end() && *part == "shm") return std::nullopt;
+  return "/dev";
 }
 
 }  // namespace
 
+std::optional<std::string> output_path_problem(const std::filesystem::path& destination) {
+  const std::size_t name_bytes = destination.filename().native().size();
+  if (name_bytes > NAME_MAX)
+    return "has a file name of " + std::to_string(name_bytes) + " bytes, more than the " +
+           std::to_string(NAME_MAX) + " a file system takes";
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(destination, error).lexically_normal();
+  if (error) return std::nullopt;
+  if (const auto folder = kernel_folder_of(absolute))
+    return "is in " + *folder +
+           ", where proofline writes no files (each output is a new file renamed into place)";
+  if (!std::filesystem::is_symlink(destination, error)) return std::nullopt;
+  std::filesystem::path target = std::filesystem::read_symlink(destination, error);
+  if (error) return std::nullopt;
+  if (target.is_relative()) target = absolute.parent_path() / target;
+  if (!kernel_folder_of(target.lexically_normal())) return std::nullopt;
+  return "is a link to " + target.string() +
+         " (a stream or device, as /dev/stdout is), which writing the output would replace with a file";
+}
+
 AtomicOutputFile::AtomicOutputFile(const std::filesystem::path& destination, unsigned mode)
     : destination_(destination), name_(destination.string()) {
+  if (const auto problem = output_path_problem(destination_))
+    throw Error(Errc::invalid_argument, name_ + " " + *problem);
   for (int attempt = 0; attempt < max_name_attempts; ++attempt) {
     temporary_ = temporary_name(destination_);
     fd_ = FileDescriptor(::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include <proofline/util/file_descriptor.hpp>
@@ -16,7 +18,8 @@ namespace proofline {
 class AtomicOutputFile {
  public:
   /// Creates the temporary file (O_EXCL, O_NOFOLLOW) with permissions `mode` (0644, or 0600 for a witness;
-  /// the umask applies). Throws Error(io).
+  /// the umask applies). Throws Error(invalid_argument) for a destination with an output_path_problem,
+  /// Error(io) when the file cannot be created.
   AtomicOutputFile(const std::filesystem::path& destination, unsigned mode);
   /// Removes the temporary file unless commit() succeeded.
   ~AtomicOutputFile();
@@ -36,6 +39,12 @@ class AtomicOutputFile {
   FileDescriptor fd_;
   bool committed_ = false;
 };
+
+/// Why `destination` cannot be written as an AtomicOutputFile, as a predicate ("is in /dev, ..."), or
+/// nullopt: a file name longer than NAME_MAX; a path in /proc or /dev (but /dev/shm), or a symbolic link into
+/// one (as /dev/stdout is), which the rename would replace with a file instead of writing to the stream or
+/// device behind it. Nothing is created.
+std::optional<std::string> output_path_problem(const std::filesystem::path& destination);
 
 /// Writes `bytes` to `path` through an AtomicOutputFile (no fsync). Throws Error(io) naming the path.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, unsigned mode = 0644);

@@ -345,7 +345,11 @@ void OptionParser::assign_positionals(const std::vector<std::string_view>& argum
                       (positionals_.size() == 1 ? "" : "s") + " (" + names + "), got " +
                       std::to_string(arguments.size()));
   }
-  for (std::size_t i = 0; i < arguments.size(); ++i) *positionals_[i].target = std::string(arguments[i]);
+  // Every positional names a file: an empty one is a script's unset variable, never "no file".
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i].empty()) throw OptionError(positionals_[i].placeholder + " is empty (a path is needed)");
+    *positionals_[i].target = std::string(arguments[i]);
+  }
 }
 
 void OptionParser::append_option_help(std::string& out, const Option& option) const {

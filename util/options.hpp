@@ -111,7 +111,7 @@ class OptionParser {
   /// One or more values: the arguments after the option up to the next one that starts with "--".
   OptionParser& values(std::string name, std::string placeholder, std::string help, Handler handler);
   OptionParser& flag(std::string name, std::string help, std::function<void()> action);
-  /// An argument that is not an option, required, in the order registered.
+  /// An argument that is not an option, required and not empty (each names a file), in the order registered.
   OptionParser& positional(std::string placeholder, std::string help, std::string& target);
 
   // Typed forms: a later occurrence replaces an earlier one (lists included).

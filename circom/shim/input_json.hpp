@@ -192,7 +192,13 @@ struct InputJson {
   json flat;
 };
 
-inline InputJson parse_input(const char* text, std::size_t size) {
+/// Values an input may hold beyond what main takes: enough that a wrong count is named signal by signal
+/// (input_problems), few enough that their parse takes megabytes, not the ~100 bytes a value that a body of
+/// zeros would otherwise cost for each of its two bytes.
+constexpr std::size_t max_extra_values = std::size_t{1} << 16;
+
+/// The input JSON of a circuit whose main takes `main_values` values, parsed and flattened.
+inline InputJson parse_input(const char* text, std::size_t size, std::size_t main_values) {
   // The parser takes a NUL for the end of its input, so what follows one would be ignored.
   if (const void* nul = std::memchr(text, 0, size))
     throw std::runtime_error("not JSON: a NUL byte at offset " +
@@ -202,7 +208,14 @@ inline InputJson parse_input(const char* text, std::size_t size) {
   InputJson parsed;
   json& input = parsed.object;
   try {
-    input = json::parse(text, text + size);
+    const std::size_t max_values = main_values + max_extra_values;
+    std::size_t values = 0;
+    input = json::parse(text, text + size, [&](int, json::parse_event_t event, json&) {
+      if (event == json::parse_event_t::value && ++values > max_values)
+        throw std::runtime_error("the input has more than " + std::to_string(max_values) +
+                                 " values; main takes " + std::to_string(main_values));
+      return true;
+    });
   } catch (const json::parse_error& e) {
     throw std::runtime_error(std::string("not JSON: ") + e.what());
   } catch (const json::out_of_range& e) {

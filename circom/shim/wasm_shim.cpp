@@ -442,7 +442,7 @@ std::vector<SignalValues> checked_inputs(LoadedCircuit& circuit, Runtime* rt,
 
 void compute(LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out,
              const std::atomic<bool>* stop) {
-  const proofline_shim::InputJson input = proofline_shim::parse_input(text, size);
+  const proofline_shim::InputJson input = proofline_shim::parse_input(text, size, circuit.input_size);
   InstancePtr rt = circuit.acquire();
   const std::vector<SignalValues> signals = checked_inputs(circuit, rt.get(), input);
   Runtime* const r = rt.get();
@@ -638,7 +638,8 @@ int proofline_circom_check_input(const void* circuit, const char* input_json, st
                                  char* error, std::size_t error_size) {
   try {
     auto& loaded = *static_cast<LoadedCircuit*>(const_cast<void*>(circuit));
-    const proofline_shim::InputJson input = proofline_shim::parse_input(input_json, input_size);
+    const proofline_shim::InputJson input =
+        proofline_shim::parse_input(input_json, input_size, loaded.input_size);
     InstancePtr rt = loaded.acquire();
     checked_inputs(loaded, rt.get(), input);
     loaded.release(std::move(rt));

@@ -150,7 +150,7 @@ void set_inputs(Circom_CalcWit& ctx, std::vector<std::pair<u64, std::vector<FrEl
 
 void compute(const LoadedCircuit& circuit, const char* text, std::size_t size, unsigned char* out,
              const void* stop) {
-  const InputJson input = parse_input(text, size);
+  const InputJson input = parse_input(text, size, get_main_input_signal_no());
   // Every input checked (names, counts, numbers) before the first is set, and held out here: a fault returns
   // past the frames it leaves without their destructors, so none of the shim's own may be among them.
   auto inputs = checked_inputs(circuit, input);
@@ -248,7 +248,7 @@ void proofline_circom_named_inputs(const void* circuit, std::uint64_t* named, st
 int proofline_circom_check_input(const void* circuit, const char* input_json, std::size_t input_size,
                                  char* error, std::size_t error_size) {
   try {
-    const InputJson input = parse_input(input_json, input_size);
+    const InputJson input = parse_input(input_json, input_size, get_main_input_signal_no());
     proofline_shim::run_guarded([&] { checked_inputs(*static_cast<const LoadedCircuit*>(circuit), input); });
     return 0;
   } catch (const std::exception& e) {

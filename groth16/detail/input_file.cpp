@@ -47,6 +47,14 @@ InputFile open_input_file(const std::filesystem::path& path, std::string_view wh
   const int flags = ::fcntl(fd.get(), F_GETFL);
   if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
     throw Error(Errc::io, name + ": cannot clear O_NONBLOCK: " + std::strerror(errno));
+  // Kernel pseudo-files (/proc, /sys) report size 0 and yet have contents; every reader takes the size from
+  // fstat, so name the cause rather than let them call the file empty.
+  if (info.st_size == 0) {
+    std::byte probe{};
+    if (::pread(fd.get(), &probe, 1, 0) == 1)
+      throw Error(Errc::bad_input, name + ": the file reports size 0 but has contents (a /proc or /sys " +
+                                       "pseudo-file?); copy it to a regular file first");
+  }
   return InputFile{std::move(fd), static_cast<std::uint64_t>(info.st_size)};
 }
 

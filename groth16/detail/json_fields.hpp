@@ -2,6 +2,7 @@
 // formats (point_json.cpp) and snarkjs's (snarkjs_json.cpp): one wording for every bad value.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,14 +19,24 @@ namespace proofline::groth16::detail {
   throw Error(Errc::bad_input, std::string(context) + ": " + what);
 }
 
-/// A decimal string below the field's modulus (`field_name` names the field in the message).
+/// A number as JavaScript's BigInt reads snarkjs's strings: decimal, or hexadecimal after "0x". Empty when
+/// the text is neither or the value is not below the field's modulus.
+template <class Field>
+std::optional<Field> field_from_number_text(std::string_view text) {
+  if (!text.starts_with("0x") && !text.starts_with("0X")) return field_from_decimal<Field>(text);
+  const auto number = text.size() > 2 ? parse_hex<Field::N>(text) : std::nullopt;
+  if (!number || !Field::is_canonical(*number)) return std::nullopt;
+  return Field::from_canonical(*number);
+}
+
+/// A decimal or 0x string below the field's modulus (`field_name` names the field in the message).
 template <class Field>
 Field field_from_json(const json::Value& value, std::string_view context, const char* field_name) {
   if (!value.is_string())
     json_fail(context, std::string("expected a decimal string (an element of ") + field_name + ")");
-  const auto element = field_from_decimal<Field>(value.as_string());
+  const auto element = field_from_number_text<Field>(value.as_string());
   if (!element)
-    json_fail(context, quote_for_message(value.as_string(), 100) + " is not a decimal number below the " +
+    json_fail(context, quote_for_message(value.as_string(), 100) + " is not a number below the " +
                            field_name + " modulus");
   return *element;
 }

@@ -501,15 +501,36 @@ outputs() {
   expect_said "is its own input"
   cmp -s snarkjs/g1.wtns placed/w.wtns && cmp -s key.zkey placed/k.zkey && cmp -s inputs/g1.json placed/in.json ||
     die "an input was overwritten"
-  # A proof that cannot be written when it is made (a 250-character name leaves no room for the temporary
-  # file's suffix) fails its job, and its public.json is taken back.
-  long=$(printf 'p%.0s' $(seq 245)).json
+  # Any name the file system takes is written (its temporary file's name is cut to fit); a longer one, an
+  # output in /dev or a link to a descriptor (as /dev/stdout is) exits 2, the link left as it was.
+  long=$(printf 'p%.0s' $(seq 250)).json
   printf 'inputs/g1.json,placed/%s,placed/long.pub.json\n' "$long" >long.csv
-  expect_exit 1 "$proofline" batch key.zkey --circuit check_cpp --manifest long.csv --cache-dir "$cache" \
-    --no-progress
+  run "$proofline" batch key.zkey --circuit check_cpp --manifest long.csv --cache-dir "$cache" --no-progress
+  snarkjs_verify vk.json placed/long.pub.json "placed/$long" || die "the proof of a 255-byte name"
+  expect_exit 2 "$proofline" prove key.zkey snarkjs/g1.wtns "placed/p$long" placed/p.pub.json
+  expect_said "more than the 255 a file system takes"
+  ln -sfn /proc/self/fd/1 placed/stdout.json
+  expect_exit 2 "$proofline" prove key.zkey snarkjs/g1.wtns placed/stdout.json placed/p.pub.json
+  expect_said "is a link to /proc/self/fd/1"
+  [ -L placed/stdout.json ] || die "the link named as an output was replaced"
+  expect_exit 2 "$proofline" prove key.zkey snarkjs/g1.wtns '' placed/p.pub.json
+  expect_said "PROOF.json is empty"
+  # An output that names a file of the circuit's generator (its .dat here) is refused like any input.
+  expect_exit 2 "$proofline" prove key.zkey --circuit check_cpp --input inputs/g1.json check_cpp/check.dat \
+    placed/p.pub.json --cache-dir "$cache"
+  expect_said "is a file of the circuit"
+  # A manifest that is a FIFO (a shell's <(...)) is refused, not waited on.
+  rm -f fifo.csv && mkfifo fifo.csv
+  expect_exit 2 timeout 60 "$proofline" batch key.zkey --manifest fifo.csv
+  expect_said "not a regular file (a FIFO)"
+  # A proof that cannot be written when it is made (a file size limit lets the short public.json through and
+  # stops the proof) fails its job, and its public.json is taken back.
+  printf 'inputs/g1.json,placed/big.json,placed/big.pub.json\n' >big.csv
+  expect_exit 1 bash -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' limited "$proofline" batch key.zkey \
+    --circuit check_cpp --manifest big.csv --cache-dir "$cache" --no-progress
   expect_said "its proof was made but cannot be written"
   expect_said "0 of 1 proofs written"
-  [ ! -e placed/long.pub.json ] || die "a public.json was left without its proof"
+  [ ! -e placed/big.pub.json ] || die "a public.json was left without its proof"
   say "outputs go where the manifest says; collisions, inputs named as outputs, folders in the way and uncreatable folders exit 2"
 }
 
@@ -1044,6 +1065,18 @@ reload() {
   run snarkjs wtns calculate iomap_js/iomap.wasm iomap.json iomap.snarkjs.wtns
   cmp out-wtns/iomap.wtns iomap.snarkjs.wtns || die "iomap_cpp's witness differs from snarkjs's"
   run "$CIRCOM_RELOAD_TOOL" iomap_cpp iomap.json "$own_cache"
+  # A cached generator damaged after it was built (a shared object cut short would die of SIGBUS when
+  # loaded; an empty one would not load) is built again, and its witness is still snarkjs's.
+  local entry
+  for cut in 5000 0; do
+    entry=$(ls -td "$own_cache"/iomap-* | head -n 1)  # the one in use, the latest built
+    [ -f "$entry/witness.so" ] || die "no cached iomap generator in $own_cache"
+    truncate -s "$cut" "$entry/witness.so"
+    rm -rf out-wtns
+    run "$proofline" witness --circuit iomap_cpp --input iomap.json --out out-wtns --cache-dir "$own_cache"
+    cmp out-wtns/iomap.wtns iomap.snarkjs.wtns || die "the rebuilt generator's witness differs from snarkjs's"
+    [ "$(stat -c %s "$entry/witness.so")" -gt 5000 ] || die "the damaged generator was not built again"
+  done
   run "$CIRCOM_RELOAD_TOOL" "$work/check_cpp" "$work/inputs/g1.json" "$cache"
   if command -v wasm2c >/dev/null 2>&1; then
     run "$CIRCOM_RELOAD_TOOL" "$work/check_js" "$work/inputs/g1.json" "$own_cache"

@@ -11,8 +11,14 @@ namespace {
 
 using proofline_shim::parse_input;
 
-proofline_shim::InputJson parse(const std::string& text) {
-  return parse_input(text.data(), text.size());
+proofline_shim::InputJson parse(const std::string& text, std::size_t main_values = 1000) {
+  return parse_input(text.data(), text.size(), main_values);
+}
+
+std::string zeros(std::size_t count) {
+  std::string text = "{\"a\": [";
+  for (std::size_t i = 0; i < count; ++i) text += i == 0 ? "0" : ",0";
+  return text + "], \"b\": []}";
 }
 
 std::size_t name_bytes(const proofline_shim::InputJson& input) {
@@ -65,4 +71,14 @@ TEST_CASE("circom/input json/a NUL byte anywhere is refused, with its offset, no
                        "not JSON: a NUL byte at offset 1 (a binary file, or text in UTF-16?)",
                        std::runtime_error);
   CHECK(parse("{\"a\": 3}").flat.size() == 1);
+}
+
+TEST_CASE("circom/input json/values far beyond what main takes are refused while parsing") {
+  // Each parsed value costs about a hundred bytes: a request of zeros would take fifty times its size.
+  const std::size_t allowed = 10 + proofline_shim::max_extra_values;
+  CHECK(parse(zeros(allowed), 10).flat["a"].size() == allowed);  // counted per value; empty arrays add none
+  CHECK_THROWS_WITH_AS(
+      parse(zeros(allowed + 1), 10),
+      ("the input has more than " + std::to_string(allowed) + " values; main takes 10").c_str(),
+      std::runtime_error);
 }

@@ -82,6 +82,15 @@ TEST_CASE("groth16/file_safety/a FIFO named as a native file or key cache entry 
                  expected));
   CHECK(contains(test_support::error_message(Errc::bad_input, [] { load_proving_key("/dev/zero"); }),
                  "/dev/zero: not a regular file (a character device)"));
+  // A kernel pseudo-file is a regular file of size 0 with contents: named as such, not called empty.
+  for (const char* pseudo : {"/proc/self/status", "/proc/self/cmdline"}) {
+    CAPTURE(pseudo);
+    CHECK(contains(test_support::error_message(Errc::bad_input, [&] { load_proving_key(pseudo); }),
+                   std::string(pseudo) + ": the file reports size 0 but has contents"));
+    CHECK(contains(test_support::error_message(Errc::bad_input,
+                                               [&] { json::read_text_file(pseudo, 1 << 20, "a JSON file"); }),
+                   "reports size 0 but has contents"));
+  }
 
   // The key cache: a FIFO where its file should be is not waited on; the key is made and replaces it.
   const SyntheticOptions options{.log_size = 4, .num_public = 1, .seed = 3};

@@ -233,7 +233,14 @@ TEST_CASE("apps/batch_prove/an output that is a FIFO or a link to a device is re
   std::filesystem::remove(out / "witness.proof.json");
   o = run_program(PROOFLINE_BATCH_PROVE, prove + out.string());
   CHECK(o.code == 2);
-  CHECK_MESSAGE(contains(o.err, "witness.public.json' is a character device, not a regular file"), o.err);
+  CHECK_MESSAGE(contains(o.err, "witness.public.json' is a link to /dev/null (a stream or device"), o.err);
+  CHECK(std::filesystem::is_symlink(std::filesystem::symlink_status(out / "witness.public.json")));
+  // A link to a descriptor, as /dev/stdout is, whatever the descriptor is open on (a file here).
+  std::filesystem::remove(out / "witness.public.json");
+  std::filesystem::create_symlink("/proc/self/fd/1", out / "witness.public.json");
+  o = run_program(PROOFLINE_BATCH_PROVE, prove + out.string());
+  CHECK(o.code == 2);
+  CHECK_MESSAGE(contains(o.err, "witness.public.json' is a link to /proc/self/fd/1"), o.err);
   CHECK(std::filesystem::is_symlink(std::filesystem::symlink_status(out / "witness.public.json")));
   // --report and --trace likewise.
   const auto other = dir / "other";

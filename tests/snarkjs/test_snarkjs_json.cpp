@@ -2,6 +2,7 @@
 // read back with every field checked.
 #include <doctest/doctest.h>
 
+#include <proofline/arith/int_text.hpp>
 #include <proofline/arith/pairing.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/groth16/wtns.hpp>
@@ -80,11 +81,11 @@ TEST_CASE("groth16/snarkjs_json/malformed or foreign proofs are clear errors") {
                  "\"protocol\""));
   CHECK(contains(proof_error(text, [](auto& t) { replace_first(t, "\"pi_c\"", "\"pi_x\""); }),
                  "missing member \"pi_c\""));
-  // z of pi_a = 2, a non-decimal coordinate, one above p, a pair too short.
+  // z of pi_a = 2 without x and y scaled by it, a non-decimal coordinate, one above p, a pair too short.
   CHECK(contains(proof_error(text, [](auto& t) { replace_first(t, "\"1\"\n ]", "\"2\"\n ]"); }),
-                 "p.json: pi_a: z must be \"1\""));
-  CHECK(contains(proof_error(text, [](auto& t) { replace_first(t, "\"2007", "\"x007"); }),
-                 "is not a decimal number"));
+                 "p.json: pi_a: the point is not on the curve"));
+  CHECK(
+      contains(proof_error(text, [](auto& t) { replace_first(t, "\"2007", "\"x007"); }), "is not a number"));
   CHECK(contains(proof_error(text,
                              [](auto& t) {
                                replace_first(t, "\"2007", "\"40025");  // > p = 4.00240...e114
@@ -126,6 +127,27 @@ TEST_CASE(
   affine.set("pi_a", one);
   CHECK(contains(bad_input_message([&] { snarkjs_proof_from_json(affine, "p.json"); }),
                  "p.json: pi_a: expected an array of 3 items ([x, y, z]; or 2, [x, y])"));
+
+  // Jacobian coordinates (x z^2, y z^3, z) and hexadecimal ones, as snarkjs's verifier reads them.
+  const auto jacobian = [](const auto& point, const auto& z) {
+    const auto zz = z.squared();
+    const auto to_json = [](const auto& value) {
+      if constexpr (requires { value.c0; })
+        return json::Value::array(
+            {json::Value(field_to_decimal(value.c0)), json::Value(field_to_decimal(value.c1))});
+      else
+        return json::Value(field_to_decimal(value));
+    };
+    return json::Value::array({to_json(point.x * zz), to_json(point.y * zz * z), to_json(z)});
+  };
+  json::Value scaled = proof_doc;
+  scaled.set("pi_a", jacobian(proof.a, Fp::from_u64(5)));
+  scaled.set("pi_b", jacobian(proof.b, Fp2{Fp::from_u64(3), Fp::from_u64(7)}));
+  CHECK(snarkjs_proof_from_json(scaled) == proof);
+  json::Value hex = proof_doc;
+  hex.set("pi_c", json::Value::array({json::Value(to_hex(proof.c.x.canonical())),
+                                      json::Value("0X" + to_hex(proof.c.y.canonical()).substr(2)), "0x1"}));
+  CHECK(snarkjs_proof_from_json(hex) == proof);
 
   // A key's "curve" as snarkjs reads it (letters and digits, any case), and a key without "nPublic".
   const std::string vk_text = file_text(fixture("chain_16", "verification_key.json"));

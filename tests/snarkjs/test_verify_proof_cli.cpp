@@ -151,12 +151,10 @@ TEST_CASE("apps/verify_proof/malformed files and arguments are unusable input (e
   const std::string vk = fixture("chain_16", "verification_key.json").string();
   const std::string pub = fixture("chain_16", "public.json").string();
   const std::string good = vk + " " + pub + " ";
-  check_unusable(good + proof_with(dir / "z2.json", "pi_a", json::Value::array({"0", "0", "2"})).string(),
-                 "z must be");
   check_unusable(
       good + proof_with(dir / "big.json", "pi_a", json::Value::array({std::string(120, '9'), "1", "1"}))
                  .string(),
-      "is not a decimal number below the Fp modulus");
+      "is not a number below the Fp modulus");
   check_unusable(good + proof_with(dir / "num.json", "pi_c", json::Value::array({0, 0, 1})).string(),
                  "expected a decimal string");
   write_file_text(dir / "empty.json", "");

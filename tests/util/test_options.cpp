@@ -224,6 +224,7 @@ TEST_CASE("util/options/positional arguments are required and counted") {
   CHECK(refusal(cli, {"k.json"}) == "expected 2 arguments (VK PROOF), got 1");
   CHECK(refusal(cli, {"a", "b", "c"}) == "expected 2 arguments (VK PROOF), got 3");
   CHECK(refusal(cli, {"a", "--x", "b"}) == "unknown option '--x' (see --help)");
+  CHECK(refusal(cli, {"k.json", ""}) == "PROOF is empty (a path is needed)");
 }
 
 TEST_CASE("util/options/help lists every registration by group and --help stops the program") {
