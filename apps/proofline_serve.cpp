@@ -183,7 +183,8 @@ int serve(const ServeOptions& o) {
   http.limits.methods = {"GET", "HEAD", "POST"};
   http.limits.methods_with_body = {"POST"};
   http.connections = o.connections;
-  http.backlog = 128;
+  // Clients that connect while every thread is busy wait here; the kernel caps it at net.core.somaxconn.
+  http.backlog = 4096;
   http.read_timeout = std::chrono::seconds(o.read_timeout_s);
   http.write_timeout = std::chrono::seconds(o.write_timeout_s);
   http.refusal = [&service](int status, const std::string& message) {

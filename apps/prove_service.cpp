@@ -187,8 +187,13 @@ HttpResponse ProveService::count(HttpResponse response) {
 
 HttpResponse ProveService::handle(const HttpRequest& request) {
   const std::string& path = request.path;
+  const auto wrong_method = [&](const char* allowed, const std::string& message) {
+    HttpResponse response = json_error(405, message);
+    response.headers.emplace_back("Allow", allowed);
+    return count(std::move(response));
+  };
   if (path == "/prove" || path.starts_with("/prove/")) {
-    if (request.method != "POST") return count(json_error(405, "POST a witness or input JSON to " + path));
+    if (request.method != "POST") return wrong_method("POST", "POST a witness or input JSON to " + path);
     const Key* key = nullptr;
     if (path == "/prove") {
       if (keys_.size() != 1)
@@ -208,15 +213,17 @@ HttpResponse ProveService::handle(const HttpRequest& request) {
       return count(json_error(500, e.what()));
     }
   }
+  const bool page = path == "/healthz" || path == "/keys" || path == "/metrics";
+  if (!page)
+    return count(json_error(
+        404, "no such path " + quote_name(path) + " (POST /prove/NAME, GET /keys, /healthz, /metrics)"));
   if (request.method != "GET" && request.method != "HEAD")
-    return count(json_error(405, "only GET and HEAD on " + path));
+    return wrong_method("GET, HEAD", "only GET and HEAD on " + path);
   if (path == "/healthz")
     return count(stopping_ ? json_error(503, "stopping")
                            : HttpResponse{200, "text/plain; charset=utf-8", "serving\n"});
   if (path == "/keys") return count(keys_page());
-  if (path == "/metrics") return count(metrics_page());
-  return count(json_error(
-      404, "no such path " + quote_name(path) + " (POST /prove/NAME, GET /keys, /healthz, /metrics)"));
+  return count(metrics_page());
 }
 
 HttpResponse ProveService::prove(const Key& key, const HttpRequest& request) {

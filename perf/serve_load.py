@@ -3,8 +3,9 @@
 
 usage: serve_load.py URL KEY --clients N --requests R [--out DIR] [--json FILE] [--label TEXT] FILE...
 
-Each client takes the next request number, posts FILE[number % len(FILES)] to URL/prove/KEY on its own
-keep-alive connection and waits for the answer, until R requests were made. Prints one table row (requests,
+Each client takes the next request number, posts FILE[number % len(FILES)] to URL/prove/KEY through its own
+http.client connection (a new TCP connection per request: the server closes each after its answer) and waits
+for the answer, until R requests were made. Prints one table row (requests,
 clients, wall seconds, requests/s, latency median/p90/max, answers by status) and writes it as JSON with
 --json. With --out, the answer of request I goes to DIR/I.proof.json and DIR/I.public.json (snarkjs's shapes)
 so that `snarkjs groth16 verify` can check them. Only the standard library: it runs where python3 is.

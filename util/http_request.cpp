@@ -73,11 +73,39 @@ std::optional<RequestLine> split_request_line(std::string_view line) {
   const RequestLine parts{line.substr(0, first), line.substr(first + 1, second - first - 1),
                           line.substr(second + 1)};
   const auto bad_target_char = [](char c) { return static_cast<unsigned char>(c) <= ' ' || c == 0x7f; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   if (!is_token(parts.method) || parts.target.empty() || parts.target.front() != '/' ||
       std::ranges::any_of(parts.target, bad_target_char) || parts.version.size() != 8 ||
-      !parts.version.starts_with("HTTP/1.") || parts.version[7] < '0' || parts.version[7] > '9')
+      !parts.version.starts_with("HTTP/") || !digit(parts.version[5]) || parts.version[6] != '.' ||
+      !digit(parts.version[7]))
     return std::nullopt;
   return parts;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/// The path with its %XX escapes decoded ("/prove/bn%2Fkey" names the key "bn/key"); nothing for a '%' not
+/// followed by two hex digits, or an escape of a control character.
+std::optional<std::string> percent_decoded(std::string_view path) {
+  std::string out;
+  out.reserve(path.size());
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (path[i] != '%') {
+      out.push_back(path[i]);
+      continue;
+    }
+    const int high = i + 2 < path.size() ? hex_digit(path[i + 1]) : -1;
+    const int low = i + 2 < path.size() ? hex_digit(path[i + 2]) : -1;
+    if (high < 0 || low < 0 || high * 16 + low < 0x20 || high * 16 + low == 0x7f) return std::nullopt;
+    out.push_back(static_cast<char>(high * 16 + low));
+    i += 2;
+  }
+  return out;
 }
 
 }  // namespace
@@ -89,6 +117,21 @@ const std::string* HttpRequest::header(std::string_view name) const {
 }
 
 HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
+  // Empty lines before the request line are passed over, as HTTP asks of servers (some clients send a
+  // CRLF after a request's body); they count toward max_head.
+  std::size_t blank = 0;
+  while (blank < data.size() && blank < limits.max_head && (data[blank] == '\n' || data[blank] == '\r'))
+    ++blank;
+  if (blank > 0) {
+    HttpLimits rest = limits;
+    rest.max_head -= blank;
+    HttpHeadParse parsed =
+        rest.max_head == 0
+            ? refuse(400, "the request head is over " + std::to_string(limits.max_head) + " bytes")
+            : parse_http_head(data.substr(blank), rest);
+    if (parsed.state == HttpHeadParse::State::complete) parsed.head_bytes += blank;
+    return parsed;
+  }
   const std::size_t end = head_end(data, limits.max_head);
   const std::size_t line_end = data.find('\n');
   // The request line is judged as soon as it is whole, so garbage is refused without waiting for more; but
@@ -113,6 +156,8 @@ HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
   const std::optional<RequestLine> parts = split_request_line(line);
   if (!parts) return refuse(400, "malformed request line " + quote_for_message(line, 80, '\''));
   const auto& [method, target, version] = *parts;
+  if (version[5] != '1')
+    return refuse(505, "only HTTP/1.0 and HTTP/1.1 are served, not " + std::string(version));
   if (std::ranges::find(limits.methods, method) == limits.methods.end()) {
     std::string allowed;
     for (const std::string& m : limits.methods) allowed += (allowed.empty() ? "" : ", ") + m;
@@ -129,7 +174,9 @@ HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
   HttpRequest& request = out.request;
   request.method = std::string(method);
   const std::size_t question = target.find('?');
-  request.path = std::string(target.substr(0, question));
+  const std::optional<std::string> path = percent_decoded(target.substr(0, question));
+  if (!path) return refuse(400, "a malformed %-escape in " + quote_for_message(target, 80, '\''));
+  request.path = *path;
   if (question != std::string_view::npos) request.query = std::string(target.substr(question + 1));
   request.minor_version = version[7] - '0';
   std::optional<std::uint64_t> length;
@@ -214,6 +261,8 @@ std::string_view http_reason(int status) noexcept {
       return "Not Implemented";
     case 503:
       return "Service Unavailable";
+    case 505:
+      return "HTTP Version Not Supported";
   }
   return "Unknown";
 }

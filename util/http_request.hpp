@@ -16,7 +16,7 @@ namespace proofline {
 
 struct HttpRequest {
   std::string method;  ///< "GET", "POST", ... (case-sensitive, as HTTP says)
-  std::string path;    ///< the target up to '?': "/prove/mul"
+  std::string path;    ///< the target up to '?', %XX escapes decoded: "/prove/mul"
   std::string query;   ///< after '?', without it; empty when none
   int minor_version = 1;
   /// Header fields in order, names lowercased, values without the blanks around them.
@@ -47,12 +47,14 @@ struct HttpHeadParse {
   State state = State::incomplete;
   std::size_t head_bytes = 0;  ///< bytes of `data` the head took, the blank line included
   HttpRequest request{};
-  int status = 0;  ///< 400, 405, 411, 413, 501 when refused
+  int status = 0;  ///< 400, 405, 411, 413, 501, 505 when refused
   std::string message{};
 };
 
-/// Parses the head at the start of `data` (the bytes read so far). Lines end in CRLF or a bare LF. Refuses
-/// (400) a malformed request line (not "METHOD SP TARGET SP HTTP/1.x", a target not starting with '/'),
+/// Parses the head at the start of `data` (the bytes read so far), after any empty lines. Lines end in CRLF
+/// or a bare LF. Refuses (400) a malformed request line (not "METHOD SP TARGET SP HTTP/d.d", a target not
+/// starting with '/', a '%' in its path not followed by two hex digits or escaping a control character),
+/// (505) a version other than HTTP/1.x,
 /// a malformed field line (no colon, a blank or control character in the name, a CR or NUL in the value,
 /// obsolete line folding), a head over max_head bytes, a Content-Length that is not decimal digits or given
 /// twice with different values; 405 for a method not in `methods`; 501 for any Transfer-Encoding; 411 for a

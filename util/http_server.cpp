@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include <proofline/util/error.hpp>
 #include <proofline/util/logging.hpp>
@@ -37,11 +38,20 @@ FileDescriptor listen_on(const HttpServerOptions& options, const std::string& ho
     throw refuse(std::string("cannot resolve the host: ") + ::gai_strerror(error));
   std::string why = "no address to listen on";
   FileDescriptor listener;
-  for (addrinfo* a = found; a != nullptr && listener.get() < 0; a = a->ai_next) {
+  // ":PORT" means every interface, of both families: IPv6's wildcard first, taking IPv4 too (v4-mapped),
+  // then IPv4's alone where the host has no IPv6.
+  std::vector<addrinfo*> candidates;
+  for (addrinfo* a = found; a != nullptr; a = a->ai_next) candidates.push_back(a);
+  if (host.empty())
+    std::ranges::stable_partition(candidates, [](const addrinfo* a) { return a->ai_family == AF_INET6; });
+  for (addrinfo* a : candidates) {
+    if (listener.get() >= 0) break;
     FileDescriptor fd(::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol));
     if (fd.get() < 0) continue;
-    const int yes = 1;
+    const int yes = 1, no = 0;
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (host.empty() && a->ai_family == AF_INET6)
+      ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &no, sizeof no);
     if (::bind(fd.get(), a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd.get(), options.backlog) != 0) {
       why = std::strerror(errno);
       continue;
@@ -145,14 +155,15 @@ void HttpServer::serve() {
   --running_;
 }
 
-bool HttpServer::wait_for(int client, short events, Clock::time_point deadline) const {
+bool HttpServer::wait_for(int client, short events, Clock::time_point deadline, bool end_on_drain) const {
   while (true) {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return false;
-    pollfd fds[2] = {{client, events, 0}, {stop_read_.get(), POLLIN, 0}};
-    const int ready = ::poll(fds, 2, static_cast<int>(left));
+    pollfd fds[3] = {{client, events, 0}, {stop_read_.get(), POLLIN, 0}, {drain_read_.get(), POLLIN, 0}};
+    const int ready = ::poll(fds, end_on_drain ? 3 : 2, static_cast<int>(left));
     if (ready < 0 && errno == EINTR) continue;
-    return ready > 0 && fds[1].revents == 0 && (fds[0].revents & (POLLERR | POLLNVAL)) == 0;
+    return ready > 0 && fds[1].revents == 0 && fds[2].revents == 0 &&
+           (fds[0].revents & (POLLERR | POLLNVAL)) == 0;
   }
 }
 
@@ -169,6 +180,12 @@ bool HttpServer::send_all(int client, std::string_view data, Clock::time_point d
     }
   }
   return true;
+}
+
+std::string HttpServer::allowed_methods() const {
+  std::string allowed;
+  for (const std::string& method : options_.limits.methods) allowed += (allowed.empty() ? "" : ", ") + method;
+  return allowed;
 }
 
 HttpResponse HttpServer::refusal(int status, const std::string& message) const {
@@ -226,6 +243,7 @@ std::optional<HttpRequest> HttpServer::read_request(int client, BodyReservation&
       parsed = parse_http_head(data, options_.limits);
       if (parsed.state == HttpHeadParse::State::refused) {
         refused = refusal(parsed.status, parsed.message);
+        if (parsed.status == 405) refused->headers.emplace_back("Allow", allowed_methods());
         return std::nullopt;
       }
       if (parsed.state == HttpHeadParse::State::complete) {
@@ -242,6 +260,13 @@ std::optional<HttpRequest> HttpServer::read_request(int client, BodyReservation&
         }
         // The length is within limits.max_body and reserved: room for the whole request at once.
         data.reserve(parsed.head_bytes + length);
+        // A client that asked to be told first (curl does for bodies over 1 MiB, then waits a second) is
+        // told to send its body.
+        const std::string* expect = parsed.request.header("expect");
+        if (expect != nullptr && equal_ignoring_case(*expect, "100-continue") && length > 0 &&
+            data.size() == parsed.head_bytes && parsed.request.minor_version >= 1 &&
+            !send_all(client, "HTTP/1.1 100 Continue\r\n\r\n", deadline))
+          return std::nullopt;
       }
     }
     char buffer[16384];
@@ -262,7 +287,9 @@ std::optional<HttpRequest> HttpServer::read_request(int client, BodyReservation&
     } else if (got < 0 && errno == EINTR) {
       continue;
     } else if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (!wait_for(client, POLLIN, deadline)) {
+      // A connection that has sent nothing yet is closed as soon as the server stops accepting: it would
+      // otherwise hold the stop back for the whole read timeout (a load balancer's spare connection).
+      if (!wait_for(client, POLLIN, deadline, data.empty())) {
         // Too slow (or stopping): a request that began is told why; a connection that sent nothing is closed.
         if (!data.empty() && Clock::now() >= deadline)
           refused = refusal(408, "the request did not arrive within the read timeout");

@@ -57,9 +57,9 @@ class HttpServer {
  public:
   using Handler = std::function<HttpResponse(const HttpRequest& request)>;
 
-  /// Listens on `address`: "HOST:PORT", ":PORT" (every interface) or "[IPv6]:PORT"; PORT 0 takes a free
-  /// port (address() says which), and starts the threads. Throws OptionError naming options.option and the
-  /// address when it cannot listen there.
+  /// Listens on `address`: "HOST:PORT", ":PORT" (every interface, IPv6 and IPv4) or "[IPv6]:PORT"; PORT 0
+  /// takes a free port (address() says which), and starts the threads. Throws OptionError naming
+  /// options.option and the address when it cannot listen there.
   HttpServer(std::string_view address, HttpServerOptions options, Handler handler);
   /// Stops at once: waits on clients are cut short (a handler already running is waited for).
   ~HttpServer();
@@ -70,7 +70,8 @@ class HttpServer {
   const std::string& address() const noexcept { return bound_; }
 
   /// Takes no more connections (the listener is closed: connections waiting in its backlog are reset), while
-  /// those being served are answered, within the usual bounds. Returns at once; idempotent.
+  /// those being served are answered, within the usual bounds; one that has sent no byte yet is closed.
+  /// Returns at once; idempotent.
   void stop_accepting();
   /// How many threads are still running: 0 once stop_accepting()'s connections are all answered.
   unsigned running() const noexcept { return running_.load(); }
@@ -112,12 +113,15 @@ class HttpServer {
   /// nothing or went away).
   std::optional<HttpRequest> read_request(int client, BodyReservation& reservation,
                                           std::optional<HttpResponse>& refused);
-  /// poll() on the client for `events` and on the stop pipe: false at the deadline, on a stop or an error.
-  bool wait_for(int client, short events, Clock::time_point deadline) const;
+  /// poll() on the client for `events` and on the stop pipe (and the drain pipe when `end_on_drain`): false
+  /// at the deadline, on a stop (or drain) or an error.
+  bool wait_for(int client, short events, Clock::time_point deadline, bool end_on_drain = false) const;
   /// Writes all of `data` before `deadline`; false when the client stops reading or goes away.
   bool send_all(int client, std::string_view data, Clock::time_point deadline) const;
   void respond(int client, const HttpResponse& response, bool head, Clock::time_point deadline) const;
   HttpResponse refusal(int status, const std::string& message) const;
+  /// limits.methods as a 405's Allow field: "GET, HEAD".
+  std::string allowed_methods() const;
 
   HttpServerOptions options_;
   Handler handler_;

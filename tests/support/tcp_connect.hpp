@@ -1,5 +1,5 @@
-// A TCP connection to a test server's bound address ("HOST:PORT", IPv4, as the HTTP servers report it), for
-// the tests that talk to those servers over real sockets.
+// A TCP connection to a test server's bound address ("HOST:PORT" or "[V6]:PORT", as the HTTP servers report
+// it), for the tests that talk to those servers over real sockets.
 #pragma once
 
 #include <arpa/inet.h>
@@ -14,17 +14,32 @@
 
 namespace proofline::test_support {
 
-/// A connected socket, or an empty descriptor (-1) when the connection is refused.
+/// A connected socket, or an empty descriptor (-1) when the connection is refused. "HOST:PORT" with an IPv4
+/// host, or "[V6]:PORT".
 inline FileDescriptor connect_tcp(const std::string& address) {
   const auto colon = address.rfind(':');
-  sockaddr_in peer{};
-  peer.sin_family = AF_INET;
-  if (colon == std::string::npos ||
-      ::inet_pton(AF_INET, address.substr(0, colon).c_str(), &peer.sin_addr) != 1)
-    throw std::invalid_argument("not an IPv4 HOST:PORT address: " + address);
-  peer.sin_port = htons(static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))));
-  FileDescriptor fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&peer), sizeof peer) != 0) return FileDescriptor();
+  if (colon == std::string::npos) throw std::invalid_argument("not a HOST:PORT address: " + address);
+  const auto port = htons(static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))));
+  std::string host = address.substr(0, colon);
+  sockaddr_storage peer{};
+  socklen_t length = 0;
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    auto* v6 = reinterpret_cast<sockaddr_in6*>(&peer);
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = port;
+    if (::inet_pton(AF_INET6, host.substr(1, host.size() - 2).c_str(), &v6->sin6_addr) != 1)
+      throw std::invalid_argument("not an [IPv6]:PORT address: " + address);
+    length = sizeof(sockaddr_in6);
+  } else {
+    auto* v4 = reinterpret_cast<sockaddr_in*>(&peer);
+    v4->sin_family = AF_INET;
+    v4->sin_port = port;
+    if (::inet_pton(AF_INET, host.c_str(), &v4->sin_addr) != 1)
+      throw std::invalid_argument("not an IPv4 HOST:PORT address: " + address);
+    length = sizeof(sockaddr_in);
+  }
+  FileDescriptor fd(::socket(peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&peer), length) != 0) return FileDescriptor();
   return fd;
 }
 

@@ -69,13 +69,37 @@ TEST_CASE("util/http request/a head still arriving asks for more, at every cut")
 
 TEST_CASE("util/http request/malformed request lines are 400") {
   for (const char* line :
-       {"hello\r\n\r\n", "GET\r\n\r\n", "GET /\r\n\r\n", "GET / HTTP/2.0\r\n\r\n", "GET / HTTP/1.1 x\r\n\r\n",
+       {"hello\r\n\r\n", "GET\r\n\r\n", "GET /\r\n\r\n", "GET / HTTP/1.1 x\r\n\r\n",
         "GET  / HTTP/1.1\r\n\r\n", "GET x HTTP/1.1\r\n\r\n", "G(T / HTTP/1.1\r\n\r\n",
-        "GET / HTTP/1.x\r\n\r\n", "GET /a\x01 HTTP/1.1\r\n\r\n", "\r\n\r\n", "GET / http/1.1\r\n\r\n"})
+        "GET / HTTP/1.x\r\n\r\n", "GET / HTTP/11.1\r\n\r\n", "GET /a\x01 HTTP/1.1\r\n\r\n",
+        "\r\n\r\nGET\r\n\r\n", "GET / http/1.1\r\n\r\n", "GET /a%zz HTTP/1.1\r\n\r\n",
+        "GET /a%2 HTTP/1.1\r\n\r\n", "GET /a%00 HTTP/1.1\r\n\r\n", "GET /a%0a HTTP/1.1\r\n\r\n"})
     CHECK_MESSAGE(refusal(line) == 400, line);
   // Garbage is refused as soon as its first line is whole, without waiting for a blank line.
   using namespace std::string_view_literals;
   CHECK(refusal("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\n"sv) == 400);
+}
+
+TEST_CASE(
+    "util/http request/empty lines before the request line are passed over and other versions are 505") {
+  const std::string request = "GET /keys HTTP/1.1\r\n\r\n";
+  for (const std::string blank : {"\r\n", "\n", "\r\n\r\n"}) {
+    const HttpHeadParse parsed = parse_http_head(blank + request, post_limits());
+    REQUIRE(parsed.state == State::complete);
+    CHECK(parsed.head_bytes == blank.size() + request.size());
+    CHECK(parsed.request.path == "/keys");
+    CHECK(parse_http_head(blank, post_limits()).state == State::incomplete);
+  }
+  CHECK(refusal(std::string(256, '\n')) == 400);  // they count toward max_head
+  CHECK(refusal("GET / HTTP/2.0\r\n\r\n") == 505);
+  CHECK(refusal("GET / HTTP/0.9\r\n\r\n") == 505);
+}
+
+TEST_CASE("util/http request/a path's %-escapes are decoded") {
+  const HttpHeadParse get = parse_http_head("GET /prove/bn%2Fkey%20%7e?a%2F HTTP/1.1\r\n\r\n", post_limits());
+  REQUIRE(get.state == State::complete);
+  CHECK(get.request.path == "/prove/bn/key ~");
+  CHECK(get.request.query == "a%2F");  // the query is the handler's to read
 }
 
 TEST_CASE("util/http request/malformed header fields are 400") {

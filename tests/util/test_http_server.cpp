@@ -137,6 +137,62 @@ TEST_CASE("util/http server/stop_accepting answers the request being served and 
   if (late.get() >= 0) CHECK(read_all(late.get()).empty());  // never answered
 }
 
+TEST_CASE("util/http server/stop_accepting closes a connection that has sent nothing at once") {
+  HttpServerOptions options = post_options();
+  options.read_timeout = 20s;  // what the idle connection would otherwise hold the stop back for
+  HttpServer server("127.0.0.1:0", options, echo);
+  FileDescriptor idle = connect_to(server);
+  REQUIRE(within_5s([&] { return server.busy() == 1; }));
+  const auto start = Clock::now();
+  server.stop_accepting();
+  CHECK(within_5s([&] { return server.running() == 0; }));
+  CHECK(read_all(idle.get()).empty());  // closed without an answer: it asked nothing
+  CHECK(Clock::now() - start < 5s);
+}
+
+TEST_CASE("util/http server/a client that expects 100-continue is told to send its body") {
+  HttpServer server("127.0.0.1:0", post_options(), echo);
+  FileDescriptor client = connect_to(server);
+  const std::string head = "POST /p HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 5\r\n\r\n";
+  REQUIRE(::send(client.get(), head.data(), head.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(head.size()));
+  const std::string interim = "HTTP/1.1 100 Continue\r\n\r\n";
+  std::string got(interim.size(), '\0');
+  REQUIRE(::recv(client.get(), got.data(), got.size(), MSG_WAITALL) == static_cast<ssize_t>(got.size()));
+  CHECK(got == interim);
+  REQUIRE(::send(client.get(), "hello", 5, MSG_NOSIGNAL) == 5);
+  CHECK(read_all(client.get()).ends_with("POST /p [hello]"));
+  // A body sent with its head anyway (the client stopped waiting) gets no interim answer.
+  CHECK(ask(server, head + "hello").starts_with("HTTP/1.1 200 OK\r\n"));
+}
+
+TEST_CASE("util/http server/a method not allowed is answered with the methods that are") {
+  HttpServer server("127.0.0.1:0", post_options(), echo);
+  const std::string answer = ask(server, "DELETE /p HTTP/1.1\r\n\r\n");
+  CHECK(answer.starts_with("HTTP/1.1 405 Method Not Allowed\r\n"));
+  CHECK(answer.find("\r\nAllow: GET, POST\r\n") != std::string::npos);
+  CHECK(ask(server, "GET / HTTP/2.0\r\n\r\n").starts_with("HTTP/1.1 505 HTTP Version Not Supported\r\n"));
+}
+
+TEST_CASE("util/http server/:PORT listens on every interface of both families") {
+  HttpServer server(":0", post_options(), echo);
+  const std::string port = server.address().substr(server.address().rfind(':'));
+  const auto answer_through = [](const std::string& address) {
+    FileDescriptor fd = test_support::connect_tcp(address);
+    REQUIRE(fd.get() >= 0);
+    const std::string request = "GET /family HTTP/1.1\r\n\r\n";
+    REQUIRE(::send(fd.get(), request.data(), request.size(), MSG_NOSIGNAL) ==
+            static_cast<ssize_t>(request.size()));
+    return read_all(fd.get());
+  };
+  CHECK(answer_through("127.0.0.1" + port).ends_with("GET /family []"));
+  if (!server.address().starts_with("[")) {
+    MESSAGE("no IPv6 on this host: listening on " << server.address());
+    return;
+  }
+  CHECK(server.address() == "[::]" + port);
+  CHECK(answer_through("[::1]" + port).ends_with("GET /family []"));
+}
+
 TEST_CASE("util/http server/bodies share body_memory: 503 with Retry-After while it is held, 413 over it") {
   HttpServerOptions options = post_options();
   options.connections = 4;
