@@ -51,6 +51,7 @@ std::vector<std::uint8_t> read_witness_bytes(const fs::path& path) {
     // A witness file, refused at once when it is not one (a FIFO, a folder) rather than waited on.
     const std::string bytes = groth16::json::read_text_file(
         path, max_inline_bytes, "a witness stored inline (16 MiB at most: submit it without --inline)");
+    if (bytes.empty()) throw Error(Errc::bad_input, path.string() + ": the file is empty (not a .wtns file)");
     return {bytes.begin(), bytes.end()};
   } catch (const Error& e) {
     throw OptionError(std::string("--wtns: ") + e.what());  // nothing is submitted

@@ -60,8 +60,11 @@ void add_pipeline_options(OptionParser& cli, graph::Config& c) {
   graph::add_backend_option(cli, c);
   graph::add_host_resource_options(cli, c);
   graph::add_gpu_resource_options(cli, c);
-  cli.flag("--no-verify", "deliver proofs without verifying them first (verified = false in the results)",
-           [&c] { c.verify = false; });
+  cli.flag(
+      "--no-verify",
+      "deliver proofs without verifying them first (verified = false in the results), but for each key's "
+      "first, which checks that the key and its constraint system are of one circuit",
+      [&c] { c.verify = false; });
   // A worker meets its keys one job at a time, and the GPU's device slots are sized once: by the first key
   // unless told the largest.
   cli.integer(

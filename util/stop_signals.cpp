@@ -33,14 +33,18 @@ void route_stop_signals(int wake_fd) {
   signal_wake_fd.store(wake_fd);
   struct sigaction action {};
   action.sa_handler = record_stop_signal;
-  // Each handler runs with both signals blocked: a SIGINT landing inside the SIGTERM handler would otherwise
-  // interleave with its update of the signal and the count.
+  // Each handler runs with every stop signal blocked: a SIGINT landing inside the SIGTERM handler would
+  // otherwise interleave with its update of the signal and the count.
   sigemptyset(&action.sa_mask);
-  sigaddset(&action.sa_mask, SIGINT);
-  sigaddset(&action.sa_mask, SIGTERM);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&action.sa_mask, signal);
   action.sa_flags = SA_RESTART;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  // A hangup (the terminal or ssh session closed) stops the program as SIGTERM does, finishing what it
+  // holds, instead of killing it mid-job; under nohup, which ignores it, it stays ignored.
+  struct sigaction hangup {};
+  if (sigaction(SIGHUP, nullptr, &hangup) == 0 && hangup.sa_handler != SIG_IGN)
+    sigaction(SIGHUP, &action, nullptr);
 }
 
 void stop_waking(int wake_fd) noexcept {

@@ -3,13 +3,13 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <initializer_list>
 #include <memory>
+#include <sstream>
 
+#include <proofline/groth16/json.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/options.hpp>
 
@@ -30,12 +30,14 @@ std::string trim(std::string_view text) {
 /// The first non-blank line of a URL file, without a UTF-8 byte-order mark, surrounding blanks, or one pair
 /// of shell quotes around the whole of it (as in a file written for `export PROOFLINE_DB_URL="..."`).
 std::string url_of_file(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec))
-    throw OptionError(file.string() + ": is a folder, not a database URL file");
-  std::ifstream in(file);
-  if (!in)
-    throw OptionError(file.string() + ": cannot read the database URL file (" + std::strerror(errno) + ")");
+  // Read as every input is: a FIFO, folder or device is refused at once instead of waited on.
+  std::string text;
+  try {
+    text = groth16::json::read_text_file(file, std::uint64_t{1} << 20, "a database URL file");
+  } catch (const Error& e) {
+    throw OptionError(std::string(e.what()) + " (the database URL file)");
+  }
+  std::istringstream in(text);
   std::string line;
   for (bool first = true; std::getline(in, line); first = false) {
     if (first && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);

@@ -1,5 +1,6 @@
 #include <proofline/fleet/detail/key_cache.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 #include <variant>
@@ -157,6 +158,13 @@ KeyLookup KeyCache::lookup(const std::string& path) {
   entry.used = time;
   if (!entry.loaded()) return {};
   return entry.load.get();
+}
+
+bool KeyCache::others_have_jobs(const std::string& path) const {
+  const auto busy = [](const auto& item) { return item.second.jobs > 0; };
+  return std::ranges::any_of(retired_, busy) || std::ranges::any_of(entries_, [&](const auto& item) {
+           return item.first != path && item.second.jobs > 0;
+         });
 }
 
 void KeyCache::acquire(std::uint64_t serial) {

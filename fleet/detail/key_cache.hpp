@@ -57,6 +57,9 @@ class KeyCache {
   void acquire(std::uint64_t serial);
   void release(std::uint64_t serial);
 
+  /// Whether a key other than `path`'s (a current load or an earlier one) has jobs, whose end will make it
+  /// idle, so that it can give its room to `path`'s.
+  bool others_have_jobs(const std::string& path) const;
   /// Keys registered: the current load of each file, and earlier loads that still have jobs.
   std::size_t resident() const noexcept { return entries_.size() + retired_.size(); }
 

@@ -38,7 +38,10 @@ constexpr std::chrono::seconds safety_period{30};
 constexpr std::chrono::seconds stop_delivery_time{2}, stop_requeue_time{3};
 
 const char* signal_name(int signal) {
-  return signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "a stop signal";
+  return signal == SIGTERM  ? "SIGTERM"
+         : signal == SIGINT ? "SIGINT"
+         : signal == SIGHUP ? "SIGHUP"
+                            : "a stop signal";
 }
 
 /// Failures that another attempt cannot fix: the job's own input is wrong.
@@ -356,6 +359,13 @@ void Worker::start(Held& held) {
   if (key.state == KeyLookup::State::loading) return;  // started when the load ends (the loader wakes us)
   if (key.state == KeyLookup::State::failed) {
     if (key.permanent) return fail_now(held, key.error, true);
+    // Room this worker's own jobs of other keys will give back when they end (their keys then become idle
+    // and are unregistered for this one): the job waits for it rather than spend an attempt, for as long as
+    // a key that failed here is left alone, so that a stream of other keys' jobs cannot hold it for ever.
+    if (key.out_of_budget && keys_->others_have_jobs(held.job.key_path)) {
+      if (!held.waiting_for_room) held.waiting_for_room = Clock::now();
+      if (Clock::now() - *held.waiting_for_room < options_.keys.retry_after) return;
+    }
     // This worker's trouble (a share not mounted here, budgets too small for the key): the attempt counts,
     // and other workers get the key's jobs while this one leaves them alone for a while.
     unloadable_keys_[held.job.key_path] = Clock::now() + options_.keys.retry_after;

@@ -70,6 +70,8 @@ class Worker {
     ClaimedJob job;
     bool submitted = false;
     std::uint64_t key_serial = 0;  ///< the key load it counts against (KeyCache::acquire); 0: none yet
+    /// Since when it waits for the host memory this worker's running jobs of other keys will free.
+    std::optional<std::chrono::steady_clock::time_point> waiting_for_room;
   };
   /// Job id and attempt: an attempt whose lease expired while it was proving may be claimed again by this
   /// worker, and the two attempts are held (and finish) apart.

@@ -337,7 +337,10 @@ def test_curves(args):
         bad = subprocess.run([args.fleet, "wrker\x1b[2J"], capture_output=True, text=True)
         check(bad.returncode == 2 and "unknown command 'wrker\\u001b[2J'" in bad.stderr and "submit" in bad.stderr
               and bad.stdout == "", "an unknown command is named, escaped, with the commands, on stderr (exit 2)")
-        for witness, why in ((os.path.join(fleet.dir, "missing.wtns"), "cannot open"), (fleet.dir, "not a regular")):
+        empty = os.path.join(fleet.dir, "empty.wtns")
+        open(empty, "wb").close()
+        for witness, why in ((os.path.join(fleet.dir, "missing.wtns"), "cannot open"), (fleet.dir, "not a regular"),
+                             (empty, "the file is empty")):
             bad = subprocess.run([args.fleet, "submit", "--zkey", os.path.join(bn, "circuit_final.zkey"), "--inline",
                                   "--wtns", witness, "--db-url-file", fleet.url_file], capture_output=True, text=True)
             check(bad.returncode == 2 and "--wtns: " + witness in bad.stderr and why in bad.stderr,

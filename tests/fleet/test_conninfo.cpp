@@ -5,6 +5,7 @@
 #include <string>
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <proofline/fleet/detail/conninfo.hpp>
@@ -72,7 +73,11 @@ TEST_CASE("fleet/conninfo/unusable URL files and URLs are option errors that nev
   CHECK(error_of(bad_token.path()).find(secret) == std::string::npos);
   UrlFile blank("\n  \n");
   CHECK(error_of(blank.path()).find("has no URL") != std::string::npos);
-  CHECK(error_of(blank.dir()).find("is a folder") != std::string::npos);
+  CHECK(error_of(blank.dir()).find("not a regular file (a directory)") != std::string::npos);
+  // A FIFO is refused at once, not waited on for a writer.
+  const auto fifo = blank.dir() / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK(error_of(fifo).find("not a regular file (a FIFO)") != std::string::npos);
   CHECK(error_of(blank.dir() / "missing").find("No such file") != std::string::npos);
   // libpq quotes the token it cannot decode, or the whole URL: the password must not come out with it.
   for (const std::string& url : {"postgresql://prover:Pa%zz" + secret + "@127.0.0.1/proofs",

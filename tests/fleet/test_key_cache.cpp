@@ -159,14 +159,22 @@ TEST_CASE("fleet/keys/a key that does not fit beside idle keys unregisters the l
   CHECK(prove(pipeline, c.handle, fixtures / "chain_1024/witness.wtns").ok());
   CHECK(keys.lookup(second).serial == b.serial);  // kept: its job still runs
 
-  // With every other key busy there is nothing to give way: the load fails on this worker only.
+  // With every other key busy there is nothing to give way: the load fails on this worker only, until one
+  // of the busy keys' jobs ends (the worker's job waits for that rather than fail).
   keys.acquire(c.serial);
   const KeyLookup again = loaded(keys, first);
   CHECK(again.state == KeyLookup::State::failed);
   CHECK(again.out_of_budget);
   CHECK_FALSE(again.permanent);
+  CHECK(keys.others_have_jobs(first));
   keys.release(b.serial);
+  CHECK(keys.others_have_jobs(first));
+  CHECK_FALSE(keys.others_have_jobs(third));   // the busy key's own jobs free nothing for it
+  const KeyLookup room = loaded(keys, first);  // the second key, idle now, gives way
+  CHECK(room.state == KeyLookup::State::ready);
+  CHECK(prove(pipeline, room.handle, fixtures / "chain_1024/witness.wtns").ok());
   keys.release(c.serial);
+  CHECK_FALSE(keys.others_have_jobs(first));
 }
 
 }  // namespace proofline::fleet
