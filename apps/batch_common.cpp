@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <system_error>
 #include <thread>
 
@@ -30,7 +31,7 @@ void check_directory_takes_files(const std::string& who, const fs::path& dir, co
   // mkstemp creates a new file of its own (O_EXCL): a link planted under a guessable name is never followed.
   std::string probe = (dir / ".proofline-write-check-XXXXXX").string();
   const int fd = ::mkstemp(probe.data());
-  if (fd < 0) throw UnusableInput(who + ": cannot write " + quoted(named));
+  if (fd < 0) throw UnusableInput(who + ": cannot write " + quoted(named) + ": " + std::strerror(errno));
   ::close(fd);
   ::unlink(probe.c_str());
 }
@@ -125,6 +126,7 @@ void ResultCollector::take(const graph::JobResult& result) {
   }
   std::lock_guard lock(mutex_);
   ++delivered_;
+  if (result.ok()) ++proven_;
   if (wrote) ++written_;
   if (error) {
     // Proved but not kept: the job failed as far as its caller can tell.
@@ -146,6 +148,11 @@ void ResultCollector::start_progress(bool enabled, std::uint64_t total) {
 void ResultCollector::finish_progress() {
   std::lock_guard lock(mutex_);
   if (progress_) progress_->finish();
+}
+
+std::uint64_t ResultCollector::proven() {
+  std::lock_guard lock(mutex_);
+  return proven_;
 }
 
 std::uint64_t ResultCollector::delivered() {

@@ -122,6 +122,8 @@ class ResultCollector {
   void finish_progress();
 
   std::uint64_t delivered();
+  /// Results that hold a proof (written or not).
+  std::uint64_t proven();
   std::uint64_t written();
   /// The failed jobs so far, in submission order.
   std::vector<JobFailure> failures();
@@ -133,7 +135,7 @@ class ResultCollector {
 
   Writer write_;
   std::mutex mutex_;
-  std::uint64_t delivered_ = 0, written_ = 0;
+  std::uint64_t delivered_ = 0, proven_ = 0, written_ = 0;
   std::vector<JobFailure> failures_;
   std::optional<std::string> write_error_;
   std::optional<trace::ProgressReporter> progress_;

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <proofline/graph/config_options.hpp>
 #include <proofline/memory/pinning.hpp>
@@ -53,10 +56,15 @@ void add_workload(OptionParser& cli, BatchOptions& o) {
   cli.integer("--count", "N", "jobs in the batch (default 8)", o.count, Bounds<std::uint64_t>{1, 10'000'000});
   cli.integer("--seed", "S", "circuit and witness seed (never the proofs' r, s; default 1)", o.seed,
               Bounds<std::uint64_t>{0, max_seed});
-  cli.choice("--curve",
-             "the synthetic circuit's curve: bls12-381 (default) or bn254 (circom's bn128); either proves on "
-             "either backend",
-             o.curve, Choices<CurveId>{{"bls12-381", CurveId::bls12_381}, {"bn254", CurveId::bn254}});
+  cli.choice(
+      "--curve",
+      "the synthetic circuit's curve: bls12-381 (default) or bn254 (circom's bn128); either proves on "
+      "either backend",
+      o.curve,
+      Choices<CurveId>{{"bls12-381", CurveId::bls12_381},
+                       {"bn254", CurveId::bn254},
+                       {"bls12381", CurveId::bls12_381},  // snarkjs's names, as proofs and keys spell them
+                       {"bn128", CurveId::bn254}});
   cli.integer(
       "--keys", "N",
       "distinct synthetic keys (circuits of 2^LOG2 rows with seeds S, S+1, ...), registered together; "
@@ -198,6 +206,24 @@ void check_combination(BatchOptions& o) {
     throw OptionError(
         "--timeline draws the synthetic workload's run; for a --zkey batch, --trace FILE.json "
         "records the same spans");
+  if (o.zkey && (!o.sizes.empty() || o.count != 0))
+    throw OptionError(std::string(!o.sizes.empty() ? "--synthetic" : "--count") +
+                      " shapes the synthetic workload; a --zkey batch proves its --wtns files, one job each");
+  if (o.sizes.empty()) o.sizes = {12};
+  if (o.count == 0) o.count = 8;
+  {
+    // Two outputs on one path: the later one would overwrite the other.
+    std::vector<std::pair<const char*, std::filesystem::path>> outputs;
+    if (o.report) outputs.emplace_back("--report", std::filesystem::absolute(*o.report).lexically_normal());
+    if (o.trace) outputs.emplace_back("--trace", std::filesystem::absolute(*o.trace).lexically_normal());
+    if (o.timeline)
+      outputs.emplace_back("--timeline", std::filesystem::absolute(*o.timeline).lexically_normal());
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      for (std::size_t j = i + 1; j < outputs.size(); ++j)
+        if (outputs[i].second == outputs[j].second)
+          throw OptionError(std::string(outputs[i].first) + " and " + outputs[j].first + " name one file, " +
+                            quote_for_message(outputs[i].second.string(), 120, '\''));
+  }
   if (o.zkey || o.export_snarkjs) {
     const std::string one_key =
         o.zkey ? "a --zkey workload has its own key" : "--export-snarkjs writes one key";

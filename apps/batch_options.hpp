@@ -17,10 +17,10 @@ namespace proofline::apps {
 struct BatchOptions {
   // The synthetic workload.
   /// --synthetic: each key's circuit has 2^sizes[k mod sizes.size()] rows.
-  std::vector<unsigned> sizes{12};
+  std::vector<unsigned> sizes{};  ///< empty until parsed: {12} unless given
   /// The largest of them (the device slots are sized for it).
   unsigned log2 = 12;
-  std::uint64_t count = 8;
+  std::uint64_t count = 0;  ///< 0 until parsed: 8 unless given
   std::uint64_t seed = 1;
   CurveId curve = CurveId::bls12_381;  ///< --curve: the synthetic circuit's (a .zkey names its own)
   /// --keys: distinct synthetic circuits (seeds seed, seed + 1, ...); job i is key i mod keys's. At least

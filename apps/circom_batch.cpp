@@ -18,6 +18,7 @@
 #include <proofline/groth16/wtns.hpp>
 #include <proofline/trace/chrome_trace.hpp>
 #include <proofline/util/options.hpp>
+#include <proofline/util/stop_signals.hpp>
 
 #include "batch_common.hpp"
 
@@ -168,13 +169,21 @@ std::size_t print_outcome(const CircomBatch& b, const Plan& p, ResultCollector& 
   const std::size_t failures = p.refused.size() + failed.size();
   // batch_prove --zkey without --out proves without keeping the proofs.
   const bool kept = std::ranges::any_of(b.jobs, [](const CircomJobSpec& job) { return !job.proof.empty(); });
-  const std::uint64_t done = kept ? results.written() : p.runnable.size() - failed.size();
-  if (!b.quiet || failures > 0)
-    std::fprintf(
-        failures > 0 ? stderr : stdout, "%s: %llu of %zu proofs %s%s in %.2f s (%s key); %zu failed\n",
-        b.program.c_str(), static_cast<unsigned long long>(done), b.jobs.size(),
-        kept ? "written" : "made (not written: no --out)", b.config.verify ? " (each verified first)" : "",
-        wall_s, std::string(curve_name(p.curve)).c_str(), failures);
+  const std::uint64_t done = kept ? results.written() : results.proven();
+  // Stopped by a signal: the jobs cancelled or never submitted are neither proven nor failed.
+  const int stopped_by = stop_signal();
+  const std::uint64_t unproven = b.jobs.size() - std::min<std::uint64_t>(b.jobs.size(), done + failures);
+  const std::string stopped =
+      stopped_by != 0 && unproven > 0
+          ? "; " + std::to_string(unproven) + " not proven (stopped by " + stop_signal_name(stopped_by) + ")"
+          : "";
+  if (!b.quiet || failures > 0 || !stopped.empty())
+    std::fprintf(failures > 0 || !stopped.empty() ? stderr : stdout,
+                 "%s: %llu of %zu proofs %s%s in %.2f s (%s key); %zu failed%s\n", b.program.c_str(),
+                 static_cast<unsigned long long>(done), b.jobs.size(),
+                 kept ? "written" : "made (not written: no --out)",
+                 b.config.verify ? " (each verified first)" : "", wall_s,
+                 std::string(curve_name(p.curve)).c_str(), failures, stopped.c_str());
   return failures;
 }
 

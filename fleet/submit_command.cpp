@@ -171,9 +171,18 @@ int run_submit(std::string_view program, const SubmitCli& o) {
   detail::migrate(db);
   // Listening before inserting: no result can end unheard between the two.
   if (o.wait) db.command("listen for finished jobs", "LISTEN proofline_done");
+  // A label given again joins the earlier submission's jobs: `wait --batch` then collects both.
+  const detail::Param label[] = {detail::Param::of(o.batch)};
+  const std::string earlier =
+      db.exec("count the batch's jobs", "SELECT count(*) FROM proofline.jobs WHERE batch = $1", label)
+          .text(0, 0);
+  if (earlier != "0")
+    print_error_line(program, "warning: batch " + quote_for_message(o.batch, 240, '\'') + " already has " +
+                                  earlier + (earlier == "1" ? " job" : " jobs") +
+                                  " of an earlier submission; these join it, and wait --batch collects all");
   const std::vector<std::int64_t> ids = detail::submit_jobs(db, jobs);
   // What `wait --batch` or `wait --ids` takes, should this wait be interrupted or not asked for.
-  std::printf("submitted %zu jobs (ids %s) in batch %s to %s\n", ids.size(),
+  std::printf("submitted %zu job%s (ids %s) in batch %s to %s\n", ids.size(), ids.size() == 1 ? "" : "s",
               detail::format_id_ranges(ids).c_str(), quote_for_message(o.batch, 240, '\'').c_str(),
               db.describe().c_str());
   std::fflush(stdout);

@@ -92,8 +92,8 @@ int run_wait(const WaitCli& o) {
     names.push_back(job.name);
   }
   if (o.out) detail::make_out_directory(*o.out);
-  std::printf("waiting for %zu jobs (ids %s) on %s\n", ids.size(), detail::format_id_ranges(ids).c_str(),
-              db.describe().c_str());
+  std::printf("waiting for %zu job%s (ids %s) on %s\n", ids.size(), ids.size() == 1 ? "" : "s",
+              detail::format_id_ranges(ids).c_str(), db.describe().c_str());
   std::fflush(stdout);
   const detail::WaitOptions wait{
       .conninfo = conninfo, .out = o.out, .check = o.check, .timeout_s = o.timeout_s};

@@ -42,7 +42,7 @@ void add_gpu_resource_options(OptionParser& cli, Config& c) {
   cli.size("--srs-buffer", "SIZE",
            "each of the two per-GPU staging buffers of a streamed SRS (default: a 32nd of the VRAM budget, "
            "256M..2G)",
-           c.srs_stream_buffer);
+           c.srs_stream_buffer, {std::uint64_t{1} << 20, std::uint64_t{16} << 30, "1 MiB to 16 GiB"});
   cli.integer("--device-slots", "N",
               "jobs bound to one GPU at once, each with its own compute stream and MSM scratch (default: up "
               "to 4, or 8 for small jobs, as many as the VRAM budget holds next to the first key and its MSM "

@@ -68,7 +68,7 @@ BinFile wtns_image(std::span<const std::byte> image, std::string_view name) {
 }
 
 [[noreturn]] void fail_not_below_r(const BinFile& file, std::uint64_t index) {
-  file.fail("value " + std::to_string(index) + " is not below the field modulus r");
+  file.fail("the value at index " + std::to_string(index) + " is not below the field modulus r");
 }
 
 [[noreturn]] void fail_first_not_one(const BinFile& file) {

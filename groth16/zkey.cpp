@@ -168,9 +168,17 @@ struct GrothHeader {
 
 /// The curve of the Groth16 header's primes q and r; a key of any other field is refused, naming it.
 CurveId read_curve(const BinFile& file, BinReader& in) {
-  const std::uint32_t q_bytes = in.u32("n8q");
+  // A size no curve has would misplace every field after it: named here, before it does.
+  const auto element_bytes = [&](const char* field, const char* usual) {
+    const std::uint32_t bytes = in.u32(field);
+    if (bytes == 0 || bytes % 8 != 0 || bytes > 64)
+      file.fail(std::string(field) + " is " + std::to_string(bytes) +
+                ", not a field element's size in bytes (a multiple of 8 up to 64; " + usual + ")");
+    return bytes;
+  };
+  const std::uint32_t q_bytes = element_bytes("n8q", "32 in bn128 keys, 48 in bls12381 keys");
   const auto q = in.bytes(q_bytes, "the base field prime q");
-  const std::uint32_t r_bytes = in.u32("n8r");
+  const std::uint32_t r_bytes = element_bytes("n8r", "32 in bn128 and bls12381 keys");
   const auto r = in.bytes(r_bytes, "the scalar field prime r");
   const std::optional<CurveId> curve = detail::curve_of_primes(q, r);
   if (!curve)

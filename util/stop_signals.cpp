@@ -55,6 +55,18 @@ int stop_signal() noexcept {
   return received_signal;
 }
 
+const char* stop_signal_name(int signal) noexcept {
+  switch (signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+  }
+  return "a stop signal";
+}
+
 int stop_signal_count() noexcept {
   return received_count.load();
 }

@@ -17,6 +17,9 @@ void stop_waking(int wake_fd) noexcept;
 /// The signal that asked the program to stop (the latest one), or 0.
 int stop_signal() noexcept;
 
+/// "SIGINT", "SIGTERM" or "SIGHUP" for those signals; "a stop signal" for any other.
+const char* stop_signal_name(int signal) noexcept;
+
 /// How many stop signals were recorded (every one since route_stop_signals() was first called).
 int stop_signal_count() noexcept;
 

@@ -81,10 +81,20 @@ std::string server_of(pg_conn* conn) {
   return std::string("host ") + (host ? host : "?") + " port " + (port ? port : "?");
 }
 
-std::string trimmed(const char* message) {
+std::string one_line(const char* message) {
   std::string text = message ? message : "";
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
+  // libpq continues a message on lines of its own ("...refused\n\tIs the server running..."): one line.
+  std::string line;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\n') {
+      line.push_back(text[i]);
+      continue;
+    }
+    while (i + 1 < text.size() && (text[i + 1] == '\t' || text[i + 1] == ' ')) ++i;
+    line += "; ";
+  }
+  return line;
 }
 
 }  // namespace
@@ -166,13 +176,13 @@ Connection::Connection(const std::string& conninfo, ConnectionOptions options)
   // Statements are sent without waiting and waited for in poll() (run): a large one must not block in send().
   if (PQsetnonblocking(conn_.get(), 1) != 0)
     throw ConnectionLost("cannot make the PostgreSQL connection non-blocking: " +
-                         trimmed(PQerrorMessage(conn_.get())));
+                         one_line(PQerrorMessage(conn_.get())));
 }
 
 void Connection::finish_connecting(const std::string& conninfo) {
   const auto refused = [&] {
     return ConnectionLost("cannot connect to PostgreSQL: " +
-                          without_secrets(trimmed(PQerrorMessage(conn_.get())), conninfo));
+                          without_secrets(one_line(PQerrorMessage(conn_.get())), conninfo));
   };
   // PQconnectPoll leaves connect_timeout to its caller; it bounds each server tried, as in PQconnectdb.
   const std::optional<std::chrono::seconds> timeout = connect_timeout(conn_.get());
@@ -207,8 +217,8 @@ void Connection::fail(std::string_view what, pg_result* result) const {
   const char* primary = result ? PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
   std::string message = std::string(what) + ": " +
                         (primary != nullptr ? std::string("ERROR: ") + primary
-                                            : trimmed(result ? PQresultErrorMessage(result) : nullptr));
-  if (message.ends_with(": ")) message += trimmed(PQerrorMessage(conn_.get()));
+                                            : one_line(result ? PQresultErrorMessage(result) : nullptr));
+  if (message.ends_with(": ")) message += one_line(PQerrorMessage(conn_.get()));
   const bool gone = PQstatus(conn_.get()) != CONNECTION_OK || sqlstate_means_gone(state) || result == nullptr;
   const bool passes = sqlstate_passes(state), unusable = sqlstate_means_unusable(state);
   PQclear(result);
@@ -320,7 +330,7 @@ int Connection::socket() const noexcept {
 
 std::vector<Notification> Connection::take_notifications() {
   if (!conn_ || PQconsumeInput(conn_.get()) == 0 || PQstatus(conn_.get()) != CONNECTION_OK)
-    throw ConnectionLost("waiting for notifications: " + trimmed(PQerrorMessage(conn_.get())));
+    throw ConnectionLost("waiting for notifications: " + one_line(PQerrorMessage(conn_.get())));
   std::vector<Notification> out;
   while (PGnotify* n = PQnotifies(conn_.get())) {
     out.push_back({n->relname ? n->relname : "", n->extra ? n->extra : ""});

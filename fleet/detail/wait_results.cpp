@@ -60,8 +60,8 @@ class Collector {
   void handle(const FinishedJob& job, const std::string& name) {
     if (!job.done || !job.result) {
       ++failed_;
-      std::fprintf(stderr, "job %lld (%s) failed after %d attempts: %s\n", static_cast<long long>(job.id),
-                   name.c_str(), job.attempts, job.error.c_str());
+      std::fprintf(stderr, "job %lld (%s) failed after %d attempt%s: %s\n", static_cast<long long>(job.id),
+                   name.c_str(), job.attempts, job.attempts == 1 ? "" : "s", job.error.c_str());
       return;
     }
     ++done_;

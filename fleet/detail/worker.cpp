@@ -37,13 +37,6 @@ constexpr std::chrono::seconds safety_period{30};
 /// a database the leases expire as they would after a SIGKILL.
 constexpr std::chrono::seconds stop_delivery_time{2}, stop_requeue_time{3};
 
-const char* signal_name(int signal) {
-  return signal == SIGTERM  ? "SIGTERM"
-         : signal == SIGINT ? "SIGINT"
-         : signal == SIGHUP ? "SIGHUP"
-                            : "a stop signal";
-}
-
 /// Failures that another attempt cannot fix: the job's own input is wrong.
 bool permanent_failure(Errc code) {
   return code == Errc::bad_input || code == Errc::invalid_argument;
@@ -538,7 +531,7 @@ int Worker::run() {
   while (true) {
     const int signals = stop_signal_count();
     if (signals >= 2)
-      return stop_now(std::string("a second ") + signal_name(stop_signal()), 128 + stop_signal());
+      return stop_now(std::string("a second ") + stop_signal_name(stop_signal()), 128 + stop_signal());
     if (signals == 1 && !draining_) begin_drain();
     if (draining_ && Clock::now() >= drain_deadline_) return stop_now("the drain timeout", 1);
     try {

@@ -166,7 +166,7 @@ TEST_CASE("capi/wtns memory: values that are no witness fail their job in synthe
   std::fill_n(above_r.begin() + static_cast<std::ptrdiff_t>(offset + 3 * 32), 32, std::uint8_t{0xff});
   std::vector<std::uint8_t> first_not_one = good;
   first_not_one[offset] = 2;
-  const std::pair<std::vector<std::uint8_t>*, const char*> cases[] = {{&above_r, "value 3"},
+  const std::pair<std::vector<std::uint8_t>*, const char*> cases[] = {{&above_r, "the value at index 3"},
                                                                       {&first_not_one, "w[0]"}};
   for (const auto& [image, says] : cases) {
     CAPTURE(says);

@@ -421,6 +421,8 @@ failures() {
   expect_interrupted 2 "$proofline" batch unchecked/key.zkey --circuit unchecked/unchecked_cpp \
     --input unchecked/two.json unchecked/spin.json --out out-spin --cache-dir "$cache" --no-progress
   expect_said "a second signal: 1 witness computation stopped"
+  expect_said "1 of 2 proofs written"
+  expect_said "; 1 not proven (stopped by SIGINT)"
   [ -f out-spin/two.proof.json ] || die "the proof made before the signals was not written"
   expect_interrupted 1 "$proofline" witness --circuit unchecked/unchecked_cpp --input unchecked/two.json \
     unchecked/spin.json --out out-spin-wtns --cache-dir "$cache"

@@ -197,7 +197,7 @@ try:
     expect_error(address, 400, "POST", "/prove/key", wtns_image(header, (2).to_bytes(32, "little") + values[32:]),
                  said="w[0] is not 1")
     expect_error(address, 400, "POST", "/prove/wtns-only", wtns_image(header, values[:32] + b"\xff" * 32 + values[64:]),
-                 said="value 1 is not below the field modulus r")
+                 said="the value at index 1 is not below the field modulus r")
     # A witness that does not satisfy the circuit: prove's exit 1.
     expect_error(address, 422, "POST", "/prove/key", b'{"a": "3", "b": "7", "c": "48"}',
                  said="does not satisfy the circuit")

@@ -739,7 +739,7 @@ def test_stop_now(args):
 
 def submitted_ids(text):
     """The ids `submit` printed ("ids 5..7,9"), as `wait --ids` takes them, and its batch label."""
-    match = re.search(r"submitted \d+ jobs \(ids ([0-9.,]+)\) in batch '([^']+)'", text)
+    match = re.search(r"submitted \d+ jobs? \(ids ([0-9.,]+)\) in batch '([^']+)'", text)
     if match is None:
         fail("submit did not print its ids and batch: " + text)
     return match.group(1), match.group(2)
@@ -796,6 +796,9 @@ def test_reattach(args):
         check(again.returncode == 0 and "2 done, 0 failed" in again.stdout,
               "a finished job is reported at once, by the default batch submit printed and an id together: " +
               again.stdout.strip())
+        joined = fleet_run(["submit", "--zkey", key, "--batch", lone_batch, "--wtns", wtns[0]])
+        check(joined.returncode == 0 and "batch '%s' already has 1 job of an earlier submission" % lone_batch
+              in joined.stderr, "a batch label given again is said to join the earlier jobs: " + joined.stderr.strip())
         no_secret_in_logs(fleet)
     finally:
         fleet.close()

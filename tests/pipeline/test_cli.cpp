@@ -166,7 +166,7 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
   check_refused("--count", "--count needs a value");
   check_refused("--inject-fault nowhere:1", "unknown stage 'nowhere'");
   check_refused("--srs disk", "unknown SRS placement 'disk'");
-  check_refused("--backend cpu --synthetic 8 --srs-buffer 1K", "srs_stream_buffer 1024 bytes is outside");
+  check_refused("--backend cpu --synthetic 8 --srs-buffer 1K", "--srs-buffer: 1K is less than 1.00 MiB");
   check_refused("--no-ntt-table=yes", "--no-ntt-table");
   check_refused("--no-msm-tables=1", "--no-msm-tables");
   check_refused("--keys 0", "--keys: 0 is outside");

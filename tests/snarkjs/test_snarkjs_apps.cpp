@@ -181,7 +181,7 @@ TEST_CASE(
   auto bytes = wtns;
   groth16::detail::store_bigint(bytes.data() + 76 + 5 * 32, Fr::modulus);
   write_file_bytes(dir / "r.wtns", bytes);
-  expect_refused(prove(zkey, "r.wtns"), "r.wtns", "value 5 is not below the field modulus r");
+  expect_refused(prove(zkey, "r.wtns"), "r.wtns", "the value at index 5 is not below the field modulus r");
   bytes = wtns;
   bytes[76] = std::byte{0};
   write_file_bytes(dir / "zero.wtns", bytes);

@@ -86,7 +86,8 @@ TEST_CASE("groth16/wtns/a witness of the other curve and other fields are refuse
   bytes = file_bytes(fixture("chain_16", "witness.wtns"));
   groth16::detail::store_bigint(bytes.data() + 76 + 5 * 32, Fr::modulus);
   groth16::detail::store_bigint(bytes.data() + 76 + 9 * 32, Fr::modulus);
-  CHECK(contains(bad_input_message([&] { parse_wtns(bytes, "r.wtns"); }), "value 5 is not below"));
+  CHECK(
+      contains(bad_input_message([&] { parse_wtns(bytes, "r.wtns"); }), "the value at index 5 is not below"));
   bytes = file_bytes(fixture("chain_16", "witness.wtns"));
   bytes[76] = std::byte{0};
   CHECK(contains(bad_input_message([&] { parse_wtns(bytes, "z.wtns"); }), "w[0] is not 1"));
@@ -119,7 +120,7 @@ TEST_CASE("groth16/wtns/a server's header check: curve and length against the ke
   CHECK(read_wtns_header_for(bytes, "w.wtns", CurveId::bls12_381, n, "key 'chain'").num_witness == n);
   std::vector<Fr> z(n);
   CHECK(contains(bad_input_message([&] { read_wtns_into(bytes, "w.wtns", std::span<Fr>(z)); }),
-                 "w.wtns: value 3 is not below"));
+                 "w.wtns: the value at index 3 is not below"));
   // A cut image is the container's error, naming the image.
   bytes.resize(bytes.size() - 1);
   CHECK(
@@ -159,8 +160,9 @@ TEST_CASE("groth16/wtns/batch planning checks every witness against the key befo
   write_file_bytes(dir / "r.wtns", bytes);
   files = {dir / "A.wtns", dir / "r.wtns"};
   CHECK(contains(bad_input_message([&] { plan_wtns_jobs(files, 19, "key.zkey"); }),
-                 (dir / "r.wtns").string() + ": value 7 is not below the field modulus r"));
-  CHECK(contains(bad_input_message([&] { check_wtns(dir / "r.wtns"); }), "value 7 is not below"));
+                 (dir / "r.wtns").string() + ": the value at index 7 is not below the field modulus r"));
+  CHECK(
+      contains(bad_input_message([&] { check_wtns(dir / "r.wtns"); }), "the value at index 7 is not below"));
   bytes = wtns_bytes(z);
   bytes[76] = std::byte{2};
   write_file_bytes(dir / "two.wtns", bytes);

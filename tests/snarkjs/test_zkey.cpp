@@ -297,6 +297,12 @@ TEST_CASE("groth16/zkey/malformed headers sections and coefficients are clear er
                  "domainSize = 48 is not a power"));
   CHECK(contains(changed(2, [](auto& p) { p.push_back(std::byte{0}); }),
                  "Groth16 header section: 1 unexpected bytes"));
+  // Field sizes no curve has are named before they misplace what follows.
+  CHECK(contains(changed(2, [](auto& p) { groth16::detail::store_u32(p.data(), 0); }),
+                 "n8q is 0, not a field element's size in bytes"));
+  CHECK(contains(changed(2, [](auto& p) { groth16::detail::store_u32(p.data() + 52, 33); }),
+                 "n8r is 33, not a field element's size in bytes (a multiple of 8 up to 64; 32 in bn128 and "
+                 "bls12381 keys)"));
   // Header points: infinity, off the curve, and δ1, δ2 of different secrets.
   CHECK(contains(changed(2, [](auto& p) { std::memset(p.data() + 100, 0, 96); }),
                  "alpha1 is the point at infinity"));
