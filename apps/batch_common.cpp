@@ -7,8 +7,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 #include <proofline/graph/memory_plan.hpp>
 #include <proofline/util/atomic_file.hpp>
@@ -34,6 +36,36 @@ void check_directory_takes_files(const std::string& who, const fs::path& dir, co
   if (fd < 0) throw UnusableInput(who + ": cannot write " + quoted(named) + ": " + std::strerror(errno));
   ::close(fd);
   ::unlink(probe.c_str());
+}
+
+namespace {
+
+std::mutex created_folders_mutex;
+std::vector<fs::path> created_folders;  // in the order made: each after the folder above it
+
+}  // namespace
+
+void create_output_folder(const fs::path& dir, std::error_code& error) {
+  std::vector<fs::path> missing;
+  for (fs::path at = fs::absolute(dir, error).lexically_normal();
+       !error && !at.empty() && !fs::exists(at, error); at = at.parent_path()) {
+    missing.push_back(at);
+    if (at == at.parent_path()) break;
+  }
+  if (error) return;
+  fs::create_directories(dir, error);
+  if (error) return;
+  std::lock_guard lock(created_folders_mutex);
+  created_folders.insert(created_folders.end(), missing.rbegin(), missing.rend());
+}
+
+void remove_created_output_folders() noexcept {
+  std::lock_guard lock(created_folders_mutex);
+  for (auto it = created_folders.rbegin(); it != created_folders.rend(); ++it) {
+    std::error_code ignored;
+    if (fs::is_empty(*it, ignored)) fs::remove(*it, ignored);
+  }
+  created_folders.clear();
 }
 
 void check_output_replaceable(const std::string& who, const fs::path& output) {
@@ -66,7 +98,7 @@ namespace {
 
 void check_out_dir(const fs::path& dir) {
   std::error_code error;
-  fs::create_directories(dir, error);
+  create_output_folder(dir, error);
   if (error || !fs::is_directory(dir, error))
     throw UnusableInput("--out: cannot create directory " + quoted(dir) +
                         (error ? ": " + error.message() : ": not a directory"));

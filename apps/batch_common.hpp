@@ -32,16 +32,24 @@ class UnusableInput : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Makes `dir` and the folders above it that are missing, as create_directories does, remembering those it
+/// made: a command refused before proving (exit 2) takes them back, so that a refusal leaves nothing behind.
+void create_output_folder(const std::filesystem::path& dir, std::error_code& error);
+/// Removes the folders create_output_folder made, deepest first, where they are still empty.
+void remove_created_output_folders() noexcept;
+
 /// A command's main: body()'s exit status, or one line on stderr and exit code 2 for options or input it
-/// could not use, found before anything was proven (OptionError, UnusableInput), 1 for anything else that
-/// escaped.
+/// could not use, found before anything was proven (OptionError, UnusableInput; the output folders it made
+/// removed again), 1 for anything else that escaped.
 template <class Body>
 int run_command(std::string_view program, Body&& body) {
   try {
     return std::forward<Body>(body)();
   } catch (const OptionError& e) {
+    remove_created_output_folders();
     return report_bad_options(program, e);
   } catch (const UnusableInput& e) {
+    remove_created_output_folders();
     return report_bad_options(program, e);
   } catch (const std::exception& e) {
     return report_failure(program, e);

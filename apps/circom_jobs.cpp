@@ -158,7 +158,7 @@ void create_output_folders(const std::vector<CircomJobSpec>& jobs) {
     for (const fs::path* output : {&job.proof, &job.public_inputs}) {
       if (!output->has_parent_path()) continue;
       std::error_code error;
-      fs::create_directories(output->parent_path(), error);
+      create_output_folder(output->parent_path(), error);
       if (error)
         throw UnusableInput(job.label + ": cannot create the folder " + quoted(output->parent_path()) +
                             " for " + quoted(*output) + ": " + error.message());

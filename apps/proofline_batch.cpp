@@ -93,7 +93,7 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
   batch.zkey = zkey;
   if (s.out) {
     std::error_code error;
-    fs::create_directories(*s.out, error);
+    create_output_folder(*s.out, error);
     if (error) throw UnusableInput("--out: cannot create '" + s.out->string() + "': " + error.message());
   }
   batch.jobs = plan_jobs(s);

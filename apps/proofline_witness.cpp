@@ -65,7 +65,7 @@ int run_witnesses(const WitnessRun& run) {
   if (!run.out) throw OptionError("needs --out DIR: each input NAME.json gives DIR/NAME.wtns");
   std::vector<CircomJobSpec> jobs = jobs_into_dir(run.inputs, true, run.out);
   std::error_code error;
-  fs::create_directories(*run.out, error);
+  create_output_folder(*run.out, error);
   for (CircomJobSpec& job : jobs) {  // each job writes one .wtns
     job.proof = *run.out / (circom_job_name(job.source) + ".wtns");
     job.public_inputs.clear();

@@ -213,6 +213,20 @@ TEST_CASE(
                  "H query (section 9): point 7 is not on the curve");
 }
 
+TEST_CASE("apps/batch_prove/a refused batch takes back the output folders it made") {
+  groth16::test::TempDir dir;
+  write_file_text(dir / "bad.zkey", "junk");
+  const auto wtns = fixture("chain_16", "witness.wtns");
+  std::filesystem::create_directories(dir / "kept");
+  const Outcome o = run_program(
+      PROOFLINE_BATCH_PROVE, "--no-progress --backend cpu --zkey " + (dir / "bad.zkey").string() +
+                                 " --wtns " + wtns.string() + " --out " + (dir / "kept/new/deep").string());
+  CHECK(o.code == 2);
+  CHECK_MESSAGE(contains(o.err, "not a .zkey file"), o.err);
+  CHECK_FALSE(std::filesystem::exists(dir / "kept/new"));
+  CHECK(std::filesystem::is_directory(dir / "kept"));  // there before: left
+}
+
 TEST_CASE("apps/batch_prove/an output that is a FIFO or a link to a device is refused and left as it is") {
   // Each output is written to a temporary file renamed over it: over a FIFO or a device (or a link to one,
   // /dev/stdout) that would put a regular file in its place (as root, in /dev too) and write nothing to it.
