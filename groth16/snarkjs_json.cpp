@@ -291,8 +291,8 @@ Fr public_signal_from(const json::Value& value, std::string_view context) {
     fail(context, "expected a decimal string, a 0x string or an integer (an element of Fr)");
   }
   if (!element)
-    fail(context, quote_for_message(value.is_string() ? value.as_string() : value.number_text(), 100) +
-                      " is not a number below the Fr modulus");
+    fail(context,
+         detail::number_text_problem(value.is_string() ? value.as_string() : value.number_text(), "Fr"));
   return *element;
 }
 

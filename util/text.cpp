@@ -43,11 +43,14 @@ std::uint32_t decode_utf8(std::string_view text, std::size_t i, std::size_t leng
   return code;
 }
 
-/// Code points a terminal acts on instead of showing: C1 controls (U+009B is CSI on some terminals) and the
-/// bidirectional embeddings, overrides and isolates.
+/// Code points a terminal acts on or shows as nothing: C1 controls (U+009B is CSI on some terminals), the
+/// zero-width spaces, joiners and direction marks, the bidirectional embeddings, overrides and isolates, the
+/// line and paragraph separators, and the byte-order mark (U+FEFF), which a message would otherwise quote as
+/// an empty-looking string.
 bool is_invisible_control(std::uint32_t code) noexcept {
-  return (code >= 0x80 && code <= 0x9F) || (code >= 0x202A && code <= 0x202E) ||
-         (code >= 0x2066 && code <= 0x2069) || code == 0x2028 || code == 0x2029;
+  return (code >= 0x80 && code <= 0x9F) || (code >= 0x200B && code <= 0x200F) ||
+         (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069) || code == 0x2028 ||
+         code == 0x2029 || code == 0xFEFF;
 }
 
 /// One ASCII byte as JSON.stringify writes it: ", \ and control characters (and DEL) escaped.

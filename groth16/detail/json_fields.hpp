@@ -2,6 +2,7 @@
 // formats (point_json.cpp) and snarkjs's (snarkjs_json.cpp): one wording for every bad value.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,15 +30,28 @@ std::optional<Field> field_from_number_text(std::string_view text) {
   return Field::from_canonical(*number);
 }
 
+/// Why `text`, which field_from_number_text refused, is no element of the field named `field_name`: its
+/// spelling ("7.5", "+7", "1e3") or its size.
+inline std::string number_text_problem(std::string_view text, const char* field_name) {
+  const bool hex = text.starts_with("0x") || text.starts_with("0X");
+  const std::string_view digits = hex ? text.substr(2) : text;
+  const bool spelled = !digits.empty() && std::ranges::all_of(digits, [hex](char c) {
+    return (c >= '0' && c <= '9') || (hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')));
+  });
+  return quote_for_message(text, 100) +
+         (spelled
+              ? std::string(" is not below the ") + field_name + " modulus"
+              : std::string(" is not an integer in decimal digits, or hexadecimal after 0x (an element of ") +
+                    field_name + ")");
+}
+
 /// A decimal or 0x string below the field's modulus (`field_name` names the field in the message).
 template <class Field>
 Field field_from_json(const json::Value& value, std::string_view context, const char* field_name) {
   if (!value.is_string())
     json_fail(context, std::string("expected a decimal string (an element of ") + field_name + ")");
   const auto element = field_from_number_text<Field>(value.as_string());
-  if (!element)
-    json_fail(context, quote_for_message(value.as_string(), 100) + " is not a number below the " +
-                           field_name + " modulus");
+  if (!element) json_fail(context, number_text_problem(value.as_string(), field_name));
   return *element;
 }
 

@@ -171,6 +171,10 @@ TEST_CASE("groth16/file_safety/quote_for_message bounds and escapes what it quot
                           "2J") == R"("\u009b2J")");
   CHECK(quote_for_message("abc\xe2\x80\xae"
                           "cba") == R"("abc\u202ecba")");
+  // Characters that show as nothing: a byte-order mark, a zero-width space.
+  CHECK(quote_for_message("\xef\xbb\xbf") == R"("\ufeff")");
+  CHECK(quote_for_message("a\xe2\x80\x8b"
+                          "b") == R"("a\u200bb")");
   // Cut at the bound, never inside a character, with the full length.
   const std::string huge(60u << 20, 'y');
   const std::string quoted = quote_for_message(huge);

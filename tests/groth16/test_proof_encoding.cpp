@@ -170,7 +170,8 @@ TEST_CASE("groth16/proof/json rejects malformed proofs") {
   CHECK(error(doc) == "p.json: missing member \"c\"");
   doc = good;
   doc.set("a", json::Value::array({"12x", "3"}));
-  CHECK(error(doc).find("p.json: a: \"12x\" is not a number below the Fp modulus") == 0);
+  CHECK(error(doc).find("p.json: a: \"12x\" is not an integer in decimal digits, or hexadecimal after 0x (an "
+                        "element of Fp)") == 0);
   doc = good;
   doc.set("a", json::Value::array({to_decimal(Fp::modulus), "3"}));
   CHECK(error(doc).find("below the Fp modulus") != std::string::npos);

@@ -154,7 +154,7 @@ TEST_CASE("apps/verify_proof/malformed files and arguments are unusable input (e
   check_unusable(
       good + proof_with(dir / "big.json", "pi_a", json::Value::array({std::string(120, '9'), "1", "1"}))
                  .string(),
-      "is not a number below the Fp modulus");
+      "is not below the Fp modulus");
   check_unusable(good + proof_with(dir / "num.json", "pi_c", json::Value::array({0, 0, 1})).string(),
                  "expected a decimal string");
   write_file_text(dir / "empty.json", "");
@@ -241,7 +241,9 @@ TEST_CASE(
     const Outcome below = verify_proof(with_b(json::Value(r.substr(0, r.size() - 1) + char(r.back() - 1))));
     CHECK(below.code == 1);
     CHECK(contains(below.out, "invalid: the pairing check failed"));
-    check_unusable(with_b(json::Value("12ab")), "\"12ab\" is not a number below the Fr modulus");
+    check_unusable(
+        with_b(json::Value("12ab")),
+        "\"12ab\" is not an integer in decimal digits, or hexadecimal after 0x (an element of Fr)");
   }
 }
 
