@@ -116,22 +116,10 @@ const std::string* HttpRequest::header(std::string_view name) const {
   return nullptr;
 }
 
-HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
-  // Empty lines before the request line are passed over, as HTTP asks of servers (some clients send a
-  // CRLF after a request's body); they count toward max_head.
-  std::size_t blank = 0;
-  while (blank < data.size() && blank < limits.max_head && (data[blank] == '\n' || data[blank] == '\r'))
-    ++blank;
-  if (blank > 0) {
-    HttpLimits rest = limits;
-    rest.max_head -= blank;
-    HttpHeadParse parsed =
-        rest.max_head == 0
-            ? refuse(400, "the request head is over " + std::to_string(limits.max_head) + " bytes")
-            : parse_http_head(data.substr(blank), rest);
-    if (parsed.state == HttpHeadParse::State::complete) parsed.head_bytes += blank;
-    return parsed;
-  }
+namespace {
+
+/// parse_http_head of a head that starts with its request line.
+HttpHeadParse parse_request_head(std::string_view data, const HttpLimits& limits) {
   const std::size_t end = head_end(data, limits.max_head);
   const std::size_t line_end = data.find('\n');
   // The request line is judged as soon as it is whole, so garbage is refused without waiting for more; but
@@ -209,6 +197,24 @@ HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
                                                   std::to_string(limits.max_body) + "-byte limit");
   request.content_length = length.value_or(0);
   return out;
+}
+
+}  // namespace
+
+HttpHeadParse parse_http_head(std::string_view data, const HttpLimits& limits) {
+  // Empty lines before the request line are passed over, as HTTP asks of servers (some clients send a
+  // CRLF after a request's body); they count toward max_head.
+  std::size_t blank = 0;
+  while (blank < data.size() && blank < limits.max_head && (data[blank] == '\n' || data[blank] == '\r'))
+    ++blank;
+  if (blank == 0) return parse_request_head(data, limits);
+  if (blank == limits.max_head)
+    return refuse(400, "the request head is over " + std::to_string(limits.max_head) + " bytes");
+  HttpLimits rest = limits;
+  rest.max_head -= blank;
+  HttpHeadParse parsed = parse_request_head(data.substr(blank), rest);
+  if (parsed.state == HttpHeadParse::State::complete) parsed.head_bytes += blank;
+  return parsed;
 }
 
 HttpBodyFrame frame_http_body(std::string_view data, const HttpHeadParse& head, const HttpLimits& limits) {
