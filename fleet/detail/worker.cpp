@@ -121,6 +121,20 @@ Worker::~Worker() {
   pipeline_.reset();
 }
 
+namespace {
+
+/// Whether a failed connection was refused for who asked (a password, a role or a database that the server
+/// does not know, an address pg_hba.conf does not admit) rather than for being unreachable: settings that
+/// retrying cannot mend.
+bool refused_for_good(std::string_view message) {
+  for (const std::string_view phrase : {"password authentication failed", "authentication failed for user",
+                                        "does not exist", "no pg_hba.conf entry"})
+    if (message.find(phrase) != std::string_view::npos) return true;
+  return false;
+}
+
+}  // namespace
+
 void Worker::connect() {
   if (db_ || Clock::now() < next_connect_) return;
   const bool first = next_beat_ == Clock::time_point{};
@@ -145,6 +159,12 @@ void Worker::connect() {
     // newer than this program or unfit for it, missing rights (invalid_argument) and a duplicate name
     // (OptionError) end the worker; Interrupted is the caller's to act on.
     if (e.code() != Errc::io) throw;
+    // A worker that never got in stops (exit 1) on settings the server refuses, so that a misconfigured
+    // deployment shows; once it has served, the same refusal (a password rotated) is waited out.
+    if (first && refused_for_good(e.what()))
+      throw Error(
+          Errc::invalid_argument,
+          std::string(e.what()) + " (the server refuses these settings: the worker stops, not retries)");
     PL_LOG_WARN("fleet worker {}: {}; retrying in {} ms", options_.name, e.what(), backoff_.count());
     next_connect_ = Clock::now() + backoff_;
     backoff_ = std::min(backoff_ * 2, options_.max_backoff);

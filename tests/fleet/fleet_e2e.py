@@ -570,6 +570,14 @@ def test_roles(args):
               "submit to it exits 1 saying why: " + broken.stderr.strip())
         check(worker.wait(timeout=60) == 1, "a worker whose schema lost a column stops with exit 1")
         check("does not fit this program" in fleet.log("least.log"), "saying why: " + fleet.log("least.log")[-600:])
+        wrong = os.path.join(fleet.dir, "wrong-database-url")
+        with open(wrong, "w") as f:
+            f.write("postgresql://%s:%s@127.0.0.1:%s/%s_typo\n" % (role, PASSWORD, fleet.port, fleet.db))
+        refused = fleet.worker("refused", url_file=wrong)
+        check(refused.wait(timeout=60) == 1, "a worker the server refuses at its first connection stops with exit 1")
+        check("does not exist" in fleet.log("refused.log") and
+              "the worker stops, not retries" in fleet.log("refused.log"),
+              "saying why: " + fleet.log("refused.log")[-600:])
         no_secret_in_logs(fleet)
     finally:
         fleet.close()
