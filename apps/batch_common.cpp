@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <proofline/graph/memory_plan.hpp>
+#include <proofline/graph/testing.hpp>
 #include <proofline/util/atomic_file.hpp>
 #include <proofline/util/options.hpp>
 #include <proofline/util/text.hpp>
@@ -118,6 +119,25 @@ void check_output_file(const char* option, const fs::path& path) {
 }
 
 }  // namespace
+
+graph::Pipeline make_pipeline_with_fault(graph::Config config, const InjectedFault& fault,
+                                         std::optional<std::uint64_t> jobs) {
+  graph::testing::Hooks hooks;
+  if (fault) {
+    if (jobs && fault->second >= *jobs)
+      throw OptionError("--inject-fault: job " + std::to_string(fault->second) + " is past the batch's " +
+                        std::to_string(*jobs) + " jobs (they count from 0)");
+    // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
+    hooks.fault = [stage = fault->first, id = fault->second + 1](graph::Stage at, graph::JobId job) {
+      if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
+    };
+  }
+  graph::Pipeline pipeline = graph::testing::make_pipeline(std::move(config), std::move(hooks));
+  if (fault && fault->first == graph::Stage::h2d && pipeline.backend() != graph::Backend::cuda)
+    throw OptionError("--inject-fault: the h2d stage runs only on the CUDA backend, not the " +
+                      std::string(graph::to_string(pipeline.backend())) + " backend");
+  return pipeline;
+}
 
 int print_memory_plan(const graph::Pipeline& pipeline, const std::optional<std::filesystem::path>& report) {
   const graph::PipelineStats stats = pipeline.stats();

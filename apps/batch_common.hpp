@@ -80,6 +80,14 @@ decltype(auto) setup_step(Step&& step) {
   }
 }
 
+/// --inject-fault STAGE:I: the I-th job submitted (from 0) fails in STAGE.
+using InjectedFault = std::optional<std::pair<graph::Stage, std::uint64_t>>;
+
+/// The pipeline of `config` with --inject-fault's hook. OptionError when the fault could never happen: a
+/// stage the backend does not run (h2d without CUDA), or a job index at or past `jobs` (when known).
+graph::Pipeline make_pipeline_with_fault(graph::Config config, const InjectedFault& fault,
+                                         std::optional<std::uint64_t> jobs);
+
 /// batch_prove --plan: the pipeline's memory plan on stdout (its JSON into `report` when given); returns 0.
 int print_memory_plan(const graph::Pipeline& pipeline, const std::optional<std::filesystem::path>& report);
 

@@ -12,7 +12,6 @@
 #include <proofline/graph/observe.hpp>
 #include <proofline/graph/pipeline.hpp>
 #include <proofline/graph/report.hpp>
-#include <proofline/graph/testing.hpp>
 #include <proofline/groth16/snarkjs_jobs.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
 #include <proofline/groth16/wtns.hpp>
@@ -202,18 +201,10 @@ graph::Config with_generator_concurrency(graph::Config config, const CircomBatch
 }  // namespace
 
 graph::Pipeline make_batch_pipeline(const CircomBatch& b, graph::Config config) {
-  graph::testing::Hooks hooks;
-  if (b.fault) {
-    // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
-    hooks.fault = [stage = b.fault->first, id = b.fault->second + 1](graph::Stage at, graph::JobId job) {
-      if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
-    };
-  }
-  graph::Pipeline pipeline = graph::testing::make_pipeline(std::move(config), std::move(hooks));
-  if (b.fault && b.fault->first == graph::Stage::h2d && pipeline.backend() != graph::Backend::cuda)
-    throw OptionError("--inject-fault: the h2d stage runs only on the CUDA backend, not the " +
-                      std::string(graph::to_string(pipeline.backend())) + " backend");
-  return pipeline;
+  // A server's jobs are not counted in advance.
+  return make_pipeline_with_fault(
+      std::move(config), b.fault,
+      b.jobs.empty() ? std::nullopt : std::optional<std::uint64_t>(b.jobs.size()));
 }
 
 int run_circom_batch(const CircomBatch& batch) {

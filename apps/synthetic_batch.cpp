@@ -13,7 +13,6 @@
 
 #include <proofline/cpu/parallel_copy.hpp>
 #include <proofline/graph/observe.hpp>
-#include <proofline/graph/testing.hpp>
 #include <proofline/groth16/proof.hpp>
 #include <proofline/groth16/proof_json.hpp>
 #include <proofline/groth16/snarkjs_json.hpp>
@@ -146,26 +145,6 @@ graph::Config run_config(const BatchOptions& o, const Run& run, ResultCollector&
   return config;
 }
 
-/// --inject-fault in a stage the backend never runs would silently inject nothing.
-void check_fault_stage(const BatchOptions& o, graph::Backend backend) {
-  if (o.fault && o.fault->first == graph::Stage::h2d && backend != graph::Backend::cuda)
-    throw OptionError("--inject-fault: the h2d stage runs only on the CUDA backend, not the " +
-                      std::string(graph::to_string(backend)) + " backend");
-}
-
-/// The fault to inject (--inject-fault), through the pipeline's test hooks.
-graph::testing::Hooks fault_hooks(const BatchOptions& o) {
-  graph::testing::Hooks hooks;
-  if (o.fault) {
-    const auto [stage, index] = *o.fault;
-    // Job ids are handed out from 1 in submission order, so the I-th job has id I + 1.
-    hooks.fault = [stage = stage, id = index + 1](graph::Stage at, graph::JobId job) {
-      if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
-    };
-  }
-  return hooks;
-}
-
 /// The registered keys and what the GPUs had loaded when the batch began.
 struct Registered {
   std::vector<graph::KeyHandle> keys;
@@ -243,8 +222,7 @@ template <class Curve>
 Registered start_pipeline(const BatchOptions& o, const Run& run, const graph::Config& config,
                           Setups<Curve>& setups, std::optional<graph::Pipeline>& prover) {
   return setup_step([&] {
-    prover.emplace(graph::testing::make_pipeline(config, fault_hooks(o)));
-    check_fault_stage(o, prover->backend());
+    prover.emplace(make_pipeline_with_fault(config, o.fault, o.count));
     Registered registered;
     for (unsigned k = 0; k < o.keys; ++k) registered.gpus.push_back(placement(o, *prover, k));
     if (setups.empty())

@@ -165,6 +165,8 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
   check_refused("--frobnicate", "unknown option '--frobnicate'");
   check_refused("--count", "--count needs a value");
   check_refused("--inject-fault nowhere:1", "unknown stage 'nowhere'");
+  check_refused("--backend cpu --synthetic 6 --count 2 --inject-fault msm:2",
+                "--inject-fault: job 2 is past the batch's 2 jobs (they count from 0)");
   check_refused("--srs disk", "unknown SRS placement 'disk'");
   check_refused("--backend cpu --synthetic 8 --srs-buffer 1K", "--srs-buffer: 1K is less than 1.00 MiB");
   check_refused("--no-ntt-table=yes", "--no-ntt-table");
