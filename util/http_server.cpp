@@ -43,7 +43,8 @@ FileDescriptor listen_on(const HttpServerOptions& options, const std::string& ho
   std::vector<addrinfo*> candidates;
   for (addrinfo* a = found; a != nullptr; a = a->ai_next) candidates.push_back(a);
   if (host.empty())
-    std::ranges::stable_partition(candidates, [](const addrinfo* a) { return a->ai_family == AF_INET6; });
+    std::stable_partition(candidates.begin(), candidates.end(),
+                          [](const addrinfo* a) { return a->ai_family == AF_INET6; });
   for (addrinfo* a : candidates) {
     if (listener.get() >= 0) break;
     FileDescriptor fd(::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol));

@@ -68,14 +68,26 @@ int depth_of(const json& value) {
   return deepest + (value.is_structured() ? 1 : 0);
 }
 
+std::size_t values_in(const json& value) {
+  if (!value.is_structured()) return 1;
+  std::size_t count = 0;
+  for (const json& item : value) count += values_in(item);
+  return count;
+}
+
+/// What main takes in the fuzzed circuits: a few values, so that the bound on the rest is reached.
+constexpr std::size_t fuzz_main_values = 16;
+
 void check_json(const char* text, std::size_t size, unsigned which, bool named) {
   proofline_shim::InputJson input;
   try {
-    input = proofline_shim::parse_input(text, size);
+    input = proofline_shim::parse_input(text, size, fuzz_main_values);
   } catch (const std::runtime_error&) {
     return;
   }
   if (!input.object.is_object() || !input.flat.is_object()) __builtin_trap();
+  // Values beyond what main takes are bounded while parsing.
+  if (values_in(input.object) > fuzz_main_values + proofline_shim::max_extra_values) __builtin_trap();
   if (depth_of(input.object) > proofline_shim::max_input_depth) __builtin_trap();
   // The names take memory linear in the input's size, however long its keys.
   std::size_t names = 0;

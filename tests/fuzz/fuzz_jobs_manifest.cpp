@@ -32,6 +32,9 @@ void check_directory_takes_files(const std::string&, const std::filesystem::path
 void check_output_replaceable(const std::string&, const std::filesystem::path&) {
   __builtin_trap();
 }
+void create_output_folder(const std::filesystem::path&, std::error_code&) {
+  __builtin_trap();
+}
 }  // namespace proofline::apps
 
 namespace {
