@@ -65,17 +65,17 @@ PL_API int pl_abi_version(void);
 
 typedef enum pl_status {
   PL_OK = 0,
-  PL_ERR_INVALID_ARGUMENT = 1, /**< an argument or option that makes no sense */
-  PL_ERR_BAD_INPUT = 2,        /**< a file or buffer that is truncated, corrupt, or of the wrong curve/kind */
-  PL_ERR_OUT_OF_BUDGET = 3,    /**< a memory budget cannot hold the request */
-  PL_ERR_IO = 4,               /**< the operating system refused a read, write or allocation */
-  PL_ERR_CUDA = 5,             /**< a CUDA call failed, or no usable GPU for the CUDA backend */
-  PL_ERR_CANCELLED = 6,        /**< the job was cancelled */
-  PL_ERR_TIMEOUT = 7,          /**< the job's deadline passed */
-  PL_ERR_INTERNAL = 8,         /**< a bug in proofline */
-  PL_ERR_NULL_POINTER = 9,     /**< a required pointer argument is NULL */
-  PL_ERR_INVALID_HANDLE = 10,  /**< NULL, foreign, or already released handle */
-  PL_ERR_STRUCT_SIZE = 11,     /**< a versioned struct's size field is too small or larger than known */
+  PL_ERR_INVALID_ARGUMENT = 1,  /**< an argument or option that makes no sense */
+  PL_ERR_BAD_INPUT = 2,         /**< a truncated, corrupt, wrong-curve or unreadable input */
+  PL_ERR_OUT_OF_BUDGET = 3,     /**< a memory budget cannot hold the request */
+  PL_ERR_IO = 4,                /**< the operating system refused a read, write or allocation */
+  PL_ERR_CUDA = 5,              /**< a CUDA call failed, or no usable GPU for the CUDA backend */
+  PL_ERR_CANCELLED = 6,         /**< the job was cancelled */
+  PL_ERR_TIMEOUT = 7,           /**< the job's deadline passed */
+  PL_ERR_INTERNAL = 8,          /**< a bug in proofline */
+  PL_ERR_NULL_POINTER = 9,      /**< a required pointer argument is NULL */
+  PL_ERR_INVALID_HANDLE = 10,   /**< NULL, foreign, or already released handle */
+  PL_ERR_STRUCT_SIZE = 11,      /**< a versioned struct's size field is too small or larger than known */
   PL_ERR_BUFFER_TOO_SMALL = 12, /**< an output buffer is too small; the needed size was written */
   PL_ERR_NOT_READY = 13,        /**< the job has no result yet (poll, or a wait that timed out) */
   PL_ERR_QUEUE_FULL = 14,       /**< pl_submit_* with PL_SUBMIT_NO_WAIT found the queue full */
