@@ -22,11 +22,12 @@ void add_prover_options(OptionParser& cli, CircomBatch& batch) {
   graph::add_gpu_resource_options(cli, batch.config);
   graph::add_point_check_option(cli, batch.zkey_check);
   cli.value("--job-timeout", "SECONDS",
-            "fail a job not proven this long after it was submitted; a witness still being computed then is "
-            "stopped at the circuit's next loop iteration or branch (default 0: no limit)",
+            "fail a job not proven this long after it was submitted (seconds, or with a unit: 500ms, 30s); a "
+            "witness still being computed then is stopped at the circuit's next loop iteration or branch "
+            "(default 0: no limit)",
             [&batch](std::string_view text) {
-              batch.config.job_timeout =
-                  std::chrono::seconds(parse_unsigned_option("--job-timeout", text, {0, 7 * 24 * 3600}));
+              batch.config.job_timeout = parse_duration_option("--job-timeout", text, std::chrono::seconds(1),
+                                                               {0, std::uint64_t{7} * 24 * 3600 * 1000});
             });
   cli.path(
       "--cache-dir", "DIR",

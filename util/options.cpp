@@ -110,6 +110,29 @@ std::uint64_t parse_unsigned_option(std::string_view option, std::string_view te
   return parse_whole_integer(option, text, bounds);
 }
 
+std::chrono::milliseconds parse_duration_option(std::string_view option, std::string_view text,
+                                                std::chrono::milliseconds unit,
+                                                const Bounds<std::uint64_t>& bounds) {
+  std::string_view number = text;
+  if (text.ends_with("ms")) {
+    number.remove_suffix(2);
+    unit = std::chrono::milliseconds(1);
+  } else if (text.ends_with("s")) {
+    number.remove_suffix(1);
+    unit = std::chrono::seconds(1);
+  }
+  const auto per_unit = static_cast<std::uint64_t>(unit.count());
+  // Bounded in the unit given, so that the product cannot overflow, then named in milliseconds.
+  const std::uint64_t count =
+      parse_whole_integer(option, number, Bounds<std::uint64_t>{0, bounds.max / per_unit, bounds.why});
+  const std::uint64_t ms = count * per_unit;
+  if (ms < bounds.min)
+    throw OptionError(with_why(std::string(option) + ": " + std::string(text) + " is outside " +
+                                   std::to_string(bounds.min) + ".." + std::to_string(bounds.max) + " ms",
+                               bounds.why));
+  return std::chrono::milliseconds(ms);
+}
+
 std::int64_t parse_signed_option(std::string_view option, std::string_view text,
                                  const Bounds<std::int64_t>& bounds) {
   return parse_whole_integer(option, text, bounds);

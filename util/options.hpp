@@ -5,6 +5,7 @@
 // after its name on one line and turns into exit code 2 (exit_bad_options).
 #pragma once
 
+#include <chrono>
 #include <concepts>
 #include <cstdint>
 #include <cstdio>
@@ -52,6 +53,10 @@ using Choices = std::vector<std::pair<std::string, T>>;
 
 // ---- single values, for handlers of their own; each throws OptionError naming `option` -------------------
 
+/// A duration: a whole number in `unit`, or with its own ("500ms", "30s"), within `bounds` (milliseconds).
+std::chrono::milliseconds parse_duration_option(std::string_view option, std::string_view text,
+                                                std::chrono::milliseconds unit,
+                                                const Bounds<std::uint64_t>& bounds);
 /// Decimal digits only (no sign, no spaces), within `bounds`.
 std::uint64_t parse_unsigned_option(std::string_view option, std::string_view text,
                                     const Bounds<std::uint64_t>& bounds);

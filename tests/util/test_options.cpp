@@ -3,6 +3,7 @@
 // lists what was registered.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -181,6 +182,29 @@ TEST_CASE("util/options/bad values are one clear line naming the option") {
     CAPTURE(args.front());
     CHECK(refusal(cli, args) == expected);
   }
+}
+
+TEST_CASE("util/options/durations in the option's unit or their own") {
+  using std::chrono::milliseconds;
+  const Bounds<std::uint64_t> week{0, std::uint64_t{7} * 24 * 3600 * 1000};
+  CHECK(parse_duration_option("--t", "7", std::chrono::seconds(1), week) == milliseconds(7000));
+  CHECK(parse_duration_option("--t", "7", milliseconds(1), week) == milliseconds(7));
+  CHECK(parse_duration_option("--t", "250ms", std::chrono::seconds(1), week) == milliseconds(250));
+  CHECK(parse_duration_option("--t", "30s", milliseconds(1), week) == milliseconds(30000));
+  const auto refusal_of = [&](const char* text, Bounds<std::uint64_t> bounds) {
+    try {
+      parse_duration_option("--t", text, std::chrono::seconds(1), bounds);
+    } catch (const OptionError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(refusal_of("ms", week) == "--t: '' is not a number");
+  CHECK(refusal_of("7h", week) == "--t: '7h' is not a number");
+  CHECK(refusal_of("-1s", week) == "--t: '-1' is not a number");
+  CHECK(refusal_of("604801", week).starts_with("--t: 604801 is outside 0..604800"));  // in the unit given
+  CHECK(refusal_of("99999999999999999999s", week).find("99999999999999999999") != std::string::npos);
+  CHECK(refusal_of("0ms", {1, 1000}) == "--t: 0ms is outside 1..1000 ms");
 }
 
 TEST_CASE("util/options/a path taken once is refused the second time, naming both") {
