@@ -45,7 +45,7 @@ TEST_CASE("apps/batch_prove/malformed numbers and sizes are one clear line and e
                 "batch_prove: --seed: 99999999999999999999 is outside 0..9223372036854775807");
   check_refused("--gpus 0,,1", "batch_prove: --gpus: an empty item in '0,,1'");
   check_refused("--gpus 0,x", "batch_prove: --gpus: 'x' is not a number");
-  check_refused("--job-timeout 0", "batch_prove: --job-timeout: 0 is outside 1..86400000");
+  check_refused("--job-timeout 0", "batch_prove: --job-timeout: 0 is outside 1..86400000 ms");
   check_refused("--device-slots 65", "batch_prove: --device-slots: 65 is outside 1..64");
   check_refused("--zkey-check maybe",
                 "batch_prove: --zkey-check: expected full, curve or trusted, got 'maybe'");
