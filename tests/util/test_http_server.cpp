@@ -127,9 +127,15 @@ TEST_CASE("util/http server/a client that sends half a body and stalls gets 408 
 }
 
 TEST_CASE("util/http server/stop_accepting answers the request being served and refuses new connections") {
-  HttpServer server("127.0.0.1:0", post_options(), echo);
+  // Stopped once the request is being handled: a connection accepted whose request has not arrived yet is
+  // one that has sent nothing, and closed unanswered (the next test).
+  std::atomic<bool> handling = false;
+  HttpServer server("127.0.0.1:0", post_options(), [&](const HttpRequest& request) {
+    handling = true;
+    return echo(request);
+  });
   auto slow = std::async(std::launch::async, [&] { return ask(server, "GET /slow HTTP/1.1\r\n\r\n"); });
-  while (server.busy() == 0) std::this_thread::sleep_for(1ms);
+  REQUIRE(within_5s([&] { return handling.load(); }));
   server.stop_accepting();
   CHECK(slow.get().ends_with("GET /slow []"));
   while (server.running() > 0) std::this_thread::sleep_for(1ms);
