@@ -19,6 +19,7 @@
 #include <proofline/fleet/detail/wakeup.hpp>
 #include <proofline/groth16/json.hpp>
 #include <proofline/groth16/snarkjs_jobs.hpp>
+#include <proofline/groth16/zkey.hpp>
 #include <proofline/util/options.hpp>
 #include <proofline/util/text.hpp>
 
@@ -155,10 +156,24 @@ void warn_of_paths_not_here(std::string_view program, const std::vector<detail::
                                   " first); the workers must find them at these paths");
 }
 
-/// The options as given, checked together, with --check-vk's key read.
+/// The verifying key of --zkey's key when it is a file here, read from its header sections only: a file that
+/// is not a Groth16 key is refused before anything is queued (the workers would fail every job). A path that
+/// is no file here may be one on the workers' share: warn_of_paths_not_here says so.
+std::optional<detail::JobsKey> jobs_key_here(const fs::path& zkey) {
+  std::error_code ec;
+  if (!fs::is_regular_file(zkey, ec)) return std::nullopt;
+  try {
+    return detail::JobsKey{zkey.string(), groth16::read_zkey_verifying_key(zkey)};
+  } catch (const Error& e) {
+    throw OptionError(std::string("--zkey: ") + e.what());
+  }
+}
+
+/// The options as given, checked together, with --check-vk's key read and matched with --zkey's.
 SubmitCli checked(SubmitCli o) {
   check_combination(o);
-  if (o.check_vk) o.check = detail::load_check_key(*o.check_vk);
+  const std::optional<detail::JobsKey> jobs_key = jobs_key_here(*o.zkey);
+  if (o.check_vk) o.check = detail::load_check_key(*o.check_vk, jobs_key);
   if (o.batch.empty()) o.batch = batch_label();
   return o;
 }

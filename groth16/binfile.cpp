@@ -98,6 +98,11 @@ class FileSource {
 
 BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic, std::string_view kind,
                       std::uint32_t version) {
+  return open_sections(path, magic, kind, version, {});
+}
+
+BinFile BinFile::open_sections(const std::filesystem::path& path, std::string_view magic, std::string_view kind,
+                               std::uint32_t version, std::span<const std::uint32_t> wanted) {
   const std::string name = path.string();
   detail::InputFile input = detail::open_input_file(path, "the " + std::string(kind) + " file");
   if (input.size == 0)
@@ -106,7 +111,7 @@ BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic,
   FileSource source(std::move(input), name);
   BinFile file;
   file.name_ = name;
-  file.parse(source, magic, kind, version);
+  file.parse(source, magic, kind, version, wanted);
   auto buffers = std::make_shared<std::vector<std::shared_ptr<const void>>>();
   for (const Payload& payload : file.payloads_) buffers->push_back(payload.owner);
   file.owner_ = std::move(buffers);
@@ -120,12 +125,13 @@ BinFile BinFile::from_memory(std::shared_ptr<const void> owner, std::span<const 
   BinFile file;
   file.owner_ = std::move(owner);
   file.name_ = std::move(name);
-  file.parse(source, magic, kind, version);
+  file.parse(source, magic, kind, version, {});
   return file;
 }
 
 template <class Source>
-void BinFile::parse(Source& source, std::string_view magic, std::string_view kind, std::uint32_t version) {
+void BinFile::parse(Source& source, std::string_view magic, std::string_view kind, std::uint32_t version,
+                    std::span<const std::uint32_t> wanted) {
   const std::uint64_t size = source.size();
   std::byte head[header_bytes];
   source.read(0, head, static_cast<std::size_t>(std::min(size, header_bytes)));
@@ -169,8 +175,12 @@ void BinFile::parse(Source& source, std::string_view magic, std::string_view kin
     if (section.size > size - offset)
       fail("truncated: section " + std::to_string(section.type) + " claims " + std::to_string(section.size) +
            " bytes, the file has " + std::to_string(size - offset) + " left");
-    PayloadBytes payload = source.payload(offset, section.size);
-    payloads_.push_back(Payload{payload.bytes, std::move(payload.owner)});
+    if (wanted.empty() || std::ranges::find(wanted, section.type) != wanted.end()) {
+      PayloadBytes payload = source.payload(offset, section.size);
+      payloads_.push_back(Payload{payload.bytes, std::move(payload.owner)});
+    } else {
+      payloads_.push_back(Payload{{}, {}, false});
+    }
     offset += section.size;
     sections_.push_back(section);
   }
@@ -190,6 +200,13 @@ std::size_t BinFile::index_of(const Section& section) const {
   if (it == sections_.end() || it->offset != section.offset || it->size != section.size)
     throw Error(Errc::internal, name_ + ": a section of another file");
   return static_cast<std::size_t>(it - sections_.begin());
+}
+
+const BinFile::Payload& BinFile::loaded(const Section& section) const {
+  const Payload& payload = payloads_[index_of(section)];
+  if (!payload.read)
+    throw Error(Errc::internal, name_ + ": section " + std::to_string(section.type) + " was not read");
+  return payload;
 }
 
 const BinFile::Section* BinFile::find(std::uint32_t type, std::string_view what) const {

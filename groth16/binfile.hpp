@@ -44,6 +44,11 @@ class BinFile {
   /// messages (".zkey"), `version` is the only version accepted.
   static BinFile open(const std::filesystem::path& path, std::string_view magic, std::string_view kind,
                       std::uint32_t version);
+  /// The same, reading only the payloads of the section types in `wanted` (a key's small header sections
+  /// without its gigabytes of points); the table is checked whole all the same. Asking another section's
+  /// payload is an internal error.
+  static BinFile open_sections(const std::filesystem::path& path, std::string_view magic, std::string_view kind,
+                               std::uint32_t version, std::span<const std::uint32_t> wanted);
   /// The same over an image already in memory (fuzzers, tests, files read by other means): payloads are views
   /// into `image`, and `owner` (may be empty) keeps it alive. `name` stands for the path in messages.
   static BinFile from_memory(std::shared_ptr<const void> owner, std::span<const std::byte> image,
@@ -63,13 +68,11 @@ class BinFile {
   /// Like find, but a missing section is an error too ("no <what> (section N)").
   const Section& require(std::uint32_t type, std::string_view what) const;
   /// The payload of a section of this file.
-  std::span<const std::byte> payload(const Section& section) const {
-    return payloads_[index_of(section)].bytes;
-  }
+  std::span<const std::byte> payload(const Section& section) const { return loaded(section).bytes; }
   /// What keeps that payload alive, to share with views into it: its buffer for a file that was read, the
   /// `owner` given to from_memory (possibly empty) for an image in memory.
   const std::shared_ptr<const void>& payload_owner(const Section& section) const {
-    return payloads_[index_of(section)].owner;
+    return loaded(section).owner;
   }
 
   /// Throws Error(bad_input, "<name>: <what>").
@@ -79,13 +82,16 @@ class BinFile {
   struct Payload {
     std::span<const std::byte> bytes;
     std::shared_ptr<const void> owner;
+    bool read = true;  ///< false: a section open_sections was not asked for
   };
 
   BinFile() = default;
   /// `Source` (binfile.cpp) is an image in memory or an open file.
   template <class Source>
-  void parse(Source& source, std::string_view magic, std::string_view kind, std::uint32_t version);
+  void parse(Source& source, std::string_view magic, std::string_view kind, std::uint32_t version,
+             std::span<const std::uint32_t> wanted);
   std::size_t index_of(const Section& section) const;
+  const Payload& loaded(const Section& section) const;
 
   std::shared_ptr<const void> owner_;
   std::string name_;

@@ -227,6 +227,20 @@ GrothHeader<Curve> read_groth_header(const BinFile& file) {
   return h;
 }
 
+/// The header's points and the IC section. The IC points are few and end up in a vector anyway: always
+/// copied and checked in full.
+template <class Curve>
+BasicVerifyingKey<Curve> verifying_key(const BinFile& file, const GrothHeader<Curve>& h) {
+  using G1Affine = typename Curve::G1Affine;
+  Counts ic_bytes;
+  const std::uint64_t n_public = h.counts.num_public;
+  const SharedArray<G1Affine> ic =
+      read_query<G1Affine>(file, section_ic, "IC", n_public + 1, "nPublic + 1", PointCheck::full, ic_bytes);
+  BasicVerifyingKey<Curve> vk{.alpha1 = h.alpha1, .beta2 = h.beta2, .gamma2 = h.gamma2, .delta2 = h.delta2};
+  vk.ic.assign(ic.begin(), ic.end());
+  return vk;
+}
+
 /// A and B in CSR form from the coefficients section (detail/zkey_coefficients.hpp), after every entry is
 /// checked; counts.num_rows is set either way.
 template <class Curve>
@@ -298,15 +312,7 @@ BasicZkeyFile<Curve> parse(const BinFile& file, const ZkeyOptions& options) {
     out.key_check = check_query_subgroups(pk, Errc::bad_input, file.name(), options.key_check, names);
   }
 
-  // The IC points are few and end up in a vector anyway: always copied and checked in full.
-  Counts ic_bytes;
-  const SharedArray<G1Affine> ic =
-      read_query<G1Affine>(file, section_ic, "IC", n_public + 1, "nPublic + 1", PointCheck::full, ic_bytes);
-  out.vk.alpha1 = h.alpha1;
-  out.vk.beta2 = h.beta2;
-  out.vk.gamma2 = h.gamma2;
-  out.vk.delta2 = h.delta2;
-  out.vk.ic.assign(ic.begin(), ic.end());
+  out.vk = verifying_key(file, h);
 
   if (options.constraint_system) {
     out.cs.num_variables = n_vars;
@@ -362,6 +368,15 @@ AnyZkeyFile parse_any_zkey(std::shared_ptr<const void> owner, std::span<const st
   read_protocol(file);
   return with_curve(peek_curve(file),
                     [&]<class Curve>() { return AnyZkeyFile(parse<Curve>(file, options)); });
+}
+
+AnyVerifyingKey read_zkey_verifying_key(const std::filesystem::path& path) {
+  const std::uint32_t wanted[] = {section_protocol, section_groth16, section_ic};
+  const BinFile file = BinFile::open_sections(path, "zkey", ".zkey", zkey_version, wanted);
+  read_protocol(file);
+  return with_curve(peek_curve(file), [&]<class Curve>() {
+    return AnyVerifyingKey(verifying_key(file, read_groth_header<Curve>(file)));
+  });
 }
 
 #define PROOFLINE_ZKEY_FOR(Curve)                                                                          \

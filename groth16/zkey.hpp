@@ -105,6 +105,14 @@ BasicZkeyFile<Curve> read_zkey(const std::filesystem::path& path, const ZkeyOpti
 /// A key of whichever curve the file's header names (bn128 or bls12381).
 AnyZkeyFile read_any_zkey(const std::filesystem::path& path, const ZkeyOptions& options = {});
 
+/// A verifying key of either curve.
+using AnyVerifyingKey = std::variant<BasicVerifyingKey<Bls12_381>, BasicVerifyingKey<Bn254>>;
+
+/// The verifying key of a key of either curve, as `snarkjs zkey export verificationkey` gives it, reading
+/// only the file's header sections (1-3): cheap whatever the key's size. The header is checked as read_zkey
+/// checks it, and the section table whole, but no query point is read.
+AnyVerifyingKey read_zkey_verifying_key(const std::filesystem::path& path);
+
 /// The same over an image in memory (fuzzers, tests). With an `owner`, aligned sections become views that
 /// keep it alive; without one everything is copied. `name` stands for the path in messages.
 template <class Curve = Bls12_381>

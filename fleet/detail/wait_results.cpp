@@ -122,6 +122,24 @@ std::vector<std::int64_t> notified_ids(Connection& db) {
   return ids;
 }
 
+/// Why `vk` is not `key` (empty when it is).
+template <class Curve>
+std::string verifying_key_mismatch(const groth16::BasicVerifyingKey<Curve>& vk,
+                                   const groth16::AnyVerifyingKey& key) {
+  const auto* same_curve = std::get_if<groth16::BasicVerifyingKey<Curve>>(&key);
+  if (same_curve == nullptr) {
+    const std::string_view jobs_curve = std::visit(
+        []<class Other>(const groth16::BasicVerifyingKey<Other>&) { return Other::snarkjs_name; }, key);
+    return "it is a " + std::string(Curve::snarkjs_name) + " key, the jobs' key a " + std::string(jobs_curve) +
+           " key";
+  }
+  if (vk.num_public() != same_curve->num_public())
+    return "it has " + std::to_string(vk.num_public()) + " public inputs, the jobs' key " +
+           std::to_string(same_curve->num_public());
+  if (vk != *same_curve) return "its points differ (another circuit's key, or another setup's)";
+  return {};
+}
+
 }  // namespace
 
 void make_out_directory(const std::filesystem::path& out) {
@@ -131,18 +149,23 @@ void make_out_directory(const std::filesystem::path& out) {
     throw OptionError("--out: cannot make directory " + out.string());
 }
 
-CheckKey load_check_key(const std::filesystem::path& file) {
+CheckKey load_check_key(const std::filesystem::path& file, const std::optional<JobsKey>& jobs_key) {
+  std::string mismatch;
   try {
     const groth16::json::Value document = groth16::read_json_file(file);
-    return with_curve(groth16::snarkjs_curve(document, file.string()), [&]<class Curve>() {
-      return CheckKey{
-          file, groth16::prepare(groth16::snarkjs_verifying_key_from_json<Curve>(document, file.string()))};
+    CheckKey key = with_curve(groth16::snarkjs_curve(document, file.string()), [&]<class Curve>() {
+      const auto vk = groth16::snarkjs_verifying_key_from_json<Curve>(document, file.string());
+      if (jobs_key) mismatch = verifying_key_mismatch(vk, jobs_key->vk);
+      return CheckKey{file, groth16::prepare(vk)};
     });
+    if (mismatch.empty()) return key;
   } catch (const Error& e) {
     const std::string what = e.what();
     throw OptionError("--check-vk: " +
                       (what.starts_with(file.string()) ? what : file.string() + ": " + what));
   }
+  throw OptionError("--check-vk: " + file.string() + " is not the verification key of " + jobs_key->file +
+                    ": " + mismatch);
 }
 
 int wait_for_results(Connection db, std::span<const std::int64_t> ids, std::span<const std::string> names,

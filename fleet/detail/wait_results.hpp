@@ -11,6 +11,7 @@
 
 #include <proofline/fleet/detail/pg.hpp>
 #include <proofline/groth16/verifier.hpp>
+#include <proofline/groth16/zkey.hpp>
 
 namespace proofline::fleet::detail {
 
@@ -20,9 +21,16 @@ struct CheckKey {
   std::variant<groth16::BasicPreparedVerifyingKey<Bls12_381>, groth16::BasicPreparedVerifyingKey<Bn254>> vk;
 };
 
-/// Reads `--check-vk`'s file; OptionError naming it when it is not a snarkjs verification key (read before
-/// any job is submitted, so that a wrong file queues nothing).
-CheckKey load_check_key(const std::filesystem::path& file);
+/// The verifying key of the jobs' key, read from that key's header where this host sees the file.
+struct JobsKey {
+  std::string file;
+  groth16::AnyVerifyingKey vk;
+};
+
+/// Reads `--check-vk`'s file; OptionError naming it when it is not a snarkjs verification key, or not the
+/// verifying key of `jobs_key` when that is known (read before any job is submitted, so that a wrong file
+/// queues nothing rather than failing every proof's check once proven).
+CheckKey load_check_key(const std::filesystem::path& file, const std::optional<JobsKey>& jobs_key = {});
 
 /// Makes `--out`'s directory; OptionError naming it when it cannot be made.
 void make_out_directory(const std::filesystem::path& out);

@@ -11,7 +11,8 @@
   fleet_e2e.py operator --fleet BIN --state DIR --fixtures DIR an operator's mistakes: a second worker under a
                                                               live one's name, a cancelled statement, a key
                                                               replaced between jobs and under running ones, a
-                                                              bad --check-vk, a URL that cannot be parsed
+                                                              --check-vk of no key or of another key, a
+                                                              --zkey that is no key, a URL that cannot be parsed
   fleet_e2e.py stuck --fleet BIN --state DIR --fixtures DIR    workers connecting to a server that never answers,
                                                               or waiting on a frozen backend or on a lock, still
                                                               stop on SIGTERM: at once, at the drain
@@ -488,6 +489,21 @@ def test_operator(args):
         check(bad_vk.returncode == 2 and "--check-vk" in bad_vk.stderr,
               "a --check-vk that is not a verification key exits 2: " + bad_vk.stderr.strip())
         check(fleet.count("true") == 0, "and queues nothing")
+        # A key of another circuit or curve, and a --zkey that is no key: refused before anything is proven.
+        mistakes = {"another circuit's": ["--check-vk", os.path.join(big, "verification_key.json")],
+                    "the other curve's": ["--check-vk", os.path.join(args.fixtures, "bn128", "chain_16",
+                                                                    "verification_key.json")]}
+        for what, extra in mistakes.items():
+            run = subprocess.run([args.fleet, "submit", "--zkey", key, "--wtns", os.path.join(bls, "witness.wtns"),
+                                  "--wait", "--db-url-file", fleet.url_file] + extra, capture_output=True, text=True)
+            check(run.returncode == 2 and "is not the verification key of " + key in run.stderr,
+                  "--check-vk with %s verification key exits 2 naming the key: %s" % (what, run.stderr.strip()))
+        not_key = subprocess.run([args.fleet, "submit", "--zkey", os.path.join(bls, "verification_key.json"),
+                                  "--wtns", os.path.join(bls, "witness.wtns"), "--db-url-file", fleet.url_file],
+                                 capture_output=True, text=True)
+        check(not_key.returncode == 2 and "--zkey: " in not_key.stderr and "JSON" in not_key.stderr,
+              "a --zkey that is a JSON file exits 2: " + not_key.stderr.strip())
+        check(fleet.count("true") == 0, "and none of them queues anything")
 
         url = os.path.join(fleet.dir, "bad-url")
         with open(url, "w") as f:

@@ -187,6 +187,36 @@ TEST_CASE("groth16/zkey/the coefficient encoding is coef times R squared mod r")
   CHECK(groth16::detail::load_bigint<4>(first + 12) == stored_of(-Fr::one()));
 }
 
+TEST_CASE("groth16/zkey/the verifying key alone is read from the header sections, whatever the points") {
+  CHECK(read_zkey_verifying_key(fixture("chain_16", "circuit_final.zkey")) ==
+        AnyVerifyingKey(read_snarkjs_verifying_key<Bls12_381>(fixture("chain_16", "verification_key.json"))));
+  CHECK(read_zkey_verifying_key(fixture("bn128/chain_16", "circuit_final.zkey")) ==
+        AnyVerifyingKey(read_snarkjs_verifying_key<Bn254>(fixture("bn128/chain_16", "verification_key.json"))));
+  // The query points are not read: a key whose H points are off the curve still gives its verifying key,
+  // while read_zkey refuses it. A damaged header or IC, or a cut table, is refused as read_zkey refuses it.
+  const auto good = file_bytes(fixture("chain_16", "circuit_final.zkey"));
+  const test_support::TempDir dir("proofline-zkey-vk");
+  const auto read_vk = [&](const std::vector<std::byte>& image) {
+    write_file_bytes(dir / "k.zkey", image);
+    return read_zkey_verifying_key(dir / "k.zkey");
+  };
+  const auto off_h = rebuild(good, [](std::uint32_t type, auto& p) {
+    if (type == 9) p[7 * sizeof(G1Affine)] ^= std::byte{1};
+  });
+  CHECK(read_vk(off_h) == read_vk(good));
+  CHECK(contains(bad_input_message([&] { read_zkey(dir / "k.zkey"); }), "H query (section 9): point 7"));
+  const auto off_ic = rebuild(good, [](std::uint32_t type, auto& p) {
+    if (type == 3) p[sizeof(G1Affine)] ^= std::byte{1};
+  });
+  CHECK(contains(bad_input_message([&] { read_vk(off_ic); }), "IC (section 3): point 1 is not on the curve"));
+  const auto no_delta = rebuild(good, [](std::uint32_t type, auto& p) {
+    if (type == 2) p[p.size() - 1] ^= std::byte{1};
+  });
+  CHECK(contains(bad_input_message([&] { read_vk(no_delta); }), "delta2"));
+  const std::vector<std::byte> cut(good.begin(), good.end() - 1);
+  CHECK(contains(bad_input_message([&] { read_vk(cut); }), "truncated"));
+}
+
 TEST_CASE("groth16/zkey/point checks: full refuses points outside the subgroup, curve and trusted do not") {
   const auto good = file_bytes(fixture("chain_16", "circuit_final.zkey"));
   const G1Affine outside = g1_outside_subgroup();
