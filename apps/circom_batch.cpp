@@ -101,6 +101,7 @@ Plan plan_batch(CircomBatch& b) {
   });
   if (b.make_jobs) b.jobs = b.make_jobs();
   std::vector<NamedPath> inputs = {{"the key", b.zkey}};
+  if (b.manifest) inputs.push_back({"the manifest", *b.manifest});
   if (b.circuit) std::ranges::move(circuit_files(*b.circuit), std::back_inserter(inputs));
   check_job_outputs(b.jobs, inputs,
                     {{"--report", b.report.value_or(fs::path())}, {"--trace", b.trace.value_or(fs::path())}});

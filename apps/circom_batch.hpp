@@ -46,6 +46,7 @@ struct CircomBatch {
   bool full_summary = false;  ///< the pipeline's report summary on stdout (batch_prove)
   log::Level log_level = log::Level::warn;
   std::optional<std::pair<graph::Stage, std::uint64_t>> fault;  ///< --inject-fault STAGE:I
+  std::optional<std::filesystem::path> manifest;  ///< where the jobs were read from: no output may replace it
   std::optional<std::filesystem::path> report, trace;
   /// Register the key, print the memory plan (its JSON into `report`) and prove nothing (batch_prove --plan).
   bool plan_only = false;

@@ -97,6 +97,7 @@ std::optional<CircomBatch> parse(int argc, char** argv) {
     if (error) throw UnusableInput("--out: cannot create '" + s.out->string() + "': " + error.message());
   }
   batch.jobs = plan_jobs(s);
+  batch.manifest = s.manifest;
   return batch;
 }
 

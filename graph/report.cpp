@@ -120,9 +120,9 @@ std::optional<trace::Window> fill_gpu_busy(RunReport& r, const trace::Snapshot& 
   return gpu_window;
 }
 
-/// The bracketed detail that ends a verdict's reason (" (...)"), or nothing.
+/// The bracketed figures that end a verdict's reason (" (...)"), or nothing.
 std::string reason_detail(const trace::Verdict& v) {
-  return v.reason.rfind(" (") == std::string::npos ? std::string() : v.reason.substr(v.reason.rfind(" ("));
+  return v.detail.empty() ? std::string() : " (" + v.detail + ")";
 }
 
 /// The verdict's reason, or a more specific one where the pipeline's own statistics explain the bound.
@@ -150,6 +150,15 @@ std::string verdict_reason(const trace::Verdict& v, const PipelineStats& stats, 
   return v.reason;
 }
 
+/// The share of the CPU worker threads' time spent in any stage over `window` (0 when there are none).
+double worker_threads_busy(const trace::Snapshot& snapshot, const trace::Window& window) {
+  const std::vector<trace::TrackId> workers = snapshot.tracks_of_kind(trace::TrackKind::cpu_worker);
+  if (workers.empty() || window.length_ns() <= 0) return 0;
+  double busy = 0;
+  for (const trace::TrackId track : workers) busy += trace::busy_seconds(snapshot, std::span(&track, 1), window);
+  return busy / (window.seconds() * static_cast<double>(workers.size()));
+}
+
 std::string run_verdict(const trace::Snapshot& snapshot, const trace::RunRoles& roles,
                         const PipelineStats& stats, const trace::Window& window) {
   if (window.length_ns() <= 0) return "no verdict: no spans";
@@ -162,6 +171,7 @@ std::string run_verdict(const trace::Snapshot& snapshot, const trace::RunRoles& 
     input.gpu_busy_s = trace::busy_seconds(snapshot, {}, window, compute);
     input.gpus = 1;
     input.cpu_device = true;
+    input.cpu_threads_busy = worker_threads_busy(snapshot, window);
   }
   try {
     const trace::Verdict v = trace::verdict(input);

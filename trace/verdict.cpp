@@ -69,15 +69,25 @@ Verdict verdict(const VerdictInput& input, const VerdictRule& rule) {
   if (input.token_wait_s >= 0) v.tokens = utilisation(input.token_wait_s, input.wall_s);
 
   const bool cpu = input.cpu_device;
-  const std::string busy = (cpu ? "CPU compute (H, MSM) busy " + percent(v.gpu)
-                                : "GPU busy " + percent(v.gpu) + ", H2D " + percent(v.h2d)) +
-                           ", synthesis " + percent(v.synthesis) +
-                           (v.tokens ? ", jobs waiting for a token " + percent(*v.tokens) : std::string()) +
-                           " of the time";
+  const double threads = cpu ? utilisation(std::max(input.cpu_threads_busy, 0.0), 1.0) : 0;
+  v.detail = (cpu ? "H and MSM busy " + percent(v.gpu) +
+                        (input.cpu_threads_busy >= 0 ? ", the worker threads " + percent(threads) : "")
+                  : "GPU busy " + percent(v.gpu) + ", H2D " + percent(v.h2d)) +
+             ", synthesis " + percent(v.synthesis) +
+             (v.tokens ? ", jobs waiting for a token " + percent(*v.tokens) : std::string()) + " of the time";
+  const std::string busy = v.detail;
   if (v.gpu >= rule.saturated) {
     v.bound = Bound::gpu_compute;
     v.reason = (cpu ? "CPU compute bound: the H and MSM stages are saturated ("
                     : "GPU compute bound: the compute streams are saturated (") +
+               busy + ")";
+  } else if (cpu && threads >= rule.saturated) {
+    // On the CPU backend every stage shares the worker threads: with small jobs the proofs' assembly and
+    // verification (release) can take as much of them as H and MSM, and then the threads, not a stage,
+    // bound the run.
+    v.bound = Bound::gpu_compute;
+    v.reason = "CPU bound: the worker threads are saturated, H and MSM sharing them with the other stages "
+               "(synthesis, the proofs' assembly and verification) (" +
                busy + ")";
   } else if (std::max(v.h2d, v.synthesis) >= rule.saturated) {
     v.bound = v.h2d >= v.synthesis ? Bound::h2d : Bound::synthesis;

@@ -39,6 +39,9 @@ struct VerdictInput {
   /// The device is the CPU (the CPU backend: its H and MSM stages stand for the compute streams, and there is
   /// no copy): the reason then speaks of CPU compute and leaves H2D out.
   bool cpu_device = false;
+  /// With cpu_device: the share of the worker threads' time spent in any stage (H and MSM, but also
+  /// synthesis and the proofs' assembly and verification, which share those threads); negative: not measured.
+  double cpu_threads_busy = -1;
 };
 
 struct VerdictRule {
@@ -54,6 +57,7 @@ struct Verdict {
   double gpu = 0, h2d = 0, synthesis = 0;
   std::optional<double> tokens;  ///< fraction of time a job waited for a token, when measured
   std::string reason;            ///< one line: "GPU compute: compute streams busy 97% of the steady state"
+  std::string detail;            ///< the figures the reason ends with, in brackets: "GPU busy 97%, ..."
 };
 
 /// Throws Error(invalid_argument) for wall_s <= 0, gpus < 1 or a negative or NaN busy time.

@@ -501,6 +501,12 @@ outputs() {
   expect_exit 2 "$proofline" prove placed/k.zkey --circuit check_cpp --input placed/in.json placed/p.json \
     placed/in.json --cache-dir "$cache"
   expect_said "is its own input"
+  printf '../snarkjs/g1.wtns,m.csv,m.pub.json\n' >placed/m.csv && cp placed/m.csv placed/m.csv.orig
+  expect_exit 2 "$proofline" batch key.zkey --manifest placed/m.csv
+  expect_said "is the manifest, which would be overwritten"
+  printf '../snarkjs/g1.wtns,p.json,p.pub.json\n' >placed/r.csv && cp placed/r.csv placed/r.csv.orig
+  expect_exit 2 "$proofline" batch key.zkey --manifest placed/r.csv --report placed/r.csv
+  cmp -s placed/m.csv placed/m.csv.orig && cmp -s placed/r.csv placed/r.csv.orig || die "a manifest was overwritten"
   cmp -s snarkjs/g1.wtns placed/w.wtns && cmp -s key.zkey placed/k.zkey && cmp -s inputs/g1.json placed/in.json ||
     die "an input was overwritten"
   # Any name the file system takes is written (its temporary file's name is cut to fit); a longer one, an

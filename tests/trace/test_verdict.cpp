@@ -175,3 +175,22 @@ TEST_CASE("trace/verdict/on the CPU backend the reason speaks of CPU compute, ne
   CHECK_FALSE(contains(s.reason, "GPU"));
   CHECK_FALSE(contains(s.reason, "H2D"));
 }
+
+TEST_CASE("trace/verdict/on the CPU backend busy worker threads bound the run whatever stage keeps them") {
+  // Small jobs: H and MSM take 40% of the time, but with the proofs' assembly and verification the threads
+  // are busy 95% of it; jobs queue for slots, which more slots would not cure.
+  VerdictInput threads_busy = run(0.4, 0, 0.05, 0.9);
+  threads_busy.cpu_device = true;
+  threads_busy.cpu_threads_busy = 0.95;
+  const Verdict v = verdict(threads_busy);
+  CHECK(v.bound == Bound::gpu_compute);
+  CHECK(contains(v.reason, "CPU bound: the worker threads are saturated"));
+  CHECK(v.detail == "H and MSM busy 40%, the worker threads 95%, synthesis 5%, jobs waiting for a token 90% of "
+                    "the time");
+  CHECK(v.reason.ends_with(" (" + v.detail + ")"));
+  // Threads with room: the stages decide as before.
+  threads_busy.cpu_threads_busy = 0.6;
+  CHECK(verdict(threads_busy).bound == Bound::tokens);
+  threads_busy.cpu_threads_busy = -1;  // not measured: not named
+  CHECK_FALSE(contains(verdict(threads_busy).detail, "worker threads"));
+}
