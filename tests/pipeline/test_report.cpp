@@ -75,6 +75,7 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   // The CPU backend's report speaks of the CPU: no GPU, no H2D, no pinning. Which bound it names depends on
   // how the threads ran (a loaded machine can leave the H and MSM stages short of saturated).
   CHECK_MESSAGE((report.verdict.find("CPU compute") != std::string::npos ||
+                 report.verdict.find("CPU bound") != std::string::npos ||
                  report.verdict.find("slot-cap bound") != std::string::npos),
                 report.verdict);
   CHECK(report.verdict.find("GPU") == std::string::npos);
