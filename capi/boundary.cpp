@@ -176,25 +176,6 @@ PL_API const char* pl_status_name(pl_status status) {
   return "PL_UNKNOWN";
 }
 
-static_assert(int(proofline::log::Level::trace) == PL_LOG_TRACE &&
-                  int(proofline::log::Level::debug) == PL_LOG_DEBUG &&
-                  int(proofline::log::Level::info) == PL_LOG_INFO &&
-                  int(proofline::log::Level::warn) == PL_LOG_WARN &&
-                  int(proofline::log::Level::error) == PL_LOG_ERROR &&
-                  int(proofline::log::Level::off) == PL_LOG_OFF,
-              "pl_set_log_level casts pl_log_level to log::Level");
-
-PL_API pl_status pl_set_log_level(int32_t level) {
-  using namespace proofline;
-  return capi::guarded("pl_set_log_level", [&] {
-    if (level < PL_LOG_TRACE || level > PL_LOG_OFF)
-      capi::throw_status(PL_ERR_INVALID_ARGUMENT,
-                         "level = " + std::to_string(level) + " is not a pl_log_level");
-    log::set_level(static_cast<log::Level>(level));
-    return PL_OK;
-  });
-}
-
 PL_API const char* pl_version(void) {
   return PROOFLINE_CAPI_VERSION;
 }

@@ -88,6 +88,9 @@ class RoutingSink final : public spdlog::sinks::sink {
       return;
     }
     std::lock_guard lock(mutex_);
+    // The logger compared the line's level before it got here: a sink and level switched since (a quieter
+    // level set, then this sink's target) must not send it where the new level would not.
+    if (msg.level < detail::logger().level()) return;
     inside_ = true;
     ScopeGuard leave([] { inside_ = false; });
     target_->log(msg);

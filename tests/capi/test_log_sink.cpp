@@ -1,9 +1,12 @@
 // pl_set_log_sink: the library's log lines reach a C callback at the level asked for, with the user pointer;
 // once the sink is replaced or removed it is never called again (removal waits for a line being written);
 // and a sink that calls back into the library is refused or rerouted instead of deadlocking.
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -162,6 +165,42 @@ TEST_CASE("capi/log/a sink that calls back into the library is refused or rerout
   CHECK(r.create == PL_OK);                    // its own line went to stderr
   CHECK(r.destroy == PL_ERR_IN_CALLBACK);      // it waits for the pipeline: refused in a callback
   PL_REQUIRE_OK(pl_pipeline_destroy(r.made));  // from outside, it works
+}
+
+TEST_CASE("capi/log/switching between a sink and silence sends no line to stderr meanwhile") {
+  RestoreLogging restore;
+  config();
+  // Standard error into a file for the test's length.
+  std::FILE* captured = std::tmpfile();
+  REQUIRE(captured != nullptr);
+  std::fflush(stderr);
+  const int saved = ::dup(2);
+  REQUIRE(::dup2(::fileno(captured), 2) == 2);
+  Lines lines;
+  PL_REQUIRE_OK(pl_set_log_sink(nullptr, nullptr, PL_LOG_OFF));
+  std::atomic<bool> done{false};
+  std::thread logger([&] {
+    while (!done) make_pipeline();  // a line at PL_LOG_INFO each
+  });
+  // Until the sink has seen lines (the switches raced the logger), for at least 400 switches.
+  const auto give_up = std::chrono::steady_clock::now() + 20s;
+  for (int i = 0; i < 400 || (lines.count() < 20 && std::chrono::steady_clock::now() < give_up); ++i) {
+    PL_REQUIRE_OK(pl_set_log_sink(collect, &lines, PL_LOG_TRACE));
+    if (i % 8 == 0) std::this_thread::sleep_for(1ms);
+    PL_REQUIRE_OK(pl_set_log_sink(nullptr, nullptr, PL_LOG_OFF));
+    if (i % 2 == 0) PL_REQUIRE_OK(pl_set_log_level(PL_LOG_OFF));
+  }
+  done = true;
+  logger.join();
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::string written;
+  std::rewind(captured);
+  for (int c; (c = std::fgetc(captured)) != EOF;) written += static_cast<char>(c);
+  std::fclose(captured);
+  CHECK_MESSAGE(written.empty(), "stderr was off throughout, yet it got: " << written);
+  CHECK(lines.count() >= 20);
 }
 
 }  // namespace proofline::capi_test
