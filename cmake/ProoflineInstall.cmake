@@ -45,6 +45,7 @@ set(PROOFLINE_PUBLIC_HEADERS
   cpu/msm.hpp
   graph/config.hpp
   graph/job.hpp
+  graph/metrics.hpp
   graph/observe.hpp
   graph/pipeline.hpp
   graph/report.hpp
@@ -86,6 +87,7 @@ set(PROOFLINE_PUBLIC_HEADERS
   trace/verdict.hpp
   util/error.hpp
   util/log.hpp
+  util/prometheus.hpp
   util/size.hpp
 )
 # What the arithmetic headers include when nvcc compiles them (under __CUDACC__), so that a consumer's .cu file

@@ -73,6 +73,7 @@ if(NOT step_output MATCHES "verified: yes")
 endif()
 set(example_output "${step_output}")
 step("${WORK_DIR}/consumer/quiet_logs")
+step("${WORK_DIR}/consumer/metrics_page")
 set(fixture "${SOURCE_DIR}/tests/fixtures/snarkjs/chain_16")
 step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/c_consumer" -B "${WORK_DIR}/c_consumer" -G "${GENERATOR}"
      -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}"
