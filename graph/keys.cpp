@@ -3,6 +3,7 @@
 #include <proofline/graph/pipeline.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <numeric>
 #include <string>
@@ -298,6 +299,14 @@ memory::ResidentHandle acquire_host_memory(Core& core, const std::string& name, 
 }
 
 /// add_key for a key of either curve.
+/// Key ids are unique in the process, not per pipeline: a handle given to a pipeline that did not issue it
+/// (another pipeline's, or the one a moved-in pipeline replaced) is an unknown key there, never another key
+/// that happens to have its number.
+std::uint64_t fresh_key_id() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1);
+}
+
 template <class Curve>
 KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   if (spec.name.empty()) throw Error(Errc::invalid_argument, "add_key: a key needs a name");
@@ -316,7 +325,7 @@ KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
       if (other->name == spec.name)
         throw Error(Errc::invalid_argument,
                     what + " is registered already (keys need names of their own: give this one another)");
-    key->id = core.next_key_id++;
+    key->id = fresh_key_id();
   }
   auto& material = std::get<nodes::CurveKey<Curve>>(key->material);
   key->gpu_evaluates = core.backend == Backend::cuda && core.mode == Mode::pinned &&

@@ -87,7 +87,6 @@ struct Core {
   mutable std::mutex keys_mutex;
   std::condition_variable keys_changed;
   std::map<std::uint64_t, std::shared_ptr<KeyState>> keys;
-  std::uint64_t next_key_id = 1;
   /// The names of the keys remove_key unregistered last, by id (ids are never reused): a submit that races a
   /// key's removal is told so, not that its handle is unknown. Bounded (Hooks::removed_key_names).
   RemovedKeyNames removed_keys;

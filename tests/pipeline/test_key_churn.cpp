@@ -89,6 +89,23 @@ TEST_CASE("pipeline/keys/a key removed before the last kept removals is refused 
   check_idle(p);
 }
 
+TEST_CASE("pipeline/keys/a handle is refused by a pipeline that did not issue it, however keys are numbered") {
+  const Circuit& c = circuit(8);
+  Pipeline a = testing::make_pipeline(cpu_config(), {});
+  Pipeline b = testing::make_pipeline(cpu_config(), {});
+  const KeyHandle of_a = a.add_key(c.spec("a-key"));
+  const KeyHandle of_b = b.add_key(c.spec("b-key"));
+  CHECK(of_a != of_b);
+  const std::string said = refusal(b, c, of_a);
+  CHECK_MESSAGE(said.find("unknown key " + std::to_string(of_a.id())) != std::string::npos, said);
+  CHECK(said.find("b-key") == std::string::npos);
+  // A pipeline moved over another: the handles of the one replaced are unknown to it too.
+  a = std::move(b);
+  CHECK(refusal(a, c, of_a).find("unknown key") != std::string::npos);
+  Submission s = a.submit(job(c, of_b, 2));
+  CHECK(await(s).ok());
+}
+
 TEST_CASE(
     "pipeline/keys/a key added and removed again and again pins one set of slots, and its removal unpins "
     "it") {
