@@ -93,7 +93,9 @@ struct Config {
   /// every thread on them, then one more each time a synthesis finishes while more jobs wait than permits are
   /// free (or while the ones running leave the host's threads mostly idle: a serial or waiting witness
   /// source), and back down when none waits. A witness source that runs on one thread (circom's generator)
-  /// keeps up only with as many jobs as threads: `proofline batch` sets that for input JSON.
+  /// keeps up only with as many jobs as threads: `proofline batch` sets that for input JSON. A witness source
+  /// that waits (a file, another process, another job's result) holds a permit meanwhile: set this to as
+  /// many as may wait at once, or jobs queue behind them (the default is 1 on a 2-thread host).
   std::size_t synthesis_concurrency = 0;
   /// Threads the pipeline's task_arena may use; 0: every hardware thread.
   std::size_t max_threads = 0;

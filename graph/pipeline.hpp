@@ -12,7 +12,8 @@
 // assigned (its other members throw Error(invalid_argument), except the noexcept accessors, which must not
 // be called). Observability (the span recorder) is in graph/observe.hpp, test hooks in graph/testing.hpp.
 // Callbacks run on pipeline threads and may call submit/cancel; drain and shutdown throw
-// Error(invalid_argument) there, and the destructor must not run there (each waits for the callbacks).
+// Error(invalid_argument) there, and the destructor must not run there (each waits for the callbacks): it
+// aborts the process saying so rather than wait for ever.
 #pragma once
 
 #include <memory>
