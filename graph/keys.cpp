@@ -69,6 +69,14 @@ std::shared_ptr<KeyState> make_key_state(const Core& core, const BasicKeySpec<Cu
     throw Error(Errc::invalid_argument,
                 what + ": the verifying key has " + std::to_string(spec.vk->num_public()) +
                     " public inputs, the proving key " + std::to_string(pk.num_public));
+  // The verifying key repeats the proving key's [alpha]1, [beta]2 and [delta]2: one of another setup would
+  // reject every proof.
+  if (spec.vk && (spec.vk->alpha1 != pk.alpha1 || spec.vk->beta2 != pk.beta2 || spec.vk->delta2 != pk.delta2))
+    throw Error(Errc::invalid_argument, what + ": the verifying key is not the proving key's: its " +
+                                            (spec.vk->alpha1 != pk.alpha1 ? "alpha1"
+                                             : spec.vk->beta2 != pk.beta2 ? "beta2"
+                                                                          : "delta2") +
+                                            " differs (a key of another setup or circuit)");
   if (core.config.verify && !spec.vk)
     throw Error(Errc::invalid_argument, what + " has no verifying key, and Config::verify is set");
   if (core.config.check_witness && spec.cs && !spec.cs->c && !spec.vk)

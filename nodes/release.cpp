@@ -57,7 +57,8 @@ void assemble_and_check(Context& ctx, JobState& job, const CurveKey<Curve>& key,
         Errc::invalid_argument,
         "key '" + name +
             "': a witness that satisfies its constraint system gave a proof that does not verify: its "
-            "proving key and constraint system are not of the same circuit (or one is damaged)");
+            "proving key, constraint system and verifying key are not all of the same circuit (or one is "
+            "damaged)");
   if (status != groth16::VerifyStatus::ok)
     throw Error(Errc::internal, std::string("self-verification failed: ") + groth16::to_string(status));
   if (job.witness_checked) job.key->proof_verified.store(true);

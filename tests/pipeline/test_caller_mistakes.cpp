@@ -225,11 +225,33 @@ TEST_CASE("pipeline/mistakes/a proving key and a constraint system of two circui
   const JobResult r = await(s);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error->code == Errc::invalid_argument);
-  CHECK(r.error->message.find("not of the same circuit") != std::string::npos);
+  CHECK(r.error->message.find("not all of the same circuit") != std::string::npos);
   // A key whose parts belong together proves, verified.
   const KeyHandle good = p.add_key(c.spec("good"));
   Submission g = p.submit(memory_job(good, c, 4));
   CHECK(await(g).ok());
+}
+
+TEST_CASE("pipeline/mistakes/a verifying key of another setup is refused, of another circuit fails the job") {
+  const Circuit& c = circuit(8);
+  Pipeline p(cpu_config());
+  // Another trapdoor: alpha, beta and delta differ from the proving key's, refused at once.
+  const Circuit& twin = twin_circuit();
+  CHECK_THROWS_WITH_AS(
+      p.add_key(KeySpec{"other-setup", c.pk, c.cs, twin.vk}),
+      "add_key: key 'other-setup': the verifying key is not the proving key's: its alpha1 differs (a "
+      "key of another setup or circuit)",
+      Error);
+  // The same trapdoor over another circuit of the shape: only the IC points differ, found by the first proof.
+  const auto sibling = test_support::make_synthetic_keys(8, 903, 7 + 8);
+  REQUIRE(*sibling->vk != *c.vk);
+  REQUIRE(sibling->vk->delta2 == c.vk->delta2);
+  const KeyHandle mixed = p.add_key(KeySpec{"other-circuit", c.pk, c.cs, sibling->vk});
+  Submission s = p.submit(memory_job(mixed, c, 4));
+  const JobResult r = await(s);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error->message.find("proving key, constraint system and verifying key are not all of the same "
+                              "circuit") != std::string::npos);
 }
 
 TEST_CASE("pipeline/mistakes/what a witness callback throws is the caller's bad input, with its message") {
