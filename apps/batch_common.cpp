@@ -120,6 +120,20 @@ void check_output_file(const char* option, const fs::path& path) {
 
 }  // namespace
 
+bool stage_runs_in(graph::Stage stage, graph::Mode mode) {
+  using graph::Stage;
+  if (stage == Stage::baseline) return mode == graph::Mode::baseline;
+  if (stage == Stage::h2d || stage == Stage::ntt || stage == Stage::msm) return mode == graph::Mode::pinned;
+  return true;
+}
+
+std::string fault_stage_refusal(graph::Stage stage, graph::Mode mode) {
+  return "--inject-fault: the " + std::string(nodes::to_string(stage)) + " stage does not run in " +
+         std::string(graph::to_string(mode)) +
+         " mode (baseline mode runs H2D, NTT and MSM as its one baseline stage; pinned mode has no "
+         "baseline stage)";
+}
+
 graph::Pipeline make_pipeline_with_fault(graph::Config config, const InjectedFault& fault,
                                          std::optional<std::uint64_t> jobs) {
   graph::testing::Hooks hooks;
@@ -132,6 +146,8 @@ graph::Pipeline make_pipeline_with_fault(graph::Config config, const InjectedFau
       if (at == stage && job == id) throw Error(Errc::internal, "fault injected by --inject-fault");
     };
   }
+  if (fault && !stage_runs_in(fault->first, config.mode))
+    throw OptionError(fault_stage_refusal(fault->first, config.mode));
   graph::Pipeline pipeline = graph::testing::make_pipeline(std::move(config), std::move(hooks));
   if (fault && fault->first == graph::Stage::h2d && pipeline.backend() != graph::Backend::cuda)
     throw OptionError("--inject-fault: the h2d stage runs only on the CUDA backend, not the " +

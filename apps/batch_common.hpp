@@ -83,6 +83,10 @@ decltype(auto) setup_step(Step&& step) {
 /// --inject-fault STAGE:I: the I-th job submitted (from 0) fails in STAGE.
 using InjectedFault = std::optional<std::pair<graph::Stage, std::uint64_t>>;
 
+/// Whether `stage` runs in `mode` (--inject-fault names one that does), and why not when it does not.
+bool stage_runs_in(graph::Stage stage, graph::Mode mode);
+std::string fault_stage_refusal(graph::Stage stage, graph::Mode mode);
+
 /// The pipeline of `config` with --inject-fault's hook. OptionError when the fault could never happen: a
 /// stage the backend does not run (h2d without CUDA), or a job index at or past `jobs` (when known).
 graph::Pipeline make_pipeline_with_fault(graph::Config config, const InjectedFault& fault,

@@ -1,5 +1,7 @@
 #include "batch_options.hpp"
 
+#include "batch_common.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -50,9 +52,9 @@ memory::PinningKind parse_pin_backend(std::string_view name) {
 void add_workload(OptionParser& cli, BatchOptions& o) {
   cli.group("workload");
   cli.integer_list("--synthetic", "LOG2[,LOG2...]",
-                   "constraints per job: a synthetic circuit of 2^LOG2 rows (1..28; default 12); several "
+                   "constraints per job: a synthetic circuit of 2^LOG2 rows (2..28; default 12); several "
                    "sizes (e.g. 22,16) make a key of each, jobs in turn",
-                   o.sizes, Bounds<unsigned>{1, 28});
+                   o.sizes, Bounds<unsigned>{2, 28});
   cli.integer("--count", "N", "jobs in the batch (default 8)", o.count, Bounds<std::uint64_t>{1, 10'000'000});
   cli.integer("--seed", "S", "circuit and witness seed (never the proofs' r, s; default 1)", o.seed,
               Bounds<std::uint64_t>{0, max_seed});
@@ -168,7 +170,10 @@ void add_output(OptionParser& cli, BatchOptions& o) {
       o.plan);
   cli.path("--trace", "FILE.json", "Chrome trace event JSON of every span (open in ui.perfetto.dev)",
            o.trace);
-  cli.path("--timeline", "FILE.svg", "a picture of the run: streams, CPU workers, pool bytes", o.timeline);
+  cli.path("--timeline", "FILE.svg",
+           "a picture of the synthetic workload's run: streams, CPU workers, pool bytes (a --zkey batch: "
+           "--trace)",
+           o.timeline);
   cli.flag(
       "--h2d-probe",
       "before the batch, measure H2D from pinned and from pageable memory while the synthesis threads run "
@@ -225,7 +230,18 @@ void check_combination(BatchOptions& o) {
         if (outputs[i].second == outputs[j].second)
           throw OptionError(std::string(outputs[i].first) + " and " + outputs[j].first + " name one file, " +
                             quote_for_message(outputs[i].second.string(), 120, '\''));
+    // Each run's files are named after its mode: a mode listed twice would write over its first run's.
+    for (std::size_t i = 0; i < o.runs.size() && !outputs.empty(); ++i)
+      for (std::size_t j = i + 1; j < o.runs.size(); ++j)
+        if (o.runs[i].mode == o.runs[j].mode && o.runs[i].presynthesized == o.runs[j].presynthesized)
+          throw OptionError("--mode lists a run twice, and its second run's " + std::string(outputs[0].first) +
+                            " file would replace the first's (their names carry the mode only): run it "
+                            "twice, or list it once");
   }
+  // Every run gets the fault: one whose mode has no such stage is refused now, not after the runs before it.
+  if (o.fault)
+    for (const BatchOptions::Run& run : o.runs)
+      if (!stage_runs_in(o.fault->first, run.mode)) throw OptionError(fault_stage_refusal(o.fault->first, run.mode));
   if (o.zkey || o.export_snarkjs) {
     const std::string one_key =
         o.zkey ? "a --zkey workload has its own key" : "--export-snarkjs writes one key";

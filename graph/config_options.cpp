@@ -94,6 +94,10 @@ void add_fault_option(OptionParser& cli, std::optional<InjectedFault>& fault,
       "--inject-fault", "STAGE:I",
       "testing: fail the I-th job (from 0) in STAGE (" + names + "), as a real error there would",
       [&fault, accepted](std::string_view spec) {
+        if (fault)
+          throw OptionError("--inject-fault: given twice; a run fails one job (" +
+                            std::string(to_string(fault->first)) + ":" + std::to_string(fault->second) +
+                            " was given first)");
         const auto colon = spec.find(':');
         if (colon == std::string_view::npos)
           throw OptionError("--inject-fault: expected STAGE:INDEX, got " + quote_for_message(spec, 80, '\''));

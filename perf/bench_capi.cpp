@@ -63,14 +63,14 @@ std::optional<Options> parse_options(int argc, char** argv) {
                    "[--key-cache DIR] [--json FILE]",
                    "The same batch proved through the C ABI and the C++ API, alternating; medians compared.");
   cli.integer("--log-n", "N", "rows per job: 2^N (default 16)", o.log_n, Bounds<unsigned>{4, 26});
-  cli.size("--count", "JOBS", "jobs per batch (default 64)", o.count, Bounds<std::uint64_t>{1, 100000});
+  cli.integer("--count", "JOBS", "jobs per batch (default 64)", o.count, Bounds<std::uint64_t>{1, 100000});
   cli.integer("--reps", "R", "timed batches per API (default 5)", o.reps, Bounds<int>{1, 100});
-  cli.size("--warmup", "JOBS", "jobs proved before each timed batch (default 4)", o.warmup,
+  cli.integer("--warmup", "JOBS", "jobs proved before each timed batch (default 4)", o.warmup,
            Bounds<std::uint64_t>{0, 1000});
   cli.text("--backend", "auto|cpu|cuda", "where the pipelines prove (default auto)", backend);
   cli.path("--key-cache", "DIR", "where the synthetic key is cached (default: a temp folder)", cache);
   cli.text("--json", "FILE", "write the figures as JSON too", o.json_path);
-  cli.size("--outstanding", "JOBS",
+  cli.integer("--outstanding", "JOBS",
            "submit while at most JOBS are unfinished, collecting the oldest first, as a client whose "
            "witnesses come one by one does (default 0: the whole batch at once)",
            o.outstanding, Bounds<std::uint64_t>{0, 100000});
@@ -80,6 +80,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
            witness);
   if (!cli.parse(argc, argv)) return std::nullopt;
   if (witness != "memory" && witness != "wtns") throw OptionError("--witness must be memory or wtns");
+  if (!o.json_path.empty()) check_output_file_option("--json", o.json_path);
   o.wtns = witness == "wtns";
   o.backend = graph::parse_backend(backend);
   if (cache) o.key_cache = *cache;

@@ -153,6 +153,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
   cli.epilog("Exit codes: 0 every proof verified, 1 one did not, 2 bad options.");
   if (!cli.parse(argc, argv)) return std::nullopt;
   if (options.min_log > options.max_log) throw OptionError("need --min-log <= --max-log");
+  if (!options.json_path.empty()) check_output_file_option("--json", options.json_path);
   return options;
 }
 

@@ -92,6 +92,7 @@ std::optional<Args> parse(int argc, char** argv) {
            Bounds<double>{0, 10'000});
   cli.epilog("Exit codes: 0 every check passed, 1 a check failed, 2 bad options.");
   if (!cli.parse(argc, argv)) return std::nullopt;
+  if (!args.json.empty()) check_output_file_option("--json", args.json);
   return args;
 }
 

@@ -64,6 +64,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
            "full read: check every subgroup, ignoring (and not writing) checked-key records", o.no_key_cache);
   if (!cli.parse(argc, argv)) return std::nullopt;
   if (o.zkey.empty() || o.wtns.empty()) throw OptionError("--zkey and --wtns are required");
+  if (!o.json_path.empty()) check_output_file_option("--json", o.json_path);
+  if (!o.proof_out.empty()) check_output_file_option("--proof-out", o.proof_out + "/proofline.proof.json");
   return o;
 }
 
@@ -135,7 +137,8 @@ Proving prove_runs(const Options& o, const BasicZkeyFile<Curve>& key) {
   std::vector<double> totals;
   for (const auto& t : p.runs) totals.push_back(t.total_s);
   std::sort(totals.begin(), totals.end());
-  p.median_s = totals[totals.size() / 2];
+  const std::size_t n = totals.size();  // the middle run, or the mean of the two middle ones
+  p.median_s = n % 2 == 1 ? totals[n / 2] : 0.5 * (totals[n / 2 - 1] + totals[n / 2]);
   p.best = *std::min_element(p.runs.begin(), p.runs.end(),
                              [](const auto& a, const auto& b) { return a.total_s < b.total_s; });
   return p;

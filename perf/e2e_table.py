@@ -175,7 +175,11 @@ def main():
                     if (m := re.search(r"e2e-(\d+)\.", os.path.basename(p)))})
     rows = [r for r in (size_rows(args.out, s) for s in sizes) if r]
     trace = trace_overhead(args.out)
-    print("proofline end-to-end benchmark (batch_prove, synthetic circuits, every proof verified)")
+    runs = [row[run] for row in rows for run in RUNS if row.get(run)]
+    proofs, verified = sum(r["proofs"] for r in runs), sum(r["verified"] for r in runs)
+    print("proofline end-to-end benchmark (batch_prove, synthetic circuits, " +
+          ("every proof verified)" if runs and verified == proofs else
+           f"{verified} of {proofs} proofs verified: run batch_prove with --verify)"))
     print(machine)
     print("proofs/s: proofs over the batch's wall time (submission of the first job to the last result; keys made"
           " before). GPU busy: compute-stream kernel time over the GPU's steady state (first and last job excluded);"

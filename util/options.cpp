@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <thread>
 
+#include <proofline/util/atomic_file.hpp>
 #include <proofline/util/text.hpp>
 
 namespace proofline {
@@ -253,10 +254,20 @@ OptionParser& OptionParser::text(std::string name, std::string placeholder, std:
                [&target](std::string_view text) { target = std::string(text); });
 }
 
+namespace {
+
+/// A path option's value: an empty one names no file (a shell variable left unset, most likely).
+std::filesystem::path path_value(std::string_view text) {
+  if (text.empty()) throw Error(Errc::invalid_argument, "the path is empty");
+  return std::filesystem::path(text);
+}
+
+}  // namespace
+
 OptionParser& OptionParser::path(std::string name, std::string placeholder, std::string help,
                                  std::optional<std::filesystem::path>& target) {
   return value(std::move(name), std::move(placeholder), std::move(help),
-               [&target](std::string_view text) { target = std::filesystem::path(text); });
+               [&target](std::string_view text) { target = path_value(text); });
 }
 
 OptionParser& OptionParser::path_once(std::string name, std::string placeholder, std::string help,
@@ -266,7 +277,7 @@ OptionParser& OptionParser::path_once(std::string name, std::string placeholder,
                  if (target)
                    throw Error(Errc::invalid_argument,
                                "given twice (" + target->string() + ", " + std::string(text) + "): " + why);
-                 target = std::filesystem::path(text);
+                 target = path_value(text);
                });
 }
 
@@ -432,6 +443,18 @@ void print_error_line(std::string_view program, std::string_view message) {
   // Messages carry paths and values from the user: whatever they hold, the line stays one printable line.
   const std::string line = printable_line(message);
   std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(program.size()), program.data(), line.c_str());
+}
+
+void check_output_file_option(std::string_view option, const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  const std::string name = std::string(option) + " " + quote_for_message(path.string(), 120, '\'');
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::error_code error;
+  if (!fs::is_directory(folder, error))
+    throw OptionError(name + ": there is no folder " + quote_for_message(folder.string(), 120, '\''));
+  if (fs::is_directory(path, error)) throw OptionError(name + ": a folder is there");
+  if (const std::optional<std::string> problem = output_path_problem(path))
+    throw OptionError(name + ": " + *problem);
 }
 
 }  // namespace proofline

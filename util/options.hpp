@@ -70,6 +70,11 @@ std::uint64_t parse_size_option(std::string_view option, std::string_view text,
                                 const Bounds<std::uint64_t>& bounds = size_bounds());
 /// "a,b,c" -> {"a", "b", "c"}; an empty list or an empty item is an error.
 std::vector<std::string_view> split_option_list(std::string_view option, std::string_view text);
+
+/// Refuses (OptionError naming `option`) an output file that could not be written: its folder missing, a
+/// folder in its place, or a place no output goes (util/atomic_file.hpp's output_path_problem). For tools
+/// that write their results after running: told before the run, not after.
+void check_output_file_option(std::string_view option, const std::filesystem::path& path);
 /// "--zkey-check: expected full, curve or trusted, got 'x'".
 [[noreturn]] void throw_bad_choice(std::string_view option, std::string_view text,
                                    const std::vector<std::string_view>& names);

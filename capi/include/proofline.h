@@ -79,7 +79,7 @@ typedef enum pl_status {
   PL_ERR_BUFFER_TOO_SMALL = 12, /**< an output buffer is too small; the needed size was written */
   PL_ERR_NOT_READY = 13,        /**< the job has no result yet (poll, or a wait that timed out) */
   PL_ERR_QUEUE_FULL = 14,       /**< pl_submit_* with PL_SUBMIT_NO_WAIT found the queue full */
-  PL_ERR_IN_CALLBACK = 15,      /**< a call that waits for the pipeline, made from one of its callbacks */
+  PL_ERR_IN_CALLBACK = 15,      /**< a call that waits for a pipeline, made from a callback (of any pipeline) */
   PL_ERR_SHUT_DOWN = 16,        /**< the pipeline is shut down: it accepts no more jobs */
   PL_ERR_PROOF_INVALID = 17,    /**< pl_verify*: the proof does not verify (the message says why) */
   PL_ERR_NOT_CANCELLABLE = 18   /**< pl_job_cancel: the job is past its witness or done */
@@ -287,7 +287,11 @@ PL_API pl_status pl_pipeline_metrics(pl_pipeline* pipeline, char* out, size_t le
 /* ---- keys ---------------------------------------------------------------------------------------------- */
 
 typedef enum pl_point_check {
-  PL_POINTS_FULL = 0,     /**< every query point on its curve and in the subgroup (keys of unknown origin) */
+  /** every query point on its curve and in the subgroup (keys of unknown origin). The subgroup check is
+   * remembered by the key's content digest in $XDG_CACHE_HOME/proofline/checked-keys (~/.cache/... without
+   * it; set XDG_CACHE_HOME to move it; where it cannot be written, nothing is remembered): a later load of
+   * the same points skips it. */
+  PL_POINTS_FULL = 0,
   PL_POINTS_ON_CURVE = 1, /**< on the curve only (about 20 times cheaper) */
   PL_POINTS_TRUSTED = 2   /**< structure and header points only: a key you made or checked before */
 } pl_point_check;
@@ -352,10 +356,12 @@ PL_API pl_status pl_key_release(pl_key* key);
 
 /* ---- jobs ---------------------------------------------------------------------------------------------- */
 
-/** Called once per job when its result is ready, on a pipeline thread, with the handle submit returned
- * (valid through the call; the caller still owns it) and the user_data given at submission. The result
- * accessors work inside it; pl_job_release(job) inside it is allowed. Keep it short: it holds a worker. An
- * exception thrown from it (a C++ caller) is caught and logged. */
+/** Called once per job when its result is ready, on a pipeline thread, with the handle submit returned and
+ * the user_data given at submission. The caller still owns the handle: while it holds it, the result
+ * accessors work inside the call, and pl_job_release(job) there is allowed. A handle released before the
+ * call (fire and forget) reports PL_ERR_INVALID_HANDLE to every accessor there: keep it until the callback
+ * has read what it needs. Keep it short: it holds a worker. An exception thrown from it (a C++ caller) is
+ * caught and logged. */
 typedef void (*pl_completion_fn)(pl_job* job, void* user_data);
 
 enum {
@@ -450,7 +456,9 @@ PL_API pl_status pl_witness_fail(pl_witness_target* target, const char* message)
  * this and return at once (with any status); 0 before. */
 PL_API pl_status pl_witness_stop_requested(const pl_witness_target* target, int32_t* stop);
 
-/** PL_OK when the job's result is ready, PL_ERR_NOT_READY before. Never blocks. */
+/** PL_OK when the job's result is ready, PL_ERR_NOT_READY before. Never blocks. The job's completion
+ * callback may still be running when it says PL_OK: free its user_data only after pl_job_wait has returned
+ * PL_OK (which waits for the callback too). */
 PL_API pl_status pl_job_poll(pl_job* job);
 /** Waits up to timeout_ms (negative, or a century and more: without limit; 0: poll) until the result is
  * ready and the job's completion callback has returned. PL_OK, or PL_ERR_NOT_READY when the time ran out.

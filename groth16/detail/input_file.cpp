@@ -34,7 +34,9 @@ InputFile open_input_file(const std::filesystem::path& path, std::string_view wh
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (fd.get() < 0) {
     const int err = errno;
-    const bool missing = err == ENOENT || err == EACCES || err == ENOTDIR || err == ELOOP;
+    // A path that names no readable file is the caller's input to mend; other failures are the system's.
+    const bool missing =
+        err == ENOENT || err == EACCES || err == ENOTDIR || err == ELOOP || err == ENAMETOOLONG || err == EPERM;
     throw Error(
         missing ? Errc::bad_input : Errc::io,
         name + ": cannot open" + (what.empty() ? "" : " " + std::string(what)) + ": " + std::strerror(err));

@@ -287,8 +287,12 @@ TEST_CASE("capi/boundary/a bad key file or image is PL_ERR_BAD_INPUT naming it")
   CHECK(pl_key_add_zkey_file(p.pipeline, not_a_key.c_str(), nullptr, &key) == PL_ERR_BAD_INPUT);
   CHECK(std::string(pl_last_error_message()).find("verification_key.json") != std::string::npos);
   CHECK(key == nullptr);
-  CHECK(pl_key_add_zkey_file(p.pipeline, "/nonexistent/k.zkey", nullptr, &key) != PL_OK);
+  CHECK(pl_key_add_zkey_file(p.pipeline, "/nonexistent/k.zkey", nullptr, &key) == PL_ERR_BAD_INPUT);
   CHECK(std::string(pl_last_error_message()).find("/nonexistent/k.zkey") != std::string::npos);
+  // A name longer than any the file system takes names no file either.
+  const std::string too_long = "/tmp/" + std::string(5000, 'k') + ".zkey";
+  CHECK(pl_key_add_zkey_file(p.pipeline, too_long.c_str(), nullptr, &key) == PL_ERR_BAD_INPUT);
+  CHECK(std::string(pl_last_error_message()).find("File name too long") != std::string::npos);
   CHECK(pl_key_add_native_files(p.pipeline, not_a_key.c_str(), nullptr, nullptr, nullptr, &key) ==
         PL_ERR_BAD_INPUT);
 

@@ -155,7 +155,8 @@ TEST_CASE("pipeline/cli/batch_prove exits 1 when a job fails and names it") {
 TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable options") {
   check_refused("--backend quantum", "unknown backend 'quantum'");
   check_refused("--mode pinned,fast", "unknown mode 'fast'");
-  check_refused("--synthetic 40", "--synthetic: 40 is outside 1..28");
+  check_refused("--synthetic 40", "--synthetic: 40 is outside 2..28");
+  check_refused("--synthetic 1", "--synthetic: 1 is outside 2..28");
   check_refused("--synthetic many", "not a number");
   check_refused("--count 0", "--count: 0 is outside");
   check_refused("--host-budget lots", "--host-budget");
@@ -167,6 +168,13 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
   check_refused("--inject-fault nowhere:1", "unknown stage 'nowhere'");
   check_refused("--backend cpu --synthetic 6 --count 2 --inject-fault msm:2",
                 "--inject-fault: job 2 is past the batch's 2 jobs (they count from 0)");
+  check_refused("--inject-fault msm:1 --inject-fault ntt:0", "--inject-fault: given twice");
+  check_refused("--backend cpu --synthetic 6 --count 2 --inject-fault baseline:0",
+                "--inject-fault: the baseline stage does not run in pinned mode");
+  check_refused("--backend cpu --synthetic 6 --count 2 --mode baseline,pinned --inject-fault msm:0",
+                "--inject-fault: the msm stage does not run in baseline mode");
+  check_refused("--synthetic 6 --mode pinned,pinned --report r.json", "--mode lists a run twice");
+  check_refused("--synthetic 6 --trace \"\"", "--trace: the path is empty");
   check_refused("--srs disk", "unknown SRS placement 'disk'");
   check_refused("--backend cpu --synthetic 8 --srs-buffer 1K", "--srs-buffer: 1K is less than 1.00 MiB");
   check_refused("--no-ntt-table=yes", "--no-ntt-table");
@@ -175,7 +183,7 @@ TEST_CASE("pipeline/cli/batch_prove exits 2 with one clear line for unusable opt
   check_refused("--msm-table-bits 30", "--msm-table-bits: 30 is outside 8..22");
   check_refused("--count 2 --keys 3", "--keys 3 is more keys than the batch's 2 jobs");
   check_refused("--count 2 --synthetic 8,9,10", "--synthetic's 3 sizes make 3 keys, more than the batch's 2");
-  check_refused("--synthetic 8,40", "--synthetic: 40 is outside 1..28");
+  check_refused("--synthetic 8,40", "--synthetic: 40 is outside 2..28");
   check_refused("--key-gpus half", "--key-gpus");
   check_refused("--backend cpu --synthetic 8 --count 2 --keys 2 --key-gpus spread",
                 "--key-gpus spread places keys on GPUs; the cpu backend has none");

@@ -218,6 +218,18 @@ TEST_CASE("util/options/a path taken once is refused the second time, naming bot
         "--key: given twice (a/k.zkey, b/k.zkey): one key a run");
 }
 
+TEST_CASE("util/options/an empty path is refused, naming the option") {
+  for (const char* option : {"--out", "--key"}) {
+    CAPTURE(option);
+    Targets t;
+    OptionParser cli = make_parser(t);
+    CHECK(refusal(cli, {option, ""}) == std::string(option) + ": the path is empty");
+    Targets u;
+    OptionParser joined = make_parser(u);
+    CHECK(refusal(joined, {std::string(option) + "="}) == std::string(option) + ": the path is empty");
+  }
+}
+
 TEST_CASE("util/options/thread counts stop at 4x the hardware threads and say so") {
   const std::uint64_t hardware = std::max(1u, std::thread::hardware_concurrency());
   const Bounds<std::uint64_t> bounds = thread_bounds();
