@@ -73,6 +73,8 @@ void fill_counts(RunReport& r, const PipelineStats& stats, std::uint64_t jobs, d
         {gpu.device_slots, gpu.msm_tables, gpu.msm_table_bytes, gpu.vram.total, gpu.vram.high_water});
   }
   r.jobs = jobs;
+  // A stopped run leaves the rest of its batch unsubmitted: jobs = submitted (each ended one way) + those.
+  r.not_submitted = jobs - std::min(jobs, stats.submitted);
   r.proofs = stats.proofs;
   r.failed = stats.failed - std::min(stats.failed, stats.cancelled);
   r.cancelled = stats.cancelled;
@@ -277,6 +279,7 @@ std::string report_json(const RunReport& r) {
       {"srs_stream_bytes", json::Value(r.srs_stream_bytes)},
       {"gpu_memory", gpu_memory},
       {"jobs", json::Value(r.jobs)},
+      {"not_submitted", json::Value(r.not_submitted)},
       {"proofs", json::Value(r.proofs)},
       {"failed", json::Value(r.failed)},
       {"cancelled", json::Value(r.cancelled)},
@@ -308,6 +311,7 @@ std::string report_summary(const RunReport& r) {
   if (r.verified > 0) out += " (verified " + std::to_string(r.verified) + ")";
   out += ", failed " + std::to_string(r.failed);
   if (r.cancelled > 0) out += ", cancelled " + std::to_string(r.cancelled);
+  if (r.not_submitted > 0) out += ", never submitted " + std::to_string(r.not_submitted);
   if (r.retried > 0) out += ", " + std::to_string(r.retried) + " proved again after their GPU failed";
   // The CPU backend's slots are pooled page-locked host buffers, not a GPU's pinned staging.
   const std::string mode = r.backend == "cpu" && r.mode == "pinned" ? "pooled slots" : r.mode;

@@ -47,7 +47,8 @@ struct RunReport {
   };
   std::vector<GpuMemory> gpu_memory;
 
-  std::uint64_t jobs = 0;
+  std::uint64_t jobs = 0;           ///< the batch's jobs, submitted or not
+  std::uint64_t not_submitted = 0;  ///< of those, never submitted (the run was stopped first)
   std::uint64_t proofs = 0;
   std::uint64_t failed = 0;
   std::uint64_t cancelled = 0;  ///< cancelled before they ran (not counted in failed)

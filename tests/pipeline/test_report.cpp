@@ -49,6 +49,13 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   CHECK(report.proofs == 6);
   CHECK(report.verified == 6);
   CHECK(report.failed == 0);
+  CHECK(report.not_submitted == 0);
+  // A run stopped before it submitted its whole batch says how many were never submitted.
+  const RunReport stopped =
+      make_run_report(recorder(pipeline).snapshot(), run_roles(pipeline), pipeline.stats(), 10, wall);
+  CHECK(stopped.not_submitted == 4);
+  CHECK(report_summary(stopped).find("proofs 6/10 (verified 6), failed 0, never submitted 4") !=
+        std::string::npos);
   CHECK(report.proofs_per_s == doctest::Approx(6 / wall));
   CHECK(report.max_inflight_slots == 3);
   // One job synthesized at a time until two waited behind the first, more than its permit could serve: then
@@ -87,9 +94,10 @@ TEST_CASE("pipeline/report/a run's report carries its numbers and its JSON every
   CHECK_MESSAGE(summary.find("pin calls") == std::string::npos, summary);
 
   const groth16::json::Value doc = groth16::json::parse(report_json(report), "report");
-  for (const char* field : {"proofs", "failed", "cancelled", "retried", "verified", "wall_s", "proofs_per_s",
-                            "max_inflight_slots", "max_synthesis_permits", "gpu_busy_fraction", "h2d_gbps",
-                            "gpu_busy_each", "h2d_gbps_each", "stages", "pool", "budget", "verdict"})
+  for (const char* field :
+       {"jobs", "not_submitted", "proofs", "failed", "cancelled", "retried", "verified", "wall_s",
+        "proofs_per_s", "max_inflight_slots", "max_synthesis_permits", "gpu_busy_fraction", "h2d_gbps",
+        "gpu_busy_each", "h2d_gbps_each", "stages", "pool", "budget", "verdict"})
     CHECK_MESSAGE(doc.find(field) != nullptr, field);
   for (const char* field : {"leases", "hits", "misses", "pin_calls", "pin_calls_after_warmup", "pin_s",
                             "bytes_pinned", "high_water_bytes", "leased_bytes_at_exit"})
