@@ -104,7 +104,11 @@ graph::Config to_graph_config(const pl_config* in) {
   g.verify = c.verify != 0;
   g.check_witness = c.check_witness != 0;
   g.in_order = c.in_order != 0;
-  if (c.queue_capacity == 0) throw_status(PL_ERR_INVALID_ARGUMENT, "config->queue_capacity is 0");
+  if (c.queue_capacity == 0)
+    throw_status(
+        PL_ERR_INVALID_ARGUMENT,
+        "config->queue_capacity is 0: jobs waiting for a pinned slot need room (1 or more; 1024 is the "
+        "default)");
   g.queue_capacity = c.queue_capacity;
   g.job_timeout = milliseconds_of(c.job_timeout_ms);
   g.key_idle_timeout = milliseconds_of(c.key_idle_timeout_ms);

@@ -174,7 +174,9 @@ struct Config {
   /// NVTX ranges for node bodies (Nsight Systems); spans are always recorded.
   bool nvtx = false;
   /// Bytes for the recorded spans and counter samples (graph/observe.hpp): past them the oldest records go,
-  /// so a pipeline that runs for days stays within them. The default holds a batch's whole run.
+  /// so a pipeline that runs for days stays within them. The default holds a batch's whole run. Each
+  /// recording thread keeps at least its current chunk of records whatever the limit (about 40 KiB a
+  /// thread), so small values bound less than they say.
   std::uint64_t trace_memory = std::uint64_t{64} << 20;
 
   /// Called once for every result (in submission order when in_order), on a pipeline thread, after the

@@ -201,6 +201,21 @@ Core::Core(Config c, testing::Hooks h)
   PL_LOG_INFO("pipeline: {} backend, {} mode, {} threads, {} synthesizing, up to {} slots, host budget {}",
               to_string(backend), to_string(mode), threads, synthesis_concurrency, slot_cap,
               format_size(host_bytes));
+  if (backend == Backend::cpu) {
+    // Settings for GPUs that a CPU pipeline has none of: said once, so a tuning run knows they did nothing.
+    std::string unused;
+    const auto note = [&unused](bool set, const char* name) {
+      if (set) unused += (unused.empty() ? "" : ", ") + std::string(name);
+    };
+    note(!config.gpus.empty(), "gpus");
+    note(config.vram_budget.has_value(), "vram_budget");
+    note(config.device_slots != 0, "device_slots");
+    note(config.srs_stream_buffer != 0, "srs_stream_buffer");
+    note(config.msm_table_bits != 0, "msm_table_bits");
+    note(config.cpu_fallback, "cpu_fallback");
+    if (!unused.empty())
+      PL_LOG_WARN("pipeline: the CPU backend has no GPU; these settings do nothing: {}", unused);
+  }
 }
 
 Core::~Core() {

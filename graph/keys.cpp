@@ -18,6 +18,7 @@
 #include <proofline/util/logging.hpp>
 #include <proofline/util/scope_guard.hpp>
 #include <proofline/util/size.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::graph {
 
@@ -318,6 +319,11 @@ std::uint64_t fresh_key_id() {
 template <class Curve>
 KeyHandle add_key_of(Core& core, BasicKeySpec<Curve> spec) {
   if (spec.name.empty()) throw Error(Errc::invalid_argument, "add_key: a key needs a name");
+  // Names go into log lines, messages, traces and metrics' labels as they are: one printable line.
+  if (printable_line(spec.name) != spec.name)
+    throw Error(Errc::invalid_argument, "add_key: the key name " + quote_for_message(spec.name, 120, '\'') +
+                                            " has control characters or bytes that are not UTF-8: give a "
+                                            "printable name");
   const std::string what = "add_key: key '" + spec.name + "'";
   std::shared_ptr<KeyState> key = make_key_state(core, spec, what);
   key->gpu_lanes = placement_lanes(core, spec.gpus, what);

@@ -39,7 +39,8 @@ class Pipeline {
  public:
   /// Resolves the backend, sizes the host budget, creates the pinned pool, the GPUs' streams and budgets, and
   /// the graph. Throws Error(invalid_argument) for unusable options, Error(cuda) when the CUDA backend is
-  /// asked for and no device is usable, Error(out_of_budget) for a budget that cannot hold anything.
+  /// asked for and no device is usable. A host budget too small for a key and a slot is found by add_key
+  /// (Error(out_of_budget), naming the sizes).
   explicit Pipeline(Config config = {});
   /// shutdown(ShutdownMode::drain) if it was not called.
   ~Pipeline();

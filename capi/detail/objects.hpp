@@ -62,8 +62,8 @@ inline void refuse_closing(const Pipeline& pipeline) {
   if (pipeline.closing.load())
     throw_status(
         PL_ERR_SHUT_DOWN,
-        "the pipeline is shutting down (pl_pipeline_shutdown or pl_pipeline_destroy began): it accepts "
-        "no more jobs or keys");
+        "the pipeline is shut down, or shutting down (pl_pipeline_shutdown or pl_pipeline_destroy was "
+        "called): it accepts no more jobs or keys");
 }
 
 /// Set by pl_key_release before it unregisters the key, so that a submit which found the key before its

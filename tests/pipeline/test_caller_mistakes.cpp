@@ -232,6 +232,17 @@ TEST_CASE("pipeline/mistakes/a proving key and a constraint system of two circui
   CHECK(await(g).ok());
 }
 
+TEST_CASE("pipeline/mistakes/a key name that is not one printable line is refused") {
+  const Circuit& c = circuit(8);
+  Pipeline p(cpu_config());
+  for (const std::string name :
+       {std::string("two\nlines"), std::string("esc\x1b[31m"), std::string("\xff\xfe")}) {
+    CAPTURE(name);
+    CHECK_THROWS_WITH_AS(p.add_key(c.spec(name)), doctest::Contains("has control characters"), Error);
+  }
+  CHECK(p.add_key(c.spec("alice/circuit \"final\" \u00e9")));  // quotes, slashes and UTF-8 are fine
+}
+
 TEST_CASE("pipeline/mistakes/a verifying key of another setup is refused, of another circuit fails the job") {
   const Circuit& c = circuit(8);
   Pipeline p(cpu_config());
