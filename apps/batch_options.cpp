@@ -234,14 +234,16 @@ void check_combination(BatchOptions& o) {
     for (std::size_t i = 0; i < o.runs.size() && !outputs.empty(); ++i)
       for (std::size_t j = i + 1; j < o.runs.size(); ++j)
         if (o.runs[i].mode == o.runs[j].mode && o.runs[i].presynthesized == o.runs[j].presynthesized)
-          throw OptionError("--mode lists a run twice, and its second run's " + std::string(outputs[0].first) +
+          throw OptionError("--mode lists a run twice, and its second run's " +
+                            std::string(outputs[0].first) +
                             " file would replace the first's (their names carry the mode only): run it "
                             "twice, or list it once");
   }
   // Every run gets the fault: one whose mode has no such stage is refused now, not after the runs before it.
   if (o.fault)
     for (const BatchOptions::Run& run : o.runs)
-      if (!stage_runs_in(o.fault->first, run.mode)) throw OptionError(fault_stage_refusal(o.fault->first, run.mode));
+      if (!stage_runs_in(o.fault->first, run.mode))
+        throw OptionError(fault_stage_refusal(o.fault->first, run.mode));
   if (o.zkey || o.export_snarkjs) {
     const std::string one_key =
         o.zkey ? "a --zkey workload has its own key" : "--export-snarkjs writes one key";

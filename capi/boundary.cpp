@@ -123,11 +123,12 @@ void refuse_after_fork() {
 
 void refuse_in_callback(const char* what) {
   if (in_callback())
-    throw_status(PL_ERR_IN_CALLBACK,
-                 std::string(what) +
-                     " waits for a pipeline and cannot be called from a callback of any pipeline (this "
-                     "thread may be one the pipeline needs: it could deadlock); call it from a thread of your "
-                     "own");
+    throw_status(
+        PL_ERR_IN_CALLBACK,
+        std::string(what) +
+            " waits for a pipeline and cannot be called from a callback of any pipeline (this "
+            "thread may be one the pipeline needs: it could deadlock); call it from a thread of your "
+            "own");
 }
 
 std::uint64_t next_handle_id() noexcept {

@@ -104,9 +104,10 @@ Pipeline::~Pipeline() {
   if (detail::in_caller_callback()) {
     // It would wait for the callback that runs it, for ever: said and stopped, as a joinable std::thread's
     // destructor does, rather than a silent hang.
-    std::fputs("proofline: a Pipeline destroyed (or assigned to) inside one of its result or witness "
-               "callbacks would wait for that callback for ever; destroy it outside its callbacks\n",
-               stderr);
+    std::fputs(
+        "proofline: a Pipeline destroyed (or assigned to) inside one of its result or witness "
+        "callbacks would wait for that callback for ever; destroy it outside its callbacks\n",
+        stderr);
     std::abort();
   }
   try {

@@ -157,7 +157,8 @@ double worker_threads_busy(const trace::Snapshot& snapshot, const trace::Window&
   const std::vector<trace::TrackId> workers = snapshot.tracks_of_kind(trace::TrackKind::cpu_worker);
   if (workers.empty() || window.length_ns() <= 0) return 0;
   double busy = 0;
-  for (const trace::TrackId track : workers) busy += trace::busy_seconds(snapshot, std::span(&track, 1), window);
+  for (const trace::TrackId track : workers)
+    busy += trace::busy_seconds(snapshot, std::span(&track, 1), window);
   return busy / (window.seconds() * static_cast<double>(workers.size()));
 }
 

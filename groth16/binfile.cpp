@@ -101,8 +101,9 @@ BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic,
   return open_sections(path, magic, kind, version, {});
 }
 
-BinFile BinFile::open_sections(const std::filesystem::path& path, std::string_view magic, std::string_view kind,
-                               std::uint32_t version, std::span<const std::uint32_t> wanted) {
+BinFile BinFile::open_sections(const std::filesystem::path& path, std::string_view magic,
+                               std::string_view kind, std::uint32_t version,
+                               std::span<const std::uint32_t> wanted) {
   const std::string name = path.string();
   detail::InputFile input = detail::open_input_file(path, "the " + std::string(kind) + " file");
   if (input.size == 0)

@@ -47,8 +47,9 @@ class BinFile {
   /// The same, reading only the payloads of the section types in `wanted` (a key's small header sections
   /// without its gigabytes of points); the table is checked whole all the same. Asking another section's
   /// payload is an internal error.
-  static BinFile open_sections(const std::filesystem::path& path, std::string_view magic, std::string_view kind,
-                               std::uint32_t version, std::span<const std::uint32_t> wanted);
+  static BinFile open_sections(const std::filesystem::path& path, std::string_view magic,
+                               std::string_view kind, std::uint32_t version,
+                               std::span<const std::uint32_t> wanted);
   /// The same over an image already in memory (fuzzers, tests, files read by other means): payloads are views
   /// into `image`, and `owner` (may be empty) keeps it alive. `name` stands for the path in messages.
   static BinFile from_memory(std::shared_ptr<const void> owner, std::span<const std::byte> image,

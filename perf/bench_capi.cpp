@@ -66,14 +66,14 @@ std::optional<Options> parse_options(int argc, char** argv) {
   cli.integer("--count", "JOBS", "jobs per batch (default 64)", o.count, Bounds<std::uint64_t>{1, 100000});
   cli.integer("--reps", "R", "timed batches per API (default 5)", o.reps, Bounds<int>{1, 100});
   cli.integer("--warmup", "JOBS", "jobs proved before each timed batch (default 4)", o.warmup,
-           Bounds<std::uint64_t>{0, 1000});
+              Bounds<std::uint64_t>{0, 1000});
   cli.text("--backend", "auto|cpu|cuda", "where the pipelines prove (default auto)", backend);
   cli.path("--key-cache", "DIR", "where the synthetic key is cached (default: a temp folder)", cache);
   cli.text("--json", "FILE", "write the figures as JSON too", o.json_path);
   cli.integer("--outstanding", "JOBS",
-           "submit while at most JOBS are unfinished, collecting the oldest first, as a client whose "
-           "witnesses come one by one does (default 0: the whole batch at once)",
-           o.outstanding, Bounds<std::uint64_t>{0, 100000});
+              "submit while at most JOBS are unfinished, collecting the oldest first, as a client whose "
+              "witnesses come one by one does (default 0: the whole batch at once)",
+              o.outstanding, Bounds<std::uint64_t>{0, 100000});
   std::string witness = "memory";
   cli.text("--witness", "memory|wtns",
            "memory: C++ MemoryWitness vs C pl_submit_scalars (default); wtns: .wtns files on both sides",

@@ -86,9 +86,10 @@ Verdict verdict(const VerdictInput& input, const VerdictRule& rule) {
     // verification (release) can take as much of them as H and MSM, and then the threads, not a stage,
     // bound the run.
     v.bound = Bound::gpu_compute;
-    v.reason = "CPU bound: the worker threads are saturated, H and MSM sharing them with the other stages "
-               "(synthesis, the proofs' assembly and verification) (" +
-               busy + ")";
+    v.reason =
+        "CPU bound: the worker threads are saturated, H and MSM sharing them with the other stages "
+        "(synthesis, the proofs' assembly and verification) (" +
+        busy + ")";
   } else if (std::max(v.h2d, v.synthesis) >= rule.saturated) {
     v.bound = v.h2d >= v.synthesis ? Bound::h2d : Bound::synthesis;
     v.reason = std::string(v.bound == Bound::h2d ? "H2D bound: the copy streams are saturated"

@@ -79,7 +79,7 @@ typedef enum pl_status {
   PL_ERR_BUFFER_TOO_SMALL = 12, /**< an output buffer is too small; the needed size was written */
   PL_ERR_NOT_READY = 13,        /**< the job has no result yet (poll, or a wait that timed out) */
   PL_ERR_QUEUE_FULL = 14,       /**< pl_submit_* with PL_SUBMIT_NO_WAIT found the queue full */
-  PL_ERR_IN_CALLBACK = 15,      /**< a call that waits for a pipeline, made from a callback (of any pipeline) */
+  PL_ERR_IN_CALLBACK = 15,      /**< a call that waits for a pipeline, made in any pipeline's callback */
   PL_ERR_SHUT_DOWN = 16,        /**< the pipeline is shut down: it accepts no more jobs */
   PL_ERR_PROOF_INVALID = 17,    /**< pl_verify*: the proof does not verify (the message says why) */
   PL_ERR_NOT_CANCELLABLE = 18   /**< pl_job_cancel: the job is past its witness or done */

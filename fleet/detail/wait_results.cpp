@@ -130,8 +130,8 @@ std::string verifying_key_mismatch(const groth16::BasicVerifyingKey<Curve>& vk,
   if (same_curve == nullptr) {
     const std::string_view jobs_curve = std::visit(
         []<class Other>(const groth16::BasicVerifyingKey<Other>&) { return Other::snarkjs_name; }, key);
-    return "it is a " + std::string(Curve::snarkjs_name) + " key, the jobs' key a " + std::string(jobs_curve) +
-           " key";
+    return "it is a " + std::string(Curve::snarkjs_name) + " key, the jobs' key a " +
+           std::string(jobs_curve) + " key";
   }
   if (vk.num_public() != same_curve->num_public())
     return "it has " + std::to_string(vk.num_public()) + " public inputs, the jobs' key " +

@@ -35,8 +35,8 @@ InputFile open_input_file(const std::filesystem::path& path, std::string_view wh
   if (fd.get() < 0) {
     const int err = errno;
     // A path that names no readable file is the caller's input to mend; other failures are the system's.
-    const bool missing =
-        err == ENOENT || err == EACCES || err == ENOTDIR || err == ELOOP || err == ENAMETOOLONG || err == EPERM;
+    const bool missing = err == ENOENT || err == EACCES || err == ENOTDIR || err == ELOOP ||
+                         err == ENAMETOOLONG || err == EPERM;
     throw Error(
         missing ? Errc::bad_input : Errc::io,
         name + ": cannot open" + (what.empty() ? "" : " " + std::string(what)) + ": " + std::strerror(err));

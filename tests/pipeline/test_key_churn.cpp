@@ -89,7 +89,8 @@ TEST_CASE("pipeline/keys/a key removed before the last kept removals is refused 
   check_idle(p);
 }
 
-TEST_CASE("pipeline/keys/a handle is refused by a pipeline that did not issue it, however keys are numbered") {
+TEST_CASE(
+    "pipeline/keys/a handle is refused by a pipeline that did not issue it, however keys are numbered") {
   const Circuit& c = circuit(8);
   Pipeline a = testing::make_pipeline(cpu_config(), {});
   Pipeline b = testing::make_pipeline(cpu_config(), {});

@@ -190,8 +190,9 @@ TEST_CASE("groth16/zkey/the coefficient encoding is coef times R squared mod r")
 TEST_CASE("groth16/zkey/the verifying key alone is read from the header sections, whatever the points") {
   CHECK(read_zkey_verifying_key(fixture("chain_16", "circuit_final.zkey")) ==
         AnyVerifyingKey(read_snarkjs_verifying_key<Bls12_381>(fixture("chain_16", "verification_key.json"))));
-  CHECK(read_zkey_verifying_key(fixture("bn128/chain_16", "circuit_final.zkey")) ==
-        AnyVerifyingKey(read_snarkjs_verifying_key<Bn254>(fixture("bn128/chain_16", "verification_key.json"))));
+  CHECK(
+      read_zkey_verifying_key(fixture("bn128/chain_16", "circuit_final.zkey")) ==
+      AnyVerifyingKey(read_snarkjs_verifying_key<Bn254>(fixture("bn128/chain_16", "verification_key.json"))));
   // The query points are not read: a key whose H points are off the curve still gives its verifying key,
   // while read_zkey refuses it. A damaged header or IC, or a cut table, is refused as read_zkey refuses it.
   const auto good = file_bytes(fixture("chain_16", "circuit_final.zkey"));

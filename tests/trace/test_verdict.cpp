@@ -185,8 +185,9 @@ TEST_CASE("trace/verdict/on the CPU backend busy worker threads bound the run wh
   const Verdict v = verdict(threads_busy);
   CHECK(v.bound == Bound::gpu_compute);
   CHECK(contains(v.reason, "CPU bound: the worker threads are saturated"));
-  CHECK(v.detail == "H and MSM busy 40%, the worker threads 95%, synthesis 5%, jobs waiting for a token 90% of "
-                    "the time");
+  CHECK(v.detail ==
+        "H and MSM busy 40%, the worker threads 95%, synthesis 5%, jobs waiting for a token 90% of "
+        "the time");
   CHECK(v.reason.ends_with(" (" + v.detail + ")"));
   // Threads with room: the stages decide as before.
   threads_busy.cpu_threads_busy = 0.6;
