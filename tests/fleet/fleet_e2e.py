@@ -213,9 +213,19 @@ def submit_groups(fleet, args):
         out.write(f.read()[:100])
     other = os.path.join(fleet.dir, "other.wtns")
     shutil.copyfile(os.path.join(args.fixtures, "chain_16", "witness.wtns"), other)
+    # A key whose header is sound (submit reads it) but one of whose A points is not on the curve: the workers
+    # find it when they load the key.
     bad_key = os.path.join(fleet.dir, "bad.zkey")
+    with open(zkey, "rb") as f:
+        image = bytearray(f.read())
+    at, sections = 12, int.from_bytes(image[8:12], "little")
+    for _ in range(sections):
+        kind, size = int.from_bytes(image[at:at + 4], "little"), int.from_bytes(image[at + 4:at + 12], "little")
+        if kind == 5:  # the A query
+            image[at + 12 + 10] ^= 1
+        at += 12 + size
     with open(bad_key, "wb") as f:
-        f.write(b"zkey" + bytes(range(256)) * 4)
+        f.write(image)
     missing = os.path.join(fleet.dir, "missing.wtns")
     vk = os.path.join(chain, "verification_key.json")
     out_a, out_b = os.path.join(fleet.dir, "out-a"), os.path.join(fleet.dir, "out-b")
