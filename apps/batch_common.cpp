@@ -148,6 +148,7 @@ graph::Pipeline make_pipeline_with_fault(graph::Config config, const InjectedFau
   }
   if (fault && !stage_runs_in(fault->first, config.mode))
     throw OptionError(fault_stage_refusal(fault->first, config.mode));
+  if (jobs) config.expected_jobs = *jobs;  // no slots pinned beyond the batch's jobs
   graph::Pipeline pipeline = graph::testing::make_pipeline(std::move(config), std::move(hooks));
   if (fault && fault->first == graph::Stage::h2d && pipeline.backend() != graph::Backend::cuda)
     throw OptionError("--inject-fault: the h2d stage runs only on the CUDA backend, not the " +

@@ -87,7 +87,8 @@ using InjectedFault = std::optional<std::pair<graph::Stage, std::uint64_t>>;
 bool stage_runs_in(graph::Stage stage, graph::Mode mode);
 std::string fault_stage_refusal(graph::Stage stage, graph::Mode mode);
 
-/// The pipeline of `config` with --inject-fault's hook. OptionError when the fault could never happen: a
+/// The pipeline of `config` with --inject-fault's hook, holding no more slots than `jobs` (when known) would
+/// lease. OptionError when the fault could never happen: a
 /// stage the backend does not run (h2d without CUDA), or a job index at or past `jobs` (when known).
 graph::Pipeline make_pipeline_with_fault(graph::Config config, const InjectedFault& fault,
                                          std::optional<std::uint64_t> jobs);

@@ -142,13 +142,8 @@ void add_resources(OptionParser& cli, BatchOptions& o) {
   cli.flag("--wipe-slots",
            "zero each job's pinned slot (its witness) as it comes home, not only when the buffer is unpinned",
            o.config.wipe_slots_between_jobs);
-  cli.value(
-      "--job-timeout", "MS",
-      "fail a job not done MS milliseconds after submission, or with a unit: 30s, 500ms (default: none)",
-      [&o](std::string_view text) {
-        o.config.job_timeout =
-            parse_duration_option("--job-timeout", text, std::chrono::milliseconds(1), {1, 86'400'000});
-      });
+  graph::add_job_timeout_option(cli, o.config, std::chrono::milliseconds(1),
+                                "fail a job not done this long after submission");
 }
 
 void add_output(OptionParser& cli, BatchOptions& o) {

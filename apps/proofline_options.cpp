@@ -21,14 +21,10 @@ void add_prover_options(OptionParser& cli, CircomBatch& batch) {
   graph::add_host_resource_options(cli, batch.config);
   graph::add_gpu_resource_options(cli, batch.config);
   graph::add_point_check_option(cli, batch.zkey_check);
-  cli.value("--job-timeout", "SECONDS",
-            "fail a job not proven this long after it was submitted (seconds, or with a unit: 500ms, 30s); a "
-            "witness still being computed then is stopped at the circuit's next loop iteration or branch "
-            "(default 0: no limit)",
-            [&batch](std::string_view text) {
-              batch.config.job_timeout = parse_duration_option("--job-timeout", text, std::chrono::seconds(1),
-                                                               {0, std::uint64_t{7} * 24 * 3600 * 1000});
-            });
+  graph::add_job_timeout_option(cli, batch.config, std::chrono::seconds(1),
+                                "fail a job not proven this long after it was submitted; a witness still "
+                                "being computed then is stopped at the circuit's next loop iteration or "
+                                "branch");
   cli.path(
       "--cache-dir", "DIR",
       "where built witness generators are kept (default $XDG_CACHE_HOME/proofline or ~/.cache/proofline)",

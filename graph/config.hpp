@@ -80,6 +80,9 @@ struct Config {
   /// Most pinned slots (tokens) in flight; 0: synthesis_concurrency + 2 per GPU (+ 2 on the CPU backend).
   /// The real count is the smaller of this and what the host budget holds for the largest key's slot.
   std::size_t slots = 0;
+  /// The number of jobs this pipeline will be given, where it is known in advance (a batch); 0: not known (a
+  /// server). The slot count is at most this: a slot no job will lease would be pinned for nothing.
+  std::uint64_t expected_jobs = 0;
   /// Device slots (a, b, c, z on the device) per GPU: jobs bound to one GPU at once. Each has its own compute
   /// stream and MSM scratch in VRAM, so those jobs' H and MSMs run concurrently (one job's latency-bound MSM
   /// tails overlap another's accumulation; docs/performance.md has the measured gain). 0: automatic, as many

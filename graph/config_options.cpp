@@ -1,5 +1,6 @@
 #include <proofline/graph/config_options.hpp>
 
+#include <chrono>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -19,8 +20,10 @@ void add_host_resource_options(OptionParser& cli, Config& c) {
   cli.value("--host-budget", "SIZE",
             "host memory for keys and pinned slots, e.g. 64G (default: what the process may use)",
             [&c](std::string_view text) { c.host_budget = parse_size_option("--host-budget", text); });
-  cli.integer("--slots", "N", "most pinned slots in flight (default: synthesis jobs + 2 per GPU)", c.slots,
-              Bounds<std::size_t>{1, 4096});
+  cli.integer(
+      "--slots", "N",
+      "most pinned slots in flight (default: synthesis jobs + 2 per GPU; a batch never more than its jobs)",
+      c.slots, Bounds<std::size_t>{1, 4096});
   cli.integer(
       "--synth-threads", "N",
       "most jobs synthesized (witnesses computed) at once, ramped up to from one per GPU (default: half "
@@ -83,6 +86,18 @@ void add_log_level_option(OptionParser& cli, log::Level& level, std::string_view
   cli.value("--log-level", "LEVEL",
             "trace, debug, info, warn, error, off (default " + std::string(default_level) + ")",
             [&level](std::string_view text) { level = log::parse_level(text); });
+}
+
+void add_job_timeout_option(OptionParser& cli, Config& c, std::chrono::milliseconds unit,
+                            std::string_view help) {
+  const bool seconds = unit == std::chrono::seconds(1);
+  cli.value("--job-timeout", seconds ? "SECONDS" : "MS",
+            std::string(help) + " (" + (seconds ? "seconds" : "milliseconds") +
+                ", or with a unit: 500ms, 30s; default 0: no limit)",
+            [&c, unit](std::string_view text) {
+              c.job_timeout = parse_duration_option("--job-timeout", text, unit,
+                                                    {0, std::uint64_t{7} * 24 * 3600 * 1000, "7 days"});
+            });
 }
 
 void add_fault_option(OptionParser& cli, std::optional<InjectedFault>& fault,

@@ -3,6 +3,7 @@
 // bounds them alike. Not installed: it needs util's option parser, which is the programs' own.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -31,6 +32,11 @@ void add_point_check_option(OptionParser& cli, groth16::PointCheck& check);
 
 /// --log-level trace|debug|info|warn|error|off; `default_level` is the name the help gives.
 void add_log_level_option(OptionParser& cli, log::Level& level, std::string_view default_level);
+
+/// --job-timeout: a number in `unit` (milliseconds or seconds, as the program always took it) or with its
+/// own unit, 0 for no limit; `help` says what the program does when the time is up.
+void add_job_timeout_option(OptionParser& cli, Config& config, std::chrono::milliseconds unit,
+                            std::string_view help);
 
 /// A job that is to fail in a stage as a real error there would (testing): the stage and the job's index.
 using InjectedFault = std::pair<Stage, std::uint64_t>;

@@ -198,6 +198,8 @@ Core::Core(Config c, testing::Hooks h)
   }
   const std::size_t per_gpu = backend == Backend::cuda ? gpus().size() : 1;
   slot_cap = config.slots != 0 ? config.slots : synthesis_concurrency + 2 * per_gpu;
+  if (config.expected_jobs != 0)
+    slot_cap = static_cast<std::size_t>(std::min<std::uint64_t>(slot_cap, config.expected_jobs));
   PL_LOG_INFO("pipeline: {} backend, {} mode, {} threads, {} synthesizing, up to {} slots, host budget {}",
               to_string(backend), to_string(mode), threads, synthesis_concurrency, slot_cap,
               format_size(host_bytes));

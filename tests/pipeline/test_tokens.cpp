@@ -53,6 +53,25 @@ TEST_CASE("pipeline/tokens/jobs in flight never exceed the tokens") {
   check_idle(pipeline);
 }
 
+TEST_CASE("pipeline/tokens/a batch of fewer jobs than slots pins a slot per job") {
+  const Circuit& c = circuit(8);
+  TestConfig config = cpu_config();
+  config.slots = 8;
+  config.expected_jobs = 3;
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle key = pipeline.add_key(c.spec("n8"));
+  const PipelineStats before = pipeline.stats();
+  CHECK(before.token_target == 3);
+  // Prewarming pinned three slots' worth, not eight (each slot rounded up to whole pages at most).
+  CHECK(before.pool.bytes_pinned >= 3 * before.slot_bytes);
+  CHECK(before.pool.bytes_pinned < 4 * before.slot_bytes);
+  prove_and_drain(pipeline, c, key, 3);
+  const PipelineStats after = pipeline.stats();
+  CHECK(after.pool.pin_calls_since_warm == 0);
+  CHECK(after.max_inflight_slots <= 3);
+  check_idle(pipeline);
+}
+
 TEST_CASE("pipeline/tokens/with fewer slots than synthesis workers synthesis waits for tokens") {
   const Circuit& c = circuit(8);
   std::atomic<int> synthesizing{0};

@@ -45,7 +45,9 @@ TEST_CASE("apps/batch_prove/malformed numbers and sizes are one clear line and e
                 "batch_prove: --seed: 99999999999999999999 is outside 0..9223372036854775807");
   check_refused("--gpus 0,,1", "batch_prove: --gpus: an empty item in '0,,1'");
   check_refused("--gpus 0,x", "batch_prove: --gpus: 'x' is not a number");
-  check_refused("--job-timeout 0", "batch_prove: --job-timeout: 0 is outside 1..86400000 ms");
+  check_refused("--job-timeout 8d", "batch_prove: --job-timeout: '8d' is not a number");
+  check_refused("--job-timeout 604800001",
+                "batch_prove: --job-timeout: 604800001 is outside 0..604800000 (7 days)");
   check_refused("--device-slots 65", "batch_prove: --device-slots: 65 is outside 1..64");
   check_refused("--zkey-check maybe",
                 "batch_prove: --zkey-check: expected full, curve or trusted, got 'maybe'");
@@ -76,7 +78,9 @@ TEST_CASE("apps/batch_prove/thread counts stop at 4x the hardware threads and sa
 }
 
 TEST_CASE("apps/batch_prove/values in --name=value form work as --name value does") {
-  const Outcome o = batch_prove("--backend=cpu --synthetic=8 --count=2 --threads=2 --seed=5 --verify");
+  // --job-timeout 0 is no limit, as it is for `proofline batch`.
+  const Outcome o =
+      batch_prove("--backend=cpu --synthetic=8 --count=2 --threads=2 --seed=5 --verify --job-timeout=0");
   INFO(o.out << o.err);
   CHECK(o.code == 0);
   CHECK(contains(o.out, "batch_prove: 2 jobs of 2^8 rows on the cpu backend"));
