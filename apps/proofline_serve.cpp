@@ -134,6 +134,12 @@ std::optional<ServeOptions> parse(int argc, char** argv) {
   cli.integer("--queue", "N",
               "proof requests waiting for the prover before more are answered 503 (default 64)", o.queue,
               Bounds<std::size_t>{1, 1'000'000});
+  bool submission_order = false;
+  cli.flag("--submission-order",
+           "prove requests in the order they arrived, whatever their key (default: the keys take turns, each "
+           "key's share in proportion to its circuit's size, so that one key's backlog does not hold up "
+           "another's requests)",
+           submission_order);
   add_prover_options(cli, o.prover);
   cli.epilog(epilog);
   if (!cli.parse(argc, argv)) return std::nullopt;
@@ -147,6 +153,7 @@ std::optional<ServeOptions> parse(int argc, char** argv) {
   }
   o.prover.program = "proofline serve";
   o.prover.config.queue_capacity = o.queue;
+  o.prover.config.keys_take_turns = !submission_order;
   return o;
 }
 

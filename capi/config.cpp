@@ -14,7 +14,8 @@
   X(backend) X(mode) X(host_budget_bytes) X(vram_budget_bytes) X(gpus) X(num_gpus) \
   X(slots) X(device_slots) X(synthesis_concurrency) X(max_threads) X(max_log_n) X(srs_placement) \
   X(pinning) X(prewarm) X(verify) X(check_witness) X(in_order) X(queue_capacity) \
-  X(job_timeout_ms) X(key_idle_timeout_ms) X(gpu_evaluate) X(msm_tables) X(msm_table_bits)
+  X(job_timeout_ms) X(key_idle_timeout_ms) X(gpu_evaluate) X(msm_tables) X(msm_table_bits) \
+  X(keys_take_turns)
 // clang-format on
 
 namespace proofline::capi {
@@ -115,6 +116,7 @@ graph::Config to_graph_config(const pl_config* in) {
   g.gpu_evaluate = c.gpu_evaluate != 0;
   g.msm_tables = c.msm_tables != 0;
   g.msm_table_bits = c.msm_table_bits;
+  g.keys_take_turns = c.keys_take_turns != 0;
   return g;
 }
 

@@ -4,6 +4,8 @@
 // so nothing spins, no timer is involved and no worker blocks.
 #include <proofline/graph/detail/flow.hpp>
 
+#include <algorithm>
+
 #include <proofline/nodes/stages.hpp>
 #include <proofline/trace/scoped_span.hpp>
 
@@ -17,6 +19,7 @@ void count_admitted(Core& core, JobState& job) {
     std::lock_guard lock(core.jobs_mutex);
     --core.queued;
     core.ctx->counters.queued.store(core.queued, std::memory_order_relaxed);
+    core.turn_clock = std::max(core.turn_clock, job.turn);
   }
   core.room.notify_one();
   job.admit_ns.store(core.ctx->now_ns(), std::memory_order_relaxed);

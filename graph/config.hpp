@@ -80,6 +80,11 @@ struct Config {
   /// Most pinned slots (tokens) in flight; 0: synthesis_concurrency + 2 per GPU (+ 2 on the CPU backend).
   /// The real count is the smaller of this and what the host budget holds for the largest key's slot.
   std::size_t slots = 0;
+  /// Jobs of equal priority take turns between keys instead of going in submission order: each key gets a
+  /// share of admissions in proportion to its jobs' rows (start-time fair queuing), so another key's next job
+  /// waits behind the jobs already admitted and at most one more of a backlog, not behind the whole backlog.
+  /// One key's jobs still go in submission order, and a key with no jobs waiting saves up no turns.
+  bool keys_take_turns = false;
   /// The number of jobs this pipeline will be given, where it is known in advance (a batch); 0: not known (a
   /// server). The slot count is at most this: a slot no job will lease would be pinned for nothing.
   std::uint64_t expected_jobs = 0;

@@ -28,7 +28,7 @@ void release_job(Core& core, JobState& job, ReleaseNode::output_ports_type& port
   if (requeue) {
     core.return_token(job, back);
     put_tokens(std::get<0>(ports), back);
-    std::get<2>(ports).try_put(JobMsg{&job, job.priority, job.seq});
+    std::get<2>(ports).try_put(JobMsg::of(job));
     return;
   }
   // Neither throws: whatever memory is left, the token comes home (or is minted anew) and the result is out.

@@ -189,6 +189,13 @@ bool queue_job(Core& core, const std::shared_ptr<JobState>& state, bool wait) {
   }
   state->id = core.next_job_id++;
   state->seq = core.next_seq++;
+  if (core.config.keys_take_turns) {
+    // Start-time fair queuing over keys, each job's share its rows: the next job of a key that has had
+    // fewer rows admitted lately goes first.
+    KeyState& key = *state->key;
+    state->turn = std::max(core.turn_clock, key.next_turn);
+    key.next_turn = state->turn + key.domain_size();
+  }
   state->submit_ns = core.ctx->now_ns();
   if (state->timeout.count() > 0) {
     state->deadline = SteadyClock::now() + state->timeout;
@@ -231,7 +238,7 @@ std::optional<Submission> enqueue(Core& core, Job job, bool wait) {
   if (state->gpu >= 0) bind_job(core.ctx->gpu_of(*state), state->key->log_domain_size);
   core.submitted.fetch_add(1, std::memory_order_relaxed);
   const JobId id = state->id;
-  core.flow->jobs.try_put(detail::JobMsg{state.get(), state->priority, state->seq});
+  core.flow->jobs.try_put(detail::JobMsg::of(*state));
   return Submission{id, std::move(future)};
 }
 

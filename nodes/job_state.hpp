@@ -90,6 +90,9 @@ struct KeyState {
   memory::ResidentHandle host;       ///< the host budget's charge for pk and cs while registered
   std::atomic<std::size_t> jobs{0};  ///< accepted and not yet retired
   bool removing = false;             ///< guarded by the pipeline's key lock
+  /// Where its next job's turn starts, in rows (Config::keys_take_turns); guarded by the pipeline's jobs
+  /// lock.
+  std::uint64_t next_turn = 0;
 
   std::uint64_t domain_size() const noexcept { return std::uint64_t{1} << log_domain_size; }
   /// Whether the GPU at `lane` (its position among the pipeline's GPUs) may hold it and prove its jobs.
@@ -154,6 +157,7 @@ enum class Phase : int {
 struct JobState : std::enable_shared_from_this<JobState> {
   JobId id = 0;
   std::uint64_t seq = 0;
+  std::uint64_t turn = 0;  ///< its key's turn (Config::keys_take_turns), before seq in the queue's order
   int priority = 0;
   std::string label;
   std::shared_ptr<KeyState> key;

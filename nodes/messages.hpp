@@ -15,12 +15,18 @@ namespace proofline::nodes {
 struct JobMsg {
   JobState* job = nullptr;
   int priority = 0;
+  std::uint64_t turn = 0;  ///< 0 for every job unless keys take turns
   std::uint64_t seq = 0;
+
+  static JobMsg of(JobState& job) noexcept { return {&job, job.priority, job.turn, job.seq}; }
 };
 struct JobOrder {
-  /// priority_queue_node pops the "largest": higher priority, then the lower sequence number.
+  /// priority_queue_node pops the "largest": higher priority, then the earlier turn, then the lower sequence
+  /// number.
   bool operator()(const JobMsg& a, const JobMsg& b) const noexcept {
-    return a.priority < b.priority || (a.priority == b.priority && a.seq > b.seq);
+    if (a.priority != b.priority) return a.priority < b.priority;
+    if (a.turn != b.turn) return a.turn > b.turn;
+    return a.seq > b.seq;
   }
 };
 /// A job that holds a token (and, past admission, a slot).

@@ -183,6 +183,10 @@ typedef struct pl_config {
    * short; default 1 */
   int32_t msm_tables;
   uint32_t msm_table_bits; /**< those tables' window width, 8..22 bits; 0: the MSM engine's model */
+  /** jobs of equal priority take turns between keys, each key's share in proportion to its jobs' rows,
+   * instead of going in submission order (another key's next job then waits behind at most one more job of
+   * a backlog, not the whole backlog); default 0 */
+  int32_t keys_take_turns;
 } pl_config;
 
 /** Fills the fields of *config that lie within `size` bytes with their defaults and sets config->size =

@@ -103,6 +103,9 @@ struct Core {
   std::multimap<SteadyClock::time_point, JobId> deadlines;
   JobId next_job_id = 1;
   std::uint64_t next_seq = 0;
+  /// The latest turn admitted (Config::keys_take_turns): a key that had no jobs waiting starts from here, so
+  /// it neither jumps the jobs already admitted nor saves up turns while idle.
+  std::uint64_t turn_clock = 0;
   std::size_t queued = 0;       ///< phase queued (also in ctx->counters.queued, readable without the lock)
   std::size_t outstanding = 0;  ///< accepted, message not retired
   std::uint64_t results_delivered = 0;

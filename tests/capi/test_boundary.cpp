@@ -142,6 +142,17 @@ TEST_CASE("capi/boundary/versioned structs: older sizes take defaults unknown si
         PL_ERR_STRUCT_SIZE);
 }
 
+TEST_CASE("capi/boundary/keys_take_turns defaults off, reaches the config, and is off for older sizes") {
+  pl_config config;
+  PL_REQUIRE_OK(pl_config_default(&config, sizeof config));
+  CHECK(config.keys_take_turns == 0);
+  CHECK_FALSE(capi::to_graph_config(&config).keys_take_turns);
+  config.keys_take_turns = 1;
+  CHECK(capi::to_graph_config(&config).keys_take_turns);
+  config.size = offsetof(pl_config, keys_take_turns);
+  CHECK_FALSE(capi::to_graph_config(&config).keys_take_turns);
+}
+
 TEST_CASE(
     "capi/boundary/the GPU memory fields default on, take older sizes' defaults, and reach the config") {
   pl_config config;

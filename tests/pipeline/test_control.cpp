@@ -1,14 +1,16 @@
 // Controlling a running pipeline: per-job timeouts (queued and in flight), cancelling queued jobs and witness
-// computations (a callback asked to stop), bounded submission (waiting and refusing), priorities, in-order
-// delivery, shutdown with nothing leased, and the whole graph in a task_arena of two threads.
+// computations (a callback asked to stop), bounded submission (waiting and refusing), priorities, keys taking
+// turns, in-order delivery, shutdown with nothing leased, and the whole graph in a task_arena of two threads.
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <map>
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -325,6 +327,62 @@ TEST_CASE("pipeline/control/higher priorities are admitted first") {
   const std::vector<JobId> expected = {submitted[0].id, submitted[2].id, submitted[4].id, submitted[3].id,
                                        submitted[1].id};
   CHECK(order == expected);
+}
+
+namespace {
+
+/// The order in which jobs reach synthesis when, behind a first job held there, `backlog` jobs of a 2^8-row
+/// key and then `others` jobs of a 2^10-row key are queued (one slot): each job named by its key's letter.
+std::string admission_order(bool keys_take_turns, int backlog, int others) {
+  const Circuit& small = circuit(8);
+  const Circuit& large = circuit(10);
+  Gate gate;
+  std::mutex mutex;
+  std::set<JobId> held;
+  std::map<JobId, char> letters;
+  std::string order;
+  TestConfig config = holding(gate, mutex, held);
+  config.keys_take_turns = keys_take_turns;
+  auto hold = config.fault_hook;
+  config.fault_hook = [&, hold](Stage stage, JobId id) {
+    if (stage == Stage::synthesis) {
+      std::lock_guard lock(mutex);
+      order += letters.at(id);
+    }
+    hold(stage, id);
+  };
+  Pipeline pipeline = make_pipeline(config);
+  const KeyHandle a = pipeline.add_key(small.spec("a"));
+  const KeyHandle b = pipeline.add_key(large.spec("b"));
+  std::vector<Submission> submitted;
+  const auto submit = [&](const Circuit& c, KeyHandle key, char letter, std::uint64_t seed) {
+    std::lock_guard lock(mutex);
+    submitted.push_back(pipeline.submit(job(c, key, seed)));
+    letters[submitted.back().id] = letter;
+    return submitted.back().id;
+  };
+  {
+    const JobId first = submit(small, a, 'a', 0);
+    std::lock_guard lock(mutex);
+    held.insert(first);
+  }
+  REQUIRE(eventually([&] { return gate.waiting() == 1; }));
+  for (int i = 1; i <= backlog; ++i) submit(small, a, 'a', i);
+  for (int i = 0; i < others; ++i) submit(large, b, 'b', 100 + i);
+  gate.open();
+  for (auto& s : submitted) CHECK(await(s).ok());
+  std::lock_guard lock(mutex);
+  return order;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline/control/keys that take turns share admissions by rows, each key in its own order") {
+  // In submission order the other key waits for the whole backlog.
+  CHECK(admission_order(false, 8, 3) == "aaaaaaaaabbb");
+  // Taking turns, its first job goes next; a 2^10-row job then counts as four 2^8-row ones, a tie going to
+  // the job submitted first.
+  CHECK(admission_order(true, 8, 3) == "abaaaabaaaab");
 }
 
 TEST_CASE("pipeline/control/in-order delivery keeps submission order whatever finishes first") {
