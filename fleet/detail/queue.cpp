@@ -48,10 +48,19 @@ std::string text_array(std::span<const std::string> values) {
 }
 
 std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jobs) {
+  // The job's turn: its key's next one, or the queue's frontier when that is later (schema_v4). The key's
+  // row is locked until the submission commits, so that concurrent submissions of one key take turns apart.
   static const std::string sql =
-      "INSERT INTO proofline.jobs (name, key_path, witness_path, witness_inline, priority, deadline,"
-      " max_attempts, batch) VALUES ($1, $2, $3, $4, $5::integer,"
-      " now() + make_interval(secs => $6::double precision), $7::integer, $8) RETURNING id";
+      "WITH frontier AS ("
+      "  SELECT coalesce((SELECT min(turn) FROM proofline.jobs WHERE state = 'queued'),"
+      "                  (SELECT max(next_turn) FROM proofline.key_turns), 0) AS turn),"
+      " taken AS ("
+      "  INSERT INTO proofline.key_turns AS k (key_path, next_turn) SELECT $2, turn + 1 FROM frontier"
+      "  ON CONFLICT (key_path) DO UPDATE SET next_turn = greatest(k.next_turn, EXCLUDED.next_turn - 1) + 1"
+      "  RETURNING k.next_turn - 1 AS turn)"
+      " INSERT INTO proofline.jobs (name, key_path, witness_path, witness_inline, priority, deadline,"
+      " max_attempts, batch, turn) SELECT $1, $2, $3, $4, $5::integer,"
+      " now() + make_interval(secs => $6::double precision), $7::integer, $8, turn FROM taken RETURNING id";
   return in_transaction(db, [&] {
     std::vector<std::int64_t> ids;
     ids.reserve(jobs.size());
@@ -77,7 +86,7 @@ std::vector<ClaimedJob> claim_jobs(Connection& db, const std::string& worker, in
   static const std::string sql =
       "WITH picked AS ("
       "  SELECT id FROM proofline.jobs WHERE state = 'queued' AND NOT (key_path = ANY($4::text[]))"
-      "  ORDER BY priority DESC, deadline ASC NULLS LAST, submitted_at, id"
+      "  ORDER BY priority DESC, deadline ASC NULLS LAST, turn, submitted_at, id"
       "  LIMIT $2::integer FOR UPDATE SKIP LOCKED)"
       " UPDATE proofline.jobs j SET state = 'running', worker = $1, attempts = j.attempts + 1,"
       "  claimed_at = now(), lease_expires = now() + make_interval(secs => $3::double precision)"

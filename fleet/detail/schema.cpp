@@ -95,6 +95,35 @@ ALTER TABLE proofline.jobs ADD COLUMN batch text;
 CREATE INDEX jobs_batch ON proofline.jobs (batch) WHERE batch IS NOT NULL;
 )sql";
 
+// Keys take turns: a job's turn is its key's next one, or the queue's frontier (the earliest turn queued)
+// when that is later, so that one key's backlog does not hold up another key's jobs and an idle key saves up
+// no turns. Claims order by it after priority and deadline; jobs queued before keep turn 0 and go first.
+const char* const schema_v4 = R"sql(
+ALTER TABLE proofline.jobs ADD COLUMN turn bigint NOT NULL DEFAULT 0;
+CREATE TABLE proofline.key_turns (
+  key_path  text PRIMARY KEY,
+  next_turn bigint NOT NULL
+);
+DROP INDEX proofline.jobs_claim_order;
+CREATE INDEX jobs_claim_order ON proofline.jobs (priority DESC, deadline ASC NULLS LAST, turn, submitted_at, id)
+  WHERE state = 'queued';
+CREATE INDEX jobs_queued_turn ON proofline.jobs (turn) WHERE state = 'queued';
+-- Whoever may submit jobs (INSERT on jobs) may take its key's turns: a deployment's grants, made on the
+-- tables there were, keep working after this migration.
+DO $$
+DECLARE
+  who text;
+BEGIN
+  FOR who IN
+    SELECT DISTINCT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END
+    FROM pg_class c CROSS JOIN LATERAL aclexplode(c.relacl) a LEFT JOIN pg_roles r ON r.oid = a.grantee
+    WHERE c.oid = 'proofline.jobs'::regclass AND a.privilege_type = 'INSERT' AND a.grantee <> c.relowner
+  LOOP
+    EXECUTE 'GRANT SELECT, INSERT, UPDATE ON proofline.key_turns TO ' || who;
+  END LOOP;
+END $$;
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
@@ -102,6 +131,7 @@ const std::vector<Migration>& migrations() {
       {1, "jobs, results, workers and their notifications", schema_v1},
       {2, "results of either curve (bls12381, bn128)", schema_v2},
       {3, "jobs labelled by batch", schema_v3},
+      {4, "keys take turns in the queue", schema_v4},
   };
   return all;
 }
@@ -128,7 +158,11 @@ MigrationOutcome migrate(Connection& connection) {
     // Held until commit: a second program migrating at the same time waits here, then finds nothing to do.
     const Param key[] = {Param::of(std::string(migration_lock_key))};
     connection.exec("take the migration lock", "SELECT pg_advisory_xact_lock($1::bigint)", key);
-    connection.command("create the proofline schema", "CREATE SCHEMA IF NOT EXISTS proofline");
+    // Only when missing: CREATE SCHEMA IF NOT EXISTS still needs the right to create schemas in the
+    // database, which the owner of a schema made for it (CREATE SCHEMA ... AUTHORIZATION) may lack.
+    if (connection.exec("look for the proofline schema", "SELECT to_regnamespace('proofline') IS NULL")
+            .boolean(0, 0))
+      connection.command("create the proofline schema", "CREATE SCHEMA proofline");
     connection.command("create the schema version table",
                        "CREATE TABLE IF NOT EXISTS proofline.schema_version ("
                        " version integer PRIMARY KEY, what text NOT NULL,"

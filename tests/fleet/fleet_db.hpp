@@ -43,6 +43,7 @@ class FreshDatabase {
   /// A conninfo for this database (libpq takes the last of repeated keywords).
   std::string conninfo() const { return server_conninfo() + " dbname=" + name_; }
   detail::Connection connect() const { return detail::Connection(conninfo()); }
+  const std::string& name() const noexcept { return name_; }
 
  private:
   detail::Connection admin_;

@@ -69,6 +69,44 @@ TEST_CASE("fleet/queue/claims take priority first then deadline then age") {
   CHECK(detail::claim_jobs(db, "w", 4, 30).empty());
 }
 
+TEST_CASE("fleet/queue/keys take turns, and a key that was idle saves up none") {
+  test::FreshDatabase database;
+  Connection db = migrated(database);
+  const auto of_key = [](const std::string& key, const std::string& name) {
+    NewJob job = job_named(name);
+    job.key_path = key;
+    return job;
+  };
+  const auto submit = [&](const std::string& key, std::vector<std::string> names) {
+    std::vector<NewJob> jobs;
+    for (const std::string& name : names) jobs.push_back(of_key(key, name));
+    detail::submit_jobs(db, jobs);
+  };
+  const auto claim = [&](int count) {
+    std::vector<std::string> order;
+    for (int i = 0; i < count; ++i) {
+      const auto claimed = detail::claim_jobs(db, "w", 1, 30);
+      REQUIRE(claimed.size() == 1);
+      order.push_back(claimed[0].name);
+    }
+    return order;
+  };
+  submit("/keys/a.zkey", {"a1", "a2", "a3", "a4", "a5", "a6"});
+  submit("/keys/b.zkey", {"b1", "b2"});
+  // The backlog of a does not hold b up: they alternate while both have jobs queued.
+  CHECK(claim(8) == std::vector<std::string>{"a1", "b1", "a2", "b2", "a3", "a4", "a5", "a6"});
+  // b was idle while a's backlog ran: it starts at the queue's frontier, not six turns ahead of a.
+  submit("/keys/a.zkey", {"a7", "a8", "a9"});
+  CHECK(claim(1) == std::vector<std::string>{"a7"});
+  submit("/keys/b.zkey", {"b3", "b4"});
+  CHECK(claim(4) == std::vector<std::string>{"a8", "b3", "a9", "b4"});
+  // Priority still comes first.
+  std::vector<NewJob> urgent{of_key("/keys/a.zkey", "a10"), of_key("/keys/b.zkey", "b5")};
+  urgent[1].priority = 1;
+  detail::submit_jobs(db, urgent);
+  CHECK(claim(2) == std::vector<std::string>{"b5", "a10"});
+}
+
 TEST_CASE("fleet/queue/two workers claiming at once never take the same job") {
   test::FreshDatabase database;
   Connection db = migrated(database);
@@ -303,6 +341,33 @@ TEST_CASE("fleet/queue/results keep their curve and a proof of the wrong size fo
   CHECK(finished[1].result->curve == "bn128");
   CHECK(finished[1].result->proof == bn.proof);
   CHECK(finished[1].result->public_signals == "[\"7\"]");
+}
+
+TEST_CASE("fleet/queue/a role granted the tables of version 3 still submits after migrating to turns") {
+  test::FreshDatabase database;
+  Connection db = database.connect();
+  db.command("create the schema", "CREATE SCHEMA proofline");
+  db.command("create the version table",
+             "CREATE TABLE proofline.schema_version (version integer PRIMARY KEY, what text NOT NULL,"
+             " applied_at timestamptz NOT NULL DEFAULT now())");
+  for (int version = 1; version <= 3; ++version) {
+    db.command("migration " + std::to_string(version), detail::migrations().at(version - 1).sql);
+    const detail::Param p[] = {detail::Param::of(std::int64_t{version})};
+    db.exec("record it", "INSERT INTO proofline.schema_version (version, what) VALUES ($1::integer, 'v')", p);
+  }
+  // A least-privilege role as a deployment grants it (the role is the server's, so named per database).
+  const std::string role = database.name() + "_prover";
+  db.command("create the role", "CREATE ROLE " + role);
+  db.command("grant it the schema",
+             "GRANT USAGE ON SCHEMA proofline TO " + role +
+                 "; GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA proofline TO " + role +
+                 "; GRANT USAGE ON ALL SEQUENCES IN SCHEMA proofline TO " + role);
+  CHECK(detail::migrate(db).to == detail::latest_schema_version());
+  db.command("act as the role", "SET ROLE " + role);
+  CHECK(detail::submit_jobs(db, std::vector<NewJob>{job_named("after")}).size() == 1);
+  CHECK(detail::claim_jobs(db, "w", 1, 30).size() == 1);
+  db.command("act as the owner again", "RESET ROLE");
+  db.command("drop the role", "DROP OWNED BY " + role + "; DROP ROLE " + role);
 }
 
 TEST_CASE("fleet/queue/a version 1 database keeps its results as bls12381 ones after migrating") {

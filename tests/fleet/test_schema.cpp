@@ -48,4 +48,21 @@ TEST_CASE("fleet/schema/a database newer than the program is refused with both v
   }
 }
 
+TEST_CASE("fleet/schema/the owner of a schema made for it migrates without the right to create schemas") {
+  test::FreshDatabase database;
+  detail::Connection db = database.connect();
+  // As docs/fleet.md sets up least privilege: an administrator makes the schema for its owner, a role that
+  // may not create schemas in the database.
+  const std::string owner = database.name() + "_owner";
+  db.command("create the owner", "CREATE ROLE " + owner);
+  db.command("make its schema", "CREATE SCHEMA proofline AUTHORIZATION " + owner);
+  db.command("act as the owner", "SET ROLE " + owner);
+  const detail::MigrationOutcome outcome = detail::migrate(db);
+  CHECK(outcome.from == 0);
+  CHECK(outcome.to == detail::latest_schema_version());
+  db.command("act as the administrator again", "RESET ROLE");
+  db.command("drop the schema and the owner",
+             "DROP SCHEMA proofline CASCADE; DROP OWNED BY " + owner + "; DROP ROLE " + owner);
+}
+
 }  // namespace proofline::fleet
