@@ -205,7 +205,9 @@ void ResultCollector::take(const graph::JobResult& result) {
   const bool cancelled_by_stop = stop_signal() != 0 && result.error && result.error->code == Errc::cancelled;
   if (result.error && !cancelled_by_stop)
     failures_.push_back({result.seq, result.label, result.error->message});
-  if (progress_) progress_->update(delivered_, std::nullopt, failures_.size());
+  if (cancelled_by_stop) ++cancelled_by_stop_;
+  // A job cancelled by the stop was not done: the final line says "stopped: 8/12", not "finished: 12/12".
+  if (progress_) progress_->update(delivered_ - cancelled_by_stop_, std::nullopt, failures_.size());
 }
 
 void ResultCollector::start_progress(bool enabled, std::uint64_t total) {

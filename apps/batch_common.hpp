@@ -157,6 +157,7 @@ class ResultCollector {
   Writer write_;
   std::mutex mutex_;
   std::uint64_t delivered_ = 0, proven_ = 0, written_ = 0;
+  std::uint64_t cancelled_by_stop_ = 0;  ///< not done: the progress line does not count them
   std::vector<JobFailure> failures_;
   std::optional<std::string> write_error_;
   std::optional<trace::ProgressReporter> progress_;

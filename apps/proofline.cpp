@@ -33,7 +33,7 @@ constexpr Subcommand circom_table[] = {
      run_batch_command},
     {"verify", "check a proof as `snarkjs groth16 verify VK.json PUBLIC.json PROOF.json` does",
      run_verify_command},
-    {"witness", "compute .wtns files from input JSON in-process (circom's --c generator)",
+    {"witness", "compute .wtns files from input JSON in-process (circom's --c or --wasm output)",
      run_witness_command},
     {"serve", "an HTTP proving service: keys resident, concurrent requests proven together",
      run_serve_command},

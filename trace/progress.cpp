@@ -76,7 +76,7 @@ void ProgressReporter::finish() {
   draw(now(), true);
 }
 
-std::string ProgressReporter::status(time_point t) const {
+std::string ProgressReporter::status(time_point t, bool final) const {
   const double elapsed = std::chrono::duration<double>(t - start_).count();
   const double rate = elapsed > 0 ? static_cast<double>(done_) / elapsed : 0.0;
   char buffer[160];
@@ -104,7 +104,7 @@ std::string ProgressReporter::status(time_point t) const {
                   100.0 * std::clamp(*gpu_busy_, 0.0, 1.0));
     text += buffer;
   }
-  if (options_.total != 0 && done_ < options_.total && rate > 0)
+  if (options_.total != 0 && done_ < options_.total && rate > 0 && !final)  // a stopped run has no ETA
     text +=
         std::string(separator) + "ETA " + format_duration(static_cast<double>(options_.total - done_) / rate);
   else if (options_.total != 0 && done_ >= options_.total)
@@ -127,13 +127,16 @@ void ProgressReporter::draw(time_point t, bool final) {
       line.append(static_cast<std::size_t>(width - filled), '.');
       line.append("]  ");
     }
-    line += status(t);
+    line += status(t, final);
     line += "\x1b[K";  // erase what a longer previous line left
     if (final) line += "\n";
     write_(line);
   } else {
     const bool complete = options_.total == 0 || done_ >= options_.total;
-    write_(std::string(!final ? "progress: " : complete ? "finished: " : "stopped: ") + status(t) + "\n");
+    write_(std::string(!final     ? "progress: "
+                       : complete ? "finished: "
+                                  : "stopped: ") +
+           status(t, final) + "\n");
   }
 }
 

@@ -53,7 +53,7 @@ class ProgressReporter {
   using time_point = std::chrono::steady_clock::time_point;
   time_point now() const;
   void draw(time_point t, bool final);  // mutex_ held
-  std::string status(time_point t) const;
+  std::string status(time_point t, bool final) const;
 
   std::function<void(std::string_view)> write_;
   ProgressOptions options_;

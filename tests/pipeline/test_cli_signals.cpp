@@ -75,16 +75,15 @@ pid_t start_batch_prove(const std::vector<std::string>& args, const TempDir& dir
   return pid;
 }
 
-/// Sends `signal` once the first proof is on disk; checks the exit code and that the proofs written are some,
-/// not all, each complete, and that the report counts them.
+/// Sends `signal` once the first proof is on disk; checks the exit code, that the proofs written are some,
+/// not all, each complete, and that the report and the progress line count them.
 void check_stopped_by(int signal, int expected_code) {
   CAPTURE(signal);
   TempDir dir;
   const fs::path proofs = dir / "proofs", report = dir / "report.json";
-  const pid_t pid =
-      start_batch_prove({"--no-progress", "--threads", "2", "--backend", "cpu", "--synthetic", "12",
-                         "--count", "400", "--out", proofs.string(), "--report", report.string()},
-                        dir);
+  const pid_t pid = start_batch_prove({"--threads", "2", "--backend", "cpu", "--synthetic", "12", "--count",
+                                       "400", "--out", proofs.string(), "--report", report.string()},
+                                      dir);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
   while (proof_files(proofs, ".json").empty() && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -100,6 +99,9 @@ void check_stopped_by(int signal, int expected_code) {
   REQUIRE_MESSAGE(WIFEXITED(status), err);
   CHECK_MESSAGE(WEXITSTATUS(status) == expected_code, err);
   CHECK(err.find("stopped by signal " + std::to_string(signal)) != std::string::npos);
+  // The progress line's last word does not count the cancelled jobs as done.
+  CHECK_MESSAGE(err.find("\nstopped: ") != std::string::npos, err);
+  CHECK_MESSAGE(err.find("finished: ") == std::string::npos, err);
 
   const auto json = proof_files(proofs, ".json");
   CHECK(json.size() >= 1);
