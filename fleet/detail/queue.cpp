@@ -1,5 +1,8 @@
 #include <proofline/fleet/detail/queue.hpp>
 
+#include <map>
+#include <string>
+
 namespace proofline::fleet::detail {
 
 namespace {
@@ -47,21 +50,37 @@ std::string text_array(std::span<const std::string> values) {
   return out + "}";
 }
 
-std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jobs) {
-  // The job's turn: its key's next one, or the queue's frontier when that is later (schema_v4). The key's
-  // row is locked until the submission commits, so that concurrent submissions of one key take turns apart.
+namespace {
+
+/// Reserves `count` consecutive turns of the key (schema_v4) and returns the first: the key's next turn, or
+/// the queue's frontier (the earliest turn queued; with none queued, the latest any key reached) when that is
+/// later. The key's row stays locked until the submission commits, so that concurrent submissions of one key
+/// take turns apart.
+std::int64_t reserve_turns(Connection& db, const std::string& key_path, std::int64_t count) {
   static const std::string sql =
       "WITH frontier AS ("
       "  SELECT coalesce((SELECT min(turn) FROM proofline.jobs WHERE state = 'queued'),"
-      "                  (SELECT max(next_turn) FROM proofline.key_turns), 0) AS turn),"
-      " taken AS ("
-      "  INSERT INTO proofline.key_turns AS k (key_path, next_turn) SELECT $2, turn + 1 FROM frontier"
-      "  ON CONFLICT (key_path) DO UPDATE SET next_turn = greatest(k.next_turn, EXCLUDED.next_turn - 1) + 1"
-      "  RETURNING k.next_turn - 1 AS turn)"
-      " INSERT INTO proofline.jobs (name, key_path, witness_path, witness_inline, priority, deadline,"
-      " max_attempts, batch, turn) SELECT $1, $2, $3, $4, $5::integer,"
-      " now() + make_interval(secs => $6::double precision), $7::integer, $8, turn FROM taken RETURNING id";
+      "                  (SELECT max(next_turn) FROM proofline.key_turns), 0) AS turn)"
+      " INSERT INTO proofline.key_turns AS k (key_path, next_turn) SELECT $1, turn + $2::bigint FROM frontier"
+      " ON CONFLICT (key_path) DO UPDATE"
+      "  SET next_turn = greatest(k.next_turn, EXCLUDED.next_turn - $2::bigint) + $2::bigint"
+      " RETURNING k.next_turn - $2::bigint";
+  const Param params[] = {Param::of(key_path), Param::of(count)};
+  return db.exec("take the turns of key " + key_path, sql, params).integer(0, 0);
+}
+
+}  // namespace
+
+std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jobs) {
+  static const std::string sql =
+      "INSERT INTO proofline.jobs (name, key_path, witness_path, witness_inline, priority, deadline,"
+      " max_attempts, batch, turn) VALUES ($1, $2, $3, $4, $5::integer,"
+      " now() + make_interval(secs => $6::double precision), $7::integer, $8, $9::bigint) RETURNING id";
   return in_transaction(db, [&] {
+    // One statement per key for the turns, each key's jobs taking its turns in the order given.
+    std::map<std::string, std::int64_t> next_turn;
+    for (const NewJob& job : jobs) ++next_turn[job.key_path];
+    for (auto& [key_path, turns] : next_turn) turns = reserve_turns(db, key_path, turns);
     std::vector<std::int64_t> ids;
     ids.reserve(jobs.size());
     for (const NewJob& job : jobs) {
@@ -74,6 +93,7 @@ std::vector<std::int64_t> submit_jobs(Connection& db, std::span<const NewJob> jo
           job.deadline_in_s ? Param::of(std::to_string(*job.deadline_in_s)) : Param::null(),
           Param::of(std::int64_t{job.max_attempts}),
           optional_text(job.batch),
+          Param::of(next_turn[job.key_path]++),
       };
       ids.push_back(db.exec("submit job " + job.name, sql, params).integer(0, 0));
     }
