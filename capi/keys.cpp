@@ -14,6 +14,7 @@
 #include <proofline/capi/detail/versioned.hpp>
 #include <proofline/groth16/native_file.hpp>
 #include <proofline/groth16/zkey.hpp>
+#include <proofline/memory/free_heap.hpp>
 #include <proofline/util/scope_guard.hpp>
 
 namespace proofline::capi {
@@ -253,7 +254,7 @@ PL_API pl_status pl_key_name(const pl_key* key, char* out, size_t length, size_t
 PL_API pl_status pl_key_release(pl_key* key) {
   return guarded("pl_key_release", [&] {
     refuse_in_callback("pl_key_release");
-    const std::shared_ptr<Key> k = take<Key>(key, "key");
+    std::shared_ptr<Key> k = take<Key>(key, "key");
     k->mark.released.store(true);
     // A pipeline destroyed or shut down before its key has nothing left to unregister.
     if (const std::shared_ptr<Pipeline> pipeline = k->pipeline.lock()) {
@@ -263,6 +264,8 @@ PL_API pl_status pl_key_release(pl_key* key) {
       }
       pipeline->key_names.release(k->name);
     }
+    k.reset();
+    memory::return_free_heap();  // the key's megabytes, once nothing else holds them
     return PL_OK;
   });
 }

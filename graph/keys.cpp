@@ -14,6 +14,7 @@
 #include <proofline/graph/detail/core.hpp>
 #include <proofline/graph/detail/flow.hpp>
 #include <proofline/graph/detail/key_vram.hpp>
+#include <proofline/memory/free_heap.hpp>
 #include <proofline/util/error.hpp>
 #include <proofline/util/logging.hpp>
 #include <proofline/util/scope_guard.hpp>
@@ -422,6 +423,8 @@ void Pipeline::remove_key(KeyHandle handle) {
   std::visit([](auto& material) { material.host_srs.reset(); }, key->material);
   trim_unwanted_slots(core);
   core.mint_now();
+  key.reset();
+  memory::return_free_heap();  // what the pipeline held of the key (a caller may still hold its material)
 }
 
 }  // namespace proofline::graph

@@ -33,6 +33,22 @@ Connection migrated(const test::FreshDatabase& database) {
   return db;
 }
 
+/// The database with the schema as an older program left it: migrations 1 to `version` applied.
+Connection at_version(const test::FreshDatabase& database, int version) {
+  Connection db = database.connect();
+  db.command("create the schema", "CREATE SCHEMA proofline");
+  db.command("create the version table",
+             "CREATE TABLE proofline.schema_version (version integer PRIMARY KEY, what text NOT NULL,"
+             " applied_at timestamptz NOT NULL DEFAULT now())");
+  for (int v = 1; v <= version; ++v) {
+    db.command("migration " + std::to_string(v),
+               detail::migrations().at(static_cast<std::size_t>(v - 1)).sql);
+    const detail::Param p[] = {detail::Param::of(std::int64_t{v})};
+    db.exec("record it", "INSERT INTO proofline.schema_version (version, what) VALUES ($1::integer, 'v')", p);
+  }
+  return db;
+}
+
 detail::ProofRecord some_proof() {
   return {std::vector<std::uint8_t>(192, 7), "[\"1\",\"2\"]", true};
 }
@@ -345,16 +361,7 @@ TEST_CASE("fleet/queue/results keep their curve and a proof of the wrong size fo
 
 TEST_CASE("fleet/queue/a role granted the tables of version 3 still submits after migrating to turns") {
   test::FreshDatabase database;
-  Connection db = database.connect();
-  db.command("create the schema", "CREATE SCHEMA proofline");
-  db.command("create the version table",
-             "CREATE TABLE proofline.schema_version (version integer PRIMARY KEY, what text NOT NULL,"
-             " applied_at timestamptz NOT NULL DEFAULT now())");
-  for (int version = 1; version <= 3; ++version) {
-    db.command("migration " + std::to_string(version), detail::migrations().at(version - 1).sql);
-    const detail::Param p[] = {detail::Param::of(std::int64_t{version})};
-    db.exec("record it", "INSERT INTO proofline.schema_version (version, what) VALUES ($1::integer, 'v')", p);
-  }
+  Connection db = at_version(database, 3);
   // A least-privilege role as a deployment grants it (the role is the server's, so named per database).
   const std::string role = database.name() + "_prover";
   db.command("create the role", "CREATE ROLE " + role);
@@ -372,14 +379,8 @@ TEST_CASE("fleet/queue/a role granted the tables of version 3 still submits afte
 
 TEST_CASE("fleet/queue/a version 1 database keeps its results as bls12381 ones after migrating") {
   test::FreshDatabase database;
-  Connection db = database.connect();
   // The schema as the first release left it, with one finished job.
-  db.command("create the schema", "CREATE SCHEMA proofline");
-  db.command("create the version table",
-             "CREATE TABLE proofline.schema_version (version integer PRIMARY KEY, what text NOT NULL,"
-             " applied_at timestamptz NOT NULL DEFAULT now())");
-  db.command("migration 1", detail::migrations().at(0).sql);
-  db.command("record migration 1", "INSERT INTO proofline.schema_version (version, what) VALUES (1, 'v1')");
+  Connection db = at_version(database, 1);
   // Rows as the first release wrote them (its jobs had no batch).
   const std::int64_t id = db.exec("submit a version 1 job",
                                   "INSERT INTO proofline.jobs (name, key_path, witness_path)"
