@@ -88,8 +88,8 @@ bool stage_runs_in(graph::Stage stage, graph::Mode mode);
 std::string fault_stage_refusal(graph::Stage stage, graph::Mode mode);
 
 /// The pipeline of `config` with --inject-fault's hook, holding no more slots than `jobs` (when known) would
-/// lease. OptionError when the fault could never happen: a
-/// stage the backend does not run (h2d without CUDA), or a job index at or past `jobs` (when known).
+/// lease. OptionError when the fault could never happen: a stage the backend does not run (h2d without
+/// CUDA), or a job index at or past `jobs` (when known).
 graph::Pipeline make_pipeline_with_fault(graph::Config config, const InjectedFault& fault,
                                          std::optional<std::uint64_t> jobs);
 
