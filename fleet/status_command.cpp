@@ -1,4 +1,5 @@
-// `status`: the workers, the jobs by state and the proofs/s of the last minute; `status --self-check`.
+// `status`: the workers, the jobs by state, the proofs/s of the last minute and the queued jobs by key;
+// `status --self-check`.
 #include <cstdio>
 #include <string>
 
@@ -7,6 +8,7 @@
 #include <proofline/fleet/detail/conninfo.hpp>
 #include <proofline/fleet/detail/schema.hpp>
 #include <proofline/util/options.hpp>
+#include <proofline/util/text.hpp>
 
 namespace proofline::fleet {
 
@@ -68,6 +70,21 @@ void print_queue(detail::Connection& db) {
               rate.real(0, 0), rate.real(0, 1));
 }
 
+/// The keys with jobs queued, most jobs first (ten at most): with keys taking turns, a key's backlog is
+/// its own, and this says whose it is.
+void print_queued_keys(detail::Connection& db) {
+  const detail::Result r =
+      db.exec("count queued jobs by key",
+              "SELECT key_path, count(*), extract(epoch FROM now() - min(submitted_at)), count(*) OVER ()"
+              " FROM proofline.jobs WHERE state = 'queued' GROUP BY key_path ORDER BY 2 DESC, 1 LIMIT 10");
+  if (r.rows() == 0) return;
+  const long long keys = r.integer(0, 3);
+  std::printf("queued by key (%lld key%s):\n", keys, keys == 1 ? "" : "s");
+  for (int i = 0; i < r.rows(); ++i)
+    std::printf("  %s: %lld, the oldest waiting %.1f s\n", quote_for_message(r.text(i, 0), 200).c_str(),
+                static_cast<long long>(r.integer(i, 1)), r.real(i, 2));
+}
+
 /// For readiness probes: 0 when `worker`'s heartbeat is younger than max_age_s.
 int self_check(detail::Connection& db, const StatusCli& o) {
   const detail::Param name[] = {detail::Param::of(o.worker)};
@@ -97,6 +114,7 @@ int run_status(const StatusCli& o) {
   std::printf("%s, schema version %d\n", db.describe().c_str(), version);
   print_workers(db, o.max_age_s);
   print_queue(db);
+  print_queued_keys(db);
   return 0;
 }
 
@@ -111,8 +129,8 @@ int status_main(std::string_view program, std::span<const std::string_view> args
         StatusCli o;
         OptionParser cli(
             name, "usage: " + name + " [options]",
-            "Prints the workers (heartbeat age, jobs held), the jobs by state and the proofs/s of the "
-            "last minute.");
+            "Prints the workers (heartbeat age, jobs held), the jobs by state, the proofs/s of the last "
+            "minute and the queued jobs by key.");
         cli.path("--db-url-file", "FILE", "read the database URL from FILE's first non-blank line",
                  o.db_url_file);
         cli.flag("--self-check", "only check --worker's heartbeat: exit 0 when fresh (a readiness probe)",

@@ -180,6 +180,10 @@ def test_drain(args):
                                 text=True, timeout=30)
         check(status.returncode == 0 and ("holds %d of" % held) in status.stdout,
               "status shows the %d jobs the worker holds now: %s" % (held, status.stdout.strip()))
+        queued = fleet.count("state = 'queued'")
+        check(queued == 0 or ('queued by key (1 key):\n  "%s": %d, the oldest waiting'
+                              % (os.path.join(chain, "circuit_final.zkey"), queued)) in status.stdout,
+              "status counts the %d queued jobs by key: %s" % (queued, status.stdout.strip()))
         # Leases that ran out (a worker gone) are told apart from running jobs, then given back their time.
         fleet.sql("UPDATE proofline.jobs SET lease_expires = now() - interval '1 second' WHERE state = 'running'")
         status = subprocess.run([args.fleet, "status", "--db-url-file", fleet.url_file], capture_output=True,
