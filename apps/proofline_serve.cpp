@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include <proofline/memory/free_heap.hpp>
 #include <proofline/util/file_descriptor.hpp>
 #include <proofline/util/http_server.hpp>
 #include <proofline/util/log.hpp>
@@ -169,6 +170,9 @@ void wait_for_signal(int wake, std::chrono::milliseconds timeout) {
 
 int serve(const ServeOptions& o) {
   log::set_level(o.prover.log_level);
+  // Bodies and witnesses of megabytes, read on many connection threads: mapped each on its own, so that the
+  // server shrinks back once a burst of them is answered.
+  memory::unmap_large_blocks_when_freed();
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0)
     throw Error(Errc::io, std::string("cannot make a pipe: ") + std::strerror(errno));

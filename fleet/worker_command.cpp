@@ -8,6 +8,7 @@
 #include <proofline/fleet/detail/conninfo.hpp>
 #include <proofline/fleet/detail/worker.hpp>
 #include <proofline/graph/config_options.hpp>
+#include <proofline/memory/free_heap.hpp>
 #include <proofline/util/log.hpp>
 #include <proofline/util/options.hpp>
 #include <proofline/util/text.hpp>
@@ -101,6 +102,9 @@ int worker_main(std::string_view program, std::span<const std::string_view> args
       },
       [](WorkerCli o) {
         log::set_level(o.log_level);
+        // Witnesses of megabytes, fetched and freed job after job: mapped each on its own, so that the
+        // worker does not stay at the size of its largest jobs.
+        memory::unmap_large_blocks_when_freed();
         o.worker.conninfo = detail::resolve_conninfo(o.db_url_file);
         std::optional<detail::Worker> worker;
         try {

@@ -344,6 +344,39 @@ check(server.wait(timeout=60) == 0, "SIGINT: not exit 0")
 os.remove(os.path.join(out, "key.zkey"))
 
 
+# ---- bursts of large bodies leave no resident memory behind ------------------------------------------------
+# Each body is read on a connection thread and freed once answered; glibc would keep such blocks in the threads'
+# arenas (its mmap threshold rises to the largest block freed) and the server would stay at its largest burst.
+def resident_mib(pid):
+    with open("/proc/%d/status" % pid) as f:
+        return next(int(line.split()[1]) // 1024 for line in f if line.startswith("VmRSS:"))
+
+
+command = [proofline, "serve", os.path.join(work, "key.zkey"), "--listen", "127.0.0.1:0", "--backend", "cpu",
+           "--max-body", "16M", "--body-memory", "1G", "--connections", "32"]
+server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+address = re.search(r"listening on http://(\S+)", server.stdout.readline()).group(1)
+expect_error(address, 400, "POST", "/prove/key", b"wtns" + bytes(1000), said="wtns")
+before = resident_mib(server.pid)
+statuses = []
+for burst in range(3):
+    # Bodies of 4 to 15 MiB that begin as a .wtns and are not one: each is read whole, then refused.
+    bodies = [b"wtns" + bytes(((4 + (i * 7) % 12) << 20) - 4) for i in range(24)]
+    threads = [threading.Thread(target=lambda b=b: statuses.append(request(address, "POST", "/prove/key", b)[0]))
+               for b in bodies]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+after = resident_mib(server.pid)
+check(statuses == [400] * 72, "bursts of large bodies: statuses %r" % sorted(set(statuses)))
+check(after - before < 48, "three bursts of 24 bodies of 4-15 MiB left the server at %d MiB resident, %d before" %
+      (after, before))
+say("bursts of large bodies: %d MiB resident before, %d after" % (before, after))
+server.send_signal(signal.SIGTERM)
+check(server.wait(timeout=60) == 0, "the large-body server: not exit 0")
+
+
 # ---- options refused (exit 2) -------------------------------------------------------------------------------
 def refused(said, *args):
     done = subprocess.run([proofline, "serve", *args], capture_output=True, text=True, timeout=120)
