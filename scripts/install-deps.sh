@@ -8,6 +8,7 @@ packages=(build-essential cmake ninja-build pkg-config libtbb-dev libboost-conta
           libgmp-dev ccache)
 packages+=(clang libclang-rt-14-dev)  # the libFuzzer builds of the file readers (tests/fuzz)
 packages+=(libpq-dev postgresql)      # the fleet's queue: libpq, and a server its tests start in a temporary folder
+packages+=(locales)                   # a German locale for that server's messages (made by the tests, not installed)
 packages+=(rustc golang-go python3)   # the C ABI's examples in Rust, Go and Python (compilers only, no registries)
 packages+=(nasm nlohmann-json3-dev)   # circom's C++ witness generators (fr.asm, JSON inputs), built in-process
 packages+=(wabt)                      # wasm2c and its runtime: circom's --wasm output as an in-process generator

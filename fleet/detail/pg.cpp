@@ -14,6 +14,7 @@
 #include <proofline/fleet/detail/cancel_request.hpp>
 #include <proofline/fleet/detail/conninfo.hpp>
 #include <proofline/fleet/detail/interruption.hpp>
+#include <proofline/fleet/detail/server_refusal.hpp>
 
 namespace proofline::fleet::detail {
 
@@ -168,7 +169,11 @@ Connection::Connection(const std::string& conninfo, ConnectionOptions options)
   // a server that accepts the connection and never answers, however long connect_timeout is (0: for ever).
   conn_.reset(PQconnectStartParams(keywords.data(), values.data(), /*expand_dbname=*/1));
   if (!conn_) throw ConnectionLost("cannot connect to PostgreSQL: out of memory");
+  // A refusal's SQLSTATE goes into its message only when verbose (read_server_refusal takes it out again);
+  // statements' errors carry theirs in the result, so their messages keep the default verbosity.
+  PQsetErrorVerbosity(conn_.get(), PQERRORS_VERBOSE);
   finish_connecting(conninfo);
+  PQsetErrorVerbosity(conn_.get(), PQERRORS_DEFAULT);
   // Notices (e.g. "relation already exists, skipping") are not worth a line on stderr each.
   PQsetNoticeProcessor(
       conn_.get(), [](void*, const char*) {}, nullptr);
@@ -181,8 +186,11 @@ Connection::Connection(const std::string& conninfo, ConnectionOptions options)
 
 void Connection::finish_connecting(const std::string& conninfo) {
   const auto refused = [&] {
-    return ConnectionLost("cannot connect to PostgreSQL: " +
-                          without_secrets(one_line(PQerrorMessage(conn_.get())), conninfo));
+    const ServerRefusal refusal = read_server_refusal(PQerrorMessage(conn_.get()));
+    const std::string message =
+        "cannot connect to PostgreSQL: " + without_secrets(one_line(refusal.message.c_str()), conninfo);
+    if (refuses_for_good(refusal.sqlstates)) throw ConnectionRefused(message);
+    throw ConnectionLost(message);
   };
   // PQconnectPoll leaves connect_timeout to its caller; it bounds each server tried, as in PQconnectdb.
   const std::optional<std::chrono::seconds> timeout = connect_timeout(conn_.get());
@@ -190,7 +198,7 @@ void Connection::finish_connecting(const std::string& conninfo) {
   auto server_deadline = timeout ? Clock::now() + *timeout : Clock::time_point::max();
   PostgresPollingStatusType state = PGRES_POLLING_WRITING;  // what libpq asks for before its first poll
   while (state != PGRES_POLLING_OK) {
-    if (state == PGRES_POLLING_FAILED || PQstatus(conn_.get()) == CONNECTION_BAD) throw refused();
+    if (state == PGRES_POLLING_FAILED || PQstatus(conn_.get()) == CONNECTION_BAD) refused();
     if (!wait_for_socket("connect to PostgreSQL",
                          static_cast<short>(state == PGRES_POLLING_READING ? POLLIN : POLLOUT),
                          server_deadline))

@@ -37,6 +37,14 @@ class ConnectionLost : public RetryLater {
   using RetryLater::RetryLater;
 };
 
+/// The server refused who asked, not the moment: a password, a role, a database it does not know, an address
+/// pg_hba.conf does not admit (SQLSTATE class 28 or 3D000, whatever language its message is in). A program
+/// that has never got in may stop on it; one that has served may wait it out (a password being rotated).
+class ConnectionRefused : public ConnectionLost {
+ public:
+  using ConnectionLost::ConnectionLost;
+};
+
 /// A statement stopped by something that passes: a statement or lock timeout, a cancel, a deadlock, a
 /// serialization failure, the server short of resources. The same statement may well succeed later.
 class StatementTransient : public RetryLater {

@@ -121,20 +121,6 @@ Worker::~Worker() {
   pipeline_.reset();
 }
 
-namespace {
-
-/// Whether a failed connection was refused for who asked (a password, a role or a database that the server
-/// does not know, an address pg_hba.conf does not admit) rather than for being unreachable: settings that
-/// retrying cannot mend.
-bool refused_for_good(std::string_view message) {
-  for (const std::string_view phrase : {"password authentication failed", "authentication failed for user",
-                                        "does not exist", "no pg_hba.conf entry"})
-    if (message.find(phrase) != std::string_view::npos) return true;
-  return false;
-}
-
-}  // namespace
-
 void Worker::connect() {
   if (db_ || Clock::now() < next_connect_) return;
   const bool first = next_beat_ == Clock::time_point{};
@@ -161,7 +147,7 @@ void Worker::connect() {
     if (e.code() != Errc::io) throw;
     // A worker that never got in stops (exit 1) on settings the server refuses, so that a misconfigured
     // deployment shows; once it has served, the same refusal (a password rotated) is waited out.
-    if (first && refused_for_good(e.what()))
+    if (first && dynamic_cast<const ConnectionRefused*>(&e) != nullptr)
       throw Error(
           Errc::invalid_argument,
           std::string(e.what()) + " (the server refuses these settings: the worker stops, not retries)");

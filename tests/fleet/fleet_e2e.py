@@ -608,6 +608,19 @@ def test_roles(args):
         check("does not exist" in fleet.log("refused.log") and
               "the worker stops, not retries" in fleet.log("refused.log"),
               "saying why: " + fleet.log("refused.log")[-600:])
+        # The same refusal from a server that speaks German (pg_server.sh makes the locale): read by its SQLSTATE.
+        try:
+            fleet.sql_admin("ALTER SYSTEM SET lc_messages = 'de_DE.UTF-8'")
+            fleet.sql_admin("SELECT pg_reload_conf()")
+            fleet.wait_for("the server to speak German", lambda: fleet.sql("SHOW lc_messages") == "de_DE.UTF-8", 10)
+            refused = fleet.worker("refused-de", url_file=wrong)
+            check(refused.wait(timeout=60) == 1, "a worker a German-speaking server refuses stops with exit 1 too")
+            check("existiert nicht" in fleet.log("refused-de.log") and
+                  "the worker stops, not retries" in fleet.log("refused-de.log"),
+                  "saying why in the server's words: " + fleet.log("refused-de.log")[-600:])
+        finally:
+            fleet.sql_admin("ALTER SYSTEM RESET lc_messages")
+            fleet.sql_admin("SELECT pg_reload_conf()")
         no_secret_in_logs(fleet)
     finally:
         fleet.close()

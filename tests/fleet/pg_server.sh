@@ -35,6 +35,16 @@ start() {
   if [[ $(id -u) -eq 0 ]]; then chown "${PROOFLINE_PG_USER:-postgres}" "$data"; fi
   as_server_user "$bindir/initdb" -D "$data/db" -U proofline -A trust --no-sync -E UTF8 > "$state/initdb.log" 2>&1 ||
     { cat "$state/initdb.log" >&2; exit 1; }
+  # A German locale the server may speak (lc_messages): the tests check that a refusal is read by its SQLSTATE,
+  # not its words. Made here, since the system may have no locale but C; the server finds it through LOCPATH.
+  # Without it (no localedef or no locale sources: Debian's locales) the server still starts, for benchmarks;
+  # the tests that set lc_messages fail, naming it.
+  mkdir -p "$data/locales"
+  if localedef -i de_DE -f UTF-8 "$data/locales/de_DE.UTF-8" > "$state/localedef.log" 2>&1; then
+    chmod -R a+rX "$data/locales"
+  else
+    echo "pg_server.sh: no de_DE locale for the server (Debian: locales): $(tail -n 1 "$state/localedef.log")" >&2
+  fi
   local port
   port=$(free_port)
   echo "$port" > "$state/port"
@@ -44,7 +54,7 @@ start() {
 }
 
 server_start() {
-  as_server_user "$bindir/pg_ctl" -D "$1/db" -l "$1/server.log" -w -t 60 \
+  as_server_user env LOCPATH="$1/locales" "$bindir/pg_ctl" -D "$1/db" -l "$1/server.log" -w -t 60 \
     -o "-p $2 -c listen_addresses=127.0.0.1 -k $1 -c fsync=off -c synchronous_commit=off -c max_connections=60" \
     start > /dev/null || { cat "$1/server.log" >&2; exit 1; }
 }
