@@ -3,6 +3,11 @@
 add_library(proofline_build_flags INTERFACE)
 target_compile_options(proofline_build_flags INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wno-missing-field-initializers>)
+# GCC's SLP vectorizer spends a third to a half of the compile time of the field and curve arithmetic (long
+# carry chains it does not vectorize) and buys nothing measurable at run time (perf/results/compile-slp-*):
+# off for GCC's host code. The loop vectorizer stays.
+target_compile_options(proofline_build_flags INTERFACE
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-fno-tree-slp-vectorize>)
 
 set(PROOFLINE_SANITIZE_FLAGS "")
 if(PROOFLINE_SANITIZE STREQUAL "address")
