@@ -603,21 +603,19 @@ def test_roles(args):
         wrong = os.path.join(fleet.dir, "wrong-database-url")
         with open(wrong, "w") as f:
             f.write("postgresql://%s:%s@127.0.0.1:%s/%s_typo\n" % (role, PASSWORD, fleet.port, fleet.db))
-        refused = fleet.worker("refused", url_file=wrong)
-        check(refused.wait(timeout=60) == 1, "a worker the server refuses at its first connection stops with exit 1")
-        check("does not exist" in fleet.log("refused.log") and
-              "the worker stops, not retries" in fleet.log("refused.log"),
-              "saying why: " + fleet.log("refused.log")[-600:])
+        def refused_at_once(name, words, what):
+            """A worker whose database does not exist stops at its first connection (exit 1), naming it."""
+            check(fleet.worker(name, url_file=wrong).wait(timeout=60) == 1, what + " stops with exit 1")
+            log = fleet.log(name + ".log")
+            check(words in log and "the worker stops, not retries" in log, "saying why: " + log[-600:])
+
+        refused_at_once("refused", "does not exist", "a worker the server refuses at its first connection")
         # The same refusal from a server that speaks German (pg_server.sh makes the locale): read by its SQLSTATE.
         try:
             fleet.sql_admin("ALTER SYSTEM SET lc_messages = 'de_DE.UTF-8'")
             fleet.sql_admin("SELECT pg_reload_conf()")
             fleet.wait_for("the server to speak German", lambda: fleet.sql("SHOW lc_messages") == "de_DE.UTF-8", 10)
-            refused = fleet.worker("refused-de", url_file=wrong)
-            check(refused.wait(timeout=60) == 1, "a worker a German-speaking server refuses stops with exit 1 too")
-            check("existiert nicht" in fleet.log("refused-de.log") and
-                  "the worker stops, not retries" in fleet.log("refused-de.log"),
-                  "saying why in the server's words: " + fleet.log("refused-de.log")[-600:])
+            refused_at_once("refused-de", "existiert nicht", "a worker a German-speaking server refuses")
         finally:
             fleet.sql_admin("ALTER SYSTEM RESET lc_messages")
             fleet.sql_admin("SELECT pg_reload_conf()")
