@@ -355,17 +355,16 @@ std::string admission_order(bool keys_take_turns, int backlog, int others) {
   const KeyHandle a = pipeline.add_key(small.spec("a"));
   const KeyHandle b = pipeline.add_key(large.spec("b"));
   std::vector<Submission> submitted;
-  const auto submit = [&](const Circuit& c, KeyHandle key, char letter, std::uint64_t seed) {
+  // Under the lock the synthesis hook takes, so that a job reaching synthesis at once finds its letter, and
+  // the first job finds itself held.
+  const auto submit = [&](const Circuit& c, KeyHandle key, char letter, std::uint64_t seed,
+                          bool hold_it = false) {
     std::lock_guard lock(mutex);
     submitted.push_back(pipeline.submit(job(c, key, seed)));
     letters[submitted.back().id] = letter;
-    return submitted.back().id;
+    if (hold_it) held.insert(submitted.back().id);
   };
-  {
-    const JobId first = submit(small, a, 'a', 0);
-    std::lock_guard lock(mutex);
-    held.insert(first);
-  }
+  submit(small, a, 'a', 0, true);
   REQUIRE(eventually([&] { return gate.waiting() == 1; }));
   for (int i = 1; i <= backlog; ++i) submit(small, a, 'a', i);
   for (int i = 0; i < others; ++i) submit(large, b, 'b', 100 + i);
