@@ -1,11 +1,11 @@
 // Times the product of 4 pairings (a Groth16 verification's pairing check) on both curves, median of 200.
-// Built twice: arith/pairing.cpp, fp12.cpp, pairing_bn254.cpp and this file with -O3 -DNDEBUG -std=c++20, with
-// and without -fno-tree-slp-vectorize, linked against a release libproofline_arith.a for the rest.
+// Built twice: arith/pairing.cpp, fp12.cpp, pairing_bn254.cpp and this file with -O3 -DNDEBUG -std=c++20,
+// with and without -fno-tree-slp-vectorize, linked against a release libproofline_arith.a for the rest.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <vector>
 #include <proofline/arith/curve_pairing.hpp>
+#include <vector>
 using namespace proofline;
 template <class Curve>
 double bench() {
@@ -25,4 +25,6 @@ double bench() {
   std::sort(t.begin(), t.end());
   return t[100];
 }
-int main() { std::printf("bls12-381 %.3f ms, bn254 %.3f ms\n", bench<Bls12_381>(), bench<Bn254>()); }
+int main() {
+  std::printf("bls12-381 %.3f ms, bn254 %.3f ms\n", bench<Bls12_381>(), bench<Bn254>());
+}
