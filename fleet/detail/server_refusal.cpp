@@ -21,13 +21,11 @@ std::string without_codes(std::string_view line, std::vector<std::string>& sqlst
     const std::size_t mark = line.find(":  ", at);
     if (mark == std::string_view::npos) break;
     const std::size_t code = mark + 3;
+    out.append(line.substr(at, code - at));
+    at = code;
     if (code + 7 <= line.size() && is_sqlstate(line.substr(code, 5)) && line.substr(code + 5, 2) == ": ") {
-      out.append(line.substr(at, code - at));
       sqlstates.emplace_back(line.substr(code, 5));
       at = code + 7;
-    } else {
-      out.append(line.substr(at, code - at));
-      at = code;
     }
   }
   out.append(line.substr(at));
